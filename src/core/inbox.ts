@@ -1,0 +1,82 @@
+/**
+ * Reading an inbox, and marking messages read. A message becomes read only when a caller says it
+ * was consumed (shown to a human, or put into a model request): reading never marks by itself.
+ */
+import type { InboxEntry } from '../protocol/inbox.js';
+import { parseMessageText, type ParsedText } from '../protocol/structured.js';
+import { storeOf, type TeamOptions } from './context.js';
+import { leadName, requireMember } from './members.js';
+
+/** An inbox entry with its position in the file and its text classified. */
+export interface InboxMessage {
+  /** 0-based position among the inbox's valid entries at read time. */
+  index: number;
+  entry: InboxEntry;
+  parsed: ParsedText;
+}
+
+/** Input of {@link readInbox}. */
+export interface ReadInboxOptions extends TeamOptions {
+  /** Whose inbox (default: the lead). */
+  agent?: string;
+  /** Only entries whose `read` is not true. */
+  unread?: boolean;
+  /** Mark the returned entries read (they are being shown to a human). */
+  markRead?: boolean;
+}
+
+/** Result of {@link readInbox}. */
+export interface InboxView {
+  agent: string;
+  messages: InboxMessage[];
+}
+
+/**
+ * Lists an agent's inbox in arrival order, optionally only unread, optionally marking what it
+ * returns as read (under the inbox lock, matched by msg_id or by from+timestamp+text).
+ * @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND, FILE_CORRUPT
+ */
+export async function readInbox(options: ReadInboxOptions): Promise<InboxView> {
+  const store = storeOf(options.root);
+  const config = await store.readConfig(options.team);
+  const agent = options.agent ?? leadName(config);
+  if (!(await store.listInboxes(options.team)).includes(agent)) requireMember(config, agent, 'agent');
+  const entries = await store.readInbox(options.team, agent);
+  const messages = entries
+    .map((entry, index) => ({ index, entry, parsed: parseMessageText(entry.text) }))
+    .filter((m) => !options.unread || m.entry.read !== true);
+  if (options.markRead && messages.some((m) => m.entry.read !== true)) {
+    await markRead({ ...options, agent, entries: messages.map((m) => m.entry) });
+  }
+  return { agent, messages };
+}
+
+/** Input of {@link markRead}. */
+export interface MarkReadOptions extends TeamOptions {
+  agent: string;
+  /** The entries to mark, as previously read. */
+  entries: readonly InboxEntry[];
+}
+
+/**
+ * Sets `read: true` on the given entries in the agent's inbox (only on those still present).
+ * @returns how many entries changed from unread to read.
+ */
+export async function markRead(options: MarkReadOptions): Promise<number> {
+  const keys = new Set(options.entries.map(entryKey));
+  return storeOf(options.root).updateInbox(options.team, options.agent, (entries) => {
+    let changed = 0;
+    for (const e of entries) {
+      if (e.read !== true && keys.has(entryKey(e))) {
+        e.read = true;
+        changed++;
+      }
+    }
+    return changed;
+  });
+}
+
+/** Identity of an entry: its msg_id when it has one, else from+timestamp+text (unique per inbox). */
+export function entryKey(entry: InboxEntry): string {
+  return entry.msg_id ?? `${entry.from}\u0000${entry.timestamp}\u0000${entry.text}`;
+}

@@ -1,0 +1,129 @@
+/**
+ * Sending messages: plain text, broadcasts and structured (protocol) messages. Entries carry the
+ * fields Claude Code 2.1.332 writes (reference §3): from, text, summary?, timestamp, color?,
+ * read:false, type:"message", msgV:1, msg_id. Unknown recipients are refused: no inbox is created.
+ */
+import { randomUUID } from 'node:crypto';
+import { MailroomError } from '../errors.js';
+
+import { makeInboxEntry, type InboxEntry } from '../protocol/inbox.js';
+import { STRUCTURED_SCHEMAS, isStructuredType, type StructuredMessage } from '../protocol/structured.js';
+import { isoTime, nowOf, storeOf, type TeamOptions } from './context.js';
+import { leadName, requireMember } from './members.js';
+
+/** Input of {@link sendMessage}. */
+export interface SendOptions extends TeamOptions {
+  /** Recipient member name. */
+  to: string;
+  /** Message text (plain, or a JSON-encoded protocol object). */
+  text: string;
+  /** Sender member name (default: the lead). */
+  from?: string;
+  /** 5–10 word preview. */
+  summary?: string;
+}
+
+/** A delivered message: who got it and the entry as stored. */
+export interface SentMessage {
+  to: string;
+  entry: InboxEntry;
+}
+
+/**
+ * Appends one message to `to`'s inbox.
+ * @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND (sender or recipient), MESSAGE_INVALID (empty text), LOCK_TIMEOUT, FILE_CORRUPT
+ */
+export async function sendMessage(options: SendOptions): Promise<SentMessage> {
+  const store = storeOf(options.root);
+  const config = await store.readConfig(options.team);
+  const from = options.from ?? leadName(config);
+  const sender = requireMember(config, from, 'sender');
+  requireMember(config, options.to, 'recipient');
+  if (options.text === '') throw new MailroomError('MESSAGE_INVALID', 'Message text is empty: give the text to send.');
+  const entry = buildEntry(options, from, sender.color);
+  const [stored] = await store.appendToInbox(options.team, options.to, [entry]);
+  return { to: options.to, entry: stored ?? entry };
+}
+
+/** Input of {@link broadcast}. */
+export interface BroadcastOptions extends TeamOptions {
+  text: string;
+  from?: string;
+  summary?: string;
+}
+
+/**
+ * Sends one copy to every member except the sender (compared case-insensitively, as Claude Code).
+ * @returns one {@link SentMessage} per recipient, in roster order.
+ */
+export async function broadcast(options: BroadcastOptions): Promise<SentMessage[]> {
+  const store = storeOf(options.root);
+  const config = await store.readConfig(options.team);
+  const from = options.from ?? leadName(config);
+  requireMember(config, from, 'sender');
+  const recipients = config.members.filter((m) => m.name.toLowerCase() !== from.toLowerCase()).map((m) => m.name);
+  const sent: SentMessage[] = [];
+  for (const to of recipients) sent.push(await sendMessage({ ...options, from, to }));
+  return sent;
+}
+
+/** Input of {@link sendStructured}. */
+export interface SendStructuredOptions extends TeamOptions {
+  to: string;
+  /** Sender (default: the lead). Filled into the message's own `from` when its type has one. */
+  from?: string;
+  /** The protocol object; `timestamp` and `from` are filled in when its type uses them and they are missing. */
+  message: { type: string } & Record<string, unknown>;
+}
+
+/**
+ * Validates and sends a structured message (its JSON goes into `text`).
+ * @throws MESSAGE_INVALID naming the bad fields, plus everything {@link sendMessage} throws.
+ */
+export async function sendStructured(options: SendStructuredOptions): Promise<SentMessage & { message: StructuredMessage }> {
+  const store = storeOf(options.root);
+  const config = await store.readConfig(options.team);
+  const from = options.from ?? leadName(config);
+  const message = completeStructured(options.message, from, nowOf(options));
+  const sent = await sendMessage({ ...options, from, text: JSON.stringify(message) });
+  return { ...sent, message };
+}
+
+/**
+ * Fills `from`/`timestamp` where the type's schema has them, then validates.
+ * @throws MESSAGE_INVALID
+ */
+export function completeStructured(input: { type: string } & Record<string, unknown>, from: string, nowMs: number): StructuredMessage {
+  const type = input.type;
+  if (!isStructuredType(type)) {
+    throw new MailroomError('MESSAGE_INVALID', `Unknown structured message type "${type}". Known types: ${Object.keys(STRUCTURED_SCHEMAS).join(', ')}.`);
+  }
+  const message: Record<string, unknown> = { ...input };
+  const shape = schemaKeys(type);
+  if (shape.includes('from') && message.from === undefined) message.from = from;
+  if (shape.includes('timestamp') && message.timestamp === undefined) message.timestamp = isoTime(nowMs);
+  const result = STRUCTURED_SCHEMAS[type].safeParse(message);
+  if (!result.success) {
+    const issues = result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    throw new MailroomError('MESSAGE_INVALID', `Invalid ${type} message: ${issues}.`, { details: { type, issues } });
+  }
+  return message as StructuredMessage;
+}
+
+function schemaKeys(type: keyof typeof STRUCTURED_SCHEMAS): string[] {
+  const schema = STRUCTURED_SCHEMAS[type];
+  const options = 'options' in schema ? schema.options : [schema];
+  return options.flatMap((o) => Object.keys(o.shape));
+}
+
+function buildEntry(options: SendOptions, from: string, color: string | undefined): InboxEntry {
+  return makeInboxEntry({
+    from,
+    text: options.text,
+    summary: options.summary,
+    timestamp: isoTime(nowOf(options)),
+    color,
+    msgId: randomUUID(),
+  });
+}
+

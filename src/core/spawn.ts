@@ -1,0 +1,96 @@
+/**
+ * Registering teammates the way Claude Code does (2.1.109 snapshot `2-teammate-spawned`): agentId
+ * `<name>@<team>`, palette color round-robin, joinedAt, tmuxPaneId, subscriptions, model, prompt,
+ * planModeRequired, cwd, backendType. The spawn prompt becomes the first inbox message from the
+ * lead. Starting the teammate is the runtime's job.
+ */
+import { MailroomError } from '../errors.js';
+import { PALETTE, type Member, type TeamConfig } from '../protocol/config.js';
+import { assertValidName } from '../store/names.js';
+import { nowOf, storeOf, type TeamOptions } from './context.js';
+import { leadName } from './members.js';
+import { sendMessage } from './messages.js';
+
+/** Backends a member can be registered with. `in-process` and `tmux` are Claude Code's own values. */
+export type BackendType = 'in-process' | 'tmux' | 'iterm2' | (string & {});
+
+/** Input of {@link spawnMember}. */
+export interface SpawnOptions extends TeamOptions {
+  name: string;
+  /** agentType (e.g. `general-purpose`). */
+  type?: string;
+  /** Model id, e.g. `worker`, `anthropic:claude-sonnet-4-5` (default `worker`). */
+  model?: string;
+  /** Spawn prompt: stored on the member and delivered as its first inbox message. */
+  prompt?: string;
+  /** Palette color (default: next in round-robin). */
+  color?: string;
+  /** Backend type (default `in-process`). */
+  backend?: BackendType;
+  /** Pane id (default: `in-process` for the in-process backend, else `""`). */
+  paneId?: string;
+  cwd?: string;
+  planModeRequired?: boolean;
+}
+
+/**
+ * Adds a member to config.json under the config lock and delivers its prompt.
+ * @returns the member as written.
+ * @throws INVALID_NAME, MEMBER_EXISTS, INVALID_ARGUMENT (color outside the palette), TEAM_NOT_FOUND
+ */
+export async function spawnMember(options: SpawnOptions): Promise<Member> {
+  assertValidName(options.name, 'agent');
+  if (options.color !== undefined && !(PALETTE as readonly string[]).includes(options.color)) {
+    throw new MailroomError('INVALID_ARGUMENT', `Color "${options.color}" is not in the palette: use one of ${PALETTE.join(', ')}.`);
+  }
+  const store = storeOf(options.root);
+  const member = await store.updateConfig(options.team, (config) => {
+    assertFreeName(config, options.name);
+    const m = buildMember(config, options, nowOf(options));
+    config.members.push(m);
+    return m;
+  });
+  if (options.prompt) {
+    const config = await store.readConfig(options.team);
+    await sendMessage({ ...options, from: leadName(config), to: options.name, text: options.prompt });
+  }
+  return member;
+}
+
+function assertFreeName(config: TeamConfig, name: string): void {
+  const clash = config.members.find((m) => m.name.toLowerCase() === name.toLowerCase());
+  if (!clash) return;
+  let n = 2;
+  while (config.members.some((m) => m.name.toLowerCase() === `${name}-${n}`)) n++;
+  throw new MailroomError('MEMBER_EXISTS', `Team "${config.name}" already has a member named "${clash.name}". Pick another name, e.g. "${name}-${n}".`, {
+    details: { team: config.name, name },
+  });
+}
+
+function buildMember(config: TeamConfig, o: SpawnOptions, now: number): Member {
+  const backend = o.backend ?? 'in-process';
+  const m: Record<string, unknown> = { agentId: `${o.name}@${config.name}`, name: o.name };
+  if (o.type !== undefined) m.agentType = o.type;
+  m.color = o.color ?? PALETTE[config.members.length % PALETTE.length];
+  m.joinedAt = now;
+  m.tmuxPaneId = o.paneId ?? (backend === 'in-process' ? 'in-process' : '');
+  m.subscriptions = [];
+  m.model = o.model ?? 'worker';
+  if (o.prompt !== undefined) m.prompt = o.prompt;
+  m.planModeRequired = o.planModeRequired ?? false;
+  m.cwd = o.cwd ?? process.cwd();
+  m.backendType = backend;
+  return m as Member;
+}
+
+/**
+ * Removes a member from config.json (matched by name or agentId), as Claude Code's lead does on
+ * `shutdown_approved`. The inbox is kept. @returns the removed member, or undefined if absent.
+ */
+export async function removeMember(options: TeamOptions & { name: string }): Promise<Member | undefined> {
+  return storeOf(options.root).updateConfig(options.team, (config) => {
+    const i = config.members.findIndex((m) => m.name === options.name || m.agentId === options.name);
+    if (i < 0 || config.members[i]!.agentId === config.leadAgentId) return undefined;
+    return config.members.splice(i, 1)[0];
+  });
+}

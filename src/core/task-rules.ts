@@ -1,0 +1,55 @@
+/**
+ * Pure task-board rules (reference §5): blocked, ready, open blockers, dependency cycles.
+ */
+import type { Task } from '../protocol/task.js';
+import { isUnowned } from '../protocol/task.js';
+
+/** Ids in `task.blockedBy` that name an existing task that is not completed. */
+export function openBlockers(task: Task, byId: ReadonlyMap<string, Task>): string[] {
+  return task.blockedBy.filter((id) => {
+    const blocker = byId.get(id);
+    return blocker !== undefined && blocker.status !== 'completed';
+  });
+}
+
+/** True when the task is hidden from listings (`metadata._internal: true`, Claude Code 2.1.39). */
+export function isInternal(task: Task): boolean {
+  return task.metadata?._internal === true;
+}
+
+/** Ready = pending, unowned, no open blocker, not internal. */
+export function isReady(task: Task, byId: ReadonlyMap<string, Task>): boolean {
+  return task.status === 'pending' && isUnowned(task) && !isInternal(task) && openBlockers(task, byId).length === 0;
+}
+
+/** Map of tasks by id. */
+export function indexTasks(tasks: readonly Task[]): Map<string, Task> {
+  return new Map(tasks.map((t) => [t.id, t]));
+}
+
+/**
+ * If making `task` blocked by `blocker` would close a cycle, returns the cycle as a list of ids
+ * starting and ending with `task` (e.g. `["1", "2", "1"]`); otherwise undefined.
+ */
+export function findCycle(task: string, blocker: string, byId: ReadonlyMap<string, Task>): string[] | undefined {
+  if (task === blocker) return [task, task];
+  const path = pathVia(blocker, task, byId, new Set());
+  return path ? [task, ...path] : undefined;
+}
+
+/** Path from `from` to `to` following blockedBy edges, or undefined. */
+function pathVia(from: string, to: string, byId: ReadonlyMap<string, Task>, seen: Set<string>): string[] | undefined {
+  if (from === to) return [to];
+  if (seen.has(from)) return undefined;
+  seen.add(from);
+  for (const next of byId.get(from)?.blockedBy ?? []) {
+    const rest = pathVia(next, to, byId, seen);
+    if (rest) return [from, ...rest];
+  }
+  return undefined;
+}
+
+/** Adds `value` to `list` unless present. */
+export function addUnique(list: string[], value: string): void {
+  if (!list.includes(value)) list.push(value);
+}

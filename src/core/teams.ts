@@ -1,0 +1,148 @@
+/**
+ * Team use cases: create, list, resolve, show, delete. Config shapes match Claude Code 2.1.109
+ * (reference §2 and the 2.1.109 snapshots).
+ */
+import { randomUUID } from 'node:crypto';
+import { MailroomError } from '../errors.js';
+import type { Member, TeamConfig } from '../protocol/config.js';
+import type { TaskStatus } from '../protocol/task.js';
+import { LEAD_NAME, assertValidName } from '../store/names.js';
+import { nowOf, storeOf, type BaseOptions, type TeamOptions } from './context.js';
+import { isTeammate } from './members.js';
+
+/** Input of {@link createTeam}. */
+export interface CreateTeamOptions extends TeamOptions {
+  description?: string;
+  /** The lead's model id (default `"unknown"`: the lead is usually a human or an outside agent). */
+  leadModel?: string;
+  /** The lead's working directory (default `process.cwd()`). */
+  cwd?: string;
+  /** The lead's session id (default a fresh UUID). */
+  leadSessionId?: string;
+}
+
+/**
+ * Creates `teams/<team>/config.json` with the lead as the only member, and the task list.
+ * @returns the config as written.
+ * @throws INVALID_NAME, TEAM_EXISTS
+ */
+export async function createTeam(options: CreateTeamOptions): Promise<TeamConfig> {
+  assertValidName(options.team, 'team');
+  const now = nowOf(options);
+  const config: TeamConfig = { name: options.team } as TeamConfig;
+  if (options.description !== undefined) config.description = options.description;
+  Object.assign(config, {
+    createdAt: now,
+    leadAgentId: `${LEAD_NAME}@${options.team}`,
+    leadSessionId: options.leadSessionId ?? randomUUID(),
+    members: [leadMember(options, now)],
+  });
+  await storeOf(options.root).createTeam(config);
+  return config;
+}
+
+function leadMember(options: CreateTeamOptions, now: number): Member {
+  return {
+    agentId: `${LEAD_NAME}@${options.team}`,
+    name: LEAD_NAME,
+    agentType: LEAD_NAME,
+    model: options.leadModel ?? 'unknown',
+    joinedAt: now,
+    tmuxPaneId: '',
+    cwd: options.cwd ?? process.cwd(),
+    subscriptions: [],
+  };
+}
+
+/** Names of every team in the store, sorted. */
+export async function listTeams(options: BaseOptions): Promise<string[]> {
+  return (await storeOf(options.root).listTeams()).map((t) => t.name).sort();
+}
+
+/**
+ * Picks the team to act on: `team` if given, else `$MAILROOM_TEAM` (passed as `envTeam`), else the
+ * only team in the store.
+ * @throws TEAM_NOT_FOUND when there is no team, TEAM_AMBIGUOUS (listing them) when there are several.
+ */
+export async function resolveTeam(options: BaseOptions & { team?: string | undefined; envTeam?: string | undefined }): Promise<string> {
+  const explicit = options.team || options.envTeam;
+  if (explicit) return explicit;
+  const teams = await listTeams(options);
+  if (teams.length === 1) return teams[0]!;
+  if (teams.length === 0) {
+    throw new MailroomError('TEAM_NOT_FOUND', 'No team exists yet. Create one with `mailroom team create <team>`.', { details: { teams } });
+  }
+  throw new MailroomError('TEAM_AMBIGUOUS', `Several teams exist (${teams.join(', ')}): pass --team <team> or set MAILROOM_TEAM.`, {
+    details: { teams },
+  });
+}
+
+/** One row of {@link TeamSummary.members}. */
+export interface MemberSummary {
+  name: string;
+  agentId: string;
+  isLead: boolean;
+  agentType?: string;
+  model?: string;
+  backendType?: string;
+  color?: string;
+  isActive?: boolean;
+  unread: number;
+}
+
+/** What `mailroom team show` displays. */
+export interface TeamSummary {
+  config: TeamConfig;
+  members: MemberSummary[];
+  /** Task counts by status. */
+  tasks: Record<TaskStatus, number>;
+}
+
+/** Reads a team's config, each member's unread count and the task counts. @throws TEAM_NOT_FOUND */
+export async function showTeam(options: TeamOptions): Promise<TeamSummary> {
+  const store = storeOf(options.root);
+  const config = await store.readConfig(options.team);
+  const members: MemberSummary[] = [];
+  for (const m of config.members) {
+    const inbox = await store.readInbox(options.team, m.name);
+    members.push({
+      name: m.name,
+      agentId: m.agentId,
+      isLead: m.agentId === config.leadAgentId,
+      ...pick(m),
+      unread: inbox.filter((e) => e.read !== true).length,
+    });
+  }
+  const tasks: Record<TaskStatus, number> = { pending: 0, in_progress: 0, completed: 0 };
+  for (const t of await store.listTasks(options.team)) tasks[t.status]++;
+  return { config, members, tasks };
+}
+
+function pick(m: Member): Partial<MemberSummary> {
+  const out: Partial<MemberSummary> = {};
+  if (m.agentType !== undefined) out.agentType = m.agentType;
+  if (m.model !== undefined) out.model = m.model;
+  if (m.backendType !== undefined) out.backendType = m.backendType;
+  if (m.color !== undefined) out.color = m.color;
+  if (m.isActive !== undefined) out.isActive = m.isActive;
+  return out;
+}
+
+/**
+ * Deletes the team's config, inboxes and task list. Refused while a teammate is active
+ * (`isActive: true`) unless `force` is set.
+ * @throws TEAM_NOT_FOUND, TEAM_ACTIVE
+ */
+export async function deleteTeam(options: TeamOptions & { force?: boolean }): Promise<void> {
+  const store = storeOf(options.root);
+  const config = await store.readConfig(options.team);
+  const active = config.members.filter((m) => isTeammate(config, m) && m.isActive === true).map((m) => m.name);
+  if (active.length > 0 && !options.force) {
+    throw new MailroomError(
+      'TEAM_ACTIVE',
+      `Team "${options.team}" still has active teammates (${active.join(', ')}). Shut them down first, or pass --force.`,
+      { details: { team: options.team, active } },
+    );
+  }
+  await store.deleteTeam(options.team);
+}

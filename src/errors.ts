@@ -1,0 +1,96 @@
+/**
+ * Errors thrown by mailroom. Every error has a stable string `code` that scripts can match on,
+ * a message that says what went wrong and how to fix it, and optional structured `details`.
+ * Exit codes for the CLI are derived from the code in exactly one place: {@link exitCodeFor}.
+ */
+
+/** Every stable error code mailroom can throw. */
+export type ErrorCode =
+  | 'INVALID_NAME'
+  | 'INVALID_ARGUMENT'
+  | 'TEAM_NOT_FOUND'
+  | 'TEAM_EXISTS'
+  | 'TEAM_AMBIGUOUS'
+  | 'TEAM_ACTIVE'
+  | 'MEMBER_NOT_FOUND'
+  | 'MEMBER_EXISTS'
+  | 'TASK_NOT_FOUND'
+  | 'TASK_BLOCKED'
+  | 'TASK_CYCLE'
+  | 'TASK_ALREADY_CLAIMED'
+  | 'TASK_ALREADY_RESOLVED'
+  | 'AGENT_BUSY'
+  | 'NO_READY_TASK'
+  | 'MESSAGE_INVALID'
+  | 'LOCK_TIMEOUT'
+  | 'LOCK_COMPROMISED'
+  | 'FILE_CORRUPT'
+  | 'NOT_SUPPORTED'
+  | 'MODEL_ERROR'
+  | 'INTERNAL';
+
+/** Optional extra data carried by an error, printed by `--json` output. */
+export type ErrorDetails = Readonly<Record<string, unknown>>;
+
+/**
+ * Base class of every error mailroom throws on purpose.
+ * `code` is stable across releases; `message` is for humans; `cause` keeps the underlying error.
+ */
+export class MailroomError extends Error {
+  /** Stable machine-readable code, e.g. `TEAM_NOT_FOUND`. */
+  readonly code: ErrorCode;
+  /** Structured context (file paths, member lists, ids). */
+  readonly details: ErrorDetails;
+
+  constructor(code: ErrorCode, message: string, options: { cause?: unknown; details?: ErrorDetails } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'MailroomError';
+    this.code = code;
+    this.details = options.details ?? {};
+  }
+}
+
+/**
+ * CLI exit code for each error code. Documented in docs/cli.md ("Exit codes").
+ * 0 success · 1 internal fault · 2 bad input · 3 not found · 4 conflict with existing state ·
+ * 5 refused by a task rule · 6 lock busy (retry later) · 7 corrupt file on disk.
+ */
+const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
+  INVALID_NAME: 2,
+  INVALID_ARGUMENT: 2,
+  MESSAGE_INVALID: 2,
+  NOT_SUPPORTED: 2,
+  TEAM_AMBIGUOUS: 2,
+  TEAM_NOT_FOUND: 3,
+  MEMBER_NOT_FOUND: 3,
+  TASK_NOT_FOUND: 3,
+  NO_READY_TASK: 3,
+  TEAM_EXISTS: 4,
+  MEMBER_EXISTS: 4,
+  TEAM_ACTIVE: 4,
+  TASK_BLOCKED: 5,
+  TASK_CYCLE: 5,
+  TASK_ALREADY_CLAIMED: 5,
+  TASK_ALREADY_RESOLVED: 5,
+  AGENT_BUSY: 5,
+  LOCK_TIMEOUT: 6,
+  LOCK_COMPROMISED: 6,
+  FILE_CORRUPT: 7,
+  MODEL_ERROR: 1,
+  INTERNAL: 1,
+};
+
+/** Maps any thrown value to a process exit code (1 for errors that are not {@link MailroomError}). */
+export function exitCodeFor(err: unknown): number {
+  return err instanceof MailroomError ? EXIT_CODES[err.code] : 1;
+}
+
+/** True when `err` is a {@link MailroomError} with the given code. */
+export function isMailroomError(err: unknown, code?: ErrorCode): err is MailroomError {
+  return err instanceof MailroomError && (code === undefined || err.code === code);
+}
+
+/** True when `err` is a Node.js system error with the given `code` (e.g. `ENOENT`). */
+export function isErrno(err: unknown, code: string): err is NodeJS.ErrnoException {
+  return typeof err === 'object' && err !== null && (err as NodeJS.ErrnoException).code === code;
+}

@@ -1,0 +1,62 @@
+/**
+ * mailroom's public library API. Every CLI verb is one of these functions: they take
+ * `{ root, team, … }` (root = a store directory or a {@link Store}) and return data; they never
+ * print or exit. Errors are {@link MailroomError}s with stable codes.
+ */
+export { MailroomError, exitCodeFor, isMailroomError, type ErrorCode, type ErrorDetails } from './errors.js';
+
+export { PALETTE, MemberSchema, TeamConfigSchema, type Member, type PaletteColor, type TeamConfig } from './protocol/config.js';
+export { InboxEntrySchema, makeInboxEntry, isUnread, type InboxEntry } from './protocol/inbox.js';
+export { TaskSchema, TASK_STATUSES, canonicalTask, isUnowned, type Task, type TaskStatus } from './protocol/task.js';
+export {
+  STRUCTURED_SCHEMAS,
+  parseMessageText,
+  isStructuredType,
+  type ParsedText,
+  type StructuredMessage,
+  type StructuredOf,
+  type StructuredType,
+} from './protocol/structured.js';
+export { shutdownRequestId, planApprovalRequestId, permissionRequestId, sandboxRequestId } from './protocol/ids.js';
+
+export type { Store, TeamRef, LockedTaskList } from './store/store.js';
+export { FsStore, type FsStoreOptions } from './store/fs-store.js';
+export { Layout, resolveRoot } from './store/paths.js';
+export { NAME_PATTERN, LEAD_NAME, RESERVED_NAMES, assertValidName, suggestName, teamDirName, pathPart, taskListId } from './store/names.js';
+export { STALE_MS, DEFAULT_WAIT_MS, acquireLock, withLock, type HeldLock, type LockOptions } from './store/lock.js';
+
+export { storeOf, type BaseOptions, type StoreRef, type TeamOptions } from './core/context.js';
+export { leadOf, leadName, findMember, requireMember, isTeammate } from './core/members.js';
+export {
+  createTeam,
+  listTeams,
+  resolveTeam,
+  showTeam,
+  deleteTeam,
+  type CreateTeamOptions,
+  type MemberSummary,
+  type TeamSummary,
+} from './core/teams.js';
+export { spawnMember, removeMember, type SpawnOptions, type BackendType } from './core/spawn.js';
+export {
+  sendMessage,
+  broadcast,
+  sendStructured,
+  completeStructured,
+  type SendOptions,
+  type BroadcastOptions,
+  type SendStructuredOptions,
+  type SentMessage,
+} from './core/messages.js';
+export { readInbox, markRead, entryKey, type InboxMessage, type InboxView, type ReadInboxOptions, type MarkReadOptions } from './core/inbox.js';
+export { addTask, listTasks, getTask, deleteTask, viewOf, type AddTaskOptions, type ListTasksOptions, type TaskView, type MetadataPatch } from './core/tasks.js';
+export { updateTask, mergeMetadata, type UpdateTaskOptions, type UpdateTaskResult } from './core/task-update.js';
+export { claimTask, claimNextTask, type ClaimOptions, type ClaimRefusal } from './core/task-claim.js';
+export { openBlockers, isReady, isInternal, findCycle, indexTasks } from './core/task-rules.js';
+export {
+  requestShutdown,
+  respondToShutdown,
+  completeShutdown,
+  type ShutdownResponseOptions,
+  type ShutdownOutcome,
+} from './core/shutdown.js';

@@ -1,0 +1,54 @@
+/**
+ * Team config (`teams/<team>/config.json`), matching Claude Code 2.1.109 (see
+ * ../shared/reference/claude-code-teams.md §2 and the 2.1.109 snapshots). Unknown fields are
+ * allowed here and preserved by writers.
+ */
+import { z } from 'zod';
+
+/**
+ * The eight palette colors Claude Code assigns to teammates (reference §2). Assignment is
+ * round-robin by roster position: the lead holds slot 0, so the first teammate is `blue`, as in the
+ * Claude Code 2.1.109 snapshots.
+ */
+export const PALETTE = ['red', 'blue', 'green', 'yellow', 'purple', 'orange', 'pink', 'cyan'] as const;
+
+/** One of {@link PALETTE}. */
+export type PaletteColor = (typeof PALETTE)[number];
+
+/** One roster entry. Required fields follow Claude Code; everything else is optional and kept. */
+export const MemberSchema = z.looseObject({
+  agentId: z.string(),
+  name: z.string(),
+  agentType: z.string().optional(),
+  model: z.string().optional(),
+  prompt: z.string().optional(),
+  color: z.string().optional(),
+  planModeRequired: z.boolean().optional(),
+  joinedAt: z.number().optional(),
+  tmuxPaneId: z.string().optional(),
+  cwd: z.string().optional(),
+  subscriptions: z.array(z.unknown()).optional(),
+  backendType: z.string().optional(),
+  isActive: z.boolean().optional(),
+  mode: z.string().optional(),
+  worktreePath: z.string().optional(),
+});
+
+/** A team member as stored in config.json. */
+export type Member = z.infer<typeof MemberSchema>;
+
+/** The whole config.json of a team. */
+export const TeamConfigSchema = z.looseObject({
+  name: z.string(),
+  description: z.string().optional(),
+  createdAt: z.number(),
+  leadAgentId: z.string(),
+  leadSessionId: z.string().optional(),
+  members: z.array(MemberSchema),
+  hiddenPaneIds: z.array(z.string()).optional(),
+  teamAllowedPaths: z.array(z.unknown()).optional(),
+  leadProcess: z.unknown().optional(),
+});
+
+/** A parsed team config. Unknown keys survive a read-modify-write. */
+export type TeamConfig = z.infer<typeof TeamConfigSchema>;

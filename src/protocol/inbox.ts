@@ -1,0 +1,52 @@
+/**
+ * Inbox entries (`teams/<team>/inboxes/<agent>.json`, a JSON array), matching Claude Code 2.1.109
+ * and the 2.1.332 additions `type`, `msgV`, `msg_id` (reference §3).
+ */
+import { z } from 'zod';
+
+/** One inbox entry. `type` is always `"message"`: it is *not* the protocol type (that lives in `text`). */
+export const InboxEntrySchema = z.looseObject({
+  from: z.string(),
+  text: z.string(),
+  summary: z.string().optional(),
+  timestamp: z.string(),
+  color: z.string().optional(),
+  read: z.boolean().optional(),
+  type: z.string().optional(),
+  msgV: z.number().optional(),
+  msg_id: z.string().optional(),
+});
+
+/** A parsed inbox entry. */
+export type InboxEntry = z.infer<typeof InboxEntrySchema>;
+
+/** The whole inbox file: an array of entries. */
+export const InboxFileSchema = z.array(z.unknown());
+
+/**
+ * Builds an entry in the key order Claude Code writes (`from, text, summary?, timestamp, color?,
+ * read, type, msgV, msg_id`). Optional fields that are undefined are left out.
+ */
+export function makeInboxEntry(input: {
+  from: string;
+  text: string;
+  summary?: string | undefined;
+  timestamp: string;
+  color?: string | undefined;
+  msgId: string;
+}): InboxEntry {
+  const entry: InboxEntry = { from: input.from, text: input.text } as InboxEntry;
+  if (input.summary !== undefined && input.summary !== '') entry.summary = input.summary;
+  entry.timestamp = input.timestamp;
+  if (input.color !== undefined) entry.color = input.color;
+  entry.read = false;
+  entry.type = 'message';
+  entry.msgV = 1;
+  entry.msg_id = input.msgId;
+  return entry;
+}
+
+/** True when an entry still waits to be delivered: `read` is not `true` (Claude Code's rule). */
+export function isUnread(entry: InboxEntry): boolean {
+  return entry.read !== true;
+}

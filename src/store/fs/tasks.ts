@@ -1,0 +1,124 @@
+/**
+ * Task files: `tasks/<listId>/<id>.json`, one per task, locked with `<id>.json.lock`; list-wide
+ * operations lock `tasks/<listId>/.lock` (lock directory `.lock.lock`); `.highwatermark` keeps the
+ * highest id ever used (reference §5, §6).
+ */
+import { readdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { MailroomError, isErrno } from '../../errors.js';
+import { TaskSchema, canonicalTask, type Task } from '../../protocol/task.js';
+import { corruptFile, readJsonFile, writeJsonFile, writeTextFile, FILE_MODE } from '../json-file.js';
+import { withLock, type HeldLock } from '../lock.js';
+import { lockDirFor } from '../paths.js';
+import type { LockedTaskList } from '../store.js';
+import { ensureDir, type FsContext } from './context.js';
+
+const TASK_FILE = /^([1-9][0-9]*)\.json$/;
+
+/** Numeric ids of every `<id>.json` file in the list, valid or not, ascending. */
+async function fileIds(ctx: FsContext, team: string): Promise<number[]> {
+  try {
+    const names = await readdir(ctx.layout.taskDir(team));
+    return names.flatMap((n) => TASK_FILE.exec(n)?.[1] ?? []).map(Number).sort((a, b) => a - b);
+  } catch (err) {
+    if (isErrno(err, 'ENOENT')) return [];
+    throw err;
+  }
+}
+
+type TaskRead = { state: 'ok'; task: Task } | { state: 'missing' } | { state: 'invalid'; error: unknown };
+
+async function readTaskFile(ctx: FsContext, team: string, id: string): Promise<TaskRead> {
+  const path = ctx.layout.taskPath(team, id);
+  let read;
+  try {
+    read = await readJsonFile(path);
+  } catch (error) {
+    return { state: 'invalid', error };
+  }
+  if (read.state === 'missing') return read;
+  const parsed = TaskSchema.safeParse(read.value);
+  if (!parsed.success || (read.value as Task).id !== id) return { state: 'invalid', error: parsed.error };
+  return { state: 'ok', task: read.value as Task };
+}
+
+/** Valid tasks in numeric id order; invalid files are skipped (Claude Code treats them as absent). */
+export async function listTasks(ctx: FsContext, team: string): Promise<Task[]> {
+  const tasks: Task[] = [];
+  for (const id of await fileIds(ctx, team)) {
+    const read = await readTaskFile(ctx, team, String(id));
+    if (read.state === 'ok') tasks.push(read.task);
+  }
+  return tasks;
+}
+
+/** One task, or undefined when missing or invalid. */
+export async function readTask(ctx: FsContext, team: string, id: string): Promise<Task | undefined> {
+  const read = await readTaskFile(ctx, team, id);
+  return read.state === 'ok' ? read.task : undefined;
+}
+
+/** Builds TASK_NOT_FOUND for `id`. */
+export function taskNotFound(team: string, id: string): MailroomError {
+  return new MailroomError('TASK_NOT_FOUND', `Task #${id} not found in team "${team}". List tasks with \`mailroom task list\`.`, {
+    details: { team, id },
+  });
+}
+
+/** Locked read-modify-write of one task; `change` mutates it in place. @throws TASK_NOT_FOUND, FILE_CORRUPT */
+export async function updateTask<T>(ctx: FsContext, team: string, id: string, change: (task: Task) => T | Promise<T>): Promise<T> {
+  const path = ctx.layout.taskPath(team, id);
+  if (!TASK_FILE.test(`${id}.json`)) throw taskNotFound(team, id);
+  if ((await readTaskFile(ctx, team, id)).state === 'missing') throw taskNotFound(team, id);
+  return withLock(path, lockDirFor(path), ctx.lock, async (lock) => {
+    const read = await readTaskFile(ctx, team, id);
+    if (read.state === 'missing') throw taskNotFound(team, id);
+    if (read.state === 'invalid') throw corruptFile(path, read.error, 'does not match the task format');
+    const result = await change(read.task);
+    const check = TaskSchema.safeParse(read.task);
+    if (!check.success) throw new MailroomError('INTERNAL', `Refusing to write an invalid task to ${path}: ${check.error.message}`);
+    await writeJsonFile(path, canonicalTask(read.task), lock);
+    return result;
+  });
+}
+
+/** The high-water mark, 0 when the file is missing. @throws FILE_CORRUPT when it is not a number */
+export async function readHighWatermark(ctx: FsContext, team: string): Promise<number> {
+  const path = ctx.layout.highWatermarkPath(team);
+  try {
+    const text = (await readFile(path, 'utf8')).trim();
+    if (!/^[0-9]+$/.test(text)) throw corruptFile(path, undefined, 'does not hold a whole number');
+    return Number(text);
+  } catch (err) {
+    if (isErrno(err, 'ENOENT')) return 0;
+    throw err;
+  }
+}
+
+/** Runs `fn` under the list lock (the `.lock` anchor is created first with an exclusive create). */
+export async function withTaskList<T>(ctx: FsContext, team: string, fn: (list: LockedTaskList) => Promise<T>): Promise<T> {
+  const anchor = ctx.layout.listLockAnchor(team);
+  await ensureDir(ctx.layout.taskDir(team));
+  await writeFile(anchor, '', { flag: 'a', mode: FILE_MODE });
+  return withLock(anchor, lockDirFor(anchor), ctx.lock, (lock) => fn(lockedList(ctx, team, lock)));
+}
+
+function lockedList(ctx: FsContext, team: string, lock: HeldLock): LockedTaskList {
+  return {
+    nextId: async () => {
+      const ids = await fileIds(ctx, team);
+      const max = Math.max(ids.at(-1) ?? 0, await readHighWatermark(ctx, team));
+      return String(max + 1);
+    },
+    writeNew: async (task) => {
+      await writeJsonFile(ctx.layout.taskPath(team, task.id), canonicalTask(task), lock);
+    },
+    delete: async (id) => {
+      if ((await readHighWatermark(ctx, team)) < Number(id)) {
+        await writeTextFile(ctx.layout.highWatermarkPath(team), id, lock);
+      }
+      await unlink(ctx.layout.taskPath(team, id)).catch((err: unknown) => {
+        if (!isErrno(err, 'ENOENT')) throw err;
+      });
+    },
+  };
+}

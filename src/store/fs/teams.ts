@@ -1,0 +1,96 @@
+/**
+ * Team configs on disk: `teams/<teamDir>/config.json`, locked with `config.json.lock`
+ * (Claude Code 2.1.109+, reference §2 and §6).
+ */
+import { readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { MailroomError, isErrno } from '../../errors.js';
+import { TeamConfigSchema, type TeamConfig } from '../../protocol/config.js';
+import { corruptFile, readJsonFile, writeJsonFile, FILE_MODE } from '../json-file.js';
+import { withLock } from '../lock.js';
+import { lockDirFor } from '../paths.js';
+import type { TeamRef } from '../store.js';
+import { ensureDir, type FsContext } from './context.js';
+
+/** Lists every directory under `teams/` whose config.json parses as a team config. */
+export async function listTeams(ctx: FsContext): Promise<TeamRef[]> {
+  let dirs: string[];
+  try {
+    dirs = await readdir(ctx.layout.teamsDir);
+  } catch (err) {
+    if (isErrno(err, 'ENOENT')) return [];
+    throw err;
+  }
+  const teams: TeamRef[] = [];
+  for (const dir of dirs.sort()) {
+    const config = await readConfigAt(join(ctx.layout.teamsDir, dir, 'config.json')).catch((err: unknown) => {
+      ctx.lock.onWarning?.(`mailroom: skipping team directory ${dir}: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    });
+    if (config) teams.push({ name: config.name, location: join(ctx.layout.teamsDir, dir) });
+  }
+  return teams;
+}
+
+/** Reads a team's config. @throws TEAM_NOT_FOUND, FILE_CORRUPT */
+export async function readConfig(ctx: FsContext, team: string): Promise<TeamConfig> {
+  const config = await readConfigAt(ctx.layout.configPath(team));
+  if (config === undefined) throw await teamNotFound(ctx, team);
+  return config;
+}
+
+async function readConfigAt(path: string): Promise<TeamConfig | undefined> {
+  const read = await readJsonFile(path);
+  if (read.state === 'missing') return undefined;
+  const parsed = TeamConfigSchema.safeParse(read.value);
+  if (!parsed.success) throw corruptFile(path, parsed.error, 'does not match the team config format');
+  return read.value as TeamConfig;
+}
+
+/** Builds TEAM_NOT_FOUND, listing the teams that do exist. */
+export async function teamNotFound(ctx: FsContext, team: string): Promise<MailroomError> {
+  const names = (await listTeams(ctx)).map((t) => t.name);
+  const known = names.length > 0 ? `Teams in ${ctx.layout.root}: ${names.join(', ')}.` : `There are no teams in ${ctx.layout.root}.`;
+  return new MailroomError('TEAM_NOT_FOUND', `Team "${team}" not found. ${known} Create it with \`mailroom team create ${team}\`.`, {
+    details: { team, teams: names, root: ctx.layout.root },
+  });
+}
+
+/** Creates config.json (exclusive) and the task list directory with its `.lock` anchor. @throws TEAM_EXISTS */
+export async function createTeam(ctx: FsContext, config: TeamConfig): Promise<void> {
+  const { layout } = ctx;
+  const dir = layout.teamDir(config.name);
+  await ensureDir(dir);
+  await withLock(layout.configPath(config.name), lockDirFor(layout.configPath(config.name)), ctx.lock, async (lock) => {
+    if ((await readJsonFile(layout.configPath(config.name))).state !== 'missing') {
+      throw new MailroomError('TEAM_EXISTS', `Team "${config.name}" already exists in ${layout.root}. Pick another name or delete it with \`mailroom team delete ${config.name}\`.`, {
+        details: { team: config.name },
+      });
+    }
+    await writeJsonFile(layout.configPath(config.name), config, lock);
+  });
+  await ensureDir(layout.taskDir(config.name));
+  await writeFile(layout.listLockAnchor(config.name), '', { flag: 'a', mode: FILE_MODE });
+}
+
+/** Locked read-modify-write of config.json; `change` mutates the config in place. */
+export async function updateConfig<T>(ctx: FsContext, team: string, change: (config: TeamConfig) => T | Promise<T>): Promise<T> {
+  const path = ctx.layout.configPath(team);
+  await readConfig(ctx, team);
+  return withLock(path, lockDirFor(path), ctx.lock, async (lock) => {
+    const config = await readConfig(ctx, team);
+    const result = await change(config);
+    const check = TeamConfigSchema.safeParse(config);
+    if (!check.success) throw new MailroomError('INTERNAL', `Refusing to write an invalid config to ${path}: ${check.error.message}`);
+    await writeJsonFile(path, config, lock);
+    return result;
+  });
+}
+
+/** Removes `teams/<teamDir>`, the inbox directory (if separate) and `tasks/<listId>`. */
+export async function deleteTeam(ctx: FsContext, team: string): Promise<void> {
+  const { layout } = ctx;
+  await rm(layout.taskDir(team), { recursive: true, force: true });
+  await rm(join(layout.inboxDir(team), '..'), { recursive: true, force: true });
+  await rm(layout.teamDir(team), { recursive: true, force: true });
+}

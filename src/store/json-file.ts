@@ -1,0 +1,82 @@
+/**
+ * The one door for JSON files: read + parse, and atomic write (temp file in the same directory,
+ * fsync, rename, mode 0600) through write-file-atomic. Files are formatted as Claude Code writes
+ * them: `JSON.stringify(value, null, 2)` with no trailing newline.
+ */
+import { readFile } from 'node:fs/promises';
+import writeFileAtomic from 'write-file-atomic';
+import { MailroomError, isErrno } from '../errors.js';
+import type { HeldLock } from './lock.js';
+import { sleep } from './lock.js';
+
+/** File mode for every file mailroom writes (messages may hold secrets). */
+export const FILE_MODE = 0o600;
+/** Directory mode for every directory mailroom creates. */
+export const DIR_MODE = 0o700;
+
+/** Serialises a value the way Claude Code formats its files. */
+export function formatJson(value: unknown): string {
+  return JSON.stringify(value, null, 2);
+}
+
+/** Result of {@link readJsonFile}: the parsed value, or `missing` when the file does not exist. */
+export type JsonRead = { state: 'ok'; value: unknown } | { state: 'missing' };
+
+/**
+ * Reads and parses a JSON file. A file that does not parse is read again a few times (a Claude Code
+ * 2.1.109 writer rewrites in place, so an unlocked reader can catch it half-written), then
+ * FILE_CORRUPT is thrown naming the file.
+ * @throws MailroomError FILE_CORRUPT when the file stays unparseable (or empty) for ~60 ms.
+ */
+export async function readJsonFile(path: string, options: { attempts?: number } = {}): Promise<JsonRead> {
+  const attempts = options.attempts ?? 4;
+  let lastError: unknown;
+  for (let i = 0; i < attempts; i++) {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (err) {
+      if (isErrno(err, 'ENOENT')) return { state: 'missing' };
+      throw err;
+    }
+    try {
+      return { state: 'ok', value: JSON.parse(text) as unknown };
+    } catch (err) {
+      lastError = err;
+      if (i < attempts - 1) await sleep(20);
+    }
+  }
+  throw corruptFile(path, lastError);
+}
+
+/** Builds the FILE_CORRUPT error for `path`. */
+export function corruptFile(path: string, cause: unknown, what = 'is not valid JSON'): MailroomError {
+  const reason = cause instanceof Error ? `: ${cause.message}` : '';
+  return new MailroomError(
+    'FILE_CORRUPT',
+    `${path} ${what}${reason}. mailroom will not overwrite it. Inspect or move the file aside ` +
+      `(\`mailroom doctor --fix\` quarantines it), then retry.`,
+    { cause, details: { path } },
+  );
+}
+
+/**
+ * Writes `value` to `path` atomically. When `lock` is given and was lost meanwhile, nothing is
+ * written and LOCK_COMPROMISED is thrown, so a paused holder never overwrites a newer file.
+ * @throws MailroomError LOCK_COMPROMISED
+ */
+export async function writeJsonFile(path: string, value: unknown, lock?: HeldLock): Promise<void> {
+  await writeTextFile(path, formatJson(value), lock);
+}
+
+/** Atomic text write with the same guarantees as {@link writeJsonFile}. */
+export async function writeTextFile(path: string, text: string, lock?: HeldLock): Promise<void> {
+  if (lock?.compromised) {
+    throw new MailroomError(
+      'LOCK_COMPROMISED',
+      `Lost the lock ${lock.lockDir} before writing ${path} (this process was paused past the stale time). Nothing was written; retry.`,
+      { details: { path, lockDir: lock.lockDir } },
+    );
+  }
+  await writeFileAtomic(path, text, { mode: FILE_MODE, fsync: true });
+}

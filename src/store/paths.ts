@@ -1,0 +1,84 @@
+/**
+ * Every path of the on-disk layout (reference §1). Nothing else in mailroom builds a path into the
+ * store. For a team whose name is valid under the mailroom rules, every sanitiser returns the name
+ * unchanged; for other (Claude Code–made) names, config and inboxes may live in different dirs.
+ */
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathPart, taskListId, teamDirName } from './names.js';
+
+/** Paths of one store root (`<root>/teams`, `<root>/tasks`). */
+export class Layout {
+  /** Absolute root directory. */
+  readonly root: string;
+
+  constructor(root: string) {
+    this.root = resolve(root);
+  }
+
+  /** `<root>/teams`. */
+  get teamsDir(): string {
+    return join(this.root, 'teams');
+  }
+
+  /** `<root>/tasks`. */
+  get tasksRoot(): string {
+    return join(this.root, 'tasks');
+  }
+
+  /** Directory holding config.json (lowercasing sanitiser). */
+  teamDir(team: string): string {
+    return join(this.teamsDir, teamDirName(team));
+  }
+
+  /** `teams/<teamDir>/config.json`. */
+  configPath(team: string): string {
+    return join(this.teamDir(team), 'config.json');
+  }
+
+  /** Directory of inbox files (case-keeping sanitiser). */
+  inboxDir(team: string): string {
+    return join(this.teamsDir, pathPart(team), 'inboxes');
+  }
+
+  /** `teams/<inboxTeam>/inboxes/<agent>.json`. */
+  inboxPath(team: string, agent: string): string {
+    return join(this.inboxDir(team), `${pathPart(agent)}.json`);
+  }
+
+  /** `tasks/<listId>`. */
+  taskDir(team: string): string {
+    return join(this.tasksRoot, taskListId(team));
+  }
+
+  /** `tasks/<listId>/<id>.json`. */
+  taskPath(team: string, id: string): string {
+    return join(this.taskDir(team), `${id}.json`);
+  }
+
+  /** `tasks/<listId>/.lock`: the empty anchor of the list-wide lock. */
+  listLockAnchor(team: string): string {
+    return join(this.taskDir(team), '.lock');
+  }
+
+  /** `tasks/<listId>/.highwatermark`: the highest task id ever used, as decimal text. */
+  highWatermarkPath(team: string): string {
+    return join(this.taskDir(team), '.highwatermark');
+  }
+}
+
+/** The directory proper-lockfile uses for a target: `<target>.lock`. */
+export function lockDirFor(target: string): string {
+  return `${target}.lock`;
+}
+
+/**
+ * Resolves the store root: an explicit `--root`, else `$MAILROOM_ROOT`, else `~/.mailroom`;
+ * with `claude` set, `$CLAUDE_CONFIG_DIR` or `~/.claude` (NFC-normalised, as Claude Code does).
+ */
+export function resolveRoot(options: { root?: string | undefined; claude?: boolean | undefined; env?: NodeJS.ProcessEnv }): string {
+  const env = options.env ?? process.env;
+  if (options.root !== undefined && options.root !== '') return resolve(options.root);
+  if (options.claude) return resolve((env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude')).normalize('NFC'));
+  return resolve(env.MAILROOM_ROOT || join(homedir(), '.mailroom'));
+}

@@ -1,0 +1,71 @@
+/**
+ * The store API: the only way mailroom reads or writes team state. The filesystem backend
+ * ({@link FsStore}) implements it over Claude Code's on-disk format; a second backend (e.g. Redis,
+ * for teams that span machines) can implement the same interface.
+ *
+ * Mutating methods take a callback that changes the value *in place*; the store runs it between
+ * lock → read → validate and write → unlock. A callback that throws aborts the change: nothing is
+ * written.
+ */
+import type { TeamConfig } from '../protocol/config.js';
+import type { InboxEntry } from '../protocol/inbox.js';
+import type { Task } from '../protocol/task.js';
+
+/** A team found in the store. */
+export interface TeamRef {
+  /** The team's `name` as stored in its config. */
+  name: string;
+  /** Where the team lives (a directory for the filesystem store). */
+  location: string;
+}
+
+/** Operations available only while the task-list lock is held. */
+export interface LockedTaskList {
+  /** The id the next task gets: max(file ids, high-water mark) + 1, as a decimal string. */
+  nextId(): Promise<string>;
+  /** Writes a brand-new task file (its id must come from {@link nextId}). */
+  writeNew(task: Task): Promise<void>;
+  /** Deletes a task: raises the high-water mark to its id, then removes the file. No-op if gone. */
+  delete(id: string): Promise<void>;
+}
+
+/** Team, inbox and task persistence. All methods are safe to call from many processes at once. */
+export interface Store {
+  /** Human-readable location of the store (the root directory for the filesystem store). */
+  readonly root: string;
+
+  /** Every team (directories without a readable config are skipped). */
+  listTeams(): Promise<TeamRef[]>;
+  /** @throws TEAM_NOT_FOUND, FILE_CORRUPT */
+  readConfig(team: string): Promise<TeamConfig>;
+  /** Creates the team config and its task list. @throws TEAM_EXISTS */
+  createTeam(config: TeamConfig): Promise<void>;
+  /** Locked read-modify-write of config.json. @throws TEAM_NOT_FOUND, FILE_CORRUPT, LOCK_TIMEOUT */
+  updateConfig<T>(team: string, change: (config: TeamConfig) => T | Promise<T>): Promise<T>;
+  /** Removes the team's config, inboxes and task list. */
+  deleteTeam(team: string): Promise<void>;
+
+  /** Valid entries of an inbox in file order (missing inbox → `[]`). @throws FILE_CORRUPT */
+  readInbox(team: string, agent: string): Promise<InboxEntry[]>;
+  /**
+   * Appends entries under the inbox lock, creating the inbox as `[]` first. Timestamps are bumped by
+   * whole milliseconds where needed so (`from`, `timestamp`, `text`) stays unique. Returns the
+   * entries as stored. @throws FILE_CORRUPT, LOCK_TIMEOUT
+   */
+  appendToInbox(team: string, agent: string, entries: InboxEntry[]): Promise<InboxEntry[]>;
+  /** Locked read-modify-write of an existing inbox; `change` mutates valid entries in place. */
+  updateInbox<T>(team: string, agent: string, change: (entries: InboxEntry[]) => T | Promise<T>): Promise<T>;
+  /** Names of agents that have an inbox file. */
+  listInboxes(team: string): Promise<string[]>;
+
+  /** Valid tasks in numeric id order (invalid files are treated as absent, as Claude Code does). */
+  listTasks(team: string): Promise<Task[]>;
+  /** One task, or `undefined` when missing or invalid. */
+  readTask(team: string, id: string): Promise<Task | undefined>;
+  /** Locked read-modify-write of one task. @throws TASK_NOT_FOUND, LOCK_TIMEOUT */
+  updateTask<T>(team: string, id: string, change: (task: Task) => T | Promise<T>): Promise<T>;
+  /** Runs `fn` under the task-list lock (create, delete, busy-checked claims, dependency edits). */
+  withTaskList<T>(team: string, fn: (list: LockedTaskList) => Promise<T>): Promise<T>;
+  /** The high-water mark (0 when never written). */
+  readHighWatermark(team: string): Promise<number>;
+}
