@@ -8,6 +8,7 @@ import { MailroomError } from '../errors.js';
 
 import { makeInboxEntry, type InboxEntry } from '../protocol/inbox.js';
 import { STRUCTURED_SCHEMAS, isStructuredType, type StructuredMessage } from '../protocol/structured.js';
+import { permissionRequestId, planApprovalRequestId, sandboxRequestId, shutdownRequestId } from '../protocol/ids.js';
 import { isoTime, nowOf, storeOf, type TeamOptions } from './context.js';
 import { leadName, requireMember } from './members.js';
 
@@ -84,7 +85,8 @@ export async function sendStructured(options: SendStructuredOptions): Promise<Se
   const store = storeOf(options.root);
   const config = await store.readConfig(options.team);
   const from = options.from ?? leadName(config);
-  const message = completeStructured(options.message, from, nowOf(options));
+  const now = nowOf(options);
+  const message = completeStructured(withRequestId(options.message, { from, to: options.to, team: options.team, now }), from, now);
   const sent = await sendMessage({ ...options, from, text: JSON.stringify(message) });
   return { ...sent, message };
 }
@@ -108,6 +110,29 @@ export function completeStructured(input: { type: string } & Record<string, unkn
     throw new MailroomError('MESSAGE_INVALID', `Invalid ${type} message: ${issues}.`, { details: { type, issues } });
   }
   return message as StructuredMessage;
+}
+
+/**
+ * Fills a missing request id of a request type in Claude Code's shape (reference §4):
+ * `shutdown-<ms>@<to>`, `plan_approval-<ms>@<from>@<team>`, `perm-<ms>-<7>`, `sandbox-<ms>-<7>`.
+ */
+function withRequestId(
+  message: { type: string } & Record<string, unknown>,
+  at: { from: string; to: string; team: string; now: number },
+): { type: string } & Record<string, unknown> {
+  const fill = (key: string, id: string) => (message[key] === undefined ? { ...message, [key]: id } : message);
+  switch (message.type) {
+    case 'shutdown_request':
+      return fill('requestId', shutdownRequestId(at.to, at.now));
+    case 'plan_approval_request':
+      return fill('requestId', planApprovalRequestId(at.from, at.team, at.now));
+    case 'permission_request':
+      return fill('request_id', permissionRequestId(at.now));
+    case 'sandbox_permission_request':
+      return fill('requestId', sandboxRequestId(at.now));
+    default:
+      return message;
+  }
 }
 
 function schemaKeys(type: keyof typeof STRUCTURED_SCHEMAS): string[] {

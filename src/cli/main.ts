@@ -1,0 +1,49 @@
+/**
+ * CLI entry: builds the yargs parser, registers every command module, and maps any error to an
+ * exit code in one place. Command modules are light; heavy parts (ink, SDKs) load inside handlers.
+ */
+import yargs from 'yargs';
+import type { CommandModule } from 'yargs';
+import { reportError } from './output.js';
+import { withGlobals, type GlobalArgs } from './globals.js';
+import { teamCommand } from './commands/team.js';
+import { taskCommand } from './commands/task.js';
+import { inboxCommand } from './commands/inbox.js';
+
+/** Every top-level command. Add new command modules here. */
+const COMMANDS: CommandModule<GlobalArgs, never>[] = [
+  teamCommand,
+  taskCommand,
+  inboxCommand,
+] as unknown as CommandModule<GlobalArgs, never>[];
+
+/**
+ * Runs the CLI with `argv` (without `node` and the script).
+ * @returns the process exit code: 0 on success, see docs/cli.md for the others.
+ */
+export async function main(argv: string[]): Promise<number> {
+  let exitCode = 0;
+  const wantsJson = argv.includes('--json');
+  const parser = withGlobals(yargs(argv))
+    .scriptName('mailroom')
+    .usage('$0 <command>\n\nA shared filesystem mailbox and task board for teams of AI agents (Claude Code Agent Teams format).')
+    .command(COMMANDS)
+    .demandCommand(1, 'Name a command: team, task, inbox … (see --help).')
+    .strict()
+    .recommendCommands()
+    .help()
+    .alias('h', 'help')
+    .version()
+    .wrap(Math.min(110, process.stdout.columns || 100))
+    .fail((msg, err, y) => {
+      if (err) throw err;
+      process.stderr.write(`${y.help ? '' : ''}mailroom: USAGE: ${msg}\nRun with --help for usage.\n`);
+      exitCode = 2;
+    });
+  try {
+    await parser.parseAsync();
+  } catch (err) {
+    exitCode = reportError(err, wantsJson);
+  }
+  return exitCode;
+}

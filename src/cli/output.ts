@@ -1,0 +1,33 @@
+/**
+ * Printing: human text to stdout, or JSON with `--json`; errors to stderr. The one place the CLI
+ * writes to the terminal (besides the TUI).
+ */
+import { MailroomError, exitCodeFor } from '../errors.js';
+
+/** Prints `data` as pretty JSON when `json` is set, else the lines `human()` returns. */
+export function emit(json: boolean | undefined, data: unknown, human: () => string | string[]): void {
+  if (json) {
+    process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+    return;
+  }
+  const text = human();
+  const lines = Array.isArray(text) ? text : [text];
+  if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/**
+ * The single error boundary: prints the error (as JSON `{error: {code, message, details}}` with
+ * `--json`) and returns the exit code for it (see docs/cli.md "Exit codes").
+ */
+export function reportError(err: unknown, json: boolean): number {
+  const code = err instanceof MailroomError ? err.code : 'INTERNAL';
+  const message = err instanceof Error ? err.message : String(err);
+  if (json) {
+    const details = err instanceof MailroomError ? err.details : {};
+    process.stderr.write(`${JSON.stringify({ error: { code, message, details } })}\n`);
+  } else {
+    process.stderr.write(`mailroom: ${code}: ${message}\n`);
+    if (!(err instanceof MailroomError) && err instanceof Error && process.env.MAILROOM_DEBUG) process.stderr.write(`${err.stack}\n`);
+  }
+  return exitCodeFor(err);
+}
