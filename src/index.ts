@@ -19,7 +19,7 @@ export {
 } from './protocol/structured.js';
 export { shutdownRequestId, planApprovalRequestId, permissionRequestId, sandboxRequestId } from './protocol/ids.js';
 
-export type { Store, TeamRef, LockedTaskList } from './store/store.js';
+export type { Store, TeamRef, LockedTaskList, StoreChange, WatchHandle } from './store/store.js';
 export { FsStore, type FsStoreOptions } from './store/fs-store.js';
 export { Layout, resolveRoot } from './store/paths.js';
 export { NAME_PATTERN, LEAD_NAME, RESERVED_NAMES, assertValidName, suggestName, teamDirName, pathPart, taskListId } from './store/names.js';

@@ -7,11 +7,12 @@ import type { InboxEntry } from '../protocol/inbox.js';
 import type { Task } from '../protocol/task.js';
 import type { LockOptions } from './lock.js';
 import { Layout } from './paths.js';
-import type { LockedTaskList, Store, TeamRef } from './store.js';
+import type { LockedTaskList, Store, StoreChange, TeamRef, WatchHandle } from './store.js';
 import type { FsContext } from './fs/context.js';
 import * as inboxes from './fs/inboxes.js';
 import * as tasks from './fs/tasks.js';
 import * as teams from './fs/teams.js';
+import { watchTeam } from './fs/watch.js';
 
 /** Options of {@link FsStore}. */
 export interface FsStoreOptions extends LockOptions {}
@@ -74,5 +75,9 @@ export class FsStore implements Store {
   }
   readHighWatermark(team: string): Promise<number> {
     return tasks.readHighWatermark(this.ctx, team);
+  }
+
+  watch(team: string, listener: (change: StoreChange) => void): Promise<WatchHandle> {
+    return watchTeam(this.ctx, team, listener);
   }
 }

@@ -19,6 +19,17 @@ export interface TeamRef {
   location: string;
 }
 
+/** A change seen in the store: a hint to re-read, never the data itself. */
+export type StoreChange =
+  | { kind: 'config'; team: string }
+  | { kind: 'inbox'; team: string; agent: string }
+  | { kind: 'task'; team: string; id?: string };
+
+/** A running watch; `close()` stops it and releases its resources. */
+export interface WatchHandle {
+  close(): Promise<void>;
+}
+
 /** Operations available only while the task-list lock is held. */
 export interface LockedTaskList {
   /** The id the next task gets: max(file ids, high-water mark) + 1, as a decimal string. */
@@ -68,4 +79,10 @@ export interface Store {
   withTaskList<T>(team: string, fn: (list: LockedTaskList) => Promise<T>): Promise<T>;
   /** The high-water mark (0 when never written). */
   readHighWatermark(team: string): Promise<number>;
+
+  /**
+   * Reports changes to the team's config, inboxes and tasks until closed. Resolves once the watch
+   * is live: any change after that is reported (events may coalesce; re-read on each).
+   */
+  watch(team: string, listener: (change: StoreChange) => void): Promise<WatchHandle>;
 }

@@ -1,0 +1,55 @@
+/**
+ * Watching a team's files with chokidar (loaded lazily: the send path never pays for it).
+ * Events are hints, not data: a listener must re-read through the store. Lock directories,
+ * temporary files and other non-state paths are filtered out.
+ */
+import { basename, dirname, sep } from 'node:path';
+import type { StoreChange, WatchHandle } from '../store.js';
+import type { FsContext } from './context.js';
+import { ensureDir } from './context.js';
+
+/** Maps an absolute path to the store change it stands for, or undefined for noise. */
+export function classify(ctx: FsContext, team: string, path: string): StoreChange | undefined {
+  const { layout } = ctx;
+  const name = basename(path);
+  if (path === layout.configPath(team)) return { kind: 'config', team };
+  if (dirname(path) === layout.inboxDir(team) && name.endsWith('.json')) return { kind: 'inbox', team, agent: name.slice(0, -5) };
+  if (dirname(path) === layout.taskDir(team)) {
+    const m = /^([1-9][0-9]*)\.json$/.exec(name);
+    if (m) return { kind: 'task', team, id: m[1]! };
+    if (name === '.highwatermark') return { kind: 'task', team };
+  }
+  return undefined;
+}
+
+/**
+ * Watches config.json, the inboxes and the task list of `team`. Resolves once the watcher is
+ * ready (initial scan done), so a change made after the promise resolves is always reported.
+ */
+export async function watchTeam(ctx: FsContext, team: string, listener: (change: StoreChange) => void): Promise<WatchHandle> {
+  const { watch } = await import('chokidar');
+  const { layout } = ctx;
+  const dirs = [layout.teamDir(team), layout.inboxDir(team), layout.taskDir(team)];
+  for (const d of dirs) await ensureDir(d);
+  const watcher = watch(dirs, {
+    ignoreInitial: true,
+    depth: 0,
+    ignored: (p: string) => isNoise(p),
+  });
+  const onPath = (p: string) => {
+    const change = classify(ctx, team, p);
+    if (change) listener(change);
+  };
+  watcher.on('add', onPath).on('change', onPath).on('unlink', onPath);
+  await new Promise<void>((resolve, reject) => {
+    watcher.once('ready', () => resolve());
+    watcher.once('error', reject);
+  });
+  return { close: () => watcher.close() };
+}
+
+function isNoise(p: string): boolean {
+  const name = basename(p);
+  return name.endsWith('.lock') || p.includes(`.lock${sep}`) || /\.json\.\d+$/.test(name) || name.includes('.takeover') || name.includes('.stale-');
+}
+
