@@ -35,9 +35,9 @@ export async function main(argv: string[]): Promise<number> {
     .alias('h', 'help')
     .version()
     .wrap(Math.min(110, process.stdout.columns || 100))
-    .fail((msg, err, y) => {
+    .fail((msg, err) => {
       if (err) throw err;
-      process.stderr.write(`${y.help ? '' : ''}mailroom: USAGE: ${msg}\nRun with --help for usage.\n`);
+      process.stderr.write(`mailroom: USAGE: ${msg}\nRun with --help for usage.\n`);
       exitCode = 2;
     });
   try {

@@ -1,0 +1,106 @@
+/**
+ * `mailroom task …`: add, list, show, update, claim, delete.
+ */
+import type { Argv, CommandModule } from 'yargs';
+import { MailroomError } from '../../errors.js';
+import { TASK_STATUSES, type TaskStatus } from '../../protocol/task.js';
+import { emit } from '../output.js';
+import { teamTarget, type GlobalArgs } from '../globals.js';
+import { parseIds, parseMetadata } from '../parse.js';
+import { taskDetail, taskLine } from '../render/text.js';
+import { addTask, deleteTask, getTask, listTasks } from '../../core/tasks.js';
+import { taskUpdateCommand } from './task-update.js';
+import { taskClaimCommand } from './task-claim.js';
+
+interface AddArgs extends GlobalArgs {
+  subject: string;
+  description?: string;
+  'blocked-by'?: string[];
+  owner?: string;
+  'active-form'?: string;
+  metadata?: string[];
+  as?: string;
+}
+
+const add: CommandModule<GlobalArgs, AddArgs> = {
+  command: 'add <subject>',
+  describe: 'Create a task (next id under the list lock; never reused)',
+  builder: (y) =>
+    y
+      .positional('subject', { type: 'string', demandOption: true, describe: 'Short imperative title' })
+      .option('description', { type: 'string' })
+      .option('blocked-by', { type: 'string', array: true, describe: 'Ids that must complete first, e.g. 1,2' })
+      .option('owner', { type: 'string', describe: 'Initial owner (gets a task_assignment message)' })
+      .option('active-form', { type: 'string', describe: 'Present-continuous text shown while in progress' })
+      .option('metadata', { type: 'string', array: true, describe: 'key=value (repeatable)' })
+      .option('as', { type: 'string', describe: 'Who creates it (default: team-lead)' })
+      .example('$0 task add "Summarise data" --blocked-by 1 --metadata command="wc -l data.csv"', 'Add a task blocked by #1') as Argv<AddArgs>,
+  handler: async (a) => {
+    const task = await addTask({
+      ...(await teamTarget(a)),
+      subject: a.subject,
+      description: a.description,
+      blockedBy: parseIds(a['blocked-by'], '--blocked-by'),
+      owner: a.owner,
+      activeForm: a['active-form'],
+      metadata: parseMetadata(a.metadata),
+      as: a.as,
+    });
+    emit(a.json, task, () => `Created task #${task.id}: ${task.subject}`);
+  },
+};
+
+interface ListArgs extends GlobalArgs {
+  status?: string;
+  owner?: string;
+  ready?: boolean;
+}
+
+function parseStatus(value: string | undefined): TaskStatus | undefined {
+  if (value === undefined || (TASK_STATUSES as readonly string[]).includes(value)) return value as TaskStatus | undefined;
+  throw new MailroomError('INVALID_ARGUMENT', `--status "${value}": use one of ${TASK_STATUSES.join(', ')}.`);
+}
+
+const list: CommandModule<GlobalArgs, ListArgs> = {
+  command: 'list',
+  describe: 'List tasks in numeric id order',
+  builder: (y) =>
+    y
+      .option('status', { type: 'string', describe: TASK_STATUSES.join(' | ') })
+      .option('owner', { type: 'string' })
+      .option('ready', { type: 'boolean', describe: 'Only pending, unowned, unblocked tasks' })
+      .example('$0 task list --ready', 'Tasks anyone can claim now') as Argv<ListArgs>,
+  handler: async (a) => {
+    const views = await listTasks({ ...(await teamTarget(a)), status: parseStatus(a.status), owner: a.owner, ready: a.ready });
+    emit(a.json, views, () => (views.length ? views.map(taskLine) : ['(no tasks)']));
+  },
+};
+
+const show: CommandModule<GlobalArgs, GlobalArgs & { id: string }> = {
+  command: 'show <id>',
+  describe: 'Show one task',
+  builder: (y) => y.positional('id', { type: 'string', demandOption: true }).example('$0 task show 2', 'Show task #2') as Argv<GlobalArgs & { id: string }>,
+  handler: async (a) => {
+    const view = await getTask({ ...(await teamTarget(a)), id: String(a.id) });
+    emit(a.json, view, () => taskDetail(view));
+  },
+};
+
+const remove: CommandModule<GlobalArgs, GlobalArgs & { id: string }> = {
+  command: 'delete <id>',
+  describe: 'Delete a task (its id is never reused; references to it are removed)',
+  builder: (y) => y.positional('id', { type: 'string', demandOption: true }).example('$0 task delete 3', 'Delete task #3') as Argv<GlobalArgs & { id: string }>,
+  handler: async (a) => {
+    const task = await deleteTask({ ...(await teamTarget(a)), id: String(a.id) });
+    emit(a.json, { deleted: task }, () => `Deleted task #${task.id}: ${task.subject}`);
+  },
+};
+
+/** The `task` command group. */
+export const taskCommand: CommandModule<GlobalArgs, GlobalArgs> = {
+  command: 'task <command>',
+  describe: 'Tasks: add, list, show, update, claim, delete',
+  builder: (y) =>
+    y.command(add).command(list).command(show).command(taskUpdateCommand).command(taskClaimCommand).command(remove).demandCommand(1, 'Name a task command (see --help).') as Argv<GlobalArgs>,
+  handler: () => undefined,
+};

@@ -1,0 +1,104 @@
+/**
+ * `mailroom team send` and `mailroom team broadcast`: plain and structured messages.
+ */
+import type { Argv, CommandModule } from 'yargs';
+import { MailroomError } from '../../errors.js';
+import { emit } from '../output.js';
+import { teamTarget, type GlobalArgs } from '../globals.js';
+import { broadcast, sendMessage, sendStructured, type SentMessage } from '../../core/messages.js';
+import { requestShutdown, respondToShutdown } from '../../core/shutdown.js';
+import type { Store } from '../../store/store.js';
+
+interface SendArgs extends GlobalArgs {
+  to: string;
+  text?: string;
+  from?: string;
+  summary?: string;
+  'shutdown-request'?: boolean;
+  'shutdown-approve'?: boolean;
+  'shutdown-reject'?: boolean;
+  'request-id'?: string;
+  reason?: string;
+  structured?: string;
+}
+
+function sendBuilder(y: Argv<GlobalArgs>): Argv<SendArgs> {
+  return y
+    .positional('to', { type: 'string', demandOption: true, describe: 'Recipient member name' })
+    .positional('text', { type: 'string', describe: 'Message text ("-" reads stdin)' })
+    .option('from', { type: 'string', describe: 'Sender member name (default: team-lead)' })
+    .option('summary', { type: 'string', describe: '5–10 word preview' })
+    .option('shutdown-request', { type: 'boolean', describe: 'Send a shutdown_request (lead → teammate)' })
+    .option('shutdown-approve', { type: 'boolean', describe: 'Answer a shutdown_request with approval (needs --from, --request-id)' })
+    .option('shutdown-reject', { type: 'boolean', describe: 'Answer a shutdown_request with a rejection (needs --from, --request-id, --reason)' })
+    .option('request-id', { type: 'string', describe: 'Request id being answered (echoed byte for byte)' })
+    .option('reason', { type: 'string', describe: 'Reason for a shutdown request or rejection' })
+    .option('structured', { type: 'string', describe: 'Any protocol message as JSON, e.g. \'{"type":"plan_approval_response","requestId":"…","approved":true}\'' })
+    .conflicts('shutdown-approve', 'shutdown-reject')
+    .example('$0 team send researcher "Start with the 2024 survey" --summary "Where to start"', 'Message researcher as the lead')
+    .example('$0 team send researcher --shutdown-request --reason "done"', 'Ask researcher to shut down')
+    .example('$0 team send team-lead --from researcher --shutdown-approve --request-id shutdown-1767225600000@researcher', 'Approve a shutdown') as Argv<SendArgs>;
+}
+
+async function readText(text: string | undefined): Promise<string> {
+  if (text !== '-') return text ?? '';
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function dispatch(a: SendArgs, target: { root: Store; team: string }): Promise<SentMessage> {
+  if (a['shutdown-request']) return requestShutdown({ ...target, to: a.to, reason: a.reason });
+  if (a['shutdown-approve'] || a['shutdown-reject']) {
+    if (!a.from || !a['request-id']) throw new MailroomError('INVALID_ARGUMENT', 'A shutdown answer needs --from <teammate> and --request-id <id from the request>.');
+    return respondToShutdown({ ...target, from: a.from, requestId: a['request-id'], approve: a['shutdown-approve'] === true, reason: a.reason });
+  }
+  if (a.structured !== undefined) return sendStructured({ ...target, to: a.to, from: a.from, message: parseStructured(a.structured) });
+  return sendMessage({ ...target, to: a.to, from: a.from, summary: a.summary, text: await readText(a.text) });
+}
+
+function parseStructured(json: string): { type: string } & Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (err) {
+    throw new MailroomError('MESSAGE_INVALID', `--structured is not valid JSON: ${(err as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || typeof (value as { type?: unknown }).type !== 'string') {
+    throw new MailroomError('MESSAGE_INVALID', '--structured must be a JSON object with a string "type" (e.g. {"type":"mode_set_request","mode":"plan"}).');
+  }
+  return value as { type: string } & Record<string, unknown>;
+}
+
+/** `team send`. */
+export const teamSendCommand: CommandModule<GlobalArgs, SendArgs> = {
+  command: 'send <to> [text]',
+  describe: "Append a message to a member's inbox (plain or structured)",
+  builder: sendBuilder,
+  handler: async (a) => {
+    const sent = await dispatch(a, await teamTarget(a));
+    emit(a.json, sent, () => `Sent to ${sent.to} at ${sent.entry.timestamp} (msg_id ${sent.entry.msg_id})`);
+  },
+};
+
+interface BroadcastArgs extends GlobalArgs {
+  text: string;
+  from?: string;
+  summary?: string;
+}
+
+/** `team broadcast`. */
+export const teamBroadcastCommand: CommandModule<GlobalArgs, BroadcastArgs> = {
+  command: 'broadcast <text>',
+  describe: 'Send a message to every member except the sender',
+  builder: (y) =>
+    y
+      .positional('text', { type: 'string', demandOption: true })
+      .option('from', { type: 'string', describe: 'Sender (default: team-lead)' })
+      .option('summary', { type: 'string', describe: '5–10 word preview' })
+      .example('$0 team broadcast "Stand-up in 5 minutes"', 'Message everyone') as Argv<BroadcastArgs>,
+  handler: async (a) => {
+    const sent = await broadcast({ ...(await teamTarget(a)), text: await readText(a.text), from: a.from, summary: a.summary });
+    emit(a.json, sent, () => `Sent to ${sent.length} member(s): ${sent.map((s) => s.to).join(', ') || '(nobody)'}`);
+  },
+};

@@ -1,0 +1,51 @@
+/**
+ * `mailroom team spawn <name>`: register a teammate the way Claude Code does; `--prompt` becomes its
+ * first inbox message from the lead.
+ */
+import type { Argv, CommandModule } from 'yargs';
+import { emit } from '../output.js';
+import { teamTarget, type GlobalArgs } from '../globals.js';
+import { spawnMember } from '../../core/spawn.js';
+
+interface SpawnArgs extends GlobalArgs {
+  name: string;
+  type?: string;
+  model?: string;
+  prompt?: string;
+  color?: string;
+  backend?: string;
+  cwd?: string;
+  'plan-mode-required'?: boolean;
+}
+
+/** `team spawn`. */
+export const teamSpawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
+  command: 'spawn <name>',
+  describe: 'Add a teammate to the team (agentId, color, backend …); --prompt is its first message',
+  builder: (y) =>
+    y
+      .positional('name', { type: 'string', demandOption: true, describe: 'Teammate name (^[a-z0-9][a-z0-9-]{0,63}$)' })
+      .option('type', { type: 'string', describe: 'Agent type, e.g. general-purpose' })
+      .option('model', { type: 'string', describe: 'Model, kind:name (worker, anthropic:<model>, openai:<model>, command:<cmd>, scripted:<file>)' })
+      .option('prompt', { type: 'string', describe: 'Spawn prompt, delivered as the first inbox message' })
+      .option('color', { type: 'string', describe: 'Palette color (default: round-robin)' })
+      .option('backend', { type: 'string', describe: 'Backend: in-process (default) or process' })
+      .option('cwd', { type: 'string', describe: 'Working directory (default: current)' })
+      .option('plan-mode-required', { type: 'boolean', describe: 'Teammate needs plan approval before acting' })
+      .example('$0 team spawn researcher --prompt "Find three papers on X"', 'Add teammate "researcher"') as Argv<SpawnArgs>,
+  handler: async (a) => {
+    const target = await teamTarget(a);
+    const member = await spawnMember({
+      ...target,
+      name: a.name,
+      type: a.type,
+      model: a.model,
+      prompt: a.prompt,
+      color: a.color,
+      backend: a.backend,
+      cwd: a.cwd,
+      planModeRequired: a['plan-mode-required'],
+    });
+    emit(a.json, member, () => `Spawned ${member.name} (${member.agentId}, ${member.color}, ${member.backendType}) in team ${target.team}`);
+  },
+};

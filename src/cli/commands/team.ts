@@ -1,0 +1,81 @@
+/**
+ * `mailroom team …`: create, list, show, delete, spawn, send, broadcast.
+ */
+import type { Argv, CommandModule } from 'yargs';
+import { teamBroadcastCommand, teamSendCommand } from './team-send.js';
+import { teamSpawnCommand } from './team-spawn.js';
+import { emit } from '../output.js';
+import { openStore, teamTarget, type GlobalArgs } from '../globals.js';
+import { teamDetail } from '../render/text.js';
+import { createTeam, deleteTeam, listTeams, showTeam } from '../../core/teams.js';
+
+type Args<T> = GlobalArgs & T;
+
+const create: CommandModule<GlobalArgs, Args<{ team: string; description?: string }>> = {
+  command: 'create <team>',
+  describe: 'Create a team (config.json with the lead, and its task list)',
+  builder: (y) =>
+    y
+      .positional('team', { type: 'string', demandOption: true, describe: 'Team name (^[a-z0-9][a-z0-9-]{0,63}$)' })
+      .option('description', { type: 'string', describe: 'Free-text description' })
+      .example('$0 team create research --description "Literature review"', 'Create team "research"') as Argv<Args<{ team: string; description?: string }>>,
+  handler: async (a) => {
+    const config = await createTeam({ root: openStore(a), team: a.team, description: a.description });
+    emit(a.json, config, () => `Created team ${config.name} (lead: team-lead)`);
+  },
+};
+
+const list: CommandModule<GlobalArgs, GlobalArgs> = {
+  command: 'list',
+  describe: 'List teams',
+  builder: (y) => y.example('$0 team list --claude', "List Claude Code's teams"),
+  handler: async (a) => {
+    const teams = await listTeams({ root: openStore(a) });
+    emit(a.json, teams, () => (teams.length ? teams : ['(no teams)']));
+  },
+};
+
+const show: CommandModule<GlobalArgs, Args<{ name?: string }>> = {
+  command: 'show [name]',
+  describe: 'Show members (type, model, backend, color, unread) and task counts',
+  builder: (y) =>
+    y
+      .positional('name', { type: 'string', describe: 'Team (default: --team, $MAILROOM_TEAM, or the only team)' })
+      .example('$0 team show research', 'Show team "research"') as Argv<Args<{ name?: string }>>,
+  handler: async (a) => {
+    const target = await teamTarget({ ...a, team: a.name ?? a.team });
+    const summary = await showTeam(target);
+    emit(a.json, summary, () => teamDetail(summary));
+  },
+};
+
+const remove: CommandModule<GlobalArgs, Args<{ name: string; force?: boolean }>> = {
+  command: 'delete <name>',
+  describe: 'Delete a team: config, inboxes and tasks (refused while teammates are active)',
+  builder: (y) =>
+    y
+      .positional('name', { type: 'string', demandOption: true })
+      .option('force', { type: 'boolean', describe: 'Delete even with active teammates' })
+      .example('$0 team delete research', 'Delete team "research"') as Argv<Args<{ name: string; force?: boolean }>>,
+  handler: async (a) => {
+    await deleteTeam({ root: openStore(a), team: a.name, force: a.force });
+    emit(a.json, { deleted: a.name }, () => `Deleted team ${a.name}`);
+  },
+};
+
+/** The `team` command group. */
+export const teamCommand: CommandModule<GlobalArgs, GlobalArgs> = {
+  command: 'team <command>',
+  describe: 'Teams: create, list, show, delete, spawn, send, broadcast',
+  builder: (y) =>
+    y
+      .command(create)
+      .command(list)
+      .command(show)
+      .command(remove)
+      .command(teamSpawnCommand)
+      .command(teamSendCommand)
+      .command(teamBroadcastCommand)
+      .demandCommand(1, 'Name a team command (see --help).') as Argv<GlobalArgs>,
+  handler: () => undefined,
+};
