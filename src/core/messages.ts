@@ -5,7 +5,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { MailroomError } from '../errors.js';
-
 import { makeInboxEntry, type InboxEntry } from '../protocol/inbox.js';
 import { STRUCTURED_SCHEMAS, isStructuredType, type StructuredMessage } from '../protocol/structured.js';
 import { permissionRequestId, planApprovalRequestId, sandboxRequestId, shutdownRequestId } from '../protocol/ids.js';

@@ -5,20 +5,20 @@
  */
 import { MailroomError } from '../errors.js';
 import type { Task } from '../protocol/task.js';
-import { shutdownRequestId } from '../protocol/ids.js';
 import { nowOf, storeOf, type TeamOptions } from './context.js';
 import { leadName, requireMember } from './members.js';
 import { sendStructured, type SentMessage } from './messages.js';
 import { removeMember } from './spawn.js';
 
-/** Sends `shutdown_request` from the lead to `to`. @returns the sent message and its request id. */
+/**
+ * Sends `shutdown_request` from the lead to `to` (request id `shutdown-<epochMs>@<to>`).
+ * @returns the sent message and its request id.
+ */
 export async function requestShutdown(options: TeamOptions & { to: string; reason?: string }): Promise<SentMessage & { requestId: string }> {
-  const config = await storeOf(options.root).readConfig(options.team);
-  const requestId = shutdownRequestId(options.to, nowOf(options));
-  const message: { type: string } & Record<string, unknown> = { type: 'shutdown_request', requestId, from: leadName(config) };
+  const message: { type: string } & Record<string, unknown> = { type: 'shutdown_request' };
   if (options.reason !== undefined) message.reason = options.reason;
   const sent = await sendStructured({ ...options, to: options.to, message });
-  return { ...sent, requestId };
+  return { ...sent, requestId: (sent.message as { requestId: string }).requestId };
 }
 
 /** Input of {@link respondToShutdown}. */
