@@ -1,18 +1,15 @@
 /**
  * The one door for JSON files: read + parse, and atomic write (temp file in the same directory,
- * fsync, rename, mode 0600) through write-file-atomic. Files are formatted as Claude Code writes
+ * fsync, rename, mode 0600; see atomic-write.ts). Files are formatted as Claude Code writes
  * them: `JSON.stringify(value, null, 2)` with no trailing newline.
  */
 import { readFile } from 'node:fs/promises';
-import writeFileAtomic from 'write-file-atomic';
 import { MailroomError, isErrno } from '../errors.js';
+import { writeFileAtomic } from './atomic-write.js';
 import type { HeldLock } from './lock.js';
 import { sleep } from './lock.js';
 
-/** File mode for every file mailroom writes (messages may hold secrets). */
-export const FILE_MODE = 0o600;
-/** Directory mode for every directory mailroom creates. */
-export const DIR_MODE = 0o700;
+export { FILE_MODE, DIR_MODE } from './modes.js';
 
 /** Serialises a value the way Claude Code formats its files. */
 export function formatJson(value: unknown): string {
@@ -61,8 +58,9 @@ export function corruptFile(path: string, cause: unknown, what = 'is not valid J
 }
 
 /**
- * Writes `value` to `path` atomically. When `lock` is given and was lost meanwhile, nothing is
- * written and LOCK_COMPROMISED is thrown, so a paused holder never overwrites a newer file.
+ * Writes `value` to `path` atomically. When `lock` is given, it is confirmed right before the
+ * rename; if it was lost meanwhile, nothing is written and LOCK_COMPROMISED is thrown, so a paused
+ * holder never overwrites a newer file.
  * @throws MailroomError LOCK_COMPROMISED
  */
 export async function writeJsonFile(path: string, value: unknown, lock?: HeldLock): Promise<void> {
@@ -71,12 +69,5 @@ export async function writeJsonFile(path: string, value: unknown, lock?: HeldLoc
 
 /** Atomic text write with the same guarantees as {@link writeJsonFile}. */
 export async function writeTextFile(path: string, text: string, lock?: HeldLock): Promise<void> {
-  if (lock?.compromised) {
-    throw new MailroomError(
-      'LOCK_COMPROMISED',
-      `Lost the lock ${lock.lockDir} before writing ${path} (this process was paused past the stale time). Nothing was written; retry.`,
-      { details: { path, lockDir: lock.lockDir } },
-    );
-  }
-  await writeFileAtomic(path, text, { mode: FILE_MODE, fsync: true });
+  await writeFileAtomic(path, text, lock ? { beforeRename: () => lock.assertHeld(`writing ${path}`) } : {});
 }

@@ -116,6 +116,7 @@ function lockedList(ctx: FsContext, team: string, lock: HeldLock): LockedTaskLis
       if ((await readHighWatermark(ctx, team)) < Number(id)) {
         await writeTextFile(ctx.layout.highWatermarkPath(team), id, lock);
       }
+      await lock.assertHeld(`deleting task #${id}`);
       await unlink(ctx.layout.taskPath(team, id)).catch((err: unknown) => {
         if (!isErrno(err, 'ENOENT')) throw err;
       });

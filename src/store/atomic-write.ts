@@ -1,0 +1,51 @@
+/**
+ * Atomic file replacement: write a temporary file `<file>.<uint32>` in the same directory, fsync
+ * it, then rename it over the file, so a reader sees the old or the new content and never a torn
+ * one (reference §6 "How mailroom writes"). The temporary name has the shape write-file-atomic
+ * uses, so `mailroom doctor` finds leftovers of either (a writer killed before its rename).
+ *
+ * A `beforeRename` check runs after the slow part (write + fsync) and immediately before the
+ * rename: lock holders confirm there that they still hold their lock, so a holder paused during
+ * the write never replaces a newer file.
+ */
+import { randomInt } from 'node:crypto';
+import { open, rename, unlink } from 'node:fs/promises';
+import { FILE_MODE } from './modes.js';
+
+/** Options of {@link writeFileAtomic}. */
+export interface AtomicWriteOptions {
+  /** Runs right before the rename; if it throws, the temporary file is removed and nothing changes. */
+  beforeRename?: () => Promise<void>;
+}
+
+/** The temporary sibling a write of `path` uses: `<path>.<decimal uint32>`. */
+export function tempPathFor(path: string): string {
+  return `${path}.${randomInt(0, 2 ** 32)}`;
+}
+
+/** Matches a temporary sibling name and captures the target's name: `team-lead.json.123` → `team-lead.json`. */
+export const TEMP_NAME = /^(.+)\.(\d+)$/;
+
+/**
+ * Replaces `path` with `text` (UTF-8) atomically, with mode 0600.
+ * @throws whatever `beforeRename` throws, or the file system error (the file is then unchanged).
+ */
+export async function writeFileAtomic(path: string, text: string, options: AtomicWriteOptions = {}): Promise<void> {
+  const tmp = tempPathFor(path);
+  const handle = await open(tmp, 'wx', FILE_MODE);
+  let closed = false;
+  let renamed = false;
+  try {
+    await handle.writeFile(text, 'utf8');
+    await handle.chmod(FILE_MODE);
+    await handle.sync();
+    await handle.close();
+    closed = true;
+    await options.beforeRename?.();
+    await rename(tmp, path);
+    renamed = true;
+  } finally {
+    if (!closed) await handle.close().catch(() => undefined);
+    if (!renamed) await unlink(tmp).catch(() => undefined);
+  }
+}

@@ -1,0 +1,58 @@
+// A child process that takes a store lock through the built library (dist/), for multi-process
+// lock tests. Talks over stdio, one line at a time.
+//
+//   node lock-child.mjs hold <file> <staleMs>   prints "locked", waits for "go" on stdin, then
+//                                               writes "child" to <file> under the lock
+//   node lock-child.mjs race <file> <staleMs>   prints "ready", waits for "go", takes the lock,
+//                                               creates <file>.inside exclusively (else prints
+//                                               "OVERLAP"), holds it 30 ms, removes it, releases
+// On a MailroomError it prints "<CODE>: <message>" to stderr and exits with the CLI's exit code.
+import { open, unlink } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { acquireLock } from '../../dist/store/lock.js';
+import { writeJsonFile } from '../../dist/store/json-file.js';
+import { exitCodeFor } from '../../dist/errors.js';
+
+const [mode, file, stale] = process.argv.slice(2);
+const options = { staleMs: Number(stale), onWarning: (m) => process.stderr.write(`${m}\n`) };
+const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+const waitGo = async () => {
+  for (;;) {
+    const { value, done } = await lines.next();
+    if (done || value === 'go') return;
+  }
+};
+
+try {
+  if (mode === 'hold') {
+    const lock = await acquireLock(file, `${file}.lock`, options);
+    process.stdout.write('locked\n');
+    await waitGo();
+    try {
+      await writeJsonFile(file, 'child', lock);
+      process.stdout.write('wrote\n');
+    } finally {
+      await lock.release();
+    }
+  } else if (mode === 'race') {
+    process.stdout.write('ready\n');
+    await waitGo();
+    const lock = await acquireLock(file, `${file}.lock`, options);
+    try {
+      const inside = await open(`${file}.inside`, 'wx').catch(() => undefined);
+      if (!inside) process.stdout.write('OVERLAP\n');
+      await new Promise((r) => setTimeout(r, 30));
+      if (inside) {
+        await inside.close();
+        await unlink(`${file}.inside`);
+      }
+    } finally {
+      await lock.release();
+    }
+    process.stdout.write('done\n');
+  }
+  process.exit(0);
+} catch (err) {
+  process.stderr.write(`${err.code ?? 'ERROR'}: ${err.message}\n`);
+  process.exit(exitCodeFor(err));
+}
