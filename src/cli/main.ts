@@ -9,12 +9,14 @@ import { withGlobals, type GlobalArgs } from './globals.js';
 import { teamCommand } from './commands/team.js';
 import { taskCommand } from './commands/task.js';
 import { inboxCommand } from './commands/inbox.js';
+import { mcpCommand } from './commands/mcp.js';
 
 /** Every top-level command. Add new command modules here. */
 const COMMANDS: CommandModule<GlobalArgs, never>[] = [
   teamCommand,
   taskCommand,
   inboxCommand,
+  mcpCommand,
 ] as unknown as CommandModule<GlobalArgs, never>[];
 
 /**

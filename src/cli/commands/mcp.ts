@@ -1,0 +1,30 @@
+/**
+ * `mailroom mcp --as <name>`: serve one team member's tools over MCP (stdio), so any MCP client
+ * (Claude Code, Codex CLI, Cursor …) joins the team. The MCP SDK loads inside the handler only.
+ */
+import type { Argv, CommandModule } from 'yargs';
+import { teamTarget, type GlobalArgs } from '../globals.js';
+
+interface McpArgs extends GlobalArgs {
+  as: string;
+  model?: string;
+  type?: string;
+}
+
+/** `mcp`. */
+export const mcpCommand: CommandModule<GlobalArgs, McpArgs> = {
+  command: 'mcp',
+  describe: 'Serve MCP over stdio as a team member (registers --as if it is not one); see docs/mcp.md',
+  builder: (y) =>
+    y
+      .option('as', { type: 'string', demandOption: true, describe: 'Member name to act as (^[a-z0-9][a-z0-9-]{0,63}$ for a new member)' })
+      .option('model', { type: 'string', describe: 'Model id recorded when registering (default "unknown")' })
+      .option('type', { type: 'string', describe: 'agentType recorded when registering' })
+      .example('$0 mcp --team research --as codex', 'Join team "research" as "codex" (put this in the MCP client config)')
+      .example('$0 mcp --claude --team compat --as codex', "Join Claude Code's own team \"compat\"") as Argv<McpArgs>,
+  handler: async (a) => {
+    const target = await teamTarget(a);
+    const { serveMcp } = await import('../../mcp/index.js');
+    await serveMcp({ store: target.root, team: target.team, as: a.as, model: a.model, type: a.type });
+  },
+};

@@ -1,0 +1,90 @@
+/**
+ * Consuming this agent's inbox: the oldest unread messages, marked read as they are handed to the
+ * agent (that is when it consumed them, reference §3 / case 04), and waiting for the next one on
+ * the store watch, with no polling.
+ */
+import { markRead, readInbox, type InboxMessage } from '../core/inbox.js';
+import { pathPart } from '../store/names.js';
+import type { McpSession } from './session.js';
+
+/** A message as an MCP tool returns it. `message` is the parsed protocol object, when `text` is one. */
+export interface MessageView {
+  from: string;
+  text: string;
+  timestamp: string;
+  summary?: string;
+  color?: string;
+  msg_id?: string;
+  /** Protocol type (e.g. `shutdown_request`) when `text` is a JSON object with a string `type`. */
+  type?: string;
+  message?: Record<string, unknown>;
+}
+
+/** Unread messages handed out by one call, and how many stay unread after it. */
+export interface Consumed {
+  messages: MessageView[];
+  remaining: number;
+}
+
+/** Maps an inbox message to its {@link MessageView}. */
+export function viewOfMessage(m: InboxMessage): MessageView {
+  const { from, text, timestamp, summary, color, msg_id } = m.entry;
+  const view: MessageView = { from, text, timestamp };
+  if (summary !== undefined) view.summary = summary;
+  if (color !== undefined) view.color = color;
+  if (msg_id !== undefined) view.msg_id = msg_id;
+  const p = m.parsed;
+  if (p.kind === 'structured') Object.assign(view, { type: p.message.type, message: p.message });
+  else if (p.kind !== 'plain') Object.assign(view, { type: p.type, message: p.raw });
+  return view;
+}
+
+/** Takes up to `limit` of the oldest unread messages and marks exactly those read. */
+export function consumeUnread(session: McpSession, limit: number): Promise<Consumed> {
+  return session.consume(async () => {
+    const { messages } = await readInbox({ ...session.target, agent: session.me, unread: true });
+    const taken = messages.slice(0, limit);
+    if (taken.length > 0) await markRead({ ...session.target, agent: session.me, entries: taken.map((m) => m.entry) });
+    return { messages: taken.map(viewOfMessage), remaining: messages.length - taken.length };
+  });
+}
+
+/**
+ * Returns unread messages as soon as there are any, or an empty result after `timeoutMs` (or when
+ * the request is cancelled, or the server closes). Each inbox change is a hint to re-read; the hint is armed before every read,
+ * so a message landing between the read and the wait is never missed.
+ */
+export async function waitForUnread(session: McpSession, timeoutMs: number, limit: number, request?: AbortSignal): Promise<Consumed> {
+  const signal = request ? AbortSignal.any([request, session.closed]) : session.closed;
+  await session.watch.start();
+  const deadline = Date.now() + timeoutMs;
+  const mine = pathPart(session.me);
+  for (;;) {
+    const hint = session.watch.next((c) => c.kind === 'inbox' && c.agent === mine);
+    try {
+      if (signal.aborted) return { messages: [], remaining: 0 };
+      const got = await consumeUnread(session, limit);
+      const left = deadline - Date.now();
+      if (got.messages.length > 0 || left <= 0) return got;
+      if (!(await woken(hint.promise, left, signal))) return got;
+    } finally {
+      hint.cancel();
+    }
+  }
+}
+
+/** True when `hint` fires before `ms` elapse and before `signal` aborts. */
+function woken(hint: Promise<unknown>, ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const done = (value: boolean) => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      resolve(value);
+    };
+    const onAbort = () => done(false);
+    const timer = setTimeout(() => done(false), ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+    if (signal.aborted) onAbort();
+    void hint.then(() => done(true));
+  });
+}

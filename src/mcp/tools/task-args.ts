@@ -1,0 +1,20 @@
+/**
+ * zod input fields shared by the task tools. Task ids are decimal strings on disk; agents may send
+ * numbers, which are accepted and turned into strings.
+ */
+import { z } from 'zod';
+import { TASK_STATUSES } from '../../protocol/task.js';
+
+/** A task id: `"3"` or `3`. */
+export const taskId = z
+  .union([z.string().regex(/^[1-9][0-9]*$/, 'a task id is a positive decimal integer'), z.number().int().positive()])
+  .transform((v) => String(v));
+
+/** A list of task ids. */
+export const taskIds = z.array(taskId);
+
+/** A stored status. */
+export const status = z.enum(TASK_STATUSES);
+
+/** Free-form metadata; on update a `null` value deletes the key. */
+export const metadata = z.record(z.string(), z.unknown());
