@@ -9,10 +9,15 @@ import { leadName, requireMember } from './members.js';
 
 /** An inbox entry with its position in the file and its text classified. */
 export interface InboxMessage {
-  /** 0-based position among the inbox's valid entries at read time. */
+  /**
+   * 0-based position among the inbox's valid entries at read time; with `includeArchived`, among
+   * archived entries followed by live ones.
+   */
   index: number;
   entry: InboxEntry;
   parsed: ParsedText;
+  /** Set when the entry comes from the inbox's archive (read history moved out of the file). */
+  archived?: true;
 }
 
 /** Input of {@link readInbox}. */
@@ -23,6 +28,8 @@ export interface ReadInboxOptions extends TeamOptions {
   unread?: boolean;
   /** Mark the returned entries read (they are being shown to a human). */
   markRead?: boolean;
+  /** Also list the entries moved to the inbox's archive, before the live ones (`mailroom inbox --all`). */
+  includeArchived?: boolean;
 }
 
 /** Result of {@link readInbox}. */
@@ -32,8 +39,9 @@ export interface InboxView {
 }
 
 /**
- * Lists an agent's inbox in arrival order, optionally only unread, optionally marking what it
- * returns as read (under the inbox lock, matched by msg_id or by from+timestamp+text).
+ * Lists an agent's inbox in arrival order (optionally with its archived history first), optionally
+ * only unread, optionally marking what it returns as read (under the inbox lock, matched by msg_id
+ * or by from+timestamp+text).
  * @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND, FILE_CORRUPT
  */
 export async function readInbox(options: ReadInboxOptions): Promise<InboxView> {
@@ -41,9 +49,14 @@ export async function readInbox(options: ReadInboxOptions): Promise<InboxView> {
   const config = await store.readConfig(options.team);
   const agent = options.agent ?? leadName(config);
   if (!(await store.listInboxes(options.team)).includes(agent)) requireMember(config, agent, 'agent');
-  const entries = await store.readInbox(options.team, agent);
-  const messages = entries
-    .map((entry, index) => ({ index, entry, parsed: parseMessageText(entry.text) }))
+  const live = await store.readInbox(options.team, agent);
+  const archived = options.includeArchived ? await store.readInboxArchive(options.team, agent) : [];
+  const messages = mergeArchived(archived, live)
+    .map(({ entry, archived: fromArchive }, index): InboxMessage => {
+      const message: InboxMessage = { index, entry, parsed: parseMessageText(entry.text) };
+      if (fromArchive) message.archived = true;
+      return message;
+    })
     .filter((m) => !options.unread || m.entry.read !== true);
   if (options.markRead && messages.some((m) => m.entry.read !== true)) {
     await markRead({ ...options, agent, entries: messages.map((m) => m.entry) });
@@ -79,4 +92,19 @@ export async function markRead(options: MarkReadOptions): Promise<number> {
 /** Identity of an entry: its msg_id when it has one, else from+timestamp+text (unique per inbox). */
 export function entryKey(entry: InboxEntry): string {
   return entry.msg_id ?? `${entry.from}\u0000${entry.timestamp}\u0000${entry.text}`;
+}
+
+/**
+ * Archived entries followed by the live ones, each once: an entry found in both (a crash between
+ * archiving and rewriting the inbox) is kept in its live position.
+ */
+function mergeArchived(archived: readonly InboxEntry[], live: readonly InboxEntry[]): Array<{ entry: InboxEntry; archived: boolean }> {
+  const seen = new Set(live.map(entryKey));
+  const out: Array<{ entry: InboxEntry; archived: boolean }> = [];
+  for (const entry of archived) {
+    if (seen.has(entryKey(entry))) continue;
+    seen.add(entryKey(entry));
+    out.push({ entry, archived: true });
+  }
+  return out.concat(live.map((entry) => ({ entry, archived: false })));
 }

@@ -16,8 +16,11 @@ export function formatJson(value: unknown): string {
   return JSON.stringify(value, null, 2);
 }
 
-/** Result of {@link readJsonFile}: the parsed value, or `missing` when the file does not exist. */
-export type JsonRead = { state: 'ok'; value: unknown } | { state: 'missing' };
+/**
+ * Result of {@link readJsonFile}: the parsed value and the length of the text it came from
+ * (characters), or `missing` when the file does not exist.
+ */
+export type JsonRead = { state: 'ok'; value: unknown; chars: number } | { state: 'missing' };
 
 /**
  * Reads and parses a JSON file. A file that does not parse is read again a few times (a Claude Code
@@ -37,7 +40,7 @@ export async function readJsonFile(path: string, options: { attempts?: number } 
       throw err;
     }
     try {
-      return { state: 'ok', value: JSON.parse(text) as unknown };
+      return { state: 'ok', value: JSON.parse(text) as unknown, chars: text.length };
     } catch (err) {
       lastError = err;
       if (i < attempts - 1) await sleep(20);

@@ -1,0 +1,72 @@
+/**
+ * The inbox archive: read entries moved out of `inboxes/<agent>.json` so that a send does not
+ * rewrite the whole read history (../shared/cases/03). One JSON entry per line (NDJSON) in
+ * `<root>/mailroom/archive/<inboxTeam>/<agent>.ndjson`, appended under the inbox's own lock,
+ * never rewritten. It lives outside `teams/` because Claude Code reads, globs and deletes there.
+ *
+ * Crash safety: entries are appended (and fsynced) *before* the live file is rewritten without
+ * them, so a crash in between leaves an entry in both places, never in neither; readers drop the
+ * duplicate (core/inbox.ts). A writer killed mid-append leaves a torn last line: the next
+ * append starts on a fresh line, and readers skip lines that do not parse.
+ */
+import { open, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { isErrno } from '../../errors.js';
+import { InboxEntrySchema, type InboxEntry } from '../../protocol/inbox.js';
+import type { HeldLock } from '../lock.js';
+import { FILE_MODE } from '../modes.js';
+import { ensureDir, type FsContext } from './context.js';
+
+/** What an archive holds: its valid entries in archive order, and how many lines did not parse. */
+export interface ArchiveRead {
+  entries: InboxEntry[];
+  badLines: number;
+}
+
+/** Appends raw entries to the agent's archive, under the inbox's `lock` (checked first). */
+export async function appendToArchive(ctx: FsContext, team: string, agent: string, entries: readonly unknown[], lock: HeldLock): Promise<void> {
+  if (entries.length === 0) return;
+  const path = ctx.layout.inboxArchivePath(team, agent);
+  await ensureDir(dirname(path));
+  await lock.assertHeld(`archiving to ${path}`);
+  const handle = await open(path, 'a+', FILE_MODE);
+  try {
+    const { size } = await handle.stat();
+    const last = Buffer.alloc(1);
+    if (size > 0) await handle.read(last, 0, 1, size - 1);
+    const lead = size > 0 && last.toString() !== '\n' ? '\n' : '';
+    await handle.appendFile(lead + entries.map((e) => `${JSON.stringify(e)}\n`).join(''), 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Reads the agent's archive; a missing archive is empty. */
+export async function readArchive(ctx: FsContext, team: string, agent: string): Promise<ArchiveRead> {
+  let text: string;
+  try {
+    text = await readFile(ctx.layout.inboxArchivePath(team, agent), 'utf8');
+  } catch (err) {
+    if (isErrno(err, 'ENOENT')) return { entries: [], badLines: 0 };
+    throw err;
+  }
+  const entries: InboxEntry[] = [];
+  let badLines = 0;
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    const entry = parseLine(line);
+    if (entry) entries.push(entry);
+    else badLines++;
+  }
+  return { entries, badLines };
+}
+
+function parseLine(line: string): InboxEntry | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return InboxEntrySchema.safeParse(value).success ? (value as InboxEntry) : undefined;
+  } catch {
+    return undefined;
+  }
+}
