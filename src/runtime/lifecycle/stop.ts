@@ -1,0 +1,67 @@
+/**
+ * Stopping a teammate from outside (`mailroom team stop`): the shutdown handshake, forced after a
+ * timeout, then the lead's teardown (member removed, open tasks back to pending with no owner).
+ * A process-backend teammate's process is waited for and, when forced, killed (SIGTERM, then
+ * SIGKILL); its pid record is removed. Works for any runtime that serves the teammate.
+ */
+import { MailroomError } from '../../errors.js';
+import { storeOf, type TeamOptions } from '../../core/context.js';
+import { requireMember } from '../../core/members.js';
+import { completeShutdown, requestShutdown } from '../../core/shutdown.js';
+import type { Store } from '../../store/store.js';
+import { terminate, waitForExit } from '../process/kill.js';
+import { awaitShutdownAnswer, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './answer.js';
+
+/** Input of {@link stopTeammate}. */
+export interface StopOptions extends TeamOptions {
+  name: string;
+  /** Skip the handshake: kill the process (if any) and tear down at once. */
+  force?: boolean;
+  /** How long the teammate gets to answer (ms, default 30 000); then the stop is forced. */
+  timeoutMs?: number;
+  /** Reason sent in the shutdown_request. */
+  reason?: string;
+}
+
+/** What {@link stopTeammate} did. */
+export interface StopResult {
+  name: string;
+  /** `approved` by the teammate, `forced` (--force), or `timeout` (no answer, then forced). */
+  outcome: 'approved' | 'forced' | 'timeout';
+  requestId?: string;
+  /** Pid of the process that was signalled, if one was. */
+  killedPid?: number;
+  /** Ids of tasks that went back to pending. */
+  unassigned: string[];
+}
+
+/**
+ * Stops teammate `name`.
+ * @throws MEMBER_NOT_FOUND, SHUTDOWN_REJECTED (the teammate said no; its reason is in the message)
+ */
+export async function stopTeammate(options: StopOptions): Promise<StopResult> {
+  const store = storeOf(options.root);
+  requireMember(await store.readConfig(options.team), options.name, 'teammate');
+  if (options.force) return teardown(store, options, 'forced', true);
+  const { requestId } = await requestShutdown({ ...options, root: store, to: options.name, reason: options.reason });
+  const answer = await awaitShutdownAnswer({ store, team: options.team, name: options.name, requestId, timeoutMs: options.timeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS });
+  if (answer.kind === 'rejected') {
+    throw new MailroomError('SHUTDOWN_REJECTED', `${options.name} rejected the shutdown: ${answer.reason}. Ask again later, or stop it with --force.`, {
+      details: { team: options.team, name: options.name, requestId, reason: answer.reason },
+    });
+  }
+  const result = await teardown(store, options, answer.kind === 'approved' ? 'approved' : 'timeout', answer.kind !== 'approved');
+  return { ...result, requestId };
+}
+
+async function teardown(store: Store, o: StopOptions, outcome: StopResult['outcome'], kill: boolean): Promise<StopResult> {
+  const record = await store.readProcessRecord(o.team, o.name);
+  let killedPid: number | undefined;
+  if (record) {
+    const exited = !kill && (await waitForExit(record.pid, 5_000));
+    if (!exited && (await terminate(record.pid))) killedPid = record.pid;
+    await store.deleteProcessRecord(o.team, o.name);
+  }
+  const done = await completeShutdown({ root: store, team: o.team, name: o.name });
+  return { name: o.name, outcome, unassigned: done.unassigned.map((t) => t.id), ...(killedPid !== undefined ? { killedPid } : {}) };
+}

@@ -1,0 +1,72 @@
+/**
+ * The `worker` model (default, offline, deterministic, no LLM). It drives the same team tools an
+ * LLM would: TaskClaim the next ready task → RunTaskCommand (its `metadata.command`) → on exit 0
+ * TaskUpdate completed, then SendMessage the lead either way → claim the next one, until none is
+ * ready; then it ends the turn (the runtime sends idle_notification). It approves every
+ * shutdown_request. A claimed task without a command is completed as a no-op.
+ */
+import { currentTeammate } from '../context.js';
+import { latestUserTurn, namedResults, resultJson, shutdownRequestIn, type NamedResult } from './request-view.js';
+import type { Model, ModelRequest, ModelResponse, ToolUseBlock } from './types.js';
+
+/** Creates the worker model. */
+export function createWorkerModel(): Model {
+  let calls = 0;
+  const id = () => `toolu_worker_${++calls}`;
+  return { id: 'worker', call: async (request) => decide(request, id) };
+}
+
+function decide(request: ModelRequest, id: () => string): ModelResponse {
+  const lead = currentTeammate()?.lead ?? 'team-lead';
+  const shutdown = shutdownRequestIn(latestUserTurn(request));
+  if (shutdown) return tools(use(id, 'SendMessage', { to: shutdown.from, message: { type: 'shutdown_response', request_id: shutdown.requestId, approve: true } }));
+  const results = namedResults(request);
+  const claim = results.find((r) => r.name === 'TaskClaim');
+  if (claim) return afterClaim(claim, lead, id);
+  const run = results.find((r) => r.name === 'RunTaskCommand');
+  if (run) return afterRun(run, lead, id);
+  return tools(use(id, 'TaskClaim', {}));
+}
+
+function afterClaim(claim: NamedResult, lead: string, id: () => string): ModelResponse {
+  if (claim.result.isError) return done(`Could not claim a task: ${claim.result.content}`);
+  const task = resultJson(claim)?.claimed as { id: string; subject: string; metadata?: Record<string, unknown> } | null | undefined;
+  if (!task) return done('No ready task left.');
+  if (typeof task.metadata?.command === 'string') return tools(use(id, 'RunTaskCommand', { taskId: task.id }));
+  return tools(
+    use(id, 'TaskUpdate', { taskId: task.id, status: 'completed' }),
+    use(id, 'SendMessage', { to: lead, summary: `#${task.id} done (no command)`, message: `Completed #${task.id} "${task.subject}": nothing to run.` }),
+  );
+}
+
+function afterRun(run: NamedResult, lead: string, id: () => string): ModelResponse {
+  const out = resultJson(run);
+  if (!out) return tools(use(id, 'SendMessage', { to: lead, summary: 'Could not run a task', message: `Could not run the task: ${run.result.content}` }));
+  const { taskId, subject, exitCode, durationMs } = out as { taskId: string; subject: string; exitCode: number; durationMs: number };
+  if (exitCode === 0) {
+    return tools(
+      use(id, 'TaskUpdate', { taskId, status: 'completed' }),
+      use(id, 'SendMessage', { to: lead, summary: `#${taskId} done in ${durationMs} ms`, message: `Completed #${taskId} "${subject}": exit 0 in ${durationMs} ms.` }),
+    );
+  }
+  const tail = lastLine(String(out.outputTail ?? ''));
+  const message = `Task #${taskId} "${subject}" failed: exit ${exitCode}${out.timedOut ? ' (timed out)' : ''} after ${durationMs} ms${tail ? `: ${tail}` : ''}. It stays in progress with me; see its metadata.outputTail.`;
+  return tools(use(id, 'SendMessage', { to: lead, summary: `#${taskId} failed (exit ${exitCode})`, message }));
+}
+
+function use(id: () => string, name: string, input: Record<string, unknown>): ToolUseBlock {
+  return { type: 'tool_use', id: id(), name, input };
+}
+
+function tools(...calls: ToolUseBlock[]): ModelResponse {
+  return { content: calls, stopReason: 'tool_use' };
+}
+
+function done(text: string): ModelResponse {
+  return { content: [{ type: 'text', text }], stopReason: 'end_turn' };
+}
+
+function lastLine(text: string): string {
+  const lines = text.trim().split('\n');
+  return (lines[lines.length - 1] ?? '').slice(0, 200);
+}

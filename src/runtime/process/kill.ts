@@ -1,0 +1,48 @@
+/**
+ * Signalling teammate processes. A process-backend teammate leads its own process group
+ * (it is started detached), so signals go to the group: its model and task commands die with it.
+ */
+
+/** True when a process with this pid exists (and we may signal it). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Sends `signal` to the process group led by `pid` (falls back to the pid alone). */
+export function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // gone
+    }
+  }
+}
+
+/** Resolves true once `pid` is gone, false after `timeoutMs`. */
+export async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (isAlive(pid)) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return true;
+}
+
+/** SIGTERM to the group, then SIGKILL after `graceMs`. @returns true when a live process was signalled */
+export async function terminate(pid: number, graceMs = 2_000): Promise<boolean> {
+  if (!isAlive(pid)) return false;
+  signalGroup(pid, 'SIGTERM');
+  if (!(await waitForExit(pid, graceMs))) {
+    signalGroup(pid, 'SIGKILL');
+    await waitForExit(pid, 1_000);
+  }
+  return true;
+}

@@ -1,0 +1,86 @@
+/**
+ * One turn of a model-driven teammate: deliver → call the model → run its tool calls → repeat,
+ * until the model stops calling tools. Unread messages are delivered before *every* model call,
+ * also inside a multi-step tool loop, and marked read only once the request carrying them was
+ * made (../shared/cases/04).
+ */
+import { wrapMessages } from './delivery/wrap.js';
+import type { Mailbox } from './delivery/mailbox.js';
+import type { Conversation } from './conversation.js';
+import type { Model, ModelRequest, ModelResponse, ToolUseBlock } from './models/types.js';
+import { loadSystemPrompt } from './prompt.js';
+import { runToolCall, teamToolSpecs } from './tools/index.js';
+import type { ToolContext, TurnRecord } from './tools/types.js';
+
+/** Default cap on model calls in one turn. */
+export const DEFAULT_MAX_STEPS = 100;
+
+/** What a turn needs besides the conversation. */
+export interface TurnDeps {
+  model: Model;
+  mailbox: Mailbox;
+  /** Tool context without the record (each turn gets a fresh one). */
+  tools: Omit<ToolContext, 'record'>;
+  maxSteps?: number;
+  /** Called with every request right before the model gets it. */
+  onRequest?: (request: ModelRequest) => void;
+  log: (line: string) => void;
+}
+
+/** What happened in a turn. */
+export interface TurnOutcome {
+  record: TurnRecord;
+  /** Model calls made. */
+  steps: number;
+  /** The error that ended the turn early (model failure), if any. */
+  error?: unknown;
+}
+
+/** Runs one turn. Rejects only when the teammate's signal aborts. */
+export async function runTurn(conversation: Conversation, deps: TurnDeps): Promise<TurnOutcome> {
+  const record: TurnRecord = {};
+  const ctx: ToolContext = { ...deps.tools, record };
+  const maxSteps = deps.maxSteps ?? DEFAULT_MAX_STEPS;
+  let steps = 0;
+  try {
+    while (steps < maxSteps) {
+      const response = await step(conversation, deps);
+      if (response === undefined) break;
+      steps++;
+      const calls = response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+      if (calls.length === 0) break;
+      for (const call of calls) conversation.queue(await runToolCall(call, ctx));
+      if (record.shutdownApproved) break;
+    }
+    if (steps >= maxSteps) deps.log(`stopped the turn after ${maxSteps} model calls`);
+    return { record, steps };
+  } catch (error) {
+    if (deps.tools.signal.aborted) throw error;
+    return { record, steps, error };
+  }
+}
+
+/** Delivers unread messages, makes one model call, records the reply. `undefined`: nothing to send. */
+async function step(conversation: Conversation, deps: TurnDeps): Promise<ModelResponse | undefined> {
+  const delivered = await deps.mailbox.unread();
+  if (delivered.length > 0) conversation.queue({ type: 'text', text: wrapMessages(delivered) });
+  if (!conversation.hasPending()) return undefined;
+  conversation.flush();
+  const { store, team, name, signal } = deps.tools;
+  const request: ModelRequest = { system: await loadSystemPrompt(store, team, name), messages: conversation.messages, tools: teamToolSpecs(), signal };
+  deps.onRequest?.(request);
+  let response: ModelResponse;
+  try {
+    response = await deps.model.call(request);
+  } finally {
+    if (!signal.aborted) await deps.mailbox.acknowledge(delivered);
+  }
+  conversation.addAssistant(response.content);
+  deps.log(`model call → ${describeResponse(response)}${delivered.length ? ` (delivered ${delivered.length} message${delivered.length > 1 ? 's' : ''})` : ''}`);
+  return response;
+}
+
+function describeResponse(r: ModelResponse): string {
+  const tools = r.content.filter((b): b is ToolUseBlock => b.type === 'tool_use').map((b) => b.name);
+  return tools.length > 0 ? `tools ${tools.join(', ')}` : r.stopReason;
+}

@@ -1,0 +1,76 @@
+/**
+ * Waiting for work without busy work: sleeps until a hint that concerns this teammate arrives
+ * (its inbox, the task board, the config, or the safety-net tick), then re-reads through `check`.
+ * A hint that arrives while `check` runs is not lost: it makes the waiter check again.
+ */
+import type { TeamSignals, WakeHint } from './signals.js';
+
+/** Decides whether there is work; `undefined` means keep waiting. */
+export type WorkCheck<W> = () => Promise<W | undefined>;
+
+/** One teammate's waiter. Call {@link Waiter.close} when the teammate stops. */
+export class Waiter<W> {
+  private dirty = true;
+  private wake: (() => void) | undefined;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    signals: TeamSignals,
+    private readonly agent: string,
+    private readonly watchTasks: boolean,
+  ) {
+    this.unsubscribe = signals.subscribe((hint) => this.onHint(hint));
+  }
+
+  /**
+   * Resolves with the first work `check` finds, or `undefined` once `signal` aborts.
+   * `check` runs at once, then again after each relevant hint.
+   */
+  async next(check: WorkCheck<W>, signal: AbortSignal): Promise<W | undefined> {
+    while (!signal.aborted) {
+      if (this.dirty) {
+        this.dirty = false;
+        const work = await check();
+        if (work !== undefined) return work;
+        continue;
+      }
+      await this.sleep(signal);
+    }
+    return undefined;
+  }
+
+  /** Marks the state as changed (e.g. after the teammate's own turn). */
+  poke(): void {
+    this.dirty = true;
+    this.wake?.();
+  }
+
+  /** Stops listening to hints. */
+  close(): void {
+    this.unsubscribe();
+    this.wake?.();
+  }
+
+  private onHint(hint: WakeHint): void {
+    if (!this.concerns(hint)) return;
+    this.poke();
+  }
+
+  private concerns(hint: WakeHint): boolean {
+    if (hint.kind === 'inbox') return hint.agent === this.agent;
+    if (hint.kind === 'task') return this.watchTasks;
+    return true;
+  }
+
+  private sleep(signal: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        this.wake = undefined;
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      this.wake = done;
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * What wakes a teammate: unread mail, or (for teammates that take tasks) a task that became ready
+ * for it — pending, unblocked, and unowned or already assigned to it. A ready task is offered once;
+ * it is offered again only after it stopped being ready (e.g. it went back to pending on a
+ * shutdown). A teammate that left the roster, or whose team is gone, stops.
+ */
+import { isMailroomError } from '../errors.js';
+import { findMember } from '../core/members.js';
+import { indexTasks, isInternal, openBlockers } from '../core/task-rules.js';
+import { isUnowned, type Task } from '../protocol/task.js';
+import type { Store } from '../store/store.js';
+import type { Mailbox } from './delivery/mailbox.js';
+
+/** A reason to run a turn, or to stop. */
+export type Work = { kind: 'messages' } | { kind: 'task'; task: Task } | { kind: 'removed' };
+
+/** Finds work for one teammate; keeps the set of tasks already offered. */
+export class WorkFinder {
+  private offered = new Set<string>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly team: string,
+    private readonly name: string,
+    private readonly mailbox: Mailbox,
+    private readonly takesTasks: boolean,
+  ) {}
+
+  /** The next work, or undefined when there is none. */
+  async find(): Promise<Work | undefined> {
+    if (!(await this.isMember())) return { kind: 'removed' };
+    if (await this.mailbox.hasUnread()) return { kind: 'messages' };
+    if (!this.takesTasks) return undefined;
+    const task = this.nextOffer(await this.store.listTasks(this.team));
+    return task ? { kind: 'task', task } : undefined;
+  }
+
+  /** The opening note of a turn started for a ready task. */
+  static note(task: Task, name: string): string {
+    const whose = task.owner === name ? 'is assigned to you and ready' : 'is ready: pending, unowned and unblocked';
+    return `Task #${task.id} "${task.subject}" ${whose}. Claim it with TaskClaim and do it, or end your turn if it is not for you.`;
+  }
+
+  private nextOffer(tasks: Task[]): Task | undefined {
+    const byId = indexTasks(tasks);
+    const ready = tasks.filter((t) => this.isReadyForMe(t, byId));
+    this.offered = new Set([...this.offered].filter((id) => ready.some((t) => t.id === id)));
+    const fresh = ready.find((t) => !this.offered.has(t.id));
+    if (fresh) for (const t of ready) this.offered.add(t.id);
+    return fresh;
+  }
+
+  private isReadyForMe(t: Task, byId: ReadonlyMap<string, Task>): boolean {
+    const mine = isUnowned(t) || t.owner === this.name;
+    return t.status === 'pending' && mine && !isInternal(t) && openBlockers(t, byId).length === 0;
+  }
+
+  private async isMember(): Promise<boolean> {
+    try {
+      return findMember(await this.store.readConfig(this.team), this.name) !== undefined;
+    } catch (err) {
+      if (isMailroomError(err, 'TEAM_NOT_FOUND')) return false;
+      throw err;
+    }
+  }
+}

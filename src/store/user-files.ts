@@ -1,0 +1,27 @@
+/**
+ * Files a user points mailroom at (a team file for `mailroom run`, a script for the scripted
+ * model). They are not team state, so they are not part of {@link Store}; reading them still goes
+ * through src/store/ so every disk access of the product lives here.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { MailroomError, isErrno } from '../errors.js';
+
+/**
+ * Reads a UTF-8 text file given on the command line or in a config.
+ * @throws INVALID_ARGUMENT when the file does not exist or is a directory.
+ */
+export async function readUserFile(path: string, what = 'file'): Promise<string> {
+  const abs = resolve(path);
+  try {
+    return await readFile(abs, 'utf8');
+  } catch (err) {
+    if (isErrno(err, 'ENOENT') || isErrno(err, 'EISDIR')) {
+      throw new MailroomError('INVALID_ARGUMENT', `Cannot read ${what} ${abs}: ${isErrno(err, 'ENOENT') ? 'no such file' : 'it is a directory'}. Check the path.`, {
+        cause: err,
+        details: { path: abs },
+      });
+    }
+    throw err;
+  }
+}

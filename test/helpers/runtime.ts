@@ -1,0 +1,32 @@
+/**
+ * Helpers for runtime tests: waiting for a condition on disk, and a model built from a function
+ * (a real Model implementation whose replies a test decides).
+ */
+import type { Model, ModelRequest, ModelResponse } from '../../src/runtime/models/types.js';
+
+/** Polls `check` every 20 ms until it returns a value other than undefined/false, or fails after `timeoutMs`. */
+export async function until<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** A model whose reply is computed by `reply`; it records every request. */
+export function functionModel(reply: (request: ModelRequest, index: number) => ModelResponse | Promise<ModelResponse>): Model & { requests: ModelRequest[] } {
+  const requests: ModelRequest[] = [];
+  return {
+    id: 'test:function',
+    requests,
+    call: async (request) => reply(request, requests.push(request) - 1),
+  };
+}
+
+/** All text of a request's last user turn. */
+export function lastUserText(request: ModelRequest): string {
+  const last = request.messages[request.messages.length - 1];
+  return (last?.content ?? []).flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+}

@@ -1,0 +1,83 @@
+/**
+ * The shutdown handshake with in-process teammates: approve (member leaves, its open tasks go back
+ * to pending with no owner, the teammate stops), reject (with a reason; it keeps running), and an
+ * unanswered request forced after the timeout.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readInbox } from '../../../src/core/inbox.js';
+import { addTask, getTask } from '../../../src/core/tasks.js';
+import { claimTask } from '../../../src/core/task-claim.js';
+import { FsStore } from '../../../src/store/fs-store.js';
+import { parseMessageText } from '../../../src/protocol/structured.js';
+import { InProcessHost } from '../../../src/runtime/host.js';
+import { createWorkerModel } from '../../../src/runtime/models/worker.js';
+import { shutdownRequestIn, latestUserTurn } from '../../../src/runtime/models/request-view.js';
+import { functionModel } from '../../helpers/runtime.js';
+import { makeTeam } from '../../helpers/team-setup.js';
+import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
+
+let dir: TempDir;
+let host: InProcessHost;
+beforeEach(async () => {
+  dir = await makeTempDir();
+  await makeTeam(dir.path, 't', ['alice']);
+  host = await InProcessHost.open({ root: dir.path, team: 't', pollMs: 200 });
+});
+afterEach(async () => {
+  await host.close();
+  await dir.cleanup();
+});
+
+const members = async () => (await new FsStore(dir.path).readConfig('t')).members.map((m) => m.name);
+const leadMessages = async () => (await readInbox({ root: dir.path, team: 't' })).messages.map((m) => parseMessageText(m.entry.text));
+
+describe('shutdown handshake', () => {
+  it('approve: shutdown_approved to the lead, member removed, open task unassigned, teammate stopped', async () => {
+    await addTask({ root: dir.path, team: 't', subject: 'Half done' });
+    await claimTask({ root: dir.path, team: 't', id: '1', as: 'alice' });
+    const alice = host.add('alice', createWorkerModel(), { takesTasks: false });
+    const result = await host.stop('alice', { timeoutMs: 10_000 });
+    expect(result).toEqual({ name: 'alice', outcome: 'approved' });
+    expect((await alice.done).reason).toBe('shutdown');
+    expect(alice.state).toBe('stopped');
+    expect(await members()).toEqual(['team-lead']);
+    const task = (await getTask({ root: dir.path, team: 't', id: '1' })).task;
+    expect(task.status).toBe('pending');
+    expect(task.owner).toBeUndefined();
+    const approved = (await leadMessages()).find((p) => p.kind === 'structured' && p.message.type === 'shutdown_approved');
+    expect(approved).toMatchObject({ message: { from: 'alice', paneId: 'in-process', backendType: 'in-process' } });
+  });
+
+  it('reject: shutdown_rejected with the reason; the teammate keeps running until forced', async () => {
+    const model = functionModel((request) => {
+      const req = shutdownRequestIn(latestUserTurn(request));
+      if (!req || request.messages.length > 1) return { content: [], stopReason: 'end_turn' };
+      const message = { type: 'shutdown_response', request_id: req.requestId, approve: false, reason: 'still writing #1' };
+      return { content: [{ type: 'tool_use', id: 'r1', name: 'SendMessage', input: { to: 'team-lead', message } }], stopReason: 'tool_use' };
+    });
+    const alice = host.add('alice', model);
+    const result = await host.stop('alice', { timeoutMs: 10_000 });
+    expect(result).toEqual({ name: 'alice', outcome: 'rejected', reason: 'still writing #1' });
+    expect(await members()).toContain('alice');
+    expect(alice.state).not.toBe('stopped');
+    expect(await host.stop('alice', { force: true })).toEqual({ name: 'alice', outcome: 'forced' });
+    expect((await alice.done).reason).toBe('aborted');
+    expect(await members()).toEqual(['team-lead']);
+  });
+
+  it('an unanswered request is forced after the timeout, aborting the model call', async () => {
+    let aborted = false;
+    const model = functionModel(
+      (request) =>
+        new Promise((_resolve, reject) =>
+          request.signal.addEventListener('abort', () => ((aborted = true), reject(new DOMException('aborted', 'AbortError'))), { once: true }),
+        ),
+    );
+    const alice = host.add('alice', model);
+    const result = await host.stop('alice', { timeoutMs: 300 });
+    expect(result).toEqual({ name: 'alice', outcome: 'timeout' });
+    expect(aborted).toBe(true);
+    expect((await alice.done).reason).toBe('aborted');
+    expect(await members()).toEqual(['team-lead']);
+  });
+});
