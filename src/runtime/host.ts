@@ -19,6 +19,8 @@ export interface HostOptions {
   pollMs?: number;
   /** Receives each teammate's log lines. */
   log?: (name: string, line: string) => void;
+  /** Observes every teammate's state changes. */
+  onState?: (name: string, state: TeammateState) => void;
 }
 
 /** A teammate running in the host. */
@@ -67,10 +69,15 @@ export class InProcessHost {
       signal: controller.signal,
       signals: this.signals,
       log,
-      onState: (s) => ((entry.state = s), extra.onState?.(s)),
+      onState: (s) => ((entry.state = s), extra.onState?.(s), this.options.onState?.(name, s)),
     });
     this.entries.set(name, entry);
     return entry;
+  }
+
+  /** The team's shared wake-up hints (for the lead's side: following its inbox, waiting for quiet). */
+  get hints(): TeamSignals {
+    return this.signals;
   }
 
   /** Every hosted teammate (stopped ones included). */

@@ -3,7 +3,7 @@
  * model). They are not team state, so they are not part of {@link Store}; reading them still goes
  * through src/store/ so every disk access of the product lives here.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { MailroomError, isErrno } from '../errors.js';
 
@@ -24,4 +24,11 @@ export async function readUserFile(path: string, what = 'file'): Promise<string>
     }
     throw err;
   }
+}
+
+/** Creates a directory the user named (e.g. a work directory), with parents; no-op when it exists. */
+export async function ensureUserDir(path: string): Promise<string> {
+  const abs = resolve(path);
+  await mkdir(abs, { recursive: true });
+  return abs;
 }

@@ -4,6 +4,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { teamBroadcastCommand, teamSendCommand } from './team-send.js';
 import { teamSpawnCommand } from './team-spawn.js';
+import { teamStopCommand } from './team-stop.js';
 import { emit } from '../output.js';
 import { openStore, teamTarget, type GlobalArgs } from '../globals.js';
 import { teamDetail } from '../render/text.js';
@@ -74,6 +75,7 @@ export const teamCommand: CommandModule<GlobalArgs, GlobalArgs> = {
       .command(show)
       .command(remove)
       .command(teamSpawnCommand)
+      .command(teamStopCommand)
       .command(teamSendCommand)
       .command(teamBroadcastCommand)
       .demandCommand(1, 'Name a team command (see --help).') as Argv<GlobalArgs>,

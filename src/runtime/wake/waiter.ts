@@ -16,7 +16,8 @@ export class Waiter<W> {
 
   constructor(
     signals: TeamSignals,
-    private readonly agent: string,
+    /** Whose inbox matters (`undefined`: every inbox). */
+    private readonly agent: string | undefined,
     private readonly watchTasks: boolean,
   ) {
     this.unsubscribe = signals.subscribe((hint) => this.onHint(hint));
@@ -57,7 +58,7 @@ export class Waiter<W> {
   }
 
   private concerns(hint: WakeHint): boolean {
-    if (hint.kind === 'inbox') return hint.agent === this.agent;
+    if (hint.kind === 'inbox') return this.agent === undefined || hint.agent === this.agent;
     if (hint.kind === 'task') return this.watchTasks;
     return true;
   }

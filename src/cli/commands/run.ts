@@ -1,0 +1,60 @@
+/**
+ * `mailroom run <team file>`: run a team (YAML or JSON) to completion in this process, then shut
+ * it down through the handshake. Prints who did what; exit 8 (RUN_INCOMPLETE) when tasks remain.
+ */
+import type { Argv, CommandModule } from 'yargs';
+import { MailroomError } from '../../errors.js';
+import { emit } from '../output.js';
+import { openStore, type GlobalArgs } from '../globals.js';
+
+interface RunArgs extends GlobalArgs {
+  file: string;
+  model?: string;
+  workdir?: string;
+  timeout?: number;
+  'shutdown-timeout'?: number;
+  'poll-ms'?: number;
+  verbose?: boolean;
+}
+
+/** `run`. */
+export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
+  command: 'run <file>',
+  describe: 'Run a team file (members, models, tasks with dependencies) to completion, then shut the team down',
+  builder: (y) =>
+    y
+      .positional('file', { type: 'string', demandOption: true, describe: 'Team file (YAML or JSON), see docs/runtime.md' })
+      .option('model', { type: 'string', describe: 'Model for every member, kind:name (overrides the file)' })
+      .option('workdir', { type: 'string', describe: "Members' working directory (default: the file's workdir, else the current directory)" })
+      .option('timeout', { type: 'number', describe: 'Give up after this many ms (default 600000)' })
+      .option('shutdown-timeout', { type: 'number', describe: 'Force a shutdown not answered within this many ms (default 30000)' })
+      .option('poll-ms', { type: 'number', describe: 'Safety-net re-read period of idle teammates, ms (default 2000)' })
+      .option('verbose', { type: 'boolean', describe: "Also print idle notifications and the teammates' logs" })
+      .example('$0 run fixtures/demo/team.yaml --root /tmp/demo --workdir /tmp/demo/work', 'Run the offline demo team')
+      .example('$0 run team.yaml --model anthropic:claude-sonnet-4-5', 'Same team, every member on Claude') as Argv<RunArgs>,
+  handler: async (a) => {
+    const { runTeam } = await import('../../runtime/run/run-team.js');
+    const render = await import('../render/run-report.js');
+    const print = (line: string | undefined) => line !== undefined && !a.json && process.stdout.write(`${line}\n`);
+    print(`mailroom run: ${a.file}`);
+    const report = await runTeam({
+      store: openStore(a),
+      file: a.file,
+      team: a.team,
+      workdir: a.workdir,
+      model: a.model,
+      timeoutMs: a.timeout,
+      shutdownTimeoutMs: a['shutdown-timeout'],
+      pollMs: a['poll-ms'],
+      onMessage: (entry, at) => print(render.progressLine(entry, at, a.verbose === true)),
+      onLog: (name, line) => a.verbose && print(`  ${name}: ${line}`),
+    });
+    emit(a.json, report, () => render.reportLines(report));
+    if (!report.complete) {
+      const open = report.tasks.filter((t) => t.status !== 'completed').map((t) => `#${t.id}`);
+      throw new MailroomError('RUN_INCOMPLETE', `The run ended with ${open.length} task(s) not completed (${open.join(', ')})${report.timedOut ? ' after the run timeout' : ''}. See each task's metadata.outputTail: mailroom task show <id> --root ${report.root} --team ${report.team}.`, {
+        details: { team: report.team, open },
+      });
+    }
+  },
+};

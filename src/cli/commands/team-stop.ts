@@ -1,0 +1,40 @@
+/**
+ * `mailroom team stop <name>`: the shutdown handshake with a teammate, forced after a timeout (or at
+ * once with --force): its process (process backend) is stopped, it leaves config.json and its open
+ * tasks go back to pending with no owner.
+ */
+import type { Argv, CommandModule } from 'yargs';
+import { emit } from '../output.js';
+import { teamTarget, type GlobalArgs } from '../globals.js';
+
+interface StopArgs extends GlobalArgs {
+  name: string;
+  force?: boolean;
+  timeout?: number;
+  reason?: string;
+}
+
+/** `team stop`. */
+export const teamStopCommand: CommandModule<GlobalArgs, StopArgs> = {
+  command: 'stop <name>',
+  describe: 'Shut a teammate down (shutdown_request → approve; forced after --timeout or with --force)',
+  builder: (y) =>
+    y
+      .positional('name', { type: 'string', demandOption: true, describe: 'Teammate to stop' })
+      .option('force', { type: 'boolean', describe: 'Do not ask: kill its process and remove it now' })
+      .option('timeout', { type: 'number', describe: 'Ms to wait for an answer before forcing (default 30000)' })
+      .option('reason', { type: 'string', describe: 'Reason sent with the shutdown_request' })
+      .example('$0 team stop alice', 'Ask alice to shut down, force after 30 s')
+      .example('$0 team stop alice --force', 'Kill alice now and unassign her tasks') as Argv<StopArgs>,
+  handler: async (a) => {
+    const { stopTeammate } = await import('../../runtime/lifecycle/stop.js');
+    const target = await teamTarget(a);
+    const r = await stopTeammate({ ...target, name: a.name, force: a.force, timeoutMs: a.timeout, reason: a.reason });
+    emit(a.json, r, () => {
+      const how = { approved: 'approved the shutdown', forced: 'was stopped (--force)', timeout: 'did not answer in time: stopped' }[r.outcome];
+      const tasks = r.unassigned.length ? `; unassigned ${r.unassigned.map((id) => `#${id}`).join(', ')}` : '';
+      const pid = r.killedPid !== undefined ? `; killed process ${r.killedPid}` : '';
+      return `${r.name} ${how} and left team ${target.team}${tasks}${pid}`;
+    });
+  },
+};

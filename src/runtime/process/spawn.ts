@@ -1,0 +1,33 @@
+/**
+ * `team spawn --backend process` in one call: register the member, then start its detached
+ * `mailroom agent` process. The member is recorded with `backendType: "in-process"` and
+ * `tmuxPaneId: "in-process"` — values Claude Code's lead accepts: on `shutdown_approved` it finds no
+ * pane to kill for them (a `tmux` value with no real pane would make it run `tmux kill-pane` on a
+ * pane that is not ours), and 2.1.332 flags unknown backend types as malformed. The pid lives in
+ * mailroom's own record instead (docs/runtime.md "Backends").
+ */
+import { spawnMember, type SpawnOptions } from '../../core/spawn.js';
+import { storeOf } from '../../core/context.js';
+import type { Member } from '../../protocol/config.js';
+import type { ProcessRecord } from '../../protocol/process.js';
+import { startProcessTeammate } from './start.js';
+
+/** The backendType and pane id a process-backend teammate is registered with. */
+export const PROCESS_MEMBER_BACKEND = { backend: 'in-process', paneId: 'in-process' } as const;
+
+/** The registered member and its started process. */
+export interface SpawnedProcess {
+  member: Member;
+  process: ProcessRecord;
+}
+
+/**
+ * Registers the member (as {@link spawnMember}, with {@link PROCESS_MEMBER_BACKEND}) and starts it.
+ * `options.backend`/`paneId` are ignored. The spawn prompt is its first inbox message.
+ * @throws everything {@link spawnMember} and {@link startProcessTeammate} throw
+ */
+export async function spawnProcessTeammate(options: SpawnOptions): Promise<SpawnedProcess> {
+  const member = await spawnMember({ ...options, ...PROCESS_MEMBER_BACKEND });
+  const started = await startProcessTeammate({ root: storeOf(options.root), team: options.team, name: member.name });
+  return { member, process: started };
+}

@@ -1,0 +1,77 @@
+/**
+ * `mailroom run <team file>`: sets the team up, hosts its members in this process, follows the
+ * lead's inbox (this process is the lead), waits until the team is quiet (or the run timeout),
+ * then shuts every teammate down through the handshake (forced after the shutdown timeout, or
+ * after a rejection) and reports. Nothing is left running.
+ */
+import { resolve } from 'node:path';
+import type { InboxEntry } from '../../protocol/inbox.js';
+import type { Store } from '../../store/store.js';
+import { ensureUserDir } from '../../store/user-files.js';
+import { InProcessHost, type HostStopResult } from '../host.js';
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from '../lifecycle/answer.js';
+import { createModel } from '../models/index.js';
+import { LeadInbox } from './lead-inbox.js';
+import { waitUntilQuiet } from './quiet.js';
+import { summarise, type RunReport } from './report.js';
+import { setUpTeam, type SetUpMember } from './setup.js';
+import { loadTeamFile } from './team-file.js';
+
+/** Default run timeout (ms). */
+export const DEFAULT_RUN_TIMEOUT_MS = 600_000;
+
+/** Input of {@link runTeam}. */
+export interface RunTeamOptions {
+  store: Store;
+  /** Path of the team file. */
+  file: string;
+  /** Team name (default: the file's `team`). */
+  team?: string;
+  /** Work directory (default: the file's `workdir`, relative to it, else the current directory). */
+  workdir?: string;
+  /** Model for every member, overriding the file. */
+  model?: string;
+  timeoutMs?: number;
+  shutdownTimeoutMs?: number;
+  pollMs?: number;
+  /** Each message that reaches the lead, with ms since the start. */
+  onMessage?: (entry: InboxEntry, atMs: number) => void;
+  /** Teammates' log lines. */
+  onLog?: (name: string, line: string) => void;
+}
+
+/** Runs a team file to completion. @throws INVALID_ARGUMENT (team file), TEAM_EXISTS, MODEL_ERROR */
+export async function runTeam(o: RunTeamOptions): Promise<RunReport> {
+  const loaded = await loadTeamFile(o.file);
+  const team = o.team ?? loaded.file.team;
+  const workdir = await ensureUserDir(o.workdir ?? (loaded.file.workdir !== undefined ? resolve(loaded.dir, loaded.file.workdir) : process.cwd()));
+  const members = await setUpTeam({ store: o.store, loaded, team, workdir, model: o.model });
+  const models = await Promise.all(members.map((m) => createModel(m.model)));
+  const startedAt = Date.now();
+  let poke = () => {};
+  const host = await InProcessHost.open({ root: o.store, team, pollMs: o.pollMs, log: o.onLog, onState: () => poke() });
+  const lead = new LeadInbox(o.store, team, (e) => o.onMessage?.(e, Date.now() - startedAt));
+  try {
+    await lead.start(host.hints);
+    members.forEach((m, i) => host.add(m.name, models[i]!));
+    const quiet = waitUntilQuiet(o.store, team, host, AbortSignal.timeout(o.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS));
+    poke = quiet.poke;
+    const timedOut = !(await quiet.done);
+    const summary = summarise(await o.store.listTasks(team), members, startedAt, workdir);
+    const shutdown = await shutDownAll(host, members, o.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS);
+    await lead.stop();
+    return { team, root: o.store.root, workdir, durationMs: Date.now() - startedAt, timedOut, shutdown, ...summary };
+  } finally {
+    await lead.stop();
+    await host.close();
+  }
+}
+
+async function shutDownAll(host: InProcessHost, members: readonly SetUpMember[], timeoutMs: number): Promise<HostStopResult[]> {
+  return Promise.all(
+    members.map(async (m) => {
+      const result = await host.stop(m.name, { timeoutMs, reason: 'The run is complete.' });
+      return result.outcome === 'rejected' ? host.stop(m.name, { force: true }) : result;
+    }),
+  );
+}

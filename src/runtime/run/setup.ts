@@ -1,0 +1,66 @@
+/**
+ * Turning a team file into a team on disk: the team (its lead is `mailroom run` itself), each
+ * member registered in-process with its model and spawn prompt, and the tasks in file order with
+ * their dependencies and commands (in `metadata`).
+ */
+import { createTeam } from '../../core/teams.js';
+import { spawnMember } from '../../core/spawn.js';
+import { addTask } from '../../core/tasks.js';
+import type { Store } from '../../store/store.js';
+import { parseModelSpec } from '../models/index.js';
+import type { LoadedTeamFile, TaskSpec } from './team-file.js';
+
+/** Lead model id recorded in config.json for teams that `mailroom run` leads. */
+export const RUN_LEAD_MODEL = 'mailroom-run';
+
+/** Input of {@link setUpTeam}. */
+export interface SetUpOptions {
+  store: Store;
+  loaded: LoadedTeamFile;
+  /** Team name (default: the file's `team`). */
+  team: string;
+  /** Absolute work directory of every member. */
+  workdir: string;
+  /** Model for every member, overriding the file. */
+  model?: string;
+}
+
+/** A member as set up: its name and model spec. */
+export interface SetUpMember {
+  name: string;
+  model: string;
+}
+
+/** Creates the team, members and tasks. @throws TEAM_EXISTS, INVALID_NAME, INVALID_ARGUMENT (model) */
+export async function setUpTeam(o: SetUpOptions): Promise<SetUpMember[]> {
+  const { file } = o.loaded;
+  const root = o.store;
+  const members = file.members.map((m) => ({ ...m, model: o.model ?? m.model ?? file.model ?? 'worker' }));
+  for (const m of members) parseModelSpec(m.model);
+  await createTeam({ root, team: o.team, description: file.description, cwd: o.workdir, leadModel: RUN_LEAD_MODEL });
+  for (const m of members) {
+    await spawnMember({ root, team: o.team, name: m.name, model: m.model, type: m.type, color: m.color, prompt: m.prompt ?? defaultPrompt(o.team), backend: 'in-process', cwd: o.workdir });
+  }
+  const ids = new Map<string, string>();
+  for (const spec of file.tasks) {
+    const task = await addTask({ root, team: o.team, subject: spec.subject, description: spec.description, activeForm: spec.activeForm, owner: spec.owner, blockedBy: spec.blockedBy.map((k) => ids.get(k)!), metadata: metadataOf(spec, o) });
+    if (spec.key !== undefined) ids.set(spec.key, task.id);
+  }
+  return members.map((m) => ({ name: m.name, model: m.model }));
+}
+
+function metadataOf(spec: TaskSpec, o: SetUpOptions): Record<string, unknown> {
+  const meta: Record<string, unknown> = {};
+  if (spec.key !== undefined) meta.key = spec.key;
+  if (spec.command !== undefined) {
+    meta.command = spec.command;
+    meta.env = { ...o.loaded.file.env, MAILROOM_TEAM_FILE_DIR: o.loaded.dir };
+  }
+  if (spec.timeoutMs !== undefined) meta.timeoutMs = spec.timeoutMs;
+  if (spec.outputs.length > 0) meta.outputs = spec.outputs;
+  return meta;
+}
+
+function defaultPrompt(team: string): string {
+  return `You are part of team "${team}". Work through the task board: claim ready tasks, run their commands with RunTaskCommand, mark them completed, and report each result to the lead with SendMessage.`;
+}

@@ -1,0 +1,96 @@
+/**
+ * The team file of `mailroom run` (YAML or JSON): a team, its members (model and prompt each), and
+ * its tasks with dependencies and shell commands. Task `key`s name tasks for `blockedBy`; a task may
+ * only depend on tasks listed before it. See docs/runtime.md "Team files".
+ */
+import { dirname, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { MailroomError } from '../../errors.js';
+import { readUserFile } from '../../store/user-files.js';
+
+const MemberSpecSchema = z.object({
+  name: z.string(),
+  /** `kind:name` (default: the file's `model`, else worker). */
+  model: z.string().optional(),
+  prompt: z.string().optional(),
+  type: z.string().optional(),
+  color: z.string().optional(),
+});
+
+const TaskSpecSchema = z.object({
+  key: z.string().optional(),
+  subject: z.string(),
+  description: z.string().optional(),
+  activeForm: z.string().optional(),
+  /** Shell command, run by RunTaskCommand in the work directory. */
+  command: z.string().optional(),
+  timeoutMs: z.number().int().positive().optional(),
+  /** Keys of tasks that must complete first. */
+  blockedBy: z.array(z.string()).default([]),
+  owner: z.string().optional(),
+  /** Files (relative to the work directory) the task produces, listed in the run report. */
+  outputs: z.array(z.string()).default([]),
+});
+
+/** A parsed team file. */
+export const TeamFileSchema = z.object({
+  team: z.string(),
+  description: z.string().optional(),
+  /** Default model of the members. */
+  model: z.string().optional(),
+  /** Work directory of the members, relative to the team file (default: the current directory). */
+  workdir: z.string().optional(),
+  /** Extra environment of every task command. */
+  env: z.record(z.string(), z.string()).default({}),
+  members: z.array(MemberSpecSchema).min(1),
+  tasks: z.array(TaskSpecSchema).default([]),
+});
+
+/** A parsed team file (see {@link TeamFileSchema}). */
+export type TeamFile = z.output<typeof TeamFileSchema>;
+/** One task of a team file. */
+export type TaskSpec = TeamFile['tasks'][number];
+
+/** A loaded team file and where it lives. */
+export interface LoadedTeamFile {
+  file: TeamFile;
+  /** Absolute path of the file. */
+  path: string;
+  /** Its directory (relative paths in the file are resolved against it). */
+  dir: string;
+}
+
+/** Reads and validates a team file. @throws INVALID_ARGUMENT naming the first problem */
+export async function loadTeamFile(path: string): Promise<LoadedTeamFile> {
+  const abs = resolve(path);
+  let raw: unknown;
+  try {
+    raw = parseYaml(await readUserFile(abs, 'team file'));
+  } catch (err) {
+    if (err instanceof MailroomError) throw err;
+    throw invalid(abs, err instanceof Error ? err.message : String(err));
+  }
+  const parsed = TeamFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw invalid(abs, `${issue?.path.join('.') || '(top level)'}: ${issue?.message ?? 'invalid'}`);
+  }
+  checkKeys(abs, parsed.data.tasks);
+  return { file: parsed.data, path: abs, dir: dirname(abs) };
+}
+
+function checkKeys(path: string, tasks: readonly TaskSpec[]): void {
+  const seen = new Set<string>();
+  tasks.forEach((t, i) => {
+    for (const b of t.blockedBy) if (!seen.has(b)) throw invalid(path, `tasks.${i} ("${t.subject}") is blocked by "${b}", which is not the key of an earlier task`);
+    if (t.key !== undefined) {
+      if (seen.has(t.key)) throw invalid(path, `tasks.${i}: key "${t.key}" is used twice`);
+      seen.add(t.key);
+    }
+  });
+}
+
+function invalid(path: string, what: string): MailroomError {
+  return new MailroomError('INVALID_ARGUMENT', `Team file ${path} is invalid: ${what}. See docs/runtime.md "Team files".`, { details: { path } });
+}
