@@ -9,6 +9,7 @@ import { nowOf, storeOf, type TeamOptions } from './context.js';
 import { leadName, requireMember } from './members.js';
 import { sendStructured, type SentMessage } from './messages.js';
 import { removeMember } from './spawn.js';
+import { recordTasks } from './journal.js';
 
 /**
  * Sends `shutdown_request` from the lead to `to` (request id `shutdown-<epochMs>@<to>`).
@@ -80,5 +81,6 @@ export async function completeShutdown(options: TeamOptions & { name: string }):
       }),
     );
   }
+  await recordTasks({ ...options, root: store }, 'updated', unassigned);
   return { removed: removed !== undefined, unassigned };
 }

@@ -10,6 +10,7 @@ import { assertValidName } from '../store/names.js';
 import { nowOf, storeOf, type TeamOptions } from './context.js';
 import { leadName } from './members.js';
 import { sendMessage } from './messages.js';
+import { memberEvent, record } from './journal.js';
 
 /** Backends a member can be registered with. `in-process` and `tmux` are Claude Code's own values. */
 export type BackendType = 'in-process' | 'tmux' | 'iterm2' | (string & {});
@@ -39,17 +40,19 @@ export interface SpawnOptions extends TeamOptions {
  * @throws INVALID_NAME, MEMBER_EXISTS, INVALID_ARGUMENT (color outside the palette), TEAM_NOT_FOUND
  */
 export async function spawnMember(options: SpawnOptions): Promise<Member> {
-  assertValidName(options.name, 'agent');
+  const store = storeOf(options.root);
+  // The roster is read first so that a refused name's suggestion is free in this team.
+  assertValidName(options.name, 'agent', { taken: (await store.readConfig(options.team)).members.map((m) => m.name) });
   if (options.color !== undefined && !(PALETTE as readonly string[]).includes(options.color)) {
     throw new MailroomError('INVALID_ARGUMENT', `Color "${options.color}" is not in the palette: use one of ${PALETTE.join(', ')}.`);
   }
-  const store = storeOf(options.root);
   const member = await store.updateConfig(options.team, (config) => {
     assertFreeName(config, options.name);
     const m = buildMember(config, options, nowOf(options));
     config.members.push(m);
     return m;
   });
+  await record(store, options.team, [memberEvent(options.team, 'joined', member.name, member.agentId, 'mailroom', nowOf(options))]);
   if (options.prompt) {
     const config = await store.readConfig(options.team);
     await sendMessage({ ...options, from: leadName(config), to: options.name, text: options.prompt });
@@ -88,9 +91,12 @@ function buildMember(config: TeamConfig, o: SpawnOptions, now: number): Member {
  * `shutdown_approved`. The inbox is kept. @returns the removed member, or undefined if absent.
  */
 export async function removeMember(options: TeamOptions & { name: string }): Promise<Member | undefined> {
-  return storeOf(options.root).updateConfig(options.team, (config) => {
+  const store = storeOf(options.root);
+  const removed = await store.updateConfig(options.team, (config) => {
     const i = config.members.findIndex((m) => m.name === options.name || m.agentId === options.name);
     if (i < 0 || config.members[i]!.agentId === config.leadAgentId) return undefined;
     return config.members.splice(i, 1)[0];
   });
+  if (removed) await record(store, options.team, [memberEvent(options.team, 'left', removed.name, removed.agentId, 'mailroom', nowOf(options))]);
+  return removed;
 }

@@ -11,6 +11,7 @@ import type { Store } from '../store/store.js';
 import { storeOf, type TeamOptions } from './context.js';
 import { requireMember } from './members.js';
 import { indexTasks, isReady, openBlockers } from './task-rules.js';
+import { recordTasks } from './journal.js';
 
 /** Claude Code's claim refusal reasons. */
 export type ClaimRefusal = 'already_claimed' | 'already_resolved' | 'blocked' | 'agent_busy';
@@ -62,7 +63,7 @@ export async function claimNextTask(options: ClaimOptions): Promise<Task | undef
 }
 
 async function claimUnderTaskLock(store: Store, o: ClaimOptions, id: string): Promise<Task> {
-  return store.updateTask(o.team, id, async (t) => {
+  const task = await store.updateTask(o.team, id, async (t) => {
     if (!isUnowned(t) && t.owner !== o.as) throw refusal('already_claimed', o, t, `Task #${t.id} is already claimed by ${t.owner}.`);
     if (t.status === 'completed') throw refusal('already_resolved', o, t, `Task #${t.id} is already completed.`);
     const open = openBlockers(t, indexTasks(await store.listTasks(o.team)));
@@ -73,6 +74,8 @@ async function claimUnderTaskLock(store: Store, o: ClaimOptions, id: string): Pr
     t.status = 'in_progress';
     return t;
   });
+  await recordTasks({ ...o, root: store }, 'updated', [task]);
+  return task;
 }
 
 async function assertNotBusy(store: Store, o: ClaimOptions, except?: string): Promise<void> {

@@ -12,6 +12,7 @@ import { leadName, requireMember } from './members.js';
 import { notifyAssignment } from './task-assign.js';
 import { addUnique, findCycle, indexTasks, openBlockers } from './task-rules.js';
 import { deleteTask, requireTasks, type MetadataPatch } from './tasks.js';
+import { recordTasks } from './journal.js';
 
 /** Input of {@link updateTask}. `owner: null` (or `""`) clears the owner. */
 export interface UpdateTaskOptions extends TeamOptions {
@@ -57,6 +58,7 @@ export async function updateTask(options: UpdateTaskOptions): Promise<UpdateTask
     applyFields(t, options, actor);
     return t;
   });
+  await recordTasks({ ...options, root: store }, 'updated', [task]);
   const ownerChanged = !isUnowned(task) && task.owner !== previousOwner;
   const notified = ownerChanged ? await notifyAssignment(options, task, actor) : false;
   return { task, deleted: false, notified };

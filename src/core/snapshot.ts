@@ -1,0 +1,139 @@
+/**
+ * The team snapshot: everything `mailroom watch` shows (roster with member states, task board,
+ * message flow across all inboxes), built from the parts a {@link TeamTracker} keeps. Pure: the
+ * same parts give the same snapshot.
+ */
+import type { Member, TeamConfig } from '../protocol/config.js';
+import type { InboxEntry } from '../protocol/inbox.js';
+import type { ParsedText } from '../protocol/structured.js';
+import type { Task, TaskStatus } from '../protocol/task.js';
+import { deriveMemberState, type MemberState, type SignalMessage } from './member-state.js';
+import { indexTasks, isInternal } from './task-rules.js';
+import { viewOf, type TaskView } from './tasks.js';
+
+/** A message in the flow. */
+export interface MessageView {
+  /** {@link messageKey}: recipient + msg_id (or from+timestamp+text). */
+  key: string;
+  /** Recipient (the inbox it was found in). */
+  to: string;
+  entry: InboxEntry;
+  parsed: ParsedText;
+  /** One-line description ({@link describeText}). */
+  line: string;
+  /**
+   * `unread`/`read`: still in the inbox; `delivered`: gone from it (deleted by Claude Code 2.1.332
+   * once delivered, or moved to mailroom's inbox archive once read), known from journal or archive.
+   */
+  status: 'unread' | 'read' | 'delivered';
+}
+
+/** One roster row. */
+export interface MemberView {
+  name: string;
+  agentId?: string | undefined;
+  isLead: boolean;
+  /** False for a member that left (known from the journal or its shutdown approval). */
+  inRoster: boolean;
+  state: MemberState;
+  /** Evidence for `state`, e.g. `idle notice at 2026-…`. */
+  stateReason: string;
+  backendType?: string | undefined;
+  model?: string | undefined;
+  color?: string | undefined;
+  /** The lowest-id in_progress task it owns, else its lowest-id pending one. */
+  currentTask?: { id: string; subject: string; status: TaskStatus } | undefined;
+  /** Entries in its inbox whose `read` is not true. */
+  unread: number;
+  /** Timestamp of the latest message it sent (ISO-8601), if any. */
+  lastActivity?: string | undefined;
+}
+
+/** What `watch` renders and `watch --json` summarises. */
+export interface TeamSnapshot {
+  team: string;
+  /** False once config.json is gone (team deleted, Claude Code session ended): the rest is the last state seen. */
+  exists: boolean;
+  description?: string | undefined;
+  /** The lead's member name. */
+  lead: string;
+  members: MemberView[];
+  /** Tasks in numeric id order (`metadata._internal` ones hidden). */
+  tasks: TaskView[];
+  /** Every known message, oldest first. */
+  messages: MessageView[];
+  counts: { unread: number; tasks: Record<TaskStatus, number> };
+}
+
+/** The raw parts a snapshot is built from. */
+export interface SnapshotParts {
+  team: string;
+  config?: TeamConfig | undefined;
+  exists: boolean;
+  /** Every known message, oldest first. */
+  messages: readonly MessageView[];
+  /** Tasks on disk in numeric id order. */
+  tasks: readonly Task[];
+  /** Members that left, by name (agentId when known). */
+  departed: ReadonlyMap<string, string | undefined>;
+}
+
+/** Builds the snapshot. Cost is linear in messages + tasks + members. */
+export function buildSnapshot(parts: SnapshotParts): TeamSnapshot {
+  const byId = indexTasks([...parts.tasks]);
+  const tasks = parts.tasks.filter((t) => !isInternal(t)).map((t) => viewOf(t, byId));
+  const lead = parts.config?.members.find((m) => m.agentId === parts.config?.leadAgentId)?.name ?? 'team-lead';
+  const signals = groupSignals(parts.messages);
+  const roster = parts.config?.members ?? [];
+  const rows = roster.map((m) => memberRow(m, parts, true, tasks, signals));
+  for (const [name, agentId] of parts.departed) {
+    if (!roster.some((m) => m.name === name)) rows.push(memberRow({ name, agentId: agentId ?? '' }, parts, false, tasks, signals));
+  }
+  const counts = { unread: 0, tasks: { pending: 0, in_progress: 0, completed: 0 } as Record<TaskStatus, number> };
+  for (const m of parts.messages) if (m.status === 'unread') counts.unread++;
+  for (const t of tasks) counts.tasks[t.task.status]++;
+  return { team: parts.team, exists: parts.exists, description: parts.config?.description, lead, members: rows, tasks, messages: [...parts.messages], counts };
+}
+
+interface Signals {
+  sent: SignalMessage[];
+  received: SignalMessage[];
+  unread: number;
+}
+
+function groupSignals(messages: readonly MessageView[]): Map<string, Signals> {
+  const out = new Map<string, Signals>();
+  const get = (name: string) => out.get(name) ?? out.set(name, { sent: [], received: [], unread: 0 }).get(name)!;
+  for (const m of messages) {
+    get(m.entry.from).sent.push({ timestamp: m.entry.timestamp, parsed: m.parsed, delivered: m.status !== 'unread' });
+    const to = get(m.to);
+    to.received.push({ timestamp: m.entry.timestamp, parsed: m.parsed, delivered: m.status !== 'unread' });
+    if (m.status === 'unread') to.unread++;
+  }
+  return out;
+}
+
+function memberRow(m: Pick<Member, 'name' | 'agentId'> & Partial<Member>, parts: SnapshotParts, inRoster: boolean, tasks: TaskView[], signals: Map<string, Signals>): MemberView {
+  const s = signals.get(m.name) ?? { sent: [], received: [], unread: 0 };
+  const verdict = deriveMemberState({ inRoster, isActive: m.isActive, sent: s.sent, received: s.received });
+  return {
+    name: m.name,
+    agentId: m.agentId || undefined,
+    isLead: m.agentId === parts.config?.leadAgentId,
+    inRoster,
+    state: verdict.state,
+    stateReason: verdict.reason,
+    backendType: m.backendType,
+    model: m.model,
+    color: m.color,
+    currentTask: currentTask(m.name, tasks),
+    unread: s.unread,
+    lastActivity: s.sent.at(-1)?.timestamp,
+  };
+}
+
+function currentTask(name: string, tasks: TaskView[]): MemberView['currentTask'] {
+  const owned = tasks.filter((v) => v.task.owner === name && v.task.status !== 'completed');
+  const pick = owned.find((v) => v.task.status === 'in_progress') ?? owned[0];
+  return pick ? { id: pick.task.id, subject: pick.task.subject, status: pick.task.status } : undefined;
+}

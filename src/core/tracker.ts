@@ -1,0 +1,167 @@
+/**
+ * Keeps a live picture of one team for `watch` and `log --follow`: loads everything once, then on
+ * each {@link StoreChange} hint re-reads only what the hint names (one inbox, one task, the config)
+ * and reports what changed. Messages gone from an inbox (Claude Code 2.1.332 deletes delivered
+ * entries; mailroom archives read ones) stay in the picture as `delivered`, and so do messages
+ * only the journal or an inbox archive still knows.
+ */
+import { isMailroomError } from '../errors.js';
+import type { TeamConfig } from '../protocol/config.js';
+import type { JournalEvent } from '../protocol/journal.js';
+import type { Task } from '../protocol/task.js';
+import type { Store, StoreChange } from '../store/store.js';
+import { storeOf, type TeamOptions } from './context.js';
+import { diffSnapshots } from './tracker-diff.js';
+import { JournalReader } from './journal-reader.js';
+import { observedEvents } from './tracker-record.js';
+import { buildSnapshot, type TeamSnapshot } from './snapshot.js';
+import type { TeamEvent } from './events.js';
+import { MessageBook } from './message-book.js';
+import { record } from './journal.js';
+
+/** Options of {@link TeamTracker}. */
+export interface TrackerOptions {
+  /** Append what is on disk but not yet in the journal (`source: observed`). Default false. */
+  record?: boolean;
+  /** Clock for journal times (epoch ms). */
+  now?: () => number;
+}
+
+/** Result of {@link TeamTracker.apply}. */
+export interface TrackerUpdate {
+  events: TeamEvent[];
+  snapshot: TeamSnapshot;
+  /** True when a file could not be read (e.g. caught mid-write): call `apply([])` again shortly. */
+  retry: boolean;
+}
+
+/** An incrementally updated team picture; see the module comment. */
+export class TeamTracker {
+  private config: TeamConfig | undefined;
+  private exists = false;
+  private tasks = new Map<string, Task>();
+  private readonly departed = new Map<string, string | undefined>();
+  private readonly book = new MessageBook();
+  private readonly journal: JournalReader;
+  private pending: StoreChange[] = [];
+  private cached: TeamSnapshot | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly team: string,
+    private readonly options: TrackerOptions = {},
+  ) {
+    this.journal = new JournalReader(store, team);
+  }
+
+  /** Reads config, journal, every inbox and every task. @throws TEAM_NOT_FOUND, FILE_CORRUPT */
+  async load(): Promise<TeamSnapshot> {
+    this.config = await this.store.readConfig(this.team);
+    this.exists = true;
+    this.readJournalEvents(await this.journal.next());
+    const agents = new Set([...this.config.members.map((m) => m.name), ...(await this.store.listInboxes(this.team))]);
+    for (const agent of agents) {
+      for (const entry of await this.store.readInboxArchive(this.team, agent)) this.book.addKnown(agent, entry);
+      this.book.setInbox(agent, await this.store.readInbox(this.team, agent));
+    }
+    this.tasks = new Map((await this.store.listTasks(this.team)).map((t) => [t.id, t]));
+    await this.recordObserved({ config: true, tasks: [...this.tasks.keys(), ...this.journal.knownTaskIds()] });
+    this.book.takeNew();
+    return this.snapshot();
+  }
+
+  /** The current snapshot (rebuilt only after a change). */
+  snapshot(): TeamSnapshot {
+    this.cached ??= buildSnapshot({ team: this.team, config: this.config, exists: this.exists, messages: this.book.views(), tasks: [...this.tasks.values()], departed: this.departed });
+    return this.cached;
+  }
+
+  /** Re-reads what the hints name (plus hints that failed before), records and reports changes. */
+  async apply(changes: readonly StoreChange[]): Promise<TrackerUpdate> {
+    const before = this.snapshot();
+    const work = [...this.pending, ...changes];
+    this.pending = [];
+    const configChanged = work.some((c) => c.kind === 'config');
+    const beforeTasks = new Map(this.tasks);
+    const events: TeamEvent[] = [];
+    if (configChanged) await this.attempt({ kind: 'config', team: this.team }, () => this.reloadConfig(events));
+    for (const agent of new Set(work.flatMap((c) => (c.kind === 'inbox' ? [c.agent] : [])))) {
+      await this.attempt({ kind: 'inbox', team: this.team, agent }, async () => this.book.setInbox(agent, await this.store.readInbox(this.team, agent)));
+    }
+    const taskIds = await this.reloadTasks(work);
+    this.readJournalEvents(await this.journal.next());
+    await this.recordObserved({ config: configChanged, tasks: taskIds });
+    this.cached = undefined;
+    const after = this.snapshot();
+    events.push(...diffSnapshots(before, after, beforeTasks, this.tasks, this.book.takeNew()));
+    return { events, snapshot: after, retry: this.pending.length > 0 };
+  }
+
+  private async attempt(change: StoreChange, read: () => Promise<void>): Promise<void> {
+    try {
+      await read();
+    } catch (err) {
+      if (!isMailroomError(err, 'FILE_CORRUPT') && !isMailroomError(err, 'LOCK_TIMEOUT')) throw err;
+      this.pending.push(change);
+    }
+  }
+
+  private async reloadConfig(events: TeamEvent[]): Promise<void> {
+    try {
+      const config = await this.store.readConfig(this.team);
+      if (!this.exists) events.push({ kind: 'team', action: 'restored' });
+      for (const m of this.config?.members ?? []) if (!config.members.some((n) => n.name === m.name)) this.departed.set(m.name, m.agentId);
+      for (const m of config.members) {
+        this.departed.delete(m.name);
+        if (!this.book.hasInbox(m.name)) this.book.setInbox(m.name, await this.store.readInbox(this.team, m.name));
+      }
+      this.config = config;
+      this.exists = true;
+    } catch (err) {
+      if (!isMailroomError(err, 'TEAM_NOT_FOUND')) throw err;
+      if (this.exists) events.push({ kind: 'team', action: 'removed' });
+      this.exists = false;
+    }
+  }
+
+  /** Re-reads the hinted tasks (all of them for a hint without id); returns the ids looked at. */
+  private async reloadTasks(work: readonly StoreChange[]): Promise<string[]> {
+    const hints = work.flatMap((c) => (c.kind === 'task' ? [c.id] : []));
+    if (hints.length === 0) return [];
+    if (hints.includes(undefined)) {
+      const before = [...this.tasks.keys()];
+      this.tasks = new Map((await this.store.listTasks(this.team)).map((t) => [t.id, t]));
+      return [...new Set([...before, ...this.tasks.keys()])];
+    }
+    const ids = [...new Set(hints as string[])];
+    for (const id of ids) {
+      const task = await this.store.readTask(this.team, id);
+      if (task) this.tasks.set(id, task);
+      else this.tasks.delete(id);
+    }
+    this.tasks = new Map([...this.tasks].sort(([a], [b]) => Number(a) - Number(b)));
+    return ids;
+  }
+
+  private readJournalEvents(events: readonly JournalEvent[]): void {
+    for (const e of events) {
+      if (e.kind === 'message') this.book.addKnown(e.to, e.entry);
+      if (e.kind === 'member' && e.action === 'left' && !this.config?.members.some((m) => m.name === e.name)) this.departed.set(e.name, e.agentId);
+    }
+  }
+
+  private async recordObserved(scope: { config: boolean; tasks: readonly string[] }): Promise<void> {
+    if (!this.options.record) return;
+    const now = (this.options.now ?? Date.now)();
+    const events = observedEvents(this.journal, { team: this.team, now, config: scope.config ? this.config : undefined, exists: this.exists, tasks: this.tasks, taskIds: scope.tasks, messages: this.book.peekNew() });
+    await record(this.store, this.team, events);
+  }
+}
+
+/**
+ * Reads a team once: roster with member states, task board, every known message (inboxes plus
+ * journal). Records nothing. @throws TEAM_NOT_FOUND
+ */
+export async function snapshotTeam(options: TeamOptions): Promise<TeamSnapshot> {
+  return new TeamTracker(storeOf(options.root), options.team, options.now ? { now: options.now } : {}).load();
+}
