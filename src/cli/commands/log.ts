@@ -1,0 +1,35 @@
+/**
+ * `mailroom log [team]`: print the team's journal (what passed through mailroom and what `watch`
+ * observed), optionally following it. The heavy part loads inside the handler.
+ */
+import type { Argv, CommandModule } from 'yargs';
+import { MailroomError } from '../../errors.js';
+import { teamTarget, type GlobalArgs } from '../globals.js';
+
+interface LogArgs extends GlobalArgs {
+  follow?: boolean;
+  record?: boolean;
+  tail?: number;
+}
+
+/** `log`. */
+export const logCommand: CommandModule<GlobalArgs, LogArgs> = {
+  command: 'log [team]',
+  describe: "Print the team's journal: messages, task changes, members joining and leaving",
+  builder: (y) =>
+    y
+      .positional('team', { type: 'string', describe: 'Team (default: --team, $MAILROOM_TEAM, or the only team)' })
+      .option('follow', { alias: 'f', type: 'boolean', describe: 'Keep printing new events until interrupted' })
+      .option('tail', { type: 'number', describe: 'Print only the last N events of the history' })
+      .option('record', { type: 'boolean', default: true, describe: 'First journal what is on disk and not yet recorded (--no-record: only read)' })
+      .example('$0 log demo', 'Print the history of team "demo"')
+      .example('$0 log --claude --team session-1a2b3c4d --follow --json', "Follow a Claude Code session's team as NDJSON") as Argv<LogArgs>,
+  handler: async (a) => {
+    if (a.tail !== undefined && (!Number.isInteger(a.tail) || a.tail < 0)) {
+      throw new MailroomError('INVALID_ARGUMENT', `--tail must be a whole number of events (got ${a.tail}).`);
+    }
+    const { root, team } = await teamTarget(a);
+    const { runLog } = await import('../live/log.js');
+    await runLog({ store: root, team, json: a.json === true, follow: a.follow === true, record: a.record !== false, tail: a.tail });
+  },
+};

@@ -1,0 +1,98 @@
+/**
+ * The `mailroom watch` screen for one snapshot: header, roster, task board, message flow, footer;
+ * detail views and the send form. Keys (see keys.ts): Tab/←/→ or 1–3 switch panes, ↑/↓ (j/k)
+ * move, g/G top and bottom, Enter opens, Esc goes back, `s` sends as the lead, `q` quits.
+ */
+import { useRef, useState } from 'react';
+import { Box, Text, useInput } from 'ink';
+import type { TeamSnapshot } from '../core/snapshot.js';
+import { MemberDetail, MessageDetail, TaskDetail } from './detail-views.js';
+import { INITIAL_UI, reduceKey, selectedRow, splitKeys, type Effect, type UiState } from './keys.js';
+import { MessagesPane } from './messages-pane.js';
+import { layout } from './navigation.js';
+import { RosterPane } from './roster-pane.js';
+import { SendForm } from './send-form.js';
+import { TasksPane } from './tasks-pane.js';
+
+/** Props of {@link WatchApp}. */
+export interface WatchAppProps {
+  snapshot: TeamSnapshot;
+  /** Footer text: the latest event, or the result of a send. */
+  status?: string | undefined;
+  columns: number;
+  rows: number;
+  /** Sends `text` to `to` as the lead; resolves with a line for the footer. */
+  onSend(to: string, text: string): Promise<string>;
+  onQuit(): void;
+}
+
+/** See the module comment. */
+export function WatchApp({ snapshot, status, columns, rows, onSend, onQuit }: WatchAppProps) {
+  const [ui, setUi] = useState<UiState>(INITIAL_UI);
+  const latest = useRef(ui);
+  const [notice, setNotice] = useState<{ text: string; over: string | undefined } | undefined>();
+
+  const run = (effect: Effect) => {
+    if (effect.kind === 'quit') return onQuit();
+    const show = (text: string) => setNotice({ text, over: status });
+    show(`sending to ${effect.to}…`);
+    onSend(effect.to, effect.text).then(show, (err: unknown) => show(`send failed: ${err instanceof Error ? err.message : String(err)}`));
+  };
+  useInput((input, key) => {
+    let next = latest.current;
+    for (const [i, k] of splitKeys(input, key)) {
+      const r = reduceKey(next, i, k, snapshot);
+      next = r.ui;
+      if (r.effect) run(r.effect);
+    }
+    latest.current = next;
+    setUi(next);
+  });
+
+  const h = layout(rows, snapshot);
+  const c = snapshot.counts.tasks;
+  const footer = notice && notice.over === status ? notice.text : status;
+  return (
+    <Box flexDirection="column" width={columns} height={rows}>
+      <Text bold wrap="truncate">
+        mailroom watch · team {snapshot.team}
+        {snapshot.exists ? '' : ' (removed)'} · {snapshot.members.length} members · {c.pending + c.in_progress + c.completed} tasks · {snapshot.messages.length} messages ({snapshot.counts.unread} unread)
+      </Text>
+      <Body ui={ui} snapshot={snapshot} columns={columns} heights={h} />
+      <Text dimColor wrap="truncate">
+        Tab pane · ↑↓ move · Enter open · Esc back · s send · q quit{footer ? ` │ ${footer}` : ''}
+      </Text>
+    </Box>
+  );
+}
+
+function Body({ ui, snapshot, columns, heights: h }: { ui: UiState; snapshot: TeamSnapshot; columns: number; heights: ReturnType<typeof layout> }) {
+  const { view } = ui;
+  if (ui.send) return <SendForm from={snapshot.lead} to={ui.send.to} text={ui.send.text} height={h.body} />;
+  if (view.kind === 'member') {
+    const member = snapshot.members.find((m) => m.name === view.name);
+    if (member) return <MemberDetail member={member} messages={snapshot.messages} height={h.body} width={columns} />;
+  }
+  if (view.kind === 'task') {
+    const task = snapshot.tasks.find((v) => v.task.id === view.id);
+    if (task) return <TaskDetail view={task} height={h.body} width={columns} />;
+  }
+  if (view.kind === 'message') {
+    const message = snapshot.messages.find((m) => m.key === view.key);
+    if (message) return <MessageDetail message={message} members={snapshot.members} height={h.body} width={columns} />;
+  }
+  return (
+    <>
+      <RosterPane members={snapshot.members} selected={selectedRow(ui, snapshot, 'roster')} focused={ui.pane === 'roster'} height={h.roster} width={columns} />
+      <TasksPane tasks={snapshot.tasks} selected={selectedRow(ui, snapshot, 'tasks')} focused={ui.pane === 'tasks'} height={h.tasks} width={columns} />
+      <MessagesPane
+        messages={snapshot.messages}
+        members={snapshot.members}
+        selected={selectedRow(ui, snapshot, 'messages')}
+        focused={ui.pane === 'messages'}
+        height={h.messages}
+        width={columns}
+      />
+    </>
+  );
+}

@@ -1,0 +1,88 @@
+/**
+ * Full-screen views opened with Enter: a member and its inbox, a task, one message. Esc closes.
+ */
+import { Box, Text } from 'ink';
+import type { MemberView, MessageView } from '../core/snapshot.js';
+import type { TaskView } from '../core/tasks.js';
+import { cell, clock, paletteColor, stateColor } from './format.js';
+import { boardState } from './tasks-pane.js';
+import { innerWidth, Pane } from './pane.js';
+
+interface Sized {
+  height: number;
+  width: number;
+}
+
+/** A member's details and the messages addressed to it (its inbox, including delivered ones). */
+export function MemberDetail({ member, messages, height, width }: Sized & { member: MemberView; messages: readonly MessageView[] }) {
+  const inbox = messages.filter((m) => m.to === member.name);
+  const room = Math.max(1, height - 10);
+  const text = Math.max(10, innerWidth(width) - 28);
+  return (
+    <Pane title={`Member ${member.name}${member.isLead ? ' (lead)' : ''} — Esc to go back`} focused height={height}>
+      <Text wrap="truncate">
+        state: <Text color={stateColor(member.state)}>{member.state}</Text> ({member.stateReason})
+      </Text>
+      <Text wrap="truncate">
+        agentId: {member.agentId ?? '-'} · backend: {member.backendType ?? '-'} · model: {member.model ?? '-'} · color: {member.color ?? '-'}
+        {member.inRoster ? '' : ' · left the team'}
+      </Text>
+      <Text wrap="truncate">task: {member.currentTask ? `#${member.currentTask.id} ${member.currentTask.subject} (${member.currentTask.status})` : '-'}</Text>
+      <Text wrap="truncate">last message sent: {member.lastActivity ?? '-'}</Text>
+      <Text> </Text>
+      <Text bold wrap="truncate">
+        Inbox: {inbox.length} message{inbox.length === 1 ? '' : 's'}, {member.unread} unread
+      </Text>
+      {inbox.slice(-room).map((m) => (
+        <Text key={m.key} wrap="truncate">
+          <Text dimColor>{clock(m.entry.timestamp)}</Text> <Text color="yellow">{m.status === 'unread' ? '●' : ' '}</Text> {cell(m.entry.from, 16)} {cell(m.line, text)}
+        </Text>
+      ))}
+    </Pane>
+  );
+}
+
+/** Every field of a task. */
+export function TaskDetail({ view, height }: Sized & { view: TaskView }) {
+  const t = view.task;
+  const ids = (list: readonly string[]) => list.map((id) => `#${id}`).join(' ') || '-';
+  return (
+    <Pane title={`Task #${t.id} — Esc to go back`} focused height={height}>
+      <Text bold wrap="truncate">{t.subject}</Text>
+      <Text wrap="truncate">
+        status: {t.status}
+        {boardState(view) ? ` (${boardState(view)})` : ''} · owner: {t.owner || '-'}
+      </Text>
+      {t.activeForm ? <Text wrap="truncate">active form: {t.activeForm}</Text> : null}
+      <Text wrap="truncate">
+        blocks: {ids(t.blocks)} · blocked by: {ids(t.blockedBy)}
+      </Text>
+      {t.metadata ? <Text wrap="truncate">metadata: {JSON.stringify(t.metadata)}</Text> : null}
+      <Text> </Text>
+      <Box flexDirection="column" overflow="hidden">
+        <Text>{t.description || '(no description)'}</Text>
+      </Box>
+    </Pane>
+  );
+}
+
+/** One message: envelope fields and the full text (structured messages pretty-printed). */
+export function MessageDetail({ message, members, height }: Sized & { message: MessageView; members: readonly MemberView[] }) {
+  const e = message.entry;
+  const color = paletteColor(members.find((m) => m.name === e.from)?.color);
+  const body = message.parsed.kind === 'plain' ? e.text : JSON.stringify(JSON.parse(e.text), null, 2);
+  return (
+    <Pane title="Message — Esc to go back" focused height={height}>
+      <Text wrap="truncate">
+        from <Text color={color}>{e.from}</Text> to {message.to} at {e.timestamp} · {message.status}
+        {e.msg_id ? ` · msg_id ${e.msg_id}` : ''}
+      </Text>
+      {e.summary ? <Text wrap="truncate">summary: {e.summary}</Text> : null}
+      <Text wrap="truncate">{message.line}</Text>
+      <Text> </Text>
+      <Box flexDirection="column" overflow="hidden">
+        <Text>{body}</Text>
+      </Box>
+    </Pane>
+  );
+}

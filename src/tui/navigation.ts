@@ -1,0 +1,44 @@
+/**
+ * Screen state helpers of the watch app: pane names, what Enter opens, who `s` sends to, and how
+ * the rows are shared between the panes.
+ */
+import type { TeamSnapshot } from '../core/snapshot.js';
+
+/** The three panes of the main view. */
+export type PaneName = 'roster' | 'tasks' | 'messages';
+
+/** What fills the body: the three panes, or one opened item. */
+export type View = { kind: 'main' } | { kind: 'member'; name: string } | { kind: 'task'; id: string } | { kind: 'message'; key: string };
+
+/** The view Enter opens on row `index` of `pane`. */
+export function openView(s: TeamSnapshot, pane: PaneName, index: number): View {
+  if (pane === 'roster') {
+    const m = s.members[index];
+    return m ? { kind: 'member', name: m.name } : { kind: 'main' };
+  }
+  if (pane === 'tasks') {
+    const t = s.tasks[index];
+    return t ? { kind: 'task', id: t.task.id } : { kind: 'main' };
+  }
+  const message = s.messages[index];
+  return message ? { kind: 'message', key: message.key } : { kind: 'main' };
+}
+
+/**
+ * Recipients the lead can send to (members in the roster other than the lead), starting from
+ * `preferred` when it is one, moved `step` places. Falls back to the lead itself when alone.
+ */
+export function nextRecipient(s: TeamSnapshot, preferred: string | undefined, step: number): string {
+  const names = s.members.filter((m) => m.inRoster && !m.isLead).map((m) => m.name);
+  if (names.length === 0) return s.lead;
+  const from = preferred !== undefined && names.includes(preferred) ? names.indexOf(preferred) : 0;
+  return names[(from + step + names.length) % names.length]!;
+}
+
+/** Heights (rows, borders included) of the header-less body parts for a screen of `rows` rows. */
+export function layout(rows: number, s: TeamSnapshot): { body: number; roster: number; tasks: number; messages: number } {
+  const body = Math.max(15, rows - 2);
+  const roster = Math.max(5, Math.min(s.members.length + 4, Math.floor(body * 0.3)));
+  const tasks = Math.max(5, Math.min(Math.max(1, s.tasks.length) + 4, Math.floor(body * 0.3)));
+  return { body, roster, tasks, messages: Math.max(5, body - roster - tasks) };
+}

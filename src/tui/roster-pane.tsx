@@ -1,0 +1,43 @@
+/**
+ * The roster: one row per member with state, backend, model, current task, unread count and the
+ * time of its last message. Members that left are listed last, dimmed.
+ */
+import { Text } from 'ink';
+import type { MemberView } from '../core/snapshot.js';
+import { cell, clock, paletteColor, stateColor, windowOf } from './format.js';
+import { innerWidth, listRows, Pane } from './pane.js';
+
+/** Props of {@link RosterPane}. */
+export interface RosterPaneProps {
+  members: readonly MemberView[];
+  selected: number;
+  focused: boolean;
+  height: number;
+  width: number;
+}
+
+const FIXED = { name: 16, state: 8, backend: 11, model: 18, unread: 7, last: 8 };
+
+/** See the module comment. */
+export function RosterPane({ members, selected, focused, height, width }: RosterPaneProps) {
+  const w = innerWidth(width);
+  const task = Math.max(6, w - Object.values(FIXED).reduce((a, b) => a + b + 1, 0));
+  const { start, end } = windowOf(members.length, selected, listRows(height));
+  return (
+    <Pane title={`Roster (${members.length})`} focused={focused} height={height}>
+      <Text dimColor wrap="truncate">
+        {[cell('NAME', FIXED.name), cell('STATE', FIXED.state), cell('BACKEND', FIXED.backend), cell('MODEL', FIXED.model), cell('TASK', task), cell('UNREAD', FIXED.unread), cell('LAST', FIXED.last)].join(' ')}
+      </Text>
+      {members.slice(start, end).map((m, i) => (
+        <Text key={m.name} inverse={focused && start + i === selected} dimColor={!m.inRoster} wrap="truncate">
+          <Text color={paletteColor(m.color)} bold={m.isLead}>
+            {cell(m.isLead ? `${m.name} *` : m.name, FIXED.name)}
+          </Text>{' '}
+          <Text color={stateColor(m.state)}>{cell(m.state, FIXED.state)}</Text>{' '}
+          {cell(m.backendType ?? '-', FIXED.backend)} {cell(m.model ?? '-', FIXED.model)}{' '}
+          {cell(m.currentTask ? `#${m.currentTask.id} ${m.currentTask.subject}` : '-', task)} {cell(String(m.unread), FIXED.unread)} {cell(clock(m.lastActivity), FIXED.last)}
+        </Text>
+      ))}
+    </Pane>
+  );
+}

@@ -1,0 +1,69 @@
+/**
+ * Entry of the interactive `mailroom watch`: follows the team (store watch → tracker), draws the
+ * {@link WatchApp} in the terminal's alternate screen, sends messages as the lead, and restores the
+ * terminal on exit. Loaded only when `watch` runs on a terminal.
+ */
+import { render, useApp, useStdout } from 'ink';
+import { describeEvent } from '../core/events.js';
+import { followTeam } from '../core/follow.js';
+import { sendMessage } from '../core/messages.js';
+import type { Store } from '../store/store.js';
+import { WatchApp } from './app.js';
+import { clock } from './format.js';
+import { useLiveSnapshot, useTerminalSize, type LiveState, type SnapshotSource } from './use-live-snapshot.js';
+
+/** Options of {@link runTui}. */
+export interface TuiOptions {
+  store: Store;
+  team: string;
+  /** Journal what is seen. */
+  record: boolean;
+}
+
+function Live({ source, onSend }: { source: SnapshotSource; onSend(to: string, text: string): Promise<string> }) {
+  const { snapshot, status } = useLiveSnapshot(source);
+  const { stdout } = useStdout();
+  const { columns, rows } = useTerminalSize(stdout);
+  const { exit } = useApp();
+  return <WatchApp snapshot={snapshot} status={status} columns={columns} rows={Math.max(10, rows - 1)} onSend={onSend} onQuit={() => exit()} />;
+}
+
+/** Runs the screen until `q`. @throws TEAM_NOT_FOUND (before the screen opens) */
+export async function runTui(o: TuiOptions): Promise<void> {
+  const listeners = new Set<(state: LiveState) => void>();
+  const following = await followTeam({
+    store: o.store,
+    team: o.team,
+    record: o.record,
+    onUpdate: (u) => {
+      const last = u.events.at(-1);
+      const status = last ? `${clock(new Date().toISOString())} ${describeEvent(last)}` : undefined;
+      for (const l of listeners) l({ snapshot: u.snapshot, status });
+    },
+  });
+  const source: SnapshotSource = {
+    initial: following.initial,
+    subscribe: (l) => {
+      listeners.add(l);
+      l({ snapshot: following.current() });
+      return () => listeners.delete(l);
+    },
+  };
+  const onSend = async (to: string, text: string) => {
+    const sent = await sendMessage({ root: o.store, team: o.team, to, text });
+    return `sent to ${sent.to} at ${clock(sent.entry.timestamp)}`;
+  };
+  process.stdout.write('\u001b[?1049h\u001b[H');
+  try {
+    const app = render(<Live source={source} onSend={onSend} />, { exitOnCtrlC: false });
+    const stop = () => app.unmount();
+    process.once('SIGTERM', stop);
+    process.once('SIGHUP', stop);
+    await app.waitUntilExit();
+    process.off('SIGTERM', stop);
+    process.off('SIGHUP', stop);
+  } finally {
+    process.stdout.write('\u001b[?1049l');
+    await following.close();
+  }
+}

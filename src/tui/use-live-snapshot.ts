@@ -1,0 +1,39 @@
+/**
+ * The hook that keeps the screen current: it subscribes to a {@link SnapshotSource} (fed by the
+ * store watch through `followTeam`) and re-renders with each new snapshot.
+ */
+import { useEffect, useState } from 'react';
+import type { TeamSnapshot } from '../core/snapshot.js';
+
+/** One update for the screen: the new snapshot and a line describing the latest event. */
+export interface LiveState {
+  snapshot: TeamSnapshot;
+  status?: string | undefined;
+}
+
+/** Where snapshots come from. `subscribe` returns an unsubscribe function. */
+export interface SnapshotSource {
+  initial: TeamSnapshot;
+  subscribe(listener: (state: LiveState) => void): () => void;
+}
+
+/** The latest state from `source` (its initial snapshot until the first update). */
+export function useLiveSnapshot(source: SnapshotSource): LiveState {
+  const [state, setState] = useState<LiveState>({ snapshot: source.initial });
+  useEffect(() => source.subscribe(setState), [source]);
+  return state;
+}
+
+/** The terminal size, following resizes. */
+export function useTerminalSize(stdout: NodeJS.WriteStream): { columns: number; rows: number } {
+  const read = () => ({ columns: stdout.columns || 100, rows: stdout.rows || 30 });
+  const [size, setSize] = useState(read);
+  useEffect(() => {
+    const onResize = () => setSize(read());
+    stdout.on('resize', onResize);
+    return () => {
+      stdout.off('resize', onResize);
+    };
+  }, [stdout]);
+  return size;
+}

@@ -1,0 +1,90 @@
+import { rm } from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { REFERENCE_2_1_109, cleanEnv, copyTree, mailroom, mailroomOk } from '../helpers/store-files.js';
+import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { teamPaths, writeJsonAtomic } from '../helpers/claude-writer.js';
+import { startCli, type LineChild } from '../helpers/line-child.js';
+import { createTeam } from '../../src/core/teams.js';
+import { spawnMember } from '../../src/core/spawn.js';
+import { addTask } from '../../src/core/tasks.js';
+import { updateTask } from '../../src/core/task-update.js';
+
+const body = (line: string) => line.replace(/^\S+Z {2}/, '');
+
+describe('mailroom log', () => {
+  let dir: TempDir;
+  let child: LineChild | undefined;
+  afterEach(async () => {
+    await child?.stop();
+    await dir.cleanup();
+  });
+
+  describe('on a mailroom team', () => {
+    beforeEach(async () => {
+      dir = await makeTempDir();
+      const o = { root: dir.path, team: 'demo' };
+      await createTeam(o);
+      await spawnMember({ ...o, name: 'alice', prompt: 'Write the parser' });
+      await addTask({ ...o, subject: 'Write the parser' });
+      await updateTask({ ...o, id: '1', owner: 'alice', status: 'in_progress' });
+    });
+
+    it('prints what passed through mailroom, in order', async () => {
+      const run = await mailroomOk(dir.path, 'log');
+      expect(run.stdout.trim().split('\n').map(body)).toEqual([
+        'alice joined the team',
+        'team-lead → alice: Write the parser',
+        'task #1 "Write the parser" created: pending, no owner',
+        'task #1 "Write the parser": status pending → in_progress, owner → alice',
+        'team-lead → alice: [task assigned] #1 "Write the parser" by team-lead',
+        'team-lead joined the team',
+      ]);
+    });
+
+    it('prints journal events as NDJSON with --json, and the last N with --tail', async () => {
+      const json = await mailroomOk(dir.path, 'log', '--json');
+      const events = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(events.map((e) => `${String(e.kind)}/${String(e.source)}`)).toEqual([
+        'member/mailroom',
+        'message/mailroom',
+        'task/mailroom',
+        'task/mailroom',
+        'message/mailroom',
+        'member/observed',
+      ]);
+      expect(events[1]).toMatchObject({ v: 1, team: 'demo', to: 'alice', entry: { from: 'team-lead', text: 'Write the parser', read: false, msgV: 1 } });
+      const tail = await mailroomOk(dir.path, 'log', '--tail', '2', '--no-record');
+      expect(tail.stdout.trim().split('\n').map(body)).toEqual(['team-lead → alice: [task assigned] #1 "Write the parser" by team-lead', 'team-lead joined the team']);
+    });
+
+    it('follows new events until stopped', async () => {
+      child = startCli(['--root', dir.path, 'log', '--follow'], cleanEnv());
+      await child.waitForLine((l) => l.endsWith('team-lead joined the team'));
+      const seen = child.lines().length;
+      await mailroomOk(dir.path, 'team', 'send', 'alice', 'how is it going?');
+      expect(body(await child.waitForLine((l) => l.includes('how is it going?'), seen))).toBe('team-lead → alice: how is it going?');
+      expect(await child.stop()).toBe(0);
+      expect(child.lines().filter((l) => l.includes('how is it going?'))).toHaveLength(1);
+    });
+
+    it('refuses a negative --tail', async () => {
+      const run = await mailroom(dir.path, 'log', '--tail', '-1');
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('INVALID_ARGUMENT');
+    });
+  });
+
+  describe("on Claude Code's files", () => {
+    beforeEach(async () => (dir = await copyTree(`${REFERENCE_2_1_109}/3-teammate-idle`)));
+
+    it('keeps messages a 2.1.332 reader deleted, and the history of a team whose session ended', async () => {
+      const first = await mailroomOk(dir.path, 'log', 'compat');
+      expect(first.stdout).toContain('observer → team-lead: HELLO-FROM-OBSERVER');
+      await writeJsonAtomic(teamPaths(dir.path, 'compat').inbox('team-lead'), []);
+      await rm(`${dir.path}/teams/compat`, { recursive: true });
+      await rm(`${dir.path}/tasks/compat`, { recursive: true });
+      const later = await mailroomOk(dir.path, 'log', 'compat');
+      expect(later.stdout).toBe(first.stdout);
+    });
+  });
+});

@@ -1,0 +1,48 @@
+/**
+ * A real terminal for screen tests: a detached tmux session on its own server socket (so tests
+ * never touch the user's tmux), keys sent with send-keys, the screen read with capture-pane.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** A running tmux session. */
+export interface TmuxSession {
+  /** Sends keys (tmux key names like `Enter`, `Escape`, `Tab`, or literal text with `literal`). */
+  send(keys: string, options?: { literal?: boolean }): Promise<void>;
+  /** The visible screen as text, one line per row. */
+  screen(): Promise<string>;
+  /** Polls the screen until `test` accepts it; throws with the last screen after `ms`. */
+  waitFor(test: (screen: string) => boolean, ms?: number): Promise<string>;
+  /** Kills the session's tmux server. */
+  kill(): Promise<void>;
+}
+
+/** Starts `command` (a shell command line) in a `width`×`height` detached session. */
+export async function startTmux(command: string, width = 120, height = 40): Promise<TmuxSession> {
+  const socket = `mailroom-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const tmux = (...args: string[]) => run('tmux', ['-L', socket, '-f', '/dev/null', ...args]);
+  await tmux('new-session', '-d', '-x', String(width), '-y', String(height), command);
+  const screen = async () => (await tmux('capture-pane', '-p', '-t', '0')).stdout;
+  return {
+    send: async (keys, options = {}) => void (await tmux('send-keys', '-t', '0', ...(options.literal ? ['-l'] : []), keys)),
+    screen,
+    waitFor: async (test, ms = 10_000) => {
+      const until = Date.now() + ms;
+      let last = '';
+      while (Date.now() < until) {
+        last = await screen().catch(() => last);
+        if (test(last)) return last;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`screen never matched; last screen:\n${last}`);
+    },
+    kill: async () => void (await tmux('kill-server').catch(() => undefined)),
+  };
+}
+
+/** Quotes a value for a POSIX shell command line. */
+export function sh(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
