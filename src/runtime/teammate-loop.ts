@@ -57,7 +57,7 @@ export class TeammateLoop {
       const outcome = await this.turn();
       if (outcome === undefined) return { reason: 'aborted' };
       if (outcome.record.shutdownApproved) return this.leave(outcome.record.shutdownApproved.requestId);
-      if (outcome.steps > 0) await this.notifyIdle(outcome);
+      if (outcome.steps > 0 || outcome.error !== undefined) await this.notifyIdle(outcome);
       this.waiter.poke();
     }
   }

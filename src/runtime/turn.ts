@@ -62,7 +62,7 @@ export async function runTurn(conversation: Conversation, deps: TurnDeps): Promi
 
 /** Delivers unread messages, makes one model call, records the reply. `undefined`: nothing to send. */
 async function step(conversation: Conversation, deps: TurnDeps): Promise<ModelResponse | undefined> {
-  const delivered = await deps.mailbox.unread();
+  const delivered = await deps.mailbox.take();
   if (delivered.length > 0) conversation.queue({ type: 'text', text: wrapMessages(delivered) });
   if (!conversation.hasPending()) return undefined;
   conversation.flush();

@@ -1,7 +1,8 @@
 /**
  * A teammate's view of its own inbox: the unread entries in delivery order, and acknowledging
  * them once they went into a model request. Reading never marks anything read
- * (../shared/cases/04): an entry stays unread on disk until {@link Mailbox.acknowledge}.
+ * (../shared/cases/04): an entry stays unread on disk until {@link Mailbox.acknowledge}. Entries
+ * taken for a request are "in flight" until acknowledged, so they are not delivered twice.
  */
 import { entryKey, markRead } from '../../core/inbox.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
@@ -11,6 +12,8 @@ import { orderForDelivery } from './order.js';
 
 /** The inbox of one teammate. */
 export class Mailbox {
+  private readonly inFlight = new Set<string>();
+
   constructor(
     private readonly store: Store,
     private readonly team: string,
@@ -18,22 +21,28 @@ export class Mailbox {
     private readonly lead: string,
   ) {}
 
-  /** Unread entries in delivery order (shutdown_request, the lead's, then oldest first). */
+  /** Unread entries not in flight, in delivery order (shutdown_request, the lead's, then oldest first). */
   async unread(): Promise<InboxEntry[]> {
     const entries = await this.store.readInbox(this.team, this.agent);
-    return orderForDelivery(entries.filter(isUnread), this.lead);
+    return orderForDelivery(entries.filter((e) => isUnread(e) && !this.inFlight.has(entryKey(e))), this.lead);
   }
 
-  /** True when at least one entry is unread. */
+  /** True when at least one entry is unread and not in flight. */
   async hasUnread(): Promise<boolean> {
-    return (await this.store.readInbox(this.team, this.agent)).some(isUnread);
+    return (await this.unread()).length > 0;
   }
 
-  /** Marks `entries` read (matched by msg_id, else from+timestamp+text). */
+  /** Takes the unread entries for a model request: they are in flight until {@link acknowledge}. */
+  async take(): Promise<InboxEntry[]> {
+    const entries = await this.unread();
+    for (const e of entries) this.inFlight.add(entryKey(e));
+    return entries;
+  }
+
+  /** Marks `entries` read (matched by msg_id, else from+timestamp+text) and lands them. */
   async acknowledge(entries: readonly InboxEntry[]): Promise<void> {
     if (entries.length === 0) return;
     await markRead({ root: this.store, team: this.team, agent: this.agent, entries });
+    for (const e of entries) this.inFlight.delete(entryKey(e));
   }
 }
-
-export { entryKey };

@@ -1,0 +1,77 @@
+/**
+ * ../shared/cases/04: a teammate process is busy in a long model call when a message arrives; it
+ * notices the message and is killed with SIGKILL before the message went into a model request.
+ * Restarted, the message is still unread on disk and is injected into its first model request.
+ * Then `mailroom team stop` shuts it down through the handshake. Real processes throughout.
+ */
+import { existsSync } from 'node:fs';
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sendMessage } from '../../src/core/messages.js';
+import { spawnMember } from '../../src/core/spawn.js';
+import { FsStore } from '../../src/store/fs-store.js';
+import { isAlive } from '../../src/runtime/process/kill.js';
+import { startProcessTeammate } from '../../src/runtime/process/start.js';
+import { runCli } from '../helpers/cli.js';
+import { until } from '../helpers/runtime.js';
+import { makeTeam } from '../helpers/team-setup.js';
+import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+
+const PROGRAM = fileURLToPath(new URL('../helpers/model-program.mjs', import.meta.url));
+let dir: TempDir;
+let store: FsStore;
+const pids: number[] = [];
+beforeEach(async () => {
+  dir = await makeTempDir();
+  store = new FsStore(dir.path);
+  await makeTeam(dir.path, 't');
+});
+afterEach(async () => {
+  for (const pid of pids.splice(0)) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  await dir.cleanup();
+});
+
+const model = (mode: string) => `command:node ${PROGRAM} ${mode} ${dir.path}`;
+const aliceInbox = () => store.readInbox('t', 'alice');
+const log = async () => readFile(store.layout.agentLogPath('t', 'alice'), 'utf8').catch(() => '');
+
+describe('case 04: a message is never marked read before it is in a model request', () => {
+  it('survives SIGKILL between noticing and delivering, and reaches the restarted teammate’s first request', async () => {
+    await spawnMember({ root: dir.path, team: 't', name: 'alice', model: model('slow'), cwd: dir.path, prompt: 'Start on the parser.' });
+    const first = await startProcessTeammate({ root: store, team: 't', name: 'alice' });
+    pids.push(first.pid);
+    const slowPid = Number(await until(() => (existsSync(join(dir.path, 'slow-started')) ? readFile(join(dir.path, 'slow-started'), 'utf8') : undefined), 15_000, 'the slow model call'));
+    pids.push(slowPid);
+
+    await sendMessage({ root: dir.path, team: 't', to: 'alice', text: 'Switch to plan B.' });
+    await until(async () => (await log()).includes('noticed 1 unread message while busy'), 10_000, 'the teammate to notice the message').catch(async (e) => { console.log(await log()); throw e; });
+    process.kill(first.pid, 'SIGKILL');
+    await until(() => !isAlive(first.pid), 5_000, 'the teammate to die');
+
+    const afterKill = await aliceInbox();
+    expect(afterKill.map((e) => [e.text, e.read])).toEqual([
+      ['Start on the parser.', false],
+      ['Switch to plan B.', false],
+    ]);
+
+    const second = await startProcessTeammate({ root: store, team: 't', name: 'alice', model: model('record') });
+    pids.push(second.pid);
+    const request = await until(() => readFile(join(dir.path, 'request-1.txt'), 'utf8').catch(() => undefined), 15_000, 'the first model request');
+    expect(request).toContain(
+      '<teammate-message teammate_id="team-lead">\nStart on the parser.\n</teammate-message>\n\n<teammate-message teammate_id="team-lead">\nSwitch to plan B.\n</teammate-message>',
+    );
+    await until(async () => (await aliceInbox()).every((e) => e.read === true), 10_000, 'the messages to be marked read');
+    expect((await readdir(dir.path)).filter((f) => f.startsWith('request-'))).toEqual(['request-1.txt']);
+
+    const stop = await runCli(['team', 'stop', 'alice', '--root', dir.path, '--team', 't', '--json']);
+    expect(stop.stderr).toBe('');
+    expect(stop.code).toBe(0);
+    expect(JSON.parse(stop.stdout)).toMatchObject({ name: 'alice', outcome: 'approved' });
+    await until(() => !isAlive(second.pid), 5_000, 'the process to exit');
+    expect(await store.readProcessRecord('t', 'alice')).toBeUndefined();
+    expect((await store.readConfig('t')).members.map((m) => m.name)).toEqual(['team-lead']);
+    expect(await log()).toMatch(/stopped: shutdown/);
+  });
+});
