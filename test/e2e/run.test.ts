@@ -1,0 +1,79 @@
+/**
+ * `mailroom run` end to end with worker teammates, through the real binary: the demo script
+ * (three workers, six shell tasks with dependencies), and a run whose task fails.
+ */
+import { execFile } from 'node:child_process';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FsStore } from '../../src/store/fs-store.js';
+import { runCli } from '../helpers/cli.js';
+import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+
+const DEMO = fileURLToPath(new URL('../../scripts/demo.mjs', import.meta.url));
+let dir: TempDir;
+beforeEach(async () => (dir = await makeTempDir()));
+afterEach(() => dir.cleanup());
+
+function runDemo(): Promise<{ code: number; stdout: string }> {
+  return new Promise((resolve) => execFile(process.execPath, [DEMO], (err, stdout) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout })));
+}
+
+describe('mailroom run', () => {
+  it('npm run demo: three workers finish the six-task DAG, shut down, and exit 0', async () => {
+    const { code, stdout } = await runDemo();
+    const root = /demo: store (\S+),/.exec(stdout)?.[1];
+    try {
+      expect(code).toBe(0);
+      expect(stdout).toContain('6/6 tasks completed');
+      expect(stdout).toMatch(/Shutdown: alice approved, bob approved, carol approved/);
+      const store = new FsStore(root!);
+      const tasks = await store.listTasks('demo');
+      expect(tasks.map((t) => [t.status, t.metadata?.exitCode])).toEqual(tasks.map(() => ['completed', 0]));
+      expect(new Set(tasks.map((t) => t.owner)).size).toBeGreaterThan(1);
+      expect((await store.readConfig('demo')).members.map((m) => m.name)).toEqual(['team-lead']);
+      const report = await readFile(join(root!, 'work', 'out', 'report.md'), 'utf8');
+      expect(report).toContain('- 60 rows, 0 bad');
+      expect(report).toMatch(/- rows (\d+), regions \1/);
+      expect(stdout).toContain(`cat ${join(root!, 'work', 'out', 'report.md')}`);
+    } finally {
+      if (root) await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('reports a failing task, leaves its dependents open, shuts down and exits 8', async () => {
+    const file = join(dir.path, 'team.yaml');
+    const tasks = [
+      { key: 'ok', subject: 'Write a file', command: 'echo hello > hello.txt' },
+      { key: 'bad', subject: 'Fail on purpose', command: 'echo "no such input" >&2; exit 4' },
+      { subject: 'Needs the failed one', blockedBy: ['bad'], command: 'true' },
+    ];
+    await writeFile(file, JSON.stringify({ team: 'fail', members: [{ name: 'solo' }], tasks }));
+    const root = join(dir.path, 'root');
+    const run = await runCli(['run', file, '--root', root, '--workdir', join(dir.path, 'work'), '--json', '--shutdown-timeout', '5000']);
+    expect(run.code).toBe(8);
+    expect(JSON.parse(run.stderr).error.code).toBe('RUN_INCOMPLETE');
+    const report = JSON.parse(run.stdout);
+    expect(report.complete).toBe(false);
+    expect(report.tasks.map((t: { status: string; exitCode?: number }) => [t.status, t.exitCode])).toEqual([
+      ['completed', 0],
+      ['in_progress', 4],
+      ['pending', undefined],
+    ]);
+    expect(report.tasks[1].lastOutput).toBe('no such input');
+    expect(report.shutdown).toEqual([{ name: 'solo', outcome: 'approved' }]);
+    const store = new FsStore(root);
+    expect((await store.readTask('fail', '2'))).toMatchObject({ status: 'pending', metadata: { exitCode: 4 } });
+    expect((await store.readTask('fail', '2'))?.owner).toBeUndefined();
+    expect(await readFile(join(dir.path, 'work', 'hello.txt'), 'utf8')).toBe('hello\n');
+  });
+
+  it('refuses a team file whose task depends on an unknown key', async () => {
+    const file = join(dir.path, 'team.yaml');
+    await writeFile(file, 'team: x\nmembers: [{name: a}]\ntasks:\n  - subject: Two\n    blockedBy: [one]\n');
+    const run = await runCli(['run', file, '--root', join(dir.path, 'root')]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/INVALID_ARGUMENT: Team file .* is invalid: tasks.0 \("Two"\) is blocked by "one", which is not the key of an earlier task/);
+  });
+});
