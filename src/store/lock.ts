@@ -44,8 +44,9 @@ export interface LockOptions {
   /** Give up with LOCK_TIMEOUT after this many ms (default {@link DEFAULT_WAIT_MS}). */
   waitMs?: number;
   /**
-   * Stale time in ms (default {@link STALE_MS}). Only for tests and benchmarks that must not wait
-   * 10 s: every process sharing the files must use the same value, and Claude Code uses 10 s.
+   * Stale time in ms (default: `$MAILROOM_LOCK_STALE_MS`, else {@link STALE_MS}). Only for tests
+   * and benchmarks that must not wait 10 s after killing a holder: every process sharing the files
+   * must use the same value, and Claude Code always uses 10 s.
    */
   staleMs?: number;
   /** Called with a human-readable line when a stale lock is taken over or a held lock is lost. */
@@ -59,7 +60,7 @@ export interface LockOptions {
  */
 export async function acquireLock(target: string, lockDir: string, options: LockOptions = {}): Promise<HeldLock> {
   const waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
-  const staleMs = options.staleMs ?? STALE_MS;
+  const staleMs = staleTimeOf(options);
   const deadline = Date.now() + waitMs;
   let delay = MIN_RETRY_MS;
   for (;;) {
@@ -107,6 +108,12 @@ async function tryLock(target: string, lockDir: string, staleMs: number, options
     assertHeld: (what) => held.assertHeld(what),
     release: () => held.release(),
   };
+}
+
+/** The stale time these options give: `staleMs`, else `$MAILROOM_LOCK_STALE_MS` (≥ 1000), else {@link STALE_MS}. */
+export function staleTimeOf(options: LockOptions): number {
+  const fromEnv = Number(process.env.MAILROOM_LOCK_STALE_MS);
+  return options.staleMs ?? (Number.isInteger(fromEnv) && fromEnv >= 1000 ? fromEnv : STALE_MS);
 }
 
 function lockTimeout(lockDir: string, waitMs: number): MailroomError {

@@ -9,10 +9,11 @@
  * are never moved or reordered; only their positions shift, which is why the caller must not allow
  * it for readers that mark entries by array index (Claude Code 2.1.109 in-process teammates).
  */
-import { access, readdir, writeFile } from 'node:fs/promises';
+import { access, link, readdir, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { isErrno } from '../../errors.js';
 import { InboxEntrySchema, type InboxEntry } from '../../protocol/inbox.js';
+import { tempPathFor } from '../atomic-write.js';
 import { corruptFile, readJsonFile, writeJsonFile, FILE_MODE } from '../json-file.js';
 import { withLock, type HeldLock } from '../lock.js';
 import { lockDirFor } from '../paths.js';
@@ -54,13 +55,25 @@ export async function readInboxArchive(ctx: FsContext, team: string, agent: stri
   return (await readArchive(ctx, team, agent)).entries;
 }
 
-/** Creates the inbox as `[]` unless it exists (exclusive create, as Claude Code 2.1.109 does). */
+/**
+ * Creates the inbox as `[]` unless it exists. Exclusive like Claude Code 2.1.109's `wx` create, but
+ * without its empty moment: `[]` is written to a temporary file that is then hard-linked into place
+ * (link fails if the inbox exists), so a reader never sees an empty inbox file.
+ */
 async function ensureInbox(path: string): Promise<void> {
+  if (await exists(path)) return;
   await ensureDir(dirname(path));
+  const tmp = tempPathFor(path);
+  await writeFile(tmp, '[]', { flag: 'wx', mode: FILE_MODE });
   try {
-    await writeFile(path, '[]', { flag: 'wx', mode: FILE_MODE });
+    await link(tmp, path);
   } catch (err) {
-    if (!isErrno(err, 'EEXIST')) throw err;
+    if (isErrno(err, 'EEXIST')) return;
+    await writeFile(path, '[]', { flag: 'wx', mode: FILE_MODE }).catch((e: unknown) => {
+      if (!isErrno(e, 'EEXIST')) throw e;
+    });
+  } finally {
+    await unlink(tmp).catch(() => undefined);
   }
 }
 

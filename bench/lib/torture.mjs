@@ -1,0 +1,92 @@
+// Send torture through the real CLI binary, shared by test/torture (bounded sizes) and
+// bench/torture.mjs (larger): S senders run M sends each, sequentially per sender and all senders
+// at once, to one inbox, while a separate reader process parses every file every few ms. With
+// killProbability > 0, a send is SIGKILLed after a random delay. Needs `npm run build` (dist/).
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { FsStore } from '../../dist/store/fs-store.js';
+
+const BIN = fileURLToPath(new URL('../../bin/mailroom.js', import.meta.url));
+const READER = fileURLToPath(new URL('./reader-child.mjs', import.meta.url));
+
+/** Runs `mailroom <args>`; resolves { code, signal, stderr, ms }. Kills it after `killAfterMs` if given. */
+export function runMailroom(args, { killAfterMs, env = process.env } = {}) {
+  const start = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stderr, ms: performance.now() - start });
+    });
+  });
+}
+
+/** Starts the reader over the given team directories; `stop()` resolves its summary. */
+export async function startReader(teamDirs, intervalMs = 5) {
+  const child = spawn(process.execPath, [READER, String(intervalMs), ...teamDirs], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  await new Promise((resolve) => child.stdout.on('data', () => out.includes('ready\n') && resolve()));
+  return {
+    stop: async () => {
+      child.stdin.write('stop\n');
+      await new Promise((resolve) => child.on('close', resolve));
+      return JSON.parse(out.split('\n').filter(Boolean).at(-1));
+    },
+  };
+}
+
+/**
+ * Runs the torture. Options: root, team, to, senders (member names), sends (per sender),
+ * killProbability (0..1), maxKillDelayMs, readerIntervalMs, during (async fn run concurrently),
+ * env (of the CLI processes, e.g. MAILROOM_LOCK_STALE_MS).
+ * Resolves { sends: [{ sender, n, text, code, signal, stderr, ms }], reader, texts, elapsedMs }.
+ */
+export async function runSendTorture(o) {
+  const store = new FsStore(o.root);
+  const reader = await startReader([store.layout.teamDir(o.team)], o.readerIntervalMs ?? 5);
+  const start = performance.now();
+  const loop = async (sender) => {
+    const done = [];
+    for (let n = 1; n <= o.sends; n++) {
+      const text = `${sender}-${n}`;
+      const kill = Math.random() < (o.killProbability ?? 0) ? Math.random() * (o.maxKillDelayMs ?? 300) : undefined;
+      const args = ['--root', o.root, '--team', o.team, 'team', 'send', o.to, text, '--from', sender];
+      done.push({ sender, n, text, ...(await runMailroom(args, { killAfterMs: kill, env: o.env })) });
+    }
+    return done;
+  };
+  const [sends] = await Promise.all([Promise.all(o.senders.map(loop)).then((r) => r.flat()), o.during?.()]);
+  const elapsedMs = performance.now() - start;
+  const summary = await reader.stop();
+  const live = await store.readInbox(o.team, o.to);
+  const archived = await store.readInboxArchive(o.team, o.to);
+  const ids = new Set(live.map((e) => e.msg_id));
+  const texts = [...archived.filter((e) => !ids.has(e.msg_id)), ...live].map((e) => e.text);
+  return { sends, reader: summary, texts, elapsedMs };
+}
+
+/**
+ * Judges a torture result: lost (exited 0 but absent), duplicated (present twice or more),
+ * outOfOrder (a sender's entries not in n order), failed (exited non-zero without being killed).
+ */
+export function judge(result) {
+  const count = new Map();
+  for (const t of result.texts) count.set(t, (count.get(t) ?? 0) + 1);
+  const acknowledged = result.sends.filter((s) => s.code === 0);
+  const lost = acknowledged.filter((s) => !count.has(s.text)).map((s) => s.text);
+  const duplicated = [...count].filter(([, c]) => c > 1).map(([t]) => t);
+  const position = new Map(result.texts.map((t, i) => [t, i]));
+  const outOfOrder = [];
+  for (const sender of new Set(result.sends.map((s) => s.sender))) {
+    const order = result.sends.filter((s) => s.sender === sender && position.has(s.text)).map((s) => position.get(s.text));
+    if (order.some((p, i) => i > 0 && p < order[i - 1])) outOfOrder.push(sender);
+  }
+  const killed = result.sends.filter((s) => s.signal === 'SIGKILL').length;
+  const failed = result.sends.filter((s) => s.code !== 0 && s.signal !== 'SIGKILL').map((s) => `${s.text}: ${s.stderr.trim()}`);
+  const tookOver = result.sends.filter((s) => /took over a stale lock/.test(s.stderr)).length;
+  return { acknowledged: acknowledged.length, killed, lost, duplicated, outOfOrder, failed, tornReads: result.reader.torn, vanished: result.reader.vanished, reads: result.reader.reads, tookOver };
+}

@@ -1,0 +1,49 @@
+/**
+ * `mailroom doctor [--fix]`: report (and repair) corrupt files, temporary files left by killed
+ * writers, stale locks, one-sided or dangling task dependencies, tasks owned by departed members
+ * and inboxes of non-members. Exits 7 (STORE_UNHEALTHY) while problems remain.
+ */
+import type { Argv, CommandModule } from 'yargs';
+import { MailroomError } from '../../errors.js';
+import { emit } from '../output.js';
+import { openStore, type GlobalArgs } from '../globals.js';
+import { doctor, type DoctorFinding, type DoctorReport } from '../../core/doctor.js';
+
+interface DoctorArgs extends GlobalArgs {
+  fix?: boolean;
+}
+
+/** `doctor`. */
+export const doctorCommand: CommandModule<GlobalArgs, DoctorArgs> = {
+  command: 'doctor',
+  describe: 'Find (and with --fix repair) corrupt files, leftover temp files, stale locks and inconsistent team state',
+  builder: (y) =>
+    y
+      .option('fix', { type: 'boolean', describe: 'Repair: quarantine corrupt files (renamed, never overwritten), remove orphan temp files and stale locks, fix task links' })
+      .example('$0 doctor', 'Report problems; exit 7 if there are any')
+      .example('$0 doctor --fix --json', 'Repair and print the report as JSON') as Argv<DoctorArgs>,
+  handler: async (a) => {
+    const report = await doctor({ root: openStore(a), team: a.team, fix: a.fix });
+    emit(a.json, report, () => render(report));
+    if (report.remaining > 0) {
+      const hint = report.fixed ? 'See the notes above for why they were left.' : 'Run `mailroom doctor --fix` to repair them.';
+      throw new MailroomError('STORE_UNHEALTHY', `${report.remaining} problem(s) remain in ${report.root}. ${hint}`, {
+        details: { remaining: report.remaining },
+      });
+    }
+  },
+};
+
+function render(report: DoctorReport): string[] {
+  const lines = report.findings.map(line);
+  const freed = report.fixed ? `; ${report.bytesFreed} bytes freed` : '';
+  const fixedCount = report.problems - report.remaining;
+  const summary = report.problems === 0 ? `No problems found in ${report.root}` : `${report.problems} problem(s) found, ${fixedCount} repaired${freed}`;
+  return [...lines, summary];
+}
+
+function line(f: DoctorFinding): string {
+  const tag = f.severity === 'info' ? 'info' : f.kind;
+  const repair = f.repair ? ` → ${f.repair.done ? 'fixed' : 'not fixed'}: ${f.repair.note}` : '';
+  return `[${tag}] ${f.message}${repair}`;
+}

@@ -1,0 +1,104 @@
+/**
+ * `mailroom doctor`: finds what can go wrong on disk and in a team's state, reports it, and with
+ * `fix` repairs it (../shared/cases/11). Store-level problems (corrupt files, temp files left by
+ * killed writers, stale locks) come from {@link Store.scanHealth}; team-level ones (dependencies,
+ * owners, orphan inboxes) from doctor-teams.ts. Store problems are repaired first, so team checks
+ * see the repaired files and are not held up by dead locks.
+ */
+import { isMailroomError } from '../errors.js';
+import type { StoreIssue } from '../store/health.js';
+import type { Store } from '../store/store.js';
+import { storeOf, type BaseOptions } from './context.js';
+import { checkTeam } from './doctor-teams.js';
+import type { Check, DoctorFinding, DoctorReport } from './doctor-types.js';
+
+export type { DoctorFinding, DoctorFindingKind, DoctorReport } from './doctor-types.js';
+
+/** Input of {@link doctor}. */
+export interface DoctorOptions extends BaseOptions {
+  /** Only check this team's state (store files are always all scanned). */
+  team?: string;
+  /** Repair what can be repaired. */
+  fix?: boolean;
+}
+
+/**
+ * Checks the store (and repairs it with `fix`). Never throws for a problem it finds; a repair that
+ * fails is reported on its finding. @throws TEAM_NOT_FOUND when `team` is given and does not exist
+ */
+export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
+  const store = storeOf(options.root);
+  const storeChecks = (await store.scanHealth()).map((issue) => storeCheck(store, issue));
+  if (options.fix) await repair(storeChecks);
+  const teamChecks: Check[] = [];
+  for (const team of await teamsToCheck(store, options.team)) {
+    const config = await store.readConfig(team).catch((err: unknown) => {
+      if (options.team !== undefined && !isMailroomError(err, 'FILE_CORRUPT')) throw err;
+      return undefined;
+    });
+    if (config) teamChecks.push(...(await checkTeam(store, team, config)));
+  }
+  if (options.fix) await repair(teamChecks);
+  return report(store.root, [...storeChecks, ...teamChecks], options.fix === true);
+}
+
+async function teamsToCheck(store: Store, team: string | undefined): Promise<string[]> {
+  if (team !== undefined) return [team];
+  return (await store.listTeams()).map((t) => t.name);
+}
+
+async function repair(checks: Check[]): Promise<void> {
+  for (const check of checks) {
+    if (!check.fix || check.finding.severity !== 'problem') continue;
+    check.finding.repair = await check.fix().catch((err: unknown) => ({
+      done: false,
+      note: `repair failed: ${err instanceof Error ? err.message : String(err)}`,
+      bytesFreed: 0,
+    }));
+  }
+}
+
+function report(root: string, checks: Check[], fixed: boolean): DoctorReport {
+  const findings: DoctorFinding[] = checks.map((c) => c.finding);
+  const problems = findings.filter((f) => f.severity === 'problem');
+  return {
+    root,
+    fixed,
+    findings,
+    problems: problems.length,
+    remaining: problems.filter((f) => !f.repair?.done).length,
+    bytesFreed: findings.reduce((sum, f) => sum + (f.repair?.bytesFreed ?? 0), 0),
+  };
+}
+
+function storeCheck(store: Store, issue: StoreIssue): Check {
+  const finding: DoctorFinding = { kind: issue.kind, severity: 'problem', message: describe(issue), path: issue.path };
+  if (issue.kind === 'temp-file') {
+    finding.bytes = issue.bytes;
+    if (!issue.removable) finding.severity = 'info';
+  }
+  return { finding, fix: () => store.repairHealth(issue) };
+}
+
+function describe(issue: StoreIssue): string {
+  switch (issue.kind) {
+    case 'corrupt-file':
+      return `${issue.path} ${issue.detail}. mailroom will not overwrite it; repair moves it aside.`;
+    case 'temp-file':
+      return issue.removable
+        ? `Temporary file ${issue.path} (${issue.bytes} bytes, ${age(issue.ageMs)} old) was left by a writer killed before its rename.`
+        : `Temporary file ${issue.path} (${issue.bytes} bytes, ${age(issue.ageMs)} old) belongs to a write that may be in progress (its file's lock is held); left alone.`;
+    case 'stale-lock':
+      return `Lock ${issue.path} has not been refreshed for ${age(issue.ageMs)}: its holder is gone (writers take it over after 10 s).`;
+    case 'lock-leftover':
+      return `${issue.path} is left over from an interrupted lock takeover (${age(issue.ageMs)} old).`;
+  }
+}
+
+/** `850 ms`, `12 s`, `4 min`, `3 h`. */
+function age(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 120_000) return `${Math.round(ms / 1000)} s`;
+  if (ms < 7_200_000) return `${Math.round(ms / 60_000)} min`;
+  return `${Math.round(ms / 3_600_000)} h`;
+}

@@ -1,0 +1,50 @@
+/**
+ * Which files are state files (config, inbox, task) and whether one is readable: parses as JSON
+ * and matches its format. A file being rewritten in place by Claude Code 2.1.109 is read again a
+ * few times before it counts as corrupt (readJsonFile).
+ */
+import { basename, dirname } from 'node:path';
+import { TeamConfigSchema } from '../../protocol/config.js';
+import { TaskSchema } from '../../protocol/task.js';
+import type { StateFileKind } from '../health.js';
+import { readJsonFile } from '../json-file.js';
+import type { FsContext } from './context.js';
+
+const TASK_FILE = /^([1-9][0-9]*)\.json$/;
+
+/** The kind of state file at `path`, or undefined for any other file. */
+export function stateFileKind(ctx: FsContext, path: string): StateFileKind | undefined {
+  const name = basename(path);
+  const parent = dirname(path);
+  const { teamsDir, tasksRoot } = ctx.layout;
+  if (name === 'config.json' && dirname(parent) === teamsDir) return 'config';
+  if (name.endsWith('.json') && basename(parent) === 'inboxes' && dirname(dirname(parent)) === teamsDir) return 'inbox';
+  if (TASK_FILE.test(name) && dirname(parent) === tasksRoot) return 'task';
+  return undefined;
+}
+
+/**
+ * Why the state file at `path` is unusable, or undefined when it is fine (or gone).
+ * Checks JSON syntax, then the format of its kind (reference §2, §3, §5).
+ */
+export async function checkStateFile(path: string, kind: StateFileKind): Promise<string | undefined> {
+  let value: unknown;
+  try {
+    const read = await readJsonFile(path);
+    if (read.state === 'missing') return undefined;
+    value = read.value;
+  } catch (err) {
+    return `is not valid JSON (${err instanceof Error && err.cause instanceof Error ? err.cause.message : 'unreadable'})`;
+  }
+  switch (kind) {
+    case 'config':
+      return TeamConfigSchema.safeParse(value).success ? undefined : 'does not match the team config format';
+    case 'inbox':
+      return Array.isArray(value) ? undefined : 'is not a JSON array';
+    case 'task': {
+      if (!TaskSchema.safeParse(value).success) return 'does not match the task format';
+      const id = TASK_FILE.exec(basename(path))?.[1];
+      return (value as { id: unknown }).id === id ? undefined : `holds id ${JSON.stringify((value as { id: unknown }).id)}, not ${id}`;
+    }
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * Repairing what {@link scanHealth} found (`mailroom doctor --fix`). Every repair re-checks its
+ * condition first, under the lock that guards the file where there is one, so a file that healed
+ * meanwhile, or a lock that came back to life, is left alone. Nothing is overwritten: broken state
+ * files are renamed to `<file>.corrupt-<stamp>` beside themselves.
+ */
+import { readFile, rename, rm, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { isErrno } from '../../errors.js';
+import { stampNow, type StoreIssue, type StoreRepair } from '../health.js';
+import { writeTextFile } from '../json-file.js';
+import { staleTimeOf, withLock, type HeldLock } from '../lock.js';
+import { dirId } from '../lock-dir.js';
+import { STALE_INFIX, clearIfStale, isStale, takeOverIfStale } from '../lock-takeover.js';
+import { lockDirFor } from '../paths.js';
+import type { FsContext } from './context.js';
+import { checkStateFile } from './health-files.js';
+import { tempIssue } from './health-scan.js';
+
+/** Repairs one issue; never throws for a condition that changed meanwhile (it reports it instead). */
+export async function repairHealth(ctx: FsContext, issue: StoreIssue): Promise<StoreRepair> {
+  const staleMs = staleTimeOf(ctx.lock);
+  switch (issue.kind) {
+    case 'corrupt-file':
+      return issue.fileKind === 'task' ? withListLock(ctx, issue.path, (list) => quarantine(ctx, issue.path, issue, list)) : quarantine(ctx, issue.path, issue);
+    case 'temp-file':
+      return removeTemp(issue.path, issue.target, staleMs);
+    case 'stale-lock':
+      return removeStaleLock(issue.path, staleMs);
+    case 'lock-leftover':
+      if (basename(issue.path).includes(STALE_INFIX)) {
+        await rm(issue.path, { recursive: true, force: true });
+        return removed('removed');
+      }
+      if (!(await dirId(issue.path))) return removed('already gone');
+      return (await clearIfStale(issue.path, staleMs)) ? removed('removed') : kept('it is in use again');
+  }
+}
+
+/** Takes a stale lock away under the takeover guard (a stale guard in the way is cleared first). */
+async function removeStaleLock(path: string, staleMs: number): Promise<StoreRepair> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if ((await takeOverIfStale(path, staleMs)) !== 'busy') return removed('removed');
+    const id = await dirId(path);
+    if (!id) return removed('already gone');
+    if (!isStale(id, staleMs)) break;
+  }
+  return kept('its holder refreshed it: the lock is live again');
+}
+
+/** Renames an inbox aside to `<agent>.json.orphaned-<stamp>` under its lock. @returns the new path, or undefined if absent. */
+export async function moveInboxAside(ctx: FsContext, team: string, agent: string): Promise<string | undefined> {
+  const path = ctx.layout.inboxPath(team, agent);
+  return withLock(path, lockDirFor(path), ctx.lock, async (lock) => {
+    const target = `${path}.orphaned-${stampNow()}`;
+    await lock.assertHeld(`moving ${path} aside`);
+    return rename(path, target).then(
+      () => target,
+      (err: unknown) => {
+        if (isErrno(err, 'ENOENT')) return undefined;
+        throw err;
+      },
+    );
+  });
+}
+
+async function quarantine(ctx: FsContext, path: string, issue: Extract<StoreIssue, { kind: 'corrupt-file' }>, list?: HeldLock): Promise<StoreRepair> {
+  return withLock(path, lockDirFor(path), ctx.lock, async (lock) => {
+    if ((await checkStateFile(path, issue.fileKind)) === undefined) return kept('it reads fine now (it was being rewritten): left as it is', true);
+    if (list) await raiseHighWatermark(path, list);
+    const movedTo = `${path}.corrupt-${stampNow()}`;
+    await lock.assertHeld(`quarantining ${path}`);
+    await rename(path, movedTo);
+    return { done: true, note: `moved aside to ${basename(movedTo)}`, bytesFreed: 0, movedTo };
+  });
+}
+
+/** Runs `fn` under the task list lock of the task file at `taskPath`. */
+function withListLock<T>(ctx: FsContext, taskPath: string, fn: (list: HeldLock) => Promise<T>): Promise<T> {
+  const anchor = join(dirname(taskPath), '.lock');
+  return withLock(anchor, lockDirFor(anchor), ctx.lock, fn);
+}
+
+/** Keeps the id of a quarantined task used: `.highwatermark` is raised to it (ids are never reused). */
+async function raiseHighWatermark(taskPath: string, list: HeldLock): Promise<void> {
+  const id = Number(basename(taskPath, '.json'));
+  const path = join(dirname(taskPath), '.highwatermark');
+  const current = Number((await readFile(path, 'utf8').catch(() => '0')).trim());
+  if (!(current >= id)) await writeTextFile(path, String(id), list);
+}
+
+async function removeTemp(path: string, target: string, staleMs: number): Promise<StoreRepair> {
+  const now = await tempIssue(path, target, staleMs);
+  if (!now || now.kind !== 'temp-file') return removed('already gone');
+  if (!now.removable) return kept("kept: its file's lock is held and it is recent, so a write may be in progress");
+  await unlink(path).catch((err: unknown) => {
+    if (!isErrno(err, 'ENOENT')) throw err;
+  });
+  return { done: true, note: `removed (${now.bytes} bytes)`, bytesFreed: now.bytes };
+}
+
+function removed(note: string): StoreRepair {
+  return { done: true, note, bytesFreed: 0 };
+}
+
+function kept(note: string, done = false): StoreRepair {
+  return { done, note, bytesFreed: 0 };
+}

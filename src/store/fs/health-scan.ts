@@ -1,0 +1,100 @@
+/**
+ * Scanning the filesystem store for broken files (`mailroom doctor`): unparseable state files,
+ * temporary files left by killed writers, stale locks and takeover leftovers. Looks at
+ * `teams/<dir>/` (and one level below: `inboxes/`, …) and `tasks/<list>/`; reads only.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { TEMP_NAME } from '../atomic-write.js';
+import { ageMs, dirId } from '../lock-dir.js';
+import { staleTimeOf } from '../lock.js';
+import { STALE_INFIX, TAKEOVER_SUFFIX, isStale } from '../lock-takeover.js';
+import type { StoreIssue } from '../health.js';
+import type { FsContext } from './context.js';
+import { checkStateFile, stateFileKind } from './health-files.js';
+
+/** A temporary file this old is removable even while its file's lock is held (ms). */
+export const OLD_TEMP_MS = 10 * 60_000;
+/** A temporary file younger than this is never removed: its writer may be mid-write (ms). */
+export const MIN_TEMP_AGE_MS = 2_000;
+
+/** Every {@link StoreIssue} under the store root, in path order. */
+export async function scanHealth(ctx: FsContext): Promise<StoreIssue[]> {
+  const issues: StoreIssue[] = [];
+  for (const dir of await subdirs(ctx.layout.teamsDir)) {
+    await scanDir(ctx, dir, issues);
+    for (const sub of await subdirs(dir)) await scanDir(ctx, sub, issues);
+  }
+  for (const dir of await subdirs(ctx.layout.tasksRoot)) await scanDir(ctx, dir, issues);
+  return issues.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+async function subdirs(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isDirectory() && !isLockish(e.name)).map((e) => join(dir, e.name));
+}
+
+function isLockish(name: string): boolean {
+  return name.endsWith('.lock') || name.endsWith(TAKEOVER_SUFFIX) || name.includes(STALE_INFIX);
+}
+
+async function scanDir(ctx: FsContext, dir: string, issues: StoreIssue[]): Promise<void> {
+  const staleMs = staleTimeOf(ctx.lock);
+  for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+    const path = join(dir, entry.name);
+    const issue = entry.isDirectory() ? await lockIssue(path, staleMs) : await fileIssue(ctx, path, staleMs);
+    if (issue) issues.push(issue);
+  }
+}
+
+/** A stale lock directory, an old takeover guard, or a renamed-aside lock. */
+export async function lockIssue(path: string, staleMs: number): Promise<StoreIssue | undefined> {
+  const name = basename(path);
+  if (name.includes(STALE_INFIX)) {
+    const s = await stat(path).catch(() => undefined);
+    const age = s ? Date.now() - s.ctimeMs : 0;
+    return age > MIN_TEMP_AGE_MS ? { kind: 'lock-leftover', path, ageMs: age } : undefined;
+  }
+  if (!name.endsWith('.lock') && !name.endsWith(TAKEOVER_SUFFIX)) return undefined;
+  const id = await dirId(path);
+  if (!id || !isStale(id, staleMs)) return undefined;
+  return { kind: name.endsWith('.lock') ? 'stale-lock' : 'lock-leftover', path, ageMs: ageMs(id) };
+}
+
+async function fileIssue(ctx: FsContext, path: string, staleMs: number): Promise<StoreIssue | undefined> {
+  const temp = TEMP_NAME.exec(basename(path));
+  if (temp && isStateName(temp[1]!)) return tempIssue(path, join(dirname(path), temp[1]!), staleMs);
+  const kind = stateFileKind(ctx, path);
+  if (!kind) return undefined;
+  const detail = await checkStateFile(path, kind);
+  return detail === undefined ? undefined : { kind: 'corrupt-file', path, fileKind: kind, detail };
+}
+
+function isStateName(name: string): boolean {
+  return name.endsWith('.json') || name === '.highwatermark';
+}
+
+/** Describes a temporary file: size, age, whether a lock guarding its target is held. */
+export async function tempIssue(path: string, target: string, staleMs: number): Promise<StoreIssue | undefined> {
+  const s = await stat(path).catch(() => undefined);
+  if (!s) return undefined;
+  const age = Date.now() - s.mtimeMs;
+  const lockHeld = await anyLockHeld(guardingLocks(target), staleMs);
+  const removable = age > OLD_TEMP_MS || (!lockHeld && age > MIN_TEMP_AGE_MS);
+  return { kind: 'temp-file', path, target, bytes: s.size, ageMs: age, lockHeld, removable };
+}
+
+/** Locks under which `target` is written: its own, and for task-list files the list lock. */
+function guardingLocks(target: string): string[] {
+  const locks = [`${target}.lock`];
+  if (/^([1-9][0-9]*\.json|\.highwatermark)$/.test(basename(target))) locks.push(join(dirname(target), '.lock.lock'));
+  return locks;
+}
+
+async function anyLockHeld(lockDirs: string[], staleMs: number): Promise<boolean> {
+  for (const dir of lockDirs) {
+    const id = await dirId(dir);
+    if (id && !isStale(id, staleMs)) return true;
+  }
+  return false;
+}

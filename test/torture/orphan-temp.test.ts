@@ -1,0 +1,67 @@
+/**
+ * ../shared/cases/11: a 5 MB inbox; one sender SIGKILLed at random moments during 50 sends. The
+ * inbox always parses and holds every acknowledged message; `mailroom doctor` reports exactly the
+ * temporary files left behind and, with --fix, removes them and says how many bytes it freed.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { judge, runSendTorture } from '../../bench/lib/torture.mjs';
+import { Layout } from '../../src/store/paths.js';
+import { runCli } from '../helpers/cli.js';
+import { cleanEnv } from '../helpers/store-files.js';
+import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { historyEntries, makeTeam, writeInboxFile } from '../helpers/team-setup.js';
+
+const ENV = cleanEnv({ MAILROOM_LOCK_STALE_MS: '2000' });
+
+let tmp: TempDir;
+beforeEach(async () => {
+  tmp = await makeTempDir('mailroom-case11-');
+});
+afterEach(() => tmp.cleanup());
+
+interface Report {
+  findings: Array<{ kind: string; path?: string; bytes?: number; repair?: { done: boolean; bytesFreed: number } }>;
+  bytesFreed: number;
+  remaining: number;
+}
+
+async function tempFiles(dir: string): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const name of await readdir(dir)) if (/\.json\.\d+$/.test(name)) out.set(join(dir, name), (await stat(join(dir, name))).size);
+  return out;
+}
+
+describe('case 11: killed writers leave temporary files', () => {
+  it('never tear the 5 MB inbox, lose nothing acknowledged, and doctor removes exactly the leftovers', async () => {
+    await makeTeam(tmp.path, 't', ['a']);
+    const inbox = await writeInboxFile(tmp.path, 't', 'team-lead', historyEntries(5000, { read: false, pad: 950, from: 'a' }));
+    expect((await stat(inbox)).size).toBeGreaterThan(5_000_000);
+
+    const result = await runSendTorture({
+      root: tmp.path, team: 't', to: 'team-lead', senders: ['a'], sends: 50,
+      killProbability: 0.5, maxKillDelayMs: 500, readerIntervalMs: 20, env: ENV,
+    });
+    const verdict = judge(result);
+    expect(verdict.killed).toBeGreaterThan(0);
+    expect(verdict.lost).toEqual([]);
+    expect(verdict.duplicated).toEqual([]);
+    expect(verdict.failed).toEqual([]);
+    expect(verdict.tornReads).toBe(0);
+
+    await new Promise((r) => setTimeout(r, 2500));
+    const left = await tempFiles(new Layout(tmp.path).inboxDir('t'));
+    const check = await runCli(['--root', tmp.path, 'doctor', '--json'], ENV);
+    const found = (JSON.parse(check.stdout) as Report).findings.filter((f) => f.kind === 'temp-file');
+    expect(new Map(found.map((f) => [f.path, f.bytes]))).toEqual(left);
+    expect(check.code).toBe(left.size > 0 ? 7 : 0);
+
+    const fix = await runCli(['--root', tmp.path, 'doctor', '--fix', '--json'], ENV);
+    const fixed = JSON.parse(fix.stdout) as Report;
+    expect(fix.code).toBe(0);
+    expect(fixed.remaining).toBe(0);
+    expect(fixed.bytesFreed).toBe([...left.values()].reduce((a, b) => a + b, 0));
+    expect(await tempFiles(new Layout(tmp.path).inboxDir('t'))).toEqual(new Map());
+  }, 180_000);
+});

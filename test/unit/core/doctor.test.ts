@@ -1,0 +1,150 @@
+/**
+ * `doctor` finds and repairs (../shared/cases/11): corrupt files are moved aside, never
+ * overwritten; temp files are removed only when old or not guarded by a held lock; stale locks and
+ * takeover leftovers go; task links, owners and orphan inboxes are made consistent.
+ */
+import { mkdir, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { doctor } from '../../../src/core/doctor.js';
+import { addTask } from '../../../src/core/tasks.js';
+import { FsStore } from '../../../src/store/fs-store.js';
+import { Layout } from '../../../src/store/paths.js';
+import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
+import { historyEntries, makeTeam, writeInboxFile } from '../../helpers/team-setup.js';
+
+let tmp: TempDir;
+let root: string;
+let layout: Layout;
+beforeEach(async () => {
+  tmp = await makeTempDir('mailroom-doctor-');
+  root = tmp.path;
+  layout = new Layout(root);
+  await makeTeam(root, 't', ['alice']);
+});
+afterEach(() => tmp.cleanup());
+
+const ago = async (path: string, ms: number) => {
+  const t = new Date(Date.now() - ms);
+  await utimes(path, t, t);
+};
+const kinds = async () => (await doctor({ root })).findings.map((f) => `${f.kind}:${f.severity}`);
+const writeTask = (id: string, fields: Record<string, unknown>) =>
+  writeFile(layout.taskPath('t', id), JSON.stringify({ id, subject: `job ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...fields }, null, 2));
+const readTask = async (id: string) => JSON.parse(await readFile(layout.taskPath('t', id), 'utf8')) as Record<string, unknown>;
+
+describe('corrupt files', () => {
+  it('moves an unparseable inbox aside byte for byte, and a second run finds nothing', async () => {
+    const inbox = await writeInboxFile(root, 't', 'team-lead', []);
+    await writeFile(inbox, '[{"from": "alice", "te');
+    expect(await kinds()).toEqual(['corrupt-file:problem']);
+    const report = await doctor({ root, fix: true });
+    const movedTo = report.findings[0]!.repair!.movedTo!;
+    expect(movedTo).toMatch(/team-lead\.json\.corrupt-\d{8}T\d{6}Z$/);
+    expect(await readFile(movedTo, 'utf8')).toBe('[{"from": "alice", "te');
+    await expect(stat(inbox)).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(report.remaining).toBe(0);
+    expect(await kinds()).toEqual([]);
+  });
+
+  it('keeps the id of a quarantined task used (.highwatermark raised)', async () => {
+    await addTask({ root, team: 't', subject: 'one' });
+    await writeFile(layout.taskPath('t', '2'), '{"id": "2", "subj');
+    await doctor({ root, fix: true });
+    expect(await readFile(layout.highWatermarkPath('t'), 'utf8')).toBe('2');
+    expect((await addTask({ root, team: 't', subject: 'three' })).id).toBe('3');
+  });
+
+  it('leaves a file that reads fine again by the time of the repair', async () => {
+    const store = new FsStore(root);
+    const inbox = await writeInboxFile(root, 't', 'team-lead', []);
+    await writeFile(inbox, '[');
+    const [issue] = await store.scanHealth();
+    await writeFile(inbox, '[]');
+    expect(await store.repairHealth(issue!)).toMatchObject({ done: true, note: expect.stringMatching(/reads fine now/) });
+    expect(await readFile(inbox, 'utf8')).toBe('[]');
+  });
+});
+
+describe('temporary files left by killed writers', () => {
+  it('removes old ones and unguarded ones, keeps a recent one whose lock is held, and reports bytes freed', async () => {
+    const inbox = await writeInboxFile(root, 't', 'team-lead', []);
+    await writeFile(`${inbox}.111`, 'x'.repeat(100));
+    await ago(`${inbox}.111`, 3_600_000);
+    await writeFile(`${layout.taskPath('t', '1')}.222`, 'y'.repeat(50));
+    await ago(`${layout.taskPath('t', '1')}.222`, 5_000);
+    const alice = await writeInboxFile(root, 't', 'alice', []);
+    await writeFile(`${alice}.333`, 'z'.repeat(30));
+    await mkdir(`${alice}.lock`);
+    await mkdir(`${inbox}.lock`);
+
+    const report = await doctor({ root, fix: true });
+    const temps = report.findings.filter((f) => f.kind === 'temp-file');
+    expect(temps.map((f) => [f.path, f.severity, f.bytes, f.repair?.done ?? false])).toEqual([
+      [`${layout.taskPath('t', '1')}.222`, 'problem', 50, true],
+      [`${alice}.333`, 'info', 30, false],
+      [`${inbox}.111`, 'problem', 100, true],
+    ]);
+    expect(report.bytesFreed).toBe(150);
+    expect(report.remaining).toBe(0);
+    expect(await readdir(layout.inboxDir('t'))).toEqual(['alice.json', 'alice.json.333', 'alice.json.lock', 'team-lead.json', 'team-lead.json.lock']);
+  });
+});
+
+describe('locks', () => {
+  it('removes a stale lock and takeover leftovers, and leaves a live lock alone', async () => {
+    const inbox = await writeInboxFile(root, 't', 'team-lead', []);
+    await mkdir(`${inbox}.lock`);
+    await ago(`${inbox}.lock`, 3_600_000);
+    await mkdir(`${inbox}.lock.takeover`);
+    await ago(`${inbox}.lock.takeover`, 3_600_000);
+    await mkdir(`${inbox}.lock.stale-1-2-abc`);
+    await ago(`${inbox}.lock.stale-1-2-abc`, 3_600_000);
+    await mkdir(join(layout.teamDir('t'), 'config.json.lock'));
+    await new Promise((r) => setTimeout(r, 2100));
+    expect(await kinds()).toEqual(['stale-lock:problem', 'lock-leftover:problem', 'lock-leftover:problem']);
+    expect((await doctor({ root, fix: true })).remaining).toBe(0);
+    expect((await readdir(layout.inboxDir('t'))).sort()).toEqual(['team-lead.json']);
+    expect((await stat(join(layout.teamDir('t'), 'config.json.lock'))).isDirectory()).toBe(true);
+  });
+});
+
+describe('team state', () => {
+  it('makes dependencies symmetric without changing what is blocked, and drops ids that point nowhere', async () => {
+    await writeTask('1', { blockedBy: ['2', '9'] });
+    await writeTask('2', {});
+    await writeTask('3', { blocks: ['4'] });
+    await writeTask('4', {});
+    expect(await kinds()).toEqual(['asymmetric-dependency:problem', 'dangling-dependency:problem', 'asymmetric-dependency:problem']);
+    expect((await doctor({ root, fix: true })).remaining).toBe(0);
+    expect(await readTask('1')).toMatchObject({ blockedBy: ['2'] });
+    expect(await readTask('2')).toMatchObject({ blocks: ['1'] });
+    expect(await readTask('3')).toMatchObject({ blocks: [] });
+    expect(await readTask('4')).toMatchObject({ blockedBy: [] });
+    expect(await kinds()).toEqual([]);
+  });
+
+  it('unassigns open tasks of departed owners (completed ones stay as history)', async () => {
+    await writeTask('1', { owner: 'ghost', status: 'in_progress' });
+    await writeTask('2', { owner: 'ghost', status: 'completed' });
+    await writeTask('3', { owner: 'alice', status: 'in_progress' });
+    expect(await kinds()).toEqual(['orphan-owner:problem']);
+    await doctor({ root, fix: true });
+    expect(await readTask('1')).not.toHaveProperty('owner');
+    expect(await readTask('1')).toMatchObject({ status: 'pending' });
+    expect(await readTask('2')).toMatchObject({ owner: 'ghost', status: 'completed' });
+    expect(await readTask('3')).toMatchObject({ owner: 'alice', status: 'in_progress' });
+  });
+
+  it('reports inboxes of non-members with what never got delivered, and moves them aside', async () => {
+    await writeInboxFile(root, 't', 'stranger', historyEntries(3, { read: false }));
+    await writeInboxFile(root, 't', 'alice', []);
+    const report = await doctor({ root });
+    expect(report.findings.map((f) => f.message)).toEqual(['Inbox "stranger" belongs to no member of team "t" (3 messages, 3 unread: never delivered).']);
+    await doctor({ root, fix: true });
+    const names = await readdir(layout.inboxDir('t'));
+    expect(names.filter((n) => n.startsWith('stranger'))).toEqual([expect.stringMatching(/^stranger\.json\.orphaned-\d{8}T\d{6}Z$/)]);
+    expect(names).toContain('alice.json');
+    expect(await kinds()).toEqual([]);
+  });
+});
