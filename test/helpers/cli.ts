@@ -17,7 +17,7 @@ export interface CliRun {
 /** Runs `mailroom <args>`; never throws on a non-zero exit (check `code`). */
 export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env }, (err, stdout, stderr) => {
+    execFile(process.execPath, [BIN, ...args], { env, maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
       resolve({ code, stdout, stderr });
     });

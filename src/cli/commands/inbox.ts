@@ -12,6 +12,7 @@ interface InboxArgs extends GlobalArgs {
   unread?: boolean;
   'mark-read'?: boolean;
   raw?: boolean;
+  all?: boolean;
 }
 
 /** `inbox`. */
@@ -24,10 +25,12 @@ export const inboxCommand: CommandModule<GlobalArgs, InboxArgs> = {
       .option('unread', { type: 'boolean', describe: 'Only unread messages' })
       .option('mark-read', { type: 'boolean', describe: 'Mark the listed messages read' })
       .option('raw', { type: 'boolean', describe: 'Show the stored text instead of rendering structured messages' })
+      .option('all', { type: 'boolean', describe: 'Also list the read history moved to the archive (<root>/mailroom/archive)' })
+      .example('$0 inbox --all', "List the lead's whole history, archived messages first")
       .example('$0 inbox --unread --mark-read', "Read the lead's new messages")
       .example('$0 inbox researcher --raw', "Show researcher's inbox as stored") as Argv<InboxArgs>,
   handler: async (a) => {
-    const view = await readInbox({ ...(await teamTarget(a)), agent: a.agent, unread: a.unread, markRead: a['mark-read'] });
+    const view = await readInbox({ ...(await teamTarget(a)), agent: a.agent, unread: a.unread, markRead: a['mark-read'], includeArchived: a.all });
     emit(a.json, view, () => (view.messages.length ? view.messages.map((m) => messageLine(m, a.raw)) : [`(no ${a.unread ? 'unread ' : ''}messages for ${view.agent})`]));
   },
 };
