@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { MailroomError } from '../errors.js';
 import type { Member, TeamConfig } from '../protocol/config.js';
 import type { TaskStatus } from '../protocol/task.js';
-import { LEAD_NAME, assertValidName } from '../store/names.js';
+import { LEAD_NAME, NAME_PATTERN, assertValidName } from '../store/names.js';
 import { nowOf, storeOf, type BaseOptions, type TeamOptions } from './context.js';
 import { isTeammate } from './members.js';
 
@@ -27,7 +27,8 @@ export interface CreateTeamOptions extends TeamOptions {
  * @throws INVALID_NAME, TEAM_EXISTS
  */
 export async function createTeam(options: CreateTeamOptions): Promise<TeamConfig> {
-  assertValidName(options.team, 'team');
+  // Existing team names are only needed to make a refused name's suggestion a free one.
+  assertValidName(options.team, 'team', { taken: NAME_PATTERN.test(options.team) ? [] : await listTeams(options) });
   const now = nowOf(options);
   const config: TeamConfig = { name: options.team } as TeamConfig;
   if (options.description !== undefined) config.description = options.description;
