@@ -101,8 +101,11 @@ export const PermissionRequestSchema = z.looseObject({
   permission_suggestions: z.array(z.unknown()),
 });
 
-/** `permission_response`: lead → teammate, `subtype` success (with `response`) or error (with `error`). */
-export const PermissionResponseSchema = z.union([
+/**
+ * `permission_response`: lead → teammate, `subtype` success (with `response`) or error (with
+ * `error`). A discriminated union, so a bad message is reported by field, not as "invalid input".
+ */
+export const PermissionResponseSchema = z.discriminatedUnion('subtype', [
   z.looseObject({
     type: z.literal('permission_response'),
     request_id: z.string(),
