@@ -29,16 +29,25 @@ export type Task = z.infer<typeof TaskSchema>;
 const TASK_KEY_ORDER = ['id', 'subject', 'description', 'activeForm', 'owner', 'status', 'blocks', 'blockedBy', 'metadata'];
 
 /**
- * Returns a copy of `task` with keys in Claude Code's order (known keys first, unknown keys after,
- * in their existing order). Keys whose value is `undefined` are dropped (e.g. a cleared owner).
+ * Returns a copy of `task` ready to write, in Claude Code's key order without moving anything a
+ * writer did not add: keys listed in `previousKeys` (the file's order when it was read) keep their
+ * order, a newly added known key goes right after the nearest known key that precedes it in
+ * Claude Code's order (so `owner` lands before `status`, as Claude Code writes it), and new
+ * unknown keys go last. Keys whose value is `undefined` are dropped (e.g. a cleared owner). Keys are
+ * copied as own data properties, so a `__proto__` key from the file stays a plain key.
  */
-export function canonicalTask(task: Task): Task {
-  const out: Record<string, unknown> = {};
+export function canonicalTask(task: Task, previousKeys: readonly string[] = []): Task {
   const src = task as Record<string, unknown>;
-  for (const key of TASK_KEY_ORDER) if (src[key] !== undefined) out[key] = src[key];
-  for (const key of Object.keys(src)) {
-    if (!TASK_KEY_ORDER.includes(key) && src[key] !== undefined) out[key] = src[key];
+  const present = (key: string) => Object.prototype.hasOwnProperty.call(src, key) && src[key] !== undefined;
+  const order = previousKeys.filter(present);
+  for (const key of TASK_KEY_ORDER) {
+    if (!present(key) || order.includes(key)) continue;
+    const before = TASK_KEY_ORDER.slice(0, TASK_KEY_ORDER.indexOf(key)).reverse().find((k) => order.includes(k));
+    order.splice(before === undefined ? 0 : order.indexOf(before) + 1, 0, key);
   }
+  for (const key of Object.keys(src)) if (present(key) && !order.includes(key)) order.push(key);
+  const out: Record<string, unknown> = {};
+  for (const key of order) Object.defineProperty(out, key, { value: src[key], enumerable: true, writable: true, configurable: true });
   return out as Task;
 }
 

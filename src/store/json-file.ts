@@ -49,15 +49,26 @@ export async function readJsonFile(path: string, options: { attempts?: number } 
   throw corruptFile(path, lastError);
 }
 
-/** Builds the FILE_CORRUPT error for `path`. */
+/**
+ * Builds the FILE_CORRUPT error for `path`, on one line: a schema error (zod's `issues`) is
+ * summarised as `field: problem; field: problem`, any other error by its message.
+ */
 export function corruptFile(path: string, cause: unknown, what = 'is not valid JSON'): MailroomError {
-  const reason = cause instanceof Error ? `: ${cause.message}` : '';
+  const reason = cause instanceof Error ? `: ${describeCause(cause)}` : '';
   return new MailroomError(
     'FILE_CORRUPT',
     `${path} ${what}${reason}. mailroom will not overwrite it. Inspect or move the file aside ` +
       `(\`mailroom doctor --fix\` quarantines it), then retry.`,
     { cause, details: { path } },
   );
+}
+
+function describeCause(cause: Error): string {
+  const issues = (cause as { issues?: unknown }).issues;
+  if (!Array.isArray(issues)) return cause.message;
+  return issues
+    .map((i: { path?: readonly PropertyKey[]; message?: string }) => `${(i.path ?? []).map(String).join('.') || '(root)'}: ${i.message ?? 'invalid'}`)
+    .join('; ');
 }
 
 /**

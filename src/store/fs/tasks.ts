@@ -25,7 +25,7 @@ async function fileIds(ctx: FsContext, team: string): Promise<number[]> {
   }
 }
 
-type TaskRead = { state: 'ok'; task: Task } | { state: 'missing' } | { state: 'invalid'; error: unknown };
+type TaskRead = { state: 'ok'; task: Task } | { state: 'missing' } | { state: 'invalid'; error: MailroomError };
 
 async function readTaskFile(ctx: FsContext, team: string, id: string): Promise<TaskRead> {
   const path = ctx.layout.taskPath(team, id);
@@ -33,27 +33,47 @@ async function readTaskFile(ctx: FsContext, team: string, id: string): Promise<T
   try {
     read = await readJsonFile(path);
   } catch (error) {
-    return { state: 'invalid', error };
+    if (error instanceof MailroomError) return { state: 'invalid', error };
+    throw error;
   }
   if (read.state === 'missing') return read;
   const parsed = TaskSchema.safeParse(read.value);
-  if (!parsed.success || (read.value as Task).id !== id) return { state: 'invalid', error: parsed.error };
+  if (!parsed.success) return { state: 'invalid', error: corruptFile(path, parsed.error, 'does not match the task format') };
+  const stored = (read.value as Task).id;
+  if (stored !== id) {
+    return { state: 'invalid', error: corruptFile(path, undefined, `does not match the task format: its id ${JSON.stringify(stored)} differs from its file name ${id}.json`) };
+  }
   return { state: 'ok', task: read.value as Task };
 }
 
-/** Valid tasks in numeric id order; invalid files are skipped (Claude Code treats them as absent). */
+/** Paths already reported as skipped by this process (a broken file is reported once, not per poll). */
+const reported = new Set<string>();
+
+/**
+ * Valid tasks in numeric id order. Invalid files are skipped, as Claude Code treats them as absent;
+ * each is reported once per process through `onWarning`, naming the file.
+ */
 export async function listTasks(ctx: FsContext, team: string): Promise<Task[]> {
   const tasks: Task[] = [];
   for (const id of await fileIds(ctx, team)) {
     const read = await readTaskFile(ctx, team, String(id));
     if (read.state === 'ok') tasks.push(read.task);
+    if (read.state === 'invalid' && !reported.has(String(read.error.details.path))) {
+      reported.add(String(read.error.details.path));
+      ctx.lock.onWarning?.(`mailroom: skipping task file: ${read.error.message}`);
+    }
   }
   return tasks;
 }
 
-/** One task, or undefined when missing or invalid. */
-export async function readTask(ctx: FsContext, team: string, id: string): Promise<Task | undefined> {
+/**
+ * One task, or undefined when the file is missing. An invalid file reads as undefined too (as in
+ * Claude Code), unless `strict` is set: then it throws FILE_CORRUPT naming the file.
+ */
+export async function readTask(ctx: FsContext, team: string, id: string, options: { strict?: boolean } = {}): Promise<Task | undefined> {
+  if (!TASK_FILE.test(`${id}.json`)) return undefined;
   const read = await readTaskFile(ctx, team, id);
+  if (read.state === 'invalid' && options.strict) throw read.error;
   return read.state === 'ok' ? read.task : undefined;
 }
 
@@ -72,11 +92,12 @@ export async function updateTask<T>(ctx: FsContext, team: string, id: string, ch
   return withLock(path, lockDirFor(path), ctx.lock, async (lock) => {
     const read = await readTaskFile(ctx, team, id);
     if (read.state === 'missing') throw taskNotFound(team, id);
-    if (read.state === 'invalid') throw corruptFile(path, read.error, 'does not match the task format');
+    if (read.state === 'invalid') throw read.error;
+    const keys = Object.keys(read.task);
     const result = await change(read.task);
     const check = TaskSchema.safeParse(read.task);
     if (!check.success) throw new MailroomError('INTERNAL', `Refusing to write an invalid task to ${path}: ${check.error.message}`);
-    await writeJsonFile(path, canonicalTask(read.task), lock);
+    await writeJsonFile(path, canonicalTask(read.task, keys), lock);
     return result;
   });
 }

@@ -32,10 +32,11 @@ export async function listTeams(ctx: FsContext): Promise<TeamRef[]> {
   return teams;
 }
 
-/** Reads a team's config. @throws TEAM_NOT_FOUND, FILE_CORRUPT */
+/** Reads a team's config. @throws TEAM_NOT_FOUND (also when its directory holds a team of another name, e.g. `a/b` vs `a-b`), FILE_CORRUPT */
 export async function readConfig(ctx: FsContext, team: string): Promise<TeamConfig> {
   const config = await readConfigAt(ctx.layout.configPath(team));
-  if (config === undefined) throw await teamNotFound(ctx, team);
+  // The sanitiser maps several names to one directory (`a/b` and `a-b`): only the team's own name finds it.
+  if (config === undefined || config.name !== team) throw await teamNotFound(ctx, team);
   return config;
 }
 
