@@ -1,0 +1,140 @@
+/**
+ * fixtures/broken: files mailroom must not trust. A read that needs a broken file fails with
+ * FILE_CORRUPT (exit 7) naming it; no write ever replaces it (its bytes stay the same); listings
+ * skip it with a warning; odd but valid content (unknown protocol types, `__proto__` keys) is read
+ * and kept as plain data.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TempDir } from '../helpers/temp-dir.js';
+import { FIXTURES, copyTree, keyPaths, mailroom, mailroomOk, readJson, snapshotBytes } from '../helpers/store-files.js';
+
+let dir: TempDir;
+let root: string;
+const path = (p: string) => join(root, p);
+
+beforeAll(async () => {
+  dir = await copyTree(join(FIXTURES, 'broken'));
+  root = dir.path;
+});
+afterAll(() => dir.cleanup());
+
+/** Runs a command that must fail with FILE_CORRUPT naming `file`, leaving every broken file as it was. */
+async function expectCorrupt(file: string, ...args: string[]): Promise<void> {
+  const before = await snapshotBytes(root);
+  const run = await mailroom(root, ...args);
+  expect(run.code, run.stderr).toBe(7);
+  expect(run.stderr).toContain('FILE_CORRUPT');
+  expect(run.stderr).toContain(path(file));
+  expect(run.stderr.trimEnd().split('\n'), 'one line, not a dump').toHaveLength(1);
+  expect(await snapshotBytes(root)).toEqual(before);
+}
+
+describe('reads of broken files fail with FILE_CORRUPT naming the file', () => {
+  it.each([
+    ['truncated inbox', 'teams/bad-inboxes/inboxes/alice.json', ['inbox', 'alice', '--team', 'bad-inboxes']],
+    ['truncated inbox, --raw', 'teams/bad-inboxes/inboxes/alice.json', ['inbox', 'alice', '--raw', '--team', 'bad-inboxes']],
+    ['inbox that is not an array', 'teams/bad-inboxes/inboxes/bob.json', ['inbox', 'bob', '--json', '--team', 'bad-inboxes']],
+    ['team show over a truncated inbox', 'teams/bad-inboxes/inboxes/alice.json', ['team', 'show', 'bad-inboxes']],
+    ['config with wrong types', 'teams/bad-config/config.json', ['team', 'show', 'bad-config']],
+    ['config with wrong types, inbox', 'teams/bad-config/config.json', ['inbox', '--team', 'bad-config']],
+    ['task whose id differs from its file name', 'tasks/bad-tasks/2.json', ['task', 'show', '2', '--team', 'bad-tasks']],
+    ['task with an unknown status', 'tasks/bad-tasks/6.json', ['task', 'show', '6', '--team', 'bad-tasks']],
+  ])('%s', async (_what, file, args) => {
+    await expectCorrupt(file, ...args);
+  });
+
+  it('says what is wrong: the fields of a config, the id of a misnamed task', async () => {
+    const config = await mailroom(root, 'team', 'show', 'bad-config');
+    expect(config.stderr).toMatch(/createdAt: .*expected number/);
+    expect(config.stderr).toMatch(/members: .*expected array/);
+    const task = await mailroom(root, 'task', 'show', '2', '--team', 'bad-tasks');
+    expect(task.stderr).toContain('id "3"');
+  });
+});
+
+describe('listings skip broken files with a warning naming them', () => {
+  it('team list', async () => {
+    const run = await mailroomOk(root, 'team', 'list');
+    expect(run.stdout).toBe('bad-inboxes\nbad-tasks\nproto\n');
+    expect(run.stderr).toContain(path('teams/bad-config/config.json'));
+  });
+
+  it('task list', async () => {
+    const run = await mailroomOk(root, 'task', 'list', '--team', 'bad-tasks');
+    expect(run.stdout).toBe('#1 [pending] Valid task ready\n#4 [pending] Task with prototype keys ready\n');
+    expect(run.stderr).toContain(path('tasks/bad-tasks/2.json'));
+    expect(run.stderr).toContain(path('tasks/bad-tasks/6.json'));
+  });
+});
+
+describe('writes never overwrite a broken file', () => {
+  it.each([
+    ['send to a truncated inbox', 'teams/bad-inboxes/inboxes/alice.json', ['team', 'send', 'alice', 'hi', '--team', 'bad-inboxes']],
+    ['send to a non-array inbox', 'teams/bad-inboxes/inboxes/bob.json', ['team', 'send', 'bob', 'hi', '--team', 'bad-inboxes']],
+    ['mark read in a truncated inbox', 'teams/bad-inboxes/inboxes/alice.json', ['inbox', 'alice', '--mark-read', '--team', 'bad-inboxes']],
+    ['broadcast that meets a truncated inbox', 'teams/bad-inboxes/inboxes/alice.json', ['team', 'broadcast', 'hi', '--team', 'bad-inboxes']],
+    ['spawn into a config with wrong types', 'teams/bad-config/config.json', ['team', 'spawn', 'dave', '--team', 'bad-config']],
+    ['send in a team whose config has wrong types', 'teams/bad-config/config.json', ['team', 'send', 'team-lead', 'hi', '--team', 'bad-config']],
+    ['delete a team whose config has wrong types', 'teams/bad-config/config.json', ['team', 'delete', 'bad-config']],
+    ['update a misnamed task', 'tasks/bad-tasks/2.json', ['task', 'update', '2', '--status', 'completed', '--team', 'bad-tasks']],
+    ['claim a misnamed task', 'tasks/bad-tasks/2.json', ['task', 'claim', '2', '--as', 'alice', '--team', 'bad-tasks']],
+    ['delete a misnamed task', 'tasks/bad-tasks/2.json', ['task', 'delete', '2', '--team', 'bad-tasks']],
+    ['depend on a misnamed task', 'tasks/bad-tasks/2.json', ['task', 'update', '1', '--add-blocked-by', '2', '--team', 'bad-tasks']],
+    ['update a task with an unknown status', 'tasks/bad-tasks/6.json', ['task', 'update', '6', '--subject', 'x', '--team', 'bad-tasks']],
+  ])('%s', async (_what, file, args) => {
+    await expectCorrupt(file, ...args);
+  });
+
+  it('task add skips past the ids of broken task files instead of reusing them', async () => {
+    const before = await snapshotBytes(root);
+    const run = await mailroomOk(root, 'task', 'add', 'Fresh task', '--team', 'bad-tasks');
+    expect(run.stdout).toBe('Created task #7: Fresh task\n');
+    const after = await snapshotBytes(root);
+    for (const [file, bytes] of before) expect(after.get(file), file).toEqual(bytes);
+  });
+});
+
+describe('odd but valid content is read, shown and kept as data', () => {
+  it('unknown protocol types pass through; known types with bad fields are flagged; entries that are not entries are hidden', async () => {
+    const [plain, raw] = await Promise.all([mailroomOk(root, 'inbox', '--team', 'bad-inboxes'), mailroomOk(root, 'inbox', '--raw', '--team', 'bad-inboxes')]);
+    const lines = plain.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toContain('alice (unread): [join_request] {"type":"join_request"');
+    expect(lines[1]).toContain('bob (unread): [idle_notification, invalid: idleReason:');
+    expect(lines[2]).toContain('carol (unread): [shutdown_rejected, invalid: reason:');
+    expect(lines[3]).toContain('alice (unread): Plain text with a prototype key in the entry.');
+    expect(raw.stdout).toContain('{"type":"idle_notification","from":"bob","timestamp":"2026-01-01T00:00:03.000Z","idleReason":"sleepy"}');
+  });
+
+  it('__proto__ keys stay own data keys through reads and rewrites, and pollute nothing', async () => {
+    const show = JSON.parse((await mailroomOk(root, 'team', 'show', 'proto', '--json')).stdout) as { members: { isActive?: boolean }[] };
+    expect(show.members[0]!.isActive).toBeUndefined();
+
+    const configBefore = await readFile(path('teams/proto/config.json'), 'utf8');
+    await mailroomOk(root, 'team', 'spawn', 'dave', '--team', 'proto');
+    const configAfter = await readFile(path('teams/proto/config.json'), 'utf8');
+    expect(configAfter).toContain('"__proto__": {\n    "polluted": "yes"\n  }');
+    expect(configAfter).toContain('"__proto__": {\n        "isActive": true\n      }');
+    expect(keyPaths(JSON.parse(configAfter)).filter((k) => !k.startsWith('members.1'))).toEqual(keyPaths(JSON.parse(configBefore)));
+
+    const taskBefore = JSON.parse(await readFile(path('tasks/bad-tasks/4.json'), 'utf8')) as Record<string, unknown>;
+    await mailroomOk(root, 'task', 'update', '4', '--subject', 'Renamed', '--metadata', 'priority=low', '--team', 'bad-tasks');
+    const taskAfter = JSON.parse(await readFile(path('tasks/bad-tasks/4.json'), 'utf8')) as Record<string, unknown>;
+    expect(keyPaths(taskAfter)).toEqual(keyPaths(taskBefore));
+    expect(Object.getOwnPropertyDescriptor(taskAfter, '__proto__')?.value).toEqual({ owner: 'mallory', polluted: 'yes' });
+    const metadata = taskAfter.metadata as Record<string, unknown>;
+    expect(Object.getOwnPropertyDescriptor(metadata, '__proto__')?.value).toEqual({ polluted: 'yes' });
+    expect(metadata.priority).toBe('low');
+    const view = JSON.parse((await mailroomOk(root, 'task', 'show', '4', '--json', '--team', 'bad-tasks')).stdout) as { task: { owner?: string } };
+    expect(view.task.owner).toBeUndefined();
+
+    const inboxBefore = await readJson<unknown[]>(path('teams/bad-inboxes/inboxes/team-lead.json'));
+    await mailroomOk(root, 'inbox', '--mark-read', '--team', 'bad-inboxes');
+    const inboxAfter = await readJson<Record<string, unknown>[]>(path('teams/bad-inboxes/inboxes/team-lead.json'));
+    expect(keyPaths(inboxAfter)).toEqual(keyPaths(inboxBefore));
+    expect(inboxAfter.map((e) => e.read)).toEqual([true, true, true, true, false]);
+    expect(Object.getOwnPropertyDescriptor(inboxAfter[3], '__proto__')?.value).toEqual({ read: true, polluted: 'yes' });
+  });
+});

@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+/**
+ * Runs several `mailroom` commands one after another in ONE process, through the same entry the
+ * binary uses (`main()` of dist/cli/main.js; bin/mailroom.js is only a launcher around it). Each
+ * command gets its own exit code and captured stdout/stderr. Used where a test needs many CLI
+ * runs per process (case 01: "eight processes each send twenty times"), so process start-up does
+ * not dominate the run time on a 2-core machine.
+ *
+ * Input (argv[2]): JSON `{ commands: string[][], barrier?: { dir: string, parties: number } }`.
+ * With `barrier`, every process of the group waits before command i until all `parties` processes
+ * have reached command i, so they run it at the same moment.
+ * Output (stdout): JSON array of `{ code, stdout, stderr }`, one per command.
+ */
+import { readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { main } from '../../dist/cli/main.js';
+
+const { commands, barrier } = JSON.parse(process.argv[2]);
+const realOut = process.stdout.write.bind(process.stdout);
+
+async function waitAtBarrier(round) {
+  if (!barrier) return;
+  await writeFile(join(barrier.dir, `${round}-${process.pid}`), '');
+  for (;;) {
+    const arrived = (await readdir(barrier.dir)).filter((f) => f.startsWith(`${round}-`)).length;
+    if (arrived >= barrier.parties) return;
+    await new Promise((r) => setTimeout(r, 1));
+  }
+}
+
+async function runOne(argv) {
+  const out = [];
+  const err = [];
+  process.stdout.write = (chunk) => (out.push(String(chunk)), true);
+  process.stderr.write = (chunk) => (err.push(String(chunk)), true);
+  try {
+    const code = await main(argv);
+    return { code, stdout: out.join(''), stderr: err.join('') };
+  } finally {
+    delete process.stdout.write;
+    delete process.stderr.write;
+  }
+}
+
+const results = [];
+for (let i = 0; i < commands.length; i++) {
+  await waitAtBarrier(i);
+  results.push(await runOne(commands[i]));
+}
+realOut(JSON.stringify(results));
