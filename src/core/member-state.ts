@@ -18,13 +18,13 @@ import type { ParsedText } from '../protocol/structured.js';
 /** The states the roster shows. */
 export type MemberState = 'working' | 'idle' | 'waiting' | 'stopped' | 'unknown';
 
-/** One message as the rule sees it. */
+/** One message as the rule sees it (a {@link MessageView} fits). */
 export interface SignalMessage {
-  /** ISO-8601 timestamp of the entry. */
-  timestamp: string;
+  /** The entry; only its ISO-8601 `timestamp` is used. */
+  entry: { timestamp: string };
   parsed: ParsedText;
-  /** For received messages: read, or no longer in the inbox. */
-  delivered: boolean;
+  /** `read` or `delivered` (gone from the inbox) count as delivered to the recipient. */
+  status: 'unread' | 'read' | 'delivered';
 }
 
 /** Everything the rule looks at for one member. */
@@ -47,14 +47,14 @@ export interface StateVerdict {
 export function deriveMemberState(s: StateSignals): StateVerdict {
   if (!s.inRoster) return { state: 'stopped', reason: 'no longer in the roster' };
   const last = s.sent.at(-1);
-  if (last && typeOf(last) === 'shutdown_approved') return { state: 'stopped', reason: `approved shutdown at ${last.timestamp}` };
+  if (last && typeOf(last) === 'shutdown_approved') return { state: 'stopped', reason: `approved shutdown at ${last.entry.timestamp}` };
   const lastIdle = latest(s.sent.filter((m) => typeOf(m) === 'idle_notification'));
   const pending = openRequest(s, lastIdle);
   if (pending) return { state: 'waiting', reason: `waiting for an answer to ${pending}` };
   if (s.isActive === true) return { state: 'working', reason: 'isActive is true' };
   if (s.isActive === false) return { state: 'idle', reason: 'isActive is false' };
   const lastOwn = latest(s.sent.filter((m) => typeOf(m) !== 'idle_notification'));
-  const lastDelivered = latest(s.received.filter((m) => m.delivered));
+  const lastDelivered = latest(s.received.filter((m) => m.status !== 'unread'));
   const newer = [lastOwn, lastDelivered].filter((t): t is string => t !== undefined).sort().at(-1);
   if (lastIdle !== undefined && (newer === undefined || lastIdle >= newer)) return { state: 'idle', reason: `idle notice at ${lastIdle}` };
   if (newer !== undefined) return { state: 'working', reason: `activity at ${newer}` };
@@ -66,7 +66,9 @@ function typeOf(m: SignalMessage): string | undefined {
 }
 
 function latest(messages: readonly SignalMessage[]): string | undefined {
-  return messages.map((m) => m.timestamp).sort().at(-1);
+  let max: string | undefined;
+  for (const m of messages) if (max === undefined || m.entry.timestamp > max) max = m.entry.timestamp;
+  return max;
 }
 
 /** The id of a request or response message, with which pair it belongs to. */
@@ -92,7 +94,7 @@ function requestId(m: SignalMessage): { pair: string; id: string; request: boole
 function openRequest(s: StateSignals, since: string | undefined): string | undefined {
   const answered = new Set(s.received.flatMap((m) => requestId(m) ?? []).filter((r) => !r.request).map((r) => `${r.pair}\u0000${r.id}`));
   const open = s.sent
-    .filter((m) => since === undefined || m.timestamp > since)
+    .filter((m) => since === undefined || m.entry.timestamp > since)
     .flatMap((m) => requestId(m) ?? [])
     .filter((r) => r.request && !answered.has(`${r.pair}\u0000${r.id}`));
   const req = open.at(-1);

@@ -20,6 +20,8 @@ export class MessageBook {
   private readonly inboxes = new Map<string, Map<string, boolean>>();
   private fresh: MessageRecord[] = [];
   private cache: MessageView[] | undefined;
+  /** Views by key, reused while their status is unchanged (fewer allocations per snapshot). */
+  private readonly viewOf = new Map<string, MessageView>();
 
   /** True once the agent's inbox was read. */
   hasInbox(agent: string): boolean {
@@ -34,8 +36,8 @@ export class MessageBook {
       present.set(key, entry.read === true);
       this.add(key, agent, entry);
     }
+    if (!samePresence(this.inboxes.get(agent), present)) this.cache = undefined;
     this.inboxes.set(agent, present);
-    this.cache = undefined;
   }
 
   /** Adds a message known from the journal or an inbox archive (a no-op when already known). */
@@ -57,7 +59,14 @@ export class MessageBook {
 
   /** Every message, oldest first, with its status. */
   views(): MessageView[] {
-    this.cache ??= this.ordered.map((r) => ({ ...r, status: this.statusOf(r) }));
+    this.cache ??= this.ordered.map((r) => {
+      const status = this.statusOf(r);
+      const known = this.viewOf.get(r.key);
+      if (known?.status === status) return known;
+      const view = { ...r, status };
+      this.viewOf.set(r.key, view);
+      return view;
+    });
     return this.cache;
   }
 
@@ -88,4 +97,10 @@ export class MessageBook {
     }
     return lo;
   }
+}
+
+function samePresence(a: ReadonlyMap<string, boolean> | undefined, b: ReadonlyMap<string, boolean>): boolean {
+  if (!a || a.size !== b.size) return false;
+  for (const [key, read] of b) if (a.get(key) !== read) return false;
+  return true;
 }

@@ -92,7 +92,7 @@ export function buildSnapshot(parts: SnapshotParts): TeamSnapshot {
   const counts = { unread: 0, tasks: { pending: 0, in_progress: 0, completed: 0 } as Record<TaskStatus, number> };
   for (const m of parts.messages) if (m.status === 'unread') counts.unread++;
   for (const t of tasks) counts.tasks[t.task.status]++;
-  return { team: parts.team, exists: parts.exists, description: parts.config?.description, lead, members: rows, tasks, messages: [...parts.messages], counts };
+  return { team: parts.team, exists: parts.exists, description: parts.config?.description, lead, members: rows, tasks, messages: parts.messages as MessageView[], counts };
 }
 
 interface Signals {
@@ -105,9 +105,9 @@ function groupSignals(messages: readonly MessageView[]): Map<string, Signals> {
   const out = new Map<string, Signals>();
   const get = (name: string) => out.get(name) ?? out.set(name, { sent: [], received: [], unread: 0 }).get(name)!;
   for (const m of messages) {
-    get(m.entry.from).sent.push({ timestamp: m.entry.timestamp, parsed: m.parsed, delivered: m.status !== 'unread' });
+    get(m.entry.from).sent.push(m);
     const to = get(m.to);
-    to.received.push({ timestamp: m.entry.timestamp, parsed: m.parsed, delivered: m.status !== 'unread' });
+    to.received.push(m);
     if (m.status === 'unread') to.unread++;
   }
   return out;
@@ -128,7 +128,7 @@ function memberRow(m: Pick<Member, 'name' | 'agentId'> & Partial<Member>, parts:
     color: m.color,
     currentTask: currentTask(m.name, tasks),
     unread: s.unread,
-    lastActivity: s.sent.at(-1)?.timestamp,
+    lastActivity: s.sent.at(-1)?.entry.timestamp,
   };
 }
 

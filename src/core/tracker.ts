@@ -60,11 +60,15 @@ export class TeamTracker {
     this.exists = true;
     this.readJournalEvents(await this.journal.next());
     const agents = new Set([...this.config.members.map((m) => m.name), ...(await this.store.listInboxes(this.team))]);
-    for (const agent of agents) {
-      for (const entry of await this.store.readInboxArchive(this.team, agent)) this.book.addKnown(agent, entry);
-      this.book.setInbox(agent, await this.store.readInbox(this.team, agent));
+    const [inboxes, tasks] = await Promise.all([
+      Promise.all([...agents].map(async (agent) => ({ agent, archived: await this.store.readInboxArchive(this.team, agent), entries: await this.store.readInbox(this.team, agent) }))),
+      this.store.listTasks(this.team),
+    ]);
+    for (const { agent, archived, entries } of inboxes) {
+      for (const entry of archived) this.book.addKnown(agent, entry);
+      this.book.setInbox(agent, entries);
     }
-    this.tasks = new Map((await this.store.listTasks(this.team)).map((t) => [t.id, t]));
+    this.tasks = new Map(tasks.map((t) => [t.id, t]));
     await this.recordObserved({ config: true, tasks: [...this.tasks.keys(), ...this.journal.knownTaskIds()] });
     this.book.takeNew();
     return this.snapshot();

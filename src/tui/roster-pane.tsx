@@ -16,7 +16,7 @@ export interface RosterPaneProps {
   width: number;
 }
 
-const FIXED = { name: 16, state: 8, backend: 11, model: 18, unread: 7, last: 8 };
+const FIXED = { name: 16, state: 8, backend: 11, model: 28, unread: 7, last: 8 };
 
 /** See the module comment. */
 export function RosterPane({ members, selected, focused, height, width }: RosterPaneProps) {

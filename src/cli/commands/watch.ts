@@ -31,6 +31,8 @@ export const watchCommand: CommandModule<GlobalArgs, WatchArgs> = {
       await runPlainWatch({ store: root, team, json: a.json === true, record });
       return;
     }
+    // React's development build is several times slower to render; the screen is a product, not a test.
+    process.env.NODE_ENV ??= 'production';
     const { runTui } = await import('../../tui/run.js');
     await runTui({ store: root, team, record });
   },

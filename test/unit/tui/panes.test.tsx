@@ -20,13 +20,13 @@ describe('RosterPane', () => {
     const frame = plain(render(<RosterPane members={s.members} selected={0} focused height={11} width={100} />).lastFrame());
     expect(rows(frame).slice(1, 10)).toEqual([
       'Roster (6)',
-      'NAME             STATE    BACKEND     MODEL              TASK                   UNREAD  LAST',
-      'team-lead *      working  -           claude-sonnet-4-6  -                      2       12:00:05',
-      'alice            working  tmux        claude-opus-4-6    #2 Write the parser    0       12:00:02',
-      'bob              idle     in-process  worker             -                      0       12:00:03',
-      'carol            waiting  in-process  worker             -                      0       12:00:04',
-      'dave             unknown  process     worker             -                      1       -',
-      'eve              stopped  -           -                  -                      0       -',
+      'NAME             STATE    BACKEND     MODEL                        TASK         UNREAD  LAST',
+      'team-lead *      working  -           claude-sonnet-4-6            -            2       12:00:05',
+      'alice            working  tmux        claude-opus-4-6              #2 Write th… 0       12:00:02',
+      'bob              idle     in-process  worker                       -            0       12:00:03',
+      'carol            waiting  in-process  worker                       -            0       12:00:04',
+      'dave             unknown  process     worker                       -            1       -',
+      'eve              stopped  -           -                            -            0       -',
       '',
     ]);
   });
