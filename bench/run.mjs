@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+// `npm run bench` (builds first): runs every bench/*.bench.mjs module in name order and prints ONE
+// markdown table, each figure beside a baseline measured in the same run, then the machine.
+// `node bench/run.mjs --quick` uses fewer repetitions; `--only <name>` runs matching modules.
+//
+// A bench module (see bench/README.md) default-exports `async (ctx) => Row[]`, where
+//   Row = { metric: string, value: number, unit: string,
+//           baseline?: { label: string, value: number }, note?: string }
+// and ctx = { quick: boolean, tempRoot(): Promise<string>, log(line: string): void }.
+import { readdir } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { machine } from './lib/machine.mjs';
+import { renderTable } from './lib/table.mjs';
+
+const dir = fileURLToPath(new URL('.', import.meta.url));
+const args = process.argv.slice(2);
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+const temps = [];
+const ctx = {
+  quick: args.includes('--quick'),
+  tempRoot: async () => {
+    const path = await mkdtemp(join(tmpdir(), 'mailroom-bench-'));
+    temps.push(path);
+    return path;
+  },
+  log: (line) => process.stderr.write(`  ${line}\n`),
+};
+
+const modules = (await readdir(dir)).filter((f) => f.endsWith('.bench.mjs') && (!only || f.includes(only))).sort();
+const rows = [];
+try {
+  for (const file of modules) {
+    process.stderr.write(`bench: ${file}\n`);
+    const mod = await import(pathToFileURL(join(dir, file)).href);
+    rows.push(...(await mod.default(ctx)));
+  }
+} finally {
+  for (const t of temps) await rm(t, { recursive: true, force: true });
+}
+process.stdout.write(`${renderTable(rows)}\n\n${await machine()}\n`);

@@ -1,0 +1,31 @@
+#!/usr/bin/env node
+// The send torture at a larger size than test/torture (run `npm run build` first):
+//   node bench/torture.mjs [--senders 16] [--sends 40] [--kill 0.3] [--stale-ms 2000]
+// S senders × M sends through the real CLI to one inbox, an unlocked reader parsing every file
+// every 5 ms, and (with --kill p) each send SIGKILLed with probability p at a random moment.
+// --stale-ms sets MAILROOM_LOCK_STALE_MS for the senders (default: Claude Code's 10 s), so a
+// killed lock holder stalls the others for that long. Prints the verdict; exits 1 on any loss,
+// duplicate, reordering or torn read.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { judge, runSendTorture } from './lib/torture.mjs';
+import { makeTeam } from './lib/setup.mjs';
+
+const args = process.argv.slice(2);
+const opt = (name, fallback) => (args.includes(`--${name}`) ? Number(args[args.indexOf(`--${name}`) + 1]) : fallback);
+const senders = Array.from({ length: opt('senders', 16) }, (_, i) => `s${i + 1}`);
+const env = { ...process.env };
+if (args.includes('--stale-ms')) env.MAILROOM_LOCK_STALE_MS = String(opt('stale-ms', 10_000));
+
+const root = await mkdtemp(join(tmpdir(), 'mailroom-torture-'));
+try {
+  await makeTeam(root, senders);
+  const result = await runSendTorture({ root, team: 't', to: 'team-lead', senders, sends: opt('sends', 40), killProbability: opt('kill', 0), maxKillDelayMs: 300, env });
+  const verdict = judge(result);
+  process.stdout.write(`${JSON.stringify({ senders: senders.length, sends: result.sends.length, elapsedS: +(result.elapsedMs / 1000).toFixed(1), ...verdict }, null, 2)}\n`);
+  const bad = verdict.lost.length + verdict.duplicated.length + verdict.outOfOrder.length + verdict.tornReads + verdict.failed.length;
+  process.exitCode = bad > 0 ? 1 : 0;
+} finally {
+  await rm(root, { recursive: true, force: true });
+}
