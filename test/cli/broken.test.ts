@@ -8,6 +8,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TempDir } from '../helpers/temp-dir.js';
+import type { CliRun } from '../helpers/cli.js';
+import { runCliBatch } from '../helpers/cli-batch.js';
 import { FIXTURES, copyTree, keyPaths, mailroom, mailroomOk, readJson, snapshotBytes } from '../helpers/store-files.js';
 
 let dir: TempDir;
@@ -20,37 +22,68 @@ beforeAll(async () => {
 });
 afterAll(() => dir.cleanup());
 
-/** Runs a command that must fail with FILE_CORRUPT naming `file`, leaving every broken file as it was. */
-async function expectCorrupt(file: string, ...args: string[]): Promise<void> {
-  const before = await snapshotBytes(root);
-  const run = await mailroom(root, ...args);
+/** Checks a run that must have failed with FILE_CORRUPT naming `file`, on one line. */
+function expectCorruptRun(run: CliRun, file: string): void {
   expect(run.code, run.stderr).toBe(7);
   expect(run.stderr).toContain('FILE_CORRUPT');
   expect(run.stderr).toContain(path(file));
   expect(run.stderr.trimEnd().split('\n'), 'one line, not a dump').toHaveLength(1);
-  expect(await snapshotBytes(root)).toEqual(before);
 }
 
-describe('reads of broken files fail with FILE_CORRUPT naming the file', () => {
-  it.each([
-    ['truncated inbox', 'teams/bad-inboxes/inboxes/alice.json', ['inbox', 'alice', '--team', 'bad-inboxes']],
-    ['truncated inbox, --raw', 'teams/bad-inboxes/inboxes/alice.json', ['inbox', 'alice', '--raw', '--team', 'bad-inboxes']],
-    ['inbox that is not an array', 'teams/bad-inboxes/inboxes/bob.json', ['inbox', 'bob', '--json', '--team', 'bad-inboxes']],
-    ['team show over a truncated inbox', 'teams/bad-inboxes/inboxes/alice.json', ['team', 'show', 'bad-inboxes']],
-    ['config with wrong types', 'teams/bad-config/config.json', ['team', 'show', 'bad-config']],
-    ['config with wrong types, inbox', 'teams/bad-config/config.json', ['inbox', '--team', 'bad-config']],
-    ['task whose id differs from its file name', 'tasks/bad-tasks/2.json', ['task', 'show', '2', '--team', 'bad-tasks']],
-    ['task with an unknown status', 'tasks/bad-tasks/6.json', ['task', 'show', '6', '--team', 'bad-tasks']],
-  ])('%s', async (_what, file, args) => {
-    await expectCorrupt(file, ...args);
+/** Every read and write that meets a broken file: [what, the file, the command]. */
+const CORRUPT: [string, string, string[]][] = [
+  ['read: truncated inbox', 'teams/bad-inboxes/inboxes/alice.json', ['inbox', 'alice', '--team', 'bad-inboxes']],
+  ['read: truncated inbox, --raw', 'teams/bad-inboxes/inboxes/alice.json', ['inbox', 'alice', '--raw', '--team', 'bad-inboxes']],
+  ['read: inbox that is not an array', 'teams/bad-inboxes/inboxes/bob.json', ['inbox', 'bob', '--json', '--team', 'bad-inboxes']],
+  ['read: team show over a truncated inbox', 'teams/bad-inboxes/inboxes/alice.json', ['team', 'show', 'bad-inboxes']],
+  ['read: config with wrong types', 'teams/bad-config/config.json', ['team', 'show', 'bad-config']],
+  ['read: config with wrong types, inbox', 'teams/bad-config/config.json', ['inbox', '--team', 'bad-config']],
+  ['read: task whose id differs from its file name', 'tasks/bad-tasks/2.json', ['task', 'show', '2', '--team', 'bad-tasks']],
+  ['read: task with an unknown status', 'tasks/bad-tasks/6.json', ['task', 'show', '6', '--team', 'bad-tasks']],
+  ['write: send to a truncated inbox', 'teams/bad-inboxes/inboxes/alice.json', ['team', 'send', 'alice', 'hi', '--team', 'bad-inboxes']],
+  ['write: send to a non-array inbox', 'teams/bad-inboxes/inboxes/bob.json', ['team', 'send', 'bob', 'hi', '--team', 'bad-inboxes']],
+  ['write: mark read in a truncated inbox', 'teams/bad-inboxes/inboxes/alice.json', ['inbox', 'alice', '--mark-read', '--team', 'bad-inboxes']],
+  ['write: broadcast that meets a truncated inbox', 'teams/bad-inboxes/inboxes/alice.json', ['team', 'broadcast', 'hi', '--team', 'bad-inboxes']],
+  ['write: spawn into a config with wrong types', 'teams/bad-config/config.json', ['team', 'spawn', 'dave', '--team', 'bad-config']],
+  ['write: send in a team whose config has wrong types', 'teams/bad-config/config.json', ['team', 'send', 'team-lead', 'hi', '--team', 'bad-config']],
+  ['write: delete a team whose config has wrong types', 'teams/bad-config/config.json', ['team', 'delete', 'bad-config']],
+  ['write: update a misnamed task', 'tasks/bad-tasks/2.json', ['task', 'update', '2', '--status', 'completed', '--team', 'bad-tasks']],
+  ['write: claim a misnamed task', 'tasks/bad-tasks/2.json', ['task', 'claim', '2', '--as', 'alice', '--team', 'bad-tasks']],
+  ['write: delete a misnamed task', 'tasks/bad-tasks/2.json', ['task', 'delete', '2', '--team', 'bad-tasks']],
+  ['write: depend on a misnamed task', 'tasks/bad-tasks/2.json', ['task', 'update', '1', '--add-blocked-by', '2', '--team', 'bad-tasks']],
+  ['write: update a task with an unknown status', 'tasks/bad-tasks/6.json', ['task', 'update', '6', '--subject', 'x', '--team', 'bad-tasks']],
+];
+
+describe('every read and write that meets a broken file fails with FILE_CORRUPT naming it, changing nothing', () => {
+  let runs: CliRun[];
+  let before: Map<string, Buffer>;
+  let after: Map<string, Buffer>;
+  beforeAll(async () => {
+    before = await snapshotBytes(root);
+    // One process runs them all through the CLI's entry main() (cli-batch); a few run the binary below.
+    runs = await runCliBatch(CORRUPT.map(([, , args]) => ['--root', root, ...args]));
+    after = await snapshotBytes(root);
   });
 
-  it('says what is wrong: the fields of a config, the id of a misnamed task', async () => {
-    const config = await mailroom(root, 'team', 'show', 'bad-config');
-    expect(config.stderr).toMatch(/createdAt: .*expected number/);
-    expect(config.stderr).toMatch(/members: .*expected array/);
-    const task = await mailroom(root, 'task', 'show', '2', '--team', 'bad-tasks');
-    expect(task.stderr).toContain('id "3"');
+  it.each(CORRUPT.map((c, i) => [c[0], c[1], i] as const))('%s', (_what, file, i) => {
+    expectCorruptRun(runs[i]!, file);
+  });
+
+  it('not one byte of any file changed', () => {
+    expect(after).toEqual(before);
+  });
+
+  it.each([0, 8, 6].map((i) => [CORRUPT[i]![0], i] as const))('the binary too: %s', async (_what, i) => {
+    const [, file, args] = CORRUPT[i]!;
+    const run = await mailroom(root, ...args);
+    expectCorruptRun(run, file);
+    expect(await snapshotBytes(root)).toEqual(before);
+  });
+
+  it('says what is wrong: the fields of a config, the id of a misnamed task', () => {
+    expect(runs[4]!.stderr).toMatch(/createdAt: .*expected number/);
+    expect(runs[4]!.stderr).toMatch(/members: .*expected array/);
+    expect(runs[6]!.stderr).toContain('id "3"');
   });
 });
 
@@ -69,24 +102,7 @@ describe('listings skip broken files with a warning naming them', () => {
   });
 });
 
-describe('writes never overwrite a broken file', () => {
-  it.each([
-    ['send to a truncated inbox', 'teams/bad-inboxes/inboxes/alice.json', ['team', 'send', 'alice', 'hi', '--team', 'bad-inboxes']],
-    ['send to a non-array inbox', 'teams/bad-inboxes/inboxes/bob.json', ['team', 'send', 'bob', 'hi', '--team', 'bad-inboxes']],
-    ['mark read in a truncated inbox', 'teams/bad-inboxes/inboxes/alice.json', ['inbox', 'alice', '--mark-read', '--team', 'bad-inboxes']],
-    ['broadcast that meets a truncated inbox', 'teams/bad-inboxes/inboxes/alice.json', ['team', 'broadcast', 'hi', '--team', 'bad-inboxes']],
-    ['spawn into a config with wrong types', 'teams/bad-config/config.json', ['team', 'spawn', 'dave', '--team', 'bad-config']],
-    ['send in a team whose config has wrong types', 'teams/bad-config/config.json', ['team', 'send', 'team-lead', 'hi', '--team', 'bad-config']],
-    ['delete a team whose config has wrong types', 'teams/bad-config/config.json', ['team', 'delete', 'bad-config']],
-    ['update a misnamed task', 'tasks/bad-tasks/2.json', ['task', 'update', '2', '--status', 'completed', '--team', 'bad-tasks']],
-    ['claim a misnamed task', 'tasks/bad-tasks/2.json', ['task', 'claim', '2', '--as', 'alice', '--team', 'bad-tasks']],
-    ['delete a misnamed task', 'tasks/bad-tasks/2.json', ['task', 'delete', '2', '--team', 'bad-tasks']],
-    ['depend on a misnamed task', 'tasks/bad-tasks/2.json', ['task', 'update', '1', '--add-blocked-by', '2', '--team', 'bad-tasks']],
-    ['update a task with an unknown status', 'tasks/bad-tasks/6.json', ['task', 'update', '6', '--subject', 'x', '--team', 'bad-tasks']],
-  ])('%s', async (_what, file, args) => {
-    await expectCorrupt(file, ...args);
-  });
-
+describe('writes that can proceed leave broken files alone', () => {
   it('task add skips past the ids of broken task files instead of reusing them', async () => {
     const before = await snapshotBytes(root);
     const run = await mailroomOk(root, 'task', 'add', 'Fresh task', '--team', 'bad-tasks');
