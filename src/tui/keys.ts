@@ -26,10 +26,15 @@ export const INITIAL_UI: UiState = { pane: 'roster', cursor: { roster: 0, tasks:
 const PANES: PaneName[] = ['roster', 'tasks', 'messages'];
 const NO_KEY: Key = {} as Key;
 
-/** Splits a multi-character plain input into one key per character (`\r` → Return). */
+/** Splits a multi-character plain input into one key per character (`\r` Return, `\t` Tab, DEL Backspace). */
 export function splitKeys(input: string, key: Key): Array<[string, Key]> {
   if (input.length <= 1 || key.ctrl || key.meta || key.escape) return [[input, key]];
-  return [...input].map((c): [string, Key] => (c === '\r' || c === '\n' ? ['', { ...NO_KEY, return: true }] : [c, NO_KEY]));
+  return [...input].map((c): [string, Key] => {
+    if (c === '\r' || c === '\n') return ['', { ...NO_KEY, return: true }];
+    if (c === '\t') return ['', { ...NO_KEY, tab: true }];
+    if (c === '\u007f' || c === '\b') return ['', { ...NO_KEY, backspace: true }];
+    return [c, NO_KEY];
+  });
 }
 
 /** The selected row of `pane`, clamped to the list. */

@@ -59,4 +59,14 @@ describe('mailroom watch in a real terminal (tmux 120×40)', () => {
     expect(journal).toContain('"completedTaskId\\":\\"1\\"');
     expect(journal).toContain('"text":"please summarise"');
   });
+
+  it('prints plain lines instead of entering raw mode when stdin is not a terminal', async () => {
+    const command = `true | env CLAUDE_CONFIG_DIR=${sh(dir.path)} ${sh(process.execPath)} ${sh(BIN)} watch --claude --team ${TEAM}; echo "EXIT CODE $?"; sleep 30`;
+    tmux = await startTmux(command);
+    const screen = (await tmux.waitFor((s) => s.includes('watching team'))).replace(/\n/g, '');
+    expect(screen).toContain(`watching team ${TEAM}: 2 members (team-lead unknown, observer working), 2 tasks, 2 messages`);
+    expect(screen).not.toContain('Raw mode');
+    await tmux.send('C-c');
+    expect(await tmux.waitFor((s) => s.includes('EXIT CODE'))).toContain('EXIT CODE 0');
+  });
 });

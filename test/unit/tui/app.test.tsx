@@ -65,6 +65,14 @@ describe('WatchApp', () => {
     await waitForFrame(lastFrame, (f) => f.includes('Member bob — Esc to go back') && f.includes('state: idle (idle notice at 2026-03-01T12:00:03.000Z)'));
   });
 
+  it('takes Tab and Backspace inside a chunk too', async () => {
+    const { lastFrame, stdin } = app();
+    await press(stdin, '\tjj\r');
+    await waitForFrame(lastFrame, (f) => f.includes('Task #3 — Esc to go back'));
+    await press(stdin, ESC, 'sab\u007fc');
+    await waitForFrame(lastFrame, (f) => f.includes('> ac'));
+  });
+
   it('sends a message as the lead to the chosen recipient and shows the result', async () => {
     const { lastFrame, stdin, sends } = app();
     await press(stdin, 'j', 'j', 'j', 's');
