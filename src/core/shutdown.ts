@@ -5,7 +5,7 @@
  */
 import { MailroomError } from '../errors.js';
 import type { Task } from '../protocol/task.js';
-import { nowOf, storeOf, type TeamOptions } from './context.js';
+import { storeOf, type TeamOptions } from './context.js';
 import { leadName, requireMember } from './members.js';
 import { sendStructured, type SentMessage } from './messages.js';
 import { removeMember } from './spawn.js';
@@ -47,7 +47,7 @@ export async function respondToShutdown(options: ShutdownResponseOptions): Promi
     ? { type: 'shutdown_approved', requestId: options.requestId, from: options.from }
     : { type: 'shutdown_rejected', requestId: options.requestId, from: options.from, reason: options.reason };
   if (options.approve) {
-    message.timestamp = new Date(nowOf(options)).toISOString();
+    // timestamp is filled in by sendStructured: one instant for the entry and the message.
     if (member.tmuxPaneId !== undefined) message.paneId = member.tmuxPaneId;
     if (member.backendType !== undefined) message.backendType = member.backendType;
   }
