@@ -16,12 +16,18 @@ export interface RosterPaneProps {
   width: number;
 }
 
-const FIXED = { name: 16, state: 8, backend: 11, model: 28, unread: 7, last: 8 };
+const BASE = { name: 16, state: 8, backend: 11, unread: 7, last: 8 };
+
+/** Column widths for an inner width: the model column (≤ 28) gives way first, then the task column. */
+export function rosterColumns(w: number): typeof BASE & { model: number; task: number } {
+  const fixed = Object.values(BASE).reduce((a, b) => a + b + 1, 0) + 1;
+  const model = Math.max(12, Math.min(28, w - fixed - 20));
+  return { ...BASE, model, task: Math.max(6, w - fixed - model) };
+}
 
 /** See the module comment. */
 export function RosterPane({ members, selected, focused, height, width }: RosterPaneProps) {
-  const w = innerWidth(width);
-  const task = Math.max(6, w - Object.values(FIXED).reduce((a, b) => a + b + 1, 0));
+  const { task, ...FIXED } = rosterColumns(innerWidth(width));
   const { start, end } = windowOf(members.length, selected, listRows(height));
   return (
     <Pane title={`Roster (${members.length})`} focused={focused} height={height}>

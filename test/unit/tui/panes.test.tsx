@@ -2,7 +2,7 @@ process.env.TZ = 'UTC';
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
-import { RosterPane } from '../../../src/tui/roster-pane.js';
+import { RosterPane, rosterColumns } from '../../../src/tui/roster-pane.js';
 import { TasksPane } from '../../../src/tui/tasks-pane.js';
 import { MessagesPane } from '../../../src/tui/messages-pane.js';
 import { MemberDetail, MessageDetail, TaskDetail } from '../../../src/tui/detail-views.js';
@@ -20,15 +20,20 @@ describe('RosterPane', () => {
     const frame = plain(render(<RosterPane members={s.members} selected={0} focused height={11} width={100} />).lastFrame());
     expect(rows(frame).slice(1, 10)).toEqual([
       'Roster (6)',
-      'NAME             STATE    BACKEND     MODEL                        TASK         UNREAD  LAST',
-      'team-lead *      working  -           claude-sonnet-4-6            -            2       12:00:05',
-      'alice            working  tmux        claude-opus-4-6              #2 Write th… 0       12:00:02',
-      'bob              idle     in-process  worker                       -            0       12:00:03',
-      'carol            waiting  in-process  worker                       -            0       12:00:04',
-      'dave             unknown  process     worker                       -            1       -',
-      'eve              stopped  -           -                            -            0       -',
+      'NAME             STATE    BACKEND     MODEL                TASK                 UNREAD  LAST',
+      'team-lead *      working  -           claude-sonnet-4-6    -                    2       12:00:05',
+      'alice            working  tmux        claude-opus-4-6      #2 Write the parser  0       12:00:02',
+      'bob              idle     in-process  worker               -                    0       12:00:03',
+      'carol            waiting  in-process  worker               -                    0       12:00:04',
+      'dave             unknown  process     worker               -                    1       -',
+      'eve              stopped  -           -                    -                    0       -',
       '',
     ]);
+  });
+
+  it('gives the model column up first on a narrow terminal, keeping unread and last activity', () => {
+    expect(rosterColumns(76)).toMatchObject({ model: 12, task: 8 });
+    expect(rosterColumns(116)).toMatchObject({ model: 28, task: 32 });
   });
 
   it('scrolls so that the selected member of a large roster is visible', () => {
