@@ -26,8 +26,9 @@ async function scenario(ctx, size, to, runs) {
 
 export default async function historyBench(ctx) {
   const sizes = ctx.quick ? [0, 1_000, 10_000] : [0, 1_000, 10_000, 100_000];
-  const runs = ctx.quick ? 5 : 15;
+  const runs = ctx.quick ? 5 : 21;
   const rows = [];
+  await scenario(ctx, 1_000, 'team-lead', runs); // warm-up: JIT and file system caches, discarded
   let base;
   for (const size of sizes) {
     const archived = await scenario(ctx, size, 'team-lead', runs);

@@ -1,15 +1,16 @@
 #!/usr/bin/env node
 // The send torture at a larger size than test/torture (run `npm run build` first):
-//   node bench/torture.mjs [--senders 16] [--sends 40] [--kill 0.3] [--stale-ms 2000]
-// S senders × M sends through the real CLI to one inbox, an unlocked reader parsing every file
-// every 5 ms, and (with --kill p) each send SIGKILLed with probability p at a random moment.
+//   node bench/torture.mjs [--senders 16] [--sends 40] [--kill 0.3] [--stale-ms 2000] [--library]
+// S senders × M sends through the real CLI to one inbox (with --library: one long-lived library
+// process per sender, restarted after each kill), an unlocked reader parsing every file every 5 ms,
+// and (with --kill p) each process SIGKILLed with probability p at a random moment.
 // --stale-ms sets MAILROOM_LOCK_STALE_MS for the senders (default: Claude Code's 10 s), so a
 // killed lock holder stalls the others for that long. Prints the verdict; exits 1 on any loss,
 // duplicate, reordering or torn read.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { judge, runSendTorture } from './lib/torture.mjs';
+import { judge, runLibraryTorture, runSendTorture } from './lib/torture.mjs';
 import { makeTeam } from './lib/setup.mjs';
 
 const args = process.argv.slice(2);
@@ -21,7 +22,8 @@ if (args.includes('--stale-ms')) env.MAILROOM_LOCK_STALE_MS = String(opt('stale-
 const root = await mkdtemp(join(tmpdir(), 'mailroom-torture-'));
 try {
   await makeTeam(root, senders);
-  const result = await runSendTorture({ root, team: 't', to: 'team-lead', senders, sends: opt('sends', 40), killProbability: opt('kill', 0), maxKillDelayMs: 300, env });
+  const run = args.includes('--library') ? runLibraryTorture : runSendTorture;
+  const result = await run({ root, team: 't', to: 'team-lead', senders, sends: opt('sends', 40), killProbability: opt('kill', 0), maxKillDelayMs: 300, env });
   const verdict = judge(result);
   process.stdout.write(`${JSON.stringify({ senders: senders.length, sends: result.sends.length, elapsedS: +(result.elapsedMs / 1000).toFixed(1), ...verdict }, null, 2)}\n`);
   const bad = verdict.lost.length + verdict.duplicated.length + verdict.outOfOrder.length + verdict.tornReads + verdict.failed.length;

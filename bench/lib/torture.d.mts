@@ -39,6 +39,7 @@ export interface TortureResult {
   elapsedMs: number;
 }
 export function runSendTorture(options: TortureOptions): Promise<TortureResult>;
+export function runLibraryTorture(options: TortureOptions): Promise<TortureResult>;
 
 export interface Verdict {
   acknowledged: number;

@@ -1,13 +1,15 @@
-// Send torture through the real CLI binary, shared by test/torture (bounded sizes) and
-// bench/torture.mjs (larger): S senders run M sends each, sequentially per sender and all senders
-// at once, to one inbox, while a separate reader process parses every file every few ms. With
-// killProbability > 0, a send is SIGKILLed after a random delay. Needs `npm run build` (dist/).
+// Send torture, shared by test/torture (bounded sizes) and bench/torture.mjs (larger): S senders
+// run M sends each, sequentially per sender and all senders at once, to one inbox, while a
+// separate reader process parses every file every few ms. runSendTorture runs one real CLI process
+// per send; runLibraryTorture one long-lived library process per sender. With killProbability > 0,
+// processes are SIGKILLed after a random delay. Needs `npm run build` (dist/).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { FsStore } from '../../dist/store/fs-store.js';
 
 const BIN = fileURLToPath(new URL('../../bin/mailroom.js', import.meta.url));
 const READER = fileURLToPath(new URL('./reader-child.mjs', import.meta.url));
+const SENDER = fileURLToPath(new URL('./sender-child.mjs', import.meta.url));
 
 /** Runs `mailroom <args>`; resolves { code, signal, stderr, ms }. Kills it after `killAfterMs` if given. */
 export function runMailroom(args, { killAfterMs, env = process.env } = {}) {
@@ -62,11 +64,62 @@ export async function runSendTorture(o) {
   const [sends] = await Promise.all([Promise.all(o.senders.map(loop)).then((r) => r.flat()), o.during?.()]);
   const elapsedMs = performance.now() - start;
   const summary = await reader.stop();
-  const live = await store.readInbox(o.team, o.to);
-  const archived = await store.readInboxArchive(o.team, o.to);
+  return { sends, reader: summary, texts: await inboxTexts(store, o.team, o.to), elapsedMs };
+}
+
+/**
+ * Like {@link runSendTorture}, but each sender is one long-lived process sending through the library
+ * (sender-child.mjs), so a kill lands inside a send rather than in Node's start-up. With
+ * killProbability p, each sender process is SIGKILLed after a random delay (≤ maxKillDelayMs) with
+ * probability p and restarted after its last acknowledged send; the send in flight is recorded as
+ * killed. Same options and result as runSendTorture.
+ */
+export async function runLibraryTorture(o) {
+  const store = new FsStore(o.root);
+  const reader = await startReader([store.layout.teamDir(o.team)], o.readerIntervalMs ?? 5);
+  const start = performance.now();
+  const loop = async (sender) => {
+    const done = [];
+    let next = 1;
+    while (next <= o.sends) {
+      const kill = Math.random() < (o.killProbability ?? 0) ? Math.random() * (o.maxKillDelayMs ?? 300) : undefined;
+      const run = await runSender([o.root, o.team, sender, o.to, String(next), String(o.sends)], kill, o.env);
+      // The run's stderr (lock warnings) goes on its first record, so judge() counts it once.
+      for (const [i, n] of run.acks.entries()) done.push({ sender, n, text: `${sender}-${n}`, code: 0, signal: null, stderr: i === 0 ? run.stderr : '', ms: 0 });
+      next = (run.acks.at(-1) ?? next - 1) + 1;
+      if (next > o.sends) break;
+      done.push({ sender, n: next, text: `${sender}-${next}`, code: run.code, signal: run.signal, stderr: run.acks.length === 0 ? run.stderr : '', ms: 0 });
+      next++;
+    }
+    return done;
+  };
+  const [sends] = await Promise.all([Promise.all(o.senders.map(loop)).then((r) => r.flat()), o.during?.()]);
+  const elapsedMs = performance.now() - start;
+  const summary = await reader.stop();
+  return { sends, reader: summary, texts: await inboxTexts(store, o.team, o.to), elapsedMs };
+}
+
+function runSender(args, killAfterMs, env = process.env) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [SENDER, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const acks = out.split('\n').filter((l) => l.startsWith('ack ')).map((l) => Number(l.slice(4)));
+      resolve({ acks, code, signal, stderr });
+    });
+  });
+}
+
+async function inboxTexts(store, team, to) {
+  const live = await store.readInbox(team, to);
+  const archived = await store.readInboxArchive(team, to);
   const ids = new Set(live.map((e) => e.msg_id));
-  const texts = [...archived.filter((e) => !ids.has(e.msg_id)), ...live].map((e) => e.text);
-  return { sends, reader: summary, texts, elapsedMs };
+  return [...archived.filter((e) => !ids.has(e.msg_id)), ...live].map((e) => e.text);
 }
 
 /**

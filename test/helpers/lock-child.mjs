@@ -6,11 +6,17 @@
 //   node lock-child.mjs race <file> <staleMs>   prints "ready", waits for "go", takes the lock,
 //                                               creates <file>.inside exclusively (else prints
 //                                               "OVERLAP"), holds it 30 ms, removes it, releases
+//   node lock-child.mjs stall <file> <staleMs>  takes the lock, writes <file>'s own content back
+//                                               through the atomic writer and stops right before
+//                                               the rename, printing "renaming" (kill it then: a
+//                                               writer killed at the worst moment)
 // On a MailroomError it prints "<CODE>: <message>" to stderr and exits with the CLI's exit code.
 import { open, unlink } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { acquireLock } from '../../dist/store/lock.js';
+import { readFile } from 'node:fs/promises';
 import { writeJsonFile } from '../../dist/store/json-file.js';
+import { writeFileAtomic } from '../../dist/store/atomic-write.js';
 import { exitCodeFor } from '../../dist/errors.js';
 
 const [mode, file, stale] = process.argv.slice(2);
@@ -34,6 +40,15 @@ try {
     } finally {
       await lock.release();
     }
+  } else if (mode === 'stall') {
+    await acquireLock(file, `${file}.lock`, options);
+    const text = await readFile(file, 'utf8');
+    await writeFileAtomic(file, text, {
+      beforeRename: async () => {
+        process.stdout.write('renaming\n');
+        await new Promise(() => undefined);
+      },
+    });
   } else if (mode === 'race') {
     process.stdout.write('ready\n');
     await waitGo();

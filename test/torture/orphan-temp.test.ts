@@ -1,19 +1,25 @@
 /**
- * ../shared/cases/11: a 5 MB inbox; one sender SIGKILLed at random moments during 50 sends. The
- * inbox always parses and holds every acknowledged message; `mailroom doctor` reports exactly the
- * temporary files left behind and, with --fix, removes them and says how many bytes it freed.
+ * ../shared/cases/11: a 5 MB inbox; a sender SIGKILLed at random moments during 50 sends (a
+ * long-lived sender process, restarted after each kill, so kills land inside sends; first one
+ * writer is killed at the worst moment, its 5 MB temporary file written, right before its rename).
+ * The inbox always parses and holds every acknowledged message; `mailroom doctor` reports exactly
+ * the temporary files left behind and, with --fix, removes them and says how many bytes it freed.
+ * A kill inside the critical section leaves the inbox lock: 2 s stale time keeps this fast.
  */
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { judge, runSendTorture } from '../../bench/lib/torture.mjs';
+import { judge, runLibraryTorture } from '../../bench/lib/torture.mjs';
 import { Layout } from '../../src/store/paths.js';
+import { fileURLToPath } from 'node:url';
 import { runCli } from '../helpers/cli.js';
+import { startChild } from '../helpers/child.js';
 import { cleanEnv } from '../helpers/store-files.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 import { historyEntries, makeTeam, writeInboxFile } from '../helpers/team-setup.js';
 
 const ENV = cleanEnv({ MAILROOM_LOCK_STALE_MS: '2000' });
+const CHILD = fileURLToPath(new URL('../helpers/lock-child.mjs', import.meta.url));
 
 let tmp: TempDir;
 beforeEach(async () => {
@@ -38,10 +44,14 @@ describe('case 11: killed writers leave temporary files', () => {
     await makeTeam(tmp.path, 't', ['a']);
     const inbox = await writeInboxFile(tmp.path, 't', 'team-lead', historyEntries(5000, { read: false, pad: 950, from: 'a' }));
     expect((await stat(inbox)).size).toBeGreaterThan(5_000_000);
+    const worst = startChild(CHILD, ['stall', inbox, '2000']);
+    await worst.waitForLine('renaming');
+    worst.proc.kill('SIGKILL');
+    await worst.exited;
 
-    const result = await runSendTorture({
+    const result = await runLibraryTorture({
       root: tmp.path, team: 't', to: 'team-lead', senders: ['a'], sends: 50,
-      killProbability: 0.5, maxKillDelayMs: 500, readerIntervalMs: 20, env: ENV,
+      killProbability: 0.9, maxKillDelayMs: 400, readerIntervalMs: 20, env: ENV,
     });
     const verdict = judge(result);
     expect(verdict.killed).toBeGreaterThan(0);
@@ -52,6 +62,7 @@ describe('case 11: killed writers leave temporary files', () => {
 
     await new Promise((r) => setTimeout(r, 2500));
     const left = await tempFiles(new Layout(tmp.path).inboxDir('t'));
+    expect([...left.values()].some((bytes) => bytes > 5_000_000)).toBe(true);
     const check = await runCli(['--root', tmp.path, 'doctor', '--json'], ENV);
     const found = (JSON.parse(check.stdout) as Report).findings.filter((f) => f.kind === 'temp-file');
     expect(new Map(found.map((f) => [f.path, f.bytes]))).toEqual(left);
