@@ -29,6 +29,7 @@ const controller = new AbortController();
 const running = runTeammate({
   root: store, team: 'bench', name: 'alice', model, signal: controller.signal, takesTasks: false, pollMs: 60_000,
   onState: (s) => { state = s; if (s === 'idle') onIdle(); },
+  log: process.env.BENCH_DEBUG ? (l) => console.error(performance.now().toFixed(0), l) : undefined,
 });
 
 const idle = () => (state === 'idle' ? Promise.resolve() : new Promise((r) => (onIdle = r)));
@@ -42,6 +43,7 @@ for (let i = 0; i < samples + 10; i++) {
   await sendMessage({ root: store, team: 'bench', to: 'alice', text: `ping ${i}` });
   const t1 = await called;
   if (i >= 10) latencies.push(t1 - t0); // first 10 are warm-up
+  if (process.env.BENCH_DEBUG) console.error(i, (t1 - t0).toFixed(1));
 }
 controller.abort();
 await running;

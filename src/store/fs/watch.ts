@@ -2,8 +2,14 @@
  * Watching a team's files with chokidar (loaded lazily: the send path never pays for it).
  * Events are hints, not data: a listener must re-read through the store. Lock directories,
  * temporary files and other non-state paths are filtered out.
+ *
+ * chokidar re-reads a directory at most once a second after a rename in it, so with atomic writers
+ * (temp file + rename, as every mailroom write) it reports a burst of writes late or as one event.
+ * A plain `fs.watch` of each directory runs alongside it for prompt hints (inotify on Linux,
+ * FSEvents/kqueue on macOS); chokidar stays for what `fs.watch` misses (directories replaced).
  */
-import { basename, dirname, sep } from 'node:path';
+import { watch as fsWatch, type FSWatcher } from 'node:fs';
+import { basename, dirname, join, sep } from 'node:path';
 import type { StoreChange, WatchHandle } from '../store.js';
 import type { FsContext } from './context.js';
 import { ensureDir } from './context.js';
@@ -45,7 +51,26 @@ export async function watchTeam(ctx: FsContext, team: string, listener: (change:
     watcher.once('ready', () => resolve());
     watcher.once('error', reject);
   });
-  return { close: () => watcher.close() };
+  const direct = dirs.map((d) => watchDirectly(d, (p) => !isNoise(p) && onPath(p)));
+  return {
+    close: async () => {
+      for (const w of direct) w?.close();
+      await watcher.close();
+    },
+  };
+}
+
+/** `fs.watch` of one directory, reporting full paths; undefined when it cannot be watched (chokidar still does). */
+function watchDirectly(dir: string, onPath: (path: string) => void): FSWatcher | undefined {
+  try {
+    const w = fsWatch(dir, (_event, name) => {
+      if (name) onPath(join(dir, name.toString()));
+    });
+    w.on('error', () => w.close());
+    return w;
+  } catch {
+    return undefined;
+  }
 }
 
 function isNoise(p: string): boolean {
