@@ -34,8 +34,10 @@ export interface HostedTeammate {
 /** Result of {@link InProcessHost.stop}. */
 export type HostStopResult = { name: string; outcome: 'approved' | 'timeout' | 'forced' | 'already-stopped' } | { name: string; outcome: 'rejected'; reason: string };
 
-interface Entry extends HostedTeammate {
+interface Entry {
+  name: string;
   state: TeammateState;
+  done: Promise<TeammateExit>;
   controller: AbortController;
 }
 
@@ -58,9 +60,9 @@ export class InProcessHost {
   /** Starts teammate `name` (a registered member) with `model`. */
   add(name: string, model: Model, extra: Partial<Omit<TeammateOptions, 'root' | 'team' | 'name' | 'model' | 'signal' | 'signals'>> = {}): HostedTeammate {
     const controller = new AbortController();
-    const entry = { name, state: 'starting', controller } as Entry;
+    const entry: Entry = { name, state: 'starting', controller, done: Promise.resolve({ reason: 'aborted' }) };
     const log = (line: string) => this.options.log?.(name, line);
-    (entry as { done: Promise<TeammateExit> }).done = runTeammate({
+    entry.done = runTeammate({
       ...extra,
       root: this.store,
       team: this.options.team,
@@ -91,10 +93,11 @@ export class InProcessHost {
     if (!entry || entry.state === 'stopped') return { name, outcome: 'already-stopped' };
     if (o.force) return this.force(entry, 'forced');
     const { requestId } = await requestShutdown({ root: this.store, team: this.options.team, to: name, reason: o.reason });
+    const waiting = new AbortController();
     const answer = await Promise.race([
-      awaitShutdownAnswer({ store: this.store, team: this.options.team, name, requestId, timeoutMs: o.timeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS, signals: this.signals }),
+      awaitShutdownAnswer({ store: this.store, team: this.options.team, name, requestId, timeoutMs: o.timeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS, signals: this.signals, signal: waiting.signal }),
       entry.done.then((): ShutdownAnswer => ({ kind: 'approved' })),
-    ]);
+    ]).finally(() => waiting.abort());
     if (answer.kind === 'rejected') return { name, outcome: 'rejected', reason: answer.reason };
     if (answer.kind === 'timeout') return this.force(entry, 'timeout');
     const exited = await Promise.race([entry.done.then(() => true), sleep(5_000).then(() => false)]);

@@ -28,14 +28,16 @@ export interface AwaitAnswerOptions {
   timeoutMs: number;
   /** Shared hints (else a watch is opened for the wait). */
   signals?: TeamSignals;
+  /** Stops waiting early (the answer is then `timeout`). */
+  signal?: AbortSignal;
 }
 
-/** Waits for the answer to `requestId` (or the timeout). */
+/** Waits for the answer to `requestId` (or the timeout, or `signal`). */
 export async function awaitShutdownAnswer(options: AwaitAnswerOptions): Promise<ShutdownAnswer> {
   const own = options.signals ? undefined : await TeamSignals.open(options.store, options.team, { pollMs: 500 });
   const config = await options.store.readConfig(options.team);
   const waiter = new Waiter<ShutdownAnswer>(options.signals ?? own!, leadName(config), false);
-  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const timeout = AbortSignal.any([AbortSignal.timeout(options.timeoutMs), ...(options.signal ? [options.signal] : [])]);
   try {
     return (await waiter.next(() => findAnswer(options, leadName(config)), timeout)) ?? { kind: 'timeout' };
   } finally {

@@ -59,10 +59,9 @@ export async function runTeam(o: RunTeamOptions): Promise<RunReport> {
     const timedOut = !(await quiet.done);
     const summary = summarise(await o.store.listTasks(team), members, startedAt, workdir);
     const shutdown = await shutDownAll(host, members, o.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS);
-    await lead.stop();
     return { team, root: o.store.root, workdir, durationMs: Date.now() - startedAt, timedOut, shutdown, ...summary };
   } finally {
-    await lead.stop();
+    await lead.stop(); // the last messages (shutdown answers) are reported before the caller prints the report
     await host.close();
   }
 }
