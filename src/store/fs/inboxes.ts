@@ -9,17 +9,16 @@
  * are never moved or reordered; only their positions shift, which is why the caller must not allow
  * it for readers that mark entries by array index (Claude Code 2.1.109 in-process teammates).
  */
-import { access, link, readdir, unlink, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readdir } from 'node:fs/promises';
 import { isErrno } from '../../errors.js';
 import { InboxEntrySchema, type InboxEntry } from '../../protocol/inbox.js';
-import { tempPathFor } from '../atomic-write.js';
-import { corruptFile, readJsonFile, writeJsonFile, FILE_MODE } from '../json-file.js';
+import { corruptFile, readJsonFile, writeJsonFile } from '../json-file.js';
 import { withLock, type HeldLock } from '../lock.js';
 import { lockDirFor } from '../paths.js';
 import type { InboxAppendOptions } from '../store.js';
-import { ensureDir, type FsContext } from './context.js';
+import type { FsContext } from './context.js';
 import { appendToArchive, readArchive } from './inbox-archive.js';
+import { ensureInbox, exists } from './inbox-create.js';
 
 /** A send may archive once the live file is larger than this (bytes of JSON text). */
 export const ARCHIVE_TRIGGER_BYTES = 64 * 1024;
@@ -53,28 +52,6 @@ export async function readInbox(ctx: FsContext, team: string, agent: string): Pr
 /** Valid entries of the agent's archive, oldest first (may repeat a live entry after a crash). */
 export async function readInboxArchive(ctx: FsContext, team: string, agent: string): Promise<InboxEntry[]> {
   return (await readArchive(ctx, team, agent)).entries;
-}
-
-/**
- * Creates the inbox as `[]` unless it exists. Exclusive like Claude Code 2.1.109's `wx` create, but
- * without its empty moment: `[]` is written to a temporary file that is then hard-linked into place
- * (link fails if the inbox exists), so a reader never sees an empty inbox file.
- */
-async function ensureInbox(path: string): Promise<void> {
-  if (await exists(path)) return;
-  await ensureDir(dirname(path));
-  const tmp = tempPathFor(path);
-  await writeFile(tmp, '[]', { flag: 'wx', mode: FILE_MODE });
-  try {
-    await link(tmp, path);
-  } catch (err) {
-    if (isErrno(err, 'EEXIST')) return;
-    await writeFile(path, '[]', { flag: 'wx', mode: FILE_MODE }).catch((e: unknown) => {
-      if (!isErrno(e, 'EEXIST')) throw e;
-    });
-  } finally {
-    await unlink(tmp).catch(() => undefined);
-  }
 }
 
 /** Appends entries under the lock, keeping (`from`, `timestamp`, `text`) unique. */
@@ -146,16 +123,6 @@ export async function listInboxes(ctx: FsContext, team: string): Promise<string[
     if (isErrno(err, 'ENOENT')) return [];
     throw err;
   }
-}
-
-async function exists(path: string): Promise<boolean> {
-  return access(path).then(
-    () => true,
-    (err: unknown) => {
-      if (isErrno(err, 'ENOENT')) return false;
-      throw err;
-    },
-  );
 }
 
 function tripleKey(entry: InboxEntry): string {

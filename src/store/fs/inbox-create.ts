@@ -1,0 +1,42 @@
+/**
+ * Creating an inbox file, and checking that one exists (reference §3 "Lazy creation").
+ */
+import { access, link, unlink, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { isErrno } from '../../errors.js';
+import { tempPathFor } from '../atomic-write.js';
+import { FILE_MODE } from '../modes.js';
+import { ensureDir } from './context.js';
+
+/**
+ * Creates the inbox as `[]` unless it exists. Exclusive like Claude Code 2.1.109's `wx` create, but
+ * without its empty moment: `[]` is written to a temporary file that is then hard-linked into place
+ * (link fails if the inbox exists), so a reader never sees an empty inbox file.
+ */
+export async function ensureInbox(path: string): Promise<void> {
+  if (await exists(path)) return;
+  await ensureDir(dirname(path));
+  const tmp = tempPathFor(path);
+  await writeFile(tmp, '[]', { flag: 'wx', mode: FILE_MODE });
+  try {
+    await link(tmp, path);
+  } catch (err) {
+    if (isErrno(err, 'EEXIST')) return;
+    await writeFile(path, '[]', { flag: 'wx', mode: FILE_MODE }).catch((e: unknown) => {
+      if (!isErrno(e, 'EEXIST')) throw e;
+    });
+  } finally {
+    await unlink(tmp).catch(() => undefined);
+  }
+}
+
+/** True when `path` exists (any other error than ENOENT is thrown). */
+export async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    (err: unknown) => {
+      if (isErrno(err, 'ENOENT')) return false;
+      throw err;
+    },
+  );
+}
