@@ -25,8 +25,12 @@ export type ErrorCode =
   | 'LOCK_TIMEOUT'
   | 'LOCK_COMPROMISED'
   | 'FILE_CORRUPT'
+  | 'STORE_UNHEALTHY'
   | 'NOT_SUPPORTED'
   | 'MODEL_ERROR'
+  | 'SHUTDOWN_REJECTED'
+  | 'TEAMMATE_RUNNING'
+  | 'RUN_INCOMPLETE'
   | 'INTERNAL';
 
 /** Optional extra data carried by an error, printed by `--json` output. */
@@ -53,7 +57,9 @@ export class MailroomError extends Error {
 /**
  * CLI exit code for each error code. Documented in docs/cli.md ("Exit codes").
  * 0 success · 1 internal fault · 2 bad input · 3 not found · 4 conflict with existing state ·
- * 5 refused by a task rule · 6 lock busy (retry later) · 7 corrupt file on disk.
+ * 5 refused by a task rule · 6 lock busy (retry later) · 7 corrupt file on disk, or problems
+ * `mailroom doctor` found and did not repair ·
+ * 8 a team run ended with tasks not completed.
  */
 const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   INVALID_NAME: 2,
@@ -68,6 +74,8 @@ const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   TEAM_EXISTS: 4,
   MEMBER_EXISTS: 4,
   TEAM_ACTIVE: 4,
+  SHUTDOWN_REJECTED: 4,
+  TEAMMATE_RUNNING: 4,
   TASK_BLOCKED: 5,
   TASK_CYCLE: 5,
   TASK_ALREADY_CLAIMED: 5,
@@ -76,6 +84,8 @@ const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   LOCK_TIMEOUT: 6,
   LOCK_COMPROMISED: 6,
   FILE_CORRUPT: 7,
+  STORE_UNHEALTHY: 7,
+  RUN_INCOMPLETE: 8,
   MODEL_ERROR: 1,
   INTERNAL: 1,
 };

@@ -49,6 +49,10 @@ export {
   type SentMessage,
 } from './core/messages.js';
 export { readInbox, markRead, entryKey, type InboxMessage, type InboxView, type ReadInboxOptions, type MarkReadOptions } from './core/inbox.js';
+export { archiveInbox, autoArchiveAllowed, type ArchiveInboxOptions } from './core/inbox-archive.js';
+export { doctor, type DoctorOptions, type DoctorFinding, type DoctorFindingKind, type DoctorReport } from './core/doctor.js';
+export type { InboxAppendOptions } from './store/store.js';
+export type { StoreIssue, StoreRepair, StateFileKind } from './store/health.js';
 export { addTask, listTasks, getTask, deleteTask, viewOf, type AddTaskOptions, type ListTasksOptions, type TaskView, type MetadataPatch } from './core/tasks.js';
 export { updateTask, mergeMetadata, type UpdateTaskOptions, type UpdateTaskResult } from './core/task-update.js';
 export { claimTask, claimNextTask, type ClaimOptions, type ClaimRefusal } from './core/task-claim.js';
@@ -60,3 +64,15 @@ export {
   type ShutdownResponseOptions,
   type ShutdownOutcome,
 } from './core/shutdown.js';
+
+export { JOURNAL_VERSION, JournalEventSchema, parseJournalLine, type JournalEvent, type JournalMessage, type JournalTask, type JournalMember, type JournalSource } from './protocol/journal.js';
+export type { JournalRead } from './store/store.js';
+export { buildSnapshot, type TeamSnapshot, type MemberView, type MessageView, type SnapshotParts } from './core/snapshot.js';
+export { deriveMemberState, type MemberState, type StateSignals, type StateVerdict } from './core/member-state.js';
+export { TeamTracker, snapshotTeam, type TrackerOptions, type TrackerUpdate } from './core/tracker.js';
+export { followTeam, type FollowOptions, type Following } from './core/follow.js';
+export { describeEvent, describeJournalEvent, describeTask, oneLine, type TeamEvent } from './core/events.js';
+export { JournalReader } from './core/journal-reader.js';
+export { messageKey, record as recordJournal } from './core/journal.js';
+
+export * from './runtime/index.js';

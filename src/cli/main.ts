@@ -9,14 +9,24 @@ import { withGlobals, type GlobalArgs } from './globals.js';
 import { teamCommand } from './commands/team.js';
 import { taskCommand } from './commands/task.js';
 import { inboxCommand } from './commands/inbox.js';
+import { runCommand } from './commands/run.js';
+import { agentCommand } from './commands/agent.js';
 import { mcpCommand } from './commands/mcp.js';
+import { watchCommand } from './commands/watch.js';
+import { logCommand } from './commands/log.js';
+import { doctorCommand } from './commands/doctor.js';
 
 /** Every top-level command. Add new command modules here. */
 const COMMANDS: CommandModule<GlobalArgs, never>[] = [
   teamCommand,
   taskCommand,
   inboxCommand,
+  runCommand,
+  agentCommand,
   mcpCommand,
+  watchCommand,
+  logCommand,
+  doctorCommand,
 ] as unknown as CommandModule<GlobalArgs, never>[];
 
 /**

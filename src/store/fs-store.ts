@@ -5,11 +5,18 @@
 import type { TeamConfig } from '../protocol/config.js';
 import type { InboxEntry } from '../protocol/inbox.js';
 import type { Task } from '../protocol/task.js';
+import type { ProcessRecord } from '../protocol/process.js';
 import type { LockOptions } from './lock.js';
 import { Layout } from './paths.js';
-import type { LockedTaskList, Store, StoreChange, TeamRef, WatchHandle } from './store.js';
+import type { JournalEvent } from '../protocol/journal.js';
+import type { AgentLog, InboxAppendOptions, JournalRead, LockedTaskList, Store, StoreChange, TeamRef, WatchHandle } from './store.js';
 import type { FsContext } from './fs/context.js';
 import * as inboxes from './fs/inboxes.js';
+import * as health from './fs/health-repair.js';
+import { scanHealth } from './fs/health-scan.js';
+import type { StoreIssue, StoreRepair } from './health.js';
+import * as processes from './fs/processes.js';
+import * as journal from './fs/journal.js';
 import * as tasks from './fs/tasks.js';
 import * as teams from './fs/teams.js';
 import { watchTeam } from './fs/watch.js';
@@ -51,8 +58,14 @@ export class FsStore implements Store {
   readInbox(team: string, agent: string): Promise<InboxEntry[]> {
     return inboxes.readInbox(this.ctx, team, agent);
   }
-  appendToInbox(team: string, agent: string, entries: InboxEntry[]): Promise<InboxEntry[]> {
-    return inboxes.appendToInbox(this.ctx, team, agent, entries);
+  appendToInbox(team: string, agent: string, entries: InboxEntry[], options?: InboxAppendOptions): Promise<InboxEntry[]> {
+    return inboxes.appendToInbox(this.ctx, team, agent, entries, options);
+  }
+  readInboxArchive(team: string, agent: string): Promise<InboxEntry[]> {
+    return inboxes.readInboxArchive(this.ctx, team, agent);
+  }
+  archiveInbox(team: string, agent: string): Promise<number> {
+    return inboxes.archiveInbox(this.ctx, team, agent);
   }
   updateInbox<T>(team: string, agent: string, change: (entries: InboxEntry[]) => T | Promise<T>): Promise<T> {
     return inboxes.updateInbox(this.ctx, team, agent, change);
@@ -60,12 +73,15 @@ export class FsStore implements Store {
   listInboxes(team: string): Promise<string[]> {
     return inboxes.listInboxes(this.ctx, team);
   }
+  moveInboxAside(team: string, agent: string): Promise<string | undefined> {
+    return health.moveInboxAside(this.ctx, team, agent);
+  }
 
   listTasks(team: string): Promise<Task[]> {
     return tasks.listTasks(this.ctx, team);
   }
-  readTask(team: string, id: string): Promise<Task | undefined> {
-    return tasks.readTask(this.ctx, team, id);
+  readTask(team: string, id: string, options?: { strict?: boolean }): Promise<Task | undefined> {
+    return tasks.readTask(this.ctx, team, id, options);
   }
   updateTask<T>(team: string, id: string, change: (task: Task) => T | Promise<T>): Promise<T> {
     return tasks.updateTask(this.ctx, team, id, change);
@@ -79,5 +95,32 @@ export class FsStore implements Store {
 
   watch(team: string, listener: (change: StoreChange) => void): Promise<WatchHandle> {
     return watchTeam(this.ctx, team, listener);
+  }
+
+  scanHealth(): Promise<StoreIssue[]> {
+    return scanHealth(this.ctx);
+  }
+  repairHealth(issue: StoreIssue): Promise<StoreRepair> {
+    return health.repairHealth(this.ctx, issue);
+  }
+
+  appendJournal(team: string, events: readonly JournalEvent[]): Promise<void> {
+    return journal.appendJournal(this.ctx, team, events);
+  }
+  readJournal(team: string, options?: { since?: number }): Promise<JournalRead> {
+    return journal.readJournal(this.ctx, team, options);
+  }
+
+  readProcessRecord(team: string, agent: string): Promise<ProcessRecord | undefined> {
+    return processes.readProcessRecord(this.ctx, team, agent);
+  }
+  writeProcessRecord(team: string, agent: string, record: ProcessRecord): Promise<void> {
+    return processes.writeProcessRecord(this.ctx, team, agent, record);
+  }
+  deleteProcessRecord(team: string, agent: string): Promise<void> {
+    return processes.deleteProcessRecord(this.ctx, team, agent);
+  }
+  openAgentLog(team: string, agent: string): Promise<AgentLog> {
+    return processes.openAgentLog(this.ctx, team, agent);
   }
 }

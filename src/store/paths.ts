@@ -65,6 +65,37 @@ export class Layout {
   highWatermarkPath(team: string): string {
     return join(this.taskDir(team), '.highwatermark');
   }
+
+  /**
+   * `<root>/mailroom/archive/<inboxTeam>/<agent>.ndjson`: read entries moved out of an inbox
+   * (docs/format.md "Inbox archive"), outside the directories Claude Code reads, globs and deletes.
+   */
+  inboxArchivePath(team: string, agent: string): string {
+    return join(this.root, 'mailroom', 'archive', pathPart(team), `${pathPart(agent)}.ndjson`);
+  }
+
+  /** `teams/<teamDir>/processes/<agent>.json`: mailroom's pid record of a process-backend teammate. */
+  processRecordPath(team: string, agent: string): string {
+    return join(this.teamDir(team), 'processes', `${pathPart(agent)}.json`);
+  }
+
+  /** `teams/<teamDir>/logs/<agent>.log`: stdout and stderr of a process-backend teammate. */
+  agentLogPath(team: string, agent: string): string {
+    return join(this.teamDir(team), 'logs', `${pathPart(agent)}.log`);
+  }
+
+  /**
+   * `<root>/mailroom/journal`: mailroom's own files live under `<root>/mailroom/`, outside the
+   * inbox and task-list directories, which Claude Code globs and deletes.
+   */
+  get journalDir(): string {
+    return join(this.root, 'mailroom', 'journal');
+  }
+
+  /** `<root>/mailroom/journal/<team>.ndjson` (case-keeping sanitiser): the team's append-only journal. */
+  journalPath(team: string): string {
+    return join(this.journalDir, `${pathPart(team)}.ndjson`);
+  }
 }
 
 /** The directory proper-lockfile uses for a target: `<target>.lock`. */

@@ -10,6 +10,9 @@
 import type { TeamConfig } from '../protocol/config.js';
 import type { InboxEntry } from '../protocol/inbox.js';
 import type { Task } from '../protocol/task.js';
+import type { StoreIssue, StoreRepair } from './health.js';
+import type { ProcessRecord } from '../protocol/process.js';
+import type { JournalEvent } from '../protocol/journal.js';
 
 /** A team found in the store. */
 export interface TeamRef {
@@ -24,6 +27,38 @@ export type StoreChange =
   | { kind: 'config'; team: string }
   | { kind: 'inbox'; team: string; agent: string }
   | { kind: 'task'; team: string; id?: string };
+
+/** Result of {@link Store.readJournal}. */
+export interface JournalRead {
+  /** Valid events after the requested cursor, in file order (torn or invalid lines are skipped). */
+  events: JournalEvent[];
+  /** Opaque position to pass as `since` next time (a byte offset for the filesystem store). */
+  cursor: number;
+  /** True when the journal was shorter than `since` (replaced by hand): reading restarted at the start. */
+  reset: boolean;
+}
+
+/** An open, append-only log file of a process-backend teammate. */
+export interface AgentLog {
+  /** Absolute path of the log file. */
+  path: string;
+  /** File descriptor, for a child process's stdout/stderr. */
+  fd: number;
+  /** Closes this process's descriptor (a child keeps its own copy). */
+  close(): Promise<void>;
+}
+
+/** Options of {@link Store.appendToInbox}. */
+export interface InboxAppendOptions {
+  /**
+   * Allow this append to move the read entries at the head of the inbox to the inbox's archive
+   * when the live file has grown past the store's threshold (64 KiB for the filesystem store), so
+   * a send's cost does not grow with the read history. Unread entries are never moved or
+   * reordered, but their array positions shift: do not allow it for readers that remember entries
+   * by position (Claude Code 2.1.109 in-process teammates).
+   */
+  archiveRead?: boolean;
+}
 
 /** A running watch; `close()` stops it and releases its resources. */
 export interface WatchHandle {
@@ -63,16 +98,34 @@ export interface Store {
    * whole milliseconds where needed so (`from`, `timestamp`, `text`) stays unique. Returns the
    * entries as stored. @throws FILE_CORRUPT, LOCK_TIMEOUT
    */
-  appendToInbox(team: string, agent: string, entries: InboxEntry[]): Promise<InboxEntry[]>;
+  appendToInbox(team: string, agent: string, entries: InboxEntry[], options?: InboxAppendOptions): Promise<InboxEntry[]>;
+  /**
+   * Entries moved out of the inbox into its archive (oldest first; see {@link InboxAppendOptions}).
+   * After a crash an entry can be in both the archive and the inbox: callers merge by identity.
+   */
+  readInboxArchive(team: string, agent: string): Promise<InboxEntry[]>;
+  /**
+   * Moves the read entries at the head of the inbox to its archive now, under the inbox lock.
+   * @returns how many were moved. @throws FILE_CORRUPT, LOCK_TIMEOUT
+   */
+  archiveInbox(team: string, agent: string): Promise<number>;
   /** Locked read-modify-write of an existing inbox; `change` mutates valid entries in place. */
   updateInbox<T>(team: string, agent: string, change: (entries: InboxEntry[]) => T | Promise<T>): Promise<T>;
   /** Names of agents that have an inbox file. */
   listInboxes(team: string): Promise<string[]>;
+  /**
+   * Renames an inbox aside (filesystem store: `<agent>.json.orphaned-<stamp>`) under its lock, e.g.
+   * the inbox of a name that is not a member. @returns where it went, or undefined when absent.
+   */
+  moveInboxAside(team: string, agent: string): Promise<string | undefined>;
 
   /** Valid tasks in numeric id order (invalid files are treated as absent, as Claude Code does). */
   listTasks(team: string): Promise<Task[]>;
-  /** One task, or `undefined` when missing or invalid. */
-  readTask(team: string, id: string): Promise<Task | undefined>;
+  /**
+   * One task, or `undefined` when missing or invalid (as Claude Code reads it). With `strict`, an
+   * invalid file throws FILE_CORRUPT naming it instead. @throws FILE_CORRUPT (strict only)
+   */
+  readTask(team: string, id: string, options?: { strict?: boolean }): Promise<Task | undefined>;
   /** Locked read-modify-write of one task. @throws TASK_NOT_FOUND, LOCK_TIMEOUT */
   updateTask<T>(team: string, id: string, change: (task: Task) => T | Promise<T>): Promise<T>;
   /** Runs `fn` under the task-list lock (create, delete, busy-checked claims, dependency edits). */
@@ -85,4 +138,26 @@ export interface Store {
    * is live: any change after that is reported (events may coalesce; re-read on each).
    */
   watch(team: string, listener: (change: StoreChange) => void): Promise<WatchHandle>;
+
+  /** Problems in the stored files themselves (`mailroom doctor`): corrupt files, temp files, stale locks. */
+  scanHealth(): Promise<StoreIssue[]>;
+  /** Repairs one issue from {@link scanHealth} after re-checking it; never overwrites a file. */
+  repairHealth(issue: StoreIssue): Promise<StoreRepair>;
+
+  /**
+   * Appends events to the team's journal (docs/format.md "Journal"), safe from many processes at
+   * once. The journal outlives the team: {@link deleteTeam} keeps it.
+   */
+  appendJournal(team: string, events: readonly JournalEvent[]): Promise<void>;
+  /** Journal events after cursor `since` (default: from the start); a missing journal is empty. */
+  readJournal(team: string, options?: { since?: number }): Promise<JournalRead>;
+
+  /** The pid record of a process-backend teammate, or undefined when missing or invalid. */
+  readProcessRecord(team: string, agent: string): Promise<ProcessRecord | undefined>;
+  /** Writes (replaces) the pid record of a process-backend teammate. */
+  writeProcessRecord(team: string, agent: string, record: ProcessRecord): Promise<void>;
+  /** Removes the pid record (no-op when absent). */
+  deleteProcessRecord(team: string, agent: string): Promise<void>;
+  /** Opens the teammate's log file for appending (stores without local files throw NOT_SUPPORTED). */
+  openAgentLog(team: string, agent: string): Promise<AgentLog>;
 }
