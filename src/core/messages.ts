@@ -10,6 +10,8 @@ import { STRUCTURED_SCHEMAS, isStructuredType, type StructuredMessage } from '..
 import { permissionRequestId, planApprovalRequestId, sandboxRequestId, shutdownRequestId } from '../protocol/ids.js';
 import { isoTime, nowOf, storeOf, type TeamOptions } from './context.js';
 import { leadName, requireMember } from './members.js';
+import { autoArchiveAllowed } from './inbox-archive.js';
+import { recordMessage } from './journal.js';
 
 /** Input of {@link sendMessage}. */
 export interface SendOptions extends TeamOptions {
@@ -41,7 +43,8 @@ export async function sendMessage(options: SendOptions): Promise<SentMessage> {
   requireMember(config, options.to, 'recipient');
   if (options.text === '') throw new MailroomError('MESSAGE_INVALID', 'Message text is empty: give the text to send.');
   const entry = buildEntry(options, from, sender.color);
-  const [stored] = await store.appendToInbox(options.team, options.to, [entry]);
+  const [stored] = await store.appendToInbox(options.team, options.to, [entry], { archiveRead: autoArchiveAllowed(config, options.to) });
+  await recordMessage({ ...options, root: store }, options.to, stored ?? entry);
   return { to: options.to, entry: stored ?? entry };
 }
 
@@ -86,13 +89,15 @@ export async function sendStructured(options: SendStructuredOptions): Promise<Se
   const from = options.from ?? leadName(config);
   const now = nowOf(options);
   const message = completeStructured(withRequestId(options.message, { from, to: options.to, team: options.team, now }), from, now);
-  const sent = await sendMessage({ ...options, from, text: JSON.stringify(message) });
+  // The entry carries the same instant as the message inside it (and its request id), as in Claude Code.
+  const sent = await sendMessage({ ...options, now: () => now, from, text: JSON.stringify(message) });
   return { ...sent, message };
 }
 
 /**
- * Fills `from`/`timestamp` where the type's schema has them, then validates.
- * @throws MESSAGE_INVALID
+ * Fills `from`/`timestamp` where the type's schema has them, then validates; the result has its
+ * keys in the schema's (Claude Code's) order.
+ * @throws MESSAGE_INVALID (bad fields, or an own `from` that is not the sender)
  */
 export function completeStructured(input: { type: string } & Record<string, unknown>, from: string, nowMs: number): StructuredMessage {
   const type = input.type;
@@ -101,6 +106,12 @@ export function completeStructured(input: { type: string } & Record<string, unkn
   }
   const message: Record<string, unknown> = { ...input };
   const shape = schemaKeys(type);
+  if (shape.includes('from') && message.from !== undefined && message.from !== from) {
+    // Reference §4: an object's own `from` must equal the entry's (2.1.332 shows the entry's sender).
+    throw new MailroomError('MESSAGE_INVALID', `The ${type} message says "from": ${JSON.stringify(message.from)} but is sent by "${from}": leave "from" out or pass --from ${JSON.stringify(message.from)}.`, {
+      details: { type, from: message.from, sender: from },
+    });
+  }
   if (shape.includes('from') && message.from === undefined) message.from = from;
   if (shape.includes('timestamp') && message.timestamp === undefined) message.timestamp = isoTime(nowMs);
   const result = STRUCTURED_SCHEMAS[type].safeParse(message);
@@ -108,7 +119,16 @@ export function completeStructured(input: { type: string } & Record<string, unkn
     const issues = result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
     throw new MailroomError('MESSAGE_INVALID', `Invalid ${type} message: ${issues}.`, { details: { type, issues } });
   }
-  return message as StructuredMessage;
+  return inSchemaOrder(message, shape) as StructuredMessage;
+}
+
+/** The message with its schema's keys first, in the schema's order (Claude Code's, reference §4), then any others. */
+function inSchemaOrder(message: Record<string, unknown>, shape: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of new Set([...shape, ...Object.keys(message)])) {
+    if (Object.prototype.hasOwnProperty.call(message, key)) Object.defineProperty(out, key, { value: message[key], enumerable: true, writable: true, configurable: true });
+  }
+  return out;
 }
 
 /**

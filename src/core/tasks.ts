@@ -11,6 +11,7 @@ import { storeOf, type TeamOptions } from './context.js';
 import { leadName, requireMember } from './members.js';
 import { notifyAssignment } from './task-assign.js';
 import { addUnique, indexTasks, isInternal, isReady, openBlockers } from './task-rules.js';
+import { recordTasks } from './journal.js';
 
 /** Free-form metadata values; `null` deletes a key on update. */
 export type MetadataPatch = Record<string, unknown>;
@@ -47,6 +48,7 @@ export async function addTask(options: AddTaskOptions): Promise<Task> {
     for (const b of blockers) await store.updateTask(options.team, b, (t) => addUnique(t.blocks, created.id));
     return created;
   });
+  await recordTasks({ ...options, root: store }, 'created', [task]);
   await notifyAssignment(options, task, options.as ?? leadName(config));
   return task;
 }
@@ -63,11 +65,11 @@ function newTask(id: string, o: AddTaskOptions, blockedBy: string[]): Task {
   return task as Task;
 }
 
-/** Throws TASK_NOT_FOUND naming the first id that has no task. */
+/** Throws TASK_NOT_FOUND naming the first id that has no task (FILE_CORRUPT when its file is not a valid task). */
 export async function requireTasks(store: Store, team: string, ids: readonly string[]): Promise<Task[]> {
   const tasks: Task[] = [];
   for (const id of ids) {
-    const task = await store.readTask(team, id);
+    const task = await store.readTask(team, id, { strict: true });
     if (!task) throw new MailroomError('TASK_NOT_FOUND', `Task #${id} not found in team "${team}": a dependency must name an existing task.`, { details: { team, id } });
     tasks.push(task);
   }
@@ -111,11 +113,11 @@ export function viewOf(task: Task, byId: ReadonlyMap<string, Task>): TaskView {
   return { task, openBlockers: open, blocked: open.length > 0, ready: isReady(task, byId) };
 }
 
-/** One task with its board state. @throws TASK_NOT_FOUND */
+/** One task with its board state. @throws TASK_NOT_FOUND, FILE_CORRUPT (the file exists but is not a valid task) */
 export async function getTask(options: TeamOptions & { id: string }): Promise<TaskView> {
-  const tasks = await storeOf(options.root).listTasks(options.team);
-  const byId = indexTasks(tasks);
-  const task = byId.get(options.id);
+  const store = storeOf(options.root);
+  const task = await store.readTask(options.team, options.id, { strict: true });
+  const byId = indexTasks(task ? await store.listTasks(options.team) : []);
   if (!task) throw new MailroomError('TASK_NOT_FOUND', `Task #${options.id} not found in team "${options.team}". List tasks with \`mailroom task list\`.`, { details: { team: options.team, id: options.id } });
   return viewOf(task, byId);
 }
@@ -126,7 +128,7 @@ export async function getTask(options: TeamOptions & { id: string }): Promise<Ta
  */
 export async function deleteTask(options: TeamOptions & { id: string }): Promise<Task> {
   const store = storeOf(options.root);
-  return store.withTaskList(options.team, async (list) => {
+  const deleted = await store.withTaskList(options.team, async (list) => {
     const [task] = await requireTasks(store, options.team, [options.id]);
     await list.delete(options.id);
     for (const other of await store.listTasks(options.team)) {
@@ -138,4 +140,6 @@ export async function deleteTask(options: TeamOptions & { id: string }): Promise
     }
     return task!;
   });
+  await recordTasks({ ...options, root: store }, 'deleted', [deleted]);
+  return deleted;
 }
