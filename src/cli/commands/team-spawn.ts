@@ -29,13 +29,14 @@ export const teamSpawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
       .option('model', { type: 'string', describe: 'Model, kind:name (worker, anthropic:<model>, openai:<model>, command:<cmd>, scripted:<file>)' })
       .option('prompt', { type: 'string', describe: 'Spawn prompt, delivered as the first inbox message' })
       .option('color', { type: 'string', describe: 'Palette color (default: round-robin)' })
-      .option('backend', { type: 'string', describe: 'Backend: in-process (default) or process' })
+      .option('backend', { type: 'string', choices: ['in-process', 'process'], describe: 'in-process (default: registered, run by `mailroom run`/`mailroom agent`) or process (also starts a detached `mailroom agent`)' })
       .option('cwd', { type: 'string', describe: 'Working directory (default: current)' })
       .option('plan-mode-required', { type: 'boolean', describe: 'Teammate needs plan approval before acting' })
-      .example('$0 team spawn researcher --prompt "Find three papers on X"', 'Add teammate "researcher"') as Argv<SpawnArgs>,
+      .example('$0 team spawn researcher --prompt "Find three papers on X"', 'Add teammate "researcher"')
+      .example('$0 team spawn builder --backend process --model worker', 'Add a worker and start it as its own process') as Argv<SpawnArgs>,
   handler: async (a) => {
     const target = await teamTarget(a);
-    const member = await spawnMember({
+    const options = {
       ...target,
       name: a.name,
       type: a.type,
@@ -45,7 +46,15 @@ export const teamSpawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
       backend: a.backend,
       cwd: a.cwd,
       planModeRequired: a['plan-mode-required'],
-    });
+    };
+    if (a.backend === 'process') {
+      const { spawnProcessTeammate } = await import('../../runtime/process/spawn.js');
+      const started = await spawnProcessTeammate(options);
+      const { member, process: proc } = started;
+      emit(a.json, started, () => `Spawned ${member.name} (${member.agentId}, ${member.color}) as process ${proc.pid}; log: ${proc.logFile}`);
+      return;
+    }
+    const member = await spawnMember(options);
     emit(a.json, member, () => `Spawned ${member.name} (${member.agentId}, ${member.color}, ${member.backendType}) in team ${target.team}`);
   },
 };
