@@ -6,6 +6,7 @@
 
 /** Every stable error code mailroom can throw. */
 export type ErrorCode =
+  | 'USAGE'
   | 'INVALID_NAME'
   | 'INVALID_ARGUMENT'
   | 'TEAM_NOT_FOUND'
@@ -62,6 +63,7 @@ export class MailroomError extends Error {
  * 8 a team run ended with tasks not completed.
  */
 const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
+  USAGE: 2,
   INVALID_NAME: 2,
   INVALID_ARGUMENT: 2,
   MESSAGE_INVALID: 2,

@@ -4,6 +4,7 @@
  */
 import yargs from 'yargs';
 import type { CommandModule } from 'yargs';
+import { MailroomError } from '../errors.js';
 import { reportError } from './output.js';
 import { withGlobals, type GlobalArgs } from './globals.js';
 import { teamCommand } from './commands/team.js';
@@ -48,9 +49,10 @@ export async function main(argv: string[]): Promise<number> {
     .version()
     .wrap(Math.min(110, process.stdout.columns || 100))
     .fail((msg, err) => {
+      // Throwing stops yargs here: returning would let it run the handler on half-parsed arguments.
       if (err) throw err;
-      process.stderr.write(`mailroom: USAGE: ${msg}\nRun with --help for usage.\n`);
-      exitCode = 2;
+      const text = msg.startsWith('Did you mean') ? `Unknown command. ${msg}` : msg;
+      throw new MailroomError('USAGE', `${text}${/[.!?)]$/.test(text) ? '' : '.'} Run with --help for usage.`);
     });
   try {
     await parser.parseAsync();

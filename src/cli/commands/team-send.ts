@@ -26,6 +26,7 @@ function sendBuilder(y: Argv<GlobalArgs>): Argv<SendArgs> {
   return y
     .positional('to', { type: 'string', demandOption: true, describe: 'Recipient member name' })
     .positional('text', { type: 'string', describe: 'Message text ("-" reads stdin)' })
+    .nargs('text', 1) // yargs re-parses positionals as `--text <value>`; without nargs a lone "-" becomes ""
     .option('from', { type: 'string', describe: 'Sender member name (default: team-lead)' })
     .option('summary', { type: 'string', describe: '5–10 word preview' })
     .option('shutdown-request', { type: 'boolean', describe: 'Send a shutdown_request (lead → teammate)' })
@@ -93,7 +94,8 @@ export const teamBroadcastCommand: CommandModule<GlobalArgs, BroadcastArgs> = {
   describe: 'Send a message to every member except the sender',
   builder: (y) =>
     y
-      .positional('text', { type: 'string', demandOption: true })
+      .positional('text', { type: 'string', demandOption: true, describe: 'Message text ("-" reads stdin)' })
+      .nargs('text', 1) // keeps a lone "-" (see sendBuilder)
       .option('from', { type: 'string', describe: 'Sender (default: team-lead)' })
       .option('summary', { type: 'string', describe: '5–10 word preview' })
       .example('$0 team broadcast "Stand-up in 5 minutes"', 'Message everyone') as Argv<BroadcastArgs>,

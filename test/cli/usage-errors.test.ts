@@ -1,0 +1,86 @@
+/**
+ * Argument errors stop the command: one USAGE line (or the JSON error with --json), exit 2, and
+ * nothing on disk changes — the handler never runs on half-parsed arguments. Also the documented
+ * `-` for "read the text from stdin".
+ */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, type CliRun } from '../helpers/cli.js';
+import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { cleanEnv, mailroom, mailroomOk, readJson, snapshotBytes } from '../helpers/store-files.js';
+
+let dir: TempDir;
+let root: string;
+
+beforeAll(async () => {
+  dir = await makeTempDir();
+  root = dir.path;
+  await mailroomOk(root, 'team', 'create', 'demo');
+  await mailroomOk(root, 'team', 'spawn', 'alice');
+  await mailroomOk(root, 'task', 'add', 'first');
+});
+afterAll(() => dir.cleanup());
+
+/** Runs `mailroom --root <root> <args>` with `input` on stdin. */
+function withStdin(input: Buffer | string, ...args: string[]): Promise<CliRun> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [BIN, '--root', root, ...args], { env: cleanEnv() }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+    });
+    child.stdin?.end(input);
+  });
+}
+
+const BAD: [string, string[]][] = [
+  ['conflicting shutdown answers', ['team', 'send', 'team-lead', '--from', 'alice', '--shutdown-approve', '--shutdown-reject', '--request-id', 'x', '--reason', 'r']],
+  ['claim without --as', ['task', 'claim', '1']],
+  ['a team name that looks like an option', ['team', 'create', '-x']],
+  ['a team name after --', ['team', 'create', '--', '-x']],
+  ['an unknown option', ['task', 'add', 'second', '--bogus']],
+];
+
+describe('usage errors stop before the command runs', () => {
+  it.each(BAD)('%s: exit 2, one USAGE line, no INTERNAL, nothing written', async (_what, args) => {
+    const before = await snapshotBytes(root);
+    const run = await mailroom(root, ...args);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(/^mailroom: USAGE: /);
+    expect(run.stderr).not.toContain('INTERNAL');
+    expect(run.stderr.match(/mailroom: /g), run.stderr).toHaveLength(1);
+    expect(await snapshotBytes(root)).toEqual(before);
+  });
+
+  it('with --json the usage error is the JSON error object on stderr', async () => {
+    const run = await mailroom(root, '--json', 'task', 'claim', '1');
+    expect(run.code).toBe(2);
+    const error = (JSON.parse(run.stderr) as { error: { code: string; message: string } }).error;
+    expect(error.code).toBe('USAGE');
+    expect(error.message).toContain('as');
+  });
+});
+
+describe('"-" reads the message text from stdin', () => {
+  it('team send <to> - sends what stdin holds, byte for byte (control characters included)', async () => {
+    const text = 'line one\n- a bullet\n\u0001 control, ünïcode 研究';
+    const run = await withStdin(text, 'team', 'send', 'alice', '-', '--json');
+    expect(run.code, run.stderr).toBe(0);
+    const inbox = await readJson<{ text: string }[]>(join(root, 'teams/demo/inboxes/alice.json'));
+    expect(inbox.at(-1)?.text).toBe(text);
+  });
+
+  it('team broadcast - sends stdin to every member but the sender', async () => {
+    const run = await withStdin('from stdin', 'team', 'broadcast', '-', '--from', 'alice');
+    expect(run.code, run.stderr).toBe(0);
+    const inbox = await readJson<{ text: string; from: string }[]>(join(root, 'teams/demo/inboxes/team-lead.json'));
+    expect(inbox.at(-1)).toMatchObject({ from: 'alice', text: 'from stdin' });
+  });
+
+  it('empty stdin is refused as an empty message, nothing written', async () => {
+    const before = await snapshotBytes(root);
+    const run = await withStdin('', 'team', 'send', 'alice', '-');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('MESSAGE_INVALID');
+    expect(await snapshotBytes(root)).toEqual(before);
+  });
+});
