@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { MailroomError } from '../errors.js';
 import { makeInboxEntry, type InboxEntry } from '../protocol/inbox.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../protocol/json-depth.js';
 import { STRUCTURED_SCHEMAS, isStructuredType, type StructuredMessage } from '../protocol/structured.js';
 import { permissionRequestId, planApprovalRequestId, sandboxRequestId, shutdownRequestId } from '../protocol/ids.js';
 import { isoTime, nowOf, storeOf, type TeamOptions } from './context.js';
@@ -103,6 +104,9 @@ export function completeStructured(input: { type: string } & Record<string, unkn
   const type = input.type;
   if (!isStructuredType(type)) {
     throw new MailroomError('MESSAGE_INVALID', `Unknown structured message type "${type}". Known types: ${Object.keys(STRUCTURED_SCHEMAS).join(', ')}.`);
+  }
+  if (nestsDeeperThan(input)) {
+    throw new MailroomError('MESSAGE_INVALID', `The ${type} message nests arrays/objects more than ${MAX_JSON_DEPTH} levels deep: flatten it.`, { details: { type, maxDepth: MAX_JSON_DEPTH } });
   }
   const message: Record<string, unknown> = { ...input };
   const shape = schemaKeys(type);

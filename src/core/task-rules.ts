@@ -1,6 +1,8 @@
 /**
  * Pure task-board rules (reference §5): blocked, ready, open blockers, dependency cycles.
  */
+import { MailroomError } from '../errors.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../protocol/json-depth.js';
 import type { Task } from '../protocol/task.js';
 import { isUnowned } from '../protocol/task.js';
 
@@ -52,4 +54,17 @@ function pathVia(from: string, to: string, byId: ReadonlyMap<string, Task>, seen
 /** Adds `value` to `list` unless present. */
 export function addUnique(list: string[], value: string): void {
   if (!list.includes(value)) list.push(value);
+}
+
+/**
+ * Refuses metadata values nested deeper than {@link MAX_JSON_DEPTH} levels (they could not be
+ * written back). @throws INVALID_ARGUMENT naming the key
+ */
+export function assertMetadataDepth(metadata: Readonly<Record<string, unknown>> | undefined): void {
+  for (const [key, value] of Object.entries(metadata ?? {})) {
+    if (!nestsDeeperThan(value)) continue;
+    throw new MailroomError('INVALID_ARGUMENT', `Metadata "${key}" nests arrays/objects more than ${MAX_JSON_DEPTH} levels deep: flatten the value.`, {
+      details: { key, maxDepth: MAX_JSON_DEPTH },
+    });
+  }
 }

@@ -10,7 +10,7 @@ import type { Store } from '../store/store.js';
 import { storeOf, type TeamOptions } from './context.js';
 import { leadName, requireMember } from './members.js';
 import { notifyAssignment } from './task-assign.js';
-import { addUnique, findCycle, indexTasks, openBlockers } from './task-rules.js';
+import { addUnique, assertMetadataDepth, findCycle, indexTasks, openBlockers } from './task-rules.js';
 import { deleteTask, requireTasks, type MetadataPatch } from './tasks.js';
 import { recordTasks } from './journal.js';
 
@@ -47,6 +47,7 @@ export interface UpdateTaskResult {
 export async function updateTask(options: UpdateTaskOptions): Promise<UpdateTaskResult> {
   const store = storeOf(options.root);
   if (options.status === 'deleted') return { task: await deleteTask(options), deleted: true, notified: false };
+  assertMetadataDepth(options.metadata);
   const config = await store.readConfig(options.team);
   const actor = options.as ?? leadName(config);
   if (options.owner) requireMember(config, options.owner, 'owner');

@@ -10,7 +10,7 @@ import type { Store } from '../store/store.js';
 import { storeOf, type TeamOptions } from './context.js';
 import { leadName, requireMember } from './members.js';
 import { notifyAssignment } from './task-assign.js';
-import { addUnique, indexTasks, isInternal, isReady, openBlockers } from './task-rules.js';
+import { addUnique, assertMetadataDepth, indexTasks, isInternal, isReady, openBlockers } from './task-rules.js';
 import { recordTasks } from './journal.js';
 
 /** Free-form metadata values; `null` deletes a key on update. */
@@ -37,6 +37,7 @@ export interface AddTaskOptions extends TeamOptions {
  */
 export async function addTask(options: AddTaskOptions): Promise<Task> {
   if (options.subject.trim() === '') throw new MailroomError('INVALID_ARGUMENT', 'Task subject is empty: give a short imperative title.');
+  assertMetadataDepth(options.metadata);
   const store = storeOf(options.root);
   const config = await store.readConfig(options.team);
   if (options.owner) requireMember(config, options.owner, 'owner');
