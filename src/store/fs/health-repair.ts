@@ -83,10 +83,10 @@ function withListLock<T>(ctx: FsContext, taskPath: string, fn: (list: HeldLock) 
 
 /** Keeps the id of a quarantined task used: `.highwatermark` is raised to it (ids are never reused). */
 async function raiseHighWatermark(taskPath: string, list: HeldLock): Promise<void> {
-  const id = Number(basename(taskPath, '.json'));
+  const id = basename(taskPath, '.json');
   const path = join(dirname(taskPath), '.highwatermark');
-  const current = Number((await readFile(path, 'utf8').catch(() => '0')).trim());
-  if (!(current >= id)) await writeTextFile(path, String(id), list);
+  const current = (await readFile(path, 'utf8').catch(() => '0')).trim();
+  if (!/^[0-9]+$/.test(current) || BigInt(current) < BigInt(id)) await writeTextFile(path, id, list);
 }
 
 async function removeTemp(path: string, target: string, staleMs: number): Promise<StoreRepair> {

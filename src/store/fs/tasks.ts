@@ -14,11 +14,14 @@ import { ensureDir, type FsContext } from './context.js';
 
 const TASK_FILE = /^([1-9][0-9]*)\.json$/;
 
-/** Numeric ids of every `<id>.json` file in the list, valid or not, ascending. */
-async function fileIds(ctx: FsContext, team: string): Promise<number[]> {
+/**
+ * Ids of every `<id>.json` file in the list, valid or not, in ascending numeric order. Ids stay
+ * decimal strings (no leading zeros, so shorter is smaller): a JS number would round ids past 2^53.
+ */
+async function fileIds(ctx: FsContext, team: string): Promise<string[]> {
   try {
     const names = await readdir(ctx.layout.taskDir(team));
-    return names.flatMap((n) => TASK_FILE.exec(n)?.[1] ?? []).map(Number).sort((a, b) => a - b);
+    return names.flatMap((n) => TASK_FILE.exec(n)?.[1] ?? []).sort(compareIds);
   } catch (err) {
     if (isErrno(err, 'ENOENT')) return [];
     throw err;
@@ -56,7 +59,7 @@ const reported = new Set<string>();
 export async function listTasks(ctx: FsContext, team: string): Promise<Task[]> {
   const tasks: Task[] = [];
   for (const id of await fileIds(ctx, team)) {
-    const read = await readTaskFile(ctx, team, String(id));
+    const read = await readTaskFile(ctx, team, id);
     if (read.state === 'ok') tasks.push(read.task);
     if (read.state === 'invalid' && !reported.has(String(read.error.details.path))) {
       reported.add(String(read.error.details.path));
@@ -102,15 +105,25 @@ export async function updateTask<T>(ctx: FsContext, team: string, id: string, ch
   });
 }
 
-/** The high-water mark, 0 when the file is missing. @throws FILE_CORRUPT when it is not a number */
+/** Orders decimal id strings without leading zeros numerically, exactly at any length. */
+function compareIds(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** The high-water mark (a JS number: rounded past 2^53), 0 when the file is missing. @throws FILE_CORRUPT when it is not a number */
 export async function readHighWatermark(ctx: FsContext, team: string): Promise<number> {
+  return Number(await highWatermark(ctx, team));
+}
+
+/** The high-water mark, exact, 0n when the file is missing. @throws FILE_CORRUPT when it is not a whole number */
+async function highWatermark(ctx: FsContext, team: string): Promise<bigint> {
   const path = ctx.layout.highWatermarkPath(team);
   try {
     const text = (await readFile(path, 'utf8')).trim();
     if (!/^[0-9]+$/.test(text)) throw corruptFile(path, undefined, 'does not hold a whole number');
-    return Number(text);
+    return BigInt(text);
   } catch (err) {
-    if (isErrno(err, 'ENOENT')) return 0;
+    if (isErrno(err, 'ENOENT')) return 0n;
     throw err;
   }
 }
@@ -126,15 +139,15 @@ export async function withTaskList<T>(ctx: FsContext, team: string, fn: (list: L
 function lockedList(ctx: FsContext, team: string, lock: HeldLock): LockedTaskList {
   return {
     nextId: async () => {
-      const ids = await fileIds(ctx, team);
-      const max = Math.max(ids.at(-1) ?? 0, await readHighWatermark(ctx, team));
-      return String(max + 1);
+      const highestFile = BigInt((await fileIds(ctx, team)).at(-1) ?? 0);
+      const mark = await highWatermark(ctx, team);
+      return String((highestFile > mark ? highestFile : mark) + 1n);
     },
     writeNew: async (task) => {
       await writeJsonFile(ctx.layout.taskPath(team, task.id), canonicalTask(task), lock);
     },
     delete: async (id) => {
-      if ((await readHighWatermark(ctx, team)) < Number(id)) {
+      if ((await highWatermark(ctx, team)) < BigInt(id)) {
         await writeTextFile(ctx.layout.highWatermarkPath(team), id, lock);
       }
       await lock.assertHeld(`deleting task #${id}`);
