@@ -4,8 +4,8 @@
  * (dependencies, owners, orphan inboxes) live in core/doctor.ts over ordinary store reads.
  */
 
-/** What kind of state file a corrupt file is. */
-export type StateFileKind = 'config' | 'inbox' | 'task';
+/** What kind of state file a corrupt file is (`highwatermark`: a task list's `.highwatermark`). */
+export type StateFileKind = 'config' | 'inbox' | 'task' | 'highwatermark';
 
 /** One problem found in the store's files. */
 export type StoreIssue =

@@ -26,7 +26,7 @@ export type JsonRead = { state: 'ok'; value: unknown; chars: number } | { state:
  * Reads and parses a JSON file. A file that does not parse is read again a few times (a Claude Code
  * 2.1.109 writer rewrites in place, so an unlocked reader can catch it half-written), then
  * FILE_CORRUPT is thrown naming the file.
- * @throws MailroomError FILE_CORRUPT when the file stays unparseable (or empty) for ~60 ms.
+ * @throws MailroomError FILE_CORRUPT when the file stays unparseable (or empty) for ~60 ms, or is a directory.
  */
 export async function readJsonFile(path: string, options: { attempts?: number } = {}): Promise<JsonRead> {
   const attempts = options.attempts ?? 4;
@@ -37,6 +37,7 @@ export async function readJsonFile(path: string, options: { attempts?: number } 
       text = await readFile(path, 'utf8');
     } catch (err) {
       if (isErrno(err, 'ENOENT')) return { state: 'missing' };
+      if (isErrno(err, 'EISDIR')) throw corruptFile(path, undefined, 'is a directory, not a file');
       throw err;
     }
     try {

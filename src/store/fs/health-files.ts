@@ -3,6 +3,7 @@
  * and matches its format. A file being rewritten in place by Claude Code 2.1.109 is read again a
  * few times before it counts as corrupt (readJsonFile).
  */
+import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { TeamConfigSchema } from '../../protocol/config.js';
 import { TaskSchema } from '../../protocol/task.js';
@@ -20,14 +21,20 @@ export function stateFileKind(ctx: FsContext, path: string): StateFileKind | und
   if (name === 'config.json' && dirname(parent) === teamsDir) return 'config';
   if (name.endsWith('.json') && basename(parent) === 'inboxes' && dirname(dirname(parent)) === teamsDir) return 'inbox';
   if (TASK_FILE.test(name) && dirname(parent) === tasksRoot) return 'task';
+  if (name === '.highwatermark' && dirname(parent) === tasksRoot) return 'highwatermark';
   return undefined;
 }
 
 /**
  * Why the state file at `path` is unusable, or undefined when it is fine (or gone).
- * Checks JSON syntax, then the format of its kind (reference §2, §3, §5).
+ * Checks that it is a file, its JSON syntax, then the format of its kind (reference §2, §3, §5);
+ * a `.highwatermark` must hold a whole number.
  */
 export async function checkStateFile(path: string, kind: StateFileKind): Promise<string | undefined> {
+  const s = await stat(path).catch(() => undefined);
+  if (!s) return undefined;
+  if (s.isDirectory()) return 'is a directory, not a file';
+  if (kind === 'highwatermark') return /^[0-9]+$/.test((await readFile(path, 'utf8')).trim()) ? undefined : 'does not hold a whole number';
   let value: unknown;
   try {
     const read = await readJsonFile(path);

@@ -22,6 +22,7 @@ export async function repairHealth(ctx: FsContext, issue: StoreIssue): Promise<S
   const staleMs = staleTimeOf(ctx.lock);
   switch (issue.kind) {
     case 'corrupt-file':
+      if (issue.fileKind === 'highwatermark') return withListLock(ctx, issue.path, (list) => moveAside(issue, list)); // the list lock guards it
       return issue.fileKind === 'task' ? withListLock(ctx, issue.path, (list) => quarantine(ctx, issue.path, issue, list)) : quarantine(ctx, issue.path, issue);
     case 'temp-file':
       return removeTemp(issue.path, issue.target, staleMs);
@@ -64,15 +65,23 @@ export async function moveInboxAside(ctx: FsContext, team: string, agent: string
   });
 }
 
-async function quarantine(ctx: FsContext, path: string, issue: Extract<StoreIssue, { kind: 'corrupt-file' }>, list?: HeldLock): Promise<StoreRepair> {
-  return withLock(path, lockDirFor(path), ctx.lock, async (lock) => {
-    if ((await checkStateFile(path, issue.fileKind)) === undefined) return kept('it reads fine now (it was being rewritten): left as it is', true);
-    if (list) await raiseHighWatermark(path, list);
-    const movedTo = `${path}.corrupt-${stampNow()}`;
-    await lock.assertHeld(`quarantining ${path}`);
-    await rename(path, movedTo);
-    return { done: true, note: `moved aside to ${basename(movedTo)}`, bytesFreed: 0, movedTo };
-  });
+type CorruptFile = Extract<StoreIssue, { kind: 'corrupt-file' }>;
+
+async function quarantine(ctx: FsContext, path: string, issue: CorruptFile, list?: HeldLock): Promise<StoreRepair> {
+  return withLock(path, lockDirFor(path), ctx.lock, (lock) => moveAside(issue, lock, list && (() => raiseHighWatermark(path, list))));
+}
+
+/**
+ * Renames the corrupt file to `<file>.corrupt-<stamp>` while `lock` (the lock guarding it) is
+ * held, after `before` (a task's id is kept used); a file that reads fine now is left alone.
+ */
+async function moveAside(issue: CorruptFile, lock: HeldLock, before?: () => Promise<void>): Promise<StoreRepair> {
+  if ((await checkStateFile(issue.path, issue.fileKind)) === undefined) return kept('it reads fine now (it was being rewritten): left as it is', true);
+  await before?.();
+  const movedTo = `${issue.path}.corrupt-${stampNow()}`;
+  await lock.assertHeld(`quarantining ${issue.path}`);
+  await rename(issue.path, movedTo);
+  return { done: true, note: `moved aside to ${basename(movedTo)}`, bytesFreed: 0, movedTo };
 }
 
 /** Runs `fn` under the task list lock of the task file at `taskPath`. */

@@ -42,7 +42,8 @@ async function scanDir(ctx: FsContext, dir: string, issues: StoreIssue[]): Promi
   const staleMs = staleTimeOf(ctx.lock);
   for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
     const path = join(dir, entry.name);
-    const issue = entry.isDirectory() ? await lockIssue(path, staleMs) : await fileIssue(ctx, path, staleMs);
+    const stateDir = entry.isDirectory() && stateFileKind(ctx, path) !== undefined; // a directory where a state file belongs
+    const issue = entry.isDirectory() && !stateDir ? await lockIssue(path, staleMs) : await fileIssue(ctx, path, staleMs);
     if (issue) issues.push(issue);
   }
 }

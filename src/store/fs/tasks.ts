@@ -124,6 +124,7 @@ async function highWatermark(ctx: FsContext, team: string): Promise<bigint> {
     return BigInt(text);
   } catch (err) {
     if (isErrno(err, 'ENOENT')) return 0n;
+    if (isErrno(err, 'EISDIR')) throw corruptFile(path, undefined, 'is a directory, not a file');
     throw err;
   }
 }
