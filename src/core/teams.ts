@@ -9,6 +9,7 @@ import type { TaskStatus } from '../protocol/task.js';
 import { LEAD_NAME, NAME_PATTERN, assertValidName } from '../store/names.js';
 import { nowOf, storeOf, type BaseOptions, type TeamOptions } from './context.js';
 import { isTeammate } from './members.js';
+import { memberEvent, record } from './journal.js';
 
 /** Input of {@link createTeam}. */
 export interface CreateTeamOptions extends TeamOptions {
@@ -38,7 +39,10 @@ export async function createTeam(options: CreateTeamOptions): Promise<TeamConfig
     leadSessionId: options.leadSessionId ?? randomUUID(),
     members: [leadMember(options, now)],
   });
-  await storeOf(options.root).createTeam(config);
+  const store = storeOf(options.root);
+  await store.createTeam(config);
+  // The history starts with the lead joining (else the first reader would "observe" it later).
+  await record(store, options.team, [memberEvent(options.team, 'joined', LEAD_NAME, config.leadAgentId, 'mailroom', now)]);
   return config;
 }
 

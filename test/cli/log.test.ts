@@ -32,12 +32,12 @@ describe('mailroom log', () => {
     it('prints what passed through mailroom, in order', async () => {
       const run = await mailroomOk(dir.path, 'log');
       expect(run.stdout.trim().split('\n').map(body)).toEqual([
+        'team-lead joined the team',
         'alice joined the team',
         'team-lead → alice: Write the parser',
         'task #1 "Write the parser" created: pending, no owner',
         'task #1 "Write the parser": status pending → in_progress, owner → alice',
         'team-lead → alice: [task assigned] #1 "Write the parser" by team-lead',
-        'team-lead joined the team',
       ]);
     });
 
@@ -46,15 +46,18 @@ describe('mailroom log', () => {
       const events = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
       expect(events.map((e) => `${String(e.kind)}/${String(e.source)}`)).toEqual([
         'member/mailroom',
+        'member/mailroom',
         'message/mailroom',
         'task/mailroom',
         'task/mailroom',
         'message/mailroom',
-        'member/observed',
       ]);
-      expect(events[1]).toMatchObject({ v: 1, team: 'demo', to: 'alice', entry: { from: 'team-lead', text: 'Write the parser', read: false, msgV: 1 } });
+      expect(events[2]).toMatchObject({ v: 1, team: 'demo', to: 'alice', entry: { from: 'team-lead', text: 'Write the parser', read: false, msgV: 1 } });
       const tail = await mailroomOk(dir.path, 'log', '--tail', '2', '--no-record');
-      expect(tail.stdout.trim().split('\n').map(body)).toEqual(['team-lead → alice: [task assigned] #1 "Write the parser" by team-lead', 'team-lead joined the team']);
+      expect(tail.stdout.trim().split('\n').map(body)).toEqual([
+        'task #1 "Write the parser": status pending → in_progress, owner → alice',
+        'team-lead → alice: [task assigned] #1 "Write the parser" by team-lead',
+      ]);
     });
 
     it('follows new events until stopped', async () => {
