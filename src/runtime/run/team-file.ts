@@ -7,6 +7,8 @@ import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { MailroomError } from '../../errors.js';
+import { PALETTE } from '../../protocol/config.js';
+import { LEAD_NAME, assertValidName } from '../../store/names.js';
 import { readUserFile } from '../../store/user-files.js';
 
 const MemberSpecSchema = z.object({
@@ -16,7 +18,7 @@ const MemberSpecSchema = z.object({
   prompt: z.string().optional(),
   type: z.string().optional(),
   color: z.string().optional(),
-});
+}).strict();
 
 const TaskSpecSchema = z.object({
   key: z.string().optional(),
@@ -31,7 +33,7 @@ const TaskSpecSchema = z.object({
   owner: z.string().optional(),
   /** Files (relative to the work directory) the task produces, listed in the run report. */
   outputs: z.array(z.string()).default([]),
-});
+}).strict();
 
 /** A parsed team file. */
 export const TeamFileSchema = z.object({
@@ -45,7 +47,7 @@ export const TeamFileSchema = z.object({
   env: z.record(z.string(), z.string()).default({}),
   members: z.array(MemberSpecSchema).min(1),
   tasks: z.array(TaskSpecSchema).default([]),
-});
+}).strict(); // an unknown key is refused: a misspelled one (`blockedby`) would silently be dropped
 
 /** A parsed team file (see {@link TeamFileSchema}). */
 export type TeamFile = z.output<typeof TeamFileSchema>;
@@ -61,7 +63,10 @@ export interface LoadedTeamFile {
   dir: string;
 }
 
-/** Reads and validates a team file. @throws INVALID_ARGUMENT naming the first problem */
+/**
+ * Reads and validates a team file: its format (unknown keys refused), member names and colors,
+ * task owners, and task keys. @throws INVALID_ARGUMENT naming the first problem, INVALID_NAME
+ */
 export async function loadTeamFile(path: string): Promise<LoadedTeamFile> {
   const abs = resolve(path);
   let raw: unknown;
@@ -76,8 +81,23 @@ export async function loadTeamFile(path: string): Promise<LoadedTeamFile> {
     const issue = parsed.error.issues[0];
     throw invalid(abs, `${issue?.path.join('.') || '(top level)'}: ${issue?.message ?? 'invalid'}`);
   }
+  checkMembers(abs, parsed.data);
   checkKeys(abs, parsed.data.tasks);
   return { file: parsed.data, path: abs, dir: dirname(abs) };
+}
+
+/** Member names, colors and task owners, checked before anything is created. @throws INVALID_NAME, INVALID_ARGUMENT */
+function checkMembers(path: string, file: TeamFile): void {
+  const names = new Set<string>();
+  file.members.forEach((m, i) => {
+    assertValidName(m.name, 'agent');
+    if (names.has(m.name)) throw invalid(path, `members.${i}: name "${m.name}" is used twice`);
+    names.add(m.name);
+    if (m.color !== undefined && !(PALETTE as readonly string[]).includes(m.color)) throw invalid(path, `members.${i}: color "${m.color}" is not one of ${PALETTE.join(', ')}`);
+  });
+  file.tasks.forEach((t, i) => {
+    if (t.owner !== undefined && t.owner !== LEAD_NAME && !names.has(t.owner)) throw invalid(path, `tasks.${i} ("${t.subject}") is owned by "${t.owner}", who is not a member`);
+  });
 }
 
 function checkKeys(path: string, tasks: readonly TaskSpec[]): void {
