@@ -37,6 +37,12 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     const render = await import('../render/run-report.js');
     const print = (line: string | undefined) => line !== undefined && !a.json && process.stdout.write(`${line}\n`);
     print(`mailroom run: ${a.file}`);
+    // Ctrl-C / SIGTERM: stop the teammates and their commands (own process groups), then report.
+    // A second signal, with the handlers gone, ends the process at once.
+    const interrupt = new AbortController();
+    const onSignal = () => interrupt.abort();
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
     const report = await runTeam({
       store: openStore(a),
       file: a.file,
@@ -48,11 +54,15 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       pollMs: a['poll-ms'],
       onMessage: (entry, at) => print(render.progressLine(entry, at, a.verbose === true)),
       onLog: (name, line) => a.verbose && print(`  ${name}: ${line}`),
+      signal: interrupt.signal,
+    }).finally(() => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
     });
     emit(a.json, report, () => render.reportLines(report));
     if (!report.complete) {
       const open = report.tasks.filter((t) => t.status !== 'completed').map((t) => `#${t.id}`);
-      throw new MailroomError('RUN_INCOMPLETE', `The run ended with ${open.length} task(s) not completed (${open.join(', ')})${report.timedOut ? ' after the run timeout' : ''}. See each task's metadata.outputTail: mailroom task show <id> --root ${report.root} --team ${report.team}.`, {
+      throw new MailroomError('RUN_INCOMPLETE', `The run ended with ${open.length} task(s) not completed (${open.join(', ')})${report.timedOut ? ' after the run timeout' : report.interrupted ? ' (interrupted)' : ''}. See each task's metadata.outputTail: mailroom task show <id> --root ${report.root} --team ${report.team}.`, {
         details: { team: report.team, open },
       });
     }

@@ -32,7 +32,7 @@ export function reportLines(r: RunReport): string[] {
     ...r.members.map((m) => `  ${m.name} (${m.model}): ${m.completed.length ? `completed ${m.completed.map((id) => `#${id}`).join(', ')}` : 'completed nothing'}${m.failed.length ? `, failed ${m.failed.map((id) => `#${id}`).join(', ')}` : ''} — ${m.busyMs} ms running commands`),
     '',
     `Shutdown: ${r.shutdown.map((s) => `${s.name} ${s.outcome}`).join(', ') || '(no teammates)'}`,
-    `${r.complete ? 'Done' : r.timedOut ? 'Timed out' : 'Stopped'} in ${(r.durationMs / 1000).toFixed(2)}s: ${done}/${r.tasks.length} tasks completed. Team "${r.team}" is in ${r.root}.`,
+    `${r.complete ? 'Done' : r.timedOut ? 'Timed out' : r.interrupted ? 'Interrupted' : 'Stopped'} in ${(r.durationMs / 1000).toFixed(2)}s: ${done}/${r.tasks.length} tasks completed. Team "${r.team}" is in ${r.root}.`,
     ...(r.outputs.length ? ['', 'Files to look at:', ...r.outputs.map((o) => `  cat ${o}`)] : []),
   ];
 }

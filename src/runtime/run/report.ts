@@ -40,6 +40,8 @@ export interface RunReport {
   complete: boolean;
   /** True when the run timeout ended the run before the team was done. */
   timedOut: boolean;
+  /** True when the run was interrupted (SIGINT/SIGTERM, {@link RunTeamOptions.signal}) before the team was done. */
+  interrupted: boolean;
   tasks: TaskReport[];
   members: MemberReport[];
   shutdown: HostStopResult[];

@@ -38,6 +38,11 @@ export interface RunTeamOptions {
   onMessage?: (entry: InboxEntry, atMs: number) => void;
   /** Teammates' log lines. */
   onLog?: (name: string, line: string) => void;
+  /**
+   * Interrupts the run (the CLI aborts it on SIGINT/SIGTERM): it stops waiting for quiet and forces
+   * every teammate to stop at once (their model calls and task commands are aborted), then reports.
+   */
+  signal?: AbortSignal;
 }
 
 /** Runs a team file to completion. @throws INVALID_ARGUMENT (team file), TEAM_EXISTS, MODEL_ERROR */
@@ -54,22 +59,24 @@ export async function runTeam(o: RunTeamOptions): Promise<RunReport> {
   try {
     await lead.start(host.hints);
     members.forEach((m, i) => host.add(m.name, models[i]!));
-    const quiet = waitUntilQuiet(o.store, team, host, AbortSignal.timeout(o.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS));
+    const limit = AbortSignal.timeout(o.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS);
+    const quiet = waitUntilQuiet(o.store, team, host, o.signal ? AbortSignal.any([limit, o.signal]) : limit);
     poke = quiet.poke;
-    const timedOut = !(await quiet.done);
+    const finished = await quiet.done;
+    const interrupted = !finished && o.signal?.aborted === true;
     const summary = summarise(await o.store.listTasks(team), members, startedAt, workdir);
-    const shutdown = await shutDownAll(host, members, o.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS);
-    return { team, root: o.store.root, workdir, durationMs: Date.now() - startedAt, timedOut, shutdown, ...summary };
+    const shutdown = await shutDownAll(host, members, o.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS, interrupted);
+    return { team, root: o.store.root, workdir, durationMs: Date.now() - startedAt, timedOut: !finished && !interrupted, interrupted, shutdown, ...summary };
   } finally {
     await lead.stop(); // the last messages (shutdown answers) are reported before the caller prints the report
     await host.close();
   }
 }
 
-async function shutDownAll(host: InProcessHost, members: readonly SetUpMember[], timeoutMs: number): Promise<HostStopResult[]> {
+async function shutDownAll(host: InProcessHost, members: readonly SetUpMember[], timeoutMs: number, force: boolean): Promise<HostStopResult[]> {
   return Promise.all(
     members.map(async (m) => {
-      const result = await host.stop(m.name, { timeoutMs, reason: 'The run is complete.' });
+      const result = await host.stop(m.name, { timeoutMs, reason: 'The run is complete.', force });
       return result.outcome === 'rejected' ? host.stop(m.name, { force: true }) : result;
     }),
   );
