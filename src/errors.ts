@@ -26,6 +26,7 @@ export type ErrorCode =
   | 'LOCK_TIMEOUT'
   | 'LOCK_COMPROMISED'
   | 'FILE_CORRUPT'
+  | 'FILE_ACCESS'
   | 'STORE_UNHEALTHY'
   | 'NOT_SUPPORTED'
   | 'MODEL_ERROR'
@@ -58,8 +59,8 @@ export class MailroomError extends Error {
 /**
  * CLI exit code for each error code. Documented in docs/cli.md ("Exit codes").
  * 0 success · 1 internal fault · 2 bad input · 3 not found · 4 conflict with existing state ·
- * 5 refused by a task rule · 6 lock busy (retry later) · 7 corrupt file on disk, or problems
- * `mailroom doctor` found and did not repair ·
+ * 5 refused by a task rule · 6 lock busy (retry later) · 7 corrupt file on disk, a file or directory
+ * that cannot be written (permissions, read-only, disk full), or problems `mailroom doctor` found and did not repair ·
  * 8 a team run ended with tasks not completed.
  */
 const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
@@ -86,6 +87,7 @@ const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   LOCK_TIMEOUT: 6,
   LOCK_COMPROMISED: 6,
   FILE_CORRUPT: 7,
+  FILE_ACCESS: 7,
   STORE_UNHEALTHY: 7,
   RUN_INCOMPLETE: 8,
   MODEL_ERROR: 1,
@@ -105,4 +107,27 @@ export function isMailroomError(err: unknown, code?: ErrorCode): err is Mailroom
 /** True when `err` is a Node.js system error with the given `code` (e.g. `ENOENT`). */
 export function isErrno(err: unknown, code: string): err is NodeJS.ErrnoException {
   return typeof err === 'object' && err !== null && (err as NodeJS.ErrnoException).code === code;
+}
+
+const ACCESS_ERRNOS: Readonly<Record<string, string>> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+};
+
+/**
+ * Turns a file system error that the user can fix (permissions, read-only file system, full disk)
+ * into FILE_ACCESS naming the path and the fix; any other value is returned unchanged. Used at the
+ * error boundaries (CLI, MCP tool results), so such errors are not reported as INTERNAL faults.
+ */
+export function fromSystemError(err: unknown): unknown {
+  if (err instanceof MailroomError || typeof err !== 'object' || err === null) return err;
+  const e = err as NodeJS.ErrnoException;
+  const what = e.code ? ACCESS_ERRNOS[e.code] : undefined;
+  if (!what) return err;
+  const path = e.path ?? '(unknown path)';
+  const fix = e.code === 'ENOSPC' || e.code === 'EDQUOT' ? 'Free some space' : 'Give this user read and write access to it and to its directory (chmod u+rwX, or chown)';
+  return new MailroomError('FILE_ACCESS', `Cannot ${e.syscall ?? 'access'} ${path}: ${what}. ${fix}, then retry.`, { cause: err, details: { path, errno: e.code } });
 }

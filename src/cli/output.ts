@@ -2,7 +2,7 @@
  * Printing: human text to stdout, or JSON with `--json`; errors to stderr. The one place the CLI
  * writes to the terminal (besides the TUI).
  */
-import { MailroomError, exitCodeFor } from '../errors.js';
+import { MailroomError, exitCodeFor, fromSystemError } from '../errors.js';
 
 /** Prints `data` as pretty JSON when `json` is set, else the lines `human()` returns. */
 export function emit(json: boolean | undefined, data: unknown, human: () => string | string[]): void {
@@ -19,7 +19,8 @@ export function emit(json: boolean | undefined, data: unknown, human: () => stri
  * The single error boundary: prints the error (as JSON `{error: {code, message, details}}` with
  * `--json`) and returns the exit code for it (see docs/cli.md "Exit codes").
  */
-export function reportError(err: unknown, json: boolean): number {
+export function reportError(thrown: unknown, json: boolean): number {
+  const err = fromSystemError(thrown);
   const code = err instanceof MailroomError ? err.code : 'INTERNAL';
   const message = err instanceof Error ? err.message : String(err);
   if (json) {

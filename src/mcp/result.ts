@@ -4,7 +4,7 @@
  * `<CODE>: <message>` and whose structuredContent is `{error: {code, message, details}}`.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MailroomError } from '../errors.js';
+import { MailroomError, fromSystemError } from '../errors.js';
 import type { Logger } from './session.js';
 
 /** A successful tool result carrying `data`. */
@@ -13,7 +13,8 @@ export function ok(data: Record<string, unknown>): CallToolResult {
 }
 
 /** A failed tool result for `err` (code INTERNAL for errors that are not {@link MailroomError}s). */
-export function fail(err: unknown): CallToolResult {
+export function fail(thrown: unknown): CallToolResult {
+  const err = fromSystemError(thrown);
   const code = err instanceof MailroomError ? err.code : 'INTERNAL';
   const message = err instanceof Error ? err.message : String(err);
   const details = err instanceof MailroomError ? err.details : {};
