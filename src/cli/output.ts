@@ -3,8 +3,9 @@
  * writes to the terminal (besides the TUI).
  */
 import { MailroomError, exitCodeFor, fromSystemError } from '../errors.js';
+import { terminalSafe } from '../core/terminal-text.js';
 
-/** Prints `data` as pretty JSON when `json` is set, else the lines `human()` returns. */
+/** Prints `data` as pretty JSON when `json` is set, else the lines `human()` returns (terminal-safe, see core/terminal-text.ts). */
 export function emit(json: boolean | undefined, data: unknown, human: () => string | string[]): void {
   if (json) {
     process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
@@ -12,7 +13,7 @@ export function emit(json: boolean | undefined, data: unknown, human: () => stri
   }
   const text = human();
   const lines = Array.isArray(text) ? text : [text];
-  if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
+  if (lines.length > 0) process.stdout.write(`${terminalSafe(lines.join('\n'))}\n`);
 }
 
 /**
@@ -27,7 +28,7 @@ export function reportError(thrown: unknown, json: boolean): number {
     const details = err instanceof MailroomError ? err.details : {};
     process.stderr.write(`${JSON.stringify({ error: { code, message, details } })}\n`);
   } else {
-    process.stderr.write(`mailroom: ${code}: ${message}\n`);
+    process.stderr.write(`mailroom: ${code}: ${terminalSafe(message)}\n`);
     if (!(err instanceof MailroomError) && err instanceof Error && process.env.MAILROOM_DEBUG) process.stderr.write(`${err.stack}\n`);
   }
   return exitCodeFor(err);

@@ -3,9 +3,10 @@
  * detail views and the send form. Keys (see keys.ts): Tab/←/→ or 1–3 switch panes, ↑/↓ (j/k)
  * move, g/G top and bottom, Enter opens, Esc goes back, `s` sends as the lead, `q` quits.
  */
-import { useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { Box, Text, useInput } from 'ink';
 import type { TeamSnapshot } from '../core/snapshot.js';
+import { terminalSafe, terminalSafeDeep } from '../core/terminal-text.js';
 import { MemberDetail, MessageDetail, TaskDetail } from './detail-views.js';
 import { INITIAL_UI, reduceKey, selectedRow, splitKeys, type Effect, type UiState } from './keys.js';
 import { MessagesPane } from './messages-pane.js';
@@ -49,16 +50,19 @@ export function WatchApp({ snapshot, status, columns, rows, onSend, onQuit }: Wa
     setUi(next);
   });
 
+  // Text from agents is shown with its terminal-active characters escaped (core/terminal-text.ts);
+  // lookups (selection, detail views) use the snapshot as it is.
+  const safe = useMemo(() => terminalSafeDeep(snapshot), [snapshot]);
   const h = layout(rows, snapshot);
   const c = snapshot.counts.tasks;
-  const footer = notice && notice.over === status ? notice.text : status;
+  const footer = terminalSafe((notice && notice.over === status ? notice.text : status) ?? '');
   return (
     <Box flexDirection="column" width={columns} height={rows}>
       <Text bold wrap="truncate">
-        mailroom watch · team {snapshot.team}
+        mailroom watch · team {safe.team}
         {snapshot.exists ? '' : ' (removed)'} · {snapshot.members.length} members · {c.pending + c.in_progress + c.completed} tasks · {snapshot.messages.length} messages ({snapshot.counts.unread} unread)
       </Text>
-      <Body ui={ui} snapshot={snapshot} columns={columns} heights={h} />
+      <Body ui={ui} snapshot={snapshot} safe={safe} columns={columns} heights={h} />
       <Text dimColor wrap="truncate">
         Tab pane · ↑↓ move · Enter open · Esc back · s send · q quit{footer ? ` │ ${footer}` : ''}
       </Text>
@@ -66,20 +70,22 @@ export function WatchApp({ snapshot, status, columns, rows, onSend, onQuit }: Wa
   );
 }
 
-function Body({ ui, snapshot, columns, heights: h }: { ui: UiState; snapshot: TeamSnapshot; columns: number; heights: ReturnType<typeof layout> }) {
+type BodyProps = { ui: UiState; snapshot: TeamSnapshot; safe: TeamSnapshot; columns: number; heights: ReturnType<typeof layout> };
+
+function Body({ ui, snapshot: raw, safe: snapshot, columns, heights: h }: BodyProps) {
   const { view } = ui;
-  if (ui.send) return <SendForm from={snapshot.lead} to={ui.send.to} text={ui.send.text} height={h.body} />;
+  if (ui.send) return <SendForm from={snapshot.lead} to={terminalSafe(ui.send.to)} text={terminalSafe(ui.send.text)} height={h.body} />;
   if (view.kind === 'member') {
-    const member = snapshot.members.find((m) => m.name === view.name);
-    if (member) return <MemberDetail member={member} messages={snapshot.messages} height={h.body} width={columns} />;
+    const member = raw.members.find((m) => m.name === view.name);
+    if (member) return <MemberDetail member={terminalSafeDeep(member)} messages={snapshot.messages} height={h.body} width={columns} />;
   }
   if (view.kind === 'task') {
-    const task = snapshot.tasks.find((v) => v.task.id === view.id);
-    if (task) return <TaskDetail view={task} height={h.body} width={columns} />;
+    const task = raw.tasks.find((v) => v.task.id === view.id);
+    if (task) return <TaskDetail view={terminalSafeDeep(task)} height={h.body} width={columns} />;
   }
   if (view.kind === 'message') {
-    const message = snapshot.messages.find((m) => m.key === view.key);
-    if (message) return <MessageDetail message={message} members={snapshot.members} height={h.body} width={columns} />;
+    const message = raw.messages.find((m) => m.key === view.key);
+    if (message) return <MessageDetail message={terminalSafeDeep(message)} members={snapshot.members} height={h.body} width={columns} />;
   }
   return (
     <>

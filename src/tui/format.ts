@@ -3,10 +3,11 @@
  * colors mapped to terminal colors, member-state colors.
  */
 import type { MemberState } from '../core/member-state.js';
+import { terminalSafe } from '../core/terminal-text.js';
 
 /** Pads or cuts `text` to exactly `width` columns (cut text ends with `…`). */
 export function cell(text: string, width: number): string {
-  const flat = text.replace(/\s+/g, ' ');
+  const flat = terminalSafe(text.replace(/\s+/g, ' '));
   if (width <= 0) return '';
   if (flat.length > width) return `${flat.slice(0, Math.max(0, width - 1))}…`;
   return flat.padEnd(width);

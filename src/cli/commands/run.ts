@@ -6,6 +6,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { MailroomError } from '../../errors.js';
 import { emit } from '../output.js';
 import { openStore, type GlobalArgs } from '../globals.js';
+import { terminalSafe } from '../../core/terminal-text.js';
 
 interface RunArgs extends GlobalArgs {
   file: string;
@@ -35,7 +36,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
   handler: async (a) => {
     const { runTeam } = await import('../../runtime/run/run-team.js');
     const render = await import('../render/run-report.js');
-    const print = (line: string | undefined) => line !== undefined && !a.json && process.stdout.write(`${line}\n`);
+    const print = (line: string | undefined) => line !== undefined && !a.json && process.stdout.write(`${terminalSafe(line)}\n`);
     print(`mailroom run: ${a.file}`);
     // Ctrl-C / SIGTERM: stop the teammates and their commands (own process groups), then report.
     // A second signal, with the handlers gone, ends the process at once.

@@ -8,6 +8,7 @@
 import { isMailroomError } from '../../errors.js';
 import { describeJournalEvent } from '../../core/events.js';
 import { describeText } from '../../core/describe.js';
+import { terminalSafe } from '../../core/terminal-text.js';
 import { followTeam, type Following } from '../../core/follow.js';
 import { JournalReader } from '../../core/journal-reader.js';
 import { TeamTracker } from '../../core/tracker.js';
@@ -74,7 +75,7 @@ function makePrinter(json: boolean): { line(e: JournalEvent): string } {
     line(e: JournalEvent): string {
       const previous = e.kind === 'task' ? tasks.get(e.task.id) : undefined;
       if (e.kind === 'task') tasks.set(e.task.id, e.task);
-      return json ? JSON.stringify(e) : describeJournalEvent(e, describe, previous);
+      return json ? JSON.stringify(e) : terminalSafe(describeJournalEvent(e, describe, previous));
     },
   };
 }

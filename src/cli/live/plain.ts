@@ -5,6 +5,7 @@
 import { followTeam } from '../../core/follow.js';
 import type { Store } from '../../store/store.js';
 import { eventLine, eventRecord, readyLine, readyRecord } from './records.js';
+import { terminalSafe } from '../../core/terminal-text.js';
 import { untilStopped, writeLine } from './stop.js';
 
 /** Options of {@link runPlainWatch}. */
@@ -17,7 +18,7 @@ export interface PlainWatchOptions {
 
 /** Prints a ready line, then one line per event. Resolves when stopped. @throws TEAM_NOT_FOUND */
 export async function runPlainWatch(o: PlainWatchOptions): Promise<void> {
-  const print = (plain: string, json: Record<string, unknown>) => writeLine(o.json ? JSON.stringify(json) : plain);
+  const print = (plain: string, json: Record<string, unknown>) => writeLine(o.json ? JSON.stringify(json) : terminalSafe(plain));
   const following = await followTeam({
     store: o.store,
     team: o.team,
