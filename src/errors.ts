@@ -115,10 +115,12 @@ const ACCESS_ERRNOS: Readonly<Record<string, string>> = {
   EROFS: 'read-only file system',
   ENOSPC: 'no space left on the device',
   EDQUOT: 'disk quota exceeded',
+  ENOTDIR: 'a part of the path is a file, not a directory',
 };
 
 /**
- * Turns a file system error that the user can fix (permissions, read-only file system, full disk)
+ * Turns a file system error that the user can fix (permissions, read-only file system, full disk, a
+ * file where a directory belongs)
  * into FILE_ACCESS naming the path and the fix; any other value is returned unchanged. Used at the
  * error boundaries (CLI, MCP tool results), so such errors are not reported as INTERNAL faults.
  */
@@ -128,6 +130,11 @@ export function fromSystemError(err: unknown): unknown {
   const what = e.code ? ACCESS_ERRNOS[e.code] : undefined;
   if (!what) return err;
   const path = e.path ?? '(unknown path)';
-  const fix = e.code === 'ENOSPC' || e.code === 'EDQUOT' ? 'Free some space' : 'Give this user read and write access to it and to its directory (chmod u+rwX, or chown)';
+  const fix =
+    e.code === 'ENOSPC' || e.code === 'EDQUOT'
+      ? 'Free some space'
+      : e.code === 'ENOTDIR'
+        ? 'Check the store root (--root, $MAILROOM_ROOT) and that no file stands where a directory belongs'
+        : 'Give this user read and write access to it and to its directory (chmod u+rwX, or chown)';
   return new MailroomError('FILE_ACCESS', `Cannot ${e.syscall ?? 'access'} ${path}: ${what}. ${fix}, then retry.`, { cause: err, details: { path, errno: e.code } });
 }

@@ -83,3 +83,14 @@ describe('a symlinked inbox', () => {
     expect(JSON.parse(await readFile(target, 'utf8'))).toHaveLength(2);
   });
 });
+
+describe('a store root that is a file', () => {
+  it.each([['team', 'list'], ['team', 'create', 'x']])('mailroom --root <file> %s %s: FILE_ACCESS naming the path, exit 7', async (...args) => {
+    const file = join(dir.path, 'not-a-dir');
+    await (await import('node:fs/promises')).writeFile(file, 'x');
+    const run = await mailroom(file, ...args);
+    expectAccessError(run, file);
+    expect(run.stderr).toContain('not a directory');
+    expect(run.stderr).toContain('--root');
+  });
+});
