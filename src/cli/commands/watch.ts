@@ -33,6 +33,9 @@ export const watchCommand: CommandModule<GlobalArgs, WatchArgs> = {
     }
     // React's development build is several times slower to render; the screen is a product, not a test.
     process.env.NODE_ENV ??= 'production';
+    // ink renders nothing but the last frame when it thinks it runs in CI (is-in-ci reads $CI at
+    // import). Both ends are a terminal here, so a person is looking: show the live screen.
+    for (const key of ['CI', 'CONTINUOUS_INTEGRATION']) if (process.env[key] !== undefined) process.env[key] = 'false';
     const { runTui } = await import('../../tui/run.js');
     await runTui({ store: root, team, record });
   },
