@@ -10,7 +10,7 @@ import { isUnowned } from '../protocol/task.js';
 import type { Store } from '../store/store.js';
 import { storeOf, type TeamOptions } from './context.js';
 import { requireMember } from './members.js';
-import { indexTasks, isReady, openBlockers } from './task-rules.js';
+import { assertTaskId, indexTasks, isReady, openBlockers } from './task-rules.js';
 import { recordTasks } from './journal.js';
 
 /** Claude Code's claim refusal reasons. */
@@ -27,9 +27,10 @@ export interface ClaimOptions extends TeamOptions {
 /**
  * Claims one task.
  * @returns the task after the claim.
- * @throws TASK_NOT_FOUND, TASK_ALREADY_CLAIMED, TASK_ALREADY_RESOLVED, TASK_BLOCKED, AGENT_BUSY (each with `details.reason`)
+ * @throws INVALID_ARGUMENT (malformed id), TASK_NOT_FOUND, TASK_ALREADY_CLAIMED, TASK_ALREADY_RESOLVED, TASK_BLOCKED, AGENT_BUSY (each with `details.reason`)
  */
 export async function claimTask(options: ClaimOptions & { id: string }): Promise<Task> {
+  assertTaskId(options.id);
   const store = storeOf(options.root);
   requireMember(await store.readConfig(options.team), options.as, 'claimant');
   if (!options.busyCheck) return claimUnderTaskLock(store, options, options.id);

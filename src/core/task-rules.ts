@@ -68,3 +68,12 @@ export function assertMetadataDepth(metadata: Readonly<Record<string, unknown>> 
     });
   }
 }
+
+/**
+ * Refuses an id that is not a positive decimal integer without leading zeros, the only form task
+ * files have (reference §5). @throws INVALID_ARGUMENT
+ */
+export function assertTaskId(id: string): void {
+  if (/^[1-9][0-9]*$/.test(id)) return;
+  throw new MailroomError('INVALID_ARGUMENT', `${JSON.stringify(id)} is not a task id: ids are positive whole numbers without leading zeros, e.g. 3.`, { details: { id } });
+}

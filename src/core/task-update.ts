@@ -10,7 +10,7 @@ import type { Store } from '../store/store.js';
 import { storeOf, type TeamOptions } from './context.js';
 import { leadName, requireMember } from './members.js';
 import { notifyAssignment } from './task-assign.js';
-import { addUnique, assertMetadataDepth, findCycle, indexTasks, openBlockers } from './task-rules.js';
+import { addUnique, assertMetadataDepth, assertTaskId, findCycle, indexTasks, openBlockers } from './task-rules.js';
 import { deleteTask, requireTasks, type MetadataPatch } from './tasks.js';
 import { recordTasks } from './journal.js';
 
@@ -42,10 +42,11 @@ export interface UpdateTaskResult {
 /**
  * Applies the changes. Dependencies are added first (under the list lock, refused on unknown ids
  * or cycles), then the fields (under the task lock).
- * @throws TASK_NOT_FOUND, TASK_CYCLE, TASK_BLOCKED, MEMBER_NOT_FOUND
+ * @throws INVALID_ARGUMENT (malformed id, metadata too deep), TASK_NOT_FOUND, TASK_CYCLE, TASK_BLOCKED, MEMBER_NOT_FOUND
  */
 export async function updateTask(options: UpdateTaskOptions): Promise<UpdateTaskResult> {
   const store = storeOf(options.root);
+  assertTaskId(options.id);
   if (options.status === 'deleted') return { task: await deleteTask(options), deleted: true, notified: false };
   assertMetadataDepth(options.metadata);
   const config = await store.readConfig(options.team);

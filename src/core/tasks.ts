@@ -10,7 +10,7 @@ import type { Store } from '../store/store.js';
 import { storeOf, type TeamOptions } from './context.js';
 import { leadName, requireMember } from './members.js';
 import { notifyAssignment } from './task-assign.js';
-import { addUnique, assertMetadataDepth, indexTasks, isInternal, isReady, openBlockers } from './task-rules.js';
+import { addUnique, assertMetadataDepth, assertTaskId, indexTasks, isInternal, isReady, openBlockers } from './task-rules.js';
 import { recordTasks } from './journal.js';
 
 /** Free-form metadata values; `null` deletes a key on update. */
@@ -114,8 +114,9 @@ export function viewOf(task: Task, byId: ReadonlyMap<string, Task>): TaskView {
   return { task, openBlockers: open, blocked: open.length > 0, ready: isReady(task, byId) };
 }
 
-/** One task with its board state. @throws TASK_NOT_FOUND, FILE_CORRUPT (the file exists but is not a valid task) */
+/** One task with its board state. @throws INVALID_ARGUMENT (malformed id), TASK_NOT_FOUND, FILE_CORRUPT (the file exists but is not a valid task) */
 export async function getTask(options: TeamOptions & { id: string }): Promise<TaskView> {
+  assertTaskId(options.id);
   const store = storeOf(options.root);
   const task = await store.readTask(options.team, options.id, { strict: true });
   const byId = indexTasks(task ? await store.listTasks(options.team) : []);
@@ -125,12 +126,14 @@ export async function getTask(options: TeamOptions & { id: string }): Promise<Ta
 
 /**
  * Deletes a task: raises `.highwatermark`, removes the file, strips the id from every other
- * task's `blocks`/`blockedBy`. @throws TASK_NOT_FOUND
+ * task's `blocks`/`blockedBy`. @throws INVALID_ARGUMENT (malformed id), TASK_NOT_FOUND
  */
 export async function deleteTask(options: TeamOptions & { id: string }): Promise<Task> {
+  assertTaskId(options.id);
   const store = storeOf(options.root);
   const deleted = await store.withTaskList(options.team, async (list) => {
-    const [task] = await requireTasks(store, options.team, [options.id]);
+    const task = await store.readTask(options.team, options.id, { strict: true });
+    if (!task) throw new MailroomError('TASK_NOT_FOUND', `Task #${options.id} not found in team "${options.team}". List tasks with \`mailroom task list\`.`, { details: { team: options.team, id: options.id } });
     await list.delete(options.id);
     for (const other of await store.listTasks(options.team)) {
       if (!other.blocks.includes(options.id) && !other.blockedBy.includes(options.id)) continue;
@@ -139,7 +142,7 @@ export async function deleteTask(options: TeamOptions & { id: string }): Promise
         t.blockedBy = t.blockedBy.filter((id) => id !== options.id);
       });
     }
-    return task!;
+    return task;
   });
   await recordTasks({ ...options, root: store }, 'deleted', [deleted]);
   return deleted;
