@@ -84,3 +84,24 @@ describe('"-" reads the message text from stdin', () => {
     expect(await snapshotBytes(root)).toEqual(before);
   });
 });
+
+describe('team send options that do not go together are refused, not ignored', () => {
+  const STRUCTURED = '{"type":"mode_set_request","mode":"plan"}';
+  it.each([
+    { what: 'text with --shutdown-request', args: ['alice', 'hi', '--shutdown-request'], names: '--shutdown-request' },
+    { what: 'text with --structured', args: ['alice', 'hi', '--structured', STRUCTURED], names: '--structured' },
+    { what: '--summary with --structured', args: ['alice', '--summary', 's', '--structured', STRUCTURED], names: '--summary' },
+    { what: '--structured with --shutdown-request', args: ['alice', '--structured', STRUCTURED, '--shutdown-request'], names: '--structured' },
+    { what: '--from with --shutdown-request', args: ['alice', '--shutdown-request', '--from', 'alice'], names: '--from' },
+    { what: '--request-id with a plain message', args: ['alice', 'hi', '--request-id', 'x'], names: '--request-id' },
+    { what: '--reason with a plain message', args: ['alice', 'hi', '--reason', 'x'], names: '--reason' },
+    { what: '--reason with --shutdown-approve', args: ['team-lead', '--from', 'alice', '--shutdown-approve', '--request-id', 'x', '--reason', 'r'], names: '--reason' },
+  ])('$what: exit 2 naming $names, nothing sent', async ({ args, names }) => {
+    const before = await snapshotBytes(root);
+    const run = await mailroom(root, 'team', 'send', ...args);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain('INVALID_ARGUMENT');
+    expect(run.stderr).toContain(names);
+    expect(await snapshotBytes(root)).toEqual(before);
+  });
+});

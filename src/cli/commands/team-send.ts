@@ -48,7 +48,24 @@ async function readText(text: string | undefined): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** Refuses options that the chosen kind of message would silently ignore. @throws INVALID_ARGUMENT */
+function assertOptionsFit(a: SendArgs): void {
+  const kind = a['shutdown-request'] ? '--shutdown-request' : a['shutdown-approve'] ? '--shutdown-approve' : a['shutdown-reject'] ? '--shutdown-reject' : a.structured !== undefined ? '--structured' : undefined;
+  const answer = kind === '--shutdown-approve' || kind === '--shutdown-reject';
+  const ignored: [string, boolean][] = [
+    ['a message text', a.text !== undefined && kind !== undefined],
+    ['--summary', a.summary !== undefined && kind !== undefined],
+    ['--structured', a.structured !== undefined && kind !== '--structured'],
+    ['--from (a shutdown request comes from the lead)', a.from !== undefined && kind === '--shutdown-request'],
+    ['--request-id', a['request-id'] !== undefined && !answer],
+    ['--reason', a.reason !== undefined && kind !== '--shutdown-request' && kind !== '--shutdown-reject'],
+  ];
+  const bad = ignored.find(([, used]) => used);
+  if (bad) throw new MailroomError('INVALID_ARGUMENT', `${bad[0]} does not go with ${kind ?? 'a plain message'}: it would be ignored. Leave it out.`);
+}
+
 async function dispatch(a: SendArgs, target: { root: Store; team: string }): Promise<SentMessage> {
+  assertOptionsFit(a);
   if (a['shutdown-request']) return requestShutdown({ ...target, to: a.to, reason: a.reason });
   if (a['shutdown-approve'] || a['shutdown-reject']) {
     if (!a.from || !a['request-id']) throw new MailroomError('INVALID_ARGUMENT', 'A shutdown answer needs --from <teammate> and --request-id <id from the request>.');
