@@ -3,6 +3,7 @@
  * ends or closes, or SIGINT/SIGTERM), then release the watch. Only protocol frames go to stdout.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Store } from '../store/store.js';
 import { joinTeam } from './join.js';
 import { createMcpServer } from './server.js';
@@ -37,10 +38,49 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
   const transport = new StdioServerTransport(stdin as typeof process.stdin, (options.stdout ?? process.stdout) as typeof process.stdout);
   const ended = untilEnded(stdin, transport);
   await server.connect(transport);
+  const inFlight = trackRequests(transport);
   await ended;
   await session.close();
+  // A client that writes its requests and then closes stdin (a pipe) still gets every answer.
+  await inFlight.drained(DRAIN_LIMIT_MS);
   await server.close();
   log('client disconnected; stopped');
+}
+
+/** Longest wait for answers to requests that were in flight when the client went away (ms). */
+const DRAIN_LIMIT_MS = 10_000;
+
+/**
+ * Counts requests between their arrival and their response on `transport` (installed after
+ * `server.connect`, which set the transport's handlers). `drained(ms)` resolves once none is in
+ * flight, or after `ms`.
+ */
+function trackRequests(transport: StdioServerTransport): { drained(limitMs: number): Promise<void> } {
+  const pending = new Set<string | number>();
+  let onEmpty: (() => void) | undefined;
+  const receive = transport.onmessage;
+  transport.onmessage = (message: JSONRPCMessage) => {
+    if ('id' in message && 'method' in message) pending.add(message.id);
+    receive?.(message);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = async (message: JSONRPCMessage) => {
+    await send(message);
+    if ('id' in message && message.id !== undefined && !('method' in message)) pending.delete(message.id);
+    if (pending.size === 0) onEmpty?.();
+  };
+  return {
+    drained: (limitMs) =>
+      pending.size === 0
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, limitMs);
+            onEmpty = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          }),
+  };
 }
 
 /** Resolves on the first of: stdin end/close, transport close, SIGINT, SIGTERM. */

@@ -1,7 +1,7 @@
 /**
  * Temporary directories for tests: created under os.tmpdir(), removed by the returned cleanup.
  */
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, cp, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -17,9 +17,21 @@ export async function makeTempDir(prefix = 'mailroom-test-'): Promise<TempDir> {
   return { path, cleanup: () => rm(path, { recursive: true, force: true }) };
 }
 
-/** Copies a fixture directory (e.g. a Claude Code snapshot) into a fresh temporary directory. */
+/**
+ * Copies a fixture directory (e.g. a Claude Code snapshot) into a fresh temporary directory, and
+ * makes the copies owner-writable as Claude Code's own files are (../shared is mounted read-only,
+ * and mailroom refuses to replace read-only files).
+ */
 export async function copyToTempDir(source: string, prefix?: string): Promise<TempDir> {
   const dir = await makeTempDir(prefix);
   await cp(source, dir.path, { recursive: true });
+  await makeOwnerWritable(dir.path);
   return dir;
+}
+
+async function makeOwnerWritable(path: string): Promise<void> {
+  const s = await stat(path);
+  await chmod(path, s.mode | 0o200);
+  if (!s.isDirectory()) return;
+  for (const name of await readdir(path)) await makeOwnerWritable(join(path, name));
 }

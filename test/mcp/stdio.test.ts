@@ -24,6 +24,7 @@ function runRaw(args: string[], frames: object[], closeAfter: number): Promise<E
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     child.stdin.on('error', () => undefined);
     for (const f of frames) child.stdin.write(`${JSON.stringify(f)}\n`);
+    if (closeAfter === 0) child.stdin.end();
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
@@ -57,6 +58,19 @@ describe('mailroom mcp over raw stdio', () => {
     expect(lines.map((l) => l.id).sort()).toEqual([1, 2, 3]);
     expect(lines.find((l) => l.id === 3).result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/^TASK_NOT_FOUND: /) }] });
     expect(run.stderr).toContain('joined raw-agent@raw');
+  });
+
+  it('answers every request written before stdin closed (a client on a plain pipe)', async () => {
+    const frames = [
+      initialize,
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_members', arguments: {} } },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'task_list', arguments: {} } },
+    ];
+    const run = await runRaw(['--root', dir.path, '--team', 'raw', '--as', 'raw-agent'], frames, 0);
+    expect(run.code).toBe(0);
+    const ids = run.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l).id);
+    expect(ids.sort()).toEqual([1, 2, 3]);
   });
 
   it('exits 0 promptly when stdin closes during a long wait_for_message', async () => {
