@@ -33,7 +33,7 @@ export const taskUpdateCommand: CommandModule<GlobalArgs, UpdateArgs> = {
   describe: 'Change a task: status, owner, text, dependencies, metadata',
   builder: (y) =>
     y
-      .positional('id', { type: 'string', demandOption: true })
+      .positional('id', { type: 'string', demandOption: true, describe: 'Task id' })
       .option('status', { type: 'string', describe: `${TASK_STATUSES.join(' | ')} | deleted` })
       .option('owner', { type: 'string', describe: 'New owner ("" clears it); the new owner gets a task_assignment' })
       .option('subject', { type: 'string' })

@@ -79,7 +79,7 @@ const list: CommandModule<GlobalArgs, ListArgs> = {
 const show: CommandModule<GlobalArgs, GlobalArgs & { id: string }> = {
   command: 'show <id>',
   describe: 'Show one task',
-  builder: (y) => y.positional('id', { type: 'string', demandOption: true }).example('$0 task show 2', 'Show task #2') as Argv<GlobalArgs & { id: string }>,
+  builder: (y) => y.positional('id', { type: 'string', demandOption: true, describe: 'Task id' }).example('$0 task show 2', 'Show task #2') as Argv<GlobalArgs & { id: string }>,
   handler: async (a) => {
     const view = await getTask({ ...(await teamTarget(a)), id: String(a.id) });
     emit(a.json, view, () => taskDetail(view));
@@ -89,7 +89,7 @@ const show: CommandModule<GlobalArgs, GlobalArgs & { id: string }> = {
 const remove: CommandModule<GlobalArgs, GlobalArgs & { id: string }> = {
   command: 'delete <id>',
   describe: 'Delete a task (its id is never reused; references to it are removed)',
-  builder: (y) => y.positional('id', { type: 'string', demandOption: true }).example('$0 task delete 3', 'Delete task #3') as Argv<GlobalArgs & { id: string }>,
+  builder: (y) => y.positional('id', { type: 'string', demandOption: true, describe: 'Task id' }).example('$0 task delete 3', 'Delete task #3') as Argv<GlobalArgs & { id: string }>,
   handler: async (a) => {
     const task = await deleteTask({ ...(await teamTarget(a)), id: String(a.id) });
     emit(a.json, { deleted: task }, () => `Deleted task #${task.id}: ${task.subject}`);
@@ -101,6 +101,9 @@ export const taskCommand: CommandModule<GlobalArgs, GlobalArgs> = {
   command: 'task <command>',
   describe: 'Tasks: add, list, show, update, claim, delete',
   builder: (y) =>
-    y.command(add).command(list).command(show).command(taskUpdateCommand).command(taskClaimCommand).command(remove).demandCommand(1, 'Name a task command (see --help).') as Argv<GlobalArgs>,
+    y.command(add).command(list).command(show).command(taskUpdateCommand).command(taskClaimCommand).command(remove)
+      .example('$0 task add "Write tests" --blocked-by 1', 'Add a task that waits for #1')
+      .example('$0 task claim --next --as alice', 'alice takes the lowest ready task')
+      .demandCommand(1, 'Name a task command (see --help).') as Argv<GlobalArgs>,
   handler: () => undefined,
 };

@@ -55,7 +55,7 @@ const remove: CommandModule<GlobalArgs, Args<{ name: string; force?: boolean }>>
   describe: 'Delete a team: config, inboxes and tasks (refused while teammates are active)',
   builder: (y) =>
     y
-      .positional('name', { type: 'string', demandOption: true })
+      .positional('name', { type: 'string', demandOption: true, describe: 'Team to delete' })
       .option('force', { type: 'boolean', describe: 'Delete even with active teammates' })
       .example('$0 team delete research', 'Delete team "research"') as Argv<Args<{ name: string; force?: boolean }>>,
   handler: async (a) => {
@@ -67,7 +67,7 @@ const remove: CommandModule<GlobalArgs, Args<{ name: string; force?: boolean }>>
 /** The `team` command group. */
 export const teamCommand: CommandModule<GlobalArgs, GlobalArgs> = {
   command: 'team <command>',
-  describe: 'Teams: create, list, show, delete, spawn, send, broadcast',
+  describe: 'Teams: create, list, show, delete, spawn, stop, send, broadcast',
   builder: (y) =>
     y
       .command(create)
@@ -78,6 +78,8 @@ export const teamCommand: CommandModule<GlobalArgs, GlobalArgs> = {
       .command(teamStopCommand)
       .command(teamSendCommand)
       .command(teamBroadcastCommand)
+      .example('$0 team create research && $0 team spawn alice', 'Create a team and add a teammate')
+      .example('$0 team send alice "hi"', 'Message alice as the lead')
       .demandCommand(1, 'Name a team command (see --help).') as Argv<GlobalArgs>,
   handler: () => undefined,
 };
