@@ -9,9 +9,10 @@ import { registerMessageTools } from './tools/messages.js';
 import { registerTaskReadTools } from './tools/tasks-read.js';
 import { registerTaskWriteTools } from './tools/tasks-write.js';
 import { registerTeamTools } from './tools/team.js';
+import { VERSION } from '../version.js';
 
 /** Name and version the server reports to clients. */
-export const SERVER_INFO = { name: 'mailroom', version: '0.1.0' } as const;
+export const SERVER_INFO = { name: 'mailroom', version: VERSION } as const;
 
 /** A not yet connected MCP server acting as `session.me` in `session.team`. */
 export function createMcpServer(session: McpSession): McpServer {

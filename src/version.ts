@@ -1,0 +1,7 @@
+/**
+ * mailroom's version, read from package.json (two levels above both src/ and dist/ modules).
+ */
+import { createRequire } from 'node:module';
+
+/** The `version` field of mailroom's package.json, e.g. `0.1.0`. */
+export const VERSION: string = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
