@@ -1,5 +1,5 @@
 /**
- * mailroom's version, read from package.json (two levels above both src/ and dist/ modules).
+ * mailroom's version, read from package.json (next to both src/ and dist/, one level up from this module).
  */
 import { createRequire } from 'node:module';
 
