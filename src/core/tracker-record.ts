@@ -29,10 +29,13 @@ export interface ObservedScope {
 
 /** Events the journal lacks, already accepted by `journal` (so they are not recorded twice). */
 export function observedEvents(journal: JournalReader, scope: ObservedScope): JournalEvent[] {
+  const members = memberCandidates(journal, scope);
+  // Joins come first (a member joins before it talks), stamped with the member's joinedAt.
   const candidates: JournalEvent[] = [
+    ...members.joined,
     ...byTimestamp(scope.messages).map((m) => messageEvent(scope.team, m.to, m.entry, 'observed', scope.now)),
     ...taskCandidates(journal, scope),
-    ...memberCandidates(journal, scope),
+    ...members.left,
   ];
   return candidates.filter((e) => journal.accept(e));
 }
@@ -57,13 +60,13 @@ function taskCandidates(journal: JournalReader, scope: ObservedScope): JournalEv
   return out;
 }
 
-function memberCandidates(journal: JournalReader, scope: ObservedScope): JournalEvent[] {
+function memberCandidates(journal: JournalReader, scope: ObservedScope): { joined: JournalEvent[]; left: JournalEvent[] } {
   const config = scope.config;
-  if (!config || !scope.exists) return [];
-  const joined = config.members.map((m) => memberEvent(scope.team, 'joined', m.name, m.agentId, 'observed', scope.now));
+  if (!config || !scope.exists) return { joined: [], left: [] };
+  const joined = config.members.map((m) => memberEvent(scope.team, 'joined', m.name, m.agentId, 'observed', m.joinedAt ?? scope.now));
   const left = journal
     .membersWith('joined')
     .filter((p) => !config.members.some((m) => m.name === p.name))
     .map((p) => memberEvent(scope.team, 'left', p.name, p.agentId, 'observed', scope.now));
-  return [...joined, ...left];
+  return { joined, left };
 }

@@ -162,13 +162,16 @@ describe('journal recording', () => {
     await new TeamTracker(store, TEAM, { record: true }).load();
     const first = await journalLines(dir.path);
     expect(first.map((e) => `${e.kind}:${e.source}:${String(e.action ?? e.to)}`)).toEqual([
+      'member:observed:joined',
+      'member:observed:joined',
       'message:observed:observer',
       'message:observed:team-lead',
       'task:observed:created',
       'task:observed:created',
-      'member:observed:joined',
-      'member:observed:joined',
     ]);
+    // A join observed later is stamped with the member's joinedAt (Claude Code 2.1.109 config), not the watch time.
+    const joins = first.filter((e) => e.kind === 'member');
+    expect(joins.map((e) => e.at)).toEqual([new Date(1795958476595).toISOString(), new Date(1795958476804).toISOString()]);
     await new TeamTracker(store, TEAM, { record: true }).load();
     expect(await journalLines(dir.path)).toHaveLength(first.length);
   });
