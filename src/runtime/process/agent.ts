@@ -7,6 +7,7 @@ import { MailroomError, isMailroomError } from '../../errors.js';
 import { storeOf, type StoreRef } from '../../core/context.js';
 import { requireMember } from '../../core/members.js';
 import { createModel } from '../models/index.js';
+import { isAlive } from './kill.js';
 import { runTeammate, type TeammateExit } from '../teammate.js';
 
 /** Input of {@link runAgentProcess}. */
@@ -23,10 +24,20 @@ export interface AgentProcessOptions {
   out: (line: string) => void;
 }
 
-/** Runs the teammate until it stops. @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND, INVALID_ARGUMENT (model) */
+/**
+ * Runs the teammate until it stops.
+ * @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND, INVALID_ARGUMENT (model), TEAMMATE_RUNNING (another
+ * recorded process of this teammate is alive: two runtimes on one inbox would both answer)
+ */
 export async function runAgentProcess(options: AgentProcessOptions): Promise<TeammateExit> {
   const store = storeOf(options.root);
   const member = requireMember(await store.readConfig(options.team), options.name, 'teammate');
+  const running = await store.readProcessRecord(options.team, options.name);
+  if (running && running.pid !== process.pid && isAlive(running.pid)) {
+    throw new MailroomError('TEAMMATE_RUNNING', `${options.name} already runs as process ${running.pid} (log ${running.logFile}). Stop it first: mailroom team stop ${options.name}.`, {
+      details: { team: options.team, name: options.name, pid: running.pid },
+    });
+  }
   const spec = options.model ?? member.model;
   const model = await createModel(spec).catch((err: unknown) => {
     if (!isMailroomError(err, 'INVALID_ARGUMENT') || options.model) throw err;
