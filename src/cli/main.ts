@@ -3,9 +3,10 @@
  * exit code in one place. Command modules are light; heavy parts (ink, SDKs) load inside handlers.
  */
 import yargs from 'yargs';
-import type { CommandModule } from 'yargs';
+import type { CommandModule, MiddlewareFunction } from 'yargs';
 import { MailroomError } from '../errors.js';
 import { reportError } from './output.js';
+import { checkOptionValues, type DeclaredOptions } from './option-checks.js';
 import { withGlobals, type GlobalArgs } from './globals.js';
 import { teamCommand } from './commands/team.js';
 import { taskCommand } from './commands/task.js';
@@ -30,6 +31,9 @@ const COMMANDS: CommandModule<GlobalArgs, never>[] = [
   doctorCommand,
 ] as unknown as CommandModule<GlobalArgs, never>[];
 
+/** Runs {@link checkOptionValues}; yargs passes the running command's instance as a second argument (untyped). */
+const optionChecks = ((argv: Record<string, unknown>, y: { getOptions(): DeclaredOptions }) => checkOptionValues(argv, y.getOptions())) as unknown as MiddlewareFunction<GlobalArgs>;
+
 /**
  * Runs the CLI with `argv` (without `node` and the script).
  * @returns the process exit code: 0 on success, see docs/cli.md for the others.
@@ -41,6 +45,7 @@ export async function main(argv: string[]): Promise<number> {
     .scriptName('mailroom')
     .usage('$0 <command>\n\nA shared filesystem mailbox and task board for teams of AI agents (Claude Code Agent Teams format).')
     .command(COMMANDS)
+    .middleware(optionChecks)
     .example('$0 team create demo', 'Create team "demo" in ~/.mailroom (or $MAILROOM_ROOT)')
     .example('$0 watch --claude', "Watch Claude Code's own team live")
     .example('$0 run fixtures/demo/team.yaml --root /tmp/demo', 'Run a team file to completion')

@@ -105,3 +105,26 @@ describe('team send options that do not go together are refused, not ignored', (
     expect(await snapshotBytes(root)).toEqual(before);
   });
 });
+
+describe('option values are checked before the command runs', () => {
+  it.each([
+    { what: 'a number option that is not a number', args: ['team', 'stop', 'alice', '--timeout', 'abc'], names: '--timeout' },
+    { what: 'a negative timeout', args: ['team', 'stop', 'alice', '--timeout', '-5'], names: '--timeout' },
+    { what: 'a fractional count', args: ['log', '--tail', '1.5'], names: '--tail' },
+    { what: '--root given twice', args: ['--root', '/tmp/a', 'team', 'list'], names: '--root' },
+    { what: '--from given twice', args: ['team', 'send', 'alice', 'hi', '--from', 'alice', '--from', 'team-lead'], names: '--from' },
+    { what: 'a poll period of 0 ms (a busy loop)', args: ['agent', 'alice', '--poll-ms', '0'], names: 'poll' },
+  ])('$what: exit 2 naming $names, nothing written', async ({ args, names }) => {
+    const before = await snapshotBytes(root);
+    const run = await mailroom(root, ...args);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain(names);
+    expect(run.stderr).not.toContain('INTERNAL');
+    expect(await snapshotBytes(root)).toEqual(before);
+  });
+
+  it('repeatable options still collect every value', async () => {
+    const run = await mailroomOk(root, 'task', 'add', 'meta', '--metadata', 'a=1', '--metadata', 'b=2', '--json');
+    expect((JSON.parse(run.stdout) as { metadata: unknown }).metadata).toEqual({ a: 1, b: 2 });
+  });
+});
