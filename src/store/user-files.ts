@@ -3,9 +3,10 @@
  * model). They are not team state, so they are not part of {@link Store}; reading them still goes
  * through src/store/ so every disk access of the product lives here.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { MailroomError, isErrno } from '../errors.js';
+import { makeDirs } from './make-dirs.js';
 
 /**
  * Reads a UTF-8 text file given on the command line or in a config.
@@ -29,6 +30,6 @@ export async function readUserFile(path: string, what = 'file'): Promise<string>
 /** Creates a directory the user named (e.g. a work directory), with parents; no-op when it exists. */
 export async function ensureUserDir(path: string): Promise<string> {
   const abs = resolve(path);
-  await mkdir(abs, { recursive: true });
+  await makeDirs(abs);
   return abs;
 }
