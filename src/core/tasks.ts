@@ -96,9 +96,11 @@ export interface ListTasksOptions extends TeamOptions {
   includeInternal?: boolean;
 }
 
-/** Tasks in numeric id order with their board state, filtered. */
+/** Tasks in numeric id order with their board state, filtered. @throws TEAM_NOT_FOUND */
 export async function listTasks(options: ListTasksOptions): Promise<TaskView[]> {
-  const tasks = await storeOf(options.root).listTasks(options.team);
+  const store = storeOf(options.root);
+  await store.readConfig(options.team); // TEAM_NOT_FOUND rather than an empty board for a mistyped team
+  const tasks = await store.listTasks(options.team);
   const byId = indexTasks(tasks);
   return tasks
     .filter((t) => options.includeInternal || !isInternal(t))

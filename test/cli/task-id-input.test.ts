@@ -42,3 +42,12 @@ describe('well-formed ids without a task', () => {
     expect(run.stderr).not.toContain('dependency');
   });
 });
+
+describe('a team that does not exist', () => {
+  it('task list --team nope: TEAM_NOT_FOUND, exit 3 (not an empty board)', async () => {
+    const run = await mailroom(dir.path, 'task', 'list', '--team', 'nope');
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.stderr).toContain('TEAM_NOT_FOUND');
+    expect(run.stdout).toBe('');
+  });
+});
