@@ -35,20 +35,33 @@ export function indexTasks(tasks: readonly Task[]): Map<string, Task> {
  */
 export function findCycle(task: string, blocker: string, byId: ReadonlyMap<string, Task>): string[] | undefined {
   if (task === blocker) return [task, task];
-  const path = pathVia(blocker, task, byId, new Set());
+  const path = pathVia(blocker, task, byId);
   return path ? [task, ...path] : undefined;
 }
 
-/** Path from `from` to `to` following blockedBy edges, or undefined. */
-function pathVia(from: string, to: string, byId: ReadonlyMap<string, Task>, seen: Set<string>): string[] | undefined {
-  if (from === to) return [to];
-  if (seen.has(from)) return undefined;
-  seen.add(from);
-  for (const next of byId.get(from)?.blockedBy ?? []) {
-    const rest = pathVia(next, to, byId, seen);
-    if (rest) return [from, ...rest];
+/**
+ * Path from `from` to `to` following blockedBy edges, or undefined. Breadth-first with a parent
+ * map (no recursion: chains of many thousands of tasks must not overflow the stack).
+ */
+function pathVia(from: string, to: string, byId: ReadonlyMap<string, Task>): string[] | undefined {
+  const parent = new Map<string, string | undefined>([[from, undefined]]);
+  const queue = [from];
+  for (let i = 0; i < queue.length; i++) {
+    const id = queue[i]!;
+    if (id === to) return unwind(parent, id);
+    for (const next of byId.get(id)?.blockedBy ?? []) {
+      if (parent.has(next)) continue;
+      parent.set(next, id);
+      queue.push(next);
+    }
   }
   return undefined;
+}
+
+function unwind(parent: ReadonlyMap<string, string | undefined>, end: string): string[] {
+  const path: string[] = [];
+  for (let id: string | undefined = end; id !== undefined; id = parent.get(id)) path.push(id);
+  return path.reverse();
 }
 
 /** Adds `value` to `list` unless present. */

@@ -83,6 +83,14 @@ describe('findCycle', () => {
     const diamond = indexTasks([task('1'), task('2', { blockedBy: ['1'] }), task('3', { blockedBy: ['1'] }), task('4', { blockedBy: ['2'] })]);
     expect(findCycle('4', '3', diamond)).toBeUndefined();
   });
+  it('handles a chain of 100 000 tasks without overflowing the stack', () => {
+    const n = 100_000;
+    const chain = indexTasks(Array.from({ length: n }, (_, i) => task(String(i + 1), { blockedBy: i + 1 < n ? [String(i + 2)] : [] })));
+    const cycle = findCycle(String(n), '1', chain);
+    expect(cycle).toHaveLength(n + 1);
+    expect(cycle?.slice(0, 3)).toEqual([String(n), '1', '2']);
+    expect(cycle?.at(-1)).toBe(String(n));
+  });
   it('follows edges through tasks it has not seen without looping forever', () => {
     const loop = indexTasks([task('1', { blockedBy: ['2'] }), task('2', { blockedBy: ['1'] }), task('3')]);
     expect(findCycle('3', '1', loop)).toBeUndefined();
