@@ -38,11 +38,36 @@ export function ageMs(id: DirId): number {
   return Date.now() - Number(id.mtimeNs / 1_000_000n);
 }
 
-/** Locks held by this process, removed at exit (normal exit only; a killed holder's lock goes stale). */
-const heldAtExit = new Set<DirLock>();
+/**
+ * Locks held by this process, removed at exit, and on SIGINT/SIGTERM/SIGHUP when nothing else
+ * handles the signal (a CLI interrupted with Ctrl-C inside its few-ms critical section). A process
+ * killed with SIGKILL leaves its lock to go stale (10 s) and be taken over.
+ */
+const heldAtExit = {
+  locks: new Set<DirLock>(),
+  add(lock: DirLock): void {
+    if (this.locks.size === 0) for (const s of SIGNALS) process.on(s, releaseOnSignal);
+    this.locks.add(lock);
+  },
+  delete(lock: DirLock): void {
+    if (this.locks.delete(lock) && this.locks.size === 0) for (const s of SIGNALS) process.off(s, releaseOnSignal);
+  },
+};
+const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 process.on('exit', () => {
-  for (const lock of heldAtExit) lock.releaseSync();
+  for (const lock of [...heldAtExit.locks]) lock.releaseSync();
 });
+
+/**
+ * Releases every held lock, then dies of the signal as the process would have without this
+ * listener. When another listener handles the signal (the runtime's graceful stop), it does nothing.
+ */
+function releaseOnSignal(signal: NodeJS.Signals): void {
+  if (process.listenerCount(signal) > 1) return;
+  for (const lock of [...heldAtExit.locks]) lock.releaseSync();
+  for (const s of SIGNALS) process.off(s, releaseOnSignal);
+  process.kill(process.pid, signal);
+}
 
 /** A lock directory this process created. */
 export class DirLock {
