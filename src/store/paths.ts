@@ -71,7 +71,7 @@ export class Layout {
    * (docs/format.md "Inbox archive"), outside the directories Claude Code reads, globs and deletes.
    */
   inboxArchivePath(team: string, agent: string): string {
-    return join(this.root, 'mailroom', 'archive', pathPart(team), `${pathPart(agent)}.ndjson`);
+    return join(this.inboxArchiveDir(team), `${pathPart(agent)}.ndjson`);
   }
 
   /** `teams/<teamDir>/processes/<agent>.json`: mailroom's pid record of a process-backend teammate. */
@@ -90,6 +90,19 @@ export class Layout {
    */
   get journalDir(): string {
     return join(this.root, 'mailroom', 'journal');
+  }
+
+  /**
+   * `<root>/mailroom/deleted/<team>-<stamp>`: where `team delete` moves the team's journal and inbox
+   * archive, so a team re-created under the same name starts with an empty history.
+   */
+  deletedTeamDir(team: string, stamp: string): string {
+    return join(this.root, 'mailroom', 'deleted', `${pathPart(team)}-${stamp}`);
+  }
+
+  /** `<root>/mailroom/archive/<inboxTeam>`: every archived inbox of the team. */
+  inboxArchiveDir(team: string): string {
+    return join(this.root, 'mailroom', 'archive', pathPart(team));
   }
 
   /** `<root>/mailroom/journal/<team>.ndjson` (case-keeping sanitiser): the team's append-only journal. */

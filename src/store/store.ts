@@ -88,7 +88,10 @@ export interface Store {
   createTeam(config: TeamConfig): Promise<void>;
   /** Locked read-modify-write of config.json. @throws TEAM_NOT_FOUND, FILE_CORRUPT, LOCK_TIMEOUT */
   updateConfig<T>(team: string, change: (config: TeamConfig) => T | Promise<T>): Promise<T>;
-  /** Removes the team's config, inboxes and task list. */
+  /**
+   * Removes the team's config, inboxes and task list, and moves mailroom's history of it (journal,
+   * inbox archive) aside, so a team re-created under the name starts with an empty history.
+   */
   deleteTeam(team: string): Promise<void>;
 
   /** Valid entries of an inbox in file order (missing inbox → `[]`). @throws FILE_CORRUPT */
@@ -146,7 +149,8 @@ export interface Store {
 
   /**
    * Appends events to the team's journal (docs/format.md "Journal"), safe from many processes at
-   * once. The journal outlives the team: {@link deleteTeam} keeps it.
+   * once. The journal outlives a team that Claude Code removes; `mailroom team delete`
+   * ({@link deleteTeam}) moves it to `<root>/mailroom/deleted/`.
    */
   appendJournal(team: string, events: readonly JournalEvent[]): Promise<void>;
   /** Journal events after cursor `since` (default: from the start); a missing journal is empty. */

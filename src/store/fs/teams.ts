@@ -2,7 +2,7 @@
  * Team configs on disk: `teams/<teamDir>/config.json`, locked with `config.json.lock`
  * (Claude Code 2.1.109+, reference §2 and §6).
  */
-import { readdir, rm, writeFile } from 'node:fs/promises';
+import { readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MailroomError, isErrno } from '../../errors.js';
 import { TeamConfigSchema, type TeamConfig } from '../../protocol/config.js';
@@ -91,7 +91,31 @@ export async function updateConfig<T>(ctx: FsContext, team: string, change: (con
 /** Removes `teams/<teamDir>`, the inbox directory (if separate) and `tasks/<listId>`. */
 export async function deleteTeam(ctx: FsContext, team: string): Promise<void> {
   const { layout } = ctx;
+  await moveHistoryAside(ctx, team);
   await rm(layout.taskDir(team), { recursive: true, force: true });
   await rm(join(layout.inboxDir(team), '..'), { recursive: true, force: true });
   await rm(layout.teamDir(team), { recursive: true, force: true });
+}
+
+/**
+ * Moves the team's journal and inbox archive to `<root>/mailroom/deleted/<team>-<stamp>/`, so a
+ * team re-created under the name starts with an empty history while the old one stays on disk.
+ */
+async function moveHistoryAside(ctx: FsContext, team: string): Promise<void> {
+  const { layout } = ctx;
+  const dest = layout.deletedTeamDir(team, new Date().toISOString().replace(/[:.]/g, '-'));
+  const moves: Array<[string, string]> = [
+    [layout.journalPath(team), join(dest, 'journal.ndjson')],
+    [layout.inboxArchiveDir(team), join(dest, 'archive')],
+  ];
+  for (const [from, to] of moves) {
+    try {
+      await stat(from);
+    } catch (err) {
+      if (isErrno(err, 'ENOENT')) continue;
+      throw err;
+    }
+    await ensureDir(dest);
+    await rename(from, to);
+  }
 }
