@@ -16,5 +16,15 @@ export const taskIds = z.array(taskId);
 /** A stored status. */
 export const status = z.enum(TASK_STATUSES);
 
-/** Free-form metadata; on update a `null` value deletes the key. */
-export const metadata = z.record(z.string(), z.unknown());
+const FORBIDDEN_KEYS = ['__proto__', 'constructor', 'prototype'];
+
+/**
+ * Free-form metadata; on update a `null` value deletes the key. Keys that name object internals
+ * are refused here, before zod rebuilds the object (which would silently drop an own `__proto__`).
+ */
+export const metadata = z.preprocess((value, ctx) => {
+  const bad = typeof value === 'object' && value !== null ? FORBIDDEN_KEYS.find((k) => Object.prototype.hasOwnProperty.call(value, k)) : undefined;
+  if (bad === undefined) return value;
+  ctx.addIssue({ code: 'custom', message: `the key "${bad}" cannot be used in metadata: rename it` });
+  return z.NEVER;
+}, z.record(z.string(), z.unknown()));
