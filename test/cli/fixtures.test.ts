@@ -1,7 +1,7 @@
 /**
  * Every read command of the CLI on files written in Claude Code's format: the hand-made fixture
  * `fixtures/claude-code/` and the five snapshots the real Claude Code 2.1.109 wrote
- * (/work/shared/reference/claude-code-2.1.109). Reads never change a byte.
+ * (fixtures/claude-code-2.1.109, copied from ../shared/reference). Reads never change a byte.
  *
  * The commands of one suite run in one process through the CLI's entry `main()` (cli-batch), so
  * ~70 reads do not pay ~70 Node start-ups; the case tests run the binary itself.

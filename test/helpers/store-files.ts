@@ -12,8 +12,11 @@ import { copyToTempDir, type TempDir } from './temp-dir.js';
 /** `fixtures/` of this repository. */
 export const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 
-/** The five snapshots written by the real Claude Code 2.1.109 (read-only; copy before use). */
-export const REFERENCE_2_1_109 = '/work/shared/reference/claude-code-2.1.109';
+/**
+ * The five snapshots written by the real Claude Code 2.1.109, kept verbatim in
+ * fixtures/claude-code-2.1.109 (a copy of ../shared/reference/claude-code-2.1.109); copy before use.
+ */
+export const REFERENCE_2_1_109 = join(FIXTURES, 'claude-code-2.1.109');
 
 /** Names of the 2.1.109 snapshot folders, in the order they were taken. */
 export const SNAPSHOTS = ['1-tasks-with-dependency', '2-teammate-spawned', '3-teammate-idle', '4-shutdown-approved', '5-member-removed'] as const;

@@ -9,8 +9,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sendMessage } from '../../src/index.js';
 import { dataOf, startMcpMember, type McpMember } from '../helpers/mcp-client.js';
 import { copyToTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { REFERENCE_2_1_109 } from '../helpers/store-files.js';
 
-const SNAPSHOT = '/work/shared/reference/claude-code-2.1.109/3-teammate-idle';
+const SNAPSHOT = join(REFERENCE_2_1_109, '3-teammate-idle');
 
 describe('mailroom mcp --claude on a Claude Code 2.1.109 team', () => {
   let dir: TempDir;
