@@ -1,16 +1,6 @@
+import { thrown } from '../../helpers/thrown.js';
 import { describe, expect, it } from 'vitest';
 import { parseIds, parseMetadata } from '../../../src/cli/parse.js';
-import { MailroomError } from '../../../src/errors.js';
-
-function thrown(fn: () => unknown): MailroomError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(MailroomError);
-    return err as MailroomError;
-  }
-  throw new Error('expected a MailroomError');
-}
 
 describe('parseIds', () => {
   it('is undefined when the option was not given', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
+import { thrown } from '../../helpers/thrown.js';
 import { describe, expect, it } from 'vitest';
-import { MailroomError } from '../../../src/errors.js';
 import {
   LEAD_NAME,
   NAME_PATTERN,
@@ -11,17 +11,6 @@ import {
   taskListId,
   teamDirName,
 } from '../../../src/store/names.js';
-
-/** Runs `fn` and returns the MailroomError it throws (fails the test if it does not throw one). */
-function thrown(fn: () => void): MailroomError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(MailroomError);
-    return err as MailroomError;
-  }
-  throw new Error('expected a MailroomError');
-}
 
 const NFC = 'caf\u00e9';
 const NFD = 'cafe\u0301';
