@@ -5,10 +5,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { MailroomError } from '../errors.js';
+import type { TeamConfig } from '../protocol/config.js';
 import { makeInboxEntry, type InboxEntry } from '../protocol/inbox.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../protocol/json-depth.js';
 import { STRUCTURED_SCHEMAS, isStructuredType, type StructuredMessage } from '../protocol/structured.js';
 import { permissionRequestId, planApprovalRequestId, sandboxRequestId, shutdownRequestId } from '../protocol/ids.js';
+import type { Store } from '../store/store.js';
 import { isoTime, nowOf, storeOf, type TeamOptions } from './context.js';
 import { leadName, requireMember } from './members.js';
 import { autoArchiveAllowed } from './inbox-archive.js';
@@ -38,7 +40,11 @@ export interface SentMessage {
  */
 export async function sendMessage(options: SendOptions): Promise<SentMessage> {
   const store = storeOf(options.root);
-  const config = await store.readConfig(options.team);
+  return deliver(store, await store.readConfig(options.team), options);
+}
+
+/** Sends with a config the caller already read (one read per send, broadcast or structured send). */
+async function deliver(store: Store, config: TeamConfig, options: SendOptions): Promise<SentMessage> {
   const from = options.from ?? leadName(config);
   const sender = requireMember(config, from, 'sender');
   requireMember(config, options.to, 'recipient');
@@ -67,7 +73,7 @@ export async function broadcast(options: BroadcastOptions): Promise<SentMessage[
   requireMember(config, from, 'sender');
   const recipients = config.members.filter((m) => m.name.toLowerCase() !== from.toLowerCase()).map((m) => m.name);
   const sent: SentMessage[] = [];
-  for (const to of recipients) sent.push(await sendMessage({ ...options, from, to }));
+  for (const to of recipients) sent.push(await deliver(store, config, { ...options, from, to }));
   return sent;
 }
 
@@ -91,7 +97,7 @@ export async function sendStructured(options: SendStructuredOptions): Promise<Se
   const now = nowOf(options);
   const message = completeStructured(withRequestId(options.message, { from, to: options.to, team: options.team, now }), from, now);
   // The entry carries the same instant as the message inside it (and its request id), as in Claude Code.
-  const sent = await sendMessage({ ...options, now: () => now, from, text: JSON.stringify(message) });
+  const sent = await deliver(store, config, { ...options, now: () => now, from, text: JSON.stringify(message) });
   return { ...sent, message };
 }
 
