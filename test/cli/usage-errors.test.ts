@@ -69,6 +69,13 @@ describe('"-" reads the message text from stdin', () => {
     expect(inbox.at(-1)?.text).toBe(text);
   });
 
+  it('drops the trailing newline(s) of piped text, as the shell\'s $(cat) does (echo hi | … -)', async () => {
+    const run = await withStdin('hi\n\n', 'team', 'send', 'alice', '-');
+    expect(run.code, run.stderr).toBe(0);
+    const inbox = await readJson<{ text: string }[]>(join(root, 'teams/demo/inboxes/alice.json'));
+    expect(inbox.at(-1)?.text).toBe('hi');
+  });
+
   it('team broadcast - sends stdin to every member but the sender', async () => {
     const run = await withStdin('from stdin', 'team', 'broadcast', '-', '--from', 'alice');
     expect(run.code, run.stderr).toBe(0);

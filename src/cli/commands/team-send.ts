@@ -41,11 +41,12 @@ function sendBuilder(y: Argv<GlobalArgs>): Argv<SendArgs> {
     .example('$0 team send team-lead --from researcher --shutdown-approve --request-id shutdown-1767225600000@researcher', 'Approve a shutdown') as Argv<SendArgs>;
 }
 
+/** The text argument, or stdin for `-` without its trailing newlines (as the shell's `$(cat)` gives it). */
 async function readText(text: string | undefined): Promise<string> {
   if (text !== '-') return text ?? '';
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks).toString('utf8').replace(/(\r?\n)+$/, '');
 }
 
 /** Refuses options that the chosen kind of message would silently ignore. @throws INVALID_ARGUMENT */
