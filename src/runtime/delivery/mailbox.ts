@@ -10,9 +10,18 @@ import { isUnread } from '../../protocol/inbox.js';
 import type { Store } from '../../store/store.js';
 import { orderForDelivery } from './order.js';
 
+/**
+ * Read entries a mailroom-run teammate lets pile up in its own inbox before it moves them to the
+ * archive (docs/format.md "Inbox archive"): the runtime is this inbox's only reader and matches
+ * entries by msg_id, so shifting indices is safe here, and a send's cost stays flat (case 03).
+ */
+export const ARCHIVE_AFTER_READ = 200;
+
 /** The inbox of one teammate. */
 export class Mailbox {
   private readonly inFlight = new Set<string>();
+  /** Read entries seen in the inbox at the last read. */
+  private readSeen = 0;
 
   constructor(
     private readonly store: Store,
@@ -24,6 +33,7 @@ export class Mailbox {
   /** Unread entries not in flight, in delivery order (shutdown_request, the lead's, then oldest first). */
   async unread(): Promise<InboxEntry[]> {
     const entries = await this.store.readInbox(this.team, this.agent);
+    this.readSeen = entries.length - entries.filter(isUnread).length;
     return orderForDelivery(entries.filter((e) => isUnread(e) && !this.inFlight.has(entryKey(e))), this.lead);
   }
 
@@ -44,5 +54,9 @@ export class Mailbox {
     if (entries.length === 0) return;
     await markRead({ root: this.store, team: this.team, agent: this.agent, entries });
     for (const e of entries) this.inFlight.delete(entryKey(e));
+    if (this.readSeen + entries.length >= ARCHIVE_AFTER_READ) {
+      await this.store.archiveInbox(this.team, this.agent);
+      this.readSeen = 0;
+    }
   }
 }
