@@ -20,9 +20,6 @@ export const InboxEntrySchema = z.looseObject({
 /** A parsed inbox entry. */
 export type InboxEntry = z.infer<typeof InboxEntrySchema>;
 
-/** The whole inbox file: an array of entries. */
-export const InboxFileSchema = z.array(z.unknown());
-
 /**
  * Builds an entry in the key order Claude Code writes (`from, text, summary?, timestamp, color?,
  * read, type, msgV, msg_id`). Optional fields that are undefined are left out.
