@@ -46,16 +46,17 @@ export async function spawnMember(options: SpawnOptions): Promise<Member> {
   if (options.color !== undefined && !(PALETTE as readonly string[]).includes(options.color)) {
     throw new MailroomError('INVALID_ARGUMENT', `Color "${options.color}" is not in the palette: use one of ${PALETTE.join(', ')}.`);
   }
+  let lead = '';
   const member = await store.updateConfig(options.team, (config) => {
     assertFreeName(config, options.name);
     const m = buildMember(config, options, nowOf(options));
     config.members.push(m);
+    lead = leadName(config);
     return m;
   });
   await record(store, options.team, [memberEvent(options.team, 'joined', member.name, member.agentId, 'mailroom', nowOf(options))]);
   if (options.prompt) {
-    const config = await store.readConfig(options.team);
-    await sendMessage({ ...options, from: leadName(config), to: options.name, text: options.prompt });
+    await sendMessage({ ...options, from: lead, to: options.name, text: options.prompt });
   }
   return member;
 }
