@@ -22,6 +22,8 @@ export interface TortureOptions {
   senders: readonly string[];
   sends: number;
   killProbability?: number;
+  /** The first `kills` processes of each sender are always SIGKILLed (default 0). */
+  kills?: number;
   maxKillDelayMs?: number;
   readerIntervalMs?: number;
   during?: () => Promise<unknown>;

@@ -2,7 +2,8 @@
 // run M sends each, sequentially per sender and all senders at once, to one inbox, while a
 // separate reader process parses every file every few ms. runSendTorture runs one real CLI process
 // per send; runLibraryTorture one long-lived library process per sender. With killProbability > 0,
-// processes are SIGKILLed after a random delay. Needs `npm run build` (dist/).
+// processes are SIGKILLed after a random delay; `kills` forces the first runs of each sender to be
+// killed, so a test that needs kills always gets some. Needs `npm run build` (dist/).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { FsStore } from '../../dist/store/fs-store.js';
@@ -42,8 +43,18 @@ export async function startReader(teamDirs, intervalMs = 5) {
 }
 
 /**
+ * Whether the `run`-th process (0-based) of a sender is to be killed, and after how many ms:
+ * always for the first `o.kills` runs, else with probability `o.killProbability`.
+ */
+function killDelay(o, run) {
+  const kill = run < (o.kills ?? 0) || Math.random() < (o.killProbability ?? 0);
+  return kill ? Math.random() * (o.maxKillDelayMs ?? 300) : undefined;
+}
+
+/**
  * Runs the torture. Options: root, team, to, senders (member names), sends (per sender),
- * killProbability (0..1), maxKillDelayMs, readerIntervalMs, during (async fn run concurrently),
+ * killProbability (0..1), kills (the first `kills` processes of each sender are always killed),
+ * maxKillDelayMs, readerIntervalMs, during (async fn run concurrently),
  * env (of the CLI processes, e.g. MAILROOM_LOCK_STALE_MS).
  * Resolves { sends: [{ sender, n, text, code, signal, stderr, ms }], reader, texts, elapsedMs }.
  */
@@ -55,7 +66,7 @@ export async function runSendTorture(o) {
     const done = [];
     for (let n = 1; n <= o.sends; n++) {
       const text = `${sender}-${n}`;
-      const kill = Math.random() < (o.killProbability ?? 0) ? Math.random() * (o.maxKillDelayMs ?? 300) : undefined;
+      const kill = killDelay(o, n - 1);
       const args = ['--root', o.root, '--team', o.team, 'team', 'send', o.to, text, '--from', sender];
       done.push({ sender, n, text, ...(await runMailroom(args, { killAfterMs: kill, env: o.env })) });
     }
@@ -71,8 +82,8 @@ export async function runSendTorture(o) {
  * Like {@link runSendTorture}, but each sender is one long-lived process sending through the library
  * (sender-child.mjs), so a kill lands inside a send rather than in Node's start-up. With
  * killProbability p, each sender process is SIGKILLed after a random delay (≤ maxKillDelayMs) with
- * probability p and restarted after its last acknowledged send; the send in flight is recorded as
- * killed. Same options and result as runSendTorture.
+ * probability p (always for its first `kills` processes) and restarted after its last
+ * acknowledged send; the send in flight is recorded as killed. Same options and result as runSendTorture.
  */
 export async function runLibraryTorture(o) {
   const store = new FsStore(o.root);
@@ -81,8 +92,8 @@ export async function runLibraryTorture(o) {
   const loop = async (sender) => {
     const done = [];
     let next = 1;
-    while (next <= o.sends) {
-      const kill = Math.random() < (o.killProbability ?? 0) ? Math.random() * (o.maxKillDelayMs ?? 300) : undefined;
+    for (let runs = 0; next <= o.sends; runs++) {
+      const kill = killDelay(o, runs);
       const run = await runSender([o.root, o.team, sender, o.to, String(next), String(o.sends)], kill, o.env);
       // The run's stderr (lock warnings) goes on its first record, so judge() counts it once.
       for (const [i, n] of run.acks.entries()) done.push({ sender, n, text: `${sender}-${n}`, code: 0, signal: null, stderr: i === 0 ? run.stderr : '', ms: 0 });

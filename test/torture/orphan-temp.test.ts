@@ -51,7 +51,7 @@ describe('case 11: killed writers leave temporary files', () => {
 
     const result = await runLibraryTorture({
       root: tmp.path, team: 't', to: 'team-lead', senders: ['a'], sends: 50,
-      killProbability: 0.9, maxKillDelayMs: 400, readerIntervalMs: 20, env: ENV,
+      kills: 3, killProbability: 0.9, maxKillDelayMs: 400, readerIntervalMs: 20, env: ENV,
     });
     const verdict = judge(result);
     expect(verdict.killed).toBeGreaterThan(0);

@@ -39,6 +39,7 @@ describe('senders SIGKILLed at random moments', () => {
     await makeTeam(tmp.path, 't', senders);
     const result = await runSendTorture({ root: tmp.path, team: 't', to: 'team-lead', senders,
       sends: 6,
+      kills: 1,
       killProbability: 0.5,
       maxKillDelayMs: 250,
       env: { ...process.env, MAILROOM_LOCK_STALE_MS: '2000' },
