@@ -61,7 +61,8 @@ describe('mailroom mcp: wait_for_message', () => {
     await sleep(200);
     controller.abort();
     await expect(waiting).rejects.toThrow();
-    await sleep(200);
+    // The server handles stdin in order: once a later request is answered, the cancel was handled.
+    await codex.call('list_members');
     await send('after the cancel');
     expect(dataOf<Waited>(await codex.call('read_inbox')).messages.map((m) => m.text)).toEqual(['after the cancel']);
   });
