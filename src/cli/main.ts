@@ -6,6 +6,7 @@ import yargs from 'yargs';
 import type { CommandModule, MiddlewareFunction } from 'yargs';
 import { MailroomError } from '../errors.js';
 import { reportError } from './output.js';
+import { hintScope } from './hint-scope.js';
 import { checkOptionValues, type DeclaredOptions } from './option-checks.js';
 import { withGlobals, type GlobalArgs } from './globals.js';
 import { teamCommand } from './commands/team.js';
@@ -65,7 +66,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     await parser.parseAsync();
   } catch (err) {
-    exitCode = reportError(err, wantsJson);
+    exitCode = reportError(err, wantsJson, hintScope(argv));
   }
   return exitCode;
 }

@@ -4,6 +4,7 @@
  */
 import { MailroomError, exitCodeFor, fromSystemError } from '../errors.js';
 import { terminalSafe } from '../core/terminal-text.js';
+import { scopeHints, type HintScope } from './hint-scope.js';
 
 /** Prints `data` as pretty JSON when `json` is set, else the lines `human()` returns (terminal-safe, see core/terminal-text.ts). */
 export function emit(json: boolean | undefined, data: unknown, human: () => string | string[]): void {
@@ -18,12 +19,13 @@ export function emit(json: boolean | undefined, data: unknown, human: () => stri
 
 /**
  * The single error boundary: prints the error (as JSON `{error: {code, message, details}}` with
- * `--json`) and returns the exit code for it (see docs/cli.md "Exit codes").
+ * `--json`) and returns the exit code for it (see docs/cli.md "Exit codes"). Commands the message
+ * suggests get the failing command's `scope` (`--root`, `--claude`, `--team`; see hint-scope.ts).
  */
-export function reportError(thrown: unknown, json: boolean): number {
+export function reportError(thrown: unknown, json: boolean, scope: HintScope = []): number {
   const err = fromSystemError(thrown);
   const code = err instanceof MailroomError ? err.code : 'INTERNAL';
-  const message = err instanceof Error ? err.message : String(err);
+  const message = scopeHints(err instanceof Error ? err.message : String(err), scope);
   if (json) {
     const details = err instanceof MailroomError ? err.details : {};
     process.stderr.write(`${JSON.stringify({ error: { code, message, details } })}\n`);

@@ -30,7 +30,7 @@ describe('mailroom doctor', () => {
     expect(check.stdout).toMatch(/^\[stale-lock\] Lock .*config\.json\.lock has not been refreshed for 60 min/m);
     expect(check.stdout).toMatch(/^\[temp-file\] Temporary file .*team-lead\.json\.4242 \(16 bytes, 60 min old\)/m);
     expect(check.stdout).toMatch(/^2 problem\(s\) found, 0 repaired$/m);
-    expect(check.stderr).toMatch(/STORE_UNHEALTHY: 2 problem\(s\) remain .* Run `mailroom doctor --fix`/);
+    expect(check.stderr).toMatch(/STORE_UNHEALTHY: 2 problem\(s\) remain .* Run `mailroom --root \S+ doctor --fix`/);
 
     const fix = await mailroom(tmp.path, 'doctor', '--fix');
     expect(fix.code).toBe(0);

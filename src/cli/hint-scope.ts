@@ -1,0 +1,59 @@
+/**
+ * Error messages end with a command to run next (`mailroom team create demo`). When the failing
+ * command pointed at a store with `--root`, `--claude` or `--team`, the suggested command must
+ * carry the same options, or copying it would act on ~/.mailroom or on another team.
+ */
+
+/** Global options of a command line that decide which store and team it acts on, e.g. `['--root', '/tmp/x']`. */
+export type HintScope = readonly string[];
+
+const SAFE = /^[\w./:@%+=,-]+$/;
+
+/** Quotes `value` for a POSIX shell when it holds anything but plain path characters. */
+function shellQuote(value: string): string {
+  return SAFE.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The value of `--name value` or `--name=value` in `argv` (the last one wins, as yargs does); stops at `--`. */
+function optionValue(argv: readonly string[], name: string): string | undefined {
+  let value: string | undefined;
+  for (let i = 0; i < argv.length && argv[i] !== '--'; i++) {
+    const arg = argv[i] as string;
+    if (arg === `--${name}` && i + 1 < argv.length) value = argv[++i];
+    else if (arg.startsWith(`--${name}=`)) value = arg.slice(name.length + 3);
+  }
+  return value;
+}
+
+/**
+ * The store- and team-selecting options of a raw command line (`--root`, `--claude`, `--team`),
+ * in a form ready to paste into a suggested command.
+ */
+export function hintScope(argv: readonly string[]): HintScope {
+  const scope: string[] = [];
+  const root = optionValue(argv, 'root');
+  if (root !== undefined) scope.push('--root', shellQuote(root));
+  const claude = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length);
+  if (claude.includes('--claude') || claude.includes('--claude=true')) scope.push('--claude');
+  const team = optionValue(argv, 'team');
+  if (team !== undefined) scope.push('--team', shellQuote(team));
+  return scope;
+}
+
+/**
+ * Rewrites every backticked suggestion `` `mailroom <args>` `` in `message` to carry `scope`.
+ * `--team` is left out of `team create` and `team list`, which do not act on one team.
+ */
+export function scopeHints(message: string, scope: HintScope): string {
+  if (scope.length === 0) return message;
+  return message.replace(/`mailroom (?!--(?:root|claude|team)\b)([^`]*)`/g, (_all, rest: string) => {
+    const teamless = /^team (create|list)\b/.test(rest);
+    const options = teamless ? dropTeam(scope) : scope;
+    return options.length === 0 ? `\`mailroom ${rest}\`` : `\`mailroom ${options.join(' ')} ${rest}\``;
+  });
+}
+
+function dropTeam(scope: HintScope): string[] {
+  const i = scope.indexOf('--team');
+  return i < 0 ? [...scope] : [...scope.slice(0, i), ...scope.slice(i + 2)];
+}
