@@ -4,7 +4,7 @@
  * members down (open tasks back to pending, unowned), prints the report and exits 8. Before, the
  * process died at once and left the commands running as orphans and the members registered.
  */
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FsStore } from '../../src/store/fs-store.js';
@@ -22,7 +22,21 @@ afterEach(async () => {
   await dir.cleanup();
 });
 
+/**
+ * The pid a task command wrote to `path`, once the whole line is there: the shell creates the file
+ * (empty) before `echo` writes to it, and Number('') is 0, which would make `alive` and the cleanup's
+ * kill act on this whole process group.
+ */
+async function pidFile(path: string): Promise<number> {
+  for (;;) {
+    const text = await readFile(path, 'utf8').catch(() => '');
+    if (/^[1-9][0-9]*\n$/.test(text)) return Number(text);
+    await sleep(50);
+  }
+}
+
 function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) throw new Error(`not a process id: ${pid}`);
   try {
     process.kill(pid, 0);
     return true;
@@ -39,8 +53,7 @@ describe.each(['SIGINT', 'SIGTERM'] as const)('mailroom run stopped with %s', (s
     await writeFile(file, JSON.stringify({ team: 'slow', members: [{ name: 'a' }, { name: 'b' }], tasks: [{ subject: 'One', command }, { subject: 'Two', command }] }));
     const root = join(dir.path, 'root');
     const run = startCli(['run', file, '--root', root, '--workdir', work], cleanEnv());
-    while ((await readdir(work).catch(() => [])).filter((f) => f.endsWith('.pid')).length < 2) await sleep(50);
-    const pids = await Promise.all(['1', '2'].map(async (id) => Number((await readFile(join(work, `${id}.pid`), 'utf8')).trim())));
+    const pids = await Promise.all(['1', '2'].map((id) => pidFile(join(work, `${id}.pid`))));
     commandPids = pids;
     expect(pids.every(alive)).toBe(true);
     run.proc.kill(signal);
