@@ -5,12 +5,12 @@
  * (exit 7), not INTERNAL "EACCES"; a symlinked inbox stays a symlink and its target gets the message.
  */
 import { execFile } from 'node:child_process';
-import { chmod, chown, lstat, mkdir, readFile, readdir, rename, symlink } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readFile, readdir, rename, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, type CliRun } from '../helpers/cli.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
-import { cleanEnv, listFiles, mailroom, mailroomOk, readJson, snapshotBytes } from '../helpers/store-files.js';
+import { cleanEnv, mailroom, mailroomOk, readJson, snapshotBytes } from '../helpers/store-files.js';
 
 let dir: TempDir;
 let root: string;
@@ -47,20 +47,22 @@ describe('a read-only state file is never replaced', () => {
 });
 
 describe('a directory this user cannot write', () => {
-  /** Runs the CLI as an unprivileged user (root ignores modes): `nobody` via setpriv when we are root. */
+  /**
+   * Runs the CLI bound by file modes. Root ignores them (CAP_DAC_OVERRIDE), so as root the CLI runs
+   * with no capability at all (setpriv): still uid 0, the owner of every file here, but held to the
+   * owner bits. (Running it as `nobody` needs the repository and the node binary to be readable by
+   * nobody, which a clone or a node under /root is not.)
+   */
   function asUser(...args: string[]): Promise<CliRun> {
     const argv = [BIN, '--root', root, ...args];
-    const [cmd, full] = process.getuid?.() === 0 ? ['setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, ...argv]] : [process.execPath, argv];
+    const noCaps = ['--inh-caps=-all', '--bounding-set=-all', '--', process.execPath, ...argv];
+    const [cmd, full] = process.getuid?.() === 0 ? ['setpriv', noCaps] : [process.execPath, argv];
     return new Promise((resolve) => {
       execFile(cmd as string, full as string[], { env: cleanEnv() }, (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }));
     });
   }
 
   it('task add in a read-only task list: FILE_ACCESS naming the path and chmod, exit 7', async () => {
-    if (process.getuid?.() === 0) {
-      await chmod(dir.path, 0o755);
-      for (const f of ['', ...(await listFiles(root, { dirs: true }))]) await chown(join(root, f), 65534, 65534);
-    }
     await chmod(join(root, 'tasks/demo'), 0o500);
     const run = await asUser('task', 'add', 'second');
     expectAccessError(run, join(root, 'tasks/demo'));
