@@ -9,8 +9,8 @@ export function plain(frame: string | undefined): string {
   return (frame ?? '').replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
 }
 
-/** Polls `frame()` until `test` accepts its plain text; throws with the last frame after `ms`. */
-export async function waitForFrame(frame: () => string | undefined, test: (text: string) => boolean, ms = 3000): Promise<string> {
+/** Polls `frame()` until `test` accepts its plain text; throws with the last frame after `ms` (generous: a loaded 2-core CI machine can stall a worker for seconds). */
+export async function waitForFrame(frame: () => string | undefined, test: (text: string) => boolean, ms = 10_000): Promise<string> {
   const until = Date.now() + ms;
   for (;;) {
     const text = plain(frame());
