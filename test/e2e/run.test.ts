@@ -51,7 +51,7 @@ describe('mailroom run', () => {
     ];
     await writeFile(file, JSON.stringify({ team: 'fail', members: [{ name: 'solo' }], tasks }));
     const root = join(dir.path, 'root');
-    const run = await runCli(['run', file, '--root', root, '--workdir', join(dir.path, 'work'), '--json', '--shutdown-timeout', '5000']);
+    const run = await runCli(['run', file, '--root', root, '--workdir', join(dir.path, 'work'), '--json', '--shutdown-timeout', '20000']);
     expect(run.code).toBe(8);
     expect(JSON.parse(run.stderr).error.code).toBe('RUN_INCOMPLETE');
     const report = JSON.parse(run.stdout);
