@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'MEMBER_NOT_FOUND'
   | 'MEMBER_EXISTS'
   | 'TASK_NOT_FOUND'
+  | 'REQUEST_NOT_FOUND'
   | 'TASK_BLOCKED'
   | 'TASK_CYCLE'
   | 'TASK_ALREADY_CLAIMED'
@@ -73,6 +74,7 @@ const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   TEAM_NOT_FOUND: 3,
   MEMBER_NOT_FOUND: 3,
   TASK_NOT_FOUND: 3,
+  REQUEST_NOT_FOUND: 3,
   NO_READY_TASK: 3,
   TEAM_EXISTS: 4,
   MEMBER_EXISTS: 4,

@@ -10,6 +10,7 @@ import { leadName, requireMember } from './members.js';
 import { sendStructured, type SentMessage } from './messages.js';
 import { removeMember } from './spawn.js';
 import { recordTasks } from './journal.js';
+import { parseMessageText } from '../protocol/structured.js';
 
 /**
  * Sends `shutdown_request` from the lead to `to` (request id `shutdown-<epochMs>@<to>`).
@@ -31,11 +32,42 @@ export interface ShutdownResponseOptions extends TeamOptions {
   approve: boolean;
   /** Required when rejecting. */
   reason?: string;
+  /**
+   * Refuse (REQUEST_NOT_FOUND) unless a shutdown_request with `requestId` is in the responder's
+   * inbox, live or archived. Set for model-driven answers (MCP, runtime tools), which may invent ids.
+   */
+  requireRequest?: boolean;
+}
+
+/**
+ * The requestIds of the shutdown_requests in `agent`'s inbox (live and archived, oldest first).
+ * Entries whose text does not parse as a protocol message are skipped.
+ */
+export async function shutdownRequestIds(options: TeamOptions & { agent: string }): Promise<string[]> {
+  const store = storeOf(options.root);
+  const [archived, live] = await Promise.all([store.readInboxArchive(options.team, options.agent), store.readInbox(options.team, options.agent)]);
+  const ids: string[] = [];
+  for (const entry of [...archived, ...live]) {
+    const parsed = parseMessageText(entry.text);
+    if (parsed.kind === 'structured' && parsed.message.type === 'shutdown_request' && typeof parsed.message.requestId === 'string') ids.push(parsed.message.requestId);
+  }
+  return ids;
+}
+
+/** Throws REQUEST_NOT_FOUND unless `requestId` names a shutdown_request `from` received. */
+async function requireShutdownRequest(options: ShutdownResponseOptions): Promise<void> {
+  const ids = await shutdownRequestIds({ ...options, agent: options.from });
+  if (ids.includes(options.requestId)) return;
+  const known = ids.length === 0 ? `${options.from} has received no shutdown_request` : `requests received: ${ids.slice(-5).map((id) => JSON.stringify(id)).join(', ')}`;
+  throw new MailroomError('REQUEST_NOT_FOUND', `No shutdown_request with requestId ${JSON.stringify(options.requestId)} in ${options.from}'s inbox (${known}). Copy the requestId of the shutdown_request exactly.`, {
+    details: { requestId: options.requestId, received: ids },
+  });
 }
 
 /**
  * Sends `shutdown_approved` (with the member's paneId and backendType) or `shutdown_rejected`
- * (with a reason) to the lead. @throws MESSAGE_INVALID when rejecting without a reason
+ * (with a reason) to the lead. @throws MESSAGE_INVALID when rejecting without a reason;
+ * REQUEST_NOT_FOUND with `requireRequest` when no such request reached the responder
  */
 export async function respondToShutdown(options: ShutdownResponseOptions): Promise<SentMessage> {
   const config = await storeOf(options.root).readConfig(options.team);
@@ -43,6 +75,7 @@ export async function respondToShutdown(options: ShutdownResponseOptions): Promi
   if (!options.approve && !options.reason) {
     throw new MailroomError('MESSAGE_INVALID', 'Rejecting a shutdown needs a reason: pass --reason "<why>".');
   }
+  if (options.requireRequest) await requireShutdownRequest(options);
   const message: { type: string } & Record<string, unknown> = options.approve
     ? { type: 'shutdown_approved', requestId: options.requestId, from: options.from }
     : { type: 'shutdown_rejected', requestId: options.requestId, from: options.from, reason: options.reason };

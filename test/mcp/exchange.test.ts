@@ -117,6 +117,12 @@ describe('mailroom mcp: a full exchange with a CLI lead', () => {
     await sendStructured({ root: dir.path, team: 'demo', to: 'codex', message: { type: 'shutdown_request', requestId, reason: 'work is done' } });
     const got = dataOf<{ messages: Msg[] }>(await codex.call('wait_for_message', { timeout_ms: 10_000 }));
     expect(got.messages[0]).toMatchObject({ type: 'shutdown_request', message: { requestId, reason: 'work is done' } });
+    const invented = errorOf(await codex.call('shutdown_response', { request_id: 'shutdown-1767225600000@codex', approve: true }));
+    expect(invented.code).toBe('REQUEST_NOT_FOUND');
+    expect(invented.message).toContain(JSON.stringify(requestId));
+    expect((await readInbox({ root: dir.path, team: 'demo', unread: true })).messages.map((m) => m.parsed)).not.toContainEqual(
+      expect.objectContaining({ kind: 'structured', message: expect.objectContaining({ type: 'shutdown_approved' }) }),
+    );
     dataOf(await codex.call('shutdown_response', { request_id: requestId, approve: true }));
     const lead = await readInbox({ root: dir.path, team: 'demo', unread: true });
     const approval = lead.messages.at(-1)!.parsed;

@@ -54,7 +54,7 @@ export function registerMessageTools(server: McpServer, session: McpSession): vo
       annotations: { destructiveHint: true, idempotentHint: false },
     },
     handler(log, 'shutdown_response', async (a: { request_id: string; approve: boolean; reason?: string | undefined }) => {
-      const sent = await respondToShutdown({ ...session.target, from: session.me, requestId: a.request_id, approve: a.approve, reason: a.reason });
+      const sent = await respondToShutdown({ ...session.target, from: session.me, requestId: a.request_id, approve: a.approve, reason: a.reason, requireRequest: true });
       return { sent: sentView(sent), approved: a.approve, request_id: a.request_id };
     }),
   );

@@ -41,7 +41,7 @@ async function sendText(to: string, text: string, summary: string | undefined, c
 }
 
 async function answerShutdown(message: z.infer<typeof ShutdownResponse>, ctx: ToolContext): Promise<unknown> {
-  await respondToShutdown({ root: ctx.store, team: ctx.team, from: ctx.name, requestId: message.request_id, approve: message.approve, reason: message.reason });
+  await respondToShutdown({ root: ctx.store, team: ctx.team, from: ctx.name, requestId: message.request_id, approve: message.approve, reason: message.reason, requireRequest: true });
   if (message.approve) ctx.record.shutdownApproved = { requestId: message.request_id };
   return message.approve ? 'Shutdown approved: you will stop now.' : 'Shutdown rejected; keep working.';
 }

@@ -48,6 +48,31 @@ describe('shutdown handshake', () => {
     expect(approved).toMatchObject({ message: { from: 'alice', paneId: 'in-process', backendType: 'in-process' } });
   });
 
+  it('an answer with an invented request id is refused to the model, naming the real one; the corrected answer lands', async () => {
+    const errors: string[] = [];
+    const model = functionModel((request) => {
+      const last = request.messages.at(-1)?.content ?? [];
+      const refused = last.find((b) => b.type === 'tool_result' && b.isError === true);
+      if (refused?.type === 'tool_result') {
+        errors.push(refused.content);
+        const requestId = /requests received: "([^"]+)"/.exec(refused.content)?.[1] ?? 'none';
+        const message = { type: 'shutdown_response', request_id: requestId, approve: true };
+        return { content: [{ type: 'tool_use', id: 'r2', name: 'SendMessage', input: { to: 'team-lead', message } }], stopReason: 'tool_use' };
+      }
+      if (!shutdownRequestIn(latestUserTurn(request))) return { content: [], stopReason: 'end_turn' };
+      const message = { type: 'shutdown_response', request_id: 'shutdown-123@alice', approve: true };
+      return { content: [{ type: 'tool_use', id: 'r1', name: 'SendMessage', input: { to: 'team-lead', message } }], stopReason: 'tool_use' };
+    });
+    const alice = host.add('alice', model);
+    const result = await host.stop('alice', { timeoutMs: 10_000 });
+    expect(result).toMatchObject({ name: 'alice', outcome: 'approved' });
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/No shutdown_request with requestId "shutdown-123@alice"/);
+    const answers = (await leadMessages()).filter((p) => p.kind === 'structured' && p.message.type === 'shutdown_approved');
+    expect(answers).toHaveLength(1);
+    expect((await alice.done).reason).toBe('shutdown');
+  });
+
   it('reject: shutdown_rejected with the reason; the teammate keeps running until forced', async () => {
     const model = functionModel((request) => {
       const req = shutdownRequestIn(latestUserTurn(request));
