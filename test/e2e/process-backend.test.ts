@@ -37,7 +37,7 @@ describe('process backend', () => {
     const { member, process: started } = await spawnProcessTeammate({ root: dir.path, team: 't', name: 'bob', model: `command:node ${PROGRAM} slow ${dir.path}`, cwd: dir.path, prompt: 'Think hard.' });
     pids.push(started.pid);
     expect(member).toMatchObject({ backendType: 'in-process', tmuxPaneId: 'in-process' });
-    expect(await store.readProcessRecord('t', 'bob')).toMatchObject({ pid: started.pid, logFile: store.layout.agentLogPath('t', 'bob') });
+    expect(await store.readProcessRecord('t', 'bob')).toMatchObject({ pid: started.pid, startTime: expect.any(Number), logFile: store.layout.agentLogPath('t', 'bob') });
     expect(started.logFile.startsWith(join(dir.path, 'teams', 't', 'logs'))).toBe(true);
     await addTask({ root: dir.path, team: 't', subject: 'Long job' });
     await claimTask({ root: dir.path, team: 't', id: '1', as: 'bob' });
@@ -49,7 +49,10 @@ describe('process backend', () => {
     expect(stop.code).toBe(0);
     expect(stop.stdout).toBe(`bob was stopped (--force) and left team t; unassigned #1; killed process ${started.pid}\n`);
     expect(isAlive(started.pid)).toBe(false);
-    await until(() => !isAlive(slowPid), 5_000, 'the model program to end');
+    // The model program is a grandchild (`sh -c` forks it; dash does not exec): when its group is
+    // killed it is orphaned, and its zombie counts as alive until PID 1 reaps it, which the CI VM's
+    // init does only every ~2 s.
+    await until(() => !isAlive(slowPid), 15_000, 'the model program to end');
     expect(await store.readProcessRecord('t', 'bob')).toBeUndefined();
     expect((await store.readConfig('t')).members.map((m) => m.name)).toEqual(['team-lead']);
     expect(await store.readTask('t', '1')).toMatchObject({ status: 'pending' });
