@@ -6,6 +6,7 @@ import type { TeamConfig } from '../protocol/config.js';
 import type { InboxEntry } from '../protocol/inbox.js';
 import type { Task } from '../protocol/task.js';
 import type { ProcessRecord } from '../protocol/process.js';
+import type { CommandRecord } from '../protocol/command.js';
 import type { LockOptions } from './lock.js';
 import { Layout } from './paths.js';
 import type { JournalEvent } from '../protocol/journal.js';
@@ -16,6 +17,7 @@ import * as health from './fs/health-repair.js';
 import { scanHealth } from './fs/health-scan.js';
 import type { StoreIssue, StoreRepair } from './health.js';
 import * as processes from './fs/processes.js';
+import * as commands from './fs/commands.js';
 import * as journal from './fs/journal.js';
 import * as tasks from './fs/tasks.js';
 import * as teams from './fs/teams.js';
@@ -117,10 +119,23 @@ export class FsStore implements Store {
   writeProcessRecord(team: string, agent: string, record: ProcessRecord): Promise<void> {
     return processes.writeProcessRecord(this.ctx, team, agent, record);
   }
+  claimProcessRecord(team: string, agent: string, record: ProcessRecord, isStale: (current: ProcessRecord) => Promise<boolean>): Promise<ProcessRecord | undefined> {
+    return processes.claimProcessRecord(this.ctx, team, agent, record, isStale);
+  }
   deleteProcessRecord(team: string, agent: string): Promise<void> {
     return processes.deleteProcessRecord(this.ctx, team, agent);
   }
   openAgentLog(team: string, agent: string): Promise<AgentLog> {
     return processes.openAgentLog(this.ctx, team, agent);
+  }
+
+  writeCommandRecord(record: CommandRecord): Promise<void> {
+    return commands.writeCommandRecord(this.ctx, record);
+  }
+  deleteCommandRecord(team: string, pid: number): Promise<void> {
+    return commands.deleteCommandRecord(this.ctx, team, pid);
+  }
+  listCommandRecords(team?: string): Promise<CommandRecord[]> {
+    return commands.listCommandRecords(this.ctx, team);
   }
 }

@@ -85,6 +85,25 @@ export class Layout {
   }
 
   /**
+   * `<root>/mailroom/commands`: records of running teammate commands, one directory per team
+   * (docs/format.md "Command records"). Not under `teams/<team>/`, which `team delete` and Claude
+   * Code's TeamDelete remove: a record must outlive its team until its command is reaped.
+   */
+  get commandsDir(): string {
+    return join(this.root, 'mailroom', 'commands');
+  }
+
+  /** `<root>/mailroom/commands/<team>` (case-keeping sanitiser). */
+  commandRecordDir(team: string): string {
+    return join(this.commandsDir, pathPart(team));
+  }
+
+  /** `<root>/mailroom/commands/<team>/<pid>.json`: the record of the command whose `sh` has this pid. */
+  commandRecordPath(team: string, pid: number): string {
+    return join(this.commandRecordDir(team), `${pid}.json`);
+  }
+
+  /**
    * `<root>/mailroom/journal`: mailroom's own files live under `<root>/mailroom/`, outside the
    * inbox and task-list directories, which Claude Code globs and deletes.
    */

@@ -12,6 +12,7 @@ import type { InboxEntry } from '../protocol/inbox.js';
 import type { Task } from '../protocol/task.js';
 import type { StoreIssue, StoreRepair } from './health.js';
 import type { ProcessRecord } from '../protocol/process.js';
+import type { CommandRecord } from '../protocol/command.js';
 import type { JournalEvent } from '../protocol/journal.js';
 
 /** A team found in the store. */
@@ -156,12 +157,31 @@ export interface Store {
   /** Journal events after cursor `since` (default: from the start); a missing journal is empty. */
   readJournal(team: string, options?: { since?: number }): Promise<JournalRead>;
 
-  /** The pid record of a process-backend teammate, or undefined when missing or invalid. */
+  /** The pid record of a teammate's `mailroom agent` process, or undefined when missing or invalid. */
   readProcessRecord(team: string, agent: string): Promise<ProcessRecord | undefined>;
-  /** Writes (replaces) the pid record of a process-backend teammate. */
+  /** Writes (replaces) the pid record of a teammate's `mailroom agent` process. */
   writeProcessRecord(team: string, agent: string, record: ProcessRecord): Promise<void>;
+  /**
+   * Writes `record` as the agent's pid record unless another process holds it: atomically (under a
+   * lock) with respect to other claims. A current record of another pid is kept when
+   * `isStale(current)` resolves false, and returned; nothing is written then. A current record of
+   * the same process (same pid and start time) is kept and completed with `record`'s other fields.
+   * @returns the live holder's record, or undefined when `record` was written.
+   * @throws FILE_CORRUPT, LOCK_TIMEOUT
+   */
+  claimProcessRecord(team: string, agent: string, record: ProcessRecord, isStale: (current: ProcessRecord) => Promise<boolean>): Promise<ProcessRecord | undefined>;
   /** Removes the pid record (no-op when absent). */
   deleteProcessRecord(team: string, agent: string): Promise<void>;
   /** Opens the teammate's log file for appending (stores without local files throw NOT_SUPPORTED). */
   openAgentLog(team: string, agent: string): Promise<AgentLog>;
+
+  /**
+   * Records a running teammate command (docs/format.md "Command records"), keyed by team and pid;
+   * replaces a record of the same pid. The record outlives the team, until it is deleted.
+   */
+  writeCommandRecord(record: CommandRecord): Promise<void>;
+  /** Removes the record of the command with this pid (no-op when absent). */
+  deleteCommandRecord(team: string, pid: number): Promise<void>;
+  /** Valid command records of `team`, or of every team (deleted ones too) when `team` is undefined. */
+  listCommandRecords(team?: string): Promise<CommandRecord[]>;
 }

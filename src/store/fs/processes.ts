@@ -1,13 +1,16 @@
 /**
- * Process-backend bookkeeping under the team directory: pid records
+ * Agent-process bookkeeping under the team directory: pid records
  * (`teams/<teamDir>/processes/<agent>.json`) and log files (`teams/<teamDir>/logs/<agent>.log`).
- * Deleting the team deletes them too. Records are written atomically (temp file + rename); each is
- * written by one starter, so no lock is needed.
+ * Deleting the team deletes them too. Records are written atomically (temp file + rename); a claim
+ * ({@link claimProcessRecord}) checks and writes under the record's lock (`<agent>.json.lock`), so
+ * two runtimes starting at once for one member cannot both win.
  */
 import { open, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ProcessRecordSchema, type ProcessRecord } from '../../protocol/process.js';
 import { readJsonFile, writeJsonFile, FILE_MODE } from '../json-file.js';
+import { withLock } from '../lock.js';
+import { lockDirFor } from '../paths.js';
 import type { AgentLog } from '../store.js';
 import { ensureDir, type FsContext } from './context.js';
 
@@ -24,6 +27,27 @@ export async function writeProcessRecord(ctx: FsContext, team: string, agent: st
   const path = ctx.layout.processRecordPath(team, agent);
   await ensureDir(dirname(path));
   await writeJsonFile(path, record);
+}
+
+/**
+ * Writes `record` unless another live process holds the agent's record. Under the record's lock:
+ * reads the current record; when it names another pid and `isStale(current)` resolves false,
+ * returns it and writes nothing. Otherwise writes — for the same process (same pid, and same start
+ * time where both have one), the current record's fields are kept and missing ones added — and
+ * returns undefined. A record with this pid but another start time belongs to a process that died
+ * (the pid is ours now): it is replaced.
+ * @throws FILE_CORRUPT (current record unparseable), LOCK_TIMEOUT
+ */
+export async function claimProcessRecord(ctx: FsContext, team: string, agent: string, record: ProcessRecord, isStale: (current: ProcessRecord) => Promise<boolean>): Promise<ProcessRecord | undefined> {
+  const path = ctx.layout.processRecordPath(team, agent);
+  await ensureDir(dirname(path));
+  return withLock(path, lockDirFor(path), ctx.lock, async (lock) => {
+    const current = await readProcessRecord(ctx, team, agent);
+    const same = current?.pid === record.pid && (current.startTime === undefined || record.startTime === undefined || current.startTime === record.startTime);
+    if (current && current.pid !== record.pid && !(await isStale(current))) return current;
+    await writeJsonFile(path, same ? { ...record, ...current } : record, lock);
+    return undefined;
+  });
 }
 
 /** Removes the agent's process record (no-op when absent). */
