@@ -51,6 +51,8 @@ export {
 export { readInbox, markRead, entryKey, type InboxMessage, type InboxView, type ReadInboxOptions, type MarkReadOptions } from './core/inbox.js';
 export { archiveInbox, autoArchiveAllowed, type ArchiveInboxOptions } from './core/inbox-archive.js';
 export { doctor, type DoctorOptions, type DoctorFinding, type DoctorFindingKind, type DoctorReport } from './core/doctor.js';
+export { findOrphanCommands, reapOrphanCommands, reapOrphan, describeCommand, describeReap, type OrphanCommand, type OrphanVerdict, type ReapOutcome } from './core/orphan-commands.js';
+export { CommandRecordSchema, ProcessIdentitySchema, type CommandRecord, type ProcessIdentity } from './protocol/command.js';
 export type { InboxAppendOptions } from './store/store.js';
 export type { StoreIssue, StoreRepair, StateFileKind } from './store/health.js';
 export { addTask, listTasks, getTask, deleteTask, viewOf, type AddTaskOptions, type ListTasksOptions, type TaskView, type MetadataPatch } from './core/tasks.js';

@@ -2,13 +2,15 @@
  * `mailroom doctor`: finds what can go wrong on disk and in a team's state, reports it, and with
  * `fix` repairs it (../shared/cases/11). Store-level problems (corrupt files, temp files left by
  * killed writers, stale locks) come from {@link Store.scanHealth}; team-level ones (dependencies,
- * owners, orphan inboxes) from doctor-teams.ts. Store problems are repaired first, so team checks
- * see the repaired files and are not held up by dead locks.
+ * owners, orphan inboxes) from doctor-teams.ts; commands left running by a dead runtime from
+ * doctor-commands.ts. Store problems are repaired first, so team checks see the repaired files and
+ * are not held up by dead locks.
  */
 import { isMailroomError } from '../errors.js';
 import type { StoreIssue } from '../store/health.js';
 import type { Store } from '../store/store.js';
 import { storeOf, type BaseOptions } from './context.js';
+import { commandChecks } from './doctor-commands.js';
 import { checkTeam } from './doctor-teams.js';
 import type { Check, DoctorFinding, DoctorReport } from './doctor-types.js';
 
@@ -30,7 +32,7 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
   const store = storeOf(options.root);
   const storeChecks = (await store.scanHealth()).map((issue) => storeCheck(store, issue));
   if (options.fix) await repair(storeChecks);
-  const teamChecks: Check[] = [];
+  const teamChecks: Check[] = await commandChecks(store, options.team);
   for (const team of await teamsToCheck(store, options.team)) {
     const config = await store.readConfig(team).catch((err: unknown) => {
       if (options.team !== undefined && !isMailroomError(err, 'FILE_CORRUPT')) throw err;
