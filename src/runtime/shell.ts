@@ -21,6 +21,8 @@ export interface ShellOptions {
   timeoutMs: number;
   /** Kills the command when it fires. */
   signal: AbortSignal;
+  /** Called once the command has started, with the pid of its `sh` (which leads its process group). */
+  onSpawn?: (pid: number) => void;
 }
 
 /** What a command did. */
@@ -58,6 +60,7 @@ export function runShell(options: ShellOptions): Promise<ShellResult> {
     child.stdin.on('error', () => undefined);
     child.stdin.end(options.stdin ?? '');
     child.on('error', (err) => (out.spawnError = err.message));
+    child.once('spawn', () => child.pid !== undefined && options.onSpawn?.(child.pid));
     child.on('close', (code) => {
       clearTimeout(timer);
       options.signal.removeEventListener('abort', onAbort);

@@ -55,6 +55,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       pollMs: a['poll-ms'],
       onMessage: (entry, at) => print(render.progressLine(entry, at, a.verbose === true)),
       onLog: (name, line) => a.verbose && print(`  ${name}: ${line}`),
+      onNotice: (line) => (a.json ? process.stderr.write(`mailroom run: ${terminalSafe(line)}\n`) : print(line)),
       signal: interrupt.signal,
     }).finally(() => {
       process.off('SIGINT', onSignal);

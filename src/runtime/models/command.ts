@@ -4,11 +4,13 @@
  * context) and the wrapped messages — and written to the program's stdin; its stdout is the reply,
  * sent with SendMessage to whoever it answers (the sender of the last message in the turn, else
  * the lead). A shutdown_request is approved without running the program. The program runs through
- * `sh -c` in the teammate's working directory.
+ * `sh -c` in the teammate's working directory, recorded in the store while it runs (so an orphan of
+ * a killed runtime can be reaped).
  */
 import { MailroomError } from '../../errors.js';
 import { currentTeammate } from '../context.js';
-import { capTail, runShell } from '../shell.js';
+import { runRecordedShell } from '../recorded-shell.js';
+import { capTail, runShell, type ShellOptions, type ShellResult } from '../shell.js';
 import { modelCallAborted } from './abort.js';
 import { latestUserTurn, shutdownRequestIn, textsOf, wrappedMessages } from './request-view.js';
 import type { ChatMessage, Model, ModelRequest, ModelResponse } from './types.js';
@@ -50,13 +52,19 @@ export function renderTurn(request: ModelRequest): string {
 
 async function runProgram(options: CommandModelOptions, id: string, request: ModelRequest): Promise<string> {
   const cwd = currentTeammate()?.cwd ?? process.cwd();
-  const result = await runShell({ command: options.command, cwd, stdin: renderTurn(request), timeoutMs: options.timeoutMs ?? COMMAND_TIMEOUT_MS, signal: request.signal });
+  const result = await run({ command: options.command, cwd, stdin: renderTurn(request), timeoutMs: options.timeoutMs ?? COMMAND_TIMEOUT_MS, signal: request.signal });
   if (result.aborted) throw modelCallAborted(id, request.signal);
   if (result.exitCode === 0) return result.stdout.trim();
   const why = result.spawnError ?? (result.timedOut ? `timed out after ${result.durationMs} ms` : `exited with code ${result.exitCode ?? 'none (killed)'}`);
   throw new MailroomError('MODEL_ERROR', `Model ${id} failed: the program ${why}. ${capTail(result.stderr.trim(), 500) || 'It printed nothing on stderr.'} Check that the command works from a shell in ${cwd}.`, {
     details: { model: id, exitCode: result.exitCode },
   });
+}
+
+/** Runs the program, recorded in the store while it runs when called inside a teammate. */
+function run(shell: ShellOptions): Promise<ShellResult> {
+  const me = currentTeammate();
+  return me ? runRecordedShell({ store: me.store, team: me.team, agent: me.name }, shell) : runShell(shell);
 }
 
 function replyTo(turn: ChatMessage | undefined): string {

@@ -1,13 +1,15 @@
 /**
- * `mailroom run <team file>`: sets the team up, hosts its members in this process, follows the
- * lead's inbox (this process is the lead), waits until the team is quiet (or the run timeout),
- * then shuts every teammate down through the handshake (forced after the shutdown timeout, or
- * after a rejection) and reports. Nothing is left running.
+ * `mailroom run <team file>`: reaps the team's commands that a killed runtime left running, sets
+ * the team up, hosts its members in this process, follows the lead's inbox (this process is the
+ * lead), waits until the team is quiet (or the run timeout), then shuts every teammate down through
+ * the handshake (forced after the shutdown timeout, or after a rejection) and reports. Nothing is
+ * left running.
  */
 import { resolve } from 'node:path';
 import type { InboxEntry } from '../../protocol/inbox.js';
 import type { Store } from '../../store/store.js';
 import { ensureUserDir } from '../../store/user-files.js';
+import { describeReap, reapOrphanCommands } from '../../core/orphan-commands.js';
 import { InProcessHost, type HostStopResult } from '../host.js';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from '../lifecycle/answer.js';
 import { createModel } from '../models/index.js';
@@ -39,16 +41,26 @@ export interface RunTeamOptions {
   /** Teammates' log lines. */
   onLog?: (name: string, line: string) => void;
   /**
+   * Lines about the run itself: at the start, each command of this team that a runtime which died
+   * (SIGKILL, OOM killer) left running, and what was done about it (docs/runtime.md "Orphaned commands").
+   */
+  onNotice?: (line: string) => void;
+  /**
    * Interrupts the run (the CLI aborts it on SIGINT/SIGTERM): it stops waiting for quiet and forces
    * every teammate to stop at once (their model calls and task commands are aborted), then reports.
    */
   signal?: AbortSignal;
 }
 
-/** Runs a team file to completion. @throws INVALID_ARGUMENT (team file), TEAM_EXISTS, MODEL_ERROR */
+/**
+ * Runs a team file to completion. Before it sets the team up, the team's orphaned commands are
+ * reaped (core/orphan-commands.ts), even when the team then turns out to exist.
+ * @throws INVALID_ARGUMENT (team file), TEAM_EXISTS, MODEL_ERROR
+ */
 export async function runTeam(o: RunTeamOptions): Promise<RunReport> {
   const loaded = await loadTeamFile(o.file);
   const team = o.team ?? loaded.file.team;
+  for (const reaped of await reapOrphanCommands(o.store, team)) o.onNotice?.(describeReap(reaped));
   const workdir = await ensureUserDir(o.workdir ?? (loaded.file.workdir !== undefined ? resolve(loaded.dir, loaded.file.workdir) : process.cwd()));
   const members = await setUpTeam({ store: o.store, loaded, team, workdir, model: o.model });
   const models = await Promise.all(members.map((m) => createModel(m.model)));

@@ -2,14 +2,16 @@
  * RunTaskCommand: runs a claimed task's `metadata.command` (a shell command, in the teammate's
  * working directory, with `metadata.timeoutMs` or a default timeout) and stores the outcome in the
  * task's metadata: `exitCode`, `outputTail`, `durationMs`, `startedAt`, `finishedAt`, `timedOut`.
- * It does not complete the task: the caller decides (the worker completes on exit code 0).
+ * It does not complete the task: the caller decides (the worker completes on exit code 0). While
+ * the command runs it is recorded in the store, so an orphan of a killed runtime can be reaped.
  */
 import { z } from 'zod';
 import { MailroomError } from '../../errors.js';
 import { getTask } from '../../core/tasks.js';
 import { updateTask } from '../../core/task-update.js';
 import type { Task } from '../../protocol/task.js';
-import { capTail, runShell, type ShellResult } from '../shell.js';
+import { runRecordedShell } from '../recorded-shell.js';
+import { capTail, type ShellResult } from '../shell.js';
 import { defineTool, type ToolContext } from './types.js';
 
 /** Default command timeout (ms) when the task sets no `metadata.timeoutMs`. */
@@ -26,7 +28,8 @@ export const runTaskCommandTool = defineTool(
     const task = (await getTask({ root: ctx.store, team: ctx.team, id: taskId })).task;
     const command = commandOf(task, ctx);
     const startedAt = new Date().toISOString();
-    const result = await runShell({ command, cwd: ctx.cwd, env: envOf(task, ctx), timeoutMs: timeoutOf(task), signal: ctx.signal });
+    const owner = { store: ctx.store, team: ctx.team, agent: ctx.name, taskId: task.id };
+    const result = await runRecordedShell(owner, { command, cwd: ctx.cwd, env: envOf(task, ctx), timeoutMs: timeoutOf(task), signal: ctx.signal });
     if (result.aborted) throw ctx.signal.reason ?? new Error('aborted');
     const outcome = outcomeOf(task.id, result, startedAt);
     await updateTask({ root: ctx.store, team: ctx.team, as: ctx.name, id: task.id, metadata: outcome });
