@@ -9,7 +9,10 @@ import { storeOf, type TeamOptions } from '../../core/context.js';
 import { requireMember } from '../../core/members.js';
 import { completeShutdown, requestShutdown } from '../../core/shutdown.js';
 import type { Store } from '../../store/store.js';
-import { terminate, waitForExit } from '../process/kill.js';
+import { stopProcessGroup } from '../../core/process-group.js';
+import { livenessOf, waitUntilGone } from '../../core/process-identity.js';
+import type { ProcessRecord } from '../../protocol/process.js';
+import { terminate } from '../process/kill.js';
 import { awaitShutdownAnswer, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './answer.js';
 
 /** Input of {@link stopTeammate}. */
@@ -58,10 +61,22 @@ async function teardown(store: Store, o: StopOptions, outcome: StopResult['outco
   const record = await store.readProcessRecord(o.team, o.name);
   let killedPid: number | undefined;
   if (record) {
-    const exited = !kill && (await waitForExit(record.pid, 5_000));
-    if (!exited && (await terminate(record.pid))) killedPid = record.pid;
+    if (await stopProcess(record, kill)) killedPid = record.pid;
     await store.deleteProcessRecord(o.team, o.name);
   }
   const done = await completeShutdown({ root: store, team: o.team, name: o.name });
   return { name: o.name, outcome, unassigned: done.unassigned.map((t) => t.id), ...(killedPid !== undefined ? { killedPid } : {}) };
+}
+
+/**
+ * Waits up to 5 s for the recorded process to exit (unless `kill`), then stops it: its group gets
+ * SIGTERM, then SIGKILL. A pid that now belongs to another process (start time differs) is never
+ * signalled; a record without a start time is trusted on its pid alone, as before start times were
+ * recorded. @returns true when a process was signalled
+ */
+async function stopProcess(record: ProcessRecord, kill: boolean): Promise<boolean> {
+  if (!kill && (await waitUntilGone(record, 5_000))) return false;
+  const state = await livenessOf(record);
+  if (state === 'alive') return (await stopProcessGroup(record.pid, record)).signalled;
+  return state === 'unverified' && (await terminate(record.pid));
 }

@@ -1,14 +1,20 @@
 /**
- * The body of `mailroom agent <name>`: one teammate in this process (the process backend). It
- * logs one timestamped line per event to `out` (the log file, through stdout), and on leaving
- * (shutdown approved, or removed from the roster) removes its own pid record.
+ * The body of `mailroom agent <name>`: one teammate in this process, detached (the process backend
+ * starts it, its output going to the log file) or in the foreground. It first claims the member's
+ * pid record (`teams/<team>/processes/<name>.json`), so a second runtime for the member — foreground
+ * or detached — is refused while this one runs; then it reaps the team's commands orphaned by a
+ * runtime that died (core/orphan-commands.ts); it logs one timestamped line per event to `out`, and
+ * removes its own pid record whenever it returns (a SIGKILLed agent leaves a record that the next
+ * claim finds stale).
  */
 import { MailroomError, isMailroomError } from '../../errors.js';
 import { storeOf, type StoreRef } from '../../core/context.js';
 import { requireMember } from '../../core/members.js';
+import { describeReap, reapOrphanCommands } from '../../core/orphan-commands.js';
+import type { Store } from '../../store/store.js';
 import { createModel } from '../models/index.js';
-import { isAlive } from './kill.js';
 import { runTeammate, type TeammateExit } from '../teammate.js';
+import { claimTeammate, ownAgentRecord } from './claim.js';
 
 /** Input of {@link runAgentProcess}. */
 export interface AgentProcessOptions {
@@ -27,31 +33,31 @@ export interface AgentProcessOptions {
 /**
  * Runs the teammate until it stops.
  * @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND, INVALID_ARGUMENT (model), TEAMMATE_RUNNING (another
- * recorded process of this teammate is alive: two runtimes on one inbox would both answer)
+ * recorded `mailroom agent` process of this teammate may still run: two runtimes on one inbox
+ * would both answer)
  */
 export async function runAgentProcess(options: AgentProcessOptions): Promise<TeammateExit> {
   const store = storeOf(options.root);
   const member = requireMember(await store.readConfig(options.team), options.name, 'teammate');
-  const running = await store.readProcessRecord(options.team, options.name);
-  if (running && running.pid !== process.pid && isAlive(running.pid)) {
-    throw new MailroomError('TEAMMATE_RUNNING', `${options.name} already runs as process ${running.pid} (log ${running.logFile}). Stop it first: mailroom team stop ${options.name}.`, {
-      details: { team: options.team, name: options.name, pid: running.pid },
+  await claimTeammate(store, options.team, options.name, await ownAgentRecord(options.team, options.name, options.model));
+  try {
+    const spec = options.model ?? member.model;
+    const model = await createModel(spec).catch((err: unknown) => {
+      if (!isMailroomError(err, 'INVALID_ARGUMENT') || options.model) throw err;
+      throw new MailroomError('INVALID_ARGUMENT', `${err.message} (it comes from ${options.name}'s "model" in config.json; pass --model kind:name to choose one).`, { cause: err });
     });
+    const log = (line: string) => options.out(`${new Date().toISOString()} ${options.name}: ${line}\n`);
+    log(`started (pid ${process.pid}, model ${model.id}, team ${options.team})`);
+    for (const reaped of await reapOrphanCommands(store, options.team)) log(describeReap(reaped));
+    const exit = await runTeammate({ root: store, team: options.team, name: options.name, model, signal: options.signal, pollMs: options.pollMs, log });
+    log(`stopped: ${exit.reason}`);
+    return exit;
+  } finally {
+    await forgetOwnRecord(options, store);
   }
-  const spec = options.model ?? member.model;
-  const model = await createModel(spec).catch((err: unknown) => {
-    if (!isMailroomError(err, 'INVALID_ARGUMENT') || options.model) throw err;
-    throw new MailroomError('INVALID_ARGUMENT', `${err.message} (it comes from ${options.name}'s "model" in config.json; pass --model kind:name to choose one).`, { cause: err });
-  });
-  const log = (line: string) => options.out(`${new Date().toISOString()} ${options.name}: ${line}\n`);
-  log(`started (pid ${process.pid}, model ${model.id}, team ${options.team})`);
-  const exit = await runTeammate({ root: store, team: options.team, name: options.name, model, signal: options.signal, pollMs: options.pollMs, log });
-  log(`stopped: ${exit.reason}`);
-  if (exit.reason !== 'aborted') await forgetOwnRecord(options, store);
-  return exit;
 }
 
-async function forgetOwnRecord(o: AgentProcessOptions, store: ReturnType<typeof storeOf>): Promise<void> {
+async function forgetOwnRecord(o: AgentProcessOptions, store: Store): Promise<void> {
   const record = await store.readProcessRecord(o.team, o.name).catch(() => undefined);
-  if (record?.pid === process.pid) await store.deleteProcessRecord(o.team, o.name);
+  if (record?.pid === process.pid) await store.deleteProcessRecord(o.team, o.name).catch(() => undefined);
 }

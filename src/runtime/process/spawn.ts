@@ -18,7 +18,8 @@ export const PROCESS_MEMBER_BACKEND = { backend: 'in-process', paneId: 'in-proce
 /** The registered member and its started process. */
 export interface SpawnedProcess {
   member: Member;
-  process: ProcessRecord;
+  /** Its pid record; a detached process always has a log file. */
+  process: ProcessRecord & { logFile: string };
 }
 
 /**
