@@ -63,6 +63,7 @@ describe.each(['SIGINT', 'SIGTERM'] as const)('mailroom run stopped with %s', (s
     expect(run.lines().join('\n')).toContain('Shutdown: a forced, b forced');
     expect(pids.filter(alive)).toEqual([]);
     const store = new FsStore(root);
+    expect(await store.listCommandRecords()).toEqual([]); // each record went with its command
     expect((await store.readConfig('slow')).members.map((m) => m.name)).toEqual(['team-lead']);
     expect((await store.listTasks('slow')).map((t) => [t.status, t.owner])).toEqual([
       ['pending', undefined],
