@@ -3,7 +3,10 @@
 //   record — saves stdin to <dir>/request-<n>.txt, replies "ack <n>" on stdout
 //   slow   — writes its pid to <dir>/slow-started, then sleeps 60 s (a long model call)
 //   fail   — prints "boom" on stderr and exits 3
-import { readdirSync, writeFileSync } from 'node:fs';
+// Files appear whole (written aside, then renamed): tests poll for them, and a file caught between
+// its creation and its write would read as empty (an empty pid is 0, and kill(0) hits the test's
+// whole process group).
+import { readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const [mode, dir] = process.argv.slice(2);
@@ -12,13 +15,19 @@ process.stdin.on('data', (d) => (input += d));
 process.stdin.on('end', () => {
   if (mode === 'record') {
     const n = readdirSync(dir).filter((f) => f.startsWith('request-')).length + 1;
-    writeFileSync(join(dir, `request-${n}.txt`), input);
+    writeWhole(join(dir, `request-${n}.txt`), input);
     process.stdout.write(`ack ${n}\n`);
   } else if (mode === 'slow') {
-    writeFileSync(join(dir, 'slow-started'), String(process.pid));
+    writeWhole(join(dir, 'slow-started'), String(process.pid));
     setTimeout(() => process.exit(0), 60_000);
   } else {
     process.stderr.write('boom\n');
     process.exit(3);
   }
 });
+
+function writeWhole(path, text) {
+  const aside = join(dir, `.model-program-${process.pid}.tmp`);
+  writeFileSync(aside, text);
+  renameSync(aside, path);
+}
