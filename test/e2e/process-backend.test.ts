@@ -37,7 +37,7 @@ describe('process backend', () => {
     const { member, process: started } = await spawnProcessTeammate({ root: dir.path, team: 't', name: 'bob', model: `command:node ${PROGRAM} slow ${dir.path}`, cwd: dir.path, prompt: 'Think hard.' });
     pids.push(started.pid);
     expect(member).toMatchObject({ backendType: 'in-process', tmuxPaneId: 'in-process' });
-    expect(await store.readProcessRecord('t', 'bob')).toMatchObject({ pid: started.pid, logFile: store.layout.agentLogPath('t', 'bob') });
+    expect(await store.readProcessRecord('t', 'bob')).toMatchObject({ pid: started.pid, startTime: expect.any(Number), logFile: store.layout.agentLogPath('t', 'bob') });
     expect(started.logFile.startsWith(join(dir.path, 'teams', 't', 'logs'))).toBe(true);
     await addTask({ root: dir.path, team: 't', subject: 'Long job' });
     await claimTask({ root: dir.path, team: 't', id: '1', as: 'bob' });
