@@ -26,7 +26,7 @@ export async function scanHealth(ctx: FsContext): Promise<StoreIssue[]> {
     for (const sub of await subdirs(dir)) await scanDir(ctx, sub, issues);
   }
   for (const dir of await subdirs(ctx.layout.tasksRoot)) await scanDir(ctx, dir, issues);
-  return issues.sort((a, b) => a.path.localeCompare(b.path));
+  return issues.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)); // by code unit: the same order in every locale
 }
 
 async function subdirs(dir: string): Promise<string[]> {
