@@ -47,7 +47,7 @@ export async function findOrphanCommands(store: Store, team?: string): Promise<O
 /** Reaps one judged record (see the module comment). Never signals an unverified process. */
 export async function reapOrphan(store: Store, found: OrphanCommand, graceMs = DEFAULT_GRACE_MS): Promise<ReapOutcome> {
   const { record } = found;
-  if (found.verdict === 'unverified') return { ...found, action: 'left', note: `not signalled: process ${record.pid} cannot be verified to be the command (no start time); check it with \`ps -o pid,args -g ${record.pgid}\`` };
+  if (found.verdict === 'unverified') return { ...found, action: 'left', note: `not signalled: process ${record.pid} cannot be verified to be the command (no start time, or it does not lead process group ${record.pgid}); check it with \`ps -o pid,args -g ${record.pgid}\`` };
   if (found.verdict === 'orphan') {
     const stop = await stopProcessGroup(record.pgid, { pid: record.pid, startTime: record.startTime }, graceMs);
     if (!stop.signalled) return reapOrphan(store, { record, verdict: verdictOf(stop.liveness) }, graceMs); // it changed meanwhile

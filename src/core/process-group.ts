@@ -3,6 +3,7 @@
  * so leads its own group — without ever signalling a process that merely inherited a pid: the
  * leader's identity (pid and start time) is checked before the first signal.
  */
+import { probeProcess } from '../store/proc.js';
 import { livenessOf, waitUntilGone, type Liveness, type ProcessIdentity } from './process-identity.js';
 
 /** Default time between SIGTERM and SIGKILL (ms). */
@@ -12,37 +13,47 @@ export const DEFAULT_GRACE_MS = 2_000;
 export type GroupStop =
   /** The group was signalled; `signal` is the last one it needed. `stopped` is false when the leader still ran 1 s after SIGKILL (e.g. stuck in the kernel). */
   | { signalled: true; signal: 'SIGTERM' | 'SIGKILL'; stopped: boolean }
-  /** Nothing was signalled: the leader was not verifiably the recorded process. */
+  /** Nothing was signalled: the leader was not verifiably the recorded process (or does not lead the recorded group). */
   | { signalled: false; liveness: Exclude<Liveness, 'alive'> };
 
 /**
  * Sends SIGTERM to process group `pgid`, then SIGKILL once the leader has exited or after
  * `graceMs` (so members that ignore SIGTERM go too). Signals only when the leader is `alive` as
- * recorded ({@link livenessOf}). A process that left the group (`setsid`) is not reached. When no
- * group `pgid` exists (a foreground `mailroom agent` started inside another process's group), the
- * process `pgid` alone is signalled.
+ * recorded ({@link livenessOf}), and the group only when the leader leads it (`/proc` says its
+ * process group is `pgid`): a record naming another group is never acted on. When the leader is
+ * `pgid` itself but leads no group (a foreground `mailroom agent` started inside another process's
+ * group), the process alone is signalled; so is pid 1, as `kill(-1)` would signal every process.
+ * A process that left the group (`setsid`) is not reached.
  */
 export async function stopProcessGroup(pgid: number, leader: ProcessIdentity, graceMs = DEFAULT_GRACE_MS): Promise<GroupStop> {
   const liveness = await livenessOf(leader);
   if (liveness !== 'alive') return { signalled: false, liveness };
-  signal(pgid, 'SIGTERM', true);
+  const target = await targetOf(pgid, leader.pid);
+  if (target === undefined) return { signalled: false, liveness: 'unverified' };
+  signal(target, 'SIGTERM');
   const termed = await waitUntilGone(leader, graceMs);
-  signal(pgid, 'SIGKILL', !termed); // once the leader is gone, its pid is not ours to signal
+  // Once the leader is gone, only its group (if it led one) is still ours to signal.
+  if (target < 0 || !termed) signal(target, 'SIGKILL');
 
   const stopped = termed || (await waitUntilGone(leader, 1_000));
   return { signalled: true, signal: termed ? 'SIGTERM' : 'SIGKILL', stopped };
 }
 
-/** Signals the group; when there is no such group and `orLeader`, the process `pgid` itself. */
-function signal(pgid: number, name: NodeJS.Signals, orLeader: boolean): void {
+/**
+ * What `kill()` gets: `-pgid` when the leader leads group `pgid` (and `pgid` > 1), the leader's
+ * own pid when `pgid` is that pid, else undefined (not verified: nothing is signalled).
+ */
+async function targetOf(pgid: number, leaderPid: number): Promise<number | undefined> {
+  const probe = await probeProcess(leaderPid);
+  if (probe.kind !== 'running') return undefined;
+  if (probe.pgid === pgid && pgid > 1) return -pgid;
+  return pgid === leaderPid ? leaderPid : undefined;
+}
+
+function signal(target: number, name: NodeJS.Signals): void {
   try {
-    process.kill(-pgid, name);
+    process.kill(target, name);
   } catch {
-    if (!orLeader) return;
-    try {
-      process.kill(pgid, name);
-    } catch {
-      // gone
-    }
+    // gone
   }
 }

@@ -23,27 +23,33 @@ export const ProcessIdentitySchema = z.looseObject({
 /** A parsed {@link ProcessIdentitySchema}. */
 export type ProcessIdentity = z.infer<typeof ProcessIdentitySchema>;
 
-/** One running command of a teammate. */
-export const CommandRecordSchema = z.looseObject({
-  /** Team name (config `name`). */
-  team: z.string(),
-  /** Member name of the teammate that runs it. */
-  agent: z.string(),
-  /** The task whose `metadata.command` it is; absent for a `command:` model's program. */
-  taskId: z.string().optional(),
-  /** The shell command line (run with `sh -c`), for humans. */
-  command: z.string(),
-  /** The `sh -c` process: started detached, so it leads its own process group ({@link pgid}). */
-  pid: z.number().int().positive(),
-  /** Its process group id (equal to `pid`); the group is what a reaper signals. */
-  pgid: z.number().int().positive(),
-  /** Start time of `pid` (see {@link ProcessIdentitySchema}); absent: never signalled by a reaper. */
-  startTime: z.number().int().nonnegative().optional(),
-  /** When it started, epoch ms. */
-  startedAt: z.number(),
-  /** The runtime process that started it (`mailroom run`, `mailroom agent`, a library host). */
-  owner: ProcessIdentitySchema,
-});
+/**
+ * One running command of a teammate. Its `pid` is never 1 (a command is a child of its runtime;
+ * pid 1 is init, and a process group 1 does not exist: `kill(-1)` signals every process), and its
+ * `pgid` equals its `pid`; a record that says otherwise was not written by mailroom and is never acted on.
+ */
+export const CommandRecordSchema = z
+  .looseObject({
+    /** Team name (config `name`). */
+    team: z.string(),
+    /** Member name of the teammate that runs it. */
+    agent: z.string(),
+    /** The task whose `metadata.command` it is; absent for a `command:` model's program. */
+    taskId: z.string().optional(),
+    /** The shell command line (run with `sh -c`), for humans. */
+    command: z.string(),
+    /** The `sh -c` process: started detached, so it leads its own process group ({@link pgid}). */
+    pid: z.number().int().min(2),
+    /** Its process group id (equal to `pid`); the group is what a reaper signals. */
+    pgid: z.number().int().positive(),
+    /** Start time of `pid` (see {@link ProcessIdentitySchema}); absent: never signalled by a reaper. */
+    startTime: z.number().int().nonnegative().optional(),
+    /** When it started, epoch ms. */
+    startedAt: z.number(),
+    /** The runtime process that started it (`mailroom run`, `mailroom agent`, a library host). */
+    owner: ProcessIdentitySchema,
+  })
+  .refine((r) => r.pgid === r.pid, { message: 'pgid must equal pid (the command leads its own process group)', path: ['pgid'] });
 
 /** A parsed command record. */
 export type CommandRecord = z.infer<typeof CommandRecordSchema>;

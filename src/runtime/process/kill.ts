@@ -13,16 +13,22 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** Sends `signal` to the process group led by `pid` (falls back to the pid alone). */
+/**
+ * Sends `signal` to the process group led by `pid` (falls back to the pid alone). Pid 1 gets it
+ * alone: `kill(-1)` would signal every process this user may signal.
+ */
 export function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  if (pid > 1 && trySignal(-pid, signal)) return;
+  trySignal(pid, signal);
+}
+
+/** `kill(target, signal)`; false when it failed (no such process or group, no permission). */
+function trySignal(target: number, signal: NodeJS.Signals): boolean {
   try {
-    process.kill(-pid, signal);
+    process.kill(target, signal);
+    return true;
   } catch {
-    try {
-      process.kill(pid, signal);
-    } catch {
-      // gone
-    }
+    return false;
   }
 }
 
