@@ -4,8 +4,11 @@
  * (dependencies, owners, orphan inboxes) live in core/doctor.ts over ordinary store reads.
  */
 
-/** What kind of state file a corrupt file is (`highwatermark`: a task list's `.highwatermark`). */
-export type StateFileKind = 'config' | 'inbox' | 'task' | 'highwatermark';
+/**
+ * What kind of state file a corrupt file is (`highwatermark`: a task list's `.highwatermark`;
+ * `process`: a `mailroom agent` pid record; `command`: a running command's record).
+ */
+export type StateFileKind = 'config' | 'inbox' | 'task' | 'highwatermark' | 'process' | 'command';
 
 /** One problem found in the store's files. */
 export type StoreIssue =

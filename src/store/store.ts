@@ -157,7 +157,7 @@ export interface Store {
   /** Journal events after cursor `since` (default: from the start); a missing journal is empty. */
   readJournal(team: string, options?: { since?: number }): Promise<JournalRead>;
 
-  /** The pid record of a teammate's `mailroom agent` process, or undefined when missing or invalid. */
+  /** The pid record of a teammate's `mailroom agent` process, or undefined when missing. @throws FILE_CORRUPT (unparseable or not a process record: never taken for absent) */
   readProcessRecord(team: string, agent: string): Promise<ProcessRecord | undefined>;
   /** Writes (replaces) the pid record of a teammate's `mailroom agent` process. */
   writeProcessRecord(team: string, agent: string, record: ProcessRecord): Promise<void>;

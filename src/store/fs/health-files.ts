@@ -1,14 +1,16 @@
 /**
- * Which files are state files (config, inbox, task) and whether one is readable: parses as JSON
- * and matches its format. A file being rewritten in place by Claude Code 2.1.109 is read again a
- * few times before it counts as corrupt (readJsonFile).
+ * Which files are state files (config, inbox, task, and mailroom's process and command records)
+ * and whether one is readable: parses as JSON and matches its format. A file being rewritten in
+ * place by Claude Code 2.1.109 is read again a few times before it counts as corrupt (readJsonFile).
  */
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { TeamConfigSchema } from '../../protocol/config.js';
+import { ProcessRecordSchema } from '../../protocol/process.js';
 import { TaskSchema } from '../../protocol/task.js';
 import type { StateFileKind } from '../health.js';
 import { readJsonFile } from '../json-file.js';
+import { commandRecordAt } from './commands.js';
 import type { FsContext } from './context.js';
 
 const TASK_FILE = /^([1-9][0-9]*)\.json$/;
@@ -17,11 +19,13 @@ const TASK_FILE = /^([1-9][0-9]*)\.json$/;
 export function stateFileKind(ctx: FsContext, path: string): StateFileKind | undefined {
   const name = basename(path);
   const parent = dirname(path);
-  const { teamsDir, tasksRoot } = ctx.layout;
+  const { teamsDir, tasksRoot, commandsDir } = ctx.layout;
   if (name === 'config.json' && dirname(parent) === teamsDir) return 'config';
   if (name.endsWith('.json') && basename(parent) === 'inboxes' && dirname(dirname(parent)) === teamsDir) return 'inbox';
   if (TASK_FILE.test(name) && dirname(parent) === tasksRoot) return 'task';
   if (name === '.highwatermark' && dirname(parent) === tasksRoot) return 'highwatermark';
+  if (name.endsWith('.json') && basename(parent) === 'processes' && dirname(dirname(parent)) === teamsDir) return 'process';
+  if (TASK_FILE.test(name) && dirname(parent) === commandsDir) return 'command';
   return undefined;
 }
 
@@ -53,5 +57,9 @@ export async function checkStateFile(path: string, kind: StateFileKind): Promise
       const id = TASK_FILE.exec(basename(path))?.[1];
       return (value as { id: unknown }).id === id ? undefined : `holds id ${JSON.stringify((value as { id: unknown }).id)}, not ${id}`;
     }
+    case 'process':
+      return ProcessRecordSchema.safeParse(value).success ? undefined : 'does not match the process record format';
+    case 'command':
+      return commandRecordAt(path, value) ? undefined : 'does not match the command record format (or is not named for its own team and pid)';
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Scanning the filesystem store for broken files (`mailroom doctor`): unparseable state files,
  * temporary files left by killed writers, stale locks and takeover leftovers. Looks at
- * `teams/<dir>/` (and one level below: `inboxes/`, …) and `tasks/<list>/`; reads only.
+ * `teams/<dir>/` (and one level below: `inboxes/`, `processes/`, …), `tasks/<list>/` and
+ * `mailroom/commands/<team>/`; reads only.
  */
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -26,6 +27,7 @@ export async function scanHealth(ctx: FsContext): Promise<StoreIssue[]> {
     for (const sub of await subdirs(dir)) await scanDir(ctx, sub, issues);
   }
   for (const dir of await subdirs(ctx.layout.tasksRoot)) await scanDir(ctx, dir, issues);
+  for (const dir of await subdirs(ctx.layout.commandsDir)) await scanDir(ctx, dir, issues);
   return issues.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)); // by code unit: the same order in every locale
 }
 

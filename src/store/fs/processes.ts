@@ -8,18 +8,24 @@
 import { open, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ProcessRecordSchema, type ProcessRecord } from '../../protocol/process.js';
-import { readJsonFile, writeJsonFile, FILE_MODE } from '../json-file.js';
+import { corruptFile, readJsonFile, writeJsonFile, FILE_MODE } from '../json-file.js';
 import { withLock } from '../lock.js';
 import { lockDirFor } from '../paths.js';
 import type { AgentLog } from '../store.js';
 import { ensureDir, type FsContext } from './context.js';
 
-/** The agent's process record, or undefined when missing or invalid. */
+/**
+ * The agent's process record, or undefined when missing.
+ * @throws FILE_CORRUPT when it does not parse or does not match the format: a record that cannot
+ * be read names no process that can be checked, so it is never taken for absent and overwritten.
+ */
 export async function readProcessRecord(ctx: FsContext, team: string, agent: string): Promise<ProcessRecord | undefined> {
-  const read = await readJsonFile(ctx.layout.processRecordPath(team, agent));
+  const path = ctx.layout.processRecordPath(team, agent);
+  const read = await readJsonFile(path);
   if (read.state === 'missing') return undefined;
   const parsed = ProcessRecordSchema.safeParse(read.value);
-  return parsed.success ? parsed.data : undefined;
+  if (!parsed.success) throw corruptFile(path, parsed.error, 'does not match the process record format');
+  return parsed.data;
 }
 
 /** Writes (replaces) the agent's process record. */
