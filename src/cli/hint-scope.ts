@@ -26,17 +26,25 @@ function optionValue(argv: readonly string[], name: string): string | undefined 
 }
 
 /**
+ * `--name value`, or `--name=value` when the value begins with `-` (yargs would read `--name -x`
+ * as two options), quoted for a shell.
+ */
+function option(name: string, value: string): string[] {
+  return value.startsWith('-') ? [`--${name}=${shellQuote(value)}`] : [`--${name}`, shellQuote(value)];
+}
+
+/**
  * The store- and team-selecting options of a raw command line (`--root`, `--claude`, `--team`),
  * in a form ready to paste into a suggested command.
  */
 export function hintScope(argv: readonly string[]): HintScope {
   const scope: string[] = [];
   const root = optionValue(argv, 'root');
-  if (root !== undefined) scope.push('--root', shellQuote(root));
+  if (root !== undefined) scope.push(...option('root', root));
   const claude = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length);
   if (claude.includes('--claude') || claude.includes('--claude=true')) scope.push('--claude');
   const team = optionValue(argv, 'team');
-  if (team !== undefined) scope.push('--team', shellQuote(team));
+  if (team !== undefined) scope.push(...option('team', team));
   return scope;
 }
 
@@ -55,5 +63,6 @@ export function scopeHints(message: string, scope: HintScope): string {
 
 function dropTeam(scope: HintScope): string[] {
   const i = scope.indexOf('--team');
-  return i < 0 ? [...scope] : [...scope.slice(0, i), ...scope.slice(i + 2)];
+  if (i >= 0) return [...scope.slice(0, i), ...scope.slice(i + 2)];
+  return scope.filter((arg) => !arg.startsWith('--team='));
 }
