@@ -76,6 +76,17 @@ describe('command records', () => {
     expect(await new FsStore(root).listCommandRecords()).toEqual([]);
   });
 
+  it('takes a record of pid 1 for no command (kill(-1) would signal every process)', async () => {
+    const init = await probeProcess(1);
+    const dirPath = join(root, 'mailroom', 'commands', 't');
+    await mkdir(dirPath, { recursive: true });
+    const startTime = init.kind === 'running' ? init.startTime : 0;
+    await writeFile(join(dirPath, '1.json'), JSON.stringify({ team: 't', agent: 'a', command: 'x', pid: 1, pgid: 1, startTime, startedAt: 1, owner: await deadOwner() }));
+    expect(await new FsStore(root).listCommandRecords()).toEqual([]);
+    const check = await doctor(); // without --fix: nothing is signalled whatever it finds
+    expect(check.findings.map((f) => f.kind)).toEqual(['corrupt-file']);
+  });
+
   it('does not report a record removed when its file (named for another pid) stays', async () => {
     const dirPath = join(root, 'mailroom', 'commands', 't');
     await mkdir(dirPath, { recursive: true });
