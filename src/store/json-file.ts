@@ -3,7 +3,8 @@
  * fsync, rename, mode 0600; see atomic-write.ts). Files are formatted as Claude Code writes
  * them: `JSON.stringify(value, null, 2)` with no trailing newline.
  */
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { MailroomError, isErrno } from '../errors.js';
 import { writeFileAtomic } from './atomic-write.js';
 import type { HeldLock } from './lock.js';
@@ -26,7 +27,8 @@ export type JsonRead = { state: 'ok'; value: unknown; chars: number } | { state:
  * Reads and parses a JSON file. A file that does not parse is read again a few times (a Claude Code
  * 2.1.109 writer rewrites in place, so an unlocked reader can catch it half-written), then
  * FILE_CORRUPT is thrown naming the file.
- * @throws MailroomError FILE_CORRUPT when the file stays unparseable (or empty) for ~60 ms, or is a directory.
+ * @throws MailroomError FILE_CORRUPT when the file stays unparseable (or empty) for ~60 ms, or is a
+ * directory or anything else but a regular file (a FIFO or a device would block or never end).
  */
 export async function readJsonFile(path: string, options: { attempts?: number } = {}): Promise<JsonRead> {
   const attempts = options.attempts ?? 4;
@@ -34,10 +36,9 @@ export async function readJsonFile(path: string, options: { attempts?: number } 
   for (let i = 0; i < attempts; i++) {
     let text: string;
     try {
-      text = await readFile(path, 'utf8');
+      text = await readRegularFile(path);
     } catch (err) {
       if (isErrno(err, 'ENOENT')) return { state: 'missing' };
-      if (isErrno(err, 'EISDIR')) throw corruptFile(path, undefined, 'is a directory, not a file');
       throw err;
     }
     try {
@@ -48,6 +49,22 @@ export async function readJsonFile(path: string, options: { attempts?: number } 
     }
   }
   throw corruptFile(path, lastError);
+}
+
+/**
+ * Reads a regular file as UTF-8. Opened non-blocking, so a FIFO does not wait for a writer; a
+ * directory, FIFO, socket or device is FILE_CORRUPT before anything is read.
+ */
+async function readRegularFile(path: string): Promise<string> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const s = await handle.stat();
+    if (s.isDirectory()) throw corruptFile(path, undefined, 'is a directory, not a file');
+    if (!s.isFile()) throw corruptFile(path, undefined, 'is not a regular file');
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
 }
 
 /**

@@ -38,6 +38,7 @@ export async function checkStateFile(path: string, kind: StateFileKind): Promise
   const s = await stat(path).catch(() => undefined);
   if (!s) return undefined;
   if (s.isDirectory()) return 'is a directory, not a file';
+  if (!s.isFile()) return 'is not a regular file'; // a FIFO or a device: reading it would block or never end
   if (kind === 'highwatermark') return /^[0-9]+$/.test((await readFile(path, 'utf8')).trim()) ? undefined : 'does not hold a whole number';
   let value: unknown;
   try {
