@@ -29,7 +29,10 @@ export async function stopProcessGroup(pgid: number, leader: ProcessIdentity, gr
   const liveness = await livenessOf(leader);
   if (liveness !== 'alive') return { signalled: false, liveness };
   const target = await targetOf(pgid, leader.pid);
-  if (target === undefined) return { signalled: false, liveness: 'unverified' };
+  if (target === undefined) {
+    const now = await livenessOf(leader); // it may have ended meanwhile
+    return { signalled: false, liveness: now === 'alive' ? 'unverified' : now };
+  }
   signal(target, 'SIGTERM');
   const termed = await waitUntilGone(leader, graceMs);
   // Once the leader is gone, only its group (if it led one) is still ours to signal.
