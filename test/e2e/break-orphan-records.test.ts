@@ -31,7 +31,15 @@ beforeEach(async () => {
   dir = await makeTempDir();
   root = join(dir.path, 'root');
 });
+const groups: number[] = [];
 afterEach(async () => {
+  for (const pgid of groups.splice(0)) {
+    try {
+      process.kill(-pgid, 'SIGKILL'); // a group this test started detached, with its children
+    } catch {
+      // gone
+    }
+  }
   await killLeftovers(pids);
   await dir.cleanup();
 });
@@ -41,7 +49,7 @@ async function detached(command: string): Promise<{ pid: number; startTime: numb
   const child: ChildProcess = spawn('sh', ['-c', command], { detached: true, stdio: 'ignore' });
   child.unref();
   const pid = child.pid!;
-  pids.push(pid);
+  groups.push(pid);
   const probe = await probeProcess(pid);
   if (probe.kind !== 'running') throw new Error(`process ${pid} is not running`);
   return { pid, startTime: probe.startTime };
