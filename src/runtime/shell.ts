@@ -1,9 +1,15 @@
 /**
  * Running an external command for a teammate: a task's `metadata.command` (worker) or the program
  * behind a `command:` model. The command runs through `sh -c` in its own process group, so a
- * timeout or an abort kills it together with its children. Output is capped (the tail is kept).
+ * timeout or an abort kills it together with its children. The command ends when its shell exits:
+ * whatever it left running in its group (`server &`) gets SIGTERM, then SIGKILL after
+ * {@link LEFTOVER_GRACE_MS} — left alone, it would hold the output pipes open until the timeout and
+ * outlive the task. Output is capped (the tail is kept).
  */
 import { spawn } from 'node:child_process';
+
+/** Time a command's leftover background processes get between SIGTERM and SIGKILL (ms). */
+export const LEFTOVER_GRACE_MS = 2_000;
 
 /** Longest stdout/stderr kept per stream (characters); earlier output is dropped. */
 export const OUTPUT_CAP = 1_000_000;
@@ -50,8 +56,14 @@ export function runShell(options: ShellOptions): Promise<ShellResult> {
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const out = { stdout: '', stderr: '', timedOut: false, aborted: false, spawnError: undefined as string | undefined };
-    const kill = () => killGroup(child.pid);
+    const kill = () => killGroup(child.pid, 'SIGKILL');
     const timer = setTimeout(() => ((out.timedOut = true), kill()), options.timeoutMs);
+    let leftovers: NodeJS.Timeout | undefined;
+    child.once('exit', () => {
+      // The shell is gone; what remains in its group is left over (the group id stays taken while it has members).
+      killGroup(child.pid, 'SIGTERM');
+      leftovers = setTimeout(kill, LEFTOVER_GRACE_MS);
+    });
     const onAbort = () => ((out.aborted = true), kill());
     options.signal.addEventListener('abort', onAbort, { once: true });
     if (options.signal.aborted) onAbort();
@@ -63,6 +75,7 @@ export function runShell(options: ShellOptions): Promise<ShellResult> {
     child.once('spawn', () => child.pid !== undefined && options.onSpawn?.(child.pid));
     child.on('close', (code) => {
       clearTimeout(timer);
+      clearTimeout(leftovers);
       options.signal.removeEventListener('abort', onAbort);
       const { spawnError, ...rest } = out;
       resolve({ exitCode: code, ...rest, durationMs: Math.round(performance.now() - started), ...(spawnError ? { spawnError } : {}) });
@@ -75,10 +88,10 @@ export function capTail(text: string, max = OUTPUT_CAP): string {
   return text.length > max ? text.slice(text.length - max) : text;
 }
 
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
+function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined || pid < 2) return;
   try {
-    process.kill(-pid, 'SIGKILL');
+    process.kill(-pid, signal);
   } catch {
     // already gone
   }
