@@ -18,6 +18,8 @@ export interface InboxMessage {
   parsed: ParsedText;
   /** Set when the entry comes from the inbox's archive (read history moved out of the file). */
   archived?: true;
+  /** Set by `markRead` on the entries it marked: unread before this call, `read: true` now. */
+  newlyRead?: true;
 }
 
 /** Input of {@link readInbox}. */
@@ -41,7 +43,8 @@ export interface InboxView {
 /**
  * Lists an agent's inbox in arrival order (optionally with its archived history first), optionally
  * only unread, optionally marking what it returns as read (under the inbox lock, matched by msg_id
- * or by from+timestamp+text).
+ * or by from+timestamp+text); the result then shows the entries as stored now (`read: true`), the
+ * ones this call marked flagged `newlyRead`.
  * @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND, FILE_CORRUPT
  */
 export async function readInbox(options: ReadInboxOptions): Promise<InboxView> {
@@ -60,6 +63,7 @@ export async function readInbox(options: ReadInboxOptions): Promise<InboxView> {
     .filter((m) => !options.unread || m.entry.read !== true);
   if (options.markRead && messages.some((m) => m.entry.read !== true)) {
     await markRead({ ...options, agent, entries: messages.map((m) => m.entry) });
+    for (const m of messages) if (m.entry.read !== true) Object.assign(m, { entry: { ...m.entry, read: true }, newlyRead: true });
   }
   return { agent, messages };
 }

@@ -7,9 +7,12 @@ import type { TeamSummary } from '../../core/teams.js';
 import type { TaskView } from '../../core/tasks.js';
 import type { Task } from '../../protocol/task.js';
 
-/** One inbox message: `[3] 2026-…Z alice (unread): text`; `raw` shows the stored text. */
+/**
+ * One inbox message: `[3] 2026-…Z alice (unread): text` — `(new)` when this command just marked it
+ * read (`--mark-read`); `raw` shows the stored text.
+ */
 export function messageLine(m: InboxMessage, raw = false): string {
-  const flag = m.entry.read === true ? '' : ' (unread)';
+  const flag = m.entry.read !== true ? ' (unread)' : m.newlyRead ? ' (new)' : '';
   const summary = m.entry.summary ? ` [${m.entry.summary}]` : '';
   const body = raw ? m.entry.text : describeText(m.parsed);
   return `${m.index + 1}. ${m.entry.timestamp} ${m.entry.from}${flag}${summary}: ${body}`;
