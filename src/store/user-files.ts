@@ -27,9 +27,18 @@ export async function readUserFile(path: string, what = 'file'): Promise<string>
   }
 }
 
-/** Creates a directory the user named (e.g. a work directory), with parents; no-op when it exists. */
-export async function ensureUserDir(path: string): Promise<string> {
+/**
+ * Creates a directory the user named (e.g. a work directory), with parents; no-op when it exists.
+ * Returns its absolute path. @throws INVALID_ARGUMENT naming `what` when it cannot be made (a file
+ * in the way, no permission, a file system that refuses directories)
+ */
+export async function ensureUserDir(path: string, what = 'directory'): Promise<string> {
   const abs = resolve(path);
-  await makeDirs(abs);
+  try {
+    await makeDirs(abs);
+  } catch (err) {
+    const why = isErrno(err, 'ENOTDIR') || isErrno(err, 'EEXIST') ? 'a file stands where a directory belongs' : isErrno(err, 'EACCES') || isErrno(err, 'EPERM') ? 'permission denied' : 'the file system refused it';
+    throw new MailroomError('INVALID_ARGUMENT', `Cannot create the ${what} ${abs}: ${why}. Name a directory you can write.`, { cause: err, details: { path: abs } });
+  }
   return abs;
 }

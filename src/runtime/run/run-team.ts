@@ -16,7 +16,7 @@ import { createModel } from '../models/index.js';
 import { LeadInbox } from './lead-inbox.js';
 import { waitUntilQuiet } from './quiet.js';
 import { summarise, type RunReport } from './report.js';
-import { setUpTeam, type SetUpMember } from './setup.js';
+import { resolveMembers, setUpTeam, type SetUpMember } from './setup.js';
 import { loadTeamFile } from './team-file.js';
 
 /** Default run timeout (ms). */
@@ -54,16 +54,20 @@ export interface RunTeamOptions {
 
 /**
  * Runs a team file to completion. Before it sets the team up, the team's orphaned commands are
- * reaped (core/orphan-commands.ts), even when the team then turns out to exist.
- * @throws INVALID_ARGUMENT (team file), TEAM_EXISTS, MODEL_ERROR
+ * reaped (core/orphan-commands.ts), even when the team then turns out to exist. Every member's
+ * model is created and the work directory made before anything is written to the store: when
+ * either fails, no team is left behind.
+ * @throws INVALID_ARGUMENT (team file, model spec or script, work directory), TEAM_EXISTS, MODEL_ERROR
  */
 export async function runTeam(o: RunTeamOptions): Promise<RunReport> {
   const loaded = await loadTeamFile(o.file);
   const team = o.team ?? loaded.file.team;
   for (const reaped of await reapOrphanCommands(o.store, team)) o.onNotice?.(describeReap(reaped));
-  const workdir = await ensureUserDir(o.workdir ?? (loaded.file.workdir !== undefined ? resolve(loaded.dir, loaded.file.workdir) : process.cwd()));
+  // Everything that can fail without the store is done first (models: specs, keys, script files;
+  // the work directory), so a failure leaves no half-created team and the same command can be rerun.
+  const models = await Promise.all(resolveMembers(loaded, o.model).map((m) => createModel(m.model)));
+  const workdir = await ensureUserDir(o.workdir ?? (loaded.file.workdir !== undefined ? resolve(loaded.dir, loaded.file.workdir) : process.cwd()), 'work directory');
   const members = await setUpTeam({ store: o.store, loaded, team, workdir, model: o.model });
-  const models = await Promise.all(members.map((m) => createModel(m.model)));
   const startedAt = Date.now();
   let poke = () => {};
   const host = await InProcessHost.open({ root: o.store, team, pollMs: o.pollMs, log: o.onLog, onState: () => poke() });

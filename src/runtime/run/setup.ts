@@ -31,12 +31,27 @@ export interface SetUpMember {
   model: string;
 }
 
-/** Creates the team, members and tasks. @throws TEAM_EXISTS, INVALID_NAME, INVALID_ARGUMENT (model) */
+/**
+ * Each member of the file with the model spec it runs on: `model` (the `--model` override), else
+ * its own, else the file's, else the worker. Writes nothing. @throws INVALID_ARGUMENT (a bad spec)
+ */
+export function resolveMembers(loaded: LoadedTeamFile, model: string | undefined): SetUpMember[] {
+  const { file } = loaded;
+  const members = file.members.map((m) => ({ name: m.name, model: model ?? m.model ?? file.model ?? 'worker' }));
+  for (const m of members) parseModelSpec(m.model);
+  return members;
+}
+
+/**
+ * Creates the team, members and tasks. Call it only once everything that can be checked has been
+ * (the members' models created, the work directory made): a failure here leaves a partial team.
+ * @throws TEAM_EXISTS, INVALID_NAME, INVALID_ARGUMENT (model)
+ */
 export async function setUpTeam(o: SetUpOptions): Promise<SetUpMember[]> {
   const { file } = o.loaded;
   const root = o.store;
-  const members = file.members.map((m) => ({ ...m, model: o.model ?? m.model ?? file.model ?? 'worker' }));
-  for (const m of members) parseModelSpec(m.model);
+  const models = new Map(resolveMembers(o.loaded, o.model).map((m) => [m.name, m.model]));
+  const members = file.members.map((m) => ({ ...m, model: models.get(m.name)! }));
   await createTeam({ root, team: o.team, description: file.description, cwd: o.workdir, leadModel: RUN_LEAD_MODEL });
   for (const m of members) {
     await spawnMember({ root, team: o.team, name: m.name, model: m.model, type: m.type, color: m.color, prompt: m.prompt ?? defaultPrompt(o.team), backend: 'in-process', cwd: o.workdir });
