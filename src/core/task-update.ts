@@ -51,6 +51,7 @@ export async function updateTask(options: UpdateTaskOptions): Promise<UpdateTask
   assertMetadataDepth(options.metadata);
   const config = await store.readConfig(options.team);
   const actor = options.as ?? leadName(config);
+  if (options.as !== undefined) requireMember(config, options.as, 'member');
   if (options.owner) requireMember(config, options.owner, 'owner');
   await addDependencies(store, options);
   let previousOwner: string | undefined;

@@ -33,13 +33,14 @@ export interface AddTaskOptions extends TeamOptions {
 /**
  * Creates a task under the list lock and links its blockers both ways.
  * @returns the task as written.
- * @throws INVALID_ARGUMENT (empty subject), TASK_NOT_FOUND (unknown blocker), MEMBER_NOT_FOUND (owner)
+ * @throws INVALID_ARGUMENT (empty subject), TASK_NOT_FOUND (unknown blocker), MEMBER_NOT_FOUND (owner, or `as` not a member)
  */
 export async function addTask(options: AddTaskOptions): Promise<Task> {
   if (options.subject.trim() === '') throw new MailroomError('INVALID_ARGUMENT', 'Task subject is empty: give a short imperative title.');
   assertMetadataDepth(options.metadata);
   const store = storeOf(options.root);
   const config = await store.readConfig(options.team);
+  if (options.as !== undefined) requireMember(config, options.as, 'member');
   if (options.owner) requireMember(config, options.owner, 'owner');
   const task = await store.withTaskList(options.team, async (list) => {
     const blockers = [...new Set(options.blockedBy ?? [])];
