@@ -11,6 +11,7 @@ import { nowOf, storeOf, type TeamOptions } from './context.js';
 import { leadName } from './members.js';
 import { sendMessage } from './messages.js';
 import { memberEvent, record } from './journal.js';
+import { retireEarlierShutdownRequests } from './earlier-requests.js';
 
 /** Backends a member can be registered with. `in-process` and `tmux` are Claude Code's own values. */
 export type BackendType = 'in-process' | 'tmux' | 'iterm2' | (string & {});
@@ -35,7 +36,9 @@ export interface SpawnOptions extends TeamOptions {
 }
 
 /**
- * Adds a member to config.json under the config lock and delivers its prompt.
+ * Adds a member to config.json under the config lock and delivers its prompt. Unread
+ * `shutdown_request`s already in its inbox, sent before it joined, were for an earlier member of
+ * that name: they are marked read (see {@link retireEarlierShutdownRequests}).
  * @returns the member as written.
  * @throws INVALID_NAME, MEMBER_EXISTS, INVALID_ARGUMENT (color outside the palette), TEAM_NOT_FOUND
  */
@@ -55,6 +58,7 @@ export async function spawnMember(options: SpawnOptions): Promise<Member> {
     return m;
   });
   await record(store, options.team, [memberEvent(options.team, 'joined', member.name, member.agentId, 'mailroom', nowOf(options))]);
+  await retireEarlierShutdownRequests(store, options.team, member.name, member.joinedAt ?? nowOf(options));
   if (options.prompt) {
     await sendMessage({ ...options, from: lead, to: options.name, text: options.prompt });
   }
