@@ -38,6 +38,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     const render = await import('../render/run-report.js');
     const print = (line: string | undefined) => line !== undefined && !a.json && process.stdout.write(`${terminalSafe(line)}\n`);
     print(`mailroom run: ${a.file}`);
+    const failures = new render.RepeatFilter(); // a member's failure is printed again only when its reason changes
     // Ctrl-C / SIGTERM: stop the teammates and their commands (own process groups), then report.
     // A second signal, with the handlers gone, ends the process at once.
     const interrupt = new AbortController();
@@ -55,6 +56,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       pollMs: a['poll-ms'],
       onMessage: (entry, at) => print(render.progressLine(entry, at, a.verbose === true)),
       onLog: (name, line) => a.verbose && print(`  ${name}: ${line}`),
+      onTurnFailed: (f, at) => failures.show(f.name, f.reason) && process.stderr.write(`${terminalSafe(render.turnFailedLine(f.name, f.reason, at))}\n`),
       onNotice: (line) => (a.json ? process.stderr.write(`mailroom run: ${terminalSafe(line)}\n`) : print(line)),
       signal: interrupt.signal,
     }).finally(() => {

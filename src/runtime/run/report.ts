@@ -6,6 +6,7 @@
 import { isAbsolute, join } from 'node:path';
 import type { Task } from '../../protocol/task.js';
 import type { HostStopResult } from '../host.js';
+import type { TurnFailures } from './turn-failures.js';
 
 /** One task in the report. Times are ms since the run started. */
 export interface TaskReport {
@@ -28,6 +29,10 @@ export interface MemberReport {
   failed: string[];
   /** Total command time (ms). */
   busyMs: number;
+  /** Turns whose model call failed (from the member's `idle_notification`s with `idleReason: "failed"`). */
+  failedTurns: number;
+  /** The reason of the last failed turn. */
+  lastFailure?: string;
 }
 
 /** The whole report. */
@@ -50,7 +55,7 @@ export interface RunReport {
 }
 
 /** Builds the task and member parts of the report from the board as it was before shutdown. */
-export function summarise(tasks: readonly Task[], members: ReadonlyArray<{ name: string; model: string }>, startedAt: number, workdir: string) {
+export function summarise(tasks: readonly Task[], members: ReadonlyArray<{ name: string; model: string }>, startedAt: number, workdir: string, failures: TurnFailures) {
   const taskReports = tasks.map((t) => taskReport(t, startedAt));
   const memberReports = members.map((m) => ({
     name: m.name,
@@ -58,6 +63,7 @@ export function summarise(tasks: readonly Task[], members: ReadonlyArray<{ name:
     completed: taskReports.filter((t) => t.owner === m.name && t.status === 'completed').map((t) => t.id),
     failed: taskReports.filter((t) => t.owner === m.name && t.exitCode !== undefined && t.exitCode !== 0).map((t) => t.id),
     busyMs: taskReports.filter((t) => t.owner === m.name).reduce((sum, t) => sum + (t.durationMs ?? 0), 0),
+    ...failures.of(m.name),
   }));
   const outputs = tasks.flatMap((t) => (Array.isArray(t.metadata?.outputs) ? t.metadata.outputs : [])).filter((o): o is string => typeof o === 'string');
   return { tasks: taskReports, members: memberReports, outputs: outputs.map((o) => (isAbsolute(o) ? o : join(workdir, o))), complete: tasks.every((t) => t.status === 'completed') };

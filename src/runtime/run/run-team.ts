@@ -16,6 +16,7 @@ import { createModel } from '../models/index.js';
 import { LeadInbox } from './lead-inbox.js';
 import { waitUntilQuiet } from './quiet.js';
 import { summarise, type RunReport } from './report.js';
+import { TurnFailures, type TurnFailure } from './turn-failures.js';
 import { resolveMembers, setUpTeam, type SetUpMember } from './setup.js';
 import { loadTeamFile } from './team-file.js';
 
@@ -40,6 +41,8 @@ export interface RunTeamOptions {
   onMessage?: (entry: InboxEntry, atMs: number) => void;
   /** Teammates' log lines. */
   onLog?: (name: string, line: string) => void;
+  /** Each turn of a member that failed (its model call threw), with ms since the start; also in the report. */
+  onTurnFailed?: (failure: TurnFailure, atMs: number) => void;
   /**
    * Lines about the run itself: at the start, each command of this team that a runtime which died
    * (SIGKILL, OOM killer) left running, and what was done about it (docs/runtime.md "Orphaned commands").
@@ -71,7 +74,12 @@ export async function runTeam(o: RunTeamOptions): Promise<RunReport> {
   const startedAt = Date.now();
   let poke = () => {};
   const host = await InProcessHost.open({ root: o.store, team, pollMs: o.pollMs, log: o.onLog, onState: () => poke() });
-  const lead = new LeadInbox(o.store, team, (e) => o.onMessage?.(e, Date.now() - startedAt));
+  const failures = new TurnFailures();
+  const lead = new LeadInbox(o.store, team, (e) => {
+    const failed = failures.note(e);
+    if (failed) o.onTurnFailed?.(failed, Date.now() - startedAt);
+    o.onMessage?.(e, Date.now() - startedAt);
+  });
   try {
     await lead.start(host.hints);
     members.forEach((m, i) => host.add(m.name, models[i]!));
@@ -80,7 +88,8 @@ export async function runTeam(o: RunTeamOptions): Promise<RunReport> {
     poke = quiet.poke;
     const finished = await quiet.done;
     const interrupted = !finished && o.signal?.aborted === true;
-    const summary = summarise(await o.store.listTasks(team), members, startedAt, workdir);
+    await lead.drain(); // the last idle notifications count in the report
+    const summary = summarise(await o.store.listTasks(team), members, startedAt, workdir, failures);
     const shutdown = await shutDownAll(host, members, o.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS, interrupted);
     return { team, root: o.store.root, workdir, durationMs: Date.now() - startedAt, timedOut: !finished && !interrupted, interrupted, shutdown, ...summary };
   } finally {
