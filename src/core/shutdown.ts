@@ -15,8 +15,11 @@ import { parseMessageText } from '../protocol/structured.js';
 /**
  * Sends `shutdown_request` from the lead to `to` (request id `shutdown-<epochMs>@<to>`).
  * @returns the sent message and its request id.
+ * @throws INVALID_ARGUMENT when `to` is the lead; MEMBER_NOT_FOUND when `to` is no member
  */
 export async function requestShutdown(options: TeamOptions & { to: string; reason?: string }): Promise<SentMessage & { requestId: string }> {
+  const lead = leadName(await storeOf(options.root).readConfig(options.team));
+  if (options.to === lead) throw new MailroomError('INVALID_ARGUMENT', `${lead} is the team's lead: a shutdown_request goes from the lead to a teammate. To end the team, use \`mailroom team delete ${options.team}\`.`);
   const message: { type: string } & Record<string, unknown> = { type: 'shutdown_request' };
   if (options.reason !== undefined) message.reason = options.reason;
   const sent = await sendStructured({ ...options, to: options.to, message });
@@ -32,6 +35,8 @@ export interface ShutdownResponseOptions extends TeamOptions {
   approve: boolean;
   /** Required when rejecting. */
   reason?: string;
+  /** The recipient the caller named, if any: it must be the lead (answers always go to the lead). */
+  to?: string;
   /**
    * Refuse (REQUEST_NOT_FOUND) unless a shutdown_request with `requestId` is in the responder's
    * inbox, live or archived. Set for model-driven answers (MCP, runtime tools), which may invent ids.
@@ -67,6 +72,7 @@ async function requireShutdownRequest(options: ShutdownResponseOptions): Promise
 /**
  * Sends `shutdown_approved` (with the member's paneId and backendType) or `shutdown_rejected`
  * (with a reason) to the lead. @throws MESSAGE_INVALID when rejecting without a reason;
+ * INVALID_ARGUMENT when `to` is given and is not the lead;
  * REQUEST_NOT_FOUND with `requireRequest` when no such request reached the responder
  */
 export async function respondToShutdown(options: ShutdownResponseOptions): Promise<SentMessage> {
@@ -74,6 +80,9 @@ export async function respondToShutdown(options: ShutdownResponseOptions): Promi
   const member = requireMember(config, options.from, 'teammate');
   if (!options.approve && !options.reason) {
     throw new MailroomError('MESSAGE_INVALID', 'Rejecting a shutdown needs a reason: pass --reason "<why>".');
+  }
+  if (options.to !== undefined && options.to !== leadName(config)) {
+    throw new MailroomError('INVALID_ARGUMENT', `A shutdown answer goes to the lead, ${leadName(config)}, not ${JSON.stringify(options.to)}: name ${leadName(config)} as the recipient.`);
   }
   if (options.requireRequest) await requireShutdownRequest(options);
   const message: { type: string } & Record<string, unknown> = options.approve

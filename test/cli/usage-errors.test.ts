@@ -103,6 +103,8 @@ describe('team send options that do not go together are refused, not ignored', (
     { what: '--request-id with a plain message', args: ['alice', 'hi', '--request-id', 'x'], names: '--request-id' },
     { what: '--reason with a plain message', args: ['alice', 'hi', '--reason', 'x'], names: '--reason' },
     { what: '--reason with --shutdown-approve', args: ['team-lead', '--from', 'alice', '--shutdown-approve', '--request-id', 'x', '--reason', 'r'], names: '--reason' },
+    { what: 'a shutdown answer to a teammate', args: ['alice', '--from', 'alice', '--shutdown-approve', '--request-id', 'x'], names: 'goes to the lead, team-lead' },
+    { what: 'a shutdown request to the lead', args: ['team-lead', '--shutdown-request'], names: 'team-lead is the team\'s lead' },
   ])('$what: exit 2 naming $names, nothing sent', async ({ args, names }) => {
     const before = await snapshotBytes(root);
     const run = await mailroom(root, 'team', 'send', ...args);

@@ -70,7 +70,7 @@ async function dispatch(a: SendArgs, target: { root: Store; team: string }): Pro
   if (a['shutdown-request']) return requestShutdown({ ...target, to: a.to, reason: a.reason });
   if (a['shutdown-approve'] || a['shutdown-reject']) {
     if (!a.from || !a['request-id']) throw new MailroomError('INVALID_ARGUMENT', 'A shutdown answer needs --from <teammate> and --request-id <id from the request>.');
-    return respondToShutdown({ ...target, from: a.from, requestId: a['request-id'], approve: a['shutdown-approve'] === true, reason: a.reason });
+    return respondToShutdown({ ...target, from: a.from, requestId: a['request-id'], approve: a['shutdown-approve'] === true, reason: a.reason, to: a.to });
   }
   if (a.structured !== undefined) return sendStructured({ ...target, to: a.to, from: a.from, message: parseStructured(a.structured) });
   return sendMessage({ ...target, to: a.to, from: a.from, summary: a.summary, text: await readText(a.text) });
