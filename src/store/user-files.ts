@@ -3,7 +3,7 @@
  * model). They are not team state, so they are not part of {@link Store}; reading them still goes
  * through src/store/ so every disk access of the product lives here.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { MailroomError, isErrno } from '../errors.js';
 import { makeDirs } from './make-dirs.js';
@@ -41,4 +41,18 @@ export async function ensureUserDir(path: string, what = 'directory'): Promise<s
     throw new MailroomError('INVALID_ARGUMENT', `Cannot create the ${what} ${abs}: ${why}. Name a directory you can write.`, { cause: err, details: { path: abs } });
   }
   return abs;
+}
+
+/**
+ * The modification time (ms since the epoch) of a file the user's tasks write, e.g. a `mailroom
+ * run` task's declared output; undefined when nothing is there (or a part of the path is a file).
+ * Other errors (permission denied) are thrown.
+ */
+export async function userFileMtimeMs(path: string): Promise<number | undefined> {
+  try {
+    return (await stat(resolve(path))).mtimeMs;
+  } catch (err) {
+    if (isErrno(err, 'ENOENT') || isErrno(err, 'ENOTDIR')) return undefined;
+    throw err;
+  }
 }

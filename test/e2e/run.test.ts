@@ -3,7 +3,7 @@
  * (three workers, six shell tasks with dependencies), and a run whose task fails.
  */
 import { execFile } from 'node:child_process';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -56,17 +56,46 @@ describe('mailroom run', () => {
     expect(JSON.parse(run.stderr).error.code).toBe('RUN_INCOMPLETE');
     const report = JSON.parse(run.stdout);
     expect(report.complete).toBe(false);
-    expect(report.tasks.map((t: { status: string; exitCode?: number }) => [t.status, t.exitCode])).toEqual([
-      ['completed', 0],
-      ['in_progress', 4],
-      ['pending', undefined],
+    // the final state, as `mailroom task show` has it: the shutdown put the failed task back
+    expect(report.tasks.map((t: { status: string; owner?: string; exitCode?: number }) => [t.status, t.owner, t.exitCode])).toEqual([
+      ['completed', 'solo', 0],
+      ['pending', undefined, 4],
+      ['pending', undefined, undefined],
     ]);
+    expect(report.tasks[1].beforeShutdown).toEqual({ status: 'in_progress', owner: 'solo' });
     expect(report.tasks[1].lastOutput).toBe('no such input');
+    expect(report.members[0]).toMatchObject({ name: 'solo', completed: ['1'], failed: ['2'] });
     expect(report.shutdown).toEqual([{ name: 'solo', outcome: 'approved' }]);
     const store = new FsStore(root);
     expect((await store.readTask('fail', '2'))).toMatchObject({ status: 'pending', metadata: { exitCode: 4 } });
     expect((await store.readTask('fail', '2'))?.owner).toBeUndefined();
     expect(await readFile(join(dir.path, 'work', 'hello.txt'), 'utf8')).toBe('hello\n');
+  });
+
+  it('says in the text report what the shutdown did to a task, and lists only the files this run wrote', async () => {
+    const file = join(dir.path, 'team.yaml');
+    const work = join(dir.path, 'work');
+    const tasks = [
+      { key: 'fresh', subject: 'Write fresh', command: 'echo new > fresh.txt', outputs: ['fresh.txt'] },
+      { key: 'bad', subject: 'Fail on purpose', command: 'exit 3' },
+      { subject: 'Never runs', blockedBy: ['bad'], command: 'echo new > stale.txt', outputs: ['stale.txt', 'missing.txt'] },
+    ];
+    await writeFile(file, JSON.stringify({ team: 'again', members: [{ name: 'solo' }], tasks }));
+    await mkdir(work);
+    await writeFile(join(work, 'stale.txt'), 'from an earlier run\n');
+    await writeFile(join(work, 'fresh.txt'), 'from an earlier run\n');
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const f of ['stale.txt', 'fresh.txt']) await utimes(join(work, f), hourAgo, hourAgo);
+    const run = await runCli(['run', file, '--root', join(dir.path, 'root'), '--workdir', work]);
+    expect(run.code).toBe(8);
+    expect(run.stdout).toMatch(/#2 +Fail on purpose +- +pending +exit 3 .*in_progress \(solo\) until the shutdown returned it to pending/);
+    const files = run.stdout.slice(run.stdout.indexOf('Files to look at'));
+    expect(files).toContain(`cat ${join(work, 'fresh.txt')}`);
+    expect(files).not.toContain(`cat ${join(work, 'stale.txt')}`);
+    expect(files).toContain(`Not written by this run (from before): ${join(work, 'stale.txt')}`);
+    expect(files).not.toContain('missing.txt');
+    const json = await runCli(['run', file, '--root', join(dir.path, 'root2'), '--workdir', work, '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ outputs: [join(work, 'fresh.txt')], olderOutputs: [join(work, 'stale.txt')] });
   });
 
   it('refuses a team file whose task depends on an unknown key', async () => {

@@ -33,7 +33,8 @@ export function reportLines(r: RunReport): string[] {
     '',
     `Shutdown: ${r.shutdown.map((s) => `${s.name} ${s.outcome}`).join(', ') || '(no teammates)'}`,
     `${r.complete ? 'Done' : r.timedOut ? 'Timed out' : r.interrupted ? 'Interrupted' : 'Stopped'} in ${(r.durationMs / 1000).toFixed(2)}s: ${done}/${r.tasks.length} tasks completed. Team "${r.team}" is in ${r.root}.`,
-    ...(r.outputs.length ? ['', 'Files to look at:', ...r.outputs.map((o) => `  cat ${o}`)] : []),
+    ...(r.outputs.length || r.olderOutputs.length ? ['', 'Files to look at:', ...r.outputs.map((o) => `  cat ${o}`)] : []),
+    ...r.olderOutputs.map((o) => `  Not written by this run (from before): ${o}`),
   ];
 }
 
@@ -52,7 +53,7 @@ export function turnFailedLine(name: string, reason: string, atMs: number): stri
 function taskRow(t: TaskReport, width: number): string {
   const exit = t.exitCode === undefined ? '' : `exit ${t.exitCode}`;
   const when = t.startMs === undefined ? '' : `${offset(t.startMs)} for ${t.durationMs ?? 0} ms`;
-  const tail = t.lastOutput ? `  (${t.lastOutput})` : '';
+  const tail = (t.lastOutput ? `  (${t.lastOutput})` : '') + (t.beforeShutdown ? `  — was ${t.beforeShutdown.status}${t.beforeShutdown.owner ? ` (${t.beforeShutdown.owner})` : ''} until the shutdown returned it to ${t.status}` : '');
   return `  #${t.id.padEnd(3)} ${t.subject.padEnd(width)}  ${(t.owner ?? '-').padEnd(10)} ${t.status.padEnd(11)} ${exit.padEnd(7)} ${when}${tail}`;
 }
 

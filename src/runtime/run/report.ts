@@ -1,9 +1,8 @@
 /**
- * The result of `mailroom run`: each task with who did it, its exit code and timings (from the
- * metadata RunTaskCommand recorded), per-member totals, the shutdown outcomes, and the output files
- * to look at.
+ * The result of `mailroom run`: each task in its final state (after the shutdown, as `mailroom task
+ * show` has it) with what the shutdown changed, its exit code and timings (from the metadata
+ * RunTaskCommand recorded), per-member totals, the shutdown outcomes, and the output files to look at.
  */
-import { isAbsolute, join } from 'node:path';
 import type { Task } from '../../protocol/task.js';
 import type { HostStopResult } from '../host.js';
 import type { TurnFailures } from './turn-failures.js';
@@ -12,8 +11,15 @@ import type { TurnFailures } from './turn-failures.js';
 export interface TaskReport {
   id: string;
   subject: string;
+  /** Final status, after the shutdown. */
   status: Task['status'];
+  /** Final owner, after the shutdown. */
   owner?: string;
+  /**
+   * Status and owner before the shutdown, present only when the shutdown changed them: a member
+   * that leaves puts its open tasks back to `pending` with no owner (docs/runtime.md "Shutdown").
+   */
+  beforeShutdown?: { status: Task['status']; owner?: string };
   exitCode?: number;
   startMs?: number;
   durationMs?: number;
@@ -50,29 +56,36 @@ export interface RunReport {
   tasks: TaskReport[];
   members: MemberReport[];
   shutdown: HostStopResult[];
-  /** Absolute paths of the files the tasks declared as outputs. */
+  /** Absolute paths of the files the tasks declared as outputs that this run wrote (new or changed). */
   outputs: string[];
+  /** Declared outputs that exist but this run did not change (left by an earlier run in the work directory). */
+  olderOutputs: string[];
 }
 
-/** Builds the task and member parts of the report from the board as it was before shutdown. */
-export function summarise(tasks: readonly Task[], members: ReadonlyArray<{ name: string; model: string }>, startedAt: number, workdir: string, failures: TurnFailures) {
-  const taskReports = tasks.map((t) => taskReport(t, startedAt));
+/**
+ * Builds the task and member parts of the report from the board before the shutdown (`before`, for
+ * who worked on what) and after it (`after`, the final state).
+ */
+export function summarise(before: readonly Task[], after: readonly Task[], members: ReadonlyArray<{ name: string; model: string }>, startedAt: number, failures: TurnFailures) {
+  const was = new Map(before.map((t) => [t.id, t]));
+  const taskReports = after.map((t) => taskReport(t, was.get(t.id), startedAt));
+  const worker = (t: TaskReport) => t.beforeShutdown?.owner ?? t.owner;
   const memberReports = members.map((m) => ({
     name: m.name,
     model: m.model,
-    completed: taskReports.filter((t) => t.owner === m.name && t.status === 'completed').map((t) => t.id),
-    failed: taskReports.filter((t) => t.owner === m.name && t.exitCode !== undefined && t.exitCode !== 0).map((t) => t.id),
-    busyMs: taskReports.filter((t) => t.owner === m.name).reduce((sum, t) => sum + (t.durationMs ?? 0), 0),
+    completed: taskReports.filter((t) => worker(t) === m.name && t.status === 'completed').map((t) => t.id),
+    failed: taskReports.filter((t) => worker(t) === m.name && t.exitCode !== undefined && t.exitCode !== 0).map((t) => t.id),
+    busyMs: taskReports.filter((t) => worker(t) === m.name).reduce((sum, t) => sum + (t.durationMs ?? 0), 0),
     ...failures.of(m.name),
   }));
-  const outputs = tasks.flatMap((t) => (Array.isArray(t.metadata?.outputs) ? t.metadata.outputs : [])).filter((o): o is string => typeof o === 'string');
-  return { tasks: taskReports, members: memberReports, outputs: outputs.map((o) => (isAbsolute(o) ? o : join(workdir, o))), complete: tasks.every((t) => t.status === 'completed') };
+  return { tasks: taskReports, members: memberReports, complete: after.every((t) => t.status === 'completed') };
 }
 
-function taskReport(t: Task, startedAt: number): TaskReport {
+function taskReport(t: Task, was: Task | undefined, startedAt: number): TaskReport {
   const m = t.metadata ?? {};
   const r: TaskReport = { id: t.id, subject: t.subject, status: t.status };
   if (t.owner) r.owner = t.owner;
+  if (was && (was.status !== t.status || (was.owner || undefined) !== (t.owner || undefined))) r.beforeShutdown = was.owner ? { status: was.status, owner: was.owner } : { status: was.status };
   if (typeof m.exitCode === 'number') r.exitCode = m.exitCode;
   if (typeof m.startedAt === 'string') r.startMs = Date.parse(m.startedAt) - startedAt;
   if (typeof m.durationMs === 'number') r.durationMs = m.durationMs;

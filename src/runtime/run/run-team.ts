@@ -17,6 +17,7 @@ import { LeadInbox } from './lead-inbox.js';
 import { waitUntilQuiet } from './quiet.js';
 import { summarise, type RunReport } from './report.js';
 import { TurnFailures, type TurnFailure } from './turn-failures.js';
+import { snapshotOutputs, sortOutputs } from './outputs.js';
 import { resolveMembers, setUpTeam, type SetUpMember } from './setup.js';
 import { loadTeamFile } from './team-file.js';
 
@@ -70,6 +71,7 @@ export async function runTeam(o: RunTeamOptions): Promise<RunReport> {
   // the work directory), so a failure leaves no half-created team and the same command can be rerun.
   const models = await Promise.all(resolveMembers(loaded, o.model).map((m) => createModel(m.model)));
   const workdir = await ensureUserDir(o.workdir ?? (loaded.file.workdir !== undefined ? resolve(loaded.dir, loaded.file.workdir) : process.cwd()), 'work directory');
+  const declared = await snapshotOutputs(loaded, workdir);
   const members = await setUpTeam({ store: o.store, loaded, team, workdir, model: o.model });
   const startedAt = Date.now();
   let poke = () => {};
@@ -88,10 +90,11 @@ export async function runTeam(o: RunTeamOptions): Promise<RunReport> {
     poke = quiet.poke;
     const finished = await quiet.done;
     const interrupted = !finished && o.signal?.aborted === true;
-    await lead.drain(); // the last idle notifications count in the report
-    const summary = summarise(await o.store.listTasks(team), members, startedAt, workdir, failures);
+    const before = await o.store.listTasks(team);
     const shutdown = await shutDownAll(host, members, o.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS, interrupted);
-    return { team, root: o.store.root, workdir, durationMs: Date.now() - startedAt, timedOut: !finished && !interrupted, interrupted, shutdown, ...summary };
+    await lead.drain(); // the last idle notifications count in the report
+    const summary = summarise(before, await o.store.listTasks(team), members, startedAt, failures);
+    return { team, root: o.store.root, workdir, durationMs: Date.now() - startedAt, timedOut: !finished && !interrupted, interrupted, shutdown, ...summary, ...(await sortOutputs(declared)) };
   } finally {
     await lead.stop(); // the last messages (shutdown answers) are reported before the caller prints the report
     await host.close();
