@@ -28,6 +28,8 @@ describe('mailroom run', () => {
       expect(code).toBe(0);
       expect(stdout).toContain('6/6 tasks completed');
       expect(stdout).toMatch(/Shutdown: alice approved, bob approved, carol approved/);
+      expect(stdout).toMatch(/^ +\+\d+\.\d\ds +bob → team-lead: /m); // the lead member's real name
+      expect(stdout).not.toContain('→ lead:');
       const store = new FsStore(root!);
       const tasks = await store.listTasks('demo');
       expect(tasks.map((t) => [t.status, t.metadata?.exitCode])).toEqual(tasks.map(() => ['completed', 0]));

@@ -54,7 +54,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       timeoutMs: a.timeout,
       shutdownTimeoutMs: a['shutdown-timeout'],
       pollMs: a['poll-ms'],
-      onMessage: (entry, at) => print(render.progressLine(entry, at, a.verbose === true)),
+      onMessage: (entry, at, lead) => print(render.progressLine(entry, at, a.verbose === true, lead)),
       onLog: (name, line) => a.verbose && print(`  ${name}: ${line}`),
       onTurnFailed: (f, at) => failures.show(f.name, f.reason) && process.stderr.write(`${terminalSafe(render.turnFailedLine(f.name, f.reason, at))}\n`),
       onNotice: (line) => (a.json ? process.stderr.write(`mailroom run: ${terminalSafe(line)}\n`) : print(line)),

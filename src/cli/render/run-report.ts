@@ -12,11 +12,11 @@ export function offset(ms: number): string {
   return `+${(ms / 1000).toFixed(2)}s`;
 }
 
-/** One progress line, or undefined for idle notifications unless `verbose`. */
-export function progressLine(entry: InboxEntry, atMs: number, verbose: boolean): string | undefined {
+/** One progress line (`from → lead`, both by member name), or undefined for idle notifications unless `verbose`. */
+export function progressLine(entry: InboxEntry, atMs: number, verbose: boolean, lead: string): string | undefined {
   const parsed = parseMessageText(entry.text);
   if (!verbose && parsed.kind === 'structured' && parsed.message.type === 'idle_notification') return undefined;
-  return `  ${offset(atMs).padStart(8)}  ${entry.from} → lead: ${describeText(parsed)}`;
+  return `  ${offset(atMs).padStart(8)}  ${entry.from} → ${lead}: ${describeText(parsed)}`;
 }
 
 /** The closing report. */

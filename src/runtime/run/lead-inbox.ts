@@ -1,6 +1,6 @@
 /**
- * The lead's inbox during `mailroom run`: every new entry is handed to `onMessage` (the run prints
- * it: who did what) and then marked read, since it was shown. Follows the team's hints; call
+ * The lead's inbox during `mailroom run`: every new entry is handed to `onMessage` with the lead's
+ * member name (the run prints it: who did what) and then marked read, since it was shown. Follows the team's hints; call
  * `drain()` once more at the end to catch the last entries.
  */
 import { markRead } from '../../core/inbox.js';
@@ -17,7 +17,7 @@ export class LeadInbox {
   constructor(
     private readonly store: Store,
     private readonly team: string,
-    private readonly onMessage: (entry: InboxEntry) => void,
+    private readonly onMessage: (entry: InboxEntry, lead: string) => void,
   ) {}
 
   /** Starts following; entries already unread are reported at once. */
@@ -45,7 +45,7 @@ export class LeadInbox {
     const lead = leadName(await this.store.readConfig(this.team));
     const fresh = (await this.store.readInbox(this.team, lead)).filter(isUnread);
     if (fresh.length === 0) return;
-    for (const entry of fresh) this.onMessage(entry);
+    for (const entry of fresh) this.onMessage(entry, lead);
     await markRead({ root: this.store, team: this.team, agent: lead, entries: fresh });
   }
 }

@@ -38,8 +38,8 @@ export interface RunTeamOptions {
   timeoutMs?: number;
   shutdownTimeoutMs?: number;
   pollMs?: number;
-  /** Each message that reaches the lead, with ms since the start. */
-  onMessage?: (entry: InboxEntry, atMs: number) => void;
+  /** Each message that reaches the lead, with ms since the start and the lead's member name (`team-lead`). */
+  onMessage?: (entry: InboxEntry, atMs: number, lead: string) => void;
   /** Teammates' log lines. */
   onLog?: (name: string, line: string) => void;
   /** Each turn of a member that failed (its model call threw), with ms since the start; also in the report. */
@@ -77,10 +77,10 @@ export async function runTeam(o: RunTeamOptions): Promise<RunReport> {
   let poke = () => {};
   const host = await InProcessHost.open({ root: o.store, team, pollMs: o.pollMs, log: o.onLog, onState: () => poke() });
   const failures = new TurnFailures();
-  const lead = new LeadInbox(o.store, team, (e) => {
+  const lead = new LeadInbox(o.store, team, (e, to) => {
     const failed = failures.note(e);
     if (failed) o.onTurnFailed?.(failed, Date.now() - startedAt);
-    o.onMessage?.(e, Date.now() - startedAt);
+    o.onMessage?.(e, Date.now() - startedAt, to);
   });
   try {
     await lead.start(host.hints);
