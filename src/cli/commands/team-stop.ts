@@ -6,6 +6,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { emit } from '../output.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
+import type { StopWait } from '../../runtime/lifecycle/stop.js';
 
 interface StopArgs extends GlobalArgs {
   name: string;
@@ -29,7 +30,7 @@ export const teamStopCommand: CommandModule<GlobalArgs, StopArgs> = {
   handler: async (a) => {
     const { stopTeammate } = await import('../../runtime/lifecycle/stop.js');
     const target = await teamTarget(a);
-    const r = await stopTeammate({ ...target, name: a.name, force: a.force, timeoutMs: a.timeout, reason: a.reason });
+    const r = await stopTeammate({ ...target, name: a.name, force: a.force, timeoutMs: a.timeout, reason: a.reason, onWaiting: (w) => process.stderr.write(`${waitingLine(a.name, w)}\n`) });
     emit(a.json, r, () => {
       const how = { approved: 'approved the shutdown', forced: 'was stopped (--force)', timeout: 'did not answer in time: stopped' }[r.outcome];
       const tasks = r.unassigned.length ? `; unassigned ${r.unassigned.map((id) => `#${id}`).join(', ')}` : '';
@@ -38,3 +39,9 @@ export const teamStopCommand: CommandModule<GlobalArgs, StopArgs> = {
     });
   },
 };
+
+/** The stderr line while `team stop` waits for the answer. */
+function waitingLine(name: string, w: StopWait): string {
+  const line = `Asked ${name} to shut down (${w.requestId}); waiting up to ${w.timeoutMs >= 1000 ? `${Math.round(w.timeoutMs / 1000)} s` : `${w.timeoutMs} ms`} for the answer, then forcing.`;
+  return w.recordedProcess ? line : `${line} No \`mailroom agent\` process is recorded for ${name}: unless a \`mailroom run\` or another client serves it, nothing will answer — Ctrl-C and use --force.`;
+}

@@ -24,6 +24,16 @@ export interface StopOptions extends TeamOptions {
   timeoutMs?: number;
   /** Reason sent in the shutdown_request. */
   reason?: string;
+  /** Called once the request is sent, before the wait (e.g. to tell a person what is happening). */
+  onWaiting?: (wait: StopWait) => void;
+}
+
+/** What {@link stopTeammate} waits for: the request sent, how long it waits, and whether a process record names a runtime for the teammate. */
+export interface StopWait {
+  requestId: string;
+  timeoutMs: number;
+  /** True when a process record (`mailroom agent`, detached or foreground) exists for the teammate. In-process teammates of `mailroom run` have none. */
+  recordedProcess: boolean;
 }
 
 /** What {@link stopTeammate} did. */
@@ -47,7 +57,9 @@ export async function stopTeammate(options: StopOptions): Promise<StopResult> {
   requireMember(await store.readConfig(options.team), options.name, 'teammate');
   if (options.force) return teardown(store, options, 'forced', true);
   const { requestId } = await requestShutdown({ ...options, root: store, to: options.name, reason: options.reason });
-  const answer = await awaitShutdownAnswer({ store, team: options.team, name: options.name, requestId, timeoutMs: options.timeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS });
+  const timeoutMs = options.timeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+  options.onWaiting?.({ requestId, timeoutMs, recordedProcess: (await store.readProcessRecord(options.team, options.name).catch(() => undefined)) !== undefined });
+  const answer = await awaitShutdownAnswer({ store, team: options.team, name: options.name, requestId, timeoutMs });
   if (answer.kind === 'rejected') {
     throw new MailroomError('SHUTDOWN_REJECTED', `${options.name} rejected the shutdown: ${answer.reason}. Ask again later, or stop it with --force.`, {
       details: { team: options.team, name: options.name, requestId, reason: answer.reason },
