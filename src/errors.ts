@@ -101,6 +101,11 @@ export function exitCodeFor(err: unknown): number {
   return err instanceof MailroomError ? EXIT_CODES[err.code] : 1;
 }
 
+/** True when `value` is one of the {@link ErrorCode}s (e.g. read back from a child process's stderr). */
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.hasOwn(EXIT_CODES, value);
+}
+
 /** True when `err` is a {@link MailroomError} with the given code. */
 export function isMailroomError(err: unknown, code?: ErrorCode): err is MailroomError {
   return err instanceof MailroomError && (code === undefined || err.code === code);

@@ -6,6 +6,7 @@
  */
 import { MailroomError } from '../errors.js';
 import { PALETTE, type Member, type TeamConfig } from '../protocol/config.js';
+import { parseModelSpec } from '../protocol/model-spec.js';
 import { assertValidName } from '../store/names.js';
 import { nowOf, storeOf, type TeamOptions } from './context.js';
 import { leadName } from './members.js';
@@ -40,12 +41,15 @@ export interface SpawnOptions extends TeamOptions {
  * `shutdown_request`s already in its inbox, sent before it joined, were for an earlier member of
  * that name: they are marked read (see {@link retireEarlierShutdownRequests}).
  * @returns the member as written.
- * @throws INVALID_NAME, MEMBER_EXISTS, INVALID_ARGUMENT (color outside the palette), TEAM_NOT_FOUND
+ * @throws INVALID_NAME, MEMBER_EXISTS, INVALID_ARGUMENT (color outside the palette; a model spec
+ * whose kind is unknown or whose name is missing — checked before anything is written, without
+ * creating the model), TEAM_NOT_FOUND
  */
 export async function spawnMember(options: SpawnOptions): Promise<Member> {
   const store = storeOf(options.root);
   // The roster is read first so that a refused name's suggestion is free in this team.
   assertValidName(options.name, 'agent', { taken: (await store.readConfig(options.team)).members.map((m) => m.name) });
+  if (options.model !== undefined) parseModelSpec(options.model);
   if (options.color !== undefined && !(PALETTE as readonly string[]).includes(options.color)) {
     throw new MailroomError('INVALID_ARGUMENT', `Color "${options.color}" is not in the palette: use one of ${PALETTE.join(', ')}.`);
   }

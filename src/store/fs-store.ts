@@ -128,6 +128,9 @@ export class FsStore implements Store {
   openAgentLog(team: string, agent: string): Promise<AgentLog> {
     return processes.openAgentLog(this.ctx, team, agent);
   }
+  readAgentLog(team: string, agent: string, options?: { from?: number; maxBytes?: number }): Promise<string> {
+    return processes.readAgentLog(this.ctx, team, agent, options);
+  }
 
   writeCommandRecord(record: CommandRecord): Promise<void> {
     return commands.writeCommandRecord(this.ctx, record);

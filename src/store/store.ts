@@ -45,6 +45,8 @@ export interface AgentLog {
   path: string;
   /** File descriptor, for a child process's stdout/stderr. */
   fd: number;
+  /** Its size in bytes when opened: where a child started now begins writing. */
+  size: number;
   /** Closes this process's descriptor (a child keeps its own copy). */
   close(): Promise<void>;
 }
@@ -174,6 +176,11 @@ export interface Store {
   deleteProcessRecord(team: string, agent: string): Promise<void>;
   /** Opens the teammate's log file for appending (stores without local files throw NOT_SUPPORTED). */
   openAgentLog(team: string, agent: string): Promise<AgentLog>;
+  /**
+   * The teammate's log from byte `from` (default 0) to its end, as UTF-8 text (`""` when missing).
+   * At most the last `maxBytes` (default 64 KiB) of that range are read.
+   */
+  readAgentLog(team: string, agent: string, options?: { from?: number; maxBytes?: number }): Promise<string>;
 
   /**
    * Records a running teammate command (docs/format.md "Command records"), keyed by team and pid;

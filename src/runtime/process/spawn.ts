@@ -6,6 +6,8 @@
  * pane that is not ours), and 2.1.332 flags unknown backend types as malformed. The pid lives in
  * mailroom's own record instead (docs/runtime.md "Backends").
  */
+import { MailroomError } from '../../errors.js';
+import { rollBackSpawn } from '../../core/spawn-rollback.js';
 import { spawnMember, type SpawnOptions } from '../../core/spawn.js';
 import { storeOf } from '../../core/context.js';
 import type { Member } from '../../protocol/config.js';
@@ -24,11 +26,24 @@ export interface SpawnedProcess {
 
 /**
  * Registers the member (as {@link spawnMember}, with {@link PROCESS_MEMBER_BACKEND}) and starts it.
- * `options.backend`/`paneId` are ignored. The spawn prompt is its first inbox message.
+ * `options.backend`/`paneId` are ignored. The spawn prompt is its first inbox message. When the
+ * process cannot be started or exits during its start-up, the registration is rolled back
+ * ({@link rollBackSpawn}) and the error, with the log's last lines, is thrown.
  * @throws everything {@link spawnMember} and {@link startProcessTeammate} throw
  */
 export async function spawnProcessTeammate(options: SpawnOptions): Promise<SpawnedProcess> {
   const member = await spawnMember({ ...options, ...PROCESS_MEMBER_BACKEND });
-  const started = await startProcessTeammate({ root: storeOf(options.root), team: options.team, name: member.name });
-  return { member, process: started };
+  try {
+    const started = await startProcessTeammate({ root: storeOf(options.root), team: options.team, name: member.name });
+    return { member, process: started };
+  } catch (err) {
+    await rollBackSpawn({ root: options.root, team: options.team, member, prompt: options.prompt });
+    throw rolledBack(err, member.name);
+  }
+}
+
+function rolledBack(err: unknown, name: string): unknown {
+  if (!(err instanceof MailroomError)) return err;
+  const message = `${err.message}\n${name} was removed from the team again; fix the cause and run \`mailroom team spawn ${name}\` again.`;
+  return new MailroomError(err.code, message, { cause: err, details: err.details });
 }

@@ -12,6 +12,7 @@ import type { ProcessRecord } from '../../protocol/process.js';
 import type { Store } from '../../store/store.js';
 import { assertNotRunning, claimTeammate } from './claim.js';
 import { terminate } from './kill.js';
+import { START_UP_TIMEOUT_MS, awaitStartUp } from './start-up.js';
 
 /** Input of {@link startProcessTeammate}. */
 export interface ProcessStartOptions {
@@ -24,6 +25,8 @@ export interface ProcessStartOptions {
   model?: string;
   /** Extra environment for the child (added to this process's environment). */
   env?: Readonly<Record<string, string>>;
+  /** Bound of the wait for the child's `started` log line, ms (default {@link START_UP_TIMEOUT_MS}). */
+  startUpTimeoutMs?: number;
 }
 
 /** The CLI entry the child runs (`bin/mailroom.js`, two levels above this module's directory). */
@@ -33,9 +36,13 @@ export const CLI_PATH = fileURLToPath(new URL('../../../bin/mailroom.js', import
  * Starts the detached `mailroom agent <name>` process and records its pid (with its start time)
  * and log file. The record is claimed under its lock (the child claims it too, as its own): if
  * another runtime of the member claimed it meanwhile, the child is stopped and the start refused.
+ * It then waits until the child logs its `started` line or exits ({@link awaitStartUp}, bounded:
+ * a child still starting after the bound is left to run). A child that exits first has its record
+ * removed and the start fails.
  * @returns the record written.
  * @throws MEMBER_NOT_FOUND, TEAMMATE_RUNNING (a recorded `mailroom agent` process — detached or
- * foreground — may still run)
+ * foreground — may still run), INTERNAL (the child could not be started), the child's own error
+ * code when it exited during start-up (e.g. INVALID_ARGUMENT for a missing script file)
  */
 export async function startProcessTeammate(options: ProcessStartOptions): Promise<ProcessRecord & { logFile: string }> {
   const { root: store, team, name } = options;
@@ -46,17 +53,28 @@ export async function startProcessTeammate(options: ProcessStartOptions): Promis
   try {
     const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: ['ignore', log.fd, log.fd], cwd: member.cwd, env: { ...process.env, ...options.env } });
     const pid = await spawned(child);
-    child.unref();
-    const startTime = (await identify(pid))?.startTime;
-    const record = { team, agent: name, pid, ...(startTime !== undefined ? { startTime } : {}), logFile: log.path, startedAt: Date.now(), argv, ...(options.model ? { model: options.model } : {}) };
-    await claimTeammate(store, team, name, record).catch(async (err: unknown) => {
-      await terminate(pid);
-      throw err;
-    });
-    return record;
+    try {
+      const startTime = (await identify(pid))?.startTime;
+      const record = { team, agent: name, pid, ...(startTime !== undefined ? { startTime } : {}), logFile: log.path, startedAt: Date.now(), argv, ...(options.model ? { model: options.model } : {}) };
+      await claimTeammate(store, team, name, record).catch(async (err: unknown) => {
+        await terminate(pid);
+        throw err;
+      });
+      await awaitStartUp(child, { store, team, name, pid, logFile: log.path, from: log.size, timeoutMs: options.startUpTimeoutMs }).catch(async (err: unknown) => {
+        await forgetRecord(store, team, name, pid);
+        throw err;
+      });
+      return record;
+    } finally {
+      child.unref();
+    }
   } finally {
     await log.close();
   }
+}
+
+async function forgetRecord(store: Store, team: string, name: string, pid: number): Promise<void> {
+  if ((await store.readProcessRecord(team, name))?.pid === pid) await store.deleteProcessRecord(team, name);
 }
 
 function spawned(child: ReturnType<typeof spawn>): Promise<number> {

@@ -7,6 +7,7 @@
  */
 import { open, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { isErrno } from '../../errors.js';
 import { ProcessRecordSchema, type ProcessRecord } from '../../protocol/process.js';
 import { corruptFile, readJsonFile, writeJsonFile, FILE_MODE } from '../json-file.js';
 import { withLock } from '../lock.js';
@@ -66,5 +67,24 @@ export async function openAgentLog(ctx: FsContext, team: string, agent: string):
   const path = ctx.layout.agentLogPath(team, agent);
   await ensureDir(dirname(path));
   const handle = await open(path, 'a', FILE_MODE);
-  return { path, fd: handle.fd, close: () => handle.close() };
+  const { size } = await handle.stat();
+  return { path, fd: handle.fd, size, close: () => handle.close() };
+}
+
+/** The agent's log from byte `from` to its end (at most the last `maxBytes`); `""` when missing. */
+export async function readAgentLog(ctx: FsContext, team: string, agent: string, options: { from?: number; maxBytes?: number } = {}): Promise<string> {
+  const handle = await open(ctx.layout.agentLogPath(team, agent), 'r').catch((err: unknown) => {
+    if (isErrno(err, 'ENOENT')) return undefined;
+    throw err;
+  });
+  if (!handle) return '';
+  try {
+    const { size } = await handle.stat();
+    const start = Math.max(options.from ?? 0, size - (options.maxBytes ?? 64 * 1024), 0);
+    const buffer = Buffer.alloc(Math.max(size - start, 0));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);
+    return buffer.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
+  }
 }
