@@ -8,6 +8,7 @@ import { MailroomError } from '../errors.js';
 import { PALETTE, type Member, type TeamConfig } from '../protocol/config.js';
 import { parseModelSpec } from '../protocol/model-spec.js';
 import { assertValidName } from '../store/names.js';
+import { requireUserDir } from '../store/user-files.js';
 import { nowOf, storeOf, type TeamOptions } from './context.js';
 import { leadName } from './members.js';
 import { sendMessage } from './messages.js';
@@ -22,8 +23,16 @@ export interface SpawnOptions extends TeamOptions {
   name: string;
   /** agentType (e.g. `general-purpose`). */
   type?: string;
-  /** Model id, e.g. `worker`, `anthropic:claude-sonnet-4-5` (default `worker`). */
+  /**
+   * Model spec, e.g. `worker`, `anthropic:claude-sonnet-4-5` (default `worker`): checked with
+   * `parseModelSpec` unless {@link SpawnOptions.modelIsLabel} is set.
+   */
   model?: string;
+  /**
+   * The member runs outside mailroom (an MCP client): `model` only describes it (e.g. `unknown`)
+   * and is recorded unchecked, since no mailroom runtime creates a model from it.
+   */
+  modelIsLabel?: boolean;
   /** Spawn prompt: stored on the member and delivered as its first inbox message. */
   prompt?: string;
   /** Palette color (default: next in round-robin). */
@@ -32,6 +41,7 @@ export interface SpawnOptions extends TeamOptions {
   backend?: BackendType;
   /** Pane id (default: `in-process` for the in-process backend, else `""`). */
   paneId?: string;
+  /** Working directory: must exist; stored absolute (default: this process's). */
   cwd?: string;
   planModeRequired?: boolean;
 }
@@ -43,20 +53,21 @@ export interface SpawnOptions extends TeamOptions {
  * @returns the member as written.
  * @throws INVALID_NAME, MEMBER_EXISTS, INVALID_ARGUMENT (color outside the palette; a model spec
  * whose kind is unknown or whose name is missing — checked before anything is written, without
- * creating the model), TEAM_NOT_FOUND
+ * creating the model; a cwd that is not an existing directory), TEAM_NOT_FOUND
  */
 export async function spawnMember(options: SpawnOptions): Promise<Member> {
   const store = storeOf(options.root);
   // The roster is read first so that a refused name's suggestion is free in this team.
   assertValidName(options.name, 'agent', { taken: (await store.readConfig(options.team)).members.map((m) => m.name) });
-  if (options.model !== undefined) parseModelSpec(options.model);
+  if (options.model !== undefined && !options.modelIsLabel) parseModelSpec(options.model);
   if (options.color !== undefined && !(PALETTE as readonly string[]).includes(options.color)) {
     throw new MailroomError('INVALID_ARGUMENT', `Color "${options.color}" is not in the palette: use one of ${PALETTE.join(', ')}.`);
   }
+  const cwd = await requireUserDir(options.cwd ?? process.cwd(), 'working directory (--cwd)');
   let lead = '';
   const member = await store.updateConfig(options.team, (config) => {
     assertFreeName(config, options.name);
-    const m = buildMember(config, options, nowOf(options));
+    const m = buildMember(config, { ...options, cwd }, nowOf(options));
     config.members.push(m);
     lead = leadName(config);
     return m;

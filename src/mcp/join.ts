@@ -54,6 +54,7 @@ export async function joinTeam(options: JoinOptions): Promise<JoinResult> {
       team: options.team,
       name: options.name,
       model: options.model ?? 'unknown',
+      modelIsLabel: true,
       type: options.type,
       backend: MCP_BACKEND,
       cwd: options.cwd,

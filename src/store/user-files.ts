@@ -56,3 +56,19 @@ export async function userFileMtimeMs(path: string): Promise<number | undefined>
     throw err;
   }
 }
+
+/**
+ * Checks that a directory the user named (e.g. a teammate's `--cwd`) exists and is a directory.
+ * @returns its absolute path (resolved against this process's working directory).
+ * @throws INVALID_ARGUMENT naming the path when it does not exist or is not a directory
+ */
+export async function requireUserDir(path: string, what = 'directory'): Promise<string> {
+  const abs = resolve(path);
+  const found = await stat(abs).catch((err: unknown) => {
+    if (isErrno(err, 'ENOENT') || isErrno(err, 'ENOTDIR')) return undefined;
+    throw err;
+  });
+  if (found?.isDirectory()) return abs;
+  const why = found ? 'is not a directory' : 'does not exist';
+  throw new MailroomError('INVALID_ARGUMENT', `The ${what} ${abs} ${why}. Create it or pass an existing directory.`, { details: { path: abs } });
+}

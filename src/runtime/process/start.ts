@@ -52,7 +52,7 @@ export async function startProcessTeammate(options: ProcessStartOptions): Promis
   const log = await store.openAgentLog(team, name);
   try {
     const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: ['ignore', log.fd, log.fd], cwd: member.cwd, env: { ...process.env, ...options.env } });
-    const pid = await spawned(child);
+    const pid = await spawned(child, member.cwd);
     try {
       const startTime = (await identify(pid))?.startTime;
       const record = { team, agent: name, pid, ...(startTime !== undefined ? { startTime } : {}), logFile: log.path, startedAt: Date.now(), argv, ...(options.model ? { model: options.model } : {}) };
@@ -77,9 +77,10 @@ async function forgetRecord(store: Store, team: string, name: string, pid: numbe
   if ((await store.readProcessRecord(team, name))?.pid === pid) await store.deleteProcessRecord(team, name);
 }
 
-function spawned(child: ReturnType<typeof spawn>): Promise<number> {
+function spawned(child: ReturnType<typeof spawn>, cwd: string | undefined): Promise<number> {
   return new Promise((resolve, reject) => {
     child.once('spawn', () => resolve(child.pid!));
-    child.once('error', (err) => reject(new MailroomError('INTERNAL', `Could not start the teammate process: ${err.message}`, { cause: err })));
+    const where = cwd === undefined ? '' : ` (working directory ${cwd}: check that it exists)`;
+    child.once('error', (err) => reject(new MailroomError('INTERNAL', `Could not start the teammate process${where}: ${err.message}`, { cause: err })));
   });
 }
