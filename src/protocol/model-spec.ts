@@ -19,12 +19,15 @@ export interface ModelSpec {
 }
 
 /**
- * Parses `kind:name` (a bare `worker`, or nothing, means the worker).
+ * Parses `kind:name` (a bare `worker`, or nothing, means the worker; a bare `claude-…` id, as
+ * Claude Code 2.1.109 stores in config.json members, means `anthropic:<id>`).
  * @throws INVALID_ARGUMENT for an unknown kind or a missing name
  */
 export function parseModelSpec(spec: string | undefined): ModelSpec {
   const text = (spec ?? '').trim();
   if (text === '' || text === 'worker') return { kind: 'worker', name: '' };
+  // A bare Claude model id, as Claude Code writes in a member's `model`, is an Anthropic model.
+  if (/^claude-[\w.-]+$/.test(text)) return { kind: 'anthropic', name: text };
   const colon = text.indexOf(':');
   const kind = colon < 0 ? text : text.slice(0, colon);
   const name = colon < 0 ? '' : text.slice(colon + 1).trim();

@@ -92,7 +92,7 @@ describe('rewrites of fixtures/claude-code keep what they do not change', () => 
       return insertAfter({ ...c, members }, 'leadSessionId', 'x-future', FUTURE);
     });
     const before = await readJson<Json & { members: Json[] }>(file('teams/demo/config.json'));
-    await mailroomOk(root, 'team', 'spawn', 'carol', '--prompt', 'You are carol. Review the parser.', '--model', 'anthropic:claude-sonnet-4-6', '--cwd', root);
+    await mailroomOk(root, 'team', 'spawn', 'carol', '--prompt', 'You are carol. Review the parser.', '--model', 'claude-sonnet-4-6', '--cwd', root);
     const after = await readJson<Json & { members: Json[] }>(file('teams/demo/config.json'));
     expect({ ...after, members: after.members.slice(0, 3) }).toEqual(before);
     expect(keyPaths({ ...after, members: after.members.slice(0, 3) })).toEqual(keyPaths(before));
@@ -180,7 +180,7 @@ describe('the same change on a Claude Code 2.1.109 snapshot gives what Claude Co
   it('spawn on a Claude Code config adds a member shaped like observer and keeps the rest', async () => {
     const root = await snapshot('3-teammate-idle');
     const before = await readJson<Json & { members: Json[] }>(join(root, 'teams/compat/config.json'));
-    await mailroomOk(root, 'team', 'spawn', 'helper', '--prompt', 'Help observer.', '--model', 'anthropic:claude-opus-4-6');
+    await mailroomOk(root, 'team', 'spawn', 'helper', '--prompt', 'Help observer.', '--model', 'claude-opus-4-6');
     const after = await readJson<Json & { members: Json[] }>(join(root, 'teams/compat/config.json'));
     expect({ ...after, members: after.members.slice(0, 2) }).toEqual(before);
     expect(keyPaths({ ...after, members: after.members.slice(0, 2) })).toEqual(keyPaths(before));

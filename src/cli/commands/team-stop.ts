@@ -30,7 +30,11 @@ export const teamStopCommand: CommandModule<GlobalArgs, StopArgs> = {
   handler: async (a) => {
     const { stopTeammate } = await import('../../runtime/lifecycle/stop.js');
     const target = await teamTarget(a);
-    const r = await stopTeammate({ ...target, name: a.name, force: a.force, timeoutMs: a.timeout, reason: a.reason, onWaiting: (w) => process.stderr.write(`${waitingLine(a.name, w)}\n`) });
+    const r = await stopTeammate({ ...target, name: a.name, force: a.force, timeoutMs: a.timeout, reason: a.reason, onWaiting: (w) => {
+        // With --json, stderr carries only the JSON error object.
+        if (!a.json) process.stderr.write(`${waitingLine(a.name, w)}\n`);
+      },
+    });
     emit(a.json, r, () => {
       const how = { approved: 'approved the shutdown', forced: 'was stopped (--force)', timeout: 'did not answer in time: stopped' }[r.outcome];
       const tasks = r.unassigned.length ? `; unassigned ${r.unassigned.map((id) => `#${id}`).join(', ')}` : '';

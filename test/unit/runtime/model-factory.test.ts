@@ -13,12 +13,15 @@ describe('--model kind:name', () => {
     expect(parseModelSpec(undefined)).toEqual({ kind: 'worker', name: '' });
     expect(parseModelSpec('worker')).toEqual({ kind: 'worker', name: '' });
     expect(parseModelSpec('anthropic:claude-sonnet-4-5')).toEqual({ kind: 'anthropic', name: 'claude-sonnet-4-5' });
+    // Claude Code writes bare ids in config.json members (reference 2.1.109 snapshots: "claude-opus-4-6").
+    expect(parseModelSpec('claude-opus-4-6')).toEqual({ kind: 'anthropic', name: 'claude-opus-4-6' });
     expect(parseModelSpec('command:codex exec -')).toEqual({ kind: 'command', name: 'codex exec -' });
     expect(parseModelSpec('openai:llama3.1:8b')).toEqual({ kind: 'openai', name: 'llama3.1:8b' });
   });
 
   it('refuses unknown kinds and missing names, saying what to write', () => {
-    expect(() => parseModelSpec('claude-opus-4')).toThrow(/Unknown model "claude-opus-4": use kind:name with kind one of worker, scripted, command, anthropic, openai/);
+    expect(() => parseModelSpec('gpt-4o')).toThrow(/Unknown model "gpt-4o": use kind:name with kind one of worker, scripted, command, anthropic, openai/);
+    expect(() => parseModelSpec('claude')).toThrow(/Unknown model "claude"/);
     expect(() => parseModelSpec('anthropic')).toThrow(/needs a name after the colon, e.g. anthropic:claude-sonnet-4-5/);
   });
 
