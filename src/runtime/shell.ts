@@ -75,7 +75,9 @@ export function runShell(options: ShellOptions): Promise<ShellResult> {
     child.once('spawn', () => child.pid !== undefined && options.onSpawn?.(child.pid));
     child.on('close', (code) => {
       clearTimeout(timer);
-      clearTimeout(leftovers);
+      // The pipes close as soon as the leftovers hold none (output redirected): keep the SIGKILL
+      // pending while the group still has members, or one that ignores SIGTERM runs on.
+      if (!groupExists(child.pid)) clearTimeout(leftovers);
       options.signal.removeEventListener('abort', onAbort);
       const { spawnError, ...rest } = out;
       resolve({ exitCode: code, ...rest, durationMs: Math.round(performance.now() - started), ...(spawnError ? { spawnError } : {}) });
@@ -86,6 +88,17 @@ export function runShell(options: ShellOptions): Promise<ShellResult> {
 /** The last `max` characters of `text`. */
 export function capTail(text: string, max = OUTPUT_CAP): string {
   return text.length > max ? text.slice(text.length - max) : text;
+}
+
+/** True while process group `pid` has a member (EPERM: it has one we may not signal). */
+function groupExists(pid: number | undefined): boolean {
+  if (pid === undefined || pid < 2) return false;
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {

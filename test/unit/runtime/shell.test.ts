@@ -51,4 +51,19 @@ describe('runShell', () => {
     const bg = Number((await readFile(join(dir.path, 'bg.pid'), 'utf8')).trim());
     await until(() => !alive(bg), 10_000, 'the background shell to be killed');
   });
+
+  it('a background process that ignores SIGTERM and holds no output pipe is killed too', async () => {
+    // Its output goes elsewhere, so the command's pipes close as soon as the shell exits: the
+    // SIGKILL after the grace period must not depend on the pipes staying open.
+    const result = await runShell({
+      command: `sh -c 'trap "" TERM; echo $$ > bg.pid; exec sleep 60' >/dev/null 2>&1 </dev/null & while [ ! -s bg.pid ]; do sleep 0.05; done; exit 3`,
+      cwd: dir.path,
+      timeoutMs: 30_000,
+      signal: new AbortController().signal,
+    });
+    expect(result).toMatchObject({ exitCode: 3, timedOut: false });
+    const bg = Number((await readFile(join(dir.path, 'bg.pid'), 'utf8')).trim());
+    expect(bg).toBeGreaterThan(1);
+    await until(() => !alive(bg), 10_000, 'the background sleep that ignores SIGTERM to be killed');
+  });
 });
