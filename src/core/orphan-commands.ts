@@ -23,7 +23,9 @@ export type OrphanVerdict = 'orphan' | 'finished' | 'pid-reused' | 'unverified';
 
 /** A record whose owner is dead, with its verdict. */
 export interface OrphanCommand {
+  /** The command record as stored (`<root>/mailroom/commands/<team>/<pid>.json`). */
   record: CommandRecord;
+  /** What became of the command (see {@link OrphanVerdict}). */
   verdict: OrphanVerdict;
 }
 

@@ -30,7 +30,9 @@ export interface StopOptions extends TeamOptions {
 
 /** What {@link stopTeammate} waits for: the request sent, how long it waits, and whether a process record names a runtime for the teammate. */
 export interface StopWait {
+  /** The `requestId` of the `shutdown_request` just sent. */
   requestId: string;
+  /** How long it waits for the answer before forcing the stop (ms). */
   timeoutMs: number;
   /** True when a process record (`mailroom agent`, detached or foreground) exists for the teammate. In-process teammates of `mailroom run` have none. */
   recordedProcess: boolean;

@@ -20,9 +20,13 @@ export interface StartUpWatch {
   store: Store;
   team: string;
   name: string;
+  /** The child's pid, as its `started` line names it. */
   pid: number;
+  /** The log's path, quoted in the error. */
   logFile: string;
+  /** Byte offset in the log where the child began writing (the log's size when it was opened). */
   from: number;
+  /** Bound of the wait (ms; default {@link START_UP_TIMEOUT_MS}). */
   timeoutMs?: number;
 }
 
