@@ -16,10 +16,12 @@ import type { Store } from '../store/store.js';
  * @returns how many were marked. @throws FILE_CORRUPT, LOCK_TIMEOUT
  */
 export async function retireEarlierShutdownRequests(store: Store, team: string, agent: string, joinedAt: number): Promise<number> {
+  const stale = (entry: InboxEntry) => entry.read !== true && isShutdownRequest(entry) && Date.parse(entry.timestamp) < joinedAt;
+  // Read first: most spawns find none, and then the inbox (Claude Code's file) is neither created nor rewritten.
+  if (!(await store.readInbox(team, agent)).some(stale)) return 0;
   return store.updateInbox(team, agent, (entries) => {
     let marked = 0;
-    for (const entry of entries) {
-      if (entry.read === true || !isShutdownRequest(entry) || !(Date.parse(entry.timestamp) < joinedAt)) continue;
+    for (const entry of entries.filter(stale)) {
       entry.read = true;
       marked++;
     }
