@@ -10,7 +10,7 @@ import { requireMember } from '../../core/members.js';
 import { completeShutdown, requestShutdown } from '../../core/shutdown.js';
 import type { Store } from '../../store/store.js';
 import { stopProcessGroup } from '../../core/process-group.js';
-import { livenessOf, waitUntilGone } from '../../core/process-identity.js';
+import { livenessOf, mayBeRunning, waitUntilGone } from '../../core/process-identity.js';
 import type { ProcessRecord } from '../../protocol/process.js';
 import { terminate } from '../process/kill.js';
 import { awaitShutdownAnswer, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './answer.js';
@@ -60,7 +60,8 @@ export async function stopTeammate(options: StopOptions): Promise<StopResult> {
   if (options.force) return teardown(store, options, 'forced', true);
   const { requestId } = await requestShutdown({ ...options, root: store, to: options.name, reason: options.reason });
   const timeoutMs = options.timeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
-  options.onWaiting?.({ requestId, timeoutMs, recordedProcess: (await store.readProcessRecord(options.team, options.name).catch(() => undefined)) !== undefined });
+  const record = await store.readProcessRecord(options.team, options.name).catch(() => undefined);
+  options.onWaiting?.({ requestId, timeoutMs, recordedProcess: record !== undefined && (await mayBeRunning(record)) });
   const answer = await awaitShutdownAnswer({ store, team: options.team, name: options.name, requestId, timeoutMs });
   if (answer.kind === 'rejected') {
     throw new MailroomError('SHUTDOWN_REJECTED', `${options.name} rejected the shutdown: ${answer.reason}. Ask again later, or stop it with --force.`, {
@@ -76,7 +77,8 @@ async function teardown(store: Store, o: StopOptions, outcome: StopResult['outco
   let killedPid: number | undefined;
   if (record) {
     if (await stopProcess(record, kill)) killedPid = record.pid;
-    await store.deleteProcessRecord(o.team, o.name);
+    // A process still there after SIGKILL (stuck in the kernel) keeps its record: a later stop or doctor finds it.
+    if (!(await mayBeRunning(record))) await store.deleteProcessRecord(o.team, o.name);
   }
   const done = await completeShutdown({ root: store, team: o.team, name: o.name });
   return { name: o.name, outcome, unassigned: done.unassigned.map((t) => t.id), ...(killedPid !== undefined ? { killedPid } : {}) };
