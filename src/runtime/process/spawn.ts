@@ -37,13 +37,20 @@ export async function spawnProcessTeammate(options: SpawnOptions): Promise<Spawn
     const started = await startProcessTeammate({ root: storeOf(options.root), team: options.team, name: member.name });
     return { member, process: started };
   } catch (err) {
-    await rollBackSpawn({ root: options.root, team: options.team, member, prompt: options.prompt });
-    throw rolledBack(err, member.name);
+    // The start-up error is what the user must see; a failed rollback is added to it, never put in its place.
+    const rollback = await rollBackSpawn({ root: options.root, team: options.team, member, prompt: options.prompt }).then(
+      () => undefined,
+      (failure: unknown) => (failure instanceof Error ? failure.message : String(failure)),
+    );
+    throw rolledBack(err, member.name, rollback);
   }
 }
 
-function rolledBack(err: unknown, name: string): unknown {
+function rolledBack(err: unknown, name: string, rollbackFailure: string | undefined): unknown {
   if (!(err instanceof MailroomError)) return err;
-  const message = `${err.message}\n${name} was removed from the team again; fix the cause and run \`mailroom team spawn ${name}\` again.`;
-  return new MailroomError(err.code, message, { cause: err, details: err.details });
+  const after =
+    rollbackFailure === undefined
+      ? `${name} was removed from the team again; fix the cause and run \`mailroom team spawn ${name}\` again.`
+      : `${name} could not be removed from the team again (${rollbackFailure}): stop it with \`mailroom team stop ${name} --force\`, fix the cause, then spawn it again.`;
+  return new MailroomError(err.code, `${err.message}\n${after}`, { cause: err, details: err.details });
 }

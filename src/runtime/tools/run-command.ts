@@ -32,7 +32,8 @@ export const runTaskCommandTool = defineTool(
     const result = await runRecordedShell(owner, { command, cwd: ctx.cwd, env: envOf(task, ctx), timeoutMs: timeoutOf(task), signal: ctx.signal });
     if (result.aborted) throw ctx.signal.reason ?? new Error('aborted');
     const outcome = outcomeOf(task.id, result, startedAt);
-    await updateTask({ root: ctx.store, team: ctx.team, as: ctx.name, id: task.id, metadata: outcome });
+    // Metadata only, no actor: the outcome is recorded even if a forced stop removed the member meanwhile.
+    await updateTask({ root: ctx.store, team: ctx.team, id: task.id, metadata: outcome });
     if (outcome.exitCode !== 0) ctx.record.finishedTask = { id: task.id, status: 'failed', failureReason: failureOf(result) };
     return { taskId: task.id, subject: task.subject, ...outcome };
   },
