@@ -8,6 +8,7 @@
 import type { Store } from '../store/store.js';
 import type { Check, DoctorFinding } from './doctor-types.js';
 import { describeCommand, findOrphanCommands, reapOrphan, type OrphanCommand } from './orphan-commands.js';
+import { groupHasMembers } from './process-group.js';
 
 /** One check per orphaned command record of `team` (every team when undefined, deleted ones too). */
 export async function commandChecks(store: Store, team?: string): Promise<Check[]> {
@@ -26,7 +27,9 @@ function finding(found: OrphanCommand): DoctorFinding {
   const runtime = `the runtime that started it (process ${owner.pid})`;
   const message = {
     orphan: `${what} still runs, but ${runtime} is gone: nothing will stop it.`,
-    finished: `${what} is recorded as running, but it has ended and ${runtime} died before removing the record.`,
+    finished: groupHasMembers(pgid)
+      ? `${what} has ended, but processes it started still run in its process group ${pgid}, and ${runtime} is gone: nothing will stop them.`
+      : `${what} is recorded as running, but it has ended and ${runtime} died before removing the record.`,
     'pid-reused': `${what} is recorded, but ${runtime} is gone and pid ${pid} now belongs to another process (its start time differs), which is left alone.`,
     unverified: `${what} may still run (its pid is in use) and ${runtime} is gone, but with no recorded start time it cannot be told from another process: not signalled. Check it with \`ps -o pid,args -g ${pgid}\` and stop it yourself if it is the command.`,
   }[found.verdict];

@@ -11,7 +11,7 @@
  */
 import type { CommandRecord } from '../protocol/command.js';
 import type { Store } from '../store/store.js';
-import { DEFAULT_GRACE_MS, stopProcessGroup } from './process-group.js';
+import { DEFAULT_GRACE_MS, stopLeaderlessGroup, stopProcessGroup } from './process-group.js';
 import { livenessOf, mayBeRunning, type Liveness } from './process-identity.js';
 
 /**
@@ -56,6 +56,10 @@ export async function reapOrphan(store: Store, found: OrphanCommand, graceMs = D
     if (!stop.stopped) return { ...found, action: 'left', note: `process group ${record.pgid} still runs after SIGKILL` };
     await store.deleteCommandRecord(record.team, record.pid);
     return { ...found, action: 'killed', note: `stopped process group ${record.pgid} (${stop.signal}); ${await taskNote(store, record)}` };
+  }
+  if (found.verdict === 'finished' && (await stopLeaderlessGroup(record.pgid, graceMs))) {
+    await store.deleteCommandRecord(record.team, record.pid);
+    return { ...found, action: 'killed', note: `its shell had ended; stopped what it left in process group ${record.pgid}; ${await taskNote(store, record)}` };
   }
   await store.deleteCommandRecord(record.team, record.pid);
   return { ...found, action: 'removed', note: found.verdict === 'finished' ? 'record removed' : `not signalled (pid ${record.pid} is another process now); record removed` };

@@ -60,3 +60,29 @@ function signal(target: number, name: NodeJS.Signals): void {
     // gone
   }
 }
+
+/** True when process group `pgid` (> 1) still has members: `kill(-pgid, 0)` succeeds (EPERM: they belong to someone else). */
+export function groupHasMembers(pgid: number): boolean {
+  if (!Number.isInteger(pgid) || pgid < 2) return false;
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Stops what is left of group `pgid` after its leader ended (a command's `server &` once its shell
+ * exited): SIGTERM, then SIGKILL after `graceMs` if members remain. Call it only when no process has
+ * the pid `pgid` (probe `exited`): Linux never gives a new process a pid still in use as a group id,
+ * so the members are the leader's own descendants. @returns true when the group was signalled
+ */
+export async function stopLeaderlessGroup(pgid: number, graceMs = DEFAULT_GRACE_MS): Promise<boolean> {
+  if (!groupHasMembers(pgid) || (await probeProcess(pgid)).kind !== 'exited') return false;
+  signal(-pgid, 'SIGTERM');
+  const deadline = Date.now() + graceMs;
+  while (groupHasMembers(pgid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+  if (groupHasMembers(pgid)) signal(-pgid, 'SIGKILL');
+  return true;
+}

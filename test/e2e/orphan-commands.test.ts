@@ -90,6 +90,21 @@ describe('commands orphaned by a SIGKILLed runtime', () => {
     expect((await mailroom(root, 'doctor')).code).toBe(0);
   });
 
+  it('doctor --fix stops what a command left in its group when its shell ended after the runtime died', async () => {
+    const work = join(dir.path, 'work');
+    const leaves = 'echo $$ > cmd.pid; sleep 300 & echo $! > child.pid; while [ ! -e gone ]; do sleep 0.05; done';
+    const { cmd, child } = await killRuntimeMidCommand(await runTeamFile(work, leaves), work, 'slow', leaves);
+    await writeFile(join(work, 'gone'), '');
+    await until(async () => !(await isRunning(cmd)), 10_000, 'the command shell to end');
+    expect(await isRunning(child)).toBe(true); // left in the group, with nothing to stop it
+
+    const fix = await mailroom(root, 'doctor', '--fix');
+    expect(fix.code).toBe(0);
+    expect(fix.stdout).toContain(`its shell had ended; stopped what it left in process group ${cmd}`);
+    await until(async () => !(await isRunning(child)), 10_000, 'the left-over child to be stopped');
+    expect(await new FsStore(root).listCommandRecords()).toEqual([]);
+  });
+
   it('mailroom agent: the next runtime of the team stops the orphans when it starts', async () => {
     const work = join(dir.path, 'work');
     await mkdir(work);
