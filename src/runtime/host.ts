@@ -10,6 +10,7 @@ import { awaitShutdownAnswer, DEFAULT_SHUTDOWN_TIMEOUT_MS, type ShutdownAnswer }
 import type { Model } from './models/types.js';
 import { runTeammate, type TeammateExit, type TeammateOptions, type TeammateState } from './teammate.js';
 import { TeamSignals } from './wake/signals.js';
+import { deadline } from './deadline.js';
 
 /** Input of {@link InProcessHost.open}. */
 export interface HostOptions {
@@ -87,17 +88,21 @@ export class InProcessHost {
     return [...this.entries.values()];
   }
 
-  /** Shutdown handshake with `name`, forced (abort + teardown) when unanswered after `timeoutMs` or with `force`. */
-  async stop(name: string, o: { timeoutMs?: number; reason?: string; force?: boolean } = {}): Promise<HostStopResult> {
+  /**
+   * Shutdown handshake with `name`, forced (abort + teardown) when unanswered after `timeoutMs`
+   * (ms, default 30 000), with `force`, or once `signal` aborts (e.g. Ctrl-C) while it waits.
+   */
+  async stop(name: string, o: { timeoutMs?: number; reason?: string; force?: boolean; signal?: AbortSignal | undefined } = {}): Promise<HostStopResult> {
     const entry = this.entries.get(name);
     if (!entry || entry.state === 'stopped') return { name, outcome: 'already-stopped' };
     if (o.force) return this.force(entry, 'forced');
     const { requestId } = await requestShutdown({ root: this.store, team: this.options.team, to: name, reason: o.reason });
     const waiting = new AbortController();
+    const stopWaiting = deadline(undefined, waiting.signal, o.signal);
     const answer = await Promise.race([
-      awaitShutdownAnswer({ store: this.store, team: this.options.team, name, requestId, timeoutMs: o.timeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS, signals: this.signals, signal: waiting.signal }),
+      awaitShutdownAnswer({ store: this.store, team: this.options.team, name, requestId, timeoutMs: o.timeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS, signals: this.signals, signal: stopWaiting.signal }),
       entry.done.then((): ShutdownAnswer => ({ kind: 'approved' })),
-    ]).finally(() => waiting.abort());
+    ]).finally(() => (waiting.abort(), stopWaiting.dispose()));
     if (answer.kind === 'rejected') return { name, outcome: 'rejected', reason: answer.reason };
     if (answer.kind === 'timeout') return this.force(entry, 'timeout');
     const exited = await Promise.race([entry.done.then(() => true), sleep(5_000).then(() => false)]);

@@ -11,6 +11,7 @@ import { parseMessageText } from '../../protocol/structured.js';
 import type { Store } from '../../store/store.js';
 import { TeamSignals } from '../wake/signals.js';
 import { Waiter } from '../wake/waiter.js';
+import { deadline } from '../deadline.js';
 
 /** Default time a teammate gets to answer a shutdown request (ms). */
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 30_000;
@@ -37,10 +38,11 @@ export async function awaitShutdownAnswer(options: AwaitAnswerOptions): Promise<
   const own = options.signals ? undefined : await TeamSignals.open(options.store, options.team, { pollMs: 500 });
   const config = await options.store.readConfig(options.team);
   const waiter = new Waiter<ShutdownAnswer>(options.signals ?? own!, leadName(config), false);
-  const timeout = AbortSignal.any([AbortSignal.timeout(options.timeoutMs), ...(options.signal ? [options.signal] : [])]);
+  const timeout = deadline(options.timeoutMs, options.signal);
   try {
-    return (await waiter.next(() => findAnswer(options, leadName(config)), timeout)) ?? { kind: 'timeout' };
+    return (await waiter.next(() => findAnswer(options, leadName(config)), timeout.signal)) ?? { kind: 'timeout' };
   } finally {
+    timeout.dispose();
     waiter.close();
     await own?.close();
   }

@@ -20,6 +20,7 @@ import { TurnFailures, type TurnFailure } from './turn-failures.js';
 import { snapshotOutputs, sortOutputs } from './outputs.js';
 import { resolveMembers, setUpTeam, type SetUpMember } from './setup.js';
 import { loadTeamFile } from './team-file.js';
+import { deadline } from '../deadline.js';
 
 /** Default run timeout (ms). */
 export const DEFAULT_RUN_TIMEOUT_MS = 600_000;
@@ -85,13 +86,13 @@ export async function runTeam(o: RunTeamOptions): Promise<RunReport> {
   try {
     await lead.start(host.hints);
     members.forEach((m, i) => host.add(m.name, models[i]!));
-    const limit = AbortSignal.timeout(o.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS);
-    const quiet = waitUntilQuiet(o.store, team, host, o.signal ? AbortSignal.any([limit, o.signal]) : limit);
+    const limit = deadline(o.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS, o.signal);
+    const quiet = waitUntilQuiet(o.store, team, host, limit.signal);
     poke = quiet.poke;
-    const finished = await quiet.done;
+    const finished = await quiet.done.finally(limit.dispose);
     const interrupted = !finished && o.signal?.aborted === true;
     const before = await o.store.listTasks(team);
-    const shutdown = await shutDownAll(host, members, o.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS, interrupted);
+    const shutdown = await shutDownAll(host, members, o.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS, interrupted, o.signal);
     await lead.drain(); // the last idle notifications count in the report
     const summary = summarise(before, await o.store.listTasks(team), members, startedAt, failures);
     return { team, root: o.store.root, workdir, durationMs: Date.now() - startedAt, timedOut: !finished && !interrupted, interrupted, shutdown, ...summary, ...(await sortOutputs(declared)) };
@@ -101,10 +102,11 @@ export async function runTeam(o: RunTeamOptions): Promise<RunReport> {
   }
 }
 
-async function shutDownAll(host: InProcessHost, members: readonly SetUpMember[], timeoutMs: number, force: boolean): Promise<HostStopResult[]> {
+/** Stops every member through the handshake; `force` skips it, and `signal` (Ctrl-C) forces the ones still waiting. */
+async function shutDownAll(host: InProcessHost, members: readonly SetUpMember[], timeoutMs: number, force: boolean, signal: AbortSignal | undefined): Promise<HostStopResult[]> {
   return Promise.all(
     members.map(async (m) => {
-      const result = await host.stop(m.name, { timeoutMs, reason: 'The run is complete.', force });
+      const result = await host.stop(m.name, { timeoutMs, reason: 'The run is complete.', force, signal });
       return result.outcome === 'rejected' ? host.stop(m.name, { force: true }) : result;
     }),
   );
