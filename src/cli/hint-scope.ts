@@ -4,15 +4,11 @@
  * carry the same options, or copying it would act on ~/.mailroom or on another team.
  */
 
+import { shellQuote } from '../core/shell-quote.js';
+
 /** Global options of a command line that decide which store and team it acts on, e.g. `['--root', '/tmp/x']`. */
 export type HintScope = readonly string[];
 
-const SAFE = /^[\w./:@%+=,-]+$/;
-
-/** Quotes `value` for a POSIX shell when it holds anything but plain path characters. */
-function shellQuote(value: string): string {
-  return SAFE.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
-}
 
 /** The value of `--name value` or `--name=value` in `argv` (the last one wins, as yargs does); stops at `--`. */
 function optionValue(argv: readonly string[], name: string): string | undefined {

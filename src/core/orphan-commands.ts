@@ -13,6 +13,7 @@ import type { CommandRecord } from '../protocol/command.js';
 import type { Store } from '../store/store.js';
 import { DEFAULT_GRACE_MS, stopLeaderlessGroup, stopProcessGroup } from './process-group.js';
 import { livenessOf, mayBeRunning, type Liveness } from './process-identity.js';
+import { shellQuote } from './shell-quote.js';
 
 /**
  * A record judged: `orphan` (owner dead, command running as recorded), `finished` (owner and
@@ -92,5 +93,6 @@ async function taskNote(store: Store, record: CommandRecord): Promise<string> {
   if (record.taskId === undefined) return 'no task involved';
   const task = await store.readTask(record.team, record.taskId).catch(() => undefined);
   if (!task || task.status === 'completed' || task.owner === undefined) return `task #${record.taskId} left as it is`;
-  return `task #${task.id} stays ${task.status} with ${task.owner}, as after any crash of its runtime (\`mailroom team stop ${task.owner} --team ${record.team}\` puts it back to pending)`;
+  const stop = `mailroom --root ${shellQuote(store.root)} --team ${shellQuote(record.team)} team stop ${task.owner} --force`;
+  return `task #${task.id} stays ${task.status} with ${task.owner}, as after any crash of its runtime (\`mailroom agent ${task.owner}\` runs the member again; \`${stop}\` removes it and puts the task back to pending)`;
 }

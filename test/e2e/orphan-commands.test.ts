@@ -6,7 +6,9 @@
  * crash leaves it (in_progress, owned). A recorded pid that now belongs to another process is
  * never signalled.
  */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
+import { BIN } from '../helpers/cli.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -88,6 +90,12 @@ describe('commands orphaned by a SIGKILLed runtime', () => {
     expect(await store.listCommandRecords()).toEqual([]);
     expect(await store.readTask('slow', '1')).toMatchObject({ status: 'in_progress', owner: 'a' }); // as after any crash
     expect((await mailroom(root, 'doctor')).code).toBe(0);
+
+    // The note's command, pasted into a shell, acts on this root: it removes a and frees task #1.
+    const stop = /`(mailroom --root \S+ --team slow team stop a --force)`/.exec(fix.stdout)?.[1];
+    expect(stop).toBeDefined();
+    await promisify(execFile)('sh', ['-c', `"${process.execPath}" "${BIN}"${stop!.slice('mailroom'.length)}`], { env: cleanEnv({ HOME: dir.path }) });
+    expect(await store.readTask('slow', '1')).toMatchObject({ status: 'pending' });
   });
 
   it('doctor --fix stops what a command left in its group when its shell ended after the runtime died', async () => {

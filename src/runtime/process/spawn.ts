@@ -50,7 +50,7 @@ function rolledBack(err: unknown, name: string, rollbackFailure: string | undefi
   if (!(err instanceof MailroomError)) return err;
   const after =
     rollbackFailure === undefined
-      ? `${name} was removed from the team again; fix the cause and run \`mailroom team spawn ${name}\` again.`
+      ? `${name} was removed from the team again; fix the cause and run the same \`team spawn\` command again.`
       : `${name} could not be removed from the team again (${rollbackFailure}): stop it with \`mailroom team stop ${name} --force\`, fix the cause, then spawn it again.`;
   return new MailroomError(err.code, `${err.message}\n${after}`, { cause: err, details: err.details });
 }
