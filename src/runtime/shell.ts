@@ -7,6 +7,7 @@
  * outlive the task. Output is capped (the tail is kept).
  */
 import { spawn } from 'node:child_process';
+import { groupHasMembers } from '../core/process-group.js';
 
 /** Time a command's leftover background processes get between SIGTERM and SIGKILL (ms). */
 export const LEFTOVER_GRACE_MS = 2_000;
@@ -77,7 +78,7 @@ export function runShell(options: ShellOptions): Promise<ShellResult> {
       clearTimeout(timer);
       // The pipes close as soon as the leftovers hold none (output redirected): keep the SIGKILL
       // pending while the group still has members, or one that ignores SIGTERM runs on.
-      if (!groupExists(child.pid)) clearTimeout(leftovers);
+      if (child.pid === undefined || !groupHasMembers(child.pid)) clearTimeout(leftovers);
       options.signal.removeEventListener('abort', onAbort);
       const { spawnError, ...rest } = out;
       resolve({ exitCode: code, ...rest, durationMs: Math.round(performance.now() - started), ...(spawnError ? { spawnError } : {}) });
@@ -88,17 +89,6 @@ export function runShell(options: ShellOptions): Promise<ShellResult> {
 /** The last `max` characters of `text`. */
 export function capTail(text: string, max = OUTPUT_CAP): string {
   return text.length > max ? text.slice(text.length - max) : text;
-}
-
-/** True while process group `pid` has a member (EPERM: it has one we may not signal). */
-function groupExists(pid: number | undefined): boolean {
-  if (pid === undefined || pid < 2) return false;
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
