@@ -70,10 +70,11 @@ export async function runTeam(o: RunTeamOptions): Promise<RunReport> {
   for (const reaped of await reapOrphanCommands(o.store, team)) o.onNotice?.(describeReap(reaped));
   // Everything that can fail without the store is done first (models: specs, keys, script files;
   // the work directory), so a failure leaves no half-created team and the same command can be rerun.
-  const models = await Promise.all(resolveMembers(loaded, o.model).map((m) => createModel(m.model)));
+  const members = resolveMembers(loaded, o.model);
+  const models = await Promise.all(members.map((m) => createModel(m.model)));
   const workdir = await ensureUserDir(o.workdir ?? (loaded.file.workdir !== undefined ? resolve(loaded.dir, loaded.file.workdir) : process.cwd()), 'work directory');
   const declared = await snapshotOutputs(loaded, workdir);
-  const members = await setUpTeam({ store: o.store, loaded, team, workdir, model: o.model });
+  await setUpTeam({ store: o.store, loaded, team, workdir, members });
   const startedAt = Date.now();
   let poke = () => {};
   const host = await InProcessHost.open({ root: o.store, team, pollMs: o.pollMs, log: o.onLog, onState: () => poke() });

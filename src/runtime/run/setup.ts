@@ -21,8 +21,8 @@ export interface SetUpOptions {
   team: string;
   /** Absolute work directory of every member. */
   workdir: string;
-  /** Model for every member, overriding the file. */
-  model?: string;
+  /** The file's members with the model each runs, from {@link resolveMembers} (same order as the file). */
+  members: readonly SetUpMember[];
 }
 
 /** A member as set up: its name and model spec. */
@@ -47,10 +47,10 @@ export function resolveMembers(loaded: LoadedTeamFile, model: string | undefined
  * (the members' models created, the work directory made): a failure here leaves a partial team.
  * @throws TEAM_EXISTS, INVALID_NAME, INVALID_ARGUMENT (model)
  */
-export async function setUpTeam(o: SetUpOptions): Promise<SetUpMember[]> {
+export async function setUpTeam(o: SetUpOptions): Promise<void> {
   const { file } = o.loaded;
   const root = o.store;
-  const models = new Map(resolveMembers(o.loaded, o.model).map((m) => [m.name, m.model]));
+  const models = new Map(o.members.map((m) => [m.name, m.model]));
   const members = file.members.map((m) => ({ ...m, model: models.get(m.name)! }));
   await createTeam({ root, team: o.team, description: file.description, cwd: o.workdir, leadModel: RUN_LEAD_MODEL });
   for (const m of members) {
@@ -61,7 +61,6 @@ export async function setUpTeam(o: SetUpOptions): Promise<SetUpMember[]> {
     const task = await addTask({ root, team: o.team, subject: spec.subject, description: spec.description, activeForm: spec.activeForm, owner: spec.owner, blockedBy: spec.blockedBy.map((k) => ids.get(k)!), metadata: metadataOf(spec, o) });
     if (spec.key !== undefined) ids.set(spec.key, task.id);
   }
-  return members.map((m) => ({ name: m.name, model: m.model }));
 }
 
 function metadataOf(spec: TaskSpec, o: SetUpOptions): Record<string, unknown> {
