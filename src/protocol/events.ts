@@ -1,0 +1,111 @@
+/**
+ * Team events: what a team-store transition caused, journalled in the same step and returned to
+ * the caller (docs/journal.md). One event is one journal line (the filesystem store's NDJSON
+ * file) or one stream entry (the Redis store). `watch`, `log`, MCP waits and the runtime's
+ * wake-ups all consume this one stream.
+ *
+ * Versioned like openai-agents-js RunState: {@link EVENT_VERSION} is what this release writes,
+ * {@link SUPPORTED_EVENT_VERSIONS} what it reads. Version 1 (mailroom ≤ 0.1: `message`, `task`,
+ * `member`) is a subset of version 2 and reads unchanged. A reader skips a line whose version it
+ * does not support, or whose `kind` it does not know (a newer writer's), never fails on it.
+ */
+import { z } from 'zod';
+import { InboxEntrySchema } from './inbox.js';
+import { TaskSchema } from './task.js';
+
+/** The event format version this release writes. */
+export const EVENT_VERSION = 2;
+/** Every event format version this release reads. */
+export const SUPPORTED_EVENT_VERSIONS: readonly number[] = [1, 2];
+
+const base = {
+  v: z.number().int(),
+  /** The team's name (its config `name`). */
+  team: z.string(),
+  /** When the event was recorded: ISO-8601 UTC with milliseconds. */
+  at: z.string(),
+  /** `mailroom`: made by a mailroom operation; `observed`: seen in the store by a watcher (made by anyone, e.g. Claude Code). */
+  source: z.enum(['mailroom', 'observed']),
+  /** The member (or `user` for a person at the CLI without `--as`) who made the change, when known. */
+  actor: z.string().optional(),
+};
+
+/** A message that reached an inbox: the entry exactly as stored, and its recipient. */
+export const MessageEventSchema = z.looseObject({ ...base, kind: z.literal('message'), to: z.string(), entry: InboxEntrySchema });
+
+/**
+ * A message moved along its delivery states (queued → delivered → read → replied; or
+ * released back to unread, cancelled, dead-lettered). `key` is the entry's identity
+ * (`msg_id`, else from+timestamp+text, see `entryKey`).
+ */
+export const DeliveryEventSchema = z.looseObject({
+  ...base,
+  kind: z.literal('delivery'),
+  to: z.string(),
+  key: z.string(),
+  state: z.enum(['delivered', 'released', 'read', 'replied', 'cancelled', 'dead-lettered']),
+  /** For `delivered`/`released`: the lease that handed it out. */
+  lease: z.string().optional(),
+  /** For `replied`: the key of the reply. */
+  reply: z.string().optional(),
+});
+
+/** A task created, changed or deleted: the task after the change (as last seen, for deletions). */
+export const TaskEventSchema = z.looseObject({
+  ...base,
+  kind: z.literal('task'),
+  action: z.enum(['created', 'updated', 'deleted']),
+  task: TaskSchema,
+  /** Top-level task keys whose value changed (updates only; metadata-only changes list `metadata`). */
+  changed: z.array(z.string()).optional(),
+});
+
+/** A member that joined, left or changed in the roster. */
+export const MemberEventSchema = z.looseObject({
+  ...base,
+  kind: z.literal('member'),
+  action: z.enum(['joined', 'left', 'updated']),
+  name: z.string(),
+  agentId: z.string().optional(),
+  /** Member keys whose value changed (`updated` only). */
+  changed: z.array(z.string()).optional(),
+});
+
+/** The team itself was created, deleted (moved aside, restorable) or restored. */
+export const TeamLifecycleEventSchema = z.looseObject({ ...base, kind: z.literal('team'), action: z.enum(['created', 'deleted', 'restored']) });
+
+/** Every event kind this release knows. */
+export const TeamEventRecordSchema = z.discriminatedUnion('kind', [
+  MessageEventSchema,
+  DeliveryEventSchema,
+  TaskEventSchema,
+  MemberEventSchema,
+  TeamLifecycleEventSchema,
+]);
+
+/** One event as journalled. */
+export type TeamEventRecord = z.infer<typeof TeamEventRecordSchema>;
+/** A `message` event. */
+export type MessageEvent = z.infer<typeof MessageEventSchema>;
+/** A `delivery` event. */
+export type DeliveryEvent = z.infer<typeof DeliveryEventSchema>;
+/** A `task` event. */
+export type TaskEvent = z.infer<typeof TaskEventSchema>;
+/** A `member` event. */
+export type MemberEvent = z.infer<typeof MemberEventSchema>;
+/** A `team` event. */
+export type TeamLifecycleEvent = z.infer<typeof TeamLifecycleEventSchema>;
+/** Who recorded an event. */
+export type EventSource = TeamEventRecord['source'];
+
+/**
+ * Validates one decoded event: `undefined` for an unsupported version, an unknown kind or a bad
+ * field (the reader skips it).
+ */
+export function parseEvent(value: unknown): TeamEventRecord | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = (value as { v?: unknown }).v;
+  if (typeof v !== 'number' || !SUPPORTED_EVENT_VERSIONS.includes(v)) return undefined;
+  const parsed = TeamEventRecordSchema.safeParse(value);
+  return parsed.success ? (value as TeamEventRecord) : undefined;
+}

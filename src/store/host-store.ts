@@ -1,0 +1,64 @@
+/**
+ * The host store: state that belongs to this machine only, next to whichever team store is in use.
+ * Pids and process identities mean nothing on another machine, so a reaper or `team stop` judges
+ * only records its own host wrote; a Redis team store never holds them. Always a local directory
+ * (the filesystem root, or `--root`/`$MAILROOM_ROOT`/`~/.mailroom` beside a Redis store).
+ */
+import type { CommandRecord } from '../protocol/command.js';
+import type { ProcessRecord } from '../protocol/process.js';
+import type { StoreIssue, StoreRepair } from './health.js';
+import type { ProcessProbe } from './proc.js';
+
+/** An open, append-only log file of a process-backend teammate. */
+export interface AgentLog {
+  /** Where it is, for humans. */
+  location: string;
+  /** File descriptor, for a child process's stdout/stderr. */
+  fd: number;
+  /** Its size in bytes when opened: where a child started now begins writing. */
+  size: number;
+  /** Closes this process's descriptor (a child keeps its own copy). */
+  close(): Promise<void>;
+}
+
+/** This machine's records of the processes it runs for teams. */
+export interface HostStore {
+  /** Stable id of this machine (hostname plus a machine-id prefix), written into records and reader claims. */
+  readonly hostId: string;
+  /** The local directory, for humans. */
+  readonly location: string;
+
+  /** The pid record of a member's `mailroom agent` process, or undefined. @throws FILE_CORRUPT (never taken for absent) */
+  readProcessRecord(team: string, member: string): Promise<ProcessRecord | undefined>;
+  /** Writes (replaces) the pid record. */
+  writeProcessRecord(team: string, member: string, record: ProcessRecord): Promise<void>;
+  /**
+   * Writes `record` unless a recorded process of another identity may still run on this host;
+   * the live holder's record is returned then and nothing is written. @throws FILE_CORRUPT, LOCK_TIMEOUT
+   */
+  claimProcessRecord(team: string, member: string, record: ProcessRecord): Promise<ProcessRecord | undefined>;
+  /** Removes the pid record (no-op when absent). */
+  deleteProcessRecord(team: string, member: string): Promise<void>;
+  /** Members of `team` with a pid record. */
+  listProcessRecords(team: string): Promise<ProcessRecord[]>;
+
+  /** Opens the member's log for appending. */
+  openAgentLog(team: string, member: string): Promise<AgentLog>;
+  /** The log from byte `from` (default 0), at most the last `maxBytes` (default 64 KiB) of it, as UTF-8 (`""` when missing). */
+  readAgentLog(team: string, member: string, options?: { from?: number; maxBytes?: number }): Promise<string>;
+
+  /** Records a running teammate command, keyed by team and pid (replaces a record of the same pid); it outlives the team. */
+  writeCommandRecord(record: CommandRecord): Promise<void>;
+  /** Removes a command record (no-op when absent). */
+  deleteCommandRecord(team: string, pid: number): Promise<void>;
+  /** Valid command records of `team`, or of every team (deleted ones too). */
+  listCommandRecords(team?: string): Promise<CommandRecord[]>;
+
+  /** What the OS says about a pid on this machine (Linux `/proc`). Never throws. */
+  probeProcess(pid: number): Promise<ProcessProbe>;
+
+  /** Problems in this machine's own files (corrupt records, temp files, stale locks). */
+  scanHealth(): Promise<StoreIssue[]>;
+  /** Repairs one of {@link scanHealth}'s issues after re-checking it. */
+  repairHealth(issue: StoreIssue): Promise<StoreRepair>;
+}

@@ -1,0 +1,386 @@
+/**
+ * The team store: the contract every backend of shared team state keeps (config, roster, inboxes,
+ * tasks, journal, reader claims). The filesystem backend keeps it over Claude Code's Agent Teams
+ * layout; the Redis backend over Redis keys and Lua scripts; both pass one contract suite
+ * (test/contract/).
+ *
+ * The rule of this interface (docs/decisions.md "A team store of intents"): every mutating method is
+ * **one named transition** that no caller composes. It validates, applies and journals its events in
+ * one step, inside the backend — the filesystem backend holds its locks only inside a method, the
+ * Redis backend runs one Lua script. Callers never hold a lock and never hand the store a callback.
+ * Each transition returns the value it produced and the events it journalled
+ * ({@link Transition}); a transition that changed nothing returns no events and writes nothing.
+ *
+ * Names are member names and task ids, never file names: a backend maps them to its own keys.
+ * Everything that is machine-local (pids, logs, /proc) is in {@link HostStore}, not here.
+ */
+import type { Member, TeamConfig } from '../protocol/config.js';
+import type { TeamEventRecord } from '../protocol/events.js';
+import type { InboxEntry } from '../protocol/inbox.js';
+import type { Task, TaskStatus } from '../protocol/task.js';
+import type { StoreIssue, StoreRepair } from './health.js';
+import type { StoreSelection } from './selection.js';
+
+/** An opaque position in a team's event stream; only the backend that issued it understands it. */
+export type Cursor = string & { readonly __cursor: unique symbol };
+
+/** What a transition produced, and the events it journalled in the same step (oldest first). */
+export interface Transition<T> {
+  value: T;
+  events: TeamEventRecord[];
+}
+
+/** Who acts and when; passed to every transition. */
+export interface OpContext {
+  /** Member name of the actor (journalled as `actor`); `user` for a person at the CLI without `--as`. */
+  actor?: string | undefined;
+  /** The instant of the operation, epoch ms (default `Date.now()`; tests inject a clock). */
+  now?: number | undefined;
+}
+
+/** A team found in the store. */
+export interface TeamRef {
+  /** The team's `name` as stored in its config. */
+  name: string;
+}
+
+/** A team moved aside by {@link TeamStore.deleteTeam}, restorable with {@link TeamStore.restoreTeam}. */
+export interface DeletedTeam {
+  team: string;
+  /** Opaque id to pass to {@link TeamStore.restoreTeam}. */
+  id: string;
+  /** When it was deleted, epoch ms. */
+  deletedAt: number;
+  /** Where it went, for humans (a directory for the filesystem store, a key prefix for Redis). */
+  location: string;
+}
+
+/** Options of {@link TeamStore.addMember}. */
+export interface AddMemberOptions extends OpContext {
+  /** Give the member the next palette color by roster position (when `member.color` is unset). */
+  assignColor?: boolean;
+  /**
+   * Mark read the unread `shutdown_request`s in the member's inbox sent before its `joinedAt`: they
+   * were for an earlier member of the name (docs/runtime.md "Shutdown").
+   */
+  retireEarlierShutdownRequests?: boolean;
+}
+
+/** A member change: each key set to its new value; `null` removes the key. */
+export type MemberPatch = { [K in keyof Member]?: Member[K] | null };
+
+/** What {@link TeamStore.removeMember} did. */
+export interface RemovedMember {
+  member: Member;
+  /** Tasks it owned that were not completed: now pending with no owner. */
+  unassigned: Task[];
+}
+
+/** One message to append: its recipient and the entry (built with `makeInboxEntry`). */
+export interface OutgoingMessage {
+  to: string;
+  entry: InboxEntry;
+}
+
+/** A message as stored. */
+export interface StoredMessage {
+  to: string;
+  /** The entry as stored: its `timestamp` may be later than the one given (see {@link TeamStore.appendMessages}). */
+  entry: InboxEntry;
+}
+
+/** Options of {@link TeamStore.appendMessages}. */
+export interface AppendOptions extends OpContext {
+  /**
+   * A retry with the same key stores nothing and returns the first call's messages with
+   * `replayed: true`, also when both calls race. Keys are kept at least 24 h.
+   */
+  idempotencyKey?: string | undefined;
+  /**
+   * Recipients whose read history may be moved to the inbox archive by this append when the inbox
+   * has grown large (never for Claude Code 2.1.109 in-process teammates, which mark by index).
+   */
+  archiveRead?: readonly string[] | undefined;
+}
+
+/** Result of {@link TeamStore.appendMessages}. */
+export interface AppendResult {
+  messages: StoredMessage[];
+  /** True when this was a retry of an idempotency key already used: nothing was written. */
+  replayed: boolean;
+}
+
+/** An inbox that exists in the store. */
+export interface InboxRef {
+  /** The member's name; for an inbox that belongs to no member, the name it is stored under. */
+  name: string;
+  /** False for an inbox whose name is not in the roster (e.g. Claude Code wrote to a mistyped name). */
+  member: boolean;
+}
+
+/** Read history of an inbox kept outside the live inbox. */
+export interface InboxHistory {
+  /** Read entries moved to the inbox archive, oldest first (may repeat a live entry after a crash: merge by identity). */
+  archived: InboxEntry[];
+  /** Entries salvaged from a corrupt inbox that could not go back (docs/format.md "Quarantine"). */
+  quarantined: InboxEntry[];
+}
+
+/** Options of {@link TeamStore.takeUnread}. */
+export interface TakeOptions extends OpContext {
+  /** Who takes (a reader claim token, or any id unique to this reader): recorded on the lease. */
+  reader: string;
+  /** Most entries to take (default: all). The rest stay unread. */
+  limit?: number | undefined;
+  /**
+   * How long the entries stay handed out without an acknowledgement (ms, default 120 000); after
+   * that they are unread again for the next take (the reader is presumed dead).
+   */
+  leaseMs?: number | undefined;
+}
+
+/** Entries handed out to one reader, exactly once, until acknowledged, released or expired. */
+export interface Lease {
+  /** Opaque lease id (empty when nothing was taken). */
+  id: string;
+  reader: string;
+  /** Epoch ms after which un-acknowledged entries are unread again. */
+  until: number;
+  /** The entries handed out, in inbox order. */
+  entries: InboxEntry[];
+  /** Unread entries left in the inbox, not handed out by this lease. */
+  remaining: number;
+}
+
+/** A new task (the store assigns its id). */
+export interface TaskDraft {
+  subject: string;
+  description: string;
+  activeForm?: string | undefined;
+  owner?: string | undefined;
+  /** Ids of existing tasks that must complete first (linked both ways). */
+  blockedBy?: readonly string[] | undefined;
+  /** Keys with a `null` value are dropped. */
+  metadata?: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** Options of {@link TeamStore.createTask}. */
+export interface CreateTaskOptions extends OpContext {
+  /** A retry with the same key creates nothing and returns the first task with `replayed: true`. */
+  idempotencyKey?: string | undefined;
+}
+
+/** Result of {@link TeamStore.createTask}. */
+export interface CreatedTask {
+  task: Task;
+  replayed: boolean;
+}
+
+/** What to claim and for whom. */
+export interface ClaimRequest {
+  /** The claimant's member name. */
+  claimant: string;
+  /** A specific task; omit for the lowest-id ready task. */
+  id?: string | undefined;
+  /** Without `id`: first a pending, unblocked task already assigned to the claimant. */
+  preferAssigned?: boolean | undefined;
+  /** Refuse (AGENT_BUSY) while the claimant owns a task that is not completed. */
+  busyCheck?: boolean | undefined;
+}
+
+/** A task change. `null` clears a field; metadata is merged per key (`null` deletes a key). */
+export interface TaskPatch {
+  subject?: string | undefined;
+  description?: string | undefined;
+  activeForm?: string | null | undefined;
+  owner?: string | null | undefined;
+  status?: TaskStatus | undefined;
+  metadata?: Readonly<Record<string, unknown>> | undefined;
+  /** Compare-and-set: refuse (TASK_CONFLICT) unless the task still has these values. */
+  expect?: { status?: TaskStatus; owner?: string | null } | undefined;
+}
+
+/** Result of {@link TeamStore.patchTask}. */
+export interface PatchedTask {
+  task: Task;
+  previous: Task;
+}
+
+/** A dependency: `blocked` cannot start until `blocker` is completed. */
+export interface TaskEdge {
+  blocked: string;
+  blocker: string;
+}
+
+/** Who holds a member's reader claim: the one runtime that consumes its inbox. */
+export interface ReaderHolder {
+  /** What kind of runtime: a `mailroom agent` process, an MCP server, an in-process host. */
+  kind: 'agent' | 'mcp' | 'in-process';
+  /** Machine id ({@link HostStore.hostId}). */
+  host: string;
+  pid: number;
+  /** Epoch ms. */
+  startedAt: number;
+}
+
+/** A member's reader claim as stored, with its last heartbeat. */
+export interface ReaderClaim extends ReaderHolder {
+  member: string;
+  /** Opaque token; only its holder knows it. Empty in {@link TeamStore.readClaims} results. */
+  token: string;
+  /** Epoch ms of the last heartbeat (the claim itself counts as one). */
+  lastBeatAt: number;
+  /** What the holder last said it was doing. */
+  state: 'working' | 'idle';
+  /** The claim is dead after this long without a beat (ms); a new claim may then take it. */
+  ttlMs: number;
+}
+
+/** Options of {@link TeamStore.watch}. */
+export type StoreHint =
+  | { kind: 'config'; team: string }
+  | { kind: 'inbox'; team: string; member: string }
+  | { kind: 'task'; team: string; id?: string | undefined }
+  | { kind: 'events'; team: string }
+  | { kind: 'claims'; team: string; member?: string | undefined };
+
+/** A page of events. */
+export interface EventPage {
+  /** Valid events after the cursor, oldest first (unsupported or torn ones are skipped). */
+  events: TeamEventRecord[];
+  /** Where to continue. */
+  cursor: Cursor;
+  /** True when the stream no longer holds the position asked for (replaced, trimmed): reading restarted at its start. */
+  reset: boolean;
+}
+
+/** A running watch; `close()` stops it. */
+export interface WatchHandle {
+  close(): Promise<void>;
+}
+
+/** Shared team state. Every method is safe to call from many processes (and machines) at once. */
+export interface TeamStore {
+  /** How this store was chosen: pass it to child processes (see `selectionArgs`). */
+  readonly selection: StoreSelection;
+  /** Where the store is, for humans (a directory, or a URL without its password). */
+  readonly location: string;
+
+  // Teams
+  /** Every team (unreadable configs skipped with a warning; Claude Code's `*.deleted-<uuid>` tombstones never listed). */
+  listTeams(): Promise<TeamRef[]>;
+  /** @throws TEAM_NOT_FOUND, FILE_CORRUPT */
+  readConfig(team: string): Promise<TeamConfig>;
+  /** Creates the team with `config` (its lead among `members`). Events: team created, lead joined. @throws TEAM_EXISTS */
+  createTeam(config: TeamConfig, ctx?: OpContext): Promise<Transition<TeamConfig>>;
+  /** Moves config, roster, inboxes, tasks and journal aside, restorable. @throws TEAM_NOT_FOUND */
+  deleteTeam(team: string, ctx?: OpContext): Promise<Transition<DeletedTeam>>;
+  /** Teams moved aside by {@link deleteTeam}, newest first (of one name, or all). */
+  listDeletedTeams(team?: string): Promise<DeletedTeam[]>;
+  /** Brings a deleted team back. @throws TEAM_EXISTS (a team of that name exists), TEAM_NOT_FOUND (no such id) */
+  restoreTeam(id: string, ctx?: OpContext): Promise<Transition<TeamConfig>>;
+
+  // Roster
+  /** Adds a member. @throws TEAM_NOT_FOUND, MEMBER_EXISTS (same name, compared case-insensitively) */
+  addMember(team: string, member: Member, options?: AddMemberOptions): Promise<Transition<Member>>;
+  /** Changes a member's keys in place (unknown keys kept). No write and no event when nothing changes. @throws MEMBER_NOT_FOUND */
+  updateMember(team: string, name: string, patch: MemberPatch, ctx?: OpContext): Promise<Transition<Member>>;
+  /**
+   * Removes a member (by name or agentId; never the lead) and, in the same step, unassigns its tasks
+   * that are not completed (owner dropped, status pending). `undefined` when absent.
+   */
+  removeMember(team: string, nameOrAgentId: string, ctx?: OpContext): Promise<Transition<RemovedMember | undefined>>;
+
+  // Inboxes
+  /**
+   * Appends messages; every recipient is checked before anything is written (MEMBER_NOT_FOUND, no
+   * inbox created). Within one inbox, timestamps are assigned so that they never decrease in file
+   * order and (`from`, `timestamp`, `text`) stays unique (later by whole ms where needed).
+   * @throws MEMBER_NOT_FOUND, FILE_CORRUPT, LOCK_TIMEOUT (filesystem), STORE_UNAVAILABLE (network)
+   */
+  appendMessages(team: string, messages: readonly OutgoingMessage[], options?: AppendOptions): Promise<Transition<AppendResult>>;
+  /** Valid entries of an inbox in order (missing → `[]`). @throws FILE_CORRUPT */
+  readInbox(team: string, member: string): Promise<InboxEntry[]>;
+  /** The inbox's archived and quarantined entries. */
+  readInboxHistory(team: string, member: string): Promise<InboxHistory>;
+  /** Every inbox that exists, by member name. */
+  listInboxes(team: string): Promise<InboxRef[]>;
+  /**
+   * Hands out unread entries not already handed out, exactly once across readers and processes:
+   * selecting and marking them taken is one step. Events: `delivery` delivered, one per entry.
+   */
+  takeUnread(team: string, member: string, options: TakeOptions): Promise<Transition<Lease>>;
+  /**
+   * Marks a lease's entries read (all, or those in `keys`) and ends the lease. An entry its reader
+   * removed meanwhile (Claude Code 2.1.332) counts as read. @returns how many turned read
+   */
+  acknowledge(team: string, member: string, leaseId: string, options?: OpContext & { keys?: readonly string[] }): Promise<Transition<number>>;
+  /** Puts a lease's entries back to unread at once (the model call that carried them failed). @returns how many */
+  release(team: string, member: string, leaseId: string, ctx?: OpContext): Promise<Transition<number>>;
+  /** Marks entries read by identity (`entryKey`): shown to a person. @returns how many changed */
+  markRead(team: string, member: string, keys: readonly string[], ctx?: OpContext): Promise<Transition<number>>;
+  /** Moves the read head of an inbox to its archive now. @returns how many entries moved */
+  archiveInbox(team: string, member: string, ctx?: OpContext): Promise<Transition<number>>;
+  /** Moves a whole inbox aside (e.g. one of a non-member). @returns where it went, for humans, or undefined when absent */
+  setInboxAside(team: string, name: string, ctx?: OpContext): Promise<Transition<string | undefined>>;
+
+  // Tasks
+  /** Valid tasks in numeric id order (invalid ones skipped, as Claude Code does; warned once). */
+  listTasks(team: string): Promise<Task[]>;
+  /** One task, `undefined` when missing or invalid; `strict` throws FILE_CORRUPT for an invalid one. */
+  readTask(team: string, id: string, options?: { strict?: boolean }): Promise<Task | undefined>;
+  /** The highest task id ever used, exact decimal ("0" when none). */
+  readHighWatermark(team: string): Promise<string>;
+  /** Creates a task with the next id (never reused) and links its blockers both ways. @throws TASK_NOT_FOUND (a blocker) */
+  createTask(team: string, draft: TaskDraft, options?: CreateTaskOptions): Promise<Transition<CreatedTask>>;
+  /**
+   * Claims a task (owner = claimant, status in_progress): exactly one winner among racing claims.
+   * `undefined` when no task is ready (claims without `id` only).
+   * @throws TASK_NOT_FOUND, TASK_ALREADY_CLAIMED, TASK_ALREADY_RESOLVED, TASK_BLOCKED, AGENT_BUSY (each with `details.reason`)
+   */
+  claimTask(team: string, request: ClaimRequest, ctx?: OpContext): Promise<Transition<Task | undefined>>;
+  /**
+   * Changes a task's fields. Starting or completing a task with an open blocker is refused
+   * (TASK_BLOCKED); `status: in_progress` on an unowned task without `owner` makes `ctx.actor` the owner.
+   * @throws TASK_NOT_FOUND, TASK_BLOCKED, TASK_CONFLICT (`expect` not met)
+   */
+  patchTask(team: string, id: string, patch: TaskPatch, ctx?: OpContext): Promise<Transition<PatchedTask>>;
+  /** Adds dependencies on both tasks of each edge; a cycle is refused and nothing changes. @throws TASK_NOT_FOUND, TASK_CYCLE */
+  linkTasks(team: string, edges: readonly TaskEdge[], ctx?: OpContext): Promise<Transition<Task[]>>;
+  /** Removes dependencies from both tasks of each edge (absent edges are ignored). @throws TASK_NOT_FOUND */
+  unlinkTasks(team: string, edges: readonly TaskEdge[], ctx?: OpContext): Promise<Transition<Task[]>>;
+  /** Deletes a task (its id is never reused) and strips it from every other task's links. @throws TASK_NOT_FOUND */
+  deleteTask(team: string, id: string, ctx?: OpContext): Promise<Transition<Task>>;
+  /** Puts `owner`'s tasks with one of `statuses` (default: not completed) back to pending with no owner. */
+  unassignTasks(team: string, owner: string, options?: OpContext & { statuses?: readonly TaskStatus[] }): Promise<Transition<Task[]>>;
+
+  // Reader claims: one consumer per member (docs/runtime.md "One reader per member")
+  /**
+   * Takes the member's reader claim for `holder`, unless a live one exists (last beat within its
+   * ttl). @throws TEAMMATE_RUNNING naming the live holder, MEMBER_NOT_FOUND
+   */
+  claimReader(team: string, member: string, holder: ReaderHolder, options?: OpContext & { ttlMs?: number }): Promise<Transition<ReaderClaim>>;
+  /** Renews the claim and records its state. @throws TEAMMATE_RUNNING when `token` no longer holds it (taken over after it was presumed dead) */
+  beat(team: string, member: string, token: string, state: ReaderClaim['state'], ctx?: OpContext): Promise<Transition<ReaderClaim>>;
+  /** Gives the claim up (no-op when `token` does not hold it). */
+  releaseReader(team: string, member: string, token: string, ctx?: OpContext): Promise<Transition<void>>;
+  /** Every claim as stored (dead ones included; tokens blanked). */
+  readClaims(team: string): Promise<ReaderClaim[]>;
+
+  // Events
+  /** Events after `since` (default: from the start). */
+  readEvents(team: string, options?: { since?: Cursor | undefined; limit?: number | undefined }): Promise<EventPage>;
+  /** Journals events observed in the store (made by other writers, e.g. Claude Code), as given. */
+  recordObserved(team: string, events: readonly TeamEventRecord[]): Promise<void>;
+  /** Hints to re-read, until closed; resolves once live (every change after that is hinted; hints may coalesce). */
+  watch(team: string, listener: (hint: StoreHint) => void): Promise<WatchHandle>;
+
+  // Health
+  /** Problems in the stored data itself (corrupt entries, leftovers of killed writers, stale locks). */
+  scanHealth(): Promise<StoreIssue[]>;
+  /** Repairs one issue after re-checking it; never overwrites what it could not parse. */
+  repairHealth(issue: StoreIssue): Promise<StoreRepair>;
+
+  /** Releases connections and watches (a no-op for the filesystem store). */
+  close(): Promise<void>;
+}
