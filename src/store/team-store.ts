@@ -236,7 +236,18 @@ export interface ReaderClaim extends ReaderHolder {
   ttlMs: number;
 }
 
-/** Options of {@link TeamStore.watch}. */
+/** Options of {@link TeamStore.claimReader}. */
+export interface ClaimReaderOptions extends OpContext {
+  /** Dead after this long without a beat (ms; default 15 000: three 5 s beats). */
+  ttlMs?: number | undefined;
+  /**
+   * Take the claim over even though it looks live, but only if it is still held by exactly this
+   * holder (compare-and-set): the caller proved that holder dead, e.g. its pid is gone on this host.
+   */
+  evict?: Pick<ReaderHolder, 'host' | 'pid' | 'startedAt'> | undefined;
+}
+
+/** A hint from {@link TeamStore.watch}: what to re-read. Names are member names and task ids. */
 export type StoreHint =
   | { kind: 'config'; team: string }
   | { kind: 'inbox'; team: string; member: string }
@@ -359,7 +370,7 @@ export interface TeamStore {
    * Takes the member's reader claim for `holder`, unless a live one exists (last beat within its
    * ttl). @throws TEAMMATE_RUNNING naming the live holder, MEMBER_NOT_FOUND
    */
-  claimReader(team: string, member: string, holder: ReaderHolder, options?: OpContext & { ttlMs?: number }): Promise<Transition<ReaderClaim>>;
+  claimReader(team: string, member: string, holder: ReaderHolder, options?: ClaimReaderOptions): Promise<Transition<ReaderClaim>>;
   /** Renews the claim and records its state. @throws TEAMMATE_RUNNING when `token` no longer holds it (taken over after it was presumed dead) */
   beat(team: string, member: string, token: string, state: ReaderClaim['state'], ctx?: OpContext): Promise<Transition<ReaderClaim>>;
   /** Gives the claim up (no-op when `token` does not hold it). */
