@@ -282,13 +282,17 @@ export interface TeamStore {
   listTeams(): Promise<TeamRef[]>;
   /** @throws TEAM_NOT_FOUND, FILE_CORRUPT */
   readConfig(team: string): Promise<TeamConfig>;
-  /** Creates the team with `config` (its lead among `members`). Events: team created, lead joined. @throws TEAM_EXISTS */
+  /** Creates the team with `config` (its lead among `members`). Events: team created, then one member joined per member (the lead). @throws TEAM_EXISTS */
   createTeam(config: TeamConfig, ctx?: OpContext): Promise<Transition<TeamConfig>>;
-  /** Moves config, roster, inboxes, tasks and journal aside, restorable. @throws TEAM_NOT_FOUND */
+  /**
+   * Moves config, roster, inboxes, tasks and journal aside, restorable. Event: team deleted (it goes
+   * aside with the journal: a team re-created under the name starts with an empty history).
+   * @throws TEAM_NOT_FOUND
+   */
   deleteTeam(team: string, ctx?: OpContext): Promise<Transition<DeletedTeam>>;
   /** Teams moved aside by {@link deleteTeam}, newest first (of one name, or all). */
   listDeletedTeams(team?: string): Promise<DeletedTeam[]>;
-  /** Brings a deleted team back. @throws TEAM_EXISTS (a team of that name exists), TEAM_NOT_FOUND (no such id) */
+  /** Brings a deleted team back, its journal included. Event: team restored. @throws TEAM_EXISTS (a team of that name exists), TEAM_NOT_FOUND (no such id) */
   restoreTeam(id: string, ctx?: OpContext): Promise<Transition<TeamConfig>>;
 
   // Roster
@@ -298,7 +302,8 @@ export interface TeamStore {
   updateMember(team: string, name: string, patch: MemberPatch, ctx?: OpContext): Promise<Transition<Member>>;
   /**
    * Removes a member (by name or agentId; never the lead) and, in the same step, unassigns its tasks
-   * that are not completed (owner dropped, status pending). `undefined` when absent.
+   * that are not completed (owned by its name or agentId: owner dropped, status pending).
+   * `undefined` (no events) when absent or the lead. Events: member left, then a task updated per task.
    */
   removeMember(team: string, nameOrAgentId: string, ctx?: OpContext): Promise<Transition<RemovedMember | undefined>>;
 
@@ -323,10 +328,12 @@ export interface TeamStore {
   takeUnread(team: string, member: string, options: TakeOptions): Promise<Transition<Lease>>;
   /**
    * Marks a lease's entries read (all, or those in `keys`) and ends the lease. An entry its reader
-   * removed meanwhile (Claude Code 2.1.332) counts as read. @returns how many turned read
+   * removed meanwhile (Claude Code 2.1.332) counts as read. A late acknowledgement of an expired
+   * lease still marks its entries, except those another live lease took meanwhile; an unknown (or
+   * already ended) lease marks nothing. Events: `delivery` read per entry marked. @returns how many turned read
    */
   acknowledge(team: string, member: string, leaseId: string, options?: OpContext & { keys?: readonly string[] }): Promise<Transition<number>>;
-  /** Puts a lease's entries back to unread at once (the model call that carried them failed). @returns how many */
+  /** Puts a lease's entries back to unread at once (the model call that carried them failed). Events: `delivery` released per entry still unread. @returns how many */
   release(team: string, member: string, leaseId: string, ctx?: OpContext): Promise<Transition<number>>;
   /** Marks entries read by identity (`entryKey`): shown to a person. @returns how many changed */
   markRead(team: string, member: string, keys: readonly string[], ctx?: OpContext): Promise<Transition<number>>;
@@ -342,7 +349,10 @@ export interface TeamStore {
   readTask(team: string, id: string, options?: { strict?: boolean }): Promise<Task | undefined>;
   /** The highest task id ever used, exact decimal ("0" when none). */
   readHighWatermark(team: string): Promise<string>;
-  /** Creates a task with the next id (never reused) and links its blockers both ways. @throws TASK_NOT_FOUND (a blocker) */
+  /**
+   * Creates a task with the next id (never reused) and links its blockers both ways. Events: task
+   * created, then task updated per blocker. @throws TEAM_NOT_FOUND, TASK_NOT_FOUND (a blocker)
+   */
   createTask(team: string, draft: TaskDraft, options?: CreateTaskOptions): Promise<Transition<CreatedTask>>;
   /**
    * Claims a task (owner = claimant, status in_progress): exactly one winner among racing claims.
@@ -353,12 +363,13 @@ export interface TeamStore {
   /**
    * Changes a task's fields. Starting or completing a task with an open blocker is refused
    * (TASK_BLOCKED); `status: in_progress` on an unowned task without `owner` makes `ctx.actor` the owner.
+   * A patch that changes nothing writes nothing and journals nothing.
    * @throws TASK_NOT_FOUND, TASK_BLOCKED, TASK_CONFLICT (`expect` not met)
    */
   patchTask(team: string, id: string, patch: TaskPatch, ctx?: OpContext): Promise<Transition<PatchedTask>>;
   /** Adds dependencies on both tasks of each edge; a cycle is refused and nothing changes. @throws TASK_NOT_FOUND, TASK_CYCLE */
   linkTasks(team: string, edges: readonly TaskEdge[], ctx?: OpContext): Promise<Transition<Task[]>>;
-  /** Removes dependencies from both tasks of each edge (absent edges are ignored). @throws TASK_NOT_FOUND */
+  /** Removes dependencies from both tasks of each edge (absent edges, and an end that no longer exists, are ignored). @throws TASK_NOT_FOUND (neither end of an edge exists) */
   unlinkTasks(team: string, edges: readonly TaskEdge[], ctx?: OpContext): Promise<Transition<Task[]>>;
   /** Deletes a task (its id is never reused) and strips it from every other task's links. @throws TASK_NOT_FOUND */
   deleteTask(team: string, id: string, ctx?: OpContext): Promise<Transition<Task>>;
@@ -368,12 +379,14 @@ export interface TeamStore {
   // Reader claims: one consumer per member (docs/runtime.md "One reader per member")
   /**
    * Takes the member's reader claim for `holder`, unless a live one exists (last beat within its
-   * ttl). @throws TEAMMATE_RUNNING naming the live holder, MEMBER_NOT_FOUND
+   * ttl). The leases taken by the holder it replaces (its token as `reader`) are released at once;
+   * their `delivery released` events are the transition's. The new claim's state is `idle`.
+   * @throws TEAMMATE_RUNNING naming the live holder (`details.holder`: kind, host, pid, startedAt), MEMBER_NOT_FOUND
    */
   claimReader(team: string, member: string, holder: ReaderHolder, options?: ClaimReaderOptions): Promise<Transition<ReaderClaim>>;
   /** Renews the claim and records its state. @throws TEAMMATE_RUNNING when `token` no longer holds it (taken over after it was presumed dead) */
   beat(team: string, member: string, token: string, state: ReaderClaim['state'], ctx?: OpContext): Promise<Transition<ReaderClaim>>;
-  /** Gives the claim up (no-op when `token` does not hold it). */
+  /** Gives the claim up (no-op when `token` does not hold it); the leases it took are released (their events returned). */
   releaseReader(team: string, member: string, token: string, ctx?: OpContext): Promise<Transition<void>>;
   /** Every claim as stored (dead ones included; tokens blanked). */
   readClaims(team: string): Promise<ReaderClaim[]>;
