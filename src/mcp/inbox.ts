@@ -45,8 +45,7 @@ export function consumeUnread(session: McpSession, limit: number): Promise<Consu
   return session.consume(async () => {
     const store = session.store.team;
     await store.readConfig(session.team); // TEAM_NOT_FOUND, as before, for a team that is gone
-    const { value } = await store.takeUnread(session.team, session.me, { reader: session.readerToken(), limit });
-    if (value.id !== '') await store.acknowledge(session.team, session.me, value.id);
+    const { value } = await store.takeUnread(session.team, session.me, { reader: session.readerToken(), limit, acknowledge: true });
     const messages = value.entries.map((entry, index): InboxMessage => ({ index, entry: { ...entry, read: true }, parsed: parseMessageText(entry.text) }));
     return { messages: messages.map(viewOfMessage), remaining: value.remaining };
   });

@@ -3,8 +3,7 @@
  * fsync, rename, mode 0600; see atomic-write.ts). Files are formatted as Claude Code writes
  * them: `JSON.stringify(value, null, 2)` with no trailing newline.
  */
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { MailroomError, isErrno } from '../errors.js';
 import { writeFileAtomic } from './atomic-write.js';
 import type { HeldLock } from './lock.js';
@@ -53,17 +52,20 @@ export async function readJsonFile(path: string, options: { attempts?: number } 
 
 /**
  * Reads a regular file as UTF-8. Opened non-blocking, so a FIFO does not wait for a writer; a
- * directory, FIFO, socket or device is FILE_CORRUPT before anything is read.
+ * directory, FIFO, socket or device is FILE_CORRUPT before anything is read. Synchronous calls:
+ * state files are small and sit in the page cache, and every read of a transition is in its
+ * critical section, where four thread-pool round trips per file cost more than the system calls
+ * (docs/decisions.md "Synchronous I/O in critical sections").
  */
 async function readRegularFile(path: string): Promise<string> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    const s = await handle.stat();
+    const s = fstatSync(fd);
     if (s.isDirectory()) throw corruptFile(path, undefined, 'is a directory, not a file');
     if (!s.isFile()) throw corruptFile(path, undefined, 'is not a regular file');
-    return await handle.readFile('utf8');
+    return readFileSync(fd, 'utf8');
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 

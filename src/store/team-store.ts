@@ -137,6 +137,11 @@ export interface TakeOptions extends OpContext {
    * that they are unread again for the next take (the reader is presumed dead).
    */
   leaseMs?: number | undefined;
+  /**
+   * Mark the entries read in the same step and keep no lease: for a reader that consumes on
+   * hand-out (an MCP tool result). Events: `delivery` delivered and read per entry.
+   */
+  acknowledge?: boolean | undefined;
 }
 
 /** Entries handed out to one reader, exactly once, until acknowledged, released or expired. */

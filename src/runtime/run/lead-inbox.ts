@@ -54,6 +54,6 @@ export class LeadInbox {
     const { value } = await team.takeUnread(this.team, this.lead, { reader: this.reader.token });
     if (value.entries.length === 0) return;
     for (const entry of value.entries) this.onMessage(entry, this.lead);
-    await team.acknowledge(this.team, this.lead, value.id);
+    await team.acknowledge(this.team, this.lead, value.id); // after showing them: a crash in between shows them again
   }
 }

@@ -3,6 +3,7 @@
  * transition uses — taking the lock of a file (Claude Code's lock directory `<file>.lock`) and
  * stamping the events it journals.
  */
+import { existsSync } from 'node:fs';
 import type { EventStamp } from '../../domain/events.js';
 import type { Layout } from '../paths.js';
 import { withLock, type HeldLock, type LockOptions } from '../lock.js';
@@ -17,8 +18,9 @@ export interface FsContext {
   readonly lock: LockOptions;
 }
 
-/** `mkdir -p` with mode 0700 for the directories mailroom creates. */
+/** `mkdir -p` with mode 0700 for the directories mailroom creates (one synchronous `stat` when it exists: the common case, inside critical sections). */
 export async function ensureDir(dir: string): Promise<void> {
+  if (existsSync(dir)) return;
   await makeDirs(dir, DIR_MODE);
 }
 

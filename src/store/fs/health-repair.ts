@@ -101,8 +101,7 @@ function kept(note: string, done = false): StoreRepair {
   return { done, note, bytesFreed: 0 };
 }
 
-/** The file whose lock guards `path`: its own, except a lease sidecar, written under its inbox's lock. */
-export function guardOf(ctx: FsContext, path: string, kind: CorruptFile['fileKind']): string {
-  if (kind !== 'lease') return path;
-  return join(ctx.layout.teamsDir, basename(dirname(path)), 'inboxes', basename(path));
+/** The file whose lock guards `path` (its own: a lease sidecar has its own lock too). */
+export function guardOf(_ctx: FsContext, path: string, _kind: CorruptFile['fileKind']): string {
+  return path;
 }

@@ -110,7 +110,6 @@ export async function tempIssue(path: string, target: string, staleMs: number): 
 /** Locks under which `target` is written: its own, and for task-list files the list lock. */
 function guardingLocks(target: string): string[] {
   const locks = [`${target}.lock`];
-  if (basename(dirname(dirname(target))) === 'leases') locks.push(join(dirname(dirname(dirname(dirname(target)))), 'teams', basename(dirname(target)), 'inboxes', `${basename(target)}.lock`));
   if (/^([1-9][0-9]*\.json|\.highwatermark)$/.test(basename(target))) locks.push(join(dirname(target), '.lock.lock'));
   return locks;
 }

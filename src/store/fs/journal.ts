@@ -13,6 +13,7 @@
  * was moved away and a new one started, e.g. after `team delete`) or past the end (truncated by
  * hand) restarts at the beginning, with `reset` set.
  */
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { isErrno } from '../../errors.js';
@@ -41,16 +42,27 @@ export async function journal(ctx: FsContext, team: string, events: readonly Tea
   }
 }
 
-/** Appends events (throws on failure: for {@link TeamStore.recordObserved}). */
+/**
+ * Appends events (throws on failure: for {@link TeamStore.recordObserved}). Synchronous calls: an
+ * append is a few hundred bytes into the page cache, made inside the critical section of every
+ * transition, where thread-pool round trips would cost more than the writes (docs/decisions.md
+ * "Synchronous I/O in critical sections").
+ */
 export async function appendLines(ctx: FsContext, team: string, events: readonly TeamEventRecord[]): Promise<void> {
   if (events.length === 0) return;
   const path = ctx.layout.journalPath(team);
-  await ensureDir(dirname(path));
-  const handle = await open(path, 'a', FILE_MODE);
+  let fd: number;
   try {
-    for (const chunk of chunks(events.map(serialise))) await writeAll(handle, Buffer.from(chunk, 'utf8'));
+    fd = openSync(path, 'a', FILE_MODE);
+  } catch (err) {
+    if (!isErrno(err, 'ENOENT')) throw err;
+    await ensureDir(dirname(path));
+    fd = openSync(path, 'a', FILE_MODE);
+  }
+  try {
+    for (const chunk of chunks(events.map(serialise))) writeAll(fd, Buffer.from(chunk, 'utf8'));
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
@@ -75,12 +87,9 @@ function chunks(lines: string[]): string[] {
   return out;
 }
 
-async function writeAll(handle: FileHandle, buffer: Buffer): Promise<void> {
+function writeAll(fd: number, buffer: Buffer): void {
   let offset = 0;
-  while (offset < buffer.length) {
-    const { bytesWritten } = await handle.write(buffer, offset, buffer.length - offset);
-    offset += bytesWritten;
-  }
+  while (offset < buffer.length) offset += writeSync(fd, buffer, offset, buffer.length - offset);
 }
 
 interface Position {

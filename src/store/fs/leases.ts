@@ -1,12 +1,18 @@
 /**
  * Exactly-once hand-out on the filesystem (issue 9 item 1): the leases of an inbox live in a sidecar
  * `<root>/mailroom/leases/<team>/<agent>.json`, outside Claude Code's inbox file (which keeps only
- * its own `read: true` flags), and are read and written only under the *inbox's* lock:
+ * its own `read: true` flags), and are read and written only under the sidecar's own lock
+ * (`<agent>.json.lock` beside it). A take holds only that lock and reads the inbox without one (an
+ * atomic rename makes every read a whole version), so it never waits for a sender, who holds the
+ * inbox lock; whatever marks entries read (acknowledge, a take that acknowledges) holds the inbox
+ * lock and then the sidecar's, never the other way round:
  *
  *   {"v":1,"leases":[{"id":"…","reader":"…","until":1767225600000,"keys":["<msg_id>",…]}]}
  *
  * A take selects the unread entries no live lease holds and records its lease in one step under
- * that lock, so two readers (threads, processes) never get the same entry. Crash safety:
+ * the sidecar's lock, so two readers (threads, processes) never get the same entry: an entry is
+ * either read (marked under both locks) or leased (recorded under the sidecar's), and every take
+ * reads both after taking the sidecar's lock. Crash safety:
  * - take: the sidecar rename is the commit point. A crash before it took nothing; after it, the
  *   lease outlives its reader and expires (`until`), or is voided when the member's reader claim
  *   passes to a new holder; either way the entries become unread for the next take. Never lost:
@@ -24,13 +30,15 @@ import { entryKey } from '../../domain/entries.js';
 import { deliveryEvent } from '../../domain/events.js';
 import { DEFAULT_LEASE_MS, acknowledgedKeys, liveLeases, selectTake, type LeaseRecord } from '../../domain/leases.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
+import type { InboxEntry } from '../../protocol/inbox.js';
 import { isUnreadEntry } from '../../domain/entries.js';
-import { rename, unlink, writeFile } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { isErrno } from '../../errors.js';
 import { tempPathFor } from '../atomic-write.js';
-import { corruptFile, formatJson, readJsonFile, writeJsonFile, FILE_MODE } from '../json-file.js';
+import { corruptFile, formatJson, writeJsonFile, FILE_MODE } from '../json-file.js';
 import type { HeldLock } from '../lock.js';
 import type { Lease, OpContext, TakeOptions, Transition } from '../team-store.js';
-import { ensureDir, nowOf, stampOf, type FsContext } from './context.js';
+import { ensureDir, locked, nowOf, stampOf, type FsContext } from './context.js';
 import { markEntries, readInbox, withInbox } from './inboxes.js';
 import { journal } from './journal.js';
 
@@ -39,12 +47,36 @@ const SidecarSchema = z.object({
   leases: z.array(z.object({ id: z.string(), reader: z.string(), until: z.number(), keys: z.array(z.string()) })),
 });
 
-/** The leases of an inbox (none when the sidecar is missing). @throws FILE_CORRUPT */
-export async function readLeases(ctx: FsContext, team: string, agent: string): Promise<LeaseRecord[]> {
+/**
+ * The leases of an inbox (none when the sidecar is missing). @throws FILE_CORRUPT
+ *
+ * The sidecar is read and written with synchronous calls: it is a few hundred bytes, touched only
+ * inside the inbox lock on the delivery path of every model call, where each asynchronous call's
+ * round trip through libuv's thread pool costs more than the system call itself (docs/decisions.md
+ * "Synchronous I/O in critical sections").
+ */
+export function readLeases(ctx: FsContext, team: string, agent: string): LeaseRecord[] {
   const path = ctx.layout.leasePath(team, agent);
-  const read = await readJsonFile(path);
-  if (read.state === 'missing') return [];
-  const parsed = SidecarSchema.safeParse(read.value);
+  let text: string;
+  try {
+    const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      if (!fstatSync(fd).isFile()) throw corruptFile(path, undefined, 'is not a regular file');
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    if (isErrno(err, 'ENOENT')) return [];
+    throw err;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw corruptFile(path, err);
+  }
+  const parsed = SidecarSchema.safeParse(value);
   if (!parsed.success) throw corruptFile(path, parsed.error, 'does not match the lease format');
   return parsed.data.leases;
 }
@@ -58,55 +90,96 @@ export async function readLeases(ctx: FsContext, team: string, agent: string): P
  */
 async function writeLeases(ctx: FsContext, team: string, agent: string, leases: readonly LeaseRecord[], lock: HeldLock): Promise<void> {
   const path = ctx.layout.leasePath(team, agent);
-  await ensureDir(dirname(path));
   const tmp = tempPathFor(path);
+  const text = formatJson({ v: 1, leases });
   try {
-    await writeFile(tmp, formatJson({ v: 1, leases }), { flag: 'wx', mode: FILE_MODE });
+    try {
+      writeFileSync(tmp, text, { flag: 'wx', mode: FILE_MODE });
+    } catch (err) {
+      if (!isErrno(err, 'ENOENT')) throw err;
+      await ensureDir(dirname(path));
+      writeFileSync(tmp, text, { flag: 'wx', mode: FILE_MODE });
+    }
     await lock.assertHeld(`writing ${path}`);
-    await rename(tmp, path);
+    renameSync(tmp, path);
   } catch (err) {
-    await unlink(tmp).catch(() => undefined);
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // never written
+    }
     throw err;
   }
 }
 
-/** Hands out unread entries not held by a live lease (see the module comment). */
+/** Runs `fn` under the sidecar's own lock (its directory is created first). */
+async function withSidecar<T>(ctx: FsContext, team: string, agent: string, fn: (lock: HeldLock) => Promise<T>): Promise<T> {
+  await ensureDir(ctx.layout.leaseDir(team));
+  return locked(ctx, ctx.layout.leasePath(team, agent), fn);
+}
+
+/**
+ * Hands out unread entries not held by a live lease (see the module comment). With `acknowledge`,
+ * the entries are marked read in the same step and no lease is kept (a reader that consumes on
+ * hand-out, e.g. an MCP tool result).
+ */
 export async function takeUnread(ctx: FsContext, team: string, agent: string, options: TakeOptions): Promise<Transition<Lease>> {
   const now = nowOf(options);
   const until = now + (options.leaseMs ?? DEFAULT_LEASE_MS);
   const empty = (remaining: number): Transition<Lease> => ({ value: { id: '', reader: options.reader, until, entries: [], remaining }, events: [] });
-  // Most takes find nothing unread: they need neither the lock nor the sidecar.
+  // Most takes find nothing unread: they need neither a lock nor the sidecar.
   if (!(await readInbox(ctx, team, agent)).some(isUnreadEntry)) return empty(0);
-  const taken = await withInbox(ctx, team, agent, async (inbox) => {
-    const leases = liveLeases(await readLeases(ctx, team, agent), now);
-    const selection = selectTake(inbox.entries, leases, now, options.limit);
-    if (selection.taken.length === 0) return { result: empty(selection.remaining), write: false };
+  if (options.acknowledge) return (await withInbox(ctx, team, agent, async (inbox) => ({ result: await takeAndMark(ctx, team, agent, inbox.entries, inbox.raw, inbox.lock, options, until), write: false }), true)) ?? empty(0);
+  return withSidecar(ctx, team, agent, async (lock) => {
+    const leases = liveLeases(readLeases(ctx, team, agent), now);
+    const selection = selectTake(await readInbox(ctx, team, agent), leases, now, options.limit);
+    if (selection.taken.length === 0) return empty(selection.remaining);
     const lease: LeaseRecord = { id: randomUUID(), reader: options.reader, until, keys: selection.taken.map(entryKey) };
-    await writeLeases(ctx, team, agent, [...leases, lease], inbox.lock);
+    await writeLeases(ctx, team, agent, [...leases, lease], lock);
     const s = stampOf(team, options);
     const events = lease.keys.map((k) => deliveryEvent(s, agent, k, 'delivered', lease.id));
     await journal(ctx, team, events);
-    return { result: { value: { id: lease.id, reader: options.reader, until, entries: selection.taken, remaining: selection.remaining }, events }, write: false };
-  }, true);
-  return taken ?? empty(0);
+    return { value: { id: lease.id, reader: options.reader, until, entries: selection.taken, remaining: selection.remaining }, events };
+  });
 }
 
-/** Marks a lease's entries read (all, or those in `keys`) and ends the lease. @returns how many turned read */
+/** Take-and-acknowledge: under the inbox lock (held by the caller), then the sidecar's, so no take by another reader comes between. */
+async function takeAndMark(ctx: FsContext, team: string, agent: string, entries: InboxEntry[], raw: unknown[], inboxLock: HeldLock, options: TakeOptions, until: number): Promise<Transition<Lease>> {
+  const now = nowOf(options);
+  return withSidecar(ctx, team, agent, async () => {
+    const leases = liveLeases(readLeases(ctx, team, agent), now);
+    const selection = selectTake(entries, leases, now, options.limit);
+    const id = selection.taken.length > 0 ? randomUUID() : '';
+    const marked = markEntries(selection.taken, new Set(selection.taken.map(entryKey)));
+    if (marked.length > 0) await writeJsonFile(ctx.layout.inboxPath(team, agent), raw, inboxLock);
+    const s = stampOf(team, options);
+    const events = marked.flatMap((k) => [deliveryEvent(s, agent, k, 'delivered', id), deliveryEvent(s, agent, k, 'read', id)]);
+    await journal(ctx, team, events);
+    return { value: { id, reader: options.reader, until, entries: selection.taken, remaining: selection.remaining }, events };
+  });
+}
+
+/**
+ * Marks a lease's entries read (all, or those in `keys`) and ends the lease, under the inbox lock
+ * and then the sidecar's (never the other way: takes hold only the sidecar's). @returns how many turned read
+ */
 export async function acknowledge(ctx: FsContext, team: string, agent: string, leaseId: string, options: OpContext & { keys?: readonly string[] } = {}): Promise<Transition<number>> {
   const now = nowOf(options);
   const events: TeamEventRecord[] = [];
-  const count = await withInbox(ctx, team, agent, async (inbox) => {
-    const leases = await readLeases(ctx, team, agent);
-    const lease = leases.find((l) => l.id === leaseId);
-    if (!lease) return { result: 0, write: false };
-    const marked = markEntries(inbox.entries, new Set(acknowledgedKeys(lease, leases, now, options.keys)));
-    if (marked.length > 0) await writeJsonFile(ctx.layout.inboxPath(team, agent), inbox.raw, inbox.lock);
-    await writeLeases(ctx, team, agent, liveLeases(leases, now).filter((l) => l.id !== leaseId), inbox.lock);
-    const s = stampOf(team, options);
-    events.push(...marked.map((k) => deliveryEvent(s, agent, k, 'read', leaseId)));
-    await journal(ctx, team, events);
-    return { result: marked.length, write: false };
-  });
+  const count = await withInbox(ctx, team, agent, (inbox) =>
+    withSidecar(ctx, team, agent, async (lock) => {
+      const leases = readLeases(ctx, team, agent);
+      const lease = leases.find((l) => l.id === leaseId);
+      if (!lease) return { result: 0, write: false };
+      const marked = markEntries(inbox.entries, new Set(acknowledgedKeys(lease, leases, now, options.keys)));
+      if (marked.length > 0) await writeJsonFile(ctx.layout.inboxPath(team, agent), inbox.raw, inbox.lock);
+      await writeLeases(ctx, team, agent, liveLeases(leases, now).filter((l) => l.id !== leaseId), lock);
+      const s = stampOf(team, options);
+      events.push(...marked.map((k) => deliveryEvent(s, agent, k, 'read', leaseId)));
+      await journal(ctx, team, events);
+      return { result: marked.length, write: false };
+    }),
+  );
   return { value: count ?? 0, events };
 }
 
@@ -122,17 +195,16 @@ export async function releaseReaderLeases(ctx: FsContext, team: string, agent: s
 
 async function releaseWhere(ctx: FsContext, team: string, agent: string, match: (l: LeaseRecord) => boolean, op?: OpContext): Promise<Transition<number>> {
   const now = nowOf(op);
-  const events: TeamEventRecord[] = [];
-  const count = await withInbox(ctx, team, agent, async (inbox) => {
-    const leases = await readLeases(ctx, team, agent);
+  if (readLeases(ctx, team, agent).filter(match).length === 0) return { value: 0, events: [] };
+  return withSidecar(ctx, team, agent, async (lock) => {
+    const leases = readLeases(ctx, team, agent);
     const ended = leases.filter(match);
-    if (ended.length === 0) return { result: 0, write: false };
-    await writeLeases(ctx, team, agent, liveLeases(leases, now).filter((l) => !match(l)), inbox.lock);
-    const unread = new Set(inbox.entries.filter(isUnreadEntry).map(entryKey));
+    if (ended.length === 0) return { value: 0, events: [] };
+    await writeLeases(ctx, team, agent, liveLeases(leases, now).filter((l) => !match(l)), lock);
+    const unread = new Set((await readInbox(ctx, team, agent)).filter(isUnreadEntry).map(entryKey));
     const s = stampOf(team, op);
-    for (const l of ended) for (const k of l.keys) if (unread.has(k)) events.push(deliveryEvent(s, agent, k, 'released', l.id));
+    const events = ended.flatMap((l) => l.keys.filter((k) => unread.has(k)).map((k) => deliveryEvent(s, agent, k, 'released', l.id)));
     await journal(ctx, team, events);
-    return { result: events.length, write: false };
+    return { value: events.length, events };
   });
-  return { value: count ?? 0, events };
 }

@@ -8,8 +8,14 @@
  * between, the touch lands on the new holder's file — it only makes a live claim look live — and
  * the old holder learns it lost the claim at its next beat. A beat that changes the recorded state
  * (`working`/`idle`) rewrites the record under the lock.
+ *
+ * A process remembers the inode of each claim file it wrote or verified: every write replaces the
+ * file (rename), so while the inode is the same the token is too, and a beat is one `stat` and one
+ * `utimes` (synchronous: two system calls, no thread-pool round trips). A new inode means someone
+ * rewrote the claim, and the beat reads it again.
  */
 import { randomUUID } from 'node:crypto';
+import { statSync, utimesSync } from 'node:fs';
 import { readdir, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -53,10 +59,22 @@ function claimOf(c: StoredClaim, lastBeatAt: number): ReaderClaim {
   return { member: c.member, token: c.token, kind: c.kind, host: c.host, pid: c.pid, startedAt: c.startedAt, state: c.state, ttlMs: c.ttlMs, lastBeatAt };
 }
 
+/** Claim files this process wrote or verified: path → the inode then, and the claim it held. */
+const known = new Map<string, { ino: bigint; claim: ReaderClaim }>();
+
+function remember(path: string, claim: ReaderClaim): void {
+  try {
+    known.set(path, { ino: statSync(path, { bigint: true }).ino, claim });
+  } catch {
+    known.delete(path);
+  }
+}
+
 async function writeClaim(ctx: FsContext, team: string, claim: StoredClaim, at: number, lock: HeldLock): Promise<void> {
   const path = ctx.layout.readerClaimPath(team, claim.member);
   await writeJsonFile(path, claim, lock);
   await touch(path, at);
+  remember(path, claimOf(claim, at));
 }
 
 async function touch(path: string, at: number): Promise<void> {
@@ -88,8 +106,14 @@ export async function claimReader(ctx: FsContext, team: string, member: string, 
 export async function beat(ctx: FsContext, team: string, member: string, token: string, state: ReaderClaim['state'], op?: OpContext): Promise<Transition<ReaderClaim>> {
   const now = nowOf(op);
   const path = ctx.layout.readerClaimPath(team, member);
+  const cached = known.get(path);
+  if (cached && cached.claim.token === token && cached.claim.state === state && sameInode(path, cached.ino)) {
+    utimesSync(path, new Date(now), new Date(now));
+    return { value: { ...cached.claim, lastBeatAt: now }, events: [] };
+  }
   const current = await readClaim(ctx, team, member);
   if (!current || current.token !== token) throw claimLost(team, member, current);
+  remember(path, current);
   if (current.state === state) {
     await touch(path, now).catch((err: unknown) => {
       if (isErrno(err, 'ENOENT')) throw claimLost(team, member, undefined);
@@ -145,4 +169,12 @@ export async function readClaims(ctx: FsContext, team: string): Promise<ReaderCl
     if (parsed?.success && s) claims.push({ ...claimOf(parsed.data, s.mtimeMs), token: '' });
   }
   return claims;
+}
+
+function sameInode(path: string, ino: bigint): boolean {
+  try {
+    return statSync(path, { bigint: true }).ino === ino;
+  } catch {
+    return false;
+  }
 }
