@@ -60,11 +60,11 @@ function claimOf(c: StoredClaim, lastBeatAt: number): ReaderClaim {
 }
 
 /** Claim files this process wrote or verified: path → the inode then, and the claim it held. */
-const known = new Map<string, { ino: bigint; claim: ReaderClaim }>();
+const known = new Map<string, { ino: number; claim: ReaderClaim }>();
 
 function remember(path: string, claim: ReaderClaim): void {
   try {
-    known.set(path, { ino: statSync(path, { bigint: true }).ino, claim });
+    known.set(path, { ino: statSync(path).ino, claim });
   } catch {
     known.delete(path);
   }
@@ -108,7 +108,7 @@ export async function beat(ctx: FsContext, team: string, member: string, token: 
   const path = ctx.layout.readerClaimPath(team, member);
   const cached = known.get(path);
   if (cached && cached.claim.token === token && cached.claim.state === state && sameInode(path, cached.ino)) {
-    utimesSync(path, new Date(now), new Date(now));
+    utimesSync(path, now / 1000, now / 1000);
     return { value: { ...cached.claim, lastBeatAt: now }, events: [] };
   }
   const current = await readClaim(ctx, team, member);
@@ -171,9 +171,9 @@ export async function readClaims(ctx: FsContext, team: string): Promise<ReaderCl
   return claims;
 }
 
-function sameInode(path: string, ino: bigint): boolean {
+function sameInode(path: string, ino: number): boolean {
   try {
-    return statSync(path, { bigint: true }).ino === ino;
+    return statSync(path).ino === ino;
   } catch {
     return false;
   }

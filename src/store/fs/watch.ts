@@ -18,19 +18,33 @@ import type { StoreHint, WatchHandle } from '../team-store.js';
 import { ensureDir, type FsContext } from './context.js';
 import { memberNames } from './inboxes.js';
 
-/** Maps a file path to the hint it stands for (with inbox stems still to map), or undefined for noise. */
-function classify(ctx: FsContext, team: string, path: string): { hint: StoreHint } | { stem: string } | undefined {
+/** The paths of one team that a watch tells apart, computed once per watch. */
+interface WatchedPaths {
+  config: string;
+  inboxDir: string;
+  taskDir: string;
+  journal: string;
+  readerDir: string;
+}
+
+function watchedPaths(ctx: FsContext, team: string): WatchedPaths {
   const { layout } = ctx;
+  return { config: layout.configPath(team), inboxDir: layout.inboxDir(team), taskDir: layout.taskDir(team), journal: layout.journalPath(team), readerDir: layout.readerDir(team) };
+}
+
+/** Maps a file path to the hint it stands for (with inbox stems still to map), or undefined for noise. */
+function classify(paths: WatchedPaths, team: string, path: string): { hint: StoreHint } | { stem: string } | undefined {
   const name = basename(path);
-  if (path === layout.configPath(team)) return { hint: { kind: 'config', team } };
-  if (dirname(path) === layout.inboxDir(team) && name.endsWith('.json')) return { stem: name.slice(0, -5) };
-  if (dirname(path) === layout.taskDir(team)) {
+  const dir = dirname(path);
+  if (path === paths.config) return { hint: { kind: 'config', team } };
+  if (dir === paths.inboxDir && name.endsWith('.json')) return { stem: name.slice(0, -5) };
+  if (dir === paths.taskDir) {
     const m = /^([1-9][0-9]*)\.json$/.exec(name);
     if (m) return { hint: { kind: 'task', team, id: m[1]! } };
     if (name === '.highwatermark') return { hint: { kind: 'task', team } };
   }
-  if (path === layout.journalPath(team)) return { hint: { kind: 'events', team } };
-  if (dirname(path) === layout.readerDir(team) && name.endsWith('.json')) return { hint: { kind: 'claims', team } };
+  if (path === paths.journal) return { hint: { kind: 'events', team } };
+  if (dir === paths.readerDir && name.endsWith('.json')) return { hint: { kind: 'claims', team } };
   return undefined;
 }
 
@@ -47,8 +61,9 @@ export async function watchTeam(ctx: FsContext, team: string, listener: (hint: S
   for (const d of [...dirs, ...quiet]) await ensureDir(d);
   const roster = new Roster(ctx, team);
   await roster.refresh();
+  const paths = watchedPaths(ctx, team);
   const onPath = (p: string) => {
-    const found = classify(ctx, team, p);
+    const found = classify(paths, team, p);
     if (!found) return;
     if ('stem' in found) {
       for (const member of roster.membersOf(found.stem)) listener({ kind: 'inbox', team, member });
