@@ -7,6 +7,8 @@ import { MailroomError } from '../../errors.js';
 import { emit } from '../output.js';
 import { openStore, type GlobalArgs } from '../globals.js';
 import { terminalSafe } from '../../core/terminal-text.js';
+import { shellQuote } from '../../core/shell-quote.js';
+import { selectionHint } from '../../store/open.js';
 
 interface RunArgs extends GlobalArgs {
   file: string;
@@ -45,8 +47,9 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     const onSignal = () => interrupt.abort();
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
+    const stores = await openStore(a);
     const report = await runTeam({
-      store: await openStore(a),
+      store: stores,
       file: a.file,
       team: a.team,
       workdir: a.workdir,
@@ -66,7 +69,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     emit(a.json, report, () => render.reportLines(report));
     if (!report.complete) {
       const open = report.tasks.filter((t) => t.status !== 'completed').map((t) => `#${t.id}`);
-      throw new MailroomError('RUN_INCOMPLETE', `The run ended with ${open.length} task(s) not completed (${open.join(', ')})${report.timedOut ? ' after the run timeout' : report.interrupted ? ' (interrupted)' : ''}. See each task's metadata.outputTail: mailroom task show <id> --root ${report.root} --team ${report.team}.`, {
+      throw new MailroomError('RUN_INCOMPLETE', `The run ended with ${open.length} task(s) not completed (${open.join(', ')})${report.timedOut ? ' after the run timeout' : report.interrupted ? ' (interrupted)' : ''}. See each task's metadata.outputTail: mailroom task show <id> ${selectionHint(stores.selection).map(shellQuote).join(' ')} --team ${shellQuote(report.team)}.`, {
         details: { team: report.team, open },
       });
     }
