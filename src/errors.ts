@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'TASK_ALREADY_CLAIMED'
   | 'TASK_ALREADY_RESOLVED'
   | 'AGENT_BUSY'
+  | 'NOT_PERMITTED'
   | 'NO_READY_TASK'
   | 'MESSAGE_INVALID'
   | 'LOCK_TIMEOUT'
@@ -60,7 +61,7 @@ export class MailroomError extends Error {
 /**
  * CLI exit code for each error code. Documented in docs/cli.md ("Exit codes").
  * 0 success · 1 internal fault · 2 bad input · 3 not found · 4 conflict with existing state ·
- * 5 refused by a task rule · 6 lock busy (retry later) · 7 corrupt file on disk, a file or directory
+ * 5 refused by a task rule or a tool rule · 6 lock busy (retry later) · 7 corrupt file on disk, a file or directory
  * that cannot be written (permissions, read-only, disk full), or problems `mailroom doctor` found and did not repair ·
  * 8 a team run ended with tasks not completed.
  */
@@ -86,6 +87,7 @@ const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   TASK_ALREADY_CLAIMED: 5,
   TASK_ALREADY_RESOLVED: 5,
   AGENT_BUSY: 5,
+  NOT_PERMITTED: 5,
   LOCK_TIMEOUT: 6,
   LOCK_COMPROMISED: 6,
   FILE_CORRUPT: 7,

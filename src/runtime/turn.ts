@@ -67,7 +67,7 @@ async function step(conversation: Conversation, deps: TurnDeps): Promise<ModelRe
   if (!conversation.hasPending()) return undefined;
   conversation.flush();
   const { store, team, name, signal } = deps.tools;
-  const request: ModelRequest = { system: await loadSystemPrompt(store, team, name), messages: conversation.messages, tools: teamToolSpecs(), signal };
+  const request: ModelRequest = { system: await loadSystemPrompt(store, team, name), messages: conversation.messages, tools: teamToolSpecs(deps.tools), signal };
   deps.onRequest?.(request);
   let response: ModelResponse;
   try {

@@ -1,9 +1,9 @@
 /**
- * zod input fields shared by the task tools. Task ids are decimal strings on disk; agents may send
- * numbers, which are accepted and turned into strings.
+ * zod fields shared by the catalogue's tools. Task ids are decimal strings on disk; callers may
+ * send numbers, which are accepted and turned into strings.
  */
 import { z } from 'zod';
-import { TASK_STATUSES } from '../../protocol/task.js';
+import { TASK_STATUSES } from '../protocol/task.js';
 
 /** A task id: `"3"` or `3`. */
 export const taskId = z
@@ -28,3 +28,9 @@ export const metadata = z.preprocess((value, ctx) => {
   ctx.addIssue({ code: 'custom', message: `the key "${bad}" cannot be used in metadata: rename it` });
   return z.NEVER;
 }, z.record(z.string(), z.unknown()));
+
+/** A message preview. */
+export const summary = z.string().optional().describe('5–10 word preview shown to the recipient');
+
+/** The requestId of a shutdown_request, echoed unchanged. */
+export const requestId = z.string().min(1).describe('The requestId of the shutdown_request, copied exactly');
