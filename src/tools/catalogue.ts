@@ -43,6 +43,10 @@ export class Catalogue {
         if (missing.length > 0) throw new Error(`Tool ${entry.id} is exposed on ${surface}, which does not provide ${missing.join(', ')}.`);
       }
     }
+    for (const entry of entries) {
+      const unknown = entry.invokes.filter((id) => !this.byId.has(id));
+      if (unknown.length > 0) throw new Error(`Tool ${entry.id} invokes ${unknown.join(', ')}, which the catalogue lacks.`);
+    }
   }
 
   /** Every entry, in catalogue order. */
@@ -122,6 +126,8 @@ export class Catalogue {
 
   private handlerContext(ctx: ToolContext, call: ToolCall): ToolCallContext {
     const invoke = async <S extends z.ZodObject, R>(entry: ToolEntry<S, R>, input: z.input<S>): Promise<R> => {
+      const caller = this.get(call.tool);
+      if (!caller?.invokes.includes(entry.id)) throw new MailroomError('INTERNAL', `${call.tool} runs ${entry.id} without listing it in invokes.`);
       const own = this.get(entry.id) ?? entry;
       const parsed = own.input.safeParse(input);
       if (!parsed.success) throw new MailroomError('INTERNAL', `${call.name} passed invalid input to ${entry.id}: ${parsed.error.message}`);

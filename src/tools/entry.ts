@@ -34,6 +34,7 @@ export interface ToolCallContext extends ToolContext {
   /**
    * Runs `entry` as part of this call, through the same gate: its rules apply as if it had been
    * called directly (e.g. `send_message` to "*" runs `broadcast`). `input` uses canonical names.
+   * Only entries the caller lists in `invokes` may be run (INTERNAL otherwise).
    */
   invoke<S extends z.ZodObject, R>(entry: ToolEntry<S, R>, input: z.input<S>): Promise<R>;
 }
@@ -60,6 +61,8 @@ export interface ToolEntry<S extends z.ZodObject = z.ZodObject, R = unknown> {
   readonly requires: readonly ServiceName[];
   /** This entry's own rules (after the catalogue-wide ones). */
   readonly rules: readonly ToolRule[];
+  /** Ids of the entries its handler may run with `ctx.invoke` (their rules apply too). */
+  readonly invokes: readonly string[];
   readonly hints: ToolHints;
   describe(scope: DescribeScope): string;
   run(input: z.output<S>, ctx: ToolCallContext): Promise<R>;
@@ -75,6 +78,7 @@ export interface ToolDefinition<S extends z.ZodObject, R> {
   args?: Partial<Record<Surface, { readonly [K in keyof z.output<S>]?: string }>>;
   requires?: readonly ServiceName[];
   rules?: readonly ToolRule[];
+  invokes?: readonly string[];
   hints?: ToolHints;
   run(input: z.output<S>, ctx: ToolCallContext): Promise<R>;
   views?: ToolViews<z.output<S>, R>;
@@ -100,6 +104,7 @@ export function defineTool<S extends z.ZodObject, R>(def: ToolDefinition<S, R>):
     args: Object.freeze(args),
     requires: Object.freeze([...(def.requires ?? [])]),
     rules: Object.freeze([...(def.rules ?? [])]),
+    invokes: Object.freeze([...(def.invokes ?? [])]),
     hints: Object.freeze({ ...def.hints }),
     describe: typeof description === 'string' ? () => description : description,
     run: def.run,

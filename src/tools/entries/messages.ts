@@ -81,6 +81,7 @@ export const sendMessageTool = defineTool({
     message: z.union([z.string(), ShutdownResponse]).describe('Message text, or a shutdown_response object {type, request_id, approve, reason?}'),
   }),
   args: { mcp: { message: 'text' } },
+  invokes: ['broadcast', 'shutdown_response'],
   hints: { destructive: false, idempotent: false },
   async run(input, ctx): Promise<Sent> {
     const m = input.message;

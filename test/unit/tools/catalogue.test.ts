@@ -42,6 +42,7 @@ const outer = defineTool({
   names: { runtime: 'Outer', mcp: 'outer' },
   description: 'Outer: runs inner.',
   input: z.object({ text: z.string() }),
+  invokes: ['inner'],
   run: (input, ctx) => ctx.invoke(inner, { text: input.text.toUpperCase() }),
 });
 
@@ -125,7 +126,7 @@ describe('the gate', () => {
 
   it('refuses a disabled tool with NOT_PERMITTED naming the rule, and does not run the handler', async () => {
     let ran = false;
-    const tool = defineTool({ ...echo, args: {}, names: { mcp: 'echo_args' }, description: '', run: async () => (ran = true) });
+    const tool = defineTool({ id: 'echo_args', names: { mcp: 'echo_args' }, description: '', input: echo.input, run: async () => (ran = true) });
     const catalogue = new Catalogue([tool]).withRules('echo_args', { name: 'only-bob', enabled: (s) => s.member === 'bob' });
     expect(catalogue.enabledOn('mcp', { team: 't', member: 'alice' })).toEqual([]);
     expect(catalogue.enabledOn('mcp', { team: 't', member: 'bob' }).map((e) => e.id)).toEqual(['echo_args']);
@@ -156,6 +157,12 @@ describe('the gate', () => {
     const err = await thrown(refusing.call('outer', { text: 'hi' }, context(), 'runtime'));
     expect(isMailroomError(err, 'NOT_PERMITTED')).toBe(true);
     expect(seen.map((c) => [c.tool, c.surface, c.parent?.tool, c.input])).toEqual([['inner', 'runtime', 'outer', { text: 'HI' }]]);
+  });
+
+  it('refuses to run an entry the caller does not list in invokes', async () => {
+    const sneaky = defineTool({ ...outer, id: 'sneaky', names: { mcp: 'sneaky' }, description: '', args: {}, invokes: [] });
+    const err = await thrown(new Catalogue([sneaky, inner]).call('sneaky', { text: 'hi' }, context(), 'mcp'));
+    expect(isMailroomError(err, 'INTERNAL') && err.message).toBe('sneaky runs inner without listing it in invokes.');
   });
 
   it('refuses an invoked entry that is disabled, naming the caller', async () => {
