@@ -78,3 +78,16 @@ export { JournalReader } from './core/journal-reader.js';
 export { messageKey, record as recordJournal } from './core/journal.js';
 
 export * from './runtime/index.js';
+export {
+  CATALOGUE,
+  CATALOGUE_RULES,
+  Catalogue,
+  defineTool,
+  notPermitted,
+  type ToolEntry,
+  type ToolDefinition,
+  type ToolRule,
+  type ToolCall,
+  type ToolScope,
+  type Surface,
+} from './tools/index.js';

@@ -26,7 +26,7 @@ export const ENTRIES: readonly ToolEntry[] = [
   taskUpdateTool,
   taskClaimTool,
   runTaskCommandTool,
-] as readonly ToolEntry[];
+];
 
 /** The catalogue both surfaces are built from. */
 export const CATALOGUE = new Catalogue(ENTRIES, CATALOGUE_RULES);
