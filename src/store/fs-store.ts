@@ -10,7 +10,7 @@ import type { CommandRecord } from '../protocol/command.js';
 import type { LockOptions } from './lock.js';
 import { Layout } from './paths.js';
 import type { JournalEvent } from '../protocol/journal.js';
-import type { AgentLog, InboxAppendOptions, JournalRead, LockedTaskList, Store, StoreChange, TeamRef, WatchHandle } from './store.js';
+import type { AgentLog, InboxAppendOptions, JournalRead, LockedTaskList, Store, StoreChange, TeamRef, TeamRemoval, WatchHandle } from './store.js';
 import type { FsContext } from './fs/context.js';
 import * as inboxes from './fs/inboxes.js';
 import * as health from './fs/health-repair.js';
@@ -43,6 +43,9 @@ export class FsStore implements Store {
 
   listTeams(): Promise<TeamRef[]> {
     return teams.listTeams(this.ctx);
+  }
+  teamRemoval(team: string): Promise<TeamRemoval | undefined> {
+    return teams.teamRemoval(this.ctx, team);
   }
   readConfig(team: string): Promise<TeamConfig> {
     return teams.readConfig(this.ctx, team);

@@ -23,6 +23,12 @@ export interface TeamRef {
   location: string;
 }
 
+/** A team Claude Code is removing (see {@link Store.teamRemoval}). */
+export interface TeamRemoval {
+  /** Where the team went while it is removed (its `*.deleted-<uuid>` tombstone directory). */
+  location: string;
+}
+
 /** A change seen in the store: a hint to re-read, never the data itself. */
 export type StoreChange =
   | { kind: 'config'; team: string }
@@ -83,8 +89,14 @@ export interface Store {
   /** Human-readable location of the store (the root directory for the filesystem store). */
   readonly root: string;
 
-  /** Every team (directories without a readable config are skipped). */
+  /** Every team (directories without a readable config, and Claude Code's `*.deleted-<uuid>` tombstones, are skipped). */
   listTeams(): Promise<TeamRef[]>;
+  /**
+   * Set while Claude Code 2.1.332 is removing the team at the end of its session (it renames the
+   * team directory to a `*.deleted-<uuid>` tombstone, then removes that): the team will not come
+   * back. Undefined otherwise, also for a tombstone of an earlier team of the same name.
+   */
+  teamRemoval(team: string): Promise<TeamRemoval | undefined>;
   /** @throws TEAM_NOT_FOUND, FILE_CORRUPT */
   readConfig(team: string): Promise<TeamConfig>;
   /** Creates the team config and its task list. @throws TEAM_EXISTS */

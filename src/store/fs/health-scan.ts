@@ -2,13 +2,15 @@
  * Scanning the filesystem store for broken files (`mailroom doctor`): unparseable state files,
  * temporary files left by killed writers, stale locks and takeover leftovers. Looks at
  * `teams/<dir>/` (and one level below: `inboxes/`, `processes/`, …), `tasks/<list>/` and
- * `mailroom/commands/<team>/`; reads only.
+ * `mailroom/commands/<team>/`; reads only. Claude Code's `teams/*.deleted-<uuid>` tombstones (a
+ * team it is removing) are skipped.
  */
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { TEMP_NAME } from '../atomic-write.js';
 import { ageMs, dirId } from '../lock-dir.js';
 import { staleTimeOf } from '../lock.js';
+import { tombstoneOf } from '../names.js';
 import { STALE_INFIX, TAKEOVER_SUFFIX, isStale } from '../lock-takeover.js';
 import type { StoreIssue } from '../health.js';
 import type { FsContext } from './context.js';
@@ -23,6 +25,7 @@ export const MIN_TEMP_AGE_MS = 2_000;
 export async function scanHealth(ctx: FsContext): Promise<StoreIssue[]> {
   const issues: StoreIssue[] = [];
   for (const dir of await subdirs(ctx.layout.teamsDir)) {
+    if (tombstoneOf(basename(dir)) !== undefined) continue; // Claude Code is removing it: not ours to repair
     await scanDir(ctx, dir, issues);
     for (const sub of await subdirs(dir)) await scanDir(ctx, sub, issues);
   }
