@@ -54,6 +54,11 @@ export interface TeamSnapshot {
   team: string;
   /** False once config.json is gone (team deleted, Claude Code session ended): the rest is the last state seen. */
   exists: boolean;
+  /**
+   * Set when the team is removed for good: Claude Code 2.1.332 ended its session and is removing
+   * the team (also while its config is still readable, as in 2.1.332 snapshot 5). Followers stop.
+   */
+  ended?: TeamEnd | undefined;
   description?: string | undefined;
   /** The lead's member name. */
   lead: string;
@@ -65,11 +70,18 @@ export interface TeamSnapshot {
   counts: { unread: number; tasks: Record<TaskStatus, number> };
 }
 
+/** How a team ended (see {@link TeamSnapshot.ended}). */
+export interface TeamEnd {
+  /** The tombstone directory Claude Code moved the team to while removing it, when seen. */
+  location?: string | undefined;
+}
+
 /** The raw parts a snapshot is built from. */
 export interface SnapshotParts {
   team: string;
   config?: TeamConfig | undefined;
   exists: boolean;
+  ended?: TeamEnd | undefined;
   /** Every known message, oldest first. */
   messages: readonly MessageView[];
   /** Tasks on disk in numeric id order. */
@@ -92,7 +104,7 @@ export function buildSnapshot(parts: SnapshotParts): TeamSnapshot {
   const counts = { unread: 0, tasks: { pending: 0, in_progress: 0, completed: 0 } as Record<TaskStatus, number> };
   for (const m of parts.messages) if (m.status === 'unread') counts.unread++;
   for (const t of tasks) counts.tasks[t.task.status]++;
-  return { team: parts.team, exists: parts.exists, description: parts.config?.description, lead, members: rows, tasks, messages: parts.messages as MessageView[], counts };
+  return { team: parts.team, exists: parts.exists, ...(parts.ended ? { ended: parts.ended } : {}), description: parts.config?.description, lead, members: rows, tasks, messages: parts.messages as MessageView[], counts };
 }
 
 interface Signals {

@@ -14,7 +14,7 @@ import { storeOf, type TeamOptions } from './context.js';
 import { diffSnapshots } from './tracker-diff.js';
 import { JournalReader } from './journal-reader.js';
 import { observedEvents } from './tracker-record.js';
-import { buildSnapshot, type TeamSnapshot } from './snapshot.js';
+import { buildSnapshot, type TeamEnd, type TeamSnapshot } from './snapshot.js';
 import type { TeamEvent } from './events.js';
 import { MessageBook } from './message-book.js';
 import { record } from './journal.js';
@@ -39,6 +39,7 @@ export interface TrackerUpdate {
 export class TeamTracker {
   private config: TeamConfig | undefined;
   private exists = false;
+  private ended: TeamEnd | undefined;
   private tasks = new Map<string, Task>();
   private readonly departed = new Map<string, string | undefined>();
   private readonly book = new MessageBook();
@@ -58,6 +59,8 @@ export class TeamTracker {
   async load(): Promise<TeamSnapshot> {
     this.config = await this.store.readConfig(this.team);
     this.exists = true;
+    const removal = await this.store.teamRemoval(this.team);
+    if (removal) this.ended = { location: removal.location };
     this.readJournalEvents(await this.journal.next());
     const agents = new Set([...this.config.members.map((m) => m.name), ...(await this.store.listInboxes(this.team))]);
     const [inboxes, tasks] = await Promise.all([
@@ -76,7 +79,7 @@ export class TeamTracker {
 
   /** The current snapshot (rebuilt only after a change). */
   snapshot(): TeamSnapshot {
-    this.cached ??= buildSnapshot({ team: this.team, config: this.config, exists: this.exists, messages: this.book.views(), tasks: [...this.tasks.values()], departed: this.departed });
+    this.cached ??= buildSnapshot({ team: this.team, config: this.config, exists: this.exists, ended: this.ended, messages: this.book.views(), tasks: [...this.tasks.values()], departed: this.departed });
     return this.cached;
   }
 
@@ -89,7 +92,8 @@ export class TeamTracker {
     const beforeTasks = new Map(this.tasks);
     const events: TeamEvent[] = [];
     if (configChanged) await this.attempt({ kind: 'config', team: this.team }, () => this.reloadConfig(events));
-    for (const agent of new Set(work.flatMap((c) => (c.kind === 'inbox' ? [c.agent] : [])))) {
+    // Inboxes vanish with a removed team: they were not read, so their last state stays in the picture.
+    for (const agent of this.exists ? new Set(work.flatMap((c) => (c.kind === 'inbox' ? [c.agent] : []))) : []) {
       await this.attempt({ kind: 'inbox', team: this.team, agent }, async () => this.book.setInbox(agent, await this.store.readInbox(this.team, agent)));
     }
     const taskIds = await this.reloadTasks(work);
@@ -123,9 +127,22 @@ export class TeamTracker {
       this.exists = true;
     } catch (err) {
       if (!isMailroomError(err, 'TEAM_NOT_FOUND')) throw err;
-      if (this.exists) events.push({ kind: 'team', action: 'removed' });
+      if (this.exists) events.push(await this.removedEvent());
       this.exists = false;
     }
+  }
+
+  /**
+   * The event for config.json vanishing. The removal is for good when Claude Code's tombstone of
+   * the team is there, or the team was a Claude Code 2.1.332 session team (it has `leadProcess`):
+   * such a team is removed when its session ends and never comes back under its name (its tombstone
+   * may be gone already, the client removes it right after the rename).
+   */
+  private async removedEvent(): Promise<TeamEvent> {
+    const removal = await this.store.teamRemoval(this.team);
+    if (!removal && this.config?.leadProcess === undefined) return { kind: 'team', action: 'removed' };
+    this.ended = removal ? { location: removal.location } : {};
+    return { kind: 'team', action: 'removed', final: true, ...(removal ? { location: removal.location } : {}) };
   }
 
   /** Re-reads the hinted tasks (all of them for a hint without id); returns the ids looked at. */
