@@ -11,6 +11,7 @@ import { sendStructured, type SentMessage } from './messages.js';
 import { removeMember } from './spawn.js';
 import { recordTasks } from './journal.js';
 import { parseMessageText } from '../protocol/structured.js';
+import { inboxHistory } from './inbox.js';
 
 /**
  * Sends `shutdown_request` from the lead to `to` (request id `shutdown-<epochMs>@<to>`).
@@ -45,14 +46,16 @@ export interface ShutdownResponseOptions extends TeamOptions {
 }
 
 /**
- * The requestIds of the shutdown_requests in `agent`'s inbox (live and archived, oldest first).
+ * The requestIds of the shutdown_requests `agent`'s inbox received (its history, oldest first,
+ * then the live inbox: a request its reader removed counts as received, see {@link inboxHistory}).
  * Entries whose text does not parse as a protocol message are skipped.
  */
 export async function shutdownRequestIds(options: TeamOptions & { agent: string }): Promise<string[]> {
   const store = storeOf(options.root);
-  const [archived, live] = await Promise.all([store.readInboxArchive(options.team, options.agent), store.readInbox(options.team, options.agent)]);
+  const [live, exists] = await Promise.all([store.readInbox(options.team, options.agent), store.listInboxes(options.team).then((names) => names.includes(options.agent))]);
+  const history = await inboxHistory({ ...options, agent: options.agent, live, exists });
   const ids: string[] = [];
-  for (const entry of [...archived, ...live]) {
+  for (const entry of [...history.map((h) => h.entry), ...live]) {
     const parsed = parseMessageText(entry.text);
     if (parsed.kind === 'structured' && parsed.message.type === 'shutdown_request' && typeof parsed.message.requestId === 'string') ids.push(parsed.message.requestId);
   }

@@ -22,10 +22,16 @@ export interface MessageView {
   /** One-line description ({@link describeText}). */
   line: string;
   /**
-   * `unread`/`read`: still in the inbox; `delivered`: gone from it (deleted by Claude Code 2.1.332
-   * once delivered, or moved to mailroom's inbox archive once read), known from journal or archive.
+   * `unread` or `read`. An entry gone from its inbox is `read` (see {@link removed}): removed by its
+   * reader, it counts as read, never as lost (`messageStatus` in message-book.ts).
    */
-  status: 'unread' | 'read' | 'delivered';
+  status: 'unread' | 'read';
+  /**
+   * Set when the entry is no longer in its inbox: its reader removed it (Claude Code 2.1.332
+   * deletes entries once delivered) or mailroom moved it to the inbox archive once read. Known from
+   * the journal or the archive.
+   */
+  removed?: true;
 }
 
 /** One roster row. */

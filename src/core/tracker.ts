@@ -2,11 +2,12 @@
  * Keeps a live picture of one team for `watch` and `log --follow`: loads everything once, then on
  * each {@link StoreChange} hint re-reads only what the hint names (one inbox, one task, the config)
  * and reports what changed. Messages gone from an inbox (Claude Code 2.1.332 deletes delivered
- * entries; mailroom archives read ones) stay in the picture as `delivered`, and so do messages
- * only the journal or an inbox archive still knows.
+ * entries; mailroom archives read ones) stay in the picture as read (`removed`), and so do
+ * messages only the journal or an inbox archive still knows.
  */
 import { isMailroomError } from '../errors.js';
 import type { TeamConfig } from '../protocol/config.js';
+import type { InboxEntry } from '../protocol/inbox.js';
 import type { JournalEvent } from '../protocol/journal.js';
 import type { Task } from '../protocol/task.js';
 import type { Store, StoreChange } from '../store/store.js';
@@ -62,9 +63,16 @@ export class TeamTracker {
     const removal = await this.store.teamRemoval(this.team);
     if (removal) this.ended = { location: removal.location };
     this.readJournalEvents(await this.journal.next());
-    const agents = new Set([...this.config.members.map((m) => m.name), ...(await this.store.listInboxes(this.team))]);
+    const files = new Set(await this.store.listInboxes(this.team));
+    const agents = new Set([...this.config.members.map((m) => m.name), ...files]);
     const [inboxes, tasks] = await Promise.all([
-      Promise.all([...agents].map(async (agent) => ({ agent, archived: await this.store.readInboxArchive(this.team, agent), entries: await this.store.readInbox(this.team, agent) }))),
+      Promise.all(
+        [...agents].map(async (agent) => ({
+          agent,
+          archived: await this.store.readInboxArchive(this.team, agent),
+          entries: files.has(agent) ? await this.store.readInbox(this.team, agent) : undefined,
+        })),
+      ),
       this.store.listTasks(this.team),
     ]);
     for (const { agent, archived, entries } of inboxes) {
@@ -94,7 +102,7 @@ export class TeamTracker {
     if (configChanged) await this.attempt({ kind: 'config', team: this.team }, () => this.reloadConfig(events));
     // Inboxes vanish with a removed team: they were not read, so their last state stays in the picture.
     for (const agent of this.exists ? new Set(work.flatMap((c) => (c.kind === 'inbox' ? [c.agent] : []))) : []) {
-      await this.attempt({ kind: 'inbox', team: this.team, agent }, async () => this.book.setInbox(agent, await this.store.readInbox(this.team, agent)));
+      await this.attempt({ kind: 'inbox', team: this.team, agent }, async () => this.book.setInbox(agent, await this.readInboxIfAny(agent)));
     }
     const taskIds = await this.reloadTasks(work);
     this.readJournalEvents(await this.journal.next());
@@ -103,6 +111,13 @@ export class TeamTracker {
     const after = this.snapshot();
     events.push(...diffSnapshots(before, after, beforeTasks, this.tasks, this.book.takeNew()));
     return { events, snapshot: after, retry: this.pending.length > 0 };
+  }
+
+  /** The inbox's valid entries, or undefined when the file does not exist (an empty read is checked). */
+  private async readInboxIfAny(agent: string): Promise<InboxEntry[] | undefined> {
+    const entries = await this.store.readInbox(this.team, agent);
+    if (entries.length > 0) return entries;
+    return (await this.store.listInboxes(this.team)).includes(agent) ? entries : undefined;
   }
 
   private async attempt(change: StoreChange, read: () => Promise<void>): Promise<void> {
@@ -121,7 +136,7 @@ export class TeamTracker {
       for (const m of this.config?.members ?? []) if (!config.members.some((n) => n.name === m.name)) this.departed.set(m.name, m.agentId);
       for (const m of config.members) {
         this.departed.delete(m.name);
-        if (!this.book.hasInbox(m.name)) this.book.setInbox(m.name, await this.store.readInbox(this.team, m.name));
+        if (!this.book.hasInbox(m.name)) this.book.setInbox(m.name, await this.readInboxIfAny(m.name));
       }
       this.config = config;
       this.exists = true;
