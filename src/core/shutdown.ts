@@ -10,6 +10,7 @@ import { leadName, requireMember } from './members.js';
 import { sendStructured, type SentMessage } from './messages.js';
 import { removeMember } from './spawn.js';
 import { recordTasks } from './journal.js';
+import { shutdownPaneFields } from '../protocol/backend.js';
 import { parseMessageText } from '../protocol/structured.js';
 import { inboxHistory } from './inbox.js';
 
@@ -73,7 +74,8 @@ async function requireShutdownRequest(options: ShutdownResponseOptions): Promise
 }
 
 /**
- * Sends `shutdown_approved` (with the member's paneId and backendType) or `shutdown_rejected`
+ * Sends `shutdown_approved` (with the member's paneId and backendType where it has them:
+ * {@link shutdownPaneFields}) or `shutdown_rejected`
  * (with a reason) to the lead. @throws MESSAGE_INVALID when rejecting without a reason;
  * INVALID_ARGUMENT when `to` is given and is not the lead;
  * REQUEST_NOT_FOUND with `requireRequest` when no such request reached the responder
@@ -93,8 +95,7 @@ export async function respondToShutdown(options: ShutdownResponseOptions): Promi
     : { type: 'shutdown_rejected', requestId: options.requestId, from: options.from, reason: options.reason };
   if (options.approve) {
     // timestamp is filled in by sendStructured: one instant for the entry and the message.
-    if (member.tmuxPaneId !== undefined) message.paneId = member.tmuxPaneId;
-    if (member.backendType !== undefined) message.backendType = member.backendType;
+    Object.assign(message, shutdownPaneFields(member));
   }
   return sendStructured({ ...options, to: leadName(config), from: options.from, message });
 }

@@ -1,11 +1,13 @@
 /**
  * Registering teammates the way Claude Code does (2.1.109 snapshot `2-teammate-spawned`): agentId
  * `<name>@<team>`, palette color round-robin, joinedAt, tmuxPaneId, subscriptions, model, prompt,
- * planModeRequired, cwd, backendType. The spawn prompt becomes the first inbox message from the
- * lead. Starting the teammate is the runtime's job.
+ * planModeRequired, cwd, and backendType for a pane member — with the pane id and backend type
+ * saying what the member really is (src/protocol/backend.ts). The spawn prompt becomes the first
+ * inbox message from the lead. Starting the teammate is the runtime's job.
  */
 import { MailroomError } from '../errors.js';
 import { PALETTE, type Member, type TeamConfig } from '../protocol/config.js';
+import { MEMBER_RUNTIMES, rosterBackend, type MemberRuntime } from '../protocol/backend.js';
 import { parseModelSpec } from '../protocol/model-spec.js';
 import { assertValidName } from '../store/names.js';
 import { requireUserDir } from '../store/user-files.js';
@@ -15,8 +17,12 @@ import { sendMessage } from './messages.js';
 import { memberEvent, record } from './journal.js';
 import { retireEarlierShutdownRequests } from './earlier-requests.js';
 
-/** Backends a member can be registered with. `in-process` and `tmux` are Claude Code's own values. */
-export type BackendType = 'in-process' | 'tmux' | 'iterm2' | (string & {});
+/**
+ * How a registered member runs (src/protocol/backend.ts): `in-process` (inside a mailroom host:
+ * `mailroom run`, `mailroom agent`), `process` (its own `mailroom agent` process), `mcp` (an MCP
+ * client), `tmux`/`iterm2` (a real terminal pane, with its pane id).
+ */
+export type BackendType = MemberRuntime;
 
 /** Input of {@link spawnMember}. */
 export interface SpawnOptions extends TeamOptions {
@@ -37,9 +43,12 @@ export interface SpawnOptions extends TeamOptions {
   prompt?: string;
   /** Palette color (default: next in round-robin). */
   color?: string;
-  /** Backend type (default `in-process`). */
+  /**
+   * How the member runs (default `in-process`). It decides the `tmuxPaneId`/`backendType` recorded
+   * in config.json ({@link rosterBackend}): `""` and none, unless it is a tmux/iTerm2 pane with `paneId`.
+   */
   backend?: BackendType;
-  /** Pane id (default: `in-process` for the in-process backend, else `""`). */
+  /** The member's pane id, for the `tmux` and `iterm2` backends only (a tmux `%N`, an iTerm2 session UUID). */
   paneId?: string;
   /** Working directory: must exist; stored absolute (default: this process's). */
   cwd?: string;
@@ -51,7 +60,7 @@ export interface SpawnOptions extends TeamOptions {
  * `shutdown_request`s already in its inbox, sent before it joined, were for an earlier member of
  * that name: they are marked read (see {@link retireEarlierShutdownRequests}).
  * @returns the member as written.
- * @throws INVALID_NAME, MEMBER_EXISTS, INVALID_ARGUMENT (color outside the palette; a model spec
+ * @throws INVALID_NAME, MEMBER_EXISTS, INVALID_ARGUMENT (an unknown backend; color outside the palette; a model spec
  * whose kind is unknown or whose name is missing — checked before anything is written, without
  * creating the model; a cwd that is not an existing directory), TEAM_NOT_FOUND
  */
@@ -60,6 +69,9 @@ export async function spawnMember(options: SpawnOptions): Promise<Member> {
   // The roster is read first so that a refused name's suggestion is free in this team.
   assertValidName(options.name, 'agent', { taken: (await store.readConfig(options.team)).members.map((m) => m.name) });
   if (options.model !== undefined && !options.modelIsLabel) parseModelSpec(options.model);
+  if (options.backend !== undefined && !MEMBER_RUNTIMES.includes(options.backend)) {
+    throw new MailroomError('INVALID_ARGUMENT', `Backend "${String(options.backend)}" is unknown: use one of ${MEMBER_RUNTIMES.join(', ')}.`);
+  }
   if (options.color !== undefined && !(PALETTE as readonly string[]).includes(options.color)) {
     throw new MailroomError('INVALID_ARGUMENT', `Color "${options.color}" is not in the palette: use one of ${PALETTE.join(', ')}.`);
   }
@@ -91,18 +103,18 @@ function assertFreeName(config: TeamConfig, name: string): void {
 }
 
 function buildMember(config: TeamConfig, o: SpawnOptions, now: number): Member {
-  const backend = o.backend ?? 'in-process';
+  const roster = rosterBackend(o.backend ?? 'in-process', o.paneId);
   const m: Record<string, unknown> = { agentId: `${o.name}@${config.name}`, name: o.name };
   if (o.type !== undefined) m.agentType = o.type;
   m.color = o.color ?? PALETTE[config.members.length % PALETTE.length];
   m.joinedAt = now;
-  m.tmuxPaneId = o.paneId ?? (backend === 'in-process' ? 'in-process' : '');
+  m.tmuxPaneId = roster.tmuxPaneId;
   m.subscriptions = [];
   m.model = o.model ?? 'worker';
   if (o.prompt !== undefined) m.prompt = o.prompt;
   m.planModeRequired = o.planModeRequired ?? false;
   m.cwd = o.cwd ?? process.cwd();
-  m.backendType = backend;
+  if (roster.backendType !== undefined) m.backendType = roster.backendType;
   return m as Member;
 }
 

@@ -97,8 +97,8 @@ describe('rewrites of fixtures/claude-code keep what they do not change', () => 
     expect({ ...after, members: after.members.slice(0, 3) }).toEqual(before);
     expect(keyPaths({ ...after, members: after.members.slice(0, 3) })).toEqual(keyPaths(before));
     const carol = after.members[3]!;
-    expect(Object.keys(carol)).toEqual(Object.keys(before.members[1]!).filter((k) => k !== 'isActive' && k !== 'x-future'));
-    expect(carol).toMatchObject({ agentId: 'carol@demo', name: 'carol', color: 'yellow', tmuxPaneId: 'in-process', backendType: 'in-process', subscriptions: [] });
+    expect(Object.keys(carol)).toEqual(Object.keys(before.members[1]!).filter((k) => k !== 'isActive' && k !== 'x-future' && k !== 'backendType'));
+    expect(carol).toMatchObject({ agentId: 'carol@demo', name: 'carol', color: 'yellow', tmuxPaneId: '', subscriptions: [] });
     const inbox = await readJson<Json[]>(file('teams/demo/inboxes/carol.json'));
     expect(inbox).toHaveLength(1);
     expect(inbox[0]).toMatchObject({ from: 'team-lead', text: 'You are carol. Review the parser.', read: false });
@@ -184,7 +184,8 @@ describe('the same change on a Claude Code 2.1.109 snapshot gives what Claude Co
     const after = await readJson<Json & { members: Json[] }>(join(root, 'teams/compat/config.json'));
     expect({ ...after, members: after.members.slice(0, 2) }).toEqual(before);
     expect(keyPaths({ ...after, members: after.members.slice(0, 2) })).toEqual(keyPaths(before));
-    expect(Object.keys(after.members[2]!)).toEqual(Object.keys(before.members[1]!));
-    expect(after.members[2]).toMatchObject({ agentId: 'helper@compat', color: 'green', tmuxPaneId: 'in-process', planModeRequired: false, backendType: 'in-process' });
+    // observer's keys, but no backendType: helper has no pane and is none of Claude Code's backends.
+    expect(Object.keys(after.members[2]!)).toEqual(Object.keys(before.members[1]!).filter((k) => k !== 'backendType'));
+    expect(after.members[2]).toMatchObject({ agentId: 'helper@compat', color: 'green', tmuxPaneId: '', planModeRequired: false });
   });
 });
