@@ -5,6 +5,7 @@
  */
 import type { Member, TeamConfig } from '../protocol/config.js';
 import type { InboxEntry } from '../protocol/inbox.js';
+import { recordIsFor, type MemberRecord } from '../protocol/member-record.js';
 import type { ParsedText } from '../protocol/structured.js';
 import type { Task, TaskStatus } from '../protocol/task.js';
 import { deriveMemberState, type MemberState, type SignalMessage } from './member-state.js';
@@ -44,7 +45,10 @@ export interface MemberView {
   state: MemberState;
   /** Evidence for `state`, e.g. `idle notice at 2026-…`. */
   stateReason: string;
+  /** `backendType` as in config.json (Claude Code's backends only). */
   backendType?: string | undefined;
+  /** How mailroom runs the member (`in-process`, `process`, `mcp`, …), from its member record. */
+  runtime?: string | undefined;
   model?: string | undefined;
   color?: string | undefined;
   /** The lowest-id in_progress task it owns, else its lowest-id pending one. */
@@ -94,6 +98,8 @@ export interface SnapshotParts {
   tasks: readonly Task[];
   /** Members that left, by name (agentId when known). */
   departed: ReadonlyMap<string, string | undefined>;
+  /** mailroom's member records, by member name (only those matching the roster entry are used). */
+  records?: ReadonlyMap<string, MemberRecord> | undefined;
 }
 
 /** Builds the snapshot. Cost is linear in messages + tasks + members. */
@@ -142,12 +148,18 @@ function memberRow(m: Pick<Member, 'name' | 'agentId'> & Partial<Member>, parts:
     state: verdict.state,
     stateReason: verdict.reason,
     backendType: m.backendType,
+    runtime: runtimeOf(m, parts),
     model: m.model,
     color: m.color,
     currentTask: currentTask(m.name, tasks),
     unread: s.unread,
     lastActivity: s.sent.at(-1)?.entry.timestamp,
   };
+}
+
+function runtimeOf(m: Pick<Member, 'name' | 'agentId' | 'joinedAt'>, parts: SnapshotParts): string | undefined {
+  const r = parts.records?.get(m.name);
+  return r && recordIsFor(r, m) ? r.runtime : undefined;
 }
 
 function currentTask(name: string, tasks: TaskView[]): MemberView['currentTask'] {

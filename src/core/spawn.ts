@@ -6,7 +6,9 @@
  * inbox message from the lead. Starting the teammate is the runtime's job.
  */
 import { MailroomError } from '../errors.js';
-import { PALETTE, type Member, type TeamConfig } from '../protocol/config.js';
+import { PALETTE, teamKeepsPrompts, type Member, type TeamConfig } from '../protocol/config.js';
+import { MEMBER_RECORD_VERSION, type MemberRecord } from '../protocol/member-record.js';
+import type { Store } from '../store/store.js';
 import { MEMBER_RUNTIMES, rosterBackend, type MemberRuntime } from '../protocol/backend.js';
 import { parseModelSpec } from '../protocol/model-spec.js';
 import { assertValidName } from '../store/names.js';
@@ -39,7 +41,11 @@ export interface SpawnOptions extends TeamOptions {
    * and is recorded unchecked, since no mailroom runtime creates a model from it.
    */
   modelIsLabel?: boolean;
-  /** Spawn prompt: stored on the member and delivered as its first inbox message. */
+  /**
+   * Spawn prompt: delivered as its first inbox message and kept in its member record; also stored
+   * on the config entry where the team's client writes prompts ({@link teamKeepsPrompts}: 2.1.109
+   * and mailroom teams, not 2.1.332 ones).
+   */
   prompt?: string;
   /** Palette color (default: next in round-robin). */
   color?: string;
@@ -56,7 +62,8 @@ export interface SpawnOptions extends TeamOptions {
 }
 
 /**
- * Adds a member to config.json under the config lock and delivers its prompt. Unread
+ * Adds a member to config.json under the config lock, writes its member record (how it runs, its
+ * prompt; docs/format.md "Member records") and delivers its prompt. Unread
  * `shutdown_request`s already in its inbox, sent before it joined, were for an earlier member of
  * that name: they are marked read (see {@link retireEarlierShutdownRequests}).
  * @returns the member as written.
@@ -76,6 +83,8 @@ export async function spawnMember(options: SpawnOptions): Promise<Member> {
     throw new MailroomError('INVALID_ARGUMENT', `Color "${options.color}" is not in the palette: use one of ${PALETTE.join(', ')}.`);
   }
   const cwd = await requireUserDir(options.cwd ?? process.cwd(), 'working directory (--cwd)');
+  // A member record mailroom could not parse is never overwritten: refuse before anything is written.
+  await store.readMemberRecord(options.team, options.name);
   let lead = '';
   const member = await store.updateConfig(options.team, (config) => {
     assertFreeName(config, options.name);
@@ -85,11 +94,32 @@ export async function spawnMember(options: SpawnOptions): Promise<Member> {
     return m;
   });
   await record(store, options.team, [memberEvent(options.team, 'joined', member.name, member.agentId, 'mailroom', nowOf(options))]);
+  await writeRecord(store, memberRecordOf(options.team, member, options.backend ?? 'in-process', options.prompt));
   await retireEarlierShutdownRequests(store, options.team, member.name, member.joinedAt ?? nowOf(options));
   if (options.prompt) {
     await sendMessage({ ...options, from: lead, to: options.name, text: options.prompt });
   }
   return member;
+}
+
+/** The member record of a member just registered (docs/format.md "Member records"). */
+function memberRecordOf(team: string, member: Member, runtime: MemberRuntime, prompt: string | undefined): MemberRecord {
+  const r: MemberRecord = { v: MEMBER_RECORD_VERSION, team, name: member.name, agentId: member.agentId, joinedAt: member.joinedAt ?? 0, runtime };
+  if (prompt !== undefined) r.prompt = prompt;
+  return r;
+}
+
+/**
+ * Writes a member record after its member is in config.json: best effort, as for the journal — the
+ * member is registered either way; a failure is a process warning (code `MAILROOM_MEMBER_RECORD`).
+ */
+async function writeRecord(store: Store, r: MemberRecord): Promise<void> {
+  try {
+    await store.writeMemberRecord(r);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    process.emitWarning(`mailroom could not write the member record of ${r.name} in team "${r.team}": ${reason}`, { code: 'MAILROOM_MEMBER_RECORD' });
+  }
 }
 
 function assertFreeName(config: TeamConfig, name: string): void {
@@ -111,7 +141,7 @@ function buildMember(config: TeamConfig, o: SpawnOptions, now: number): Member {
   m.tmuxPaneId = roster.tmuxPaneId;
   m.subscriptions = [];
   m.model = o.model ?? 'worker';
-  if (o.prompt !== undefined) m.prompt = o.prompt;
+  if (o.prompt !== undefined && teamKeepsPrompts(config)) m.prompt = o.prompt;
   m.planModeRequired = o.planModeRequired ?? false;
   m.cwd = o.cwd ?? process.cwd();
   if (roster.backendType !== undefined) m.backendType = roster.backendType;
@@ -120,7 +150,8 @@ function buildMember(config: TeamConfig, o: SpawnOptions, now: number): Member {
 
 /**
  * Removes a member from config.json (matched by name or agentId), as Claude Code's lead does on
- * `shutdown_approved`. The inbox is kept. @returns the removed member, or undefined if absent.
+ * `shutdown_approved`, and its member record. The inbox is kept. @returns the removed member, or
+ * undefined if absent.
  */
 export async function removeMember(options: TeamOptions & { name: string }): Promise<Member | undefined> {
   const store = storeOf(options.root);
@@ -129,6 +160,9 @@ export async function removeMember(options: TeamOptions & { name: string }): Pro
     if (i < 0 || config.members[i]!.agentId === config.leadAgentId) return undefined;
     return config.members.splice(i, 1)[0];
   });
-  if (removed) await record(store, options.team, [memberEvent(options.team, 'left', removed.name, removed.agentId, 'mailroom', nowOf(options))]);
+  if (removed) {
+    await record(store, options.team, [memberEvent(options.team, 'left', removed.name, removed.agentId, 'mailroom', nowOf(options))]);
+    await store.deleteMemberRecord(options.team, removed.name).catch(() => undefined);
+  }
   return removed;
 }

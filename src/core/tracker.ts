@@ -8,6 +8,7 @@
 import { isMailroomError } from '../errors.js';
 import type { TeamConfig } from '../protocol/config.js';
 import type { InboxEntry } from '../protocol/inbox.js';
+import type { MemberRecord } from '../protocol/member-record.js';
 import type { JournalEvent } from '../protocol/journal.js';
 import type { Task } from '../protocol/task.js';
 import type { Store, StoreChange } from '../store/store.js';
@@ -43,6 +44,7 @@ export class TeamTracker {
   private ended: TeamEnd | undefined;
   private tasks = new Map<string, Task>();
   private readonly departed = new Map<string, string | undefined>();
+  private records = new Map<string, MemberRecord>();
   private readonly book = new MessageBook();
   private readonly journal: JournalReader;
   private pending: StoreChange[] = [];
@@ -60,6 +62,7 @@ export class TeamTracker {
   async load(): Promise<TeamSnapshot> {
     this.config = await this.store.readConfig(this.team);
     this.exists = true;
+    await this.readRecords();
     const removal = await this.store.teamRemoval(this.team);
     if (removal) this.ended = { location: removal.location };
     this.readJournalEvents(await this.journal.next());
@@ -87,7 +90,7 @@ export class TeamTracker {
 
   /** The current snapshot (rebuilt only after a change). */
   snapshot(): TeamSnapshot {
-    this.cached ??= buildSnapshot({ team: this.team, config: this.config, exists: this.exists, ended: this.ended, messages: this.book.views(), tasks: [...this.tasks.values()], departed: this.departed });
+    this.cached ??= buildSnapshot({ team: this.team, config: this.config, exists: this.exists, ended: this.ended, messages: this.book.views(), tasks: [...this.tasks.values()], departed: this.departed, records: this.records });
     return this.cached;
   }
 
@@ -111,6 +114,11 @@ export class TeamTracker {
     const after = this.snapshot();
     events.push(...diffSnapshots(before, after, beforeTasks, this.tasks, this.book.takeNew()));
     return { events, snapshot: after, retry: this.pending.length > 0 };
+  }
+
+  /** mailroom's member records of the team (how each member runs); none when they cannot be read. */
+  private async readRecords(): Promise<void> {
+    this.records = new Map((await this.store.listMemberRecords(this.team).catch(() => [])).map((r) => [r.name, r]));
   }
 
   /** The inbox's valid entries, or undefined when the file does not exist (an empty read is checked). */
@@ -140,6 +148,7 @@ export class TeamTracker {
       }
       this.config = config;
       this.exists = true;
+      await this.readRecords();
     } catch (err) {
       if (!isMailroomError(err, 'TEAM_NOT_FOUND')) throw err;
       if (this.exists) events.push(await this.removedEvent());

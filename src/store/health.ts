@@ -6,9 +6,10 @@
 
 /**
  * What kind of state file a corrupt file is (`highwatermark`: a task list's `.highwatermark`;
- * `process`: a `mailroom agent` pid record; `command`: a running command's record).
+ * `process`: a `mailroom agent` pid record; `command`: a running command's record; `member`:
+ * mailroom's record of a member).
  */
-export type StateFileKind = 'config' | 'inbox' | 'task' | 'highwatermark' | 'process' | 'command';
+export type StateFileKind = 'config' | 'inbox' | 'task' | 'highwatermark' | 'process' | 'command' | 'member';
 
 /** One problem found in the store's files. */
 export type StoreIssue =

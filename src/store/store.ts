@@ -14,6 +14,7 @@ import type { StoreIssue, StoreRepair } from './health.js';
 import type { ProcessRecord } from '../protocol/process.js';
 import type { CommandRecord } from '../protocol/command.js';
 import type { JournalEvent } from '../protocol/journal.js';
+import type { MemberRecordStore } from './member-records.js';
 
 /** A team found in the store. */
 export interface TeamRef {
@@ -84,8 +85,11 @@ export interface LockedTaskList {
   delete(id: string): Promise<void>;
 }
 
-/** Team, inbox and task persistence. All methods are safe to call from many processes at once. */
-export interface Store {
+/**
+ * Team, inbox and task persistence. All methods are safe to call from many processes at once.
+ * Member records (mailroom's own per-member data) are {@link MemberRecordStore}.
+ */
+export interface Store extends MemberRecordStore {
   /** Human-readable location of the store (the root directory for the filesystem store). */
   readonly root: string;
 

@@ -2,7 +2,7 @@
  * Scanning the filesystem store for broken files (`mailroom doctor`): unparseable state files,
  * temporary files left by killed writers, stale locks and takeover leftovers. Looks at
  * `teams/<dir>/` (and one level below: `inboxes/`, `processes/`, …), `tasks/<list>/` and
- * `mailroom/commands/<team>/`; reads only. Claude Code's `teams/*.deleted-<uuid>` tombstones (a
+ * `mailroom/commands/<team>/`, `mailroom/members/<team>/`; reads only. Claude Code's `teams/*.deleted-<uuid>` tombstones (a
  * team it is removing) are skipped.
  */
 import { readdir, stat } from 'node:fs/promises';
@@ -31,6 +31,7 @@ export async function scanHealth(ctx: FsContext): Promise<StoreIssue[]> {
   }
   for (const dir of await subdirs(ctx.layout.tasksRoot)) await scanDir(ctx, dir, issues);
   for (const dir of await subdirs(ctx.layout.commandsDir)) await scanDir(ctx, dir, issues);
+  for (const dir of await subdirs(ctx.layout.membersDir)) await scanDir(ctx, dir, issues);
   return issues.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)); // by code unit: the same order in every locale
 }
 

@@ -126,7 +126,7 @@ export async function deleteTeam(ctx: FsContext, team: string): Promise<void> {
 }
 
 /**
- * Moves the team's journal and inbox archive to `<root>/mailroom/deleted/<team>-<stamp>/`, so a
+ * Moves the team's journal, inbox archive and member records to `<root>/mailroom/deleted/<team>-<stamp>/`, so a
  * team re-created under the name starts with an empty history while the old one stays on disk.
  */
 async function moveHistoryAside(ctx: FsContext, team: string): Promise<void> {
@@ -135,6 +135,7 @@ async function moveHistoryAside(ctx: FsContext, team: string): Promise<void> {
   const moves: Array<[string, string]> = [
     [layout.journalPath(team), join(dest, 'journal.ndjson')],
     [layout.inboxArchiveDir(team), join(dest, 'archive')],
+    [layout.memberRecordDir(team), join(dest, 'members')],
   ];
   for (const [from, to] of moves) {
     try {
