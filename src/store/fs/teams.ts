@@ -8,7 +8,7 @@ import { MailroomError, isErrno } from '../../errors.js';
 import { TeamConfigSchema, type TeamConfig } from '../../protocol/config.js';
 import { corruptFile, readJsonFile, writeJsonFile, FILE_MODE } from '../json-file.js';
 import { withLock } from '../lock.js';
-import { tombstoneOf, teamDirName } from '../names.js';
+import { taskListId, tombstoneOf, teamDirName } from '../names.js';
 import { lockDirFor } from '../paths.js';
 import type { TeamRef, TeamRemoval } from '../store.js';
 import { ensureDir, type FsContext } from './context.js';
@@ -58,6 +58,20 @@ export async function teamRemoval(ctx: FsContext, team: string): Promise<TeamRem
     if (live === undefined || live.name !== team || live.leadSessionId === config.leadSessionId) return { location };
   }
   return undefined;
+}
+
+/**
+ * Task list ids (`tasks/<list>`) that belong to a team: every live team's, and those of teams Claude
+ * Code is removing (a tombstone holds their config: their list is not a leftover yet).
+ */
+export async function teamTaskLists(ctx: FsContext): Promise<Set<string>> {
+  const lists = new Set<string>();
+  for (const dir of await teamDirs(ctx)) {
+    const config = await readConfigAt(join(ctx.layout.teamsDir, dir, 'config.json')).catch(() => undefined);
+    if (config) lists.add(taskListId(config.name));
+    else if (tombstoneOf(dir) === undefined) lists.add(taskListId(dir)); // an unreadable config is still a team: doctor reports the file
+  }
+  return lists;
 }
 
 /** Reads a team's config. @throws TEAM_NOT_FOUND (also when its directory holds a team of another name, e.g. `a/b` vs `a-b`), FILE_CORRUPT */
