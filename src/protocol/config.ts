@@ -61,7 +61,14 @@ export type TeamConfig = z.infer<typeof TeamConfigSchema>;
  * mailroom keeps every prompt in its member record either way (src/protocol/member-record.ts).
  */
 export function teamKeepsPrompts(config: TeamConfig): boolean {
-  if (config.leadProcess !== undefined) return false;
-  const lead = config.members.find((m) => m.agentId === config.leadAgentId);
-  return lead?.tmuxPaneId !== 'leader';
+  return !hasSessionLead(config);
+}
+
+/**
+ * True when the config was written by a Claude Code 2.1.332 session lead: it has `leadProcess`
+ * (2.1.332 only, reference §2), or its lead sits on pane `leader` (2.1.332 snapshots 1–5).
+ */
+export function hasSessionLead(config: TeamConfig): boolean {
+  if (config.leadProcess !== undefined) return true;
+  return config.members.find((m) => m.agentId === config.leadAgentId)?.tmuxPaneId === 'leader';
 }

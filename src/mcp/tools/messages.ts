@@ -6,6 +6,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { broadcast, sendMessage, type SentMessage } from '../../core/messages.js';
 import { respondToShutdown } from '../../core/shutdown.js';
+import { leadHearingWarning } from '../../core/lead-hearing.js';
 import { handler } from '../result.js';
 import type { McpSession } from '../session.js';
 
@@ -25,7 +26,8 @@ export function registerMessageTools(server: McpServer, session: McpSession): vo
     },
     handler(log, 'send_message', async (a: { to: string; text: string; summary?: string | undefined }) => {
       const sent = await sendMessage({ ...session.target, from: session.me, to: a.to, text: a.text, summary: a.summary });
-      return { sent: sentView(sent) };
+      const warning = await leadHearingWarning({ ...session.target, to: [sent.to] });
+      return { sent: sentView(sent), ...(warning !== undefined ? { warning } : {}) };
     }),
   );
   server.registerTool(
@@ -37,7 +39,8 @@ export function registerMessageTools(server: McpServer, session: McpSession): vo
     },
     handler(log, 'broadcast', async (a: { text: string; summary?: string | undefined }) => {
       const sent = await broadcast({ ...session.target, from: session.me, text: a.text, summary: a.summary });
-      return { sent: sent.map(sentView) };
+      const warning = await leadHearingWarning({ ...session.target, to: sent.map((s) => s.to) });
+      return { sent: sent.map(sentView), ...(warning !== undefined ? { warning } : {}) };
     }),
   );
   server.registerTool(
