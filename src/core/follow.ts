@@ -31,6 +31,12 @@ export interface Following extends WatchHandle {
   initial: TeamSnapshot;
   /** The tracker's current snapshot. */
   current(): TeamSnapshot;
+  /**
+   * Resolves once the team is removed for good ({@link TeamSnapshot.ended}: Claude Code ended its
+   * session), after the update reporting it was handed to `onUpdate`; at once when the team was
+   * being removed when following started. Never rejects.
+   */
+  ended: Promise<void>;
 }
 
 /**
@@ -53,6 +59,7 @@ export async function followTeam(options: FollowOptions): Promise<Following> {
     running = tracker.apply(changes).then(
       (update) => {
         if (update.events.length > 0) options.onUpdate(update);
+        if (update.snapshot.ended) end();
         if (update.retry) schedule(100);
       },
       (err: unknown) => options.onError?.(err),
@@ -66,6 +73,15 @@ export async function followTeam(options: FollowOptions): Promise<Following> {
   };
 
   await options.store.readConfig(options.team);
+  let end: () => void = () => undefined;
+  const ended = new Promise<void>((resolve) => (end = resolve));
+  if (await options.store.teamRemoval(options.team)) {
+    // Claude Code is deleting the team: show it as it was, but do not watch (watching would create
+    // the team's directories again, leaving a team-less `tasks/<team>/` behind).
+    const initial = await tracker.load();
+    end();
+    return { initial, current: () => tracker.snapshot(), ended, close: async () => undefined };
+  }
   const handle = await options.store.watch(options.team, (change) => {
     queue.push(change);
     schedule(options.debounceMs ?? 15);
@@ -80,9 +96,11 @@ export async function followTeam(options: FollowOptions): Promise<Following> {
   loaded = true;
   if (queue.length > 0) schedule(0);
   const poll = setInterval(() => schedule(0), options.pollMs ?? 1000);
+  if (initial.ended) end();
   return {
     initial,
     current: () => tracker.snapshot(),
+    ended,
     close: async () => {
       closed = true;
       clearInterval(poll);

@@ -10,7 +10,7 @@ import type { CommandRecord } from '../protocol/command.js';
 import type { LockOptions } from './lock.js';
 import { Layout } from './paths.js';
 import type { JournalEvent } from '../protocol/journal.js';
-import type { AgentLog, InboxAppendOptions, JournalRead, LockedTaskList, Store, StoreChange, TeamRef, WatchHandle } from './store.js';
+import type { AgentLog, InboxAppendOptions, JournalRead, LockedTaskList, Store, StoreChange, TeamRef, TeamRemoval, WatchHandle } from './store.js';
 import type { FsContext } from './fs/context.js';
 import * as inboxes from './fs/inboxes.js';
 import * as health from './fs/health-repair.js';
@@ -22,6 +22,8 @@ import * as journal from './fs/journal.js';
 import * as tasks from './fs/tasks.js';
 import * as teams from './fs/teams.js';
 import { watchTeam } from './fs/watch.js';
+import * as memberRecords from './fs/member-records.js';
+import type { MemberRecord } from '../protocol/member-record.js';
 
 /** Options of {@link FsStore}. */
 export interface FsStoreOptions extends LockOptions {}
@@ -43,6 +45,9 @@ export class FsStore implements Store {
 
   listTeams(): Promise<TeamRef[]> {
     return teams.listTeams(this.ctx);
+  }
+  teamRemoval(team: string): Promise<TeamRemoval | undefined> {
+    return teams.teamRemoval(this.ctx, team);
   }
   readConfig(team: string): Promise<TeamConfig> {
     return teams.readConfig(this.ctx, team);
@@ -130,6 +135,19 @@ export class FsStore implements Store {
   }
   readAgentLog(team: string, agent: string, options?: { from?: number; maxBytes?: number }): Promise<string> {
     return processes.readAgentLog(this.ctx, team, agent, options);
+  }
+
+  readMemberRecord(team: string, name: string): Promise<MemberRecord | undefined> {
+    return memberRecords.readMemberRecord(this.ctx, team, name);
+  }
+  writeMemberRecord(record: MemberRecord): Promise<void> {
+    return memberRecords.writeMemberRecord(this.ctx, record);
+  }
+  deleteMemberRecord(team: string, name: string): Promise<void> {
+    return memberRecords.deleteMemberRecord(this.ctx, team, name);
+  }
+  listMemberRecords(team: string): Promise<MemberRecord[]> {
+    return memberRecords.listMemberRecords(this.ctx, team);
   }
 
   writeCommandRecord(record: CommandRecord): Promise<void> {

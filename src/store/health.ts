@@ -6,9 +6,10 @@
 
 /**
  * What kind of state file a corrupt file is (`highwatermark`: a task list's `.highwatermark`;
- * `process`: a `mailroom agent` pid record; `command`: a running command's record).
+ * `process`: a `mailroom agent` pid record; `command`: a running command's record; `member`:
+ * mailroom's record of a member).
  */
-export type StateFileKind = 'config' | 'inbox' | 'task' | 'highwatermark' | 'process' | 'command';
+export type StateFileKind = 'config' | 'inbox' | 'task' | 'highwatermark' | 'process' | 'command' | 'member';
 
 /** One problem found in the store's files. */
 export type StoreIssue =
@@ -22,7 +23,12 @@ export type StoreIssue =
   /** A lock directory not refreshed for longer than the stale time (its holder died). */
   | { kind: 'stale-lock'; path: string; ageMs: number }
   /** A `<lock>.takeover` guard older than the stale time, or a `<lock>.stale-*` directory left mid-takeover. */
-  | { kind: 'lock-leftover'; path: string; ageMs: number };
+  | { kind: 'lock-leftover'; path: string; ageMs: number }
+  /**
+   * A task list `tasks/<list>/` that belongs to no team (Claude Code 2.1.332 leaves it behind when
+   * it removes a session's team). `tasks`: its task files; `ageMs`: since anything in it last changed.
+   */
+  | { kind: 'orphan-task-list'; path: string; list: string; tasks: number; ageMs: number };
 
 /** The outcome of repairing one {@link StoreIssue}. */
 export interface StoreRepair {
@@ -32,7 +38,7 @@ export interface StoreRepair {
   note: string;
   /** Bytes of disk space freed (temporary files). */
   bytesFreed: number;
-  /** Where a quarantined file went. */
+  /** Where a quarantined file (or a task list without a team) went. */
   movedTo?: string;
 }
 

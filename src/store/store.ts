@@ -14,12 +14,19 @@ import type { StoreIssue, StoreRepair } from './health.js';
 import type { ProcessRecord } from '../protocol/process.js';
 import type { CommandRecord } from '../protocol/command.js';
 import type { JournalEvent } from '../protocol/journal.js';
+import type { MemberRecordStore } from './member-records.js';
 
 /** A team found in the store. */
 export interface TeamRef {
   /** The team's `name` as stored in its config. */
   name: string;
   /** Where the team lives (a directory for the filesystem store). */
+  location: string;
+}
+
+/** A team Claude Code is removing (see {@link Store.teamRemoval}). */
+export interface TeamRemoval {
+  /** Where the team went while it is removed (its `*.deleted-<uuid>` tombstone directory). */
   location: string;
 }
 
@@ -78,13 +85,22 @@ export interface LockedTaskList {
   delete(id: string): Promise<void>;
 }
 
-/** Team, inbox and task persistence. All methods are safe to call from many processes at once. */
-export interface Store {
+/**
+ * Team, inbox and task persistence. All methods are safe to call from many processes at once.
+ * Member records (mailroom's own per-member data) are {@link MemberRecordStore}.
+ */
+export interface Store extends MemberRecordStore {
   /** Human-readable location of the store (the root directory for the filesystem store). */
   readonly root: string;
 
-  /** Every team (directories without a readable config are skipped). */
+  /** Every team (directories without a readable config, and Claude Code's `*.deleted-<uuid>` tombstones, are skipped). */
   listTeams(): Promise<TeamRef[]>;
+  /**
+   * Set while Claude Code 2.1.332 is removing the team at the end of its session (it renames the
+   * team directory to a `*.deleted-<uuid>` tombstone, then removes that): the team will not come
+   * back. Undefined otherwise, also for a tombstone of an earlier team of the same name.
+   */
+  teamRemoval(team: string): Promise<TeamRemoval | undefined>;
   /** @throws TEAM_NOT_FOUND, FILE_CORRUPT */
   readConfig(team: string): Promise<TeamConfig>;
   /** Creates the team config and its task list. @throws TEAM_EXISTS */

@@ -29,6 +29,8 @@ export interface TurnRecord {
   lastDirect?: { to: string; text: string; summary?: string | undefined };
   /** The last task this teammate finished in the turn. */
   finishedTask?: { id: string; status: 'resolved' | 'failed'; failureReason?: string };
+  /** The text of the turn's last model reply that had any (the idle notification's `result`). */
+  lastText?: string;
   /** Set once the teammate approved a shutdown request: the turn ends and the teammate stops. */
   shutdownApproved?: { requestId: string };
 }

@@ -24,7 +24,7 @@ export function MemberDetail({ member, messages, height, width }: Sized & { memb
         state: <Text color={stateColor(member.state)}>{member.state}</Text> ({member.stateReason})
       </Text>
       <Text wrap="truncate">
-        agentId: {member.agentId ?? '-'} · backend: {member.backendType ?? '-'} · model: {member.model ?? '-'} · color: {member.color ?? '-'}
+        agentId: {member.agentId ?? '-'} · backend: {member.runtime ?? member.backendType ?? '-'} · model: {member.model ?? '-'} · color: {member.color ?? '-'}
         {member.inRoster ? '' : ' · left the team'}
       </Text>
       <Text wrap="truncate">task: {member.currentTask ? `#${member.currentTask.id} ${member.currentTask.subject} (${member.currentTask.status})` : '-'}</Text>

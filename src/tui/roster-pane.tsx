@@ -40,7 +40,7 @@ export function RosterPane({ members, selected, focused, height, width }: Roster
             {cell(m.isLead ? `${m.name} *` : m.name, FIXED.name)}
           </Text>{' '}
           <Text color={stateColor(m.state)}>{cell(m.state, FIXED.state)}</Text>{' '}
-          {cell(m.backendType ?? '-', FIXED.backend)} {cell(m.model ?? '-', FIXED.model)}{' '}
+          {cell(m.runtime ?? m.backendType ?? '-', FIXED.backend)} {cell(m.model ?? '-', FIXED.model)}{' '}
           {cell(m.currentTask ? `#${m.currentTask.id} ${m.currentTask.subject}` : '-', task)} {cell(String(m.unread), FIXED.unread)} {cell(clock(m.lastActivity), FIXED.last)}
         </Text>
       ))}

@@ -8,6 +8,8 @@ import { teamTarget, type GlobalArgs } from '../globals.js';
 import { broadcast, sendMessage, sendStructured, type SentMessage } from '../../core/messages.js';
 import { requestShutdown, respondToShutdown } from '../../core/shutdown.js';
 import type { Store } from '../../store/store.js';
+import { leadHearingWarning } from '../../core/lead-hearing.js';
+import { terminalSafe } from '../../core/terminal-text.js';
 
 interface SendArgs extends GlobalArgs {
   to: string;
@@ -89,14 +91,22 @@ function parseStructured(json: string): { type: string } & Record<string, unknow
   return value as { type: string } & Record<string, unknown>;
 }
 
+/** One stderr line when the message went to a Claude Code lead that does not read its inbox now (core/lead-hearing.ts). */
+async function warnIfLeadCannotHear(target: { root: Store; team: string }, to: readonly string[]): Promise<void> {
+  const warning = await leadHearingWarning({ ...target, to });
+  if (warning !== undefined) process.stderr.write(`mailroom: warning: ${terminalSafe(warning)}\n`);
+}
+
 /** `team send`. */
 export const teamSendCommand: CommandModule<GlobalArgs, SendArgs> = {
   command: 'send <to> [text]',
   describe: "Append a message to a member's inbox (plain or structured)",
   builder: sendBuilder,
   handler: async (a) => {
-    const sent = await dispatch(a, await teamTarget(a));
+    const target = await teamTarget(a);
+    const sent = await dispatch(a, target);
     emit(a.json, sent, () => `Sent to ${sent.to} at ${sent.entry.timestamp} (msg_id ${sent.entry.msg_id})`);
+    await warnIfLeadCannotHear(target, [sent.to]);
   },
 };
 
@@ -118,7 +128,9 @@ export const teamBroadcastCommand: CommandModule<GlobalArgs, BroadcastArgs> = {
       .option('summary', { type: 'string', describe: '5–10 word preview' })
       .example('$0 team broadcast "Stand-up in 5 minutes"', 'Message everyone') as Argv<BroadcastArgs>,
   handler: async (a) => {
-    const sent = await broadcast({ ...(await teamTarget(a)), text: await readText(a.text), from: a.from, summary: a.summary });
+    const target = await teamTarget(a);
+    const sent = await broadcast({ ...target, text: await readText(a.text), from: a.from, summary: a.summary });
     emit(a.json, sent, () => `Sent to ${sent.length} member(s): ${sent.map((s) => s.to).join(', ') || '(nobody)'}`);
+    await warnIfLeadCannotHear(target, sent.map((s) => s.to));
   },
 };

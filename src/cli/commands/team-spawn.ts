@@ -43,7 +43,7 @@ export const teamSpawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
       model: a.model,
       prompt: a.prompt,
       color: a.color,
-      backend: a.backend,
+      backend: a.backend as 'in-process' | 'process' | undefined,
       cwd: a.cwd,
       planModeRequired: a['plan-mode-required'],
     };
@@ -55,6 +55,6 @@ export const teamSpawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
       return;
     }
     const member = await spawnMember(options);
-    emit(a.json, member, () => `Spawned ${member.name} (${member.agentId}, ${member.color}, ${member.backendType}) in team ${target.team}`);
+    emit(a.json, member, () => `Spawned ${member.name} (${member.agentId}, ${member.color}, ${options.backend ?? 'in-process'}) in team ${target.team}`);
   },
 };

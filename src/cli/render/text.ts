@@ -44,7 +44,7 @@ export function teamDetail(s: TeamSummary): string[] {
   const c = s.config;
   const lines = [`Team ${c.name}${c.description ? ` — ${c.description}` : ''}`, `  created ${new Date(c.createdAt).toISOString()}, lead ${c.leadAgentId}`, '', 'Members:'];
   for (const m of s.members) {
-    const bits = [m.isLead ? 'lead' : m.agentType ?? 'teammate', m.model, m.backendType, m.color].filter(Boolean).join(', ');
+    const bits = [m.isLead ? 'lead' : m.agentType ?? 'teammate', m.model, m.runtime ?? m.backendType, m.color].filter(Boolean).join(', ');
     lines.push(`  ${m.name.padEnd(16)} ${bits}${m.isActive === true ? ', active' : ''} — ${m.unread} unread`);
   }
   const t = s.tasks;

@@ -16,6 +16,7 @@ import { lockDirFor } from '../paths.js';
 import type { FsContext } from './context.js';
 import { checkStateFile } from './health-files.js';
 import { tempIssue } from './health-scan.js';
+import { moveTaskListAside } from './health-task-lists.js';
 
 /** Repairs one issue; never throws for a condition that changed meanwhile (it reports it instead). */
 export async function repairHealth(ctx: FsContext, issue: StoreIssue): Promise<StoreRepair> {
@@ -28,6 +29,8 @@ export async function repairHealth(ctx: FsContext, issue: StoreIssue): Promise<S
       return removeTemp(issue.path, issue.target, staleMs);
     case 'stale-lock':
       return removeStaleLock(issue.path, staleMs);
+    case 'orphan-task-list':
+      return moveTaskListAside(ctx, issue);
     case 'lock-leftover':
       if (basename(issue.path).includes(STALE_INFIX)) {
         await rm(issue.path, { recursive: true, force: true });

@@ -2,17 +2,20 @@
  * Scanning the filesystem store for broken files (`mailroom doctor`): unparseable state files,
  * temporary files left by killed writers, stale locks and takeover leftovers. Looks at
  * `teams/<dir>/` (and one level below: `inboxes/`, `processes/`, …), `tasks/<list>/` and
- * `mailroom/commands/<team>/`; reads only.
+ * `mailroom/commands/<team>/`, `mailroom/members/<team>/`; reads only. Claude Code's `teams/*.deleted-<uuid>` tombstones (a
+ * team it is removing) are skipped. Task lists that belong to no team are found by health-task-lists.ts.
  */
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { TEMP_NAME } from '../atomic-write.js';
 import { ageMs, dirId } from '../lock-dir.js';
 import { staleTimeOf } from '../lock.js';
+import { tombstoneOf } from '../names.js';
 import { STALE_INFIX, TAKEOVER_SUFFIX, isStale } from '../lock-takeover.js';
 import type { StoreIssue } from '../health.js';
 import type { FsContext } from './context.js';
 import { checkStateFile, stateFileKind } from './health-files.js';
+import { orphanTaskLists } from './health-task-lists.js';
 
 /** A temporary file this old is removable even while its file's lock is held (ms). */
 export const OLD_TEMP_MS = 10 * 60_000;
@@ -23,11 +26,14 @@ export const MIN_TEMP_AGE_MS = 2_000;
 export async function scanHealth(ctx: FsContext): Promise<StoreIssue[]> {
   const issues: StoreIssue[] = [];
   for (const dir of await subdirs(ctx.layout.teamsDir)) {
+    if (tombstoneOf(basename(dir)) !== undefined) continue; // Claude Code is removing it: not ours to repair
     await scanDir(ctx, dir, issues);
     for (const sub of await subdirs(dir)) await scanDir(ctx, sub, issues);
   }
   for (const dir of await subdirs(ctx.layout.tasksRoot)) await scanDir(ctx, dir, issues);
   for (const dir of await subdirs(ctx.layout.commandsDir)) await scanDir(ctx, dir, issues);
+  for (const dir of await subdirs(ctx.layout.membersDir)) await scanDir(ctx, dir, issues);
+  issues.push(...(await orphanTaskLists(ctx)));
   return issues.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)); // by code unit: the same order in every locale
 }
 
@@ -94,7 +100,8 @@ function guardingLocks(target: string): string[] {
   return locks;
 }
 
-async function anyLockHeld(lockDirs: string[], staleMs: number): Promise<boolean> {
+/** True when one of `lockDirs` is a lock directory that is not stale (someone holds it). */
+export async function anyLockHeld(lockDirs: string[], staleMs: number): Promise<boolean> {
   for (const dir of lockDirs) {
     const id = await dirId(dir);
     if (id && !isStale(id, staleMs)) return true;

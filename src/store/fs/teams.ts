@@ -8,21 +8,29 @@ import { MailroomError, isErrno } from '../../errors.js';
 import { TeamConfigSchema, type TeamConfig } from '../../protocol/config.js';
 import { corruptFile, readJsonFile, writeJsonFile, FILE_MODE } from '../json-file.js';
 import { withLock } from '../lock.js';
+import { taskListId, tombstoneOf, teamDirName } from '../names.js';
 import { lockDirFor } from '../paths.js';
-import type { TeamRef } from '../store.js';
+import type { TeamRef, TeamRemoval } from '../store.js';
 import { ensureDir, type FsContext } from './context.js';
 
-/** Lists every directory under `teams/` whose config.json parses as a team config. */
-export async function listTeams(ctx: FsContext): Promise<TeamRef[]> {
-  let dirs: string[];
+/** Names under `teams/` (empty when it does not exist). */
+async function teamDirs(ctx: FsContext): Promise<string[]> {
   try {
-    dirs = await readdir(ctx.layout.teamsDir);
+    return (await readdir(ctx.layout.teamsDir)).sort();
   } catch (err) {
     if (isErrno(err, 'ENOENT')) return [];
     throw err;
   }
+}
+
+/**
+ * Lists every directory under `teams/` whose config.json parses as a team config, except Claude
+ * Code 2.1.332's `*.deleted-<uuid>` tombstones of teams it is removing ({@link tombstoneOf}).
+ */
+export async function listTeams(ctx: FsContext): Promise<TeamRef[]> {
   const teams: TeamRef[] = [];
-  for (const dir of dirs.sort()) {
+  for (const dir of await teamDirs(ctx)) {
+    if (tombstoneOf(dir) !== undefined) continue;
     const config = await readConfigAt(join(ctx.layout.teamsDir, dir, 'config.json')).catch((err: unknown) => {
       ctx.lock.onWarning?.(`mailroom: skipping team directory ${dir}: ${err instanceof Error ? err.message : String(err)}`);
       return undefined;
@@ -30,6 +38,40 @@ export async function listTeams(ctx: FsContext): Promise<TeamRef[]> {
     if (config) teams.push({ name: config.name, location: join(ctx.layout.teamsDir, dir) });
   }
   return teams;
+}
+
+/**
+ * Whether Claude Code is removing `team`: a tombstone `teams/<teamDir>.deleted-<uuid>` holds a
+ * config of this team, and the team's own config is gone or belongs to the same lead session (a
+ * writer can recreate the directory in between, as in 2.1.332 snapshot 5). A tombstone of an
+ * earlier team of the name (another `leadSessionId`) does not count.
+ */
+export async function teamRemoval(ctx: FsContext, team: string): Promise<TeamRemoval | undefined> {
+  const dir = teamDirName(team);
+  const tombstones = (await teamDirs(ctx)).filter((d) => tombstoneOf(d) === dir);
+  if (tombstones.length === 0) return undefined;
+  const live = await readConfigAt(ctx.layout.configPath(team)).catch(() => undefined);
+  for (const tombstone of tombstones) {
+    const location = join(ctx.layout.teamsDir, tombstone);
+    const config = await readConfigAt(join(location, 'config.json')).catch(() => undefined);
+    if (config?.name !== team) continue;
+    if (live === undefined || live.name !== team || live.leadSessionId === config.leadSessionId) return { location };
+  }
+  return undefined;
+}
+
+/**
+ * Task list ids (`tasks/<list>`) that belong to a team: every live team's, and those of teams Claude
+ * Code is removing (a tombstone holds their config: their list is not a leftover yet).
+ */
+export async function teamTaskLists(ctx: FsContext): Promise<Set<string>> {
+  const lists = new Set<string>();
+  for (const dir of await teamDirs(ctx)) {
+    const config = await readConfigAt(join(ctx.layout.teamsDir, dir, 'config.json')).catch(() => undefined);
+    if (config) lists.add(taskListId(config.name));
+    else if (tombstoneOf(dir) === undefined) lists.add(taskListId(dir)); // an unreadable config is still a team: doctor reports the file
+  }
+  return lists;
 }
 
 /** Reads a team's config. @throws TEAM_NOT_FOUND (also when its directory holds a team of another name, e.g. `a/b` vs `a-b`), FILE_CORRUPT */
@@ -98,7 +140,7 @@ export async function deleteTeam(ctx: FsContext, team: string): Promise<void> {
 }
 
 /**
- * Moves the team's journal and inbox archive to `<root>/mailroom/deleted/<team>-<stamp>/`, so a
+ * Moves the team's journal, inbox archive and member records to `<root>/mailroom/deleted/<team>-<stamp>/`, so a
  * team re-created under the name starts with an empty history while the old one stays on disk.
  */
 async function moveHistoryAside(ctx: FsContext, team: string): Promise<void> {
@@ -107,6 +149,7 @@ async function moveHistoryAside(ctx: FsContext, team: string): Promise<void> {
   const moves: Array<[string, string]> = [
     [layout.journalPath(team), join(dest, 'journal.ndjson')],
     [layout.inboxArchiveDir(team), join(dest, 'archive')],
+    [layout.memberRecordDir(team), join(dest, 'members')],
   ];
   for (const [from, to] of moves) {
     try {

@@ -7,11 +7,15 @@
 import { z } from 'zod';
 import { broadcast, sendMessage, type SentMessage } from '../../core/messages.js';
 import { respondToShutdown } from '../../core/shutdown.js';
+import { leadHearingWarning } from '../../core/lead-hearing.js';
 import { requestId, summary } from '../args.js';
 import { defineTool } from '../entry.js';
 
 /** How MCP results show a sent message. */
 export const sentView = (s: SentMessage) => ({ to: s.to, timestamp: s.entry.timestamp, msg_id: s.entry.msg_id });
+
+/** Adds the once-per-lead-session warning of a lead that cannot hear (core/lead-hearing.ts), when there is one. */
+const withWarning = <T extends object>(view: T, warning: string | undefined): T | (T & { warning: string }) => (warning === undefined ? view : { ...view, warning });
 
 const shutdownText = (approve: boolean) => (approve ? 'Shutdown approved: you will stop now.' : 'Shutdown rejected; keep working.');
 
@@ -47,10 +51,13 @@ export const broadcastTool = defineTool({
   input: z.object({ message: z.string().describe('Message text'), summary }),
   args: { mcp: { message: 'text' } },
   hints: { destructive: false, idempotent: false },
-  run: (input, ctx) => broadcast({ ...ctx.target, from: ctx.member, text: input.message, summary: input.summary }),
+  async run(input, ctx) {
+    const sent = await broadcast({ ...ctx.target, from: ctx.member, text: input.message, summary: input.summary });
+    return { sent, warning: await leadHearingWarning({ ...ctx.target, to: sent.map((s) => s.to) }) };
+  },
   views: {
-    runtime: (sent) => ({ sent: sent.map((s) => s.to) }),
-    mcp: (sent) => ({ sent: sent.map(sentView) }),
+    runtime: (r) => withWarning({ sent: r.sent.map((s) => s.to) }, r.warning),
+    mcp: (r) => withWarning({ sent: r.sent.map(sentView) }, r.warning),
   },
 });
 
@@ -63,8 +70,8 @@ const ShutdownResponse = z.object({
 
 /** What send_message did. */
 type Sent =
-  | { kind: 'direct'; sent: SentMessage }
-  | { kind: 'broadcast'; sent: SentMessage[] }
+  | { kind: 'direct'; sent: SentMessage; warning?: string | undefined }
+  | { kind: 'broadcast'; sent: SentMessage[]; warning?: string | undefined }
   | { kind: 'shutdown'; sent: SentMessage; approve: boolean; requestId: string };
 
 /** send_message / SendMessage. */
@@ -89,19 +96,19 @@ export const sendMessageTool = defineTool({
       const sent = await ctx.invoke(shutdownResponseTool, { requestId: m.request_id, approve: m.approve, reason: m.reason });
       return { kind: 'shutdown', sent, approve: m.approve, requestId: m.request_id };
     }
-    if (input.to === '*') return { kind: 'broadcast', sent: await ctx.invoke(broadcastTool, { message: m, summary: input.summary }) };
+    if (input.to === '*') return { kind: 'broadcast', ...(await ctx.invoke(broadcastTool, { message: m, summary: input.summary })) };
     const sent = await sendMessage({ ...ctx.target, from: ctx.member, to: input.to, text: m, summary: input.summary });
     ctx.record.lastDirect = { to: input.to, text: m, summary: input.summary };
-    return { kind: 'direct', sent };
+    return { kind: 'direct', sent, warning: await leadHearingWarning({ ...ctx.target, to: [sent.to] }) };
   },
   views: {
     runtime: (r) => {
       if (r.kind === 'shutdown') return shutdownText(r.approve);
-      return { sent: r.kind === 'direct' ? [r.sent.to] : r.sent.map((s) => s.to) };
+      return withWarning({ sent: r.kind === 'direct' ? [r.sent.to] : r.sent.map((s) => s.to) }, r.warning);
     },
     mcp: (r) => {
       if (r.kind === 'shutdown') return { sent: sentView(r.sent), approved: r.approve, request_id: r.requestId };
-      return { sent: r.kind === 'direct' ? sentView(r.sent) : r.sent.map(sentView) };
+      return withWarning({ sent: r.kind === 'direct' ? sentView(r.sent) : r.sent.map(sentView) }, r.warning);
     },
   },
 });
