@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Thin launcher: the compiled CLI lives in dist/ (built by `npm ci` through the prepare script).
-import { main } from '../dist/cli/main.js';
+// Thin launcher: the CLI is bundled into dist/mailroom.cjs (by `npm run build`; `npm ci` runs it
+// through the prepare script) and started from a V8 code cache, see src/cli/launch.ts.
+import { loadCli } from '../dist/cli/launch.js';
 
-process.exitCode = await main(process.argv.slice(2));
+process.exitCode = await loadCli().main(process.argv.slice(2));

@@ -5,6 +5,7 @@
 import yargs from 'yargs';
 import type { CommandModule, MiddlewareFunction } from 'yargs';
 import { MailroomError } from '../errors.js';
+import { VERSION } from '../version.js';
 import { reportError } from './output.js';
 import { hintScope } from './hint-scope.js';
 import { checkOptionValues, type DeclaredOptions } from './option-checks.js';
@@ -36,6 +37,16 @@ const COMMANDS: CommandModule<GlobalArgs, never>[] = [
 const optionChecks = ((argv: Record<string, unknown>, y: { getOptions(): DeclaredOptions }) => checkOptionValues(argv, y.getOptions())) as unknown as MiddlewareFunction<GlobalArgs>;
 
 /**
+ * yargs renders the whole help text of a command before running its handler (usage.cacheHelpMessage,
+ * kept to print help if the handler fails later), a large part of a short command's run time. Our
+ * fail handler never prints help, so the rendering is skipped; `--help` renders as usual.
+ */
+function skipHelpPreRender(parser: unknown): void {
+  const usage = (parser as { getInternalMethods?(): { getUsageInstance?(): { cacheHelpMessage?: () => void } } }).getInternalMethods?.().getUsageInstance?.();
+  if (usage?.cacheHelpMessage) usage.cacheHelpMessage = () => undefined;
+}
+
+/**
  * Runs the CLI with `argv` (without `node` and the script).
  * @returns the process exit code: 0 on success, see docs/cli.md for the others.
  */
@@ -55,7 +66,8 @@ export async function main(argv: string[]): Promise<number> {
     .recommendCommands()
     .help()
     .alias('h', 'help')
-    .version()
+    .version(VERSION)
+    .detectLocale(false)
     .wrap(Math.min(110, process.stdout.columns || 100))
     .fail((msg, err) => {
       // Throwing stops yargs here: returning would let it run the handler on half-parsed arguments.
@@ -63,6 +75,7 @@ export async function main(argv: string[]): Promise<number> {
       const text = msg.startsWith('Did you mean') ? `Unknown command. ${msg}` : msg;
       throw new MailroomError('USAGE', `${text}${/[.!?)]$/.test(text) ? '' : '.'} Run with --help for usage.`);
     });
+  skipHelpPreRender(parser);
   try {
     await parser.parseAsync();
   } catch (err) {
