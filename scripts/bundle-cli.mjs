@@ -90,10 +90,10 @@ const inkByImport = {
   name: 'ink-by-import',
   setup(b) {
     b.onResolve({ filter: /[\\/]tui[\\/]run\.js$/ }, (args) =>
-      args.namespace === 'ink-entry' ? undefined : { path: join(args.resolveDir, args.path).replace(/\.js$/, '.tsx'), namespace: 'ink-entry' },
+      args.namespace === 'ink-entry' ? undefined : { path: relative(ROOT, join(args.resolveDir, args.path)).replace(/\.js$/, '.tsx'), namespace: 'ink-entry' },
     );
     b.onLoad({ filter: /.*/, namespace: 'ink-entry' }, (args) => ({
-      resolveDir: dirname(args.path),
+      resolveDir: dirname(join(ROOT, args.path)),
       contents: [
         'export async function runTui(options) {',
         `  ${INK_GLOBAL} ??= await ${DYNAMIC_IMPORT}('ink');`,
