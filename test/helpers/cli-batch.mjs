@@ -13,7 +13,7 @@
  */
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadCli } from '../../dist/cli/launch.js';
+import { loadCli } from '../../dist/cli/launch.cjs';
 
 const { main } = loadCli();
 

@@ -9,13 +9,15 @@
  * `MAILROOM_COMPILE_CACHE=off` turns it off. An entry is named for a SHA-256 of the bundle, the
  * Node version and the architecture, and V8 checks it again (`cachedDataRejected`); any failure to
  * read or write it only means compiling as without a cache.
+ *
+ * A CommonJS module (`.cts`, loaded by bin/mailroom.js, itself CommonJS through bin/package.json):
+ * starting Node's ES module loader would cost more than the rest of a short command's start.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 
 /** The bundled CLI's exports. */
@@ -25,7 +27,7 @@ export interface BundledCli {
 }
 
 /** Path of the CLI bundle: dist/mailroom.cjs, next to this module's directory. */
-export const BUNDLE_PATH = fileURLToPath(new URL('../mailroom.cjs', import.meta.url));
+export const BUNDLE_PATH = join(__dirname, '..', 'mailroom.cjs');
 
 /** Cache entries kept per cache directory (older ones, of other versions, are removed). */
 const KEEP_ENTRIES = 8;
