@@ -20,6 +20,7 @@
 //   - import.meta.url: each module sees the URL of its tsc-built file in dist/, so relative
 //     paths (package.json for the version, bin/mailroom.js for spawned agents) resolve as there.
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -131,4 +132,7 @@ const result = await build({
 const code = await readFile(OUT, 'utf8');
 const left = code.match(/[^\w$.]import\(/g);
 if (left) throw new Error(`bundle-cli: ${left.length} import() call(s) left in ${OUT}; route them through ${DYNAMIC_IMPORT} (see the comment at DYNAMIC_IMPORT)`);
+// First line: a SHA-256 of the rest, the launcher's compile-cache key (src/cli/launch.cts), so a
+// start-up need not load node:crypto to hash 1 MB.
+await writeFile(OUT, `// sha256:${createHash('sha256').update(code).digest('hex')}\n${code}`);
 await writeFile(join(ROOT, 'dist', 'mailroom.meta.json'), JSON.stringify(result.metafile));

@@ -6,14 +6,15 @@
  *
  * The cache lives in `$MAILROOM_COMPILE_CACHE`, else `$XDG_CACHE_HOME/mailroom`, else
  * `~/.cache/mailroom` (a directory of this user's, mode 0700: cached code is executable code).
- * `MAILROOM_COMPILE_CACHE=off` turns it off. An entry is named for a SHA-256 of the bundle, the
- * Node version and the architecture, and V8 checks it again (`cachedDataRejected`); any failure to
- * read or write it only means compiling as without a cache.
+ * `MAILROOM_COMPILE_CACHE=off` turns it off. An entry is named for the bundle's SHA-256 (written
+ * by the build on its first line, `// sha256:<hex>`; a bundle without one is not cached), the Node
+ * version and the architecture, and V8 checks it again (`cachedDataRejected`); any failure to read
+ * or write it only means compiling as without a cache. Edit dist/mailroom.cjs by hand only with
+ * the cache off: the key is the build's hash, not one taken at each start.
  *
  * A CommonJS module (`.cts`, loaded by bin/mailroom.js, itself CommonJS through bin/package.json):
  * starting Node's ES module loader would cost more than the rest of a short command's start.
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
@@ -50,7 +51,8 @@ export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string | 
 export function loadCli(bundlePath: string = BUNDLE_PATH): BundledCli {
   const source = readFileSync(bundlePath);
   const dir = compileCacheDir();
-  const entry = dir && join(dir, `cli-${createHash('sha256').update(source).digest('hex').slice(0, 20)}-${process.version}-${process.arch}.v8`);
+  const hash = /^\/\/ sha256:([0-9a-f]{64})\n/.exec(source.subarray(0, 80).toString('latin1'))?.[1];
+  const entry = dir && hash && join(dir, `cli-${hash.slice(0, 20)}-${process.version}-${process.arch}.v8`);
   const cachedData = entry ? readOrUndefined(entry) : undefined;
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __mailroom_import) {${source.toString('utf8')}\n})`, { filename: bundlePath, cachedData });
   const module = { exports: {} as BundledCli };
