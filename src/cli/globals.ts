@@ -5,7 +5,6 @@
 import type { Argv } from 'yargs';
 import { FsStore } from '../store/fs-store.js';
 import { resolveRoot } from '../store/paths.js';
-import { resolveTeam } from '../core/teams.js';
 import type { Store } from '../store/store.js';
 
 /** Parsed global options every command sees. */
@@ -34,6 +33,7 @@ export function openStore(args: GlobalArgs): Store {
 /** Store plus the team to act on (resolved from --team, $MAILROOM_TEAM, or the only team). */
 export async function teamTarget(args: GlobalArgs): Promise<{ root: Store; team: string }> {
   const root = openStore(args);
+  const { resolveTeam } = await import('../core/teams.js');
   const team = await resolveTeam({ root, team: args.team, envTeam: process.env.MAILROOM_TEAM });
   return { root, team };
 }

@@ -1,7 +1,7 @@
 /**
  * Updating a task (reference §5 "Update"): shallow field changes, per-key metadata merge (`null`
  * deletes a key), dependency additions written to both tasks, TASK_BLOCKED while a blocker is
- * open, and a task_assignment to a new owner.
+ * open, and a task_assignment to a new owner. Dependencies can also be removed, from both tasks.
  */
 import { MailroomError } from '../errors.js';
 import type { Task, TaskStatus } from '../protocol/task.js';
@@ -26,6 +26,10 @@ export interface UpdateTaskOptions extends TeamOptions {
   addBlocks?: readonly string[];
   /** Ids that block this task (each gains this id in `blocks`). */
   addBlockedBy?: readonly string[];
+  /** Ids this task no longer blocks (removed from its `blocks` and from their `blockedBy`). */
+  removeBlocks?: readonly string[];
+  /** Ids that no longer block this task (removed from its `blockedBy` and from their `blocks`). */
+  removeBlockedBy?: readonly string[];
   metadata?: MetadataPatch;
   /** Who makes the change (default: the lead); becomes the owner when an unowned task starts. */
   as?: string;
@@ -40,8 +44,10 @@ export interface UpdateTaskResult {
 }
 
 /**
- * Applies the changes. Dependencies are added first (under the list lock, refused on unknown ids
- * or cycles), then the fields (under the task lock).
+ * Applies the changes. Dependencies are removed first, then added (each under the list lock;
+ * additions refused on unknown ids or cycles), then the fields (under the task lock). Removing a
+ * dependency the task does not have changes nothing; an id with no task file (a dangling
+ * reference) can be removed.
  * @throws INVALID_ARGUMENT (malformed id, metadata too deep), TASK_NOT_FOUND, TASK_CYCLE, TASK_BLOCKED, MEMBER_NOT_FOUND
  */
 export async function updateTask(options: UpdateTaskOptions): Promise<UpdateTaskResult> {
@@ -53,6 +59,7 @@ export async function updateTask(options: UpdateTaskOptions): Promise<UpdateTask
   const actor = options.as ?? leadName(config);
   if (options.as !== undefined) requireMember(config, options.as, 'member');
   if (options.owner) requireMember(config, options.owner, 'owner');
+  await removeDependencies(store, options);
   await addDependencies(store, options);
   let previousOwner: string | undefined;
   const task = await store.updateTask(options.team, options.id, async (t) => {
@@ -122,6 +129,27 @@ async function addDependencies(store: Store, o: UpdateTaskOptions): Promise<void
       await store.updateTask(o.team, blocker, (t) => addUnique(t.blocks, blocked));
     }
   });
+}
+
+/** Removes blocks/blockedBy edges from both tasks under the list lock (the other task only if it exists). */
+async function removeDependencies(store: Store, o: UpdateTaskOptions): Promise<void> {
+  const edges = [
+    ...(o.removeBlockedBy ?? []).map((b) => [o.id, b] as const),
+    ...(o.removeBlocks ?? []).map((b) => [b, o.id] as const),
+  ];
+  if (edges.length === 0) return;
+  await store.withTaskList(o.team, async () => {
+    await requireTasks(store, o.team, [o.id]);
+    const byId = indexTasks(await store.listTasks(o.team));
+    for (const [blocked, blocker] of edges) {
+      if (byId.get(blocked)?.blockedBy.includes(blocker)) await store.updateTask(o.team, blocked, (t) => removeValue(t.blockedBy, blocker));
+      if (byId.get(blocker)?.blocks.includes(blocked)) await store.updateTask(o.team, blocker, (t) => removeValue(t.blocks, blocked));
+    }
+  });
+}
+
+function removeValue(list: string[], value: string): void {
+  for (let i = list.indexOf(value); i >= 0; i = list.indexOf(value)) list.splice(i, 1);
 }
 
 function cycleError(team: string, blocked: string, blocker: string, cycle: string[]): MailroomError {

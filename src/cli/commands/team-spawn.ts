@@ -5,7 +5,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { emit } from '../output.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
-import { spawnMember } from '../../core/spawn.js';
 
 interface SpawnArgs extends GlobalArgs {
   name: string;
@@ -54,6 +53,7 @@ export const teamSpawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
       emit(a.json, started, () => `Spawned ${member.name} (${member.agentId}, ${member.color}) as process ${proc.pid}; log: ${proc.logFile}`);
       return;
     }
+    const { spawnMember } = await import('../../core/spawn.js');
     const member = await spawnMember(options);
     emit(a.json, member, () => `Spawned ${member.name} (${member.agentId}, ${member.color}, ${options.backend ?? 'in-process'}) in team ${target.team}`);
   },
