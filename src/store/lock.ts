@@ -48,6 +48,8 @@ export interface HeldLock {
    * @throws MailroomError LOCK_TIMEOUT
    */
   retake(): Promise<HeldLock>;
+  /** Reports a human-readable line through the options' `onWarning` (e.g. what a repaired write merged back). */
+  warn(message: string): void;
   /** Releases the lock if it is still ours. Never throws. */
   release(): Promise<void>;
 }
@@ -161,6 +163,7 @@ async function tryLock(target: string, lockDir: string, staleMs: number, options
       await discardIfSame(lockDir, held.abandon());
       return acquireLock(target, lockDir, options);
     },
+    warn: (message) => options.onWarning?.(message),
     release: () => held.release(),
   };
 }

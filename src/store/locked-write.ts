@@ -65,8 +65,6 @@ export interface LockedWriteOptions {
   exclusive?: boolean;
   /** How to merge if this write turns out to have replaced another holder's (see the module comment). */
   recovery?: WriteRecovery | undefined;
-  /** Warnings (what was merged back), e.g. LockOptions.onWarning. */
-  onWarning?: ((message: string) => void) | undefined;
 }
 
 const MAX_DEPTH = 3;
@@ -127,11 +125,11 @@ async function repair(path: string, mine: string, result: AtomicWriteResult, kep
     if (plan.text !== undefined && plan.text !== current?.text) {
       if (depth >= MAX_DEPTH) throw new MailroomError('LOCK_COMPROMISED', `Gave up repairing ${result.target}: its lock ${lock.lockDir} was lost ${MAX_DEPTH} times in a row.`, { details: { lockDir: lock.lockDir } });
       const recovery = options.recovery && { baseText: current?.text, merge: options.recovery.merge };
-      await writeLocked(result.target, plan.text, again, { recovery, onWarning: options.onWarning }, depth + 1);
+      await writeLocked(result.target, plan.text, again, { recovery }, depth + 1);
     }
     const note = `mailroom: ${result.target} was written after this process lost its lock ${lock.lockDir} (it was paused past the stale time); ${plan.note}`;
     if (!plan.mineKept) throw lostLock(lock.lockDir, `writing ${path}`, `its write landed after another process took the lock over; ${plan.note}`);
-    options.onWarning?.(note);
+    lock.warn(note);
   } finally {
     await again.release();
     await dropKeep(kept);
