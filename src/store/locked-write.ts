@@ -26,6 +26,7 @@ import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { MailroomError, isErrno } from '../errors.js';
 import { FileExists, WriteCancelled, writeFileAtomic, type AtomicWriteResult } from './atomic-write.js';
 import { lostLock, type HeldLock } from './lock.js';
+import { testFreeze } from './test-freeze.js';
 
 /** What a write that landed after losing its lock knows when it merges (file texts; undefined: no file). */
 export interface MergeInput {
@@ -90,6 +91,7 @@ export async function writeLocked(path: string, text: string, lock: HeldLock, op
     }
     throw err;
   }
+  testFreeze('after-rename', result.target);
   if (await lock.confirm()) return dropKeep(result.kept);
   // Landed after the lock was lost. A file that was created (exclusively) replaced nothing.
   if (result.kept === undefined) return;
