@@ -18,7 +18,7 @@
  */
 import { MailroomError, isErrno } from '../errors.js';
 import { DirLock } from './lock-dir.js';
-import { discardIfSame, guardedFiles, takeOverIfStale, type TakeoverInfo } from './lock-takeover.js';
+import { discardIfSame, guardedFiles, takeOverIfStale, type TakeoverInfo, type TakeoverResult } from './lock-takeover.js';
 
 /** A lock is stale when its directory's mtime is older than this (ms); Claude Code's value. */
 export const STALE_MS = 10_000;
@@ -87,17 +87,41 @@ export async function acquireLock(target: string, lockDir: string, options: Lock
       options.onAcquired?.({ lockDir, waitMs: performance.now() - start });
       return held;
     }
-    const info: TakeoverInfo = { cancelledWrites: 0 };
-    const takeover = await takeOverIfStale(lockDir, staleMs, guardedFiles(target), info);
-    if (takeover === 'removed') {
-      const cancelled = info.cancelledWrites > 0 ? `; cancelled its unfinished write (${info.cancelledWrites} temporary file${info.cancelledWrites === 1 ? '' : 's'})` : '';
-      options.onWarning?.(`mailroom: took over a stale lock ${lockDir} (its holder stopped refreshing it over ${staleMs / 1000} s ago${cancelled})`);
-    }
+    const takeover = await takeOver(target, lockDir, staleMs, options);
     if (Date.now() >= deadline) throw lockTimeout(lockDir, waitMs);
     if (takeover !== 'busy') continue;
     await sleep(delay * (0.5 + Math.random()));
     delay = Math.min(delay * 2, MAX_RETRY_MS);
   }
+}
+
+/**
+ * Takes the lock if it is free now (or stale: taken over as {@link acquireLock} does), without
+ * waiting; undefined when a live holder has it.
+ */
+export async function tryAcquireLock(target: string, lockDir: string, options: LockOptions = {}): Promise<HeldLock | undefined> {
+  const staleMs = staleTimeOf(options);
+  const start = performance.now();
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const held = await tryLock(target, lockDir, staleMs, options);
+    if (held) {
+      options.onAcquired?.({ lockDir, waitMs: performance.now() - start });
+      return held;
+    }
+    if ((await takeOver(target, lockDir, staleMs, options)) === 'busy') return undefined;
+  }
+  return undefined;
+}
+
+/** One stale-takeover attempt, with its warning. */
+async function takeOver(target: string, lockDir: string, staleMs: number, options: LockOptions): Promise<TakeoverResult> {
+  const info: TakeoverInfo = { cancelledWrites: 0 };
+  const takeover = await takeOverIfStale(lockDir, staleMs, guardedFiles(target), info);
+  if (takeover === 'removed') {
+    const cancelled = info.cancelledWrites > 0 ? `; cancelled its unfinished write (${info.cancelledWrites} temporary file${info.cancelledWrites === 1 ? '' : 's'})` : '';
+    options.onWarning?.(`mailroom: took over a stale lock ${lockDir} (its holder stopped refreshing it over ${staleMs / 1000} s ago${cancelled})`);
+  }
+  return takeover;
 }
 
 /** How many times {@link withLock} runs its function when each run lost the lock (see there). */
@@ -109,10 +133,11 @@ export const LOCK_ATTEMPTS = 3;
  * {@link isRetryableLoss}), `fn` runs again from the start under a fresh lock, up to
  * {@link LOCK_ATTEMPTS} times: it re-reads the file, so its change is applied on top of whatever
  * the other holder wrote. `fn` must therefore do nothing outside the store it cannot repeat.
+ * `held`: a lock of `lockDir` already taken (e.g. by {@link tryAcquireLock}) for the first run.
  */
-export async function withLock<T>(target: string, lockDir: string, options: LockOptions, fn: (lock: HeldLock) => Promise<T>): Promise<T> {
+export async function withLock<T>(target: string, lockDir: string, options: LockOptions, fn: (lock: HeldLock) => Promise<T>, held?: HeldLock): Promise<T> {
   for (let attempt = 1; ; attempt++) {
-    const lock = await acquireLock(target, lockDir, options);
+    const lock = attempt === 1 && held ? held : await acquireLock(target, lockDir, options);
     try {
       return await fn(lock);
     } catch (err) {
