@@ -20,7 +20,8 @@ import type { InboxAppendOptions } from '../store.js';
 import type { FsContext } from './context.js';
 import { appendToArchive, readArchive } from './inbox-archive.js';
 import { ensureInbox, exists } from './inbox-create.js';
-import { mergeInbox } from './recover-inbox.js';
+import { appendThroughSpool, clearSpool, combiningEnabled, type SpooledBatch } from './inbox-spool.js';
+import { entryIdentity, mergeInbox } from './recover-inbox.js';
 
 /** A send may archive once the live file is larger than this (bytes of JSON text). */
 export const ARCHIVE_TRIGGER_BYTES = 64 * 1024;
@@ -58,22 +59,35 @@ export async function readInboxArchive(ctx: FsContext, team: string, agent: stri
   return (await readArchive(ctx, team, agent)).entries;
 }
 
-/** Appends entries under the lock, keeping (`from`, `timestamp`, `text`) unique. */
+/**
+ * Appends entries under the lock, keeping (`from`, `timestamp`, `text`) unique; when the lock is
+ * taken, through the inbox's spool (inbox-spool.ts), so appends are fair and share writes.
+ */
 export async function appendToInbox(ctx: FsContext, team: string, agent: string, entries: InboxEntry[], options: InboxAppendOptions = {}): Promise<InboxEntry[]> {
   const path = ctx.layout.inboxPath(team, agent);
   await ensureInbox(path);
-  return withLock(path, lockDirFor(path), ctx.lock, async (lock) => {
+  const append = async (lock: HeldLock, spooled: SpooledBatch[], withOwn = true) => {
     const { raw, chars, text } = (await readRaw(path)) ?? { raw: [] as unknown[], chars: 0, text: undefined };
     const taken = new Set(validEntries(raw).map(tripleKey));
-    for (const entry of entries) {
+    const ids = new Set(raw.map(entryIdentity));
+    for (const entry of [...spooled.flatMap((b) => b.entries.filter(isEntry)), ...(withOwn ? entries : [])]) {
+      if (entry.msg_id !== undefined && ids.has(entryIdentity(entry))) continue; // a spooled batch already appended
       while (taken.has(tripleKey(entry))) entry.timestamp = new Date(Date.parse(entry.timestamp) + 1).toISOString();
       taken.add(tripleKey(entry));
+      ids.add(entryIdentity(entry));
       raw.push(entry);
     }
     if (options.archiveRead && chars > ARCHIVE_TRIGGER_BYTES) await archiveReadHead(ctx, team, agent, raw, lock, ARCHIVE_MIN_HEAD_BYTES);
     await writeJsonFile(path, raw, lock, inboxRecovery(text));
+    await clearSpool(spooled);
     return entries;
-  });
+  };
+  if (!combiningEnabled()) return withLock(path, lockDirFor(path), ctx.lock, (lock) => append(lock, []));
+  return (await appendThroughSpool(path, lockDirFor(path), ctx.lock, entries, append)) ?? entries;
+}
+
+function isEntry(e: unknown): e is InboxEntry {
+  return InboxEntrySchema.safeParse(e).success;
 }
 
 /**
