@@ -16,12 +16,11 @@
  * same-run baseline of bench/20-writers.
  */
 import { watch, type FSWatcher } from 'node:fs';
-import { access, readdir, readFile, rmdir, unlink, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir, readFile, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { MailroomError, isErrno } from '../../errors.js';
 import { DEFAULT_WAIT_MS, tryAcquireLock, withLock, type HeldLock, type LockOptions } from '../lock.js';
-import { FILE_MODE } from '../modes.js';
-import { ensureDir } from './context.js';
+import { DIR_MODE, FILE_MODE } from '../modes.js';
 
 /** One spooled batch: its file and its entries. */
 export interface SpooledBatch {
@@ -64,15 +63,9 @@ export async function appendThroughSpool<T>(
   const first = await tryAcquireLock(inboxPath, lockDir, options);
   if (first) return withLock(inboxPath, lockDir, options, async (l) => underLock(l, await readSpool(dir), true), first);
   const ticket = await spool(dir, entries);
-  // Holding the lock after spooling: our own batch is cleared with the others but appended as our
-  // own entries; if it is gone already, a holder appended it just before.
-  const run = (lock: HeldLock) =>
-    withLock(inboxPath, lockDir, options, async (l) => {
-      const batches = await readSpool(dir);
-      const own = batches.findIndex((b) => b.path === ticket);
-      if (own >= 0) batches[own] = { path: ticket, entries: [] };
-      return underLock(l, batches, own >= 0);
-    }, lock);
+  // Holding the lock after spooling: our own batch is appended in its place among the others (so
+  // spooling order is kept); if it is gone already, a holder appended it just before.
+  const run = (lock: HeldLock) => withLock(inboxPath, lockDir, options, async (l) => underLock(l, await readSpool(dir), false), lock);
   const start = performance.now();
   const deadline = Date.now() + (options.waitMs ?? DEFAULT_WAIT_MS);
   // Woken when our batch is removed (a watch on that file only: a watch on the directory woke every
@@ -122,11 +115,10 @@ async function spool(dir: string, entries: readonly unknown[]): Promise<string> 
       await writeFile(path, text, { mode: FILE_MODE, flag: 'wx' });
       return path;
     } catch (err) {
-      // the directory is made on first use and removed when empty (clearSpool): make it again
-      if (!isErrno(err, 'ENOENT') || attempt >= 3) throw err;
-      await ensureDir(dir).catch((e: unknown) => {
-        if (!isErrno(e, 'ENOENT')) throw e;
-      });
+      // The directory is made on first use and removed when empty (clearSpool), possibly while we
+      // make it: make it again.
+      if (!isErrno(err, 'ENOENT') || attempt >= 8) throw err;
+      await mkdir(dir, { recursive: true, mode: DIR_MODE }).catch(() => undefined);
     }
   }
 }
