@@ -147,3 +147,19 @@ export function fromSystemError(err: unknown): unknown {
         : 'Give this user read and write access to it and to its directory (chmod u+rwX, or chown)';
   return new MailroomError('FILE_ACCESS', `Cannot ${e.syscall ?? 'access'} ${path}: ${what}. ${fix}, then retry.`, { cause: err, details: { path, errno: e.code } });
 }
+
+/**
+ * The error for a write of `path` that failed with `err`: any file system error (disk full, quota,
+ * permissions, I/O) becomes FILE_ACCESS naming `path` and saying the file was left unchanged; a
+ * {@link MailroomError} or a value that is no system error is returned as it is. Used by the write
+ * primitive (src/store/atomic-write.ts), whose file-handle errors carry no path of their own;
+ * appenders pass their own `after` sentence (an append may have left a torn last line).
+ */
+export function fileWriteError(path: string, err: unknown, after = 'The file was left as it was (nothing half-written).'): unknown {
+  if (err instanceof MailroomError || typeof err !== 'object' || err === null) return err;
+  const e = err as NodeJS.ErrnoException;
+  if (typeof e.code !== 'string') return err;
+  const known = fromSystemError({ code: e.code, syscall: 'write', path });
+  const head = known instanceof MailroomError ? known.message : `Cannot write ${path}: ${e.message}.`;
+  return new MailroomError('FILE_ACCESS', `${head} ${after}`, { cause: err, details: { path, errno: e.code } });
+}

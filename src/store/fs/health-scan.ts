@@ -7,7 +7,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { TEMP_NAME } from '../atomic-write.js';
+import { KEEP_NAME, TEMP_NAME } from '../atomic-write.js';
 import { ageMs, dirId } from '../lock-dir.js';
 import { staleTimeOf } from '../lock.js';
 import { tombstoneOf } from '../names.js';
@@ -71,7 +71,7 @@ export async function lockIssue(path: string, staleMs: number): Promise<StoreIss
 }
 
 async function fileIssue(ctx: FsContext, path: string, staleMs: number): Promise<StoreIssue | undefined> {
-  const temp = TEMP_NAME.exec(basename(path));
+  const temp = TEMP_NAME.exec(basename(path)) ?? KEEP_NAME.exec(basename(path)); // a keep link (locked-write.ts) is a leftover of the same kind
   if (temp && isStateName(temp[1]!)) return tempIssue(path, join(dirname(path), temp[1]!), staleMs);
   const kind = stateFileKind(ctx, path);
   if (!kind) return undefined;

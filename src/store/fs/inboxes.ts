@@ -14,11 +14,14 @@ import { isErrno } from '../../errors.js';
 import { InboxEntrySchema, type InboxEntry } from '../../protocol/inbox.js';
 import { corruptFile, readJsonFile, writeJsonFile } from '../json-file.js';
 import { withLock, type HeldLock } from '../lock.js';
+import type { LockedWriteOptions } from '../locked-write.js';
 import { lockDirFor } from '../paths.js';
 import type { InboxAppendOptions } from '../store.js';
 import type { FsContext } from './context.js';
 import { appendToArchive, readArchive } from './inbox-archive.js';
 import { ensureInbox, exists } from './inbox-create.js';
+import { appendThroughSpool, clearSpool, combiningEnabled, type SpooledBatch } from './inbox-spool.js';
+import { entryIdentity, mergeInbox } from './recover-inbox.js';
 
 /** A send may archive once the live file is larger than this (bytes of JSON text). */
 export const ARCHIVE_TRIGGER_BYTES = 64 * 1024;
@@ -29,6 +32,8 @@ interface RawInbox {
   raw: unknown[];
   /** Length of the file's text (characters; bytes for ASCII). */
   chars: number;
+  /** The file's text as read (the base a repaired write merges from, src/store/locked-write.ts). */
+  text: string;
 }
 
 /** Reads the raw array of an inbox and its size; `undefined` when the file does not exist. @throws FILE_CORRUPT */
@@ -36,7 +41,7 @@ async function readRaw(path: string): Promise<RawInbox | undefined> {
   const read = await readJsonFile(path);
   if (read.state === 'missing') return undefined;
   if (!Array.isArray(read.value)) throw corruptFile(path, undefined, 'is not a JSON array');
-  return { raw: read.value, chars: read.chars };
+  return { raw: read.value, chars: read.chars, text: read.text };
 }
 
 /** The entries of a raw array that match the entry schema (others are kept on disk but not shown). */
@@ -54,22 +59,35 @@ export async function readInboxArchive(ctx: FsContext, team: string, agent: stri
   return (await readArchive(ctx, team, agent)).entries;
 }
 
-/** Appends entries under the lock, keeping (`from`, `timestamp`, `text`) unique. */
+/**
+ * Appends entries under the lock, keeping (`from`, `timestamp`, `text`) unique; when the lock is
+ * taken, through the inbox's spool (inbox-spool.ts), so appends are fair and share writes.
+ */
 export async function appendToInbox(ctx: FsContext, team: string, agent: string, entries: InboxEntry[], options: InboxAppendOptions = {}): Promise<InboxEntry[]> {
   const path = ctx.layout.inboxPath(team, agent);
   await ensureInbox(path);
-  return withLock(path, lockDirFor(path), ctx.lock, async (lock) => {
-    const { raw, chars } = (await readRaw(path)) ?? { raw: [], chars: 0 };
+  const append = async (lock: HeldLock, spooled: SpooledBatch[], withOwn = true) => {
+    const { raw, chars, text } = (await readRaw(path)) ?? { raw: [] as unknown[], chars: 0, text: undefined };
     const taken = new Set(validEntries(raw).map(tripleKey));
-    for (const entry of entries) {
+    const ids = new Set(raw.map(entryIdentity));
+    for (const entry of [...spooled.flatMap((b) => b.entries.filter(isEntry)), ...(withOwn ? entries : [])]) {
+      if (entry.msg_id !== undefined && ids.has(entryIdentity(entry))) continue; // a spooled batch already appended
       while (taken.has(tripleKey(entry))) entry.timestamp = new Date(Date.parse(entry.timestamp) + 1).toISOString();
       taken.add(tripleKey(entry));
+      ids.add(entryIdentity(entry));
       raw.push(entry);
     }
     if (options.archiveRead && chars > ARCHIVE_TRIGGER_BYTES) await archiveReadHead(ctx, team, agent, raw, lock, ARCHIVE_MIN_HEAD_BYTES);
-    await writeJsonFile(path, raw, lock);
+    await writeJsonFile(path, raw, lock, inboxRecovery(text));
+    await clearSpool(spooled);
     return entries;
-  });
+  };
+  if (!combiningEnabled()) return withLock(path, lockDirFor(path), ctx.lock, (lock) => append(lock, []));
+  return (await appendThroughSpool(path, lockDirFor(path), ctx.lock, entries, append)) ?? entries;
+}
+
+function isEntry(e: unknown): e is InboxEntry {
+  return InboxEntrySchema.safeParse(e).success;
 }
 
 /**
@@ -80,9 +98,9 @@ export async function archiveInbox(ctx: FsContext, team: string, agent: string):
   const path = ctx.layout.inboxPath(team, agent);
   if (!(await exists(path))) return 0;
   return withLock(path, lockDirFor(path), ctx.lock, async (lock) => {
-    const raw = (await readRaw(path))?.raw ?? [];
+    const { raw, text } = (await readRaw(path)) ?? { raw: [] as unknown[], text: undefined };
     const moved = await archiveReadHead(ctx, team, agent, raw, lock, 0);
-    if (moved > 0) await writeJsonFile(path, raw, lock);
+    if (moved > 0) await writeJsonFile(path, raw, lock, inboxRecovery(text));
     return moved;
   });
 }
@@ -107,9 +125,9 @@ export async function updateInbox<T>(ctx: FsContext, team: string, agent: string
   const path = ctx.layout.inboxPath(team, agent);
   if (!(await exists(path))) return change([]);
   return withLock(path, lockDirFor(path), ctx.lock, async (lock) => {
-    const raw = (await readRaw(path))?.raw ?? [];
+    const { raw, text } = (await readRaw(path)) ?? { raw: [] as unknown[], text: undefined };
     const result = await change(validEntries(raw));
-    await writeJsonFile(path, raw, lock);
+    await writeJsonFile(path, raw, lock, inboxRecovery(text));
     return result;
   });
 }
@@ -123,6 +141,11 @@ export async function listInboxes(ctx: FsContext, team: string): Promise<string[
     if (isErrno(err, 'ENOENT')) return [];
     throw err;
   }
+}
+
+/** How a write of an inbox read as `baseText` is repaired if it lands after its lock was lost. */
+function inboxRecovery(baseText: string | undefined): LockedWriteOptions {
+  return { recovery: { baseText, merge: mergeInbox } };
 }
 
 function tripleKey(entry: InboxEntry): string {

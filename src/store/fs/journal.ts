@@ -10,7 +10,7 @@
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { isErrno } from '../../errors.js';
+import { fileWriteError, isErrno } from '../../errors.js';
 import { parseJournalLine, type JournalEvent } from '../../protocol/journal.js';
 import { FILE_MODE } from '../json-file.js';
 import type { JournalRead } from '../store.js';
@@ -26,13 +26,18 @@ export async function appendJournal(ctx: FsContext, team: string, events: readon
   if (events.length === 0) return;
   const path = ctx.layout.journalPath(team);
   await ensureDir(dirname(path));
-  const handle = await open(path, 'a', FILE_MODE);
+  const handle = await open(path, 'a', FILE_MODE).catch((err: unknown) => Promise.reject(fileWriteError(path, err, APPEND_FAILED)));
   try {
     for (const chunk of chunks(events.map(serialise))) await writeAll(handle, Buffer.from(chunk, 'utf8'));
+  } catch (err) {
+    throw fileWriteError(path, err, APPEND_FAILED);
   } finally {
     await handle.close();
   }
 }
+
+/** What a failed journal append left: earlier lines intact, at most a torn last line that readers skip. */
+const APPEND_FAILED = 'Earlier entries are intact; readers skip a torn last line.';
 
 /** One line: `v` first (so a torn line can be resynchronised), then the event's own keys. */
 function serialise(event: JournalEvent): string {

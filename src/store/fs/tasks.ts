@@ -11,6 +11,7 @@ import { withLock, type HeldLock } from '../lock.js';
 import { lockDirFor } from '../paths.js';
 import type { LockedTaskList } from '../store.js';
 import { ensureDir, type FsContext } from './context.js';
+import { mergeHighWatermark, mergeObject } from './recover-object.js';
 
 const TASK_FILE = /^([1-9][0-9]*)\.json$/;
 
@@ -28,7 +29,7 @@ async function fileIds(ctx: FsContext, team: string): Promise<string[]> {
   }
 }
 
-type TaskRead = { state: 'ok'; task: Task } | { state: 'missing' } | { state: 'invalid'; error: MailroomError };
+type TaskRead = { state: 'ok'; task: Task; text: string } | { state: 'missing' } | { state: 'invalid'; error: MailroomError };
 
 async function readTaskFile(ctx: FsContext, team: string, id: string): Promise<TaskRead> {
   const path = ctx.layout.taskPath(team, id);
@@ -46,7 +47,7 @@ async function readTaskFile(ctx: FsContext, team: string, id: string): Promise<T
   if (stored !== id) {
     return { state: 'invalid', error: corruptFile(path, undefined, `does not match the task format: its id ${JSON.stringify(stored)} differs from its file name ${id}.json`) };
   }
-  return { state: 'ok', task: read.value as Task };
+  return { state: 'ok', task: read.value as Task, text: read.text };
 }
 
 /** Paths already reported as skipped by this process (a broken file is reported once, not per poll). */
@@ -100,7 +101,7 @@ export async function updateTask<T>(ctx: FsContext, team: string, id: string, ch
     const result = await change(read.task);
     const check = TaskSchema.safeParse(read.task);
     if (!check.success) throw new MailroomError('INTERNAL', `Refusing to write an invalid task to ${path}: ${check.error.message}`);
-    await writeJsonFile(path, canonicalTask(read.task, keys), lock);
+    await writeJsonFile(path, canonicalTask(read.task, keys), lock, { recovery: { baseText: read.text, merge: mergeObject } });
     return result;
   });
 }
@@ -145,11 +146,12 @@ function lockedList(ctx: FsContext, team: string, lock: HeldLock): LockedTaskLis
       return String((highestFile > mark ? highestFile : mark) + 1n);
     },
     writeNew: async (task) => {
-      await writeJsonFile(ctx.layout.taskPath(team, task.id), canonicalTask(task), lock);
+      await writeJsonFile(ctx.layout.taskPath(team, task.id), canonicalTask(task), lock, { exclusive: true });
     },
     delete: async (id) => {
-      if ((await highWatermark(ctx, team)) < BigInt(id)) {
-        await writeTextFile(ctx.layout.highWatermarkPath(team), id, lock);
+      const mark = await highWatermark(ctx, team);
+      if (mark < BigInt(id)) {
+        await writeTextFile(ctx.layout.highWatermarkPath(team), id, lock, { recovery: { baseText: String(mark), merge: mergeHighWatermark } });
       }
       await lock.assertHeld(`deleting task #${id}`);
       await unlink(ctx.layout.taskPath(team, id)).catch((err: unknown) => {

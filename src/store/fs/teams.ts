@@ -6,12 +6,13 @@ import { readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MailroomError, isErrno } from '../../errors.js';
 import { TeamConfigSchema, type TeamConfig } from '../../protocol/config.js';
-import { corruptFile, readJsonFile, writeJsonFile, FILE_MODE } from '../json-file.js';
+import { corruptFile, formatJson, readJsonFile, writeJsonFile, FILE_MODE } from '../json-file.js';
 import { withLock } from '../lock.js';
 import { taskListId, tombstoneOf, teamDirName } from '../names.js';
 import { lockDirFor } from '../paths.js';
 import type { TeamRef, TeamRemoval } from '../store.js';
 import { ensureDir, type FsContext } from './context.js';
+import { mergeObject } from './recover-object.js';
 
 /** Names under `teams/` (empty when it does not exist). */
 async function teamDirs(ctx: FsContext): Promise<string[]> {
@@ -110,7 +111,7 @@ export async function createTeam(ctx: FsContext, config: TeamConfig): Promise<vo
         details: { team: config.name },
       });
     }
-    await writeJsonFile(layout.configPath(config.name), config, lock);
+    await writeJsonFile(layout.configPath(config.name), config, lock, { exclusive: true });
   });
   await ensureDir(layout.taskDir(config.name));
   await writeFile(layout.listLockAnchor(config.name), '', { flag: 'a', mode: FILE_MODE });
@@ -122,10 +123,11 @@ export async function updateConfig<T>(ctx: FsContext, team: string, change: (con
   await readConfig(ctx, team);
   return withLock(path, lockDirFor(path), ctx.lock, async (lock) => {
     const config = await readConfig(ctx, team);
+    const baseText = formatJson(config); // the file as read (rewritten byte for byte, Claude Code's format)
     const result = await change(config);
     const check = TeamConfigSchema.safeParse(config);
     if (!check.success) throw new MailroomError('INTERNAL', `Refusing to write an invalid config to ${path}: ${check.error.message}`);
-    await writeJsonFile(path, config, lock);
+    await writeJsonFile(path, config, lock, { recovery: { baseText, merge: mergeObject } });
     return result;
   });
 }

@@ -11,6 +11,7 @@
 import { watch as fsWatch, type FSWatcher } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import type { StoreChange, WatchHandle } from '../store.js';
+import { KEEP_NAME } from '../atomic-write.js';
 import type { FsContext } from './context.js';
 import { ensureDir } from './context.js';
 
@@ -75,6 +76,6 @@ function watchDirectly(dir: string, onPath: (path: string) => void): FSWatcher |
 
 function isNoise(p: string): boolean {
   const name = basename(p);
-  return name.endsWith('.lock') || p.includes(`.lock${sep}`) || /\.json\.\d+$/.test(name) || name.includes('.takeover') || name.includes('.stale-');
+  return name.endsWith('.lock') || p.includes(`.lock${sep}`) || /\.json\.\d+$/.test(name) || KEEP_NAME.test(name) || name === '.spool' || name.includes('.takeover') || name.includes('.stale-');
 }
 
