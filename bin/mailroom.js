@@ -1,5 +1,12 @@
 #!/usr/bin/env node
-// Thin launcher: the compiled CLI lives in dist/ (built by `npm ci` through the prepare script).
-import { main } from '../dist/cli/main.js';
+// Thin launcher (CommonJS, see bin/package.json): the CLI is bundled into dist/mailroom.cjs by
+// `npm run build` (`npm ci` runs it through the prepare script) and started from a V8 code cache,
+// see src/cli/launch.cts.
+'use strict';
+const { loadCli } = require('../dist/cli/launch.cjs');
 
-process.exitCode = await main(process.argv.slice(2));
+loadCli()
+  .main(process.argv.slice(2))
+  .then((code) => {
+    process.exitCode = code;
+  });

@@ -23,6 +23,7 @@ export type ErrorCode =
   | 'TASK_ALREADY_RESOLVED'
   | 'TASK_CONFLICT'
   | 'AGENT_BUSY'
+  | 'NOT_PERMITTED'
   | 'NO_READY_TASK'
   | 'MESSAGE_INVALID'
   | 'LOCK_TIMEOUT'
@@ -62,7 +63,7 @@ export class MailroomError extends Error {
 /**
  * CLI exit code for each error code. Documented in docs/cli.md ("Exit codes").
  * 0 success · 1 internal fault · 2 bad input · 3 not found · 4 conflict with existing state ·
- * 5 refused by a task rule (or a compare-and-set that found the task changed) · 6 lock busy or store
+ * 5 refused by a task rule or a tool rule (or a compare-and-set that found the task changed) · 6 lock busy or store
  * unreachable (retry later) · 7 corrupt file on disk, a file or directory
  * that cannot be written (permissions, read-only, disk full), or problems `mailroom doctor` found and did not repair ·
  * 8 a team run ended with tasks not completed.
@@ -90,6 +91,7 @@ const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   TASK_ALREADY_RESOLVED: 5,
   TASK_CONFLICT: 5,
   AGENT_BUSY: 5,
+  NOT_PERMITTED: 5,
   LOCK_TIMEOUT: 6,
   LOCK_COMPROMISED: 6,
   STORE_UNAVAILABLE: 6,
@@ -149,4 +151,20 @@ export function fromSystemError(err: unknown): unknown {
         ? 'Check the store root (--root, $MAILROOM_ROOT) and that no file stands where a directory belongs'
         : 'Give this user read and write access to it and to its directory (chmod u+rwX, or chown)';
   return new MailroomError('FILE_ACCESS', `Cannot ${e.syscall ?? 'access'} ${path}: ${what}. ${fix}, then retry.`, { cause: err, details: { path, errno: e.code } });
+}
+
+/**
+ * The error for a write of `path` that failed with `err`: any file system error (disk full, quota,
+ * permissions, I/O) becomes FILE_ACCESS naming `path` and saying the file was left unchanged; a
+ * {@link MailroomError} or a value that is no system error is returned as it is. Used by the write
+ * primitive (src/store/atomic-write.ts), whose file-handle errors carry no path of their own;
+ * appenders pass their own `after` sentence (an append may have left a torn last line).
+ */
+export function fileWriteError(path: string, err: unknown, after = 'The file was left as it was (nothing half-written).'): unknown {
+  if (err instanceof MailroomError || typeof err !== 'object' || err === null) return err;
+  const e = err as NodeJS.ErrnoException;
+  if (typeof e.code !== 'string') return err;
+  const known = fromSystemError({ code: e.code, syscall: 'write', path });
+  const head = known instanceof MailroomError ? known.message : `Cannot write ${path}: ${e.message}.`;
+  return new MailroomError('FILE_ACCESS', `${head} ${after}`, { cause: err, details: { path, errno: e.code } });
 }

@@ -119,3 +119,26 @@ export { JournalReader, type ShownEvent } from './core/journal-reader.js';
 export { recordObserved } from './core/journal.js';
 
 export * from './runtime/index.js';
+export {
+  CATALOGUE,
+  CATALOGUE_RULES,
+  Catalogue,
+  defineTool,
+  notPermitted,
+  type ToolEntry,
+  type ToolDefinition,
+  type ToolRule,
+  type ToolCall,
+  type ToolScope,
+  type Surface,
+} from './tools/index.js';
+
+// Claude Code 2.1.332 (issue 17): tombstones, member roster shape, member records, a lead that cannot hear.
+export { TOMBSTONE_PATTERN, tombstoneOf } from './store/names.js';
+export { MEMBER_RUNTIMES, PANE_BACKENDS, rosterBackend, shutdownPaneFields, hasInProcessShape, type MemberRuntime, type RosterBackend } from './protocol/backend.js';
+export { MEMBER_RECORD_VERSION, MemberRecordSchema, recordIsFor, type MemberRecord } from './protocol/member-record.js';
+export { teamKeepsPrompts, hasSessionLead } from './protocol/config.js';
+export { inboxHistory, type HistoryEntry, type InboxHistoryOptions } from './core/inbox.js';
+export { messageStatus, type InboxPresence } from './core/message-book.js';
+export { leadCannotHear, leadHearingWarning } from './core/lead-hearing.js';
+export type { TeamEnd } from './core/snapshot.js';

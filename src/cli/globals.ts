@@ -6,7 +6,6 @@
 import type { Argv } from 'yargs';
 import { openStores, resolveSelection } from '../store/open.js';
 import type { Stores } from '../store/selection.js';
-import { resolveTeam } from '../core/teams.js';
 
 /** Parsed global options every command sees. */
 export interface GlobalArgs {
@@ -46,6 +45,7 @@ export async function closeStores(): Promise<void> {
 /** Stores plus the team to act on (resolved from --team, $MAILROOM_TEAM, or the only team). */
 export async function teamTarget(args: GlobalArgs): Promise<{ root: Stores; team: string }> {
   const root = await openStore(args);
+  const { resolveTeam } = await import('../core/teams.js');
   const team = await resolveTeam({ root, team: args.team, envTeam: process.env.MAILROOM_TEAM });
   return { root, team };
 }

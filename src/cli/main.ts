@@ -1,16 +1,19 @@
 /**
  * CLI entry: builds the yargs parser, registers every command module, and maps any error to an
- * exit code in one place. Command modules are light; heavy parts (ink, SDKs) load inside handlers.
+ * exit code in one place. Command modules are light: each handler imports the library code it
+ * runs, so a start-up evaluates only the verb it runs (heavy parts — ink, SDKs, MCP — likewise).
  */
 import yargs from 'yargs';
 import type { CommandModule, MiddlewareFunction } from 'yargs';
 import { MailroomError } from '../errors.js';
+import { VERSION } from '../version.js';
 import { reportError } from './output.js';
 import { hintScope } from './hint-scope.js';
 import { checkOptionValues, type DeclaredOptions } from './option-checks.js';
+import { declaredOptionNames, findUnknownCommand, refusedWords, refusedWordsMessage, unknownCommandMessage, type CommandTree } from './usage-hints.js';
 import { closeStores, withGlobals, type GlobalArgs } from './globals.js';
-import { teamCommand } from './commands/team.js';
-import { taskCommand } from './commands/task.js';
+import { TEAM_COMMANDS, teamCommand } from './commands/team.js';
+import { TASK_COMMANDS, taskCommand } from './commands/task.js';
 import { inboxCommand } from './commands/inbox.js';
 import { runCommand } from './commands/run.js';
 import { agentCommand } from './commands/agent.js';
@@ -32,37 +35,92 @@ const COMMANDS: CommandModule<GlobalArgs, never>[] = [
   doctorCommand,
 ] as unknown as CommandModule<GlobalArgs, never>[];
 
+/** The first word of a command module's `command` string (`'send <to> [text]'` → `send`). */
+function nameOf(module: { command?: string | readonly string[] }): string {
+  const command = Array.isArray(module.command) ? module.command[0] : module.command;
+  return String(command).split(' ')[0] as string;
+}
+
+/** Commands and subcommands, for did-you-mean (see usage-hints.ts). */
+const TREE: CommandTree = {
+  ...Object.fromEntries(COMMANDS.map((c) => [nameOf(c), []])),
+  team: TEAM_COMMANDS.map(nameOf),
+  task: TASK_COMMANDS.map(nameOf),
+  completion: [],
+};
+
 /** Runs {@link checkOptionValues}; yargs passes the running command's instance as a second argument (untyped). */
 const optionChecks = ((argv: Record<string, unknown>, y: { getOptions(): DeclaredOptions }) => checkOptionValues(argv, y.getOptions())) as unknown as MiddlewareFunction<GlobalArgs>;
+
+/**
+ * yargs renders the whole help text of a command before running its handler (usage.cacheHelpMessage,
+ * kept to print help if the handler fails later), a large part of a short command's run time. Our
+ * fail handler never prints help, so the rendering is skipped; `--help` renders as usual.
+ */
+function skipHelpPreRender(parser: unknown): void {
+  const usage = (parser as { getInternalMethods?(): { getUsageInstance?(): { cacheHelpMessage?: () => void } } }).getInternalMethods?.().getUsageInstance?.();
+  if (usage?.cacheHelpMessage) usage.cacheHelpMessage = () => undefined;
+}
+
+/**
+ * `mailroom completion [bash|zsh]`: yargs prints the script for the shell in $SHELL; a shell named
+ * on the command line wins (yargs reads $SHELL when the parser is made, so it is set first).
+ */
+function completionShell(argv: string[]): string[] {
+  const i = argv.indexOf('completion');
+  const shell = i >= 0 ? argv[i + 1] : undefined;
+  if (shell !== 'bash' && shell !== 'zsh') return argv;
+  process.env.SHELL = `/bin/${shell}`;
+  if (shell === 'bash') delete process.env.ZSH_NAME;
+  return [...argv.slice(0, i + 1), ...argv.slice(i + 2)];
+}
+
+/** The USAGE error for what yargs refused, naming the word typed and the likely meant one. */
+function usageError(message: string, argv: readonly string[], y: unknown): MailroomError {
+  const unknown = findUnknownCommand(argv, TREE);
+  if (unknown) return new MailroomError('USAGE', `${unknownCommandMessage(unknown, TREE)} Run with --help for usage.`, { details: { ...unknown } });
+  const words = refusedWords(message);
+  if (words) {
+    // getOptions() is public in yargs but not in its typings.
+    const options = (y as { getOptions?(): { key?: Record<string, unknown> } } | undefined)?.getOptions?.();
+    const declared = declaredOptionNames(Object.keys(options?.key ?? {}));
+    return new MailroomError('USAGE', `${refusedWordsMessage(words, argv, declared)} Run with --help for usage.`, { details: { refused: words } });
+  }
+  return new MailroomError('USAGE', `${message}${/[.!?)]$/.test(message) ? '' : '.'} Run with --help for usage.`);
+}
 
 /**
  * Runs the CLI with `argv` (without `node` and the script).
  * @returns the process exit code: 0 on success, see docs/cli.md for the others.
  */
-export async function main(argv: string[]): Promise<number> {
+export async function main(input: string[]): Promise<number> {
   let exitCode = 0;
+  const argv = completionShell(input);
   const wantsJson = argv.includes('--json');
   const parser = withGlobals(yargs(argv))
     .scriptName('mailroom')
     .usage('$0 <command>\n\nA shared filesystem mailbox and task board for teams of AI agents (Claude Code Agent Teams format).')
     .command(COMMANDS)
+    .completion('completion', 'Print a shell completion script: mailroom completion [bash|zsh] >> ~/.bashrc (or ~/.zshrc)')
     .middleware(optionChecks)
     .example('$0 team create demo', 'Create team "demo" in ~/.mailroom (or $MAILROOM_ROOT)')
     .example('$0 watch --claude', "Watch Claude Code's own team live")
     .example('$0 run fixtures/demo/team.yaml --root /tmp/demo', 'Run a team file to completion')
+    .example('source <($0 completion)', 'Tab completion in this shell')
     .demandCommand(1, 'Name a command: team, task, inbox … (see --help).')
     .strict()
-    .recommendCommands()
     .help()
     .alias('h', 'help')
-    .version()
+    .version(VERSION)
+    .detectLocale(false)
     .wrap(Math.min(110, process.stdout.columns || 100))
     .fail((msg, err) => {
       // Throwing stops yargs here: returning would let it run the handler on half-parsed arguments.
       if (err) throw err;
-      const text = msg.startsWith('Did you mean') ? `Unknown command. ${msg}` : msg;
-      throw new MailroomError('USAGE', `${text}${/[.!?)]$/.test(text) ? '' : '.'} Run with --help for usage.`);
+      // Commands run on this same instance: its options are the failing command's.
+      throw usageError(msg ?? 'Invalid arguments', argv, parser);
     });
+  skipHelpPreRender(parser);
   try {
     await parser.parseAsync();
   } catch (err) {

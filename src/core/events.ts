@@ -13,7 +13,18 @@ export type TeamEvent =
   | { kind: 'task'; action: 'created' | 'updated' | 'deleted'; task: Task; previous?: Task | undefined }
   | { kind: 'member'; action: 'joined' | 'left'; name: string }
   | { kind: 'state'; name: string; from: MemberState; to: MemberState; reason: string }
-  | { kind: 'team'; action: 'removed' | 'restored' };
+  | {
+      kind: 'team';
+      action: 'removed' | 'restored';
+      /**
+       * Set on a removal that is for good: Claude Code 2.1.332 ended its session and is removing the
+       * team (its `*.deleted-<uuid>` tombstone was seen, or a session team's config vanished); the
+       * team will not come back, so followers stop.
+       */
+      final?: true;
+      /** Where the team went while it is removed (the tombstone directory), when seen. */
+      location?: string;
+    };
 
 /** Collapses whitespace (newlines included) to single spaces and caps the length with `…`. */
 export function oneLine(text: string, max = 200): string {
@@ -33,6 +44,7 @@ export function describeEvent(e: TeamEvent): string {
     case 'state':
       return `${e.name}: ${e.from} → ${e.to} (${e.reason})`;
     case 'team':
+      if (e.final) return `team removed: its Claude Code session ended${e.location ? ` (the client is deleting ${e.location})` : ''}`;
       return e.action === 'removed' ? 'team removed (config.json is gone)' : 'team is back (config.json exists again)';
   }
 }

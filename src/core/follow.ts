@@ -37,6 +37,12 @@ export interface Following extends WatchHandle {
   feed: TeamFeed;
   /** The tracker's current snapshot. */
   current(): TeamSnapshot;
+  /**
+   * Resolves once the team is removed for good ({@link TeamSnapshot.ended}: Claude Code ended its
+   * session), after the update reporting it was handed to `onUpdate`; at once when the team was
+   * being removed when following started. Never rejects.
+   */
+  ended: Promise<void>;
 }
 
 /**
@@ -60,6 +66,7 @@ export async function followTeam(options: FollowOptions): Promise<Following> {
     running = tracker.apply(changes).then(
       (update) => {
         if (update.events.length > 0) options.onUpdate(update);
+        if (update.snapshot.ended) end();
         if (update.retry) schedule(100);
       },
       (err: unknown) => options.onError?.(err),
@@ -73,7 +80,16 @@ export async function followTeam(options: FollowOptions): Promise<Following> {
   };
 
   await store.readConfig(options.team);
+  let end: () => void = () => undefined;
+  const ended = new Promise<void>((resolve) => (end = resolve));
   const feed = new TeamFeed(options.store, options.team, { pollMs: options.pollMs ?? 1000 });
+  if (await store.teamRemoval(options.team)) {
+    // Claude Code is deleting the team: show it as it was, but do not watch (watching would create
+    // the team's directories again, leaving a team-less `tasks/<team>/` behind). The feed is never started.
+    const initial = await tracker.load();
+    end();
+    return { initial, feed, current: () => tracker.snapshot(), ended, close: () => feed.close() };
+  }
   feed.subscribe((hint: FeedHint) => {
     if (hint.kind === 'tick') return schedule(0);
     if (hint.kind === 'claims') return;
@@ -90,10 +106,12 @@ export async function followTeam(options: FollowOptions): Promise<Following> {
   }
   loaded = true;
   if (queue.length > 0) schedule(0);
+  if (initial.ended) end();
   return {
     initial,
     feed,
     current: () => tracker.snapshot(),
+    ended,
     close: async () => {
       closed = true;
       if (timer) clearTimeout(timer);

@@ -11,17 +11,19 @@
  */
 import type { TeamConfig } from '../protocol/config.js';
 import { findMember, leadName, requireMember } from '../domain/roster.js';
+import { hasInProcessShape } from '../protocol/backend.js';
 import { opOf, teamOf, type TeamOptions } from './context.js';
 
 /**
  * True when a send to `agent` may archive its read history automatically: the agent is the lead,
- * or a member whose `backendType` is set and is not `in-process` (a pane or process teammate).
+ * or a member without Claude Code's in-process shape (`hasInProcessShape`: a pane teammate, or a
+ * member mailroom runs, recorded with no pane and no backend type).
  */
 export function autoArchiveAllowed(config: TeamConfig, agent: string): boolean {
   const member = findMember(config, agent);
   if (!member) return false;
   if (member.agentId === config.leadAgentId) return true;
-  return member.backendType !== undefined && member.backendType !== 'in-process';
+  return !hasInProcessShape(member);
 }
 
 /** Input of {@link archiveInbox}. */

@@ -14,13 +14,19 @@ export { entryKey };
 export interface InboxMessage {
   /**
    * 0-based position among the inbox's valid entries at read time; with `includeArchived`, among
-   * archived entries followed by live ones.
+   * the history entries (archived, removed by the reader) followed by the live ones.
    */
   index: number;
   entry: InboxEntry;
   parsed: ParsedText;
   /** Set when the entry comes from the inbox's archive (read history moved out of the file). */
   archived?: true;
+  /**
+   * Set when the entry is known from the journal only: it reached the inbox, and its reader removed
+   * it since (Claude Code 2.1.332 deletes entries once delivered). It counts as read, and is shown
+   * with `read: true`.
+   */
+  removed?: true;
   /** Set by `markRead` on the entries it marked: unread before this call, `read: true` now. */
   newlyRead?: true;
 }
@@ -33,7 +39,10 @@ export interface ReadInboxOptions extends TeamOptions {
   unread?: boolean;
   /** Mark the returned entries read (they are being shown to a human). */
   markRead?: boolean;
-  /** Also list the entries moved to the inbox's archive, before the live ones (`mailroom inbox --all`). */
+  /**
+   * Also list the inbox's read history before the live entries (`mailroom inbox --all`): entries
+   * moved to its archive, and entries its reader removed that the journal recorded ({@link inboxHistory}).
+   */
   includeArchived?: boolean;
 }
 
@@ -54,13 +63,15 @@ export async function readInbox(options: ReadInboxOptions): Promise<InboxView> {
   const store = teamOf(options);
   const config = await store.readConfig(options.team);
   const agent = options.agent ?? leadName(config);
-  if (!(await store.listInboxes(options.team)).some((i) => i.name === agent)) requireMember(config, agent, 'agent');
+  const exists = (await store.listInboxes(options.team)).some((i) => i.name === agent);
+  if (!exists) requireMember(config, agent, 'agent');
   const live = await store.readInbox(options.team, agent);
-  const archived = options.includeArchived ? (await store.readInboxHistory(options.team, agent)).archived : [];
-  const messages = mergeArchived(archived, live)
-    .map(({ entry, archived: fromArchive }, index): InboxMessage => {
+  const history = options.includeArchived ? await inboxHistory({ ...options, agent, live, exists }) : [];
+  const messages = [...history, ...live.map((entry) => ({ entry, source: 'live' as const }))]
+    .map(({ entry, source }, index): InboxMessage => {
       const message: InboxMessage = { index, entry, parsed: parseMessageText(entry.text) };
-      if (fromArchive) message.archived = true;
+      if (source === 'archive') message.archived = true;
+      if (source === 'removed') message.removed = true;
       return message;
     })
     .filter((m) => !options.unread || m.entry.read !== true);
@@ -87,17 +98,45 @@ export async function markRead(options: MarkReadOptions): Promise<number> {
   return (await teamOf(options).markRead(options.team, options.agent, options.entries.map(entryKey), opOf(options))).value;
 }
 
+/** An entry of an inbox's read history: where it is known from. */
+export interface HistoryEntry {
+  entry: InboxEntry;
+  /** `archive`: mailroom moved it out of the inbox once read; `removed`: its reader removed it (journal). */
+  source: 'archive' | 'removed';
+}
+
+/** Input of {@link inboxHistory}. */
+export interface InboxHistoryOptions extends TeamOptions {
+  agent: string;
+  /** The inbox's valid entries now. */
+  live: readonly InboxEntry[];
+  /** Whether the inbox file exists: only then is an entry missing from it known to be removed by its reader. */
+  exists: boolean;
+}
+
 /**
- * Archived entries followed by the live ones, each once: an entry found in both (a crash between
- * archiving and rewriting the inbox) is kept in its live position.
+ * The part of an inbox's history that is no longer in the file, oldest first (by timestamp), each
+ * entry once and none that is still live (a crash between archiving and rewriting the inbox can
+ * leave one in both: it is kept at its live position):
+ * - entries mailroom moved to the inbox's archive (only read ones are moved);
+ * - entries the journal says reached the inbox that are gone from it although the file exists.
+ *   Their reader removed them — Claude Code 2.1.332 deletes an entry once delivered, and drops
+ *   the ones already read — so they **count as read**, never as lost, and are returned with
+ *   `read: true`. Nothing ever writes them back.
  */
-function mergeArchived(archived: readonly InboxEntry[], live: readonly InboxEntry[]): Array<{ entry: InboxEntry; archived: boolean }> {
-  const seen = new Set(live.map(entryKey));
-  const out: Array<{ entry: InboxEntry; archived: boolean }> = [];
-  for (const entry of archived) {
-    if (seen.has(entryKey(entry))) continue;
+export async function inboxHistory(options: InboxHistoryOptions): Promise<HistoryEntry[]> {
+  const store = teamOf(options);
+  const seen = new Set(options.live.map(entryKey));
+  const out: HistoryEntry[] = [];
+  const add = (entry: InboxEntry, source: HistoryEntry['source']) => {
+    if (seen.has(entryKey(entry))) return;
     seen.add(entryKey(entry));
-    out.push({ entry, archived: true });
+    out.push({ entry, source });
+  };
+  for (const entry of (await store.readInboxHistory(options.team, options.agent)).archived) add(entry, 'archive');
+  if (options.exists) {
+    const journal = await store.readEvents(options.team);
+    for (const e of journal.events) if (e.kind === 'message' && e.to === options.agent) add({ ...e.entry, read: true }, 'removed');
   }
-  return out.concat(live.map((entry) => ({ entry, archived: false })));
+  return out.map((h, i) => ({ h, i })).sort((a, b) => (a.h.entry.timestamp < b.h.entry.timestamp ? -1 : a.h.entry.timestamp > b.h.entry.timestamp ? 1 : a.i - b.i)).map(({ h }) => h);
 }

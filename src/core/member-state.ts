@@ -23,8 +23,8 @@ export interface SignalMessage {
   /** The entry; only its ISO-8601 `timestamp` is used. */
   entry: { timestamp: string };
   parsed: ParsedText;
-  /** `read` or `delivered` (gone from the inbox) count as delivered to the recipient. */
-  status: 'unread' | 'read' | 'delivered';
+  /** `read` (also an entry its reader removed from the inbox) counts as delivered to the recipient. */
+  status: 'unread' | 'read';
 }
 
 /** Everything the rule looks at for one member. */

@@ -1,7 +1,9 @@
 /**
  * Every message a tracker has seen, in timestamp order, with which ones are still in an inbox.
  * A message is known by {@link messageKey}; its entry is kept as first seen, and its `status`
- * (unread / read / delivered) comes from the inbox as last read.
+ * (unread / read) comes from the inbox as last read ({@link messageStatus}): an entry gone from
+ * an inbox that still exists was removed by its reader — Claude Code 2.1.332 deletes an entry once
+ * delivered — or moved to mailroom's archive once read, so it counts as read, never as lost.
  */
 import type { InboxEntry } from '../protocol/inbox.js';
 import { parseMessageText } from '../protocol/structured.js';
@@ -10,7 +12,24 @@ import { messageKey } from './journal.js';
 import type { MessageView } from './snapshot.js';
 
 /** A known message without its status. */
-export type MessageRecord = Omit<MessageView, 'status'>;
+export type MessageRecord = Omit<MessageView, 'status' | 'removed'>;
+
+/** The read flags of the entries an inbox held when it was last read, by {@link messageKey}. */
+export type InboxPresence = ReadonlyMap<string, boolean>;
+
+/**
+ * The read state of a known message, from its inbox as last read (`present`; undefined when the
+ * inbox was never seen existing): unread or read while it is in the inbox; **read, and `removed`,
+ * once it is gone from an inbox that exists** (its reader removed it: Claude Code 2.1.332 deletes
+ * delivered entries and the entries it already saw read; or mailroom archived it, which it does
+ * only to read entries). With no inbox to look at, the entry's own recorded `read` flag decides.
+ */
+export function messageStatus(present: InboxPresence | undefined, key: string, recorded: InboxEntry): Pick<MessageView, 'status' | 'removed'> {
+  if (present === undefined) return { status: recorded.read === true ? 'read' : 'unread' };
+  const read = present.get(key);
+  if (read === undefined) return { status: 'read', removed: true };
+  return { status: read ? 'read' : 'unread' };
+}
 
 /** See the module comment. */
 export class MessageBook {
@@ -28,8 +47,13 @@ export class MessageBook {
     return this.inboxes.has(agent);
   }
 
-  /** Replaces what is known to be in `agent`'s inbox; entries not seen before become new records. */
-  setInbox(agent: string, entries: readonly InboxEntry[]): void {
+  /**
+   * Replaces what is known to be in `agent`'s inbox; entries not seen before become new records.
+   * `undefined`: the inbox file does not exist (never created, or gone with its team): what was
+   * known of it stays, since nobody read what it held.
+   */
+  setInbox(agent: string, entries: readonly InboxEntry[] | undefined): void {
+    if (entries === undefined) return;
     const present = new Map<string, boolean>();
     for (const entry of entries) {
       const key = messageKey(agent, entry);
@@ -60,20 +84,14 @@ export class MessageBook {
   /** Every message, oldest first, with its status. */
   views(): MessageView[] {
     this.cache ??= this.ordered.map((r) => {
-      const status = this.statusOf(r);
+      const state = messageStatus(this.inboxes.get(r.to), r.key, r.entry);
       const known = this.viewOf.get(r.key);
-      if (known?.status === status) return known;
-      const view = { ...r, status };
+      if (known?.status === state.status && known.removed === state.removed) return known;
+      const view: MessageView = { ...r, ...state };
       this.viewOf.set(r.key, view);
       return view;
     });
     return this.cache;
-  }
-
-  private statusOf(r: MessageRecord): MessageView['status'] {
-    const read = this.inboxes.get(r.to)?.get(r.key);
-    if (read === undefined) return 'delivered';
-    return read ? 'read' : 'unread';
   }
 
   private add(key: string, to: string, entry: InboxEntry): void {

@@ -6,8 +6,10 @@
 import { MailroomError } from '../errors.js';
 import { leadName, requireMember } from '../domain/roster.js';
 import type { Task } from '../protocol/task.js';
+import { shutdownPaneFields } from '../protocol/backend.js';
 import { parseMessageText } from '../protocol/structured.js';
 import { opOf, teamOf, type TeamOptions } from './context.js';
+import { inboxHistory } from './inbox.js';
 import { sendStructured, type SentMessage } from './messages.js';
 
 /**
@@ -43,15 +45,16 @@ export interface ShutdownResponseOptions extends TeamOptions {
 }
 
 /**
- * The requestIds of the shutdown_requests in `agent`'s inbox (live and archived, oldest first).
+ * The requestIds of the shutdown_requests `agent`'s inbox received (its history, oldest first,
+ * then the live inbox: a request its reader removed counts as received, see {@link inboxHistory}).
  * Entries whose text does not parse as a protocol message are skipped.
  */
 export async function shutdownRequestIds(options: TeamOptions & { agent: string }): Promise<string[]> {
   const store = teamOf(options);
-  const [history, live] = await Promise.all([store.readInboxHistory(options.team, options.agent), store.readInbox(options.team, options.agent)]);
-  const archived = history.archived;
+  const [live, exists] = await Promise.all([store.readInbox(options.team, options.agent), store.listInboxes(options.team).then((refs) => refs.some((i) => i.name === options.agent))]);
+  const history = await inboxHistory({ ...options, agent: options.agent, live, exists });
   const ids: string[] = [];
-  for (const entry of [...archived, ...live]) {
+  for (const entry of [...history.map((h) => h.entry), ...live]) {
     const parsed = parseMessageText(entry.text);
     if (parsed.kind === 'structured' && parsed.message.type === 'shutdown_request' && typeof parsed.message.requestId === 'string') ids.push(parsed.message.requestId);
   }
@@ -69,7 +72,8 @@ async function requireShutdownRequest(options: ShutdownResponseOptions): Promise
 }
 
 /**
- * Sends `shutdown_approved` (with the member's paneId and backendType) or `shutdown_rejected`
+ * Sends `shutdown_approved` (with the member's paneId and backendType where it has them:
+ * {@link shutdownPaneFields}) or `shutdown_rejected`
  * (with a reason) to the lead. @throws MESSAGE_INVALID when rejecting without a reason;
  * INVALID_ARGUMENT when `to` is given and is not the lead;
  * REQUEST_NOT_FOUND with `requireRequest` when no such request reached the responder
@@ -89,8 +93,7 @@ export async function respondToShutdown(options: ShutdownResponseOptions): Promi
     : { type: 'shutdown_rejected', requestId: options.requestId, from: options.from, reason: options.reason };
   if (options.approve) {
     // timestamp is filled in by sendStructured: one instant for the entry and the message.
-    if (member.tmuxPaneId !== undefined) message.paneId = member.tmuxPaneId;
-    if (member.backendType !== undefined) message.backendType = member.backendType;
+    Object.assign(message, shutdownPaneFields(member));
   }
   return sendStructured({ ...options, to: leadName(config), from: options.from, message });
 }

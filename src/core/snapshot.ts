@@ -5,6 +5,7 @@
  */
 import type { Member, TeamConfig } from '../protocol/config.js';
 import type { InboxEntry } from '../protocol/inbox.js';
+import { recordIsFor, type MemberRecord } from '../protocol/member-record.js';
 import type { ParsedText } from '../protocol/structured.js';
 import type { Task, TaskStatus } from '../protocol/task.js';
 import { deriveMemberState, type MemberState, type SignalMessage } from './member-state.js';
@@ -22,10 +23,16 @@ export interface MessageView {
   /** One-line description ({@link describeText}). */
   line: string;
   /**
-   * `unread`/`read`: still in the inbox; `delivered`: gone from it (deleted by Claude Code 2.1.332
-   * once delivered, or moved to mailroom's inbox archive once read), known from journal or archive.
+   * `unread` or `read`. An entry gone from its inbox is `read` (see {@link removed}): removed by its
+   * reader, it counts as read, never as lost (`messageStatus` in message-book.ts).
    */
-  status: 'unread' | 'read' | 'delivered';
+  status: 'unread' | 'read';
+  /**
+   * Set when the entry is no longer in its inbox: its reader removed it (Claude Code 2.1.332
+   * deletes entries once delivered) or mailroom moved it to the inbox archive once read. Known from
+   * the journal or the archive.
+   */
+  removed?: true;
 }
 
 /** One roster row. */
@@ -38,7 +45,10 @@ export interface MemberView {
   state: MemberState;
   /** Evidence for `state`, e.g. `idle notice at 2026-…`. */
   stateReason: string;
+  /** `backendType` as in config.json (Claude Code's backends only). */
   backendType?: string | undefined;
+  /** How mailroom runs the member (`in-process`, `process`, `mcp`, …), from its member record. */
+  runtime?: string | undefined;
   model?: string | undefined;
   color?: string | undefined;
   /** The lowest-id in_progress task it owns, else its lowest-id pending one. */
@@ -54,6 +64,11 @@ export interface TeamSnapshot {
   team: string;
   /** False once config.json is gone (team deleted, Claude Code session ended): the rest is the last state seen. */
   exists: boolean;
+  /**
+   * Set when the team is removed for good: Claude Code 2.1.332 ended its session and is removing
+   * the team (also while its config is still readable, as in 2.1.332 snapshot 5). Followers stop.
+   */
+  ended?: TeamEnd | undefined;
   description?: string | undefined;
   /** The lead's member name. */
   lead: string;
@@ -65,17 +80,26 @@ export interface TeamSnapshot {
   counts: { unread: number; tasks: Record<TaskStatus, number> };
 }
 
+/** How a team ended (see {@link TeamSnapshot.ended}). */
+export interface TeamEnd {
+  /** The tombstone directory Claude Code moved the team to while removing it, when seen. */
+  location?: string | undefined;
+}
+
 /** The raw parts a snapshot is built from. */
 export interface SnapshotParts {
   team: string;
   config?: TeamConfig | undefined;
   exists: boolean;
+  ended?: TeamEnd | undefined;
   /** Every known message, oldest first. */
   messages: readonly MessageView[];
   /** Tasks on disk in numeric id order. */
   tasks: readonly Task[];
   /** Members that left, by name (agentId when known). */
   departed: ReadonlyMap<string, string | undefined>;
+  /** mailroom's member records, by member name (only those matching the roster entry are used). */
+  records?: ReadonlyMap<string, MemberRecord> | undefined;
 }
 
 /** Builds the snapshot. Cost is linear in messages + tasks + members. */
@@ -92,7 +116,7 @@ export function buildSnapshot(parts: SnapshotParts): TeamSnapshot {
   const counts = { unread: 0, tasks: { pending: 0, in_progress: 0, completed: 0 } as Record<TaskStatus, number> };
   for (const m of parts.messages) if (m.status === 'unread') counts.unread++;
   for (const t of tasks) counts.tasks[t.task.status]++;
-  return { team: parts.team, exists: parts.exists, description: parts.config?.description, lead, members: rows, tasks, messages: parts.messages as MessageView[], counts };
+  return { team: parts.team, exists: parts.exists, ...(parts.ended ? { ended: parts.ended } : {}), description: parts.config?.description, lead, members: rows, tasks, messages: parts.messages as MessageView[], counts };
 }
 
 interface Signals {
@@ -124,12 +148,18 @@ function memberRow(m: Pick<Member, 'name' | 'agentId'> & Partial<Member>, parts:
     state: verdict.state,
     stateReason: verdict.reason,
     backendType: m.backendType,
+    runtime: runtimeOf(m, parts),
     model: m.model,
     color: m.color,
     currentTask: currentTask(m.name, tasks),
     unread: s.unread,
     lastActivity: s.sent.at(-1)?.entry.timestamp,
   };
+}
+
+function runtimeOf(m: Pick<Member, 'name' | 'agentId' | 'joinedAt'>, parts: SnapshotParts): string | undefined {
+  const r = parts.records?.get(m.name);
+  return r && recordIsFor(r, m) ? r.runtime : undefined;
 }
 
 function currentTask(name: string, tasks: TaskView[]): MemberView['currentTask'] {

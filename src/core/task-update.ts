@@ -1,11 +1,11 @@
 /**
- * Updating a task (reference §5 "Update"): dependency additions written to both tasks (one store
- * transition, refused whole on a cycle), then the fields (another: shallow changes, per-key
- * metadata merge, TASK_BLOCKED while a blocker is open, the actor as owner when an unowned task
- * starts), and a task_assignment to a new owner.
+ * Updating a task (reference §5 "Update"): dependency removals and additions written to both tasks
+ * (one store transition each, an addition refused whole on a cycle), then the fields (another:
+ * shallow changes, per-key metadata merge, TASK_BLOCKED while a blocker is open, the actor as
+ * owner when an unowned task starts), and a task_assignment to a new owner.
  */
 import { leadName, requireMember } from '../domain/roster.js';
-import { assertMetadataDepth, assertTaskId } from '../domain/task-board.js';
+import { assertMetadataDepth, assertTaskId, taskNotFound } from '../domain/task-board.js';
 import type { Task, TaskStatus } from '../protocol/task.js';
 import { isUnowned } from '../protocol/task.js';
 import type { TaskPatch } from '../store/team-store.js';
@@ -27,6 +27,10 @@ export interface UpdateTaskOptions extends TeamOptions {
   addBlocks?: readonly string[];
   /** Ids that block this task (each gains this id in `blocks`). */
   addBlockedBy?: readonly string[];
+  /** Ids this task no longer blocks (removed from its `blocks` and from their `blockedBy`). */
+  removeBlocks?: readonly string[];
+  /** Ids that no longer block this task (removed from its `blockedBy` and from their `blocks`). */
+  removeBlockedBy?: readonly string[];
   metadata?: MetadataPatch;
   /** Who makes the change (default: the lead); becomes the owner when an unowned task starts. */
   as?: string;
@@ -41,8 +45,9 @@ export interface UpdateTaskResult {
 }
 
 /**
- * Applies the changes. Dependencies are added first (refused on unknown ids or cycles, nothing
- * changed then), then the fields.
+ * Applies the changes. Dependencies are removed first, then added (refused on unknown ids or
+ * cycles, nothing changed then), then the fields. Removing a dependency the task does not have
+ * changes nothing; an id with no task file (a dangling reference) can be removed.
  * @throws INVALID_ARGUMENT (malformed id, metadata too deep), TASK_NOT_FOUND, TASK_CYCLE, TASK_BLOCKED, MEMBER_NOT_FOUND
  */
 export async function updateTask(options: UpdateTaskOptions): Promise<UpdateTaskResult> {
@@ -54,10 +59,16 @@ export async function updateTask(options: UpdateTaskOptions): Promise<UpdateTask
   const actor = options.as ?? leadName(config);
   if (options.as !== undefined) requireMember(config, options.as, 'member');
   if (options.owner) requireMember(config, options.owner, 'owner');
+  const op = opOf(options, actor);
+  const removed = [...(options.removeBlockedBy ?? []).map((b) => ({ blocked: options.id, blocker: b })), ...(options.removeBlocks ?? []).map((b) => ({ blocked: b, blocker: options.id }))];
+  if (removed.length > 0) {
+    if (!(await store.readTask(options.team, options.id, { strict: true }))) throw taskNotFound(options.team, options.id);
+    await store.unlinkTasks(options.team, removed, op);
+  }
   const edges = [...(options.addBlockedBy ?? []).map((b) => ({ blocked: options.id, blocker: b })), ...(options.addBlocks ?? []).map((b) => ({ blocked: b, blocker: options.id }))];
-  if (edges.length > 0) await store.linkTasks(options.team, edges, opOf(options, actor));
+  if (edges.length > 0) await store.linkTasks(options.team, edges, op);
   const patch: TaskPatch = { subject: options.subject, description: options.description, activeForm: options.activeForm, owner: options.owner, status: options.status, metadata: options.metadata };
-  const { value } = await store.patchTask(options.team, options.id, patch, opOf(options, actor));
+  const { value } = await store.patchTask(options.team, options.id, patch, op);
   const ownerChanged = !isUnowned(value.task) && value.task.owner !== value.previous.owner;
   const notified = ownerChanged ? await notifyAssignment(options, value.task, actor) : false;
   return { task: value.task, deleted: false, notified };

@@ -7,6 +7,7 @@ import { MailroomError } from '../errors.js';
 import { LEAD_NAME, NAME_PATTERN, assertValidName } from '../domain/names.js';
 import { isTeammate } from '../domain/roster.js';
 import type { Member, TeamConfig } from '../protocol/config.js';
+import { recordIsFor } from '../protocol/member-record.js';
 import type { TaskStatus } from '../protocol/task.js';
 import type { DeletedTeam } from '../store/team-store.js';
 import { nowOf, opOf, teamOf, type BaseOptions, type TeamOptions } from './context.js';
@@ -87,6 +88,8 @@ export interface MemberSummary {
   agentType?: string;
   model?: string;
   backendType?: string;
+  /** How mailroom runs the member (`in-process`, `process`, `mcp`, …), from its member record. */
+  runtime?: string;
   color?: string;
   isActive?: boolean;
   unread: number;
@@ -104,14 +107,17 @@ export interface TeamSummary {
 export async function showTeam(options: TeamOptions): Promise<TeamSummary> {
   const store = teamOf(options);
   const config = await store.readConfig(options.team);
+  const records = new Map((await store.readMemberRecords(options.team)).map((r) => [r.name, r]));
   const members: MemberSummary[] = [];
   for (const m of config.members) {
     const inbox = await store.readInbox(options.team, m.name);
+    const own = records.get(m.name);
     members.push({
       name: m.name,
       agentId: m.agentId,
       isLead: m.agentId === config.leadAgentId,
       ...pick(m),
+      ...(own && recordIsFor(own, m) ? { runtime: own.runtime } : {}),
       unread: inbox.filter((e) => e.read !== true).length,
     });
   }

@@ -2,12 +2,14 @@
  * Keeps a live picture of one team for `watch` and `log --follow`: loads everything once, then on
  * each {@link StoreHint} hint re-reads only what the hint names (one inbox, one task, the config)
  * and reports what changed. Messages gone from an inbox (Claude Code 2.1.332 deletes delivered
- * entries; mailroom archives read ones) stay in the picture as `delivered`, and so do messages
- * only the journal or an inbox archive still knows.
+ * entries; mailroom archives read ones) stay in the picture as read (`removed`), and so do
+ * messages only the journal or an inbox archive still knows.
  */
 import { isMailroomError } from '../errors.js';
 import type { TeamConfig } from '../protocol/config.js';
 import type { TeamEventRecord } from '../protocol/events.js';
+import type { InboxEntry } from '../protocol/inbox.js';
+import type { MemberRecord } from '../protocol/member-record.js';
 import type { Task } from '../protocol/task.js';
 import { compareTaskIds } from '../domain/task-board.js';
 import type { StoreHint, TeamStore } from '../store/team-store.js';
@@ -15,7 +17,7 @@ import { asTeamStore, teamOf, type StoreRef, type TeamOptions } from './context.
 import { diffSnapshots } from './tracker-diff.js';
 import { JournalReader } from './journal-reader.js';
 import { observedEvents } from './tracker-record.js';
-import { buildSnapshot, type TeamSnapshot } from './snapshot.js';
+import { buildSnapshot, type TeamEnd, type TeamSnapshot } from './snapshot.js';
 import type { TeamEvent } from './events.js';
 import { MessageBook } from './message-book.js';
 import { recordObserved } from './journal.js';
@@ -40,8 +42,10 @@ export interface TrackerUpdate {
 export class TeamTracker {
   private config: TeamConfig | undefined;
   private exists = false;
+  private ended: TeamEnd | undefined;
   private tasks = new Map<string, Task>();
   private readonly departed = new Map<string, string | undefined>();
+  private records = new Map<string, MemberRecord>();
   private readonly book = new MessageBook();
   private readonly journal: JournalReader;
   private pending: StoreHint[] = [];
@@ -62,10 +66,20 @@ export class TeamTracker {
   async load(): Promise<TeamSnapshot> {
     this.config = await this.store.readConfig(this.team);
     this.exists = true;
+    await this.readRecords();
+    const removal = await this.store.teamRemoval(this.team);
+    if (removal) this.ended = { location: removal.location };
     this.readJournalEvents(await this.journal.next());
-    const agents = new Set([...this.config.members.map((m) => m.name), ...(await this.store.listInboxes(this.team)).map((i) => i.name)]);
+    const files = new Set((await this.store.listInboxes(this.team)).map((i) => i.name));
+    const agents = new Set([...this.config.members.map((m) => m.name), ...files]);
     const [inboxes, tasks] = await Promise.all([
-      Promise.all([...agents].map(async (agent) => ({ agent, archived: (await this.store.readInboxHistory(this.team, agent)).archived, entries: await this.store.readInbox(this.team, agent) }))),
+      Promise.all(
+        [...agents].map(async (agent) => ({
+          agent,
+          archived: (await this.store.readInboxHistory(this.team, agent)).archived,
+          entries: files.has(agent) ? await this.store.readInbox(this.team, agent) : undefined,
+        })),
+      ),
       this.store.listTasks(this.team),
     ]);
     for (const { agent, archived, entries } of inboxes) {
@@ -80,7 +94,7 @@ export class TeamTracker {
 
   /** The current snapshot (rebuilt only after a change). */
   snapshot(): TeamSnapshot {
-    this.cached ??= buildSnapshot({ team: this.team, config: this.config, exists: this.exists, messages: this.book.views(), tasks: [...this.tasks.values()], departed: this.departed });
+    this.cached ??= buildSnapshot({ team: this.team, config: this.config, exists: this.exists, ended: this.ended, messages: this.book.views(), tasks: [...this.tasks.values()], departed: this.departed, records: this.records });
     return this.cached;
   }
 
@@ -93,8 +107,9 @@ export class TeamTracker {
     const beforeTasks = new Map(this.tasks);
     const events: TeamEvent[] = [];
     if (configChanged) await this.attempt({ kind: 'config', team: this.team }, () => this.reloadConfig(events));
-    for (const member of new Set(work.flatMap((c) => (c.kind === 'inbox' ? [c.member] : [])))) {
-      await this.attempt({ kind: 'inbox', team: this.team, member }, async () => this.book.setInbox(member, await this.store.readInbox(this.team, member)));
+    // Inboxes vanish with a removed team: they were not read, so their last state stays in the picture.
+    for (const member of this.exists ? new Set(work.flatMap((c) => (c.kind === 'inbox' ? [c.member] : []))) : []) {
+      await this.attempt({ kind: 'inbox', team: this.team, member }, async () => this.book.setInbox(member, await this.readInboxIfAny(member)));
     }
     const taskIds = await this.reloadTasks(work);
     this.readJournalEvents(await this.journal.next());
@@ -103,6 +118,18 @@ export class TeamTracker {
     const after = this.snapshot();
     events.push(...diffSnapshots(before, after, beforeTasks, this.tasks, this.book.takeNew()));
     return { events, snapshot: after, retry: this.pending.length > 0 };
+  }
+
+  /** mailroom's member records of the team (how each member runs); none when they cannot be read. */
+  private async readRecords(): Promise<void> {
+    this.records = new Map((await this.store.readMemberRecords(this.team).catch(() => [])).map((r) => [r.name, r]));
+  }
+
+  /** The inbox's valid entries, or undefined when it does not exist (an empty read is checked). */
+  private async readInboxIfAny(member: string): Promise<InboxEntry[] | undefined> {
+    const entries = await this.store.readInbox(this.team, member);
+    if (entries.length > 0) return entries;
+    return (await this.store.listInboxes(this.team)).some((i) => i.name === member) ? entries : undefined;
   }
 
   private async attempt(change: StoreHint, read: () => Promise<void>): Promise<void> {
@@ -121,15 +148,29 @@ export class TeamTracker {
       for (const m of this.config?.members ?? []) if (!config.members.some((n) => n.name === m.name)) this.departed.set(m.name, m.agentId);
       for (const m of config.members) {
         this.departed.delete(m.name);
-        if (!this.book.hasInbox(m.name)) this.book.setInbox(m.name, await this.store.readInbox(this.team, m.name));
+        if (!this.book.hasInbox(m.name)) this.book.setInbox(m.name, await this.readInboxIfAny(m.name));
       }
       this.config = config;
       this.exists = true;
+      await this.readRecords();
     } catch (err) {
       if (!isMailroomError(err, 'TEAM_NOT_FOUND')) throw err;
-      if (this.exists) events.push({ kind: 'team', action: 'removed' });
+      if (this.exists) events.push(await this.removedEvent());
       this.exists = false;
     }
+  }
+
+  /**
+   * The event for config.json vanishing. The removal is for good when Claude Code's tombstone of
+   * the team is there, or the team was a Claude Code 2.1.332 session team (it has `leadProcess`):
+   * such a team is removed when its session ends and never comes back under its name (its tombstone
+   * may be gone already, the client removes it right after the rename).
+   */
+  private async removedEvent(): Promise<TeamEvent> {
+    const removal = await this.store.teamRemoval(this.team);
+    if (!removal && this.config?.leadProcess === undefined) return { kind: 'team', action: 'removed' };
+    this.ended = removal ? { location: removal.location } : {};
+    return { kind: 'team', action: 'removed', final: true, ...(removal ? { location: removal.location } : {}) };
   }
 
   /** Re-reads the hinted tasks (all of them for a hint without id); returns the ids looked at. */

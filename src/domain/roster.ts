@@ -5,8 +5,10 @@
  * every store backend and by core.
  */
 import { MailroomError } from '../errors.js';
+import { rosterBackend, type MemberRuntime } from '../protocol/backend.js';
 import { PALETTE, type Member, type TeamConfig } from '../protocol/config.js';
 import { LEAD_NAME, NAME_PATTERN } from './names.js';
+import { closestMatch } from './suggest.js';
 
 /** The lead: the member whose `agentId` equals `leadAgentId` (never assumed by name). */
 export function leadOf(config: TeamConfig): Member | undefined {
@@ -23,16 +25,21 @@ export function findMember(config: TeamConfig, name: string): Member | undefined
   return config.members.find((m) => m.name === name);
 }
 
-/** The member with this name; MEMBER_NOT_FOUND (listing the members) otherwise. */
+/**
+ * The member with this name; MEMBER_NOT_FOUND otherwise, listing the members and, when one is
+ * close to the name given (`Alice` → `alice`, `bbo` → `bob`), naming it: "Did you mean "alice"?",
+ * also as `details.suggestion`.
+ */
 export function requireMember(config: TeamConfig, name: string, role = 'member'): Member {
   const member = findMember(config, name);
   if (member) return member;
   const names = config.members.map((m) => m.name);
+  const suggestion = closestMatch(name, names);
   throw new MailroomError(
     'MEMBER_NOT_FOUND',
-    `No ${role} named "${name}" in team "${config.name}". Members: ${names.join(', ') || '(none)'}. ` +
+    `No ${role} named "${name}" in team "${config.name}".${suggestion ? ` Did you mean "${suggestion}"?` : ''} Members: ${names.join(', ') || '(none)'}. ` +
       `Add one with \`mailroom team spawn ${NAME_PATTERN.test(name) ? name : '<name>'}\`.`,
-    { details: { team: config.name, name, members: names } },
+    { details: { team: config.name, name, members: names, ...(suggestion ? { suggestion } : {}) } },
   );
 }
 
@@ -89,11 +96,12 @@ export interface MemberDraft {
   type?: string | undefined;
   /** Palette color; when unset the store assigns the next one under its lock. */
   color?: string | undefined;
-  /** `in-process` (default), `tmux`, … */
-  backend?: string | undefined;
-  /** Default: `in-process` for the in-process backend, else `""`. */
+  /** How mailroom runs the member (default `in-process`): decides `tmuxPaneId`/`backendType` (src/protocol/backend.ts). */
+  backend?: MemberRuntime | undefined;
+  /** Its pane id, for the `tmux` and `iterm2` backends only. */
   paneId?: string | undefined;
   model: string;
+  /** Set only where the team's client writes prompts on members (`teamKeepsPrompts`: not Claude Code 2.1.332). */
   prompt?: string | undefined;
   planModeRequired?: boolean | undefined;
   cwd: string;
@@ -103,21 +111,23 @@ export interface MemberDraft {
 
 /**
  * A teammate in Claude Code's key order: agentId `<name>@<team>`, name, agentType?, color?,
- * joinedAt, tmuxPaneId, subscriptions, model, prompt?, planModeRequired, cwd, backendType.
+ * joinedAt, tmuxPaneId, subscriptions, model, prompt?, planModeRequired, cwd, backendType? — the
+ * pane id and backend type saying what the member really is ({@link rosterBackend}: `""` and no
+ * backend type for every member mailroom runs, a real pane only for a tmux/iTerm2 member).
  */
 export function buildMember(d: MemberDraft): Member {
-  const backend = d.backend ?? 'in-process';
+  const roster = rosterBackend(d.backend ?? 'in-process', d.paneId);
   const m: Record<string, unknown> = { agentId: `${d.name}@${d.team}`, name: d.name };
   if (d.type !== undefined) m.agentType = d.type;
   if (d.color !== undefined) m.color = d.color;
   m.joinedAt = d.joinedAt;
-  m.tmuxPaneId = d.paneId ?? (backend === 'in-process' ? 'in-process' : '');
+  m.tmuxPaneId = roster.tmuxPaneId;
   m.subscriptions = [];
   m.model = d.model;
   if (d.prompt !== undefined) m.prompt = d.prompt;
   m.planModeRequired = d.planModeRequired ?? false;
   m.cwd = d.cwd;
-  m.backendType = backend;
+  if (roster.backendType !== undefined) m.backendType = roster.backendType;
   return m as Member;
 }
 

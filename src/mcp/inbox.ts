@@ -58,6 +58,8 @@ export function consumeUnread(session: McpSession, limit: number): Promise<Consu
  */
 export async function waitForUnread(session: McpSession, timeoutMs: number, limit: number, request?: AbortSignal): Promise<Consumed> {
   const signal = request ? AbortSignal.any([request, session.closed]) : session.closed;
+  // A server that is closing hands out nothing and starts no new watch.
+  if (signal.aborted) return { messages: [], remaining: 0 };
   await session.feed.start();
   const deadline = Date.now() + timeoutMs;
   for (;;) {

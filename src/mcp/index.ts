@@ -3,7 +3,7 @@
  * The only module tree that imports @modelcontextprotocol/sdk; load it lazily.
  */
 export { serveMcp, type ServeMcpOptions } from './serve.js';
-export { createMcpServer, SERVER_INFO } from './server.js';
+export { createMcpServer, SERVER_INFO, type McpServerOptions } from './server.js';
 export { McpSession, stderrLogger, type Logger } from './session.js';
 export { joinTeam, MCP_BACKEND, type JoinOptions, type JoinResult } from './join.js';
 export { resourceUris } from './resources.js';

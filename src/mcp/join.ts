@@ -2,22 +2,25 @@
  * Joining a team as a member when `mailroom mcp` starts: an existing member (matched by exact name)
  * is reused as it is; otherwise the agent is registered with {@link spawnMember}.
  *
- * backendType: an MCP agent is registered as `in-process` with `tmuxPaneId: "in-process"`, the
- * values Claude Code writes for teammates that have no pane (2.1.109 snapshot `2-teammate-spawned`).
- * Claude Code's lead reads every member from config.json and delivers to it through its inbox file
- * whatever the backend; for `in-process` its teardown on `shutdown_approved` looks for an in-memory
- * teammate, finds none, and goes on to remove the member and unassign its tasks (reference §7.4).
- * `tmux`/`iterm2` would make the lead kill a pane id that is not ours, and an invented value is
- * outside the enum 2.1.332 validates in `shutdown_approved`.
+ * Roster fields: an MCP agent has no pane and is none of Claude Code's backends, so it is
+ * registered with `tmuxPaneId: ""` and no `backendType` (`rosterBackend('mcp')`; the evidence is in
+ * src/protocol/backend.ts and docs/format.md §4 "Backend type and pane id"). Claude Code's lead
+ * reads every member from config.json and delivers to it through its inbox file whatever the
+ * backend; its `shutdown_approved` then carries no `paneId`/`backendType`, so the lead kills no pane
+ * and goes on to remove the member and unassign its tasks (reference §7.4). `in-process` would make
+ * a 2.1.332 lead treat its messages as coming from an in-process teammate it does not run
+ * (suspect); `tmux`/`iterm2` would make the lead kill a pane id that is not ours; an invented value
+ * is outside the enum 2.1.332 validates.
  */
 import { isMailroomError } from '../errors.js';
+import type { MemberRuntime } from '../protocol/backend.js';
 import type { Member } from '../protocol/config.js';
 import { findMember } from '../core/members.js';
 import { spawnMember } from '../core/spawn.js';
 import type { Stores } from '../store/selection.js';
 
-/** The backendType an MCP agent is registered with (see the module comment for why). */
-export const MCP_BACKEND = 'in-process';
+/** How an MCP agent is registered (see the module comment for its roster fields and why). */
+export const MCP_BACKEND = 'mcp' satisfies MemberRuntime;
 
 /** Input of {@link joinTeam}. */
 export interface JoinOptions {

@@ -52,3 +52,23 @@ export const TeamConfigSchema = z.looseObject({
 
 /** A parsed team config. Unknown keys survive a read-modify-write. */
 export type TeamConfig = z.infer<typeof TeamConfigSchema>;
+
+/**
+ * True when the team's client writes its teammates' spawn `prompt` into config.json, so mailroom
+ * does too: Claude Code 2.1.109 does (its snapshot 2), 2.1.332 does not (its snapshot 2: a teammate
+ * without `prompt`). A config with 2.1.332's marks — `leadProcess` (2.1.332 only, reference §2) or
+ * a lead on pane `leader` — is a 2.1.332 team; any other (2.1.109's, mailroom's own) keeps prompts.
+ * mailroom keeps every prompt in its member record either way (src/protocol/member-record.ts).
+ */
+export function teamKeepsPrompts(config: TeamConfig): boolean {
+  return !hasSessionLead(config);
+}
+
+/**
+ * True when the config was written by a Claude Code 2.1.332 session lead: it has `leadProcess`
+ * (2.1.332 only, reference §2), or its lead sits on pane `leader` (2.1.332 snapshots 1–5).
+ */
+export function hasSessionLead(config: TeamConfig): boolean {
+  if (config.leadProcess !== undefined) return true;
+  return config.members.find((m) => m.agentId === config.leadAgentId)?.tmuxPaneId === 'leader';
+}

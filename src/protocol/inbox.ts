@@ -21,8 +21,10 @@ export const InboxEntrySchema = z.looseObject({
 export type InboxEntry = z.infer<typeof InboxEntrySchema>;
 
 /**
- * Builds an entry in the key order Claude Code writes (`from, text, summary?, timestamp, color?,
- * read, type, msgV, msg_id`). Optional fields that are undefined are left out.
+ * Builds an entry in the key order Claude Code 2.1.332 writes (`from, text, summary?, timestamp,
+ * color?, msgV, msg_id, type, read`; its snapshot 3). 2.1.109's own keys keep their relative order
+ * (`from, text, summary?, timestamp, color?, read`; it writes no `msgV`, `msg_id`, `type`).
+ * Optional fields that are undefined are left out.
  */
 export function makeInboxEntry(input: {
   from: string;
@@ -36,10 +38,10 @@ export function makeInboxEntry(input: {
   if (input.summary !== undefined && input.summary !== '') entry.summary = input.summary;
   entry.timestamp = input.timestamp;
   if (input.color !== undefined) entry.color = input.color;
-  entry.read = false;
-  entry.type = 'message';
   entry.msgV = 1;
   entry.msg_id = input.msgId;
+  entry.type = 'message';
+  entry.read = false;
   return entry;
 }
 

@@ -48,6 +48,8 @@ export async function runTurn(conversation: Conversation, deps: TurnDeps): Promi
       const response = await step(conversation, deps);
       if (response === undefined) break;
       steps++;
+      const text = replyText(response);
+      if (text !== '') record.lastText = text;
       const calls = response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
       if (calls.length === 0) break;
       for (const call of calls) conversation.queue(await runToolCall(call, ctx));
@@ -76,7 +78,7 @@ async function step(conversation: Conversation, deps: TurnDeps): Promise<ModelRe
   let response: ModelResponse;
   try {
     if (prompt.status === 'rejected') throw prompt.reason;
-    const request: ModelRequest = { system: prompt.value, messages: conversation.messages, tools: teamToolSpecs(), signal, teammate: { team, name, lead, cwd } };
+    const request: ModelRequest = { system: prompt.value, messages: conversation.messages, tools: teamToolSpecs(deps.tools), signal, teammate: { team, name, lead, cwd } };
     deps.onRequest?.(request);
     response = await deps.model.call(request);
   } catch (err) {
@@ -88,6 +90,11 @@ async function step(conversation: Conversation, deps: TurnDeps): Promise<ModelRe
   conversation.addAssistant(response.content);
   deps.log(`model call → ${describeResponse(response)}${delivered.length ? ` (delivered ${delivered.length} message${delivered.length > 1 ? 's' : ''})` : ''}`);
   return response;
+}
+
+/** The text blocks of a reply, joined by blank lines and trimmed. */
+function replyText(r: ModelResponse): string {
+  return r.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n\n').trim();
 }
 
 function describeResponse(r: ModelResponse): string {

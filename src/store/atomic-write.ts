@@ -5,18 +5,62 @@
  * uses, so `mailroom doctor` finds leftovers of either (a writer killed before its rename).
  *
  * A `beforeRename` check runs after the slow part (write + fsync) and immediately before the
- * rename: lock holders confirm there that they still hold their lock, so a holder paused during
- * the write never replaces a newer file.
+ * file is replaced: lock holders confirm there that they still hold their lock, so a holder paused
+ * during the write never replaces a newer file. Two more steps serve a holder paused *after* that
+ * check (src/store/locked-write.ts, docs/decisions.md "Locks"):
+ * - `keepReplaced`: right before the rename, the file about to be replaced is hard-linked to
+ *   `<file>.keep-<uint32>`, so a write that turns out to have landed after its lock was lost can
+ *   put back or merge what it replaced;
+ * - a rename whose temporary file is gone fails with {@link WriteCancelled}: a process that took
+ *   the stale lock over deleted it (lock-takeover.ts), and nothing was written.
+ * `exclusive` creates the file only if it does not exist (hard link, as `wx` but never empty).
+ *
+ * Any file system error (disk full, quota, permissions) is FILE_ACCESS naming the file, and the
+ * temporary file is removed: nothing is half-written.
  */
 import { randomInt } from 'node:crypto';
-import { lstat, open, realpath, rename, stat, unlink } from 'node:fs/promises';
-import { MailroomError } from '../errors.js';
+import { link, lstat, open, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { MailroomError, fileWriteError, isErrno } from '../errors.js';
 import { FILE_MODE } from './modes.js';
+import { testFreeze } from './test-freeze.js';
 
 /** Options of {@link writeFileAtomic}. */
 export interface AtomicWriteOptions {
-  /** Runs right before the rename; if it throws, the temporary file is removed and nothing changes. */
+  /** Runs right before the file is replaced; if it throws, the temporary file is removed and nothing changes. */
   beforeRename?: () => Promise<void>;
+  /** Hard-link the file being replaced to a keep path first (see {@link AtomicWriteResult.kept}). */
+  keepReplaced?: boolean;
+  /** Create the file only if it does not exist at that moment; else {@link FileExists}, nothing written. */
+  exclusive?: boolean;
+}
+
+/** What {@link writeFileAtomic} did. */
+export interface AtomicWriteResult {
+  /** The file that was written: `path`, or the target of a symlink at `path`. */
+  target: string;
+  /** Inode number of the file now in place (to recognise it later). */
+  ino: bigint;
+  /**
+   * With `keepReplaced`: a hard link to the file this write replaced (undefined when there was
+   * none). The caller must remove it (or use it, then remove it).
+   */
+  kept: string | undefined;
+}
+
+/** The temporary file of a write was deleted before its rename (a takeover cancelled it): nothing was written. */
+export class WriteCancelled extends Error {
+  constructor(readonly path: string) {
+    super(`The write of ${path} was cancelled: its temporary file was removed before the rename.`);
+    this.name = 'WriteCancelled';
+  }
+}
+
+/** An exclusive write found the file already there: nothing was written. */
+export class FileExists extends Error {
+  constructor(readonly path: string) {
+    super(`${path} already exists.`);
+    this.name = 'FileExists';
+  }
 }
 
 /** The temporary sibling a write of `path` uses: `<path>.<decimal uint32>`. */
@@ -27,29 +71,110 @@ export function tempPathFor(path: string): string {
 /** Matches a temporary sibling name and captures the target's name: `team-lead.json.123` → `team-lead.json`. */
 export const TEMP_NAME = /^(.+)\.(\d+)$/;
 
+/** Infix of the hard link to a replaced file: `<file>.keep-<uint32>`. */
+export const KEEP_INFIX = '.keep-';
+
+/** Matches a keep link's name and captures the target's name: `team-lead.json.keep-123` → `team-lead.json`. */
+export const KEEP_NAME = /^(.+)\.keep-(\d+)$/;
+
 /**
  * Replaces `path` with `text` (UTF-8) atomically, with mode 0600 (through a symlink: its target).
- * @throws FILE_ACCESS when the file is read-only, whatever `beforeRename` throws, or the file
- * system error (the file is then unchanged).
+ * @throws FILE_ACCESS when the file is read-only or a file system error stops the write (naming
+ * the file; it is then unchanged), whatever `beforeRename` throws, {@link WriteCancelled},
+ * {@link FileExists}
  */
-export async function writeFileAtomic(path: string, text: string, options: AtomicWriteOptions = {}): Promise<void> {
+export async function writeFileAtomic(path: string, text: string, options: AtomicWriteOptions = {}): Promise<AtomicWriteResult> {
   const target = await writeTarget(path);
   const tmp = tempPathFor(target);
-  const handle = await open(tmp, 'wx', FILE_MODE);
-  let closed = false;
+  const ino = await writeTemp(target, tmp, text);
   let renamed = false;
+  let kept: string | undefined;
+  try {
+    await options.beforeRename?.();
+    testFreeze('before-link', target);
+    if (options.exclusive) {
+      if (!(await linkNew(tmp, target))) throw new FileExists(target);
+    } else if (!options.keepReplaced) {
+      await renameTemp(tmp, target);
+      renamed = true;
+    } else {
+      for (;;) {
+        kept = await keepLink(target);
+        if (kept !== undefined) {
+          testFreeze('before-rename', target);
+          await renameTemp(tmp, target);
+          renamed = true;
+          break;
+        }
+        if (await linkNew(tmp, target)) break; // nothing to replace: create it exclusively
+      }
+    }
+    return { target, ino, kept };
+  } catch (err) {
+    if (kept !== undefined) await unlink(kept).catch(() => undefined);
+    throw err;
+  } finally {
+    // After a link the temporary name is a second name of the file; after a failure, a leftover.
+    if (!renamed) await unlink(tmp).catch(() => undefined);
+  }
+}
+
+/** Writes, chmods and fsyncs the temporary file; @returns its inode number. */
+async function writeTemp(target: string, tmp: string, text: string): Promise<bigint> {
+  let handle;
+  try {
+    handle = await open(tmp, 'wx', FILE_MODE);
+  } catch (err) {
+    throw fileWriteError(target, err);
+  }
   try {
     await handle.writeFile(text, 'utf8');
     await handle.chmod(FILE_MODE);
     await handle.sync();
+    const { ino } = await handle.stat({ bigint: true });
     await handle.close();
-    closed = true;
-    await options.beforeRename?.();
+    return ino;
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    await unlink(tmp).catch(() => undefined);
+    throw fileWriteError(target, err);
+  }
+}
+
+/** `rename(tmp, target)`; a temporary file that vanished is {@link WriteCancelled}. */
+async function renameTemp(tmp: string, target: string): Promise<void> {
+  try {
     await rename(tmp, target);
-    renamed = true;
-  } finally {
-    if (!closed) await handle.close().catch(() => undefined);
-    if (!renamed) await unlink(tmp).catch(() => undefined);
+  } catch (err) {
+    if (isErrno(err, 'ENOENT') && !(await lstat(tmp).then(() => true, () => false))) throw new WriteCancelled(target);
+    throw fileWriteError(target, err);
+  }
+}
+
+/** `link(tmp, target)`: false when `target` exists; a vanished temporary file is {@link WriteCancelled}. */
+async function linkNew(tmp: string, target: string): Promise<boolean> {
+  try {
+    await link(tmp, target);
+    return true;
+  } catch (err) {
+    if (isErrno(err, 'EEXIST')) return false;
+    if (isErrno(err, 'ENOENT') && !(await lstat(tmp).then(() => true, () => false))) throw new WriteCancelled(target);
+    throw fileWriteError(target, err);
+  }
+}
+
+/** Hard-links `target` to a fresh keep path; undefined when `target` does not exist. */
+async function keepLink(target: string): Promise<string | undefined> {
+  for (;;) {
+    const keep = `${target}${KEEP_INFIX}${randomInt(0, 2 ** 32)}`;
+    try {
+      await link(target, keep);
+      return keep;
+    } catch (err) {
+      if (isErrno(err, 'ENOENT')) return undefined;
+      if (isErrno(err, 'EEXIST')) continue;
+      throw fileWriteError(target, err);
+    }
   }
 }
 

@@ -12,9 +12,9 @@
  * What kind of stored record a corrupt one is (`highwatermark`: a task list's `.highwatermark`;
  * `process`: a `mailroom agent` pid record; `command`: a running command's record; `lease`: an
  * inbox's lease bookkeeping; `reader`: a member's reader claim; `idempotency`: a remembered
- * idempotency key).
+ * idempotency key; `member`: mailroom's record of a member).
  */
-export type StateFileKind = 'config' | 'inbox' | 'task' | 'highwatermark' | 'process' | 'command' | 'lease' | 'reader' | 'idempotency';
+export type StateFileKind = 'config' | 'inbox' | 'task' | 'highwatermark' | 'process' | 'command' | 'lease' | 'reader' | 'idempotency' | 'member';
 
 /** One problem found in a store. */
 export type StoreIssue =
@@ -28,7 +28,12 @@ export type StoreIssue =
   /** A lock not refreshed for longer than the stale time (its holder died). */
   | { kind: 'stale-lock'; location: string; ageMs: number }
   /** A `<lock>.takeover` guard older than the stale time, or a `<lock>.stale-*` directory left mid-takeover. */
-  | { kind: 'lock-leftover'; location: string; ageMs: number };
+  | { kind: 'lock-leftover'; location: string; ageMs: number }
+  /**
+   * A task list that belongs to no team (Claude Code 2.1.332 leaves `tasks/<list>/` behind when it
+   * removes a session's team). `tasks`: its task files; `ageMs`: since anything in it last changed.
+   */
+  | { kind: 'orphan-task-list'; location: string; list: string; tasks: number; ageMs: number };
 
 /** The outcome of repairing one {@link StoreIssue}. */
 export interface StoreRepair {
@@ -38,7 +43,7 @@ export interface StoreRepair {
   note: string;
   /** Bytes of storage freed (temporary files). */
   bytesFreed: number;
-  /** Where a quarantined record went, for humans. */
+  /** Where a quarantined record (or a task list without a team) went, for humans. */
   movedTo?: string;
 }
 

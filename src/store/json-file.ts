@@ -6,6 +6,7 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { MailroomError, isErrno } from '../errors.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { writeLocked, type LockedWriteOptions } from './locked-write.js';
 import type { HeldLock } from './lock.js';
 import { sleep } from './lock.js';
 
@@ -20,7 +21,7 @@ export function formatJson(value: unknown): string {
  * Result of {@link readJsonFile}: the parsed value and the length of the text it came from
  * (characters), or `missing` when the file does not exist.
  */
-export type JsonRead = { state: 'ok'; value: unknown; chars: number } | { state: 'missing' };
+export type JsonRead = { state: 'ok'; value: unknown; chars: number; text: string } | { state: 'missing' };
 
 /**
  * Reads and parses a JSON file. A file that does not parse is read again a few times (a Claude Code
@@ -41,7 +42,7 @@ export async function readJsonFile(path: string, options: { attempts?: number } 
       throw err;
     }
     try {
-      return { state: 'ok', value: JSON.parse(text) as unknown, chars: text.length };
+      return { state: 'ok', value: JSON.parse(text) as unknown, chars: text.length, text };
     } catch (err) {
       lastError = err;
       if (i < attempts - 1) await sleep(20);
@@ -92,16 +93,19 @@ function describeCause(cause: Error): string {
 }
 
 /**
- * Writes `value` to `path` atomically. When `lock` is given, it is confirmed right before the
- * rename; if it was lost meanwhile, nothing is written and LOCK_COMPROMISED is thrown, so a paused
- * holder never overwrites a newer file.
- * @throws MailroomError LOCK_COMPROMISED
+ * Writes `value` to `path` atomically. When `lock` is given, the write is the locked write step of
+ * src/store/locked-write.ts: the lock is confirmed right before the rename (lost: nothing is
+ * written, LOCK_COMPROMISED) and again right after it; a write that landed after its lock was lost
+ * is repaired (`options.recovery` merges back the other holder's change), so a paused holder never
+ * silently overwrites a newer file.
+ * @throws MailroomError LOCK_COMPROMISED, FILE_ACCESS (naming the file; nothing half-written)
  */
-export async function writeJsonFile(path: string, value: unknown, lock?: HeldLock): Promise<void> {
-  await writeTextFile(path, formatJson(value), lock);
+export async function writeJsonFile(path: string, value: unknown, lock?: HeldLock, options?: LockedWriteOptions): Promise<void> {
+  await writeTextFile(path, formatJson(value), lock, options);
 }
 
 /** Atomic text write with the same guarantees as {@link writeJsonFile}. */
-export async function writeTextFile(path: string, text: string, lock?: HeldLock): Promise<void> {
-  await writeFileAtomic(path, text, lock ? { beforeRename: () => lock.assertHeld(`writing ${path}`) } : {});
+export async function writeTextFile(path: string, text: string, lock?: HeldLock, options?: LockedWriteOptions): Promise<void> {
+  if (lock) await writeLocked(path, text, lock, options);
+  else await writeFileAtomic(path, text);
 }

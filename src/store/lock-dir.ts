@@ -33,6 +33,16 @@ export async function dirId(dir: string): Promise<DirId | undefined> {
   }
 }
 
+/**
+ * Margin below the stale time (ms) within which a holder stops counting on its lock: clock
+ * granularity and a late timer. A holder confirms its lock only while its last refresh is younger
+ * than `staleMs − margin`, so anything it wrote before a confirmation is at least this old when
+ * someone may judge the lock stale (lock-takeover.ts relies on that).
+ */
+export function budgetMarginMs(staleMs: number): number {
+  return Math.max(250, staleMs / 10);
+}
+
 /** Milliseconds since the mtime recorded in `id`. */
 export function ageMs(id: DirId): number {
   return Date.now() - Number(id.mtimeNs / 1_000_000n);
@@ -120,9 +130,30 @@ export class DirLock {
     }
     if (this.lostReason !== undefined) {
       throw new MailroomError('LOCK_COMPROMISED', `Lost the lock ${this.lockDir} before ${what} (${this.lostReason}). Nothing was written; retry.`, {
-        details: { lockDir: this.lockDir },
+        details: { lockDir: this.lockDir, retry: true },
       });
     }
+  }
+
+  /**
+   * Like {@link assertHeld} but answers instead of throwing: true while the lock is surely ours.
+   * Used right after a rename, to learn whether the write landed while the lock was still held.
+   */
+  async confirm(): Promise<boolean> {
+    return this.assertHeld('confirming').then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /**
+   * Stops refreshing and hands back the identity of the directory this holder made, so that
+   * lock.ts can remove it (if it is still that one) before taking the lock afresh.
+   */
+  abandon(): DirId {
+    this.lostReason ??= 'given up to be taken afresh';
+    this.stop();
+    return this.id;
   }
 
   /** Removes the directory if it is still ours; never throws. */
@@ -145,9 +176,8 @@ export class DirLock {
     }
   }
 
-  /** Margin below the stale time: clock granularity and a late timer. */
   private get budgetMs(): number {
-    return this.staleMs - Math.max(250, this.staleMs / 10);
+    return this.staleMs - budgetMarginMs(this.staleMs);
   }
 
   private withinBudget(): boolean {

@@ -12,10 +12,13 @@
  * - A holder that may have lost its lock (paused past the stale time, or displaced) never writes,
  *   refreshes or removes it again: {@link HeldLock.assertHeld} is checked right before each write
  *   (see {@link DirLock}). It reports LOCK_COMPROMISED instead of crashing.
+ * - A taker cancels the stale holder's unfinished write (lock-takeover.ts), and a write that lost
+ *   its lock is redone: {@link withLock} runs its function again under a new lock when a write
+ *   inside reports LOCK_COMPROMISED with nothing of it left in the file (src/store/locked-write.ts).
  */
 import { MailroomError, isErrno } from '../errors.js';
 import { DirLock } from './lock-dir.js';
-import { takeOverIfStale } from './lock-takeover.js';
+import { discardIfSame, guardedFiles, takeOverIfStale, type TakeoverInfo, type TakeoverResult } from './lock-takeover.js';
 
 /** A lock is stale when its directory's mtime is older than this (ms); Claude Code's value. */
 export const STALE_MS = 10_000;
@@ -37,6 +40,16 @@ export interface HeldLock {
    * write in the error). @throws MailroomError LOCK_COMPROMISED
    */
   assertHeld(what: string): Promise<void>;
+  /** Like {@link assertHeld}, but resolves false instead of throwing. */
+  confirm(): Promise<boolean>;
+  /**
+   * Takes the same lock again, with the same options, after this one was (or may have been) lost:
+   * the directory is removed first if it is still this holder's own. This handle stays lost.
+   * @throws MailroomError LOCK_TIMEOUT
+   */
+  retake(): Promise<HeldLock>;
+  /** Reports a human-readable line through the options' `onWarning` (e.g. what a repaired write merged back). */
+  warn(message: string): void;
   /** Releases the lock if it is still ours. Never throws. */
   release(): Promise<void>;
 }
@@ -74,10 +87,7 @@ export async function acquireLock(target: string, lockDir: string, options: Lock
       options.onAcquired?.({ lockDir, waitMs: performance.now() - start });
       return held;
     }
-    const takeover = await takeOverIfStale(lockDir, staleMs);
-    if (takeover === 'removed') {
-      options.onWarning?.(`mailroom: took over a stale lock ${lockDir} (its holder stopped refreshing it over ${staleMs / 1000} s ago)`);
-    }
+    const takeover = await takeOver(target, lockDir, staleMs, options);
     if (Date.now() >= deadline) throw lockTimeout(lockDir, waitMs);
     if (takeover !== 'busy') continue;
     await sleep(delay * (0.5 + Math.random()));
@@ -85,18 +95,77 @@ export async function acquireLock(target: string, lockDir: string, options: Lock
   }
 }
 
-/** Runs `fn` while holding the lock, always releasing it afterwards. */
-export async function withLock<T>(target: string, lockDir: string, options: LockOptions, fn: (lock: HeldLock) => Promise<T>): Promise<T> {
-  const lock = await acquireLock(target, lockDir, options);
-  try {
-    return await fn(lock);
-  } finally {
-    await lock.release();
+/**
+ * Takes the lock if it is free now (or stale: taken over as {@link acquireLock} does), without
+ * waiting; undefined when a live holder has it.
+ */
+export async function tryAcquireLock(target: string, lockDir: string, options: LockOptions = {}): Promise<HeldLock | undefined> {
+  const staleMs = staleTimeOf(options);
+  const start = performance.now();
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const held = await tryLock(target, lockDir, staleMs, options);
+    if (held) {
+      options.onAcquired?.({ lockDir, waitMs: performance.now() - start });
+      return held;
+    }
+    if ((await takeOver(target, lockDir, staleMs, options)) === 'busy') return undefined;
+  }
+  return undefined;
+}
+
+/** One stale-takeover attempt, with its warning. */
+async function takeOver(target: string, lockDir: string, staleMs: number, options: LockOptions): Promise<TakeoverResult> {
+  const info: TakeoverInfo = { cancelledWrites: 0 };
+  const takeover = await takeOverIfStale(lockDir, staleMs, guardedFiles(target), info);
+  if (takeover === 'removed') {
+    const cancelled = info.cancelledWrites > 0 ? `; cancelled its unfinished write (${info.cancelledWrites} temporary file${info.cancelledWrites === 1 ? '' : 's'})` : '';
+    options.onWarning?.(`mailroom: took over a stale lock ${lockDir} (its holder stopped refreshing it over ${staleMs / 1000} s ago${cancelled})`);
+  }
+  return takeover;
+}
+
+/** How many times {@link withLock} runs its function when each run lost the lock (see there). */
+export const LOCK_ATTEMPTS = 3;
+
+/**
+ * Runs `fn` while holding the lock, always releasing it afterwards. When a write in `fn` finds
+ * that this lock was lost and leaves nothing of `fn`'s in the file (a retryable LOCK_COMPROMISED,
+ * {@link isRetryableLoss}), `fn` runs again from the start under a fresh lock, up to
+ * {@link LOCK_ATTEMPTS} times: it re-reads the file, so its change is applied on top of whatever
+ * the other holder wrote. `fn` must therefore do nothing outside the store it cannot repeat.
+ * `held`: a lock of `lockDir` already taken (e.g. by {@link tryAcquireLock}) for the first run.
+ */
+export async function withLock<T>(target: string, lockDir: string, options: LockOptions, fn: (lock: HeldLock) => Promise<T>, held?: HeldLock): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const lock = attempt === 1 && held ? held : await acquireLock(target, lockDir, options);
+    try {
+      return await fn(lock);
+    } catch (err) {
+      if (attempt >= LOCK_ATTEMPTS || !isRetryableLoss(err, lockDir)) throw err;
+      options.onWarning?.(`mailroom: ${err instanceof Error ? err.message : String(err)} Retrying under a new lock.`);
+    } finally {
+      await lock.release();
+    }
   }
 }
 
+/**
+ * LOCK_COMPROMISED for a write under `lockDir` that left nothing of its own in the file: the
+ * operation may simply run again. `what` names the write; `reason` says what happened.
+ */
+export function lostLock(lockDir: string, what: string, reason: string): MailroomError {
+  return new MailroomError('LOCK_COMPROMISED', `Lost the lock ${lockDir} before ${what} (${reason}). Nothing was written; retry.`, {
+    details: { lockDir, retry: true },
+  });
+}
+
+/** True when `err` is a {@link lostLock} error of `lockDir` (any lock when omitted). */
+export function isRetryableLoss(err: unknown, lockDir?: string): boolean {
+  return err instanceof MailroomError && err.code === 'LOCK_COMPROMISED' && err.details.retry === true && (lockDir === undefined || err.details.lockDir === lockDir);
+}
+
 async function tryLock(target: string, lockDir: string, staleMs: number, options: LockOptions): Promise<HeldLock | undefined> {
-  const onLost = (reason: string) => options.onWarning?.(`mailroom: lost lock ${lockDir} while holding it (${reason}); its write is abandoned`);
+  const onLost = (reason: string) => options.onWarning?.(`mailroom: lost lock ${lockDir} while holding it (${reason})`);
   let lock: DirLock | undefined;
   try {
     lock = await DirLock.create(lockDir, staleMs, onLost);
@@ -114,6 +183,12 @@ async function tryLock(target: string, lockDir: string, staleMs: number, options
       return held.lost;
     },
     assertHeld: (what) => held.assertHeld(what),
+    confirm: () => held.confirm(),
+    retake: async () => {
+      await discardIfSame(lockDir, held.abandon());
+      return acquireLock(target, lockDir, options);
+    },
+    warn: (message) => options.onWarning?.(message),
     release: () => held.release(),
   };
 }

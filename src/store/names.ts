@@ -15,6 +15,23 @@ export function pathPart(name: string): string {
   return name.replace(/[^a-zA-Z0-9_-]/g, '-');
 }
 
+/**
+ * A team directory Claude Code 2.1.332 is removing: at the end of a session it renames
+ * `teams/<teamDir>` to `teams/<teamDir>.deleted-<uuid>` and then removes that (2.1.332 snapshot
+ * 5-cleanup-tombstone). The client itself recognises such tombstones by `\.deleted-<uuid>$`; so
+ * does this pattern. No team name can produce one: the team-directory sanitiser turns `.` into `-`.
+ */
+export const TOMBSTONE_PATTERN = /\.deleted-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The team directory a tombstone directory name stands for (`session-0e1bac49.deleted-eb15…` →
+ * `session-0e1bac49`), or undefined when `dirName` is no tombstone ({@link TOMBSTONE_PATTERN}).
+ */
+export function tombstoneOf(dirName: string): string | undefined {
+  const m = TOMBSTONE_PATTERN.exec(dirName);
+  return m ? dirName.slice(0, m.index) : undefined;
+}
+
 /** Task list id of an explicit team: its name through the lowercasing sanitiser (reference §1). */
 export function taskListId(team: string): string {
   return pathPart(teamDirName(team));

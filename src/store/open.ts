@@ -167,8 +167,12 @@ function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
 
-/** Where the Redis backend is (a variable, so that TypeScript does not require the module to exist). */
-const REDIS_MODULE: string = './redis/index.js';
+/**
+ * Where the Redis backend is: an absolute URL (the bundled CLI imports it through its launcher,
+ * which resolves relative specifiers against its own directory; scripts/bundle-cli.mjs), held in a
+ * variable so that the backend stays out of the CLI bundle and off every start-up path.
+ */
+const REDIS_MODULE: string = new URL('./redis/index.js', import.meta.url).href;
 
 async function loadRedisBackend(): Promise<RedisBackendModule> {
   try {

@@ -157,6 +157,21 @@ export class Layout {
     return join(this.root, 'mailroom', 'idempotency', pathPart(team));
   }
 
+  /** `<root>/mailroom/members`: mailroom's member records, one directory per team. */
+  get membersDir(): string {
+    return join(this.root, 'mailroom', 'members');
+  }
+
+  /** `<root>/mailroom/members/<team>` (case-keeping sanitiser): mailroom's member records of the team. */
+  memberRecordDir(team: string): string {
+    return join(this.membersDir, pathPart(team));
+  }
+
+  /** `<root>/mailroom/members/<team>/<agent>.json`: mailroom's own record of a member (docs/format.md "Member records"). */
+  memberRecordPath(team: string, agent: string): string {
+    return join(this.memberRecordDir(team), `${pathPart(agent)}.json`);
+  }
+
   /** `<root>/mailroom/archive/<inboxTeam>`: every archived inbox of the team. */
   inboxArchiveDir(team: string): string {
     return join(this.root, 'mailroom', 'archive', pathPart(team));

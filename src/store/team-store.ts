@@ -14,9 +14,11 @@
  * Names are member names and task ids, never file names: a backend maps them to its own keys.
  * Everything that is machine-local (pids, logs, /proc) is in {@link HostStore}, not here.
  */
+import type { MemberRuntime } from '../protocol/backend.js';
 import type { Member, TeamConfig } from '../protocol/config.js';
 import type { TeamEventRecord } from '../protocol/events.js';
 import type { InboxEntry } from '../protocol/inbox.js';
+import type { MemberRecord } from '../protocol/member-record.js';
 import type { Task, TaskStatus } from '../protocol/task.js';
 import type { StoreIssue, StoreRepair } from './health.js';
 import type { StoreSelection } from './selection.js';
@@ -44,6 +46,15 @@ export interface TeamRef {
   name: string;
 }
 
+/**
+ * A team another client is removing: Claude Code 2.1.332 renames `teams/<team>` to a
+ * `*.deleted-<uuid>` tombstone at the end of its session, then removes it (see {@link TeamStore.teamRemoval}).
+ */
+export interface TeamRemoval {
+  /** Where the team went while it is removed, for humans (the tombstone directory). */
+  location: string;
+}
+
 /** A team moved aside by {@link TeamStore.deleteTeam}, restorable with {@link TeamStore.restoreTeam}. */
 export interface DeletedTeam {
   team: string;
@@ -64,6 +75,20 @@ export interface AddMemberOptions extends OpContext {
    * were for an earlier member of the name (docs/runtime.md "Shutdown").
    */
   retireEarlierShutdownRequests?: boolean;
+  /**
+   * mailroom's own record of the member (docs/format.md "Member records"), written in the same step
+   * with the member's `agentId` and `joinedAt`; a record left by an earlier member of the name is
+   * replaced. Members mailroom does not register (Claude Code's) have none.
+   */
+  record?: MemberRecordDraft | undefined;
+}
+
+/** What {@link AddMemberOptions.record} says about a member beyond its roster entry. */
+export interface MemberRecordDraft {
+  /** How mailroom runs the member (src/protocol/backend.ts). */
+  runtime: MemberRuntime;
+  /** Its spawn prompt (kept here also where the team's config holds none: Claude Code 2.1.332 teams). */
+  prompt?: string | undefined;
 }
 
 /** A member change: each key set to its new value; `null` removes the key. */
@@ -290,27 +315,46 @@ export interface TeamStore {
   /** Creates the team with `config` (its lead among `members`). Events: team created, then one member joined per member (the lead). @throws TEAM_EXISTS */
   createTeam(config: TeamConfig, ctx?: OpContext): Promise<Transition<TeamConfig>>;
   /**
-   * Moves config, roster, inboxes, tasks and journal aside, restorable. Event: team deleted (it goes
+   * Moves config, roster, inboxes, tasks, member records and journal aside, restorable. Event: team deleted (it goes
    * aside with the journal: a team re-created under the name starts with an empty history).
    * @throws TEAM_NOT_FOUND
    */
   deleteTeam(team: string, ctx?: OpContext): Promise<Transition<DeletedTeam>>;
   /** Teams moved aside by {@link deleteTeam}, newest first (of one name, or all). */
   listDeletedTeams(team?: string): Promise<DeletedTeam[]>;
-  /** Brings a deleted team back, its journal included. Event: team restored. @throws TEAM_EXISTS (a team of that name exists), TEAM_NOT_FOUND (no such id) */
+  /**
+   * Set while another client is removing the team (Claude Code 2.1.332's tombstone of it, holding
+   * a config of the same lead session): the team will not come back. Undefined otherwise, also for
+   * a tombstone of an earlier team of the name; always undefined on a store no such client writes.
+   */
+  teamRemoval(team: string): Promise<TeamRemoval | undefined>;
+  /** Brings a deleted team back, its journal and member records included. Event: team restored. @throws TEAM_EXISTS (a team of that name exists), TEAM_NOT_FOUND (no such id) */
   restoreTeam(id: string, ctx?: OpContext): Promise<Transition<TeamConfig>>;
 
   // Roster
-  /** Adds a member. @throws TEAM_NOT_FOUND, MEMBER_EXISTS (same name, compared case-insensitively) */
+  /**
+   * Adds a member, and with `options.record` its member record. Event: member joined.
+   * @throws TEAM_NOT_FOUND, MEMBER_EXISTS (same name, compared case-insensitively), FILE_CORRUPT
+   * (with `record`: the stored record of that name does not parse; it is never overwritten, and
+   * nothing is written)
+   */
   addMember(team: string, member: Member, options?: AddMemberOptions): Promise<Transition<Member>>;
   /** Changes a member's keys in place (unknown keys kept). No write and no event when nothing changes. @throws MEMBER_NOT_FOUND */
   updateMember(team: string, name: string, patch: MemberPatch, ctx?: OpContext): Promise<Transition<Member>>;
   /**
    * Removes a member (by name or agentId; never the lead) and, in the same step, unassigns its tasks
-   * that are not completed (owned by its name or agentId: owner dropped, status pending).
-   * `undefined` (no events) when absent or the lead. Events: member left, then a task updated per task.
+   * that are not completed (owned by its name or agentId: owner dropped, status pending), and its
+   * member record. `undefined` (no events) when absent or the lead. Events: member left, then a task
+   * updated per task.
    */
   removeMember(team: string, nameOrAgentId: string, ctx?: OpContext): Promise<Transition<RemovedMember | undefined>>;
+
+  /**
+   * mailroom's member records of the team, in member-name order (records that do not parse are
+   * skipped: `scanHealth` reports them). A record whose `agentId`/`joinedAt` differ from the roster
+   * entry of its name is about an earlier member (`recordIsFor`). A deleted team's move with it.
+   */
+  readMemberRecords(team: string): Promise<MemberRecord[]>;
 
   // Inboxes
   /**

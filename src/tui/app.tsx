@@ -14,6 +14,7 @@ import { layout } from './navigation.js';
 import { RosterPane } from './roster-pane.js';
 import { SendForm } from './send-form.js';
 import { TasksPane } from './tasks-pane.js';
+import { plural } from '../cli/render/plural.js';
 
 /** Props of {@link WatchApp}. */
 export interface WatchAppProps {
@@ -60,9 +61,10 @@ export function WatchApp({ snapshot, status, columns, rows, onSend, onQuit }: Wa
     <Box flexDirection="column" width={columns} height={rows}>
       <Text bold wrap="truncate">
         mailroom watch · team {safe.team}
-        {snapshot.exists ? '' : ' (removed)'} · {snapshot.members.length} members · {c.pending + c.in_progress + c.completed} tasks · {snapshot.messages.length} messages ({snapshot.counts.unread} unread)
+        {snapshot.exists ? '' : ' (removed)'} · {plural(snapshot.members.length, 'member')} · {plural(c.pending + c.in_progress + c.completed, 'task')} · {plural(snapshot.messages.length, 'message')} ({snapshot.counts.unread} unread)
       </Text>
       <Body ui={ui} snapshot={snapshot} safe={safe} columns={columns} heights={h} />
+      <Box flexGrow={1} />
       <Text dimColor wrap="truncate">
         Tab pane · ↑↓ move · Enter open · Esc back · s send · q quit{footer ? ` │ ${footer}` : ''}
       </Text>

@@ -3,6 +3,7 @@
  * the rows are shared between the panes.
  */
 import type { TeamSnapshot } from '../core/snapshot.js';
+import { shareRows } from './fit.js';
 
 /** The three panes of the main view. */
 export type PaneName = 'roster' | 'tasks' | 'messages';
@@ -35,10 +36,16 @@ export function nextRecipient(s: TeamSnapshot, preferred: string | undefined, st
   return names[(from + step + names.length) % names.length]!;
 }
 
-/** Heights (rows, borders included) of the header-less body parts for a screen of `rows` rows. */
+/**
+ * Heights (rows, borders included) of the body parts for a screen of `rows` rows (header and
+ * footer take one each). Each pane wants its content's rows (border 2, title 1, column header 1 in
+ * roster and tasks); a pane gets at most that, at least room for one row and its `+N more` line,
+ * and the rows left go to the pane missing most (fit.ts shareRows). Rows no pane wants stay blank
+ * below the panes, so no pane shows empty rows.
+ */
 export function layout(rows: number, s: TeamSnapshot): { body: number; roster: number; tasks: number; messages: number } {
-  const body = Math.max(15, rows - 2);
-  const roster = Math.max(5, Math.min(s.members.length + 4, Math.floor(body * 0.3)));
-  const tasks = Math.max(5, Math.min(Math.max(1, s.tasks.length) + 4, Math.floor(body * 0.3)));
-  return { body, roster, tasks, messages: Math.max(5, body - roster - tasks) };
+  const body = Math.max(3, rows - 2);
+  const wants = [Math.max(1, s.members.length) + 4, Math.max(1, s.tasks.length) + 4, Math.max(1, s.messages.length) + 3];
+  const [roster, tasks, messages] = shareRows(body, wants, [6, 6, 5]) as [number, number, number];
+  return { body, roster, tasks, messages };
 }

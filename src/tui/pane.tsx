@@ -25,6 +25,15 @@ export function Pane({ title, focused, height, children }: PaneProps) {
   );
 }
 
+/** The `+N more` line of a list that does not fit (nothing when everything fits). */
+export function MoreLine({ more }: { more: string | undefined }) {
+  return more ? (
+    <Text dimColor wrap="truncate">
+      {more}
+    </Text>
+  ) : null;
+}
+
 /** Inner width of a pane of outer width `columns` (borders and padding taken off). */
 export function innerWidth(columns: number): number {
   return Math.max(10, columns - 4);

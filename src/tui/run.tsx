@@ -8,6 +8,8 @@ import { describeEvent } from '../core/events.js';
 import { followTeam } from '../core/follow.js';
 import { sendMessage } from '../core/messages.js';
 import type { Stores } from '../store/selection.js';
+import type { TeamSnapshot } from '../core/snapshot.js';
+import { terminalSafe } from '../core/terminal-text.js';
 import { WatchApp } from './app.js';
 import { clock } from './format.js';
 import { useLiveSnapshot, useTerminalSize, type LiveState, type SnapshotSource } from './use-live-snapshot.js';
@@ -28,7 +30,17 @@ function Live({ source, onSend }: { source: SnapshotSource; onSend(to: string, t
   return <WatchApp snapshot={snapshot} status={status} columns={columns} rows={Math.max(10, rows - 1)} onSend={onSend} onQuit={() => exit()} />;
 }
 
-/** Runs the screen until `q`. @throws TEAM_NOT_FOUND (before the screen opens) */
+/** The line printed after the screen closed because Claude Code removed the team. */
+function endLine(snapshot: TeamSnapshot): string {
+  const location = snapshot.ended?.location;
+  return `mailroom watch: team ${snapshot.team} ${describeEvent({ kind: 'team', action: 'removed', final: true, ...(location ? { location } : {}) }).replace(/^team /, '')}; watch ended.\n`;
+}
+
+/**
+ * Runs the screen until `q`, or until Claude Code removes the team at the end of its session: the
+ * screen then closes and one line says so (also, without opening the screen, when the team was
+ * already being removed). @throws TEAM_NOT_FOUND (before the screen opens)
+ */
 export async function runTui(o: TuiOptions): Promise<void> {
   const listeners = new Set<(state: LiveState) => void>();
   const following = await followTeam({
@@ -53,12 +65,22 @@ export async function runTui(o: TuiOptions): Promise<void> {
     const sent = await sendMessage({ root: o.store, team: o.team, to, text });
     return `sent to ${sent.to} at ${clock(sent.entry.timestamp)}`;
   };
+  if (following.initial.ended) {
+    await following.close();
+    process.stdout.write(terminalSafe(endLine(following.initial)));
+    return;
+  }
+  let ended = false;
   process.stdout.write('\u001b[?1049h\u001b[H');
   try {
     const app = render(<Live source={source} onSend={onSend} />, { exitOnCtrlC: false });
     const stop = () => app.unmount();
     process.once('SIGTERM', stop);
     process.once('SIGHUP', stop);
+    void following.ended.then(() => {
+      ended = true;
+      stop();
+    });
     await app.waitUntilExit();
     process.off('SIGTERM', stop);
     process.off('SIGHUP', stop);
@@ -66,4 +88,5 @@ export async function runTui(o: TuiOptions): Promise<void> {
     process.stdout.write('\u001b[?1049l');
     await following.close();
   }
+  if (ended) process.stdout.write(terminalSafe(endLine(following.current())));
 }

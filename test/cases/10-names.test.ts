@@ -87,9 +87,9 @@ describe('the store afterwards', () => {
     expect(await readdir(tmp.path)).toEqual(['root']);
     const top = (await readdir(root)).sort();
     expect(top.filter((d) => d !== 'mailroom')).toEqual(['tasks', 'teams']);
-    // mailroom's journal and archive (docs/format.md): every file there is named after a valid team.
+    // mailroom's journal, archive and member records (docs/format.md): every file there is named after a valid team (and member).
     const own = top.includes('mailroom') ? await listFiles(join(root, 'mailroom')) : [];
-    for (const f of own) expect(f).toMatch(/^(journal|archive)\/[a-z0-9][a-z0-9-]{0,63}(\.ndjson|\/[a-z0-9][a-z0-9-]{0,63}\.ndjson)$/);
+    for (const f of own) expect(f).toMatch(/^((journal|archive)\/[a-z0-9][a-z0-9-]{0,63}(\.ndjson|\/[a-z0-9][a-z0-9-]{0,63}\.ndjson)|members\/[a-z0-9][a-z0-9-]{0,63}\/[a-z0-9][a-z0-9-]{0,63}\.json)$/);
   });
 
   it('has one directory per team, each named exactly as its team', async () => {

@@ -65,8 +65,8 @@ describe('a foreground agent registers itself', () => {
     await expect(startProcessTeammate({ root: store, team: 'demo', name: 'alice' })).rejects.toMatchObject({ code: 'TEAMMATE_RUNNING', details: { pid: first.proc.pid } });
     expect((await store.host.readProcessRecord('demo', 'alice'))?.pid).toBe(first.proc.pid);
 
-    const show = JSON.parse((await mailroomOk(dir.path, 'team', 'show', '--team', 'demo', '--json')).stdout) as { members: Array<{ name: string; backendType?: string }> };
-    expect(show.members.find((m) => m.name === 'alice')?.backendType).toBe('in-process'); // config.json is not touched
+    const show = JSON.parse((await mailroomOk(dir.path, 'team', 'show', '--team', 'demo', '--json')).stdout) as { config: { members: Array<{ name: string; backendType?: string; tmuxPaneId?: string }> } };
+    expect(show.config.members.find((m) => m.name === 'alice')).toMatchObject({ tmuxPaneId: '' }); // config.json is not touched
 
     const stop = await mailroom(dir.path, 'team', 'stop', 'alice', '--team', 'demo');
     expect(stop.code, stop.stderr).toBe(0);

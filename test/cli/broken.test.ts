@@ -96,7 +96,7 @@ describe('listings skip broken files with a warning naming them', () => {
 
   it('task list', async () => {
     const run = await mailroomOk(root, 'task', 'list', '--team', 'bad-tasks');
-    expect(run.stdout).toBe('#1 [pending] Valid task ready\n#4 [pending] Task with prototype keys ready\n');
+    expect(run.stdout).toBe(['ID  STATUS   OWNER  BOARD  SUBJECT', '#1  pending  -      ready  Valid task', '#4  pending  -      ready  Task with prototype keys', ''].join('\n'));
     expect(run.stderr).toContain(path('tasks/bad-tasks/2.json'));
     expect(run.stderr).toContain(path('tasks/bad-tasks/6.json'));
   });

@@ -29,13 +29,13 @@ describe('mailroom doctor', () => {
     expect(check.code).toBe(7);
     expect(check.stdout).toMatch(/^\[stale-lock\] Lock .*config\.json\.lock has not been refreshed for 60 min/m);
     expect(check.stdout).toMatch(/^\[temp-file\] Temporary file .*team-lead\.json\.4242 \(16 bytes, 60 min old\)/m);
-    expect(check.stdout).toMatch(/^2 problem\(s\) found, 0 repaired$/m);
-    expect(check.stderr).toMatch(/STORE_UNHEALTHY: 2 problem\(s\) remain .* Run `mailroom --root \S+ doctor --fix`/);
+    expect(check.stdout).toMatch(/^2 problems found, 0 repaired$/m);
+    expect(check.stderr).toMatch(/STORE_UNHEALTHY: 2 problems remain .* Run `mailroom --root \S+ doctor --fix`/);
 
     const fix = await mailroom(tmp.path, 'doctor', '--fix');
     expect(fix.code).toBe(0);
     expect(fix.stdout).toMatch(/→ fixed: removed \(16 bytes\)/);
-    expect(fix.stdout).toMatch(/^2 problem\(s\) found, 2 repaired; 16 bytes freed$/m);
+    expect(fix.stdout).toMatch(/^2 problems found, 2 repaired; 16 bytes freed$/m);
     expect((await mailroom(tmp.path, 'doctor')).stdout).toMatch(/^No problems found in /);
   });
 });

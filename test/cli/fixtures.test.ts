@@ -170,10 +170,11 @@ describe('fixtures/claude-code (lead + two tmux teammates)', () => {
     ];
     expect(list.stdout).toBe(
       [
-        '#1 [completed] Write the tokenizer (owner: alice)',
-        '#2 [in_progress] Write the parser (owner: bob)',
-        '#3 [pending] Write parser tests blocked by #2',
-        '#5 [pending] Benchmark the tokenizer ready',
+        'ID  STATUS       OWNER  BOARD          SUBJECT',
+        '#1  completed    alice  -              Write the tokenizer',
+        '#2  in_progress  bob    -              Write the parser',
+        '#3  pending      -      blocked by #2  Write parser tests',
+        '#5  pending      -      ready          Benchmark the tokenizer',
         '',
       ].join('\n'),
     );
@@ -229,7 +230,7 @@ describe.each(SNAPSHOTS)('Claude Code 2.1.109 snapshot %s', (snapshot) => {
     expect(summary.config).toEqual(config);
     expect(summary.members.map((m) => m.name)).toEqual(config.members.map((m) => m.name));
     expect(Object.values(summary.tasks).reduce((a, b) => a + b, 0)).toBe(files.length);
-    expect(tasks.stdout.trimEnd().split('\n').map((l) => l.split(' ')[0])).toEqual(files.map((t) => `#${t.id}`));
+    expect(tasks.stdout.trimEnd().split('\n').slice(1).map((l) => l.split(' ')[0])).toEqual(files.map((t) => `#${t.id}`));
     expect((JSON.parse(tasksJson.stdout) as { task: TaskFile }[]).map((v) => v.task)).toEqual(files);
     expect(shown.map((r) => (JSON.parse(r.stdout) as { task: TaskFile }).task)).toEqual(files);
   });

@@ -27,6 +27,11 @@ async function rewriteJson(path: string, change: (value: never) => unknown): Pro
 
 const FUTURE = { added: 'by a future Claude Code', n: [1, 2] };
 
+/** A 2.1.109 entry's keys as 2.1.332 orders them with its additions: `msgV, msg_id, type` before `read`. */
+function as2_1_332(keys: string[]): string[] {
+  return [...keys.filter((k) => k !== 'read'), 'msgV', 'msg_id', 'type', 'read'];
+}
+
 describe('rewrites of fixtures/claude-code keep what they do not change', () => {
   let dir: TempDir;
   let root: string;
@@ -47,7 +52,7 @@ describe('rewrites of fixtures/claude-code keep what they do not change', () => 
     expect(after.slice(0, before.length)).toEqual(before);
     expect(keyPaths(after.slice(0, before.length))).toEqual(keyPaths(before));
     const added = after[before.length]!;
-    expect(Object.keys(added)).toEqual(['from', 'text', 'summary', 'timestamp', 'read', 'type', 'msgV', 'msg_id']);
+    expect(Object.keys(added)).toEqual(['from', 'text', 'summary', 'timestamp', 'msgV', 'msg_id', 'type', 'read']);
     expect(added).toMatchObject({ from: 'team-lead', text: 'Please also handle comments', summary: 'Handle comments', read: false, type: 'message', msgV: 1 });
     expect(added.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(added.msg_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
@@ -58,7 +63,7 @@ describe('rewrites of fixtures/claude-code keep what they do not change', () => 
     await mailroomOk(root, 'team', 'send', 'team-lead', 'Parser done', '--from', 'bob');
     const after = await readJson<Json[]>(file('teams/demo/inboxes/team-lead.json'));
     expect(after).toHaveLength(7);
-    expect(Object.keys(after[6]!)).toEqual(['from', 'text', 'timestamp', 'color', 'read', 'type', 'msgV', 'msg_id']);
+    expect(Object.keys(after[6]!)).toEqual(['from', 'text', 'timestamp', 'color', 'msgV', 'msg_id', 'type', 'read']);
     expect(after[6]).toMatchObject({ from: 'bob', color: 'green' });
   });
 
@@ -97,8 +102,8 @@ describe('rewrites of fixtures/claude-code keep what they do not change', () => 
     expect({ ...after, members: after.members.slice(0, 3) }).toEqual(before);
     expect(keyPaths({ ...after, members: after.members.slice(0, 3) })).toEqual(keyPaths(before));
     const carol = after.members[3]!;
-    expect(Object.keys(carol)).toEqual(Object.keys(before.members[1]!).filter((k) => k !== 'isActive' && k !== 'x-future'));
-    expect(carol).toMatchObject({ agentId: 'carol@demo', name: 'carol', color: 'yellow', tmuxPaneId: 'in-process', backendType: 'in-process', subscriptions: [] });
+    expect(Object.keys(carol)).toEqual(Object.keys(before.members[1]!).filter((k) => k !== 'isActive' && k !== 'x-future' && k !== 'backendType'));
+    expect(carol).toMatchObject({ agentId: 'carol@demo', name: 'carol', color: 'yellow', tmuxPaneId: '', subscriptions: [] });
     const inbox = await readJson<Json[]>(file('teams/demo/inboxes/carol.json'));
     expect(inbox).toHaveLength(1);
     expect(inbox[0]).toMatchObject({ from: 'team-lead', text: 'You are carol. Review the parser.', read: false });
@@ -141,13 +146,13 @@ describe('the same change on a Claude Code 2.1.109 snapshot gives what Claude Co
     expect(await readFile(join(root, f), 'utf8')).toBe(await readFile(ref('3-teammate-idle', f), 'utf8'));
   });
 
-  it("2 → 3: observer's direct message has Claude Code's fields plus type, msgV, msg_id", async () => {
+  it("2 → 3: observer's direct message has Claude Code's fields plus 2.1.332's msgV, msg_id, type", async () => {
     const root = await snapshot('2-teammate-spawned');
     const text = 'HELLO-FROM-OBSERVER: observer is up and has nothing else to do.';
     await mailroomOk(root, 'team', 'send', 'team-lead', text, '--from', 'observer', '--summary', 'observer says hello');
     const [ours] = await readJson<Json[]>(join(root, 'teams/compat/inboxes/team-lead.json'));
     const [theirs] = await readJson<Json[]>(ref('3-teammate-idle', 'teams/compat/inboxes/team-lead.json'));
-    expect(Object.keys(ours!)).toEqual([...Object.keys(theirs!), 'type', 'msgV', 'msg_id']);
+    expect(Object.keys(ours!)).toEqual(as2_1_332(Object.keys(theirs!)));
     expect({ ...ours, timestamp: 0, type: 0, msgV: 0, msg_id: 0 }).toEqual({ ...theirs, timestamp: 0, type: 0, msgV: 0, msg_id: 0 });
   });
 
@@ -156,7 +161,7 @@ describe('the same change on a Claude Code 2.1.109 snapshot gives what Claude Co
     await mailroomOk(root, 'team', 'send', 'observer', '--shutdown-request', '--reason', 'Scenario A complete');
     const ours = (await readJson<Json[]>(join(root, 'teams/compat/inboxes/observer.json')))[1]!;
     const theirs = (await readJson<Json[]>(ref('4-shutdown-approved', 'teams/compat/inboxes/observer.json')))[1]!;
-    expect(Object.keys(ours)).toEqual([...Object.keys(theirs), 'type', 'msgV', 'msg_id']);
+    expect(Object.keys(ours)).toEqual(as2_1_332(Object.keys(theirs)));
     const [msgOurs, msgTheirs] = [JSON.parse(ours.text as string) as Json, JSON.parse(theirs.text as string) as Json];
     expect(Object.keys(msgOurs)).toEqual(Object.keys(msgTheirs));
     expect(msgOurs.requestId).toMatch(/^shutdown-\d{13}@observer$/);
@@ -171,7 +176,7 @@ describe('the same change on a Claude Code 2.1.109 snapshot gives what Claude Co
     await mailroomOk(root, 'team', 'send', 'team-lead', '--from', 'observer', '--shutdown-approve', '--request-id', 'shutdown-1795958477484@observer');
     const ours = (await readJson<Json[]>(join(root, 'teams/compat/inboxes/team-lead.json')))[3]!;
     const theirs = (await readJson<Json[]>(ref('5-member-removed', 'teams/compat/inboxes/team-lead.json')))[3]!;
-    expect(Object.keys(ours)).toEqual([...Object.keys(theirs), 'type', 'msgV', 'msg_id']);
+    expect(Object.keys(ours)).toEqual(as2_1_332(Object.keys(theirs)));
     const [msgOurs, msgTheirs] = [JSON.parse(ours.text as string) as Json, JSON.parse(theirs.text as string) as Json];
     expect(Object.keys(msgOurs)).toEqual(Object.keys(msgTheirs));
     expect({ ...msgOurs, timestamp: 0 }).toEqual({ ...msgTheirs, timestamp: 0 });
@@ -184,7 +189,8 @@ describe('the same change on a Claude Code 2.1.109 snapshot gives what Claude Co
     const after = await readJson<Json & { members: Json[] }>(join(root, 'teams/compat/config.json'));
     expect({ ...after, members: after.members.slice(0, 2) }).toEqual(before);
     expect(keyPaths({ ...after, members: after.members.slice(0, 2) })).toEqual(keyPaths(before));
-    expect(Object.keys(after.members[2]!)).toEqual(Object.keys(before.members[1]!));
-    expect(after.members[2]).toMatchObject({ agentId: 'helper@compat', color: 'green', tmuxPaneId: 'in-process', planModeRequired: false, backendType: 'in-process' });
+    // observer's keys, but no backendType: helper has no pane and is none of Claude Code's backends.
+    expect(Object.keys(after.members[2]!)).toEqual(Object.keys(before.members[1]!).filter((k) => k !== 'backendType'));
+    expect(after.members[2]).toMatchObject({ agentId: 'helper@compat', color: 'green', tmuxPaneId: '', planModeRequired: false });
   });
 });

@@ -36,7 +36,7 @@ describe('mailroom run failing before the team can work', () => {
     const { what, args, code, says } = c;
     const slug = what.replace(/\W+/g, '-');
     const root = join(dir.path, `root-${slug}`);
-    const workdir = join(dir.path, 'workdir' in c && c.workdir !== undefined ? c.workdir : `work-${slug}`);
+    const workdir = join(dir.path, ('workdir' in c ? c.workdir : undefined) ?? `work-${slug}`);
     const run = await runCli(['run', file, '--root', root, '--workdir', workdir, '--timeout', '5000', ...args], noKeys());
     expect(run.code, run.stderr).toBe(code);
     expect(run.stderr).toContain(says);

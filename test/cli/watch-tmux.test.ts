@@ -30,19 +30,19 @@ describe('mailroom watch in a real terminal (tmux 120×40)', () => {
     expect(screen.split('\n')[0]).toBe(`mailroom watch · team ${TEAM} · 2 members · 2 tasks · 2 messages (2 unread)`);
     expect(screen).toMatch(/│ observer +working +in-process +claude-opus-4-6/);
     expect(screen).toMatch(/│ #2 +pending +- +ready +Summarise fixture data/);
-    expect(screen).toContain('13:21:16 ● observer       → team-lead      HELLO-FROM-OBSERVER');
+    expect(screen).toContain('13:21:16 ● observer  → team-lead HELLO-FROM-OBSERVER');
 
     await appendEntries(paths.inbox('team-lead'), idleEntry('observer', '2026-11-29T13:30:00.000Z', { completedTaskId: '1', completedStatus: 'resolved' }));
     await writeJsonAtomic(paths.task('3'), { id: '3', subject: 'Review the summary', description: '', status: 'pending', blocks: [], blockedBy: ['2'] });
     screen = await tmux.waitFor((s) => /│ observer +idle /.test(s) && s.includes('#3') && s.includes('[idle: available] completed #1 (resolved)'));
     expect(screen).toMatch(/│ #3 +pending +- +blocked by #2 +Review the summary/);
-    expect(screen).toContain('13:30:00 ● observer       → team-lead      [idle: available] completed #1 (resolved)');
+    expect(screen).toContain('13:30:00 ● observer  → team-lead [idle: available] completed #1 (resolved)');
 
     await tmux.send('s');
     await tmux.waitFor((s) => s.includes('Send a message as team-lead') && s.includes('to: observer'));
     await tmux.send('please summarise', { literal: true });
     await tmux.send('Enter');
-    screen = await tmux.waitFor((s) => s.includes('team-lead      → observer       please summarise'));
+    screen = await tmux.waitFor((s) => s.includes('team-lead → observer  please summarise'));
     const inbox = JSON.parse(await readFile(paths.inbox('observer'), 'utf8')) as Array<{ from: string; text: string }>;
     expect(inbox.at(-1)).toMatchObject({ from: 'team-lead', text: 'please summarise' });
 

@@ -37,7 +37,8 @@ describe('process backend', () => {
     const store = openFsStores(dir.path);
     const { member, process: started } = await spawnProcessTeammate({ root: dir.path, team: 't', name: 'bob', model: `command:node ${PROGRAM} slow ${dir.path}`, cwd: dir.path, prompt: 'Think hard.' });
     pids.push(started.pid);
-    expect(member).toMatchObject({ backendType: 'in-process', tmuxPaneId: 'in-process' });
+    expect(member).toMatchObject({ tmuxPaneId: '' });
+    expect(member).not.toHaveProperty('backendType');
     expect(await store.host.readProcessRecord('t', 'bob')).toMatchObject({ pid: started.pid, startTime: expect.any(Number), logFile: new Layout(dir.path).agentLogPath('t', 'bob') });
     expect(started.logFile.startsWith(join(dir.path, 'teams', 't', 'logs'))).toBe(true);
     await addTask({ root: dir.path, team: 't', subject: 'Long job' });

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Runs several `mailroom` commands one after another in ONE process, through the same entry the
- * binary uses (`main()` of dist/cli/main.js; bin/mailroom.js is only a launcher around it). Each
+ * binary uses (`main()` of the bundle dist/mailroom.cjs, loaded as bin/mailroom.js loads it). Each
  * command gets its own exit code and captured stdout/stderr. Used where a test needs many CLI
  * runs per process (case 01: "eight processes each send twenty times"), so process start-up does
  * not dominate the run time on a 2-core machine.
@@ -13,7 +13,9 @@
  */
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { main } from '../../dist/cli/main.js';
+import { loadCli } from '../../dist/cli/launch.cjs';
+
+const { main } = loadCli();
 
 const { commands, barrier } = JSON.parse(process.argv[2]);
 const realOut = process.stdout.write.bind(process.stdout);

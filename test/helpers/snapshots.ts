@@ -10,11 +10,13 @@ import type { InboxEntry } from '../../src/protocol/inbox.js';
 import { parseMessageText } from '../../src/protocol/structured.js';
 import type { Task } from '../../src/protocol/task.js';
 
-/** A message view as a tracker would hold it. */
-export function messageView(from: string, to: string, text: string, timestamp: string, status: MessageView['status'] = 'unread'): MessageView {
+/** A message view as a tracker would hold it; `removed`: read, and gone from its inbox. */
+export function messageView(from: string, to: string, text: string, timestamp: string, status: MessageView['status'] | 'removed' = 'unread'): MessageView {
   const entry: InboxEntry = { from, text, timestamp, read: status !== 'unread' };
   const parsed = parseMessageText(text);
-  return { key: messageKey(to, entry), to, entry, parsed, line: describeText(parsed), status };
+  const view: MessageView = { key: messageKey(to, entry), to, entry, parsed, line: describeText(parsed), status: status === 'removed' ? 'read' : status };
+  if (status === 'removed') view.removed = true;
+  return view;
 }
 
 function member(name: string, extra: Partial<Member> = {}): Member {
@@ -47,7 +49,7 @@ export function richSnapshot(): TeamSnapshot {
   };
   const permission = { type: 'permission_request', request_id: 'perm-1-k3j9x2a', agent_id: 'carol', tool_name: 'Bash', tool_use_id: 'tu', description: 'rm -rf build', input: {}, permission_suggestions: [] };
   const messages = [
-    messageView('team-lead', 'alice', 'Write the parser', t(1), 'delivered'),
+    messageView('team-lead', 'alice', 'Write the parser', t(1), 'removed'),
     messageView('alice', 'team-lead', 'Parser started\nsecond line', t(2), 'read'),
     messageView('bob', 'team-lead', JSON.stringify({ type: 'idle_notification', from: 'bob', timestamp: t(3), idleReason: 'available', completedTaskId: '1', completedStatus: 'resolved' }), t(3)),
     messageView('carol', 'team-lead', JSON.stringify(permission), t(4)),

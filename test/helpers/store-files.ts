@@ -21,6 +21,20 @@ export const REFERENCE_2_1_109 = join(FIXTURES, 'claude-code-2.1.109');
 /** Names of the 2.1.109 snapshot folders, in the order they were taken. */
 export const SNAPSHOTS = ['1-tasks-with-dependency', '2-teammate-spawned', '3-teammate-idle', '4-shutdown-approved', '5-member-removed'] as const;
 
+/**
+ * The five snapshots written by the real Claude Code 2.1.332 (interactive lead, implicit team
+ * `session-19f15a79`; snapshot 5 a second session `session-0e1bac49` caught mid-cleanup), kept
+ * verbatim in fixtures/claude-code-2.1.332 (a copy of ../shared/reference/claude-code-2.1.332,
+ * temp dirs written as `<tmp>`); copy before use.
+ */
+export const REFERENCE_2_1_332 = join(FIXTURES, 'claude-code-2.1.332');
+
+/** Names of the 2.1.332 snapshot folders, in the order they were taken. */
+export const SNAPSHOTS_2_1_332 = ['1-tasks-with-dependency', '2-teammate-spawned', '3-teammate-idle', '4-shutdown-approved', '5-cleanup-tombstone'] as const;
+
+/** The implicit team of the 2.1.332 session in snapshots 1–4. */
+export const SESSION_TEAM_2_1_332 = 'session-19f15a79';
+
 /** Copies `source` into a fresh temp dir and makes everything in it writable by the owner. */
 export async function copyTree(source: string): Promise<TempDir> {
   const dir = await copyToTempDir(source, 'mailroom-fixture-');

@@ -34,7 +34,8 @@ describe('mailroom mcp --claude on a Claude Code 2.1.109 team', () => {
     const after = await read('teams/compat/config.json');
     expect(after.members.slice(0, 2)).toEqual(before.members);
     expect({ ...after, members: undefined }).toEqual({ ...before, members: undefined });
-    expect(after.members[2]).toMatchObject({ agentId: 'codex@compat', name: 'codex', backendType: 'in-process', tmuxPaneId: 'in-process', color: 'green' });
+    expect(after.members[2]).toMatchObject({ agentId: 'codex@compat', name: 'codex', tmuxPaneId: '', color: 'green' });
+    expect(after.members[2]).not.toHaveProperty('backendType');
     const data = dataOf<{ members: { name: string }[] }>(await codex.call('list_members'));
     expect(data.members.map((m) => m.name)).toEqual(['team-lead', 'observer', 'codex']);
   });

@@ -36,10 +36,11 @@ describe('mailroom mcp: a full exchange with a CLI lead', () => {
     await dir?.cleanup();
   });
 
-  it('registers the agent as an in-process member and logs only to stderr', async () => {
+  it('registers the agent as a member with no pane and no Claude Code backend, and logs only to stderr', async () => {
     const config = JSON.parse(await readFile(join(dir.path, 'teams/demo/config.json'), 'utf8'));
     const member = config.members.find((m: { name: string }) => m.name === 'codex');
-    expect(member).toMatchObject({ agentId: 'codex@demo', backendType: 'in-process', tmuxPaneId: 'in-process', model: 'gpt-5-codex', subscriptions: [] });
+    expect(member).toMatchObject({ agentId: 'codex@demo', tmuxPaneId: '', model: 'gpt-5-codex', subscriptions: [] });
+    expect(member).not.toHaveProperty('backendType');
     expect(codex.stderr()).toContain('joined codex@demo');
     const { tools } = await codex.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
@@ -126,7 +127,8 @@ describe('mailroom mcp: a full exchange with a CLI lead', () => {
     dataOf(await codex.call('shutdown_response', { request_id: requestId, approve: true }));
     const lead = await readInbox({ root: dir.path, team: 'demo', unread: true });
     const approval = lead.messages.at(-1)!.parsed;
-    expect(approval).toMatchObject({ kind: 'structured', message: { type: 'shutdown_approved', requestId, from: 'codex', paneId: 'in-process', backendType: 'in-process' } });
+    expect(approval).toMatchObject({ kind: 'structured', message: { type: 'shutdown_approved', requestId, from: 'codex' } });
+    expect(approval.kind === 'structured' && approval.message).not.toHaveProperty('paneId');
     expect(errorOf(await codex.call('shutdown_response', { request_id: requestId, approve: false })).code).toBe('MESSAGE_INVALID');
     expect((await completeShutdown({ root: dir.path, team: 'demo', name: 'codex' })).removed).toBe(true);
     expect((await showTeam({ root: dir.path, team: 'demo' })).members.map((m) => m.name)).toEqual(['team-lead']);

@@ -2,8 +2,10 @@
  * ../shared/cases/11: a 5 MB inbox; a sender SIGKILLed at random moments during 50 sends (a
  * long-lived sender process, restarted after each kill, so kills land inside sends; first one
  * writer is killed at the worst moment, its 5 MB temporary file written, right before its rename).
- * The inbox always parses and holds every acknowledged message; `mailroom doctor` reports exactly
- * the temporary files left behind and, with --fix, removes them and says how many bytes it freed.
+ * The inbox always parses and holds every acknowledged message; the sender that takes a killed
+ * writer's stale lock over deletes its temporary files (cancelling its write); a writer killed with
+ * nobody writing after it leaves its file, which `mailroom doctor` reports exactly and, with --fix,
+ * removes, saying how many bytes it freed.
  * A kill inside the critical section leaves the inbox lock: 2 s stale time keeps this fast.
  */
 import { readdir, stat } from 'node:fs/promises';
@@ -39,15 +41,25 @@ async function tempFiles(dir: string): Promise<Map<string, number>> {
   return out;
 }
 
+/** Starts a writer that stalls right before its rename with its temporary file written, and SIGKILLs it. @returns that temporary file */
+async function stall(inbox: string): Promise<string> {
+  const dir = join(inbox, '..');
+  const before = await tempFiles(dir);
+  const worst = startChild(CHILD, ['stall', inbox, '2000']);
+  await worst.waitForLine('renaming');
+  worst.proc.kill('SIGKILL');
+  await worst.exited;
+  const made = [...(await tempFiles(dir)).keys()].filter((p) => !before.has(p));
+  expect(made).toHaveLength(1);
+  return made[0]!;
+}
+
 describe('case 11: killed writers leave temporary files', () => {
   it('never tear the 5 MB inbox, lose nothing acknowledged, and doctor removes exactly the leftovers', async () => {
     await makeTeam(tmp.path, 't', ['a']);
     const inbox = await writeInboxFile(tmp.path, 't', 'team-lead', historyEntries(5000, { read: false, pad: 950, from: 'a' }));
     expect((await stat(inbox)).size).toBeGreaterThan(5_000_000);
-    const worst = startChild(CHILD, ['stall', inbox, '2000']);
-    await worst.waitForLine('renaming');
-    worst.proc.kill('SIGKILL');
-    await worst.exited;
+    const first = await stall(inbox);
 
     const result = await runLibraryTorture({
       root: tmp.path, team: 't', to: 'team-lead', senders: ['a'], sends: 50,
@@ -59,7 +71,13 @@ describe('case 11: killed writers leave temporary files', () => {
     expect(verdict.duplicated).toEqual([]);
     expect(verdict.failed).toEqual([]);
     expect(verdict.tornReads).toBe(0);
+    // Each takeover of a killed sender's lock deletes its temporary files: the first stalled
+    // writer's 5 MB one is gone.
+    expect([...(await tempFiles(new Layout(tmp.path).inboxDir('t'))).keys()]).not.toContain(first);
 
+    // A writer killed at the worst moment with nobody writing after it leaves its temporary file
+    // (and its lock) for doctor.
+    await stall(inbox);
     await new Promise((r) => setTimeout(r, 2500));
     const left = await tempFiles(new Layout(tmp.path).inboxDir('t'));
     expect([...left.values()].some((bytes) => bytes > 5_000_000)).toBe(true);

@@ -2,7 +2,8 @@
  * The layering of docs/decisions.md "Layers": cli/tui/runtime/mcp → core → store → domain →
  * protocol. Nothing above src/store/ imports a path rule, the layout, a lock or file helper, or the
  * filesystem backend, nor `node:fs`: it gets opened stores and never knows it is on a filesystem.
- * src/domain/ imports only protocol, errors and itself (no I/O), so every backend can use it.
+ * src/domain/ imports only protocol, errors, itself and pure computation (no I/O: node:crypto's
+ * hashes, fastest-levenshtein's edit distance for did-you-mean), so every backend can use it.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -40,8 +41,8 @@ describe('layering', () => {
     expect(bad).toEqual([]);
   });
 
-  it('src/domain imports only protocol, errors, node:crypto and itself', async () => {
-    const bad = (await imports('domain')).filter(({ spec }) => !/^\.\/|^\.\.\/protocol\/|^\.\.\/errors\.js$|^node:crypto$/.test(spec));
+  it('src/domain imports only protocol, errors, pure computation (node:crypto, fastest-levenshtein) and itself', async () => {
+    const bad = (await imports('domain')).filter(({ spec }) => !/^\.\/|^\.\.\/protocol\/|^\.\.\/errors\.js$|^node:crypto$|^fastest-levenshtein$/.test(spec));
     expect(bad).toEqual([]);
   });
 

@@ -4,26 +4,33 @@
  * detached, with output in the team's log directory). SIGTERM/SIGINT stop it cleanly.
  */
 import type { Argv, CommandModule } from 'yargs';
+import { MailroomError } from '../../errors.js';
+import { durationOption } from '../durations.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
 
 interface AgentArgs extends GlobalArgs {
-  name: string;
+  name?: string;
+  as?: string;
   model?: string;
   'poll-ms'?: number;
 }
 
 /** `agent`. */
 export const agentCommand: CommandModule<GlobalArgs, AgentArgs> = {
-  command: 'agent <name>',
+  command: 'agent [name]',
   describe: 'Run a teammate in this process (process backend entry); logs one line per event',
   builder: (y) =>
     y
-      .positional('name', { type: 'string', demandOption: true, describe: 'Registered member to run' })
+      .positional('name', { type: 'string', describe: 'Registered member to run (or --as)' })
+      .option('as', { type: 'string', describe: 'Member to run, the same as naming it' })
       .option('model', { type: 'string', describe: "Model, kind:name (default: the member's model, else worker)" })
-      .option('poll-ms', { type: 'number', describe: 'Safety-net re-read period, ms (default 2000)' })
+      .option('poll-ms', durationOption('Safety-net re-read period (default 2000 ms)'))
       .example('$0 agent alice --team research', 'Run teammate alice in the foreground')
       .example("$0 agent reviewer --model 'command:claude -p'", 'Claude Code as the model of teammate reviewer') as Argv<AgentArgs>,
   handler: async (a) => {
+    const name = a.name ?? a.as;
+    if (name === undefined) throw new MailroomError('USAGE', 'Name the member to run: mailroom agent <name> (or --as <name>). Run with --help for usage.');
+    if (a.name !== undefined && a.as !== undefined && a.name !== a.as) throw new MailroomError('USAGE', `Give the member once: "${a.name}" and --as ${a.as} name different members. Run with --help for usage.`);
     const { runAgentProcess } = await import('../../runtime/process/agent.js');
     const target = await teamTarget(a);
     const controller = new AbortController();
@@ -31,7 +38,7 @@ export const agentCommand: CommandModule<GlobalArgs, AgentArgs> = {
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
     try {
-      await runAgentProcess({ ...target, name: a.name, model: a.model, pollMs: a['poll-ms'], signal: controller.signal, out: (line) => process.stdout.write(line) });
+      await runAgentProcess({ ...target, name, model: a.model, pollMs: a['poll-ms'], signal: controller.signal, out: (line) => process.stdout.write(line) });
     } finally {
       process.off('SIGTERM', stop);
       process.off('SIGINT', stop);

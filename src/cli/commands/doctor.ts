@@ -7,7 +7,8 @@ import type { Argv, CommandModule } from 'yargs';
 import { MailroomError } from '../../errors.js';
 import { emit } from '../output.js';
 import { openStore, type GlobalArgs } from '../globals.js';
-import { doctor, type DoctorFinding, type DoctorReport } from '../../core/doctor.js';
+import type { DoctorFinding, DoctorReport } from '../../core/doctor.js';
+import { plural } from '../render/plural.js';
 
 interface DoctorArgs extends GlobalArgs {
   fix?: boolean;
@@ -23,11 +24,12 @@ export const doctorCommand: CommandModule<GlobalArgs, DoctorArgs> = {
       .example('$0 doctor', 'Report problems; exit 7 if there are any')
       .example('$0 doctor --fix --json', 'Repair and print the report as JSON') as Argv<DoctorArgs>,
   handler: async (a) => {
+    const { doctor } = await import('../../core/doctor.js');
     const report = await doctor({ root: await openStore(a), team: a.team, fix: a.fix });
     emit(a.json, report, () => render(report));
     if (report.remaining > 0) {
       const hint = report.fixed ? 'See the notes above for why they were left.' : 'Run `mailroom doctor --fix` to repair them.';
-      throw new MailroomError('STORE_UNHEALTHY', `${report.remaining} problem(s) remain in ${report.root}. ${hint}`, {
+      throw new MailroomError('STORE_UNHEALTHY', `${plural(report.remaining, 'problem')} remain${report.remaining === 1 ? 's' : ''} in ${report.root}. ${hint}`, {
         details: { remaining: report.remaining },
       });
     }
@@ -36,9 +38,9 @@ export const doctorCommand: CommandModule<GlobalArgs, DoctorArgs> = {
 
 function render(report: DoctorReport): string[] {
   const lines = report.findings.map(line);
-  const freed = report.fixed ? `; ${report.bytesFreed} bytes freed` : '';
+  const freed = report.fixed ? `; ${plural(report.bytesFreed, 'byte')} freed` : '';
   const fixedCount = report.problems - report.remaining;
-  const summary = report.problems === 0 ? `No problems found in ${report.root}` : `${report.problems} problem(s) found, ${fixedCount} repaired${freed}`;
+  const summary = report.problems === 0 ? `No problems found in ${report.root}` : `${plural(report.problems, 'problem')} found, ${fixedCount} repaired${freed}`;
   return [...lines, summary];
 }
 

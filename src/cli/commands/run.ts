@@ -9,6 +9,8 @@ import { openStore, type GlobalArgs } from '../globals.js';
 import { terminalSafe } from '../../core/terminal-text.js';
 import { shellQuote } from '../../core/shell-quote.js';
 import { selectionHint } from '../../store/open.js';
+import { durationOption } from '../durations.js';
+import { plural } from '../render/plural.js';
 
 interface RunArgs extends GlobalArgs {
   file: string;
@@ -29,9 +31,9 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       .positional('file', { type: 'string', demandOption: true, describe: 'Team file (YAML or JSON), see docs/runtime.md' })
       .option('model', { type: 'string', describe: 'Model for every member, kind:name (overrides the file)' })
       .option('workdir', { type: 'string', describe: "Members' working directory (default: the file's workdir, else the current directory)" })
-      .option('timeout', { type: 'number', describe: 'Give up after this many ms (default 600000)' })
-      .option('shutdown-timeout', { type: 'number', describe: 'Force a shutdown not answered within this many ms (default 30000)' })
-      .option('poll-ms', { type: 'number', describe: 'Safety-net re-read period of idle teammates, ms (default 2000)' })
+      .option('timeout', durationOption('Give up after this long (default 10m)'))
+      .option('shutdown-timeout', durationOption('Force a shutdown not answered within this long (default 30s)'))
+      .option('poll-ms', durationOption('Safety-net re-read period of idle teammates (default 2000 ms)'))
       .option('verbose', { type: 'boolean', describe: "Also print idle notifications and the teammates' logs" })
       .example('$0 run fixtures/demo/team.yaml --root /tmp/demo --workdir /tmp/demo/work', 'Run the offline demo team')
       .example('$0 run team.yaml --model anthropic:claude-sonnet-4-5', 'Same team, every member on Claude') as Argv<RunArgs>,
@@ -69,7 +71,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     emit(a.json, report, () => render.reportLines(report));
     if (!report.complete) {
       const open = report.tasks.filter((t) => t.status !== 'completed').map((t) => `#${t.id}`);
-      throw new MailroomError('RUN_INCOMPLETE', `The run ended with ${open.length} task(s) not completed (${open.join(', ')})${report.timedOut ? ' after the run timeout' : report.interrupted ? ' (interrupted)' : ''}. See each task's metadata.outputTail: mailroom task show <id> ${selectionHint(stores.selection).map(shellQuote).join(' ')} --team ${shellQuote(report.team)}.`, {
+      throw new MailroomError('RUN_INCOMPLETE', `The run ended with ${plural(open.length, 'task')} not completed (${open.join(', ')})${report.timedOut ? ' after the run timeout' : report.interrupted ? ' (interrupted)' : ''}. See each task's metadata.outputTail: mailroom task show <id> ${selectionHint(stores.selection).map(shellQuote).join(' ')} --team ${shellQuote(report.team)}.`, {
         details: { team: report.team, open },
       });
     }

@@ -5,7 +5,6 @@ import type { Argv, CommandModule } from 'yargs';
 import { MailroomError } from '../../errors.js';
 import { emit } from '../output.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
-import { claimNextTask, claimTask } from '../../core/task-claim.js';
 
 interface ClaimArgs extends GlobalArgs {
   id?: string;
@@ -32,6 +31,7 @@ export const taskClaimCommand: CommandModule<GlobalArgs, ClaimArgs> = {
       throw new MailroomError('INVALID_ARGUMENT', 'Give either a task id or --next (not both).');
     }
     const options = { ...target, as: a.as, busyCheck: a['busy-check'] };
+    const { claimNextTask, claimTask } = await import('../../core/task-claim.js');
     const task = a.next ? await claimNextTask(options) : await claimTask({ ...options, id: String(a.id) });
     if (!task) throw new MailroomError('NO_READY_TASK', `No ready task in team "${target.team}" (pending, unowned, unblocked). See \`mailroom task list\`.`);
     emit(a.json, task, () => `${a.as} claimed task #${task.id}: ${task.subject}`);

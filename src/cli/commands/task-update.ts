@@ -7,7 +7,7 @@ import { TASK_STATUSES, type TaskStatus } from '../../protocol/task.js';
 import { emit } from '../output.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
 import { parseIds, parseMetadata } from '../parse.js';
-import { updateTask } from '../../core/task-update.js';
+import { updatedLine } from '../render/text.js';
 
 interface UpdateArgs extends GlobalArgs {
   id: string;
@@ -16,8 +16,10 @@ interface UpdateArgs extends GlobalArgs {
   subject?: string;
   description?: string;
   'active-form'?: string;
-  'add-blocks'?: string[];
-  'add-blocked-by'?: string[];
+  blocks?: string[];
+  'blocked-by'?: string[];
+  'remove-blocks'?: string[];
+  'remove-blocked-by'?: string[];
   metadata?: string[];
   as?: string;
 }
@@ -39,13 +41,17 @@ export const taskUpdateCommand: CommandModule<GlobalArgs, UpdateArgs> = {
       .option('subject', { type: 'string' })
       .option('description', { type: 'string' })
       .option('active-form', { type: 'string' })
-      .option('add-blocks', { type: 'string', array: true, describe: 'Ids this task blocks' })
-      .option('add-blocked-by', { type: 'string', array: true, describe: 'Ids that block this task' })
+      .option('blocked-by', { alias: 'add-blocked-by', type: 'string', array: true, describe: 'Add ids that must complete first, e.g. 1,2 (as task add)' })
+      .option('blocks', { alias: 'add-blocks', type: 'string', array: true, describe: 'Add ids this task blocks' })
+      .option('remove-blocked-by', { type: 'string', array: true, describe: 'Remove ids from what blocks this task (both tasks change)' })
+      .option('remove-blocks', { type: 'string', array: true, describe: 'Remove ids from what this task blocks (both tasks change)' })
       .option('metadata', { type: 'string', array: true, describe: 'key=value, or key=null to delete (repeatable)' })
       .option('as', { type: 'string', describe: 'Who makes the change (default: team-lead)' })
       .example('$0 task update 2 --status completed --as bob', 'Complete task #2 as bob')
-      .example('$0 task update 3 --add-blocked-by 1,2', 'Make #3 wait for #1 and #2') as Argv<UpdateArgs>,
+      .example('$0 task update 3 --blocked-by 1,2', 'Make #3 wait for #1 and #2')
+      .example('$0 task update 3 --remove-blocked-by 2', '#3 no longer waits for #2') as Argv<UpdateArgs>,
   handler: async (a) => {
+    const { updateTask } = await import('../../core/task-update.js');
     const result = await updateTask({
       ...(await teamTarget(a)),
       id: String(a.id),
@@ -54,11 +60,13 @@ export const taskUpdateCommand: CommandModule<GlobalArgs, UpdateArgs> = {
       subject: a.subject,
       description: a.description,
       activeForm: a['active-form'],
-      addBlocks: parseIds(a['add-blocks'], '--add-blocks'),
-      addBlockedBy: parseIds(a['add-blocked-by'], '--add-blocked-by'),
+      addBlocks: parseIds(a.blocks, '--blocks'),
+      addBlockedBy: parseIds(a['blocked-by'], '--blocked-by'),
+      removeBlocks: parseIds(a['remove-blocks'], '--remove-blocks'),
+      removeBlockedBy: parseIds(a['remove-blocked-by'], '--remove-blocked-by'),
       metadata: parseMetadata(a.metadata),
       as: a.as,
     });
-    emit(a.json, result, () => (result.deleted ? `Deleted task #${result.task.id}` : `Updated task #${result.task.id} [${result.task.status}]${result.task.owner ? ` owner ${result.task.owner}` : ''}`));
+    emit(a.json, result, () => (result.deleted ? `Deleted task #${result.task.id}` : updatedLine(result.task)));
   },
 };

@@ -7,8 +7,7 @@ import { TASK_STATUSES, type TaskStatus } from '../../protocol/task.js';
 import { emit } from '../output.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
 import { parseIds, parseMetadata } from '../parse.js';
-import { taskDetail, taskLine } from '../render/text.js';
-import { addTask, deleteTask, getTask, listTasks } from '../../core/tasks.js';
+import { taskDetail, taskTable } from '../render/text.js';
 import { taskUpdateCommand } from './task-update.js';
 import { taskClaimCommand } from './task-claim.js';
 
@@ -36,6 +35,7 @@ const add: CommandModule<GlobalArgs, AddArgs> = {
       .option('as', { type: 'string', describe: 'Who creates it (default: team-lead)' })
       .example('$0 task add "Summarise data" --blocked-by 1 --metadata command="wc -l data.csv"', 'Add a task blocked by #1') as Argv<AddArgs>,
   handler: async (a) => {
+    const { addTask } = await import('../../core/tasks.js');
     const task = await addTask({
       ...(await teamTarget(a)),
       subject: a.subject,
@@ -71,8 +71,9 @@ const list: CommandModule<GlobalArgs, ListArgs> = {
       .option('ready', { type: 'boolean', describe: 'Only pending, unowned, unblocked tasks' })
       .example('$0 task list --ready', 'Tasks anyone can claim now') as Argv<ListArgs>,
   handler: async (a) => {
+    const { listTasks } = await import('../../core/tasks.js');
     const views = await listTasks({ ...(await teamTarget(a)), status: parseStatus(a.status), owner: a.owner, ready: a.ready });
-    emit(a.json, views, () => (views.length ? views.map(taskLine) : ['(no tasks)']));
+    emit(a.json, views, () => (views.length ? taskTable(views) : ['(no tasks)']));
   },
 };
 
@@ -81,6 +82,7 @@ const show: CommandModule<GlobalArgs, GlobalArgs & { id: string }> = {
   describe: 'Show one task',
   builder: (y) => y.positional('id', { type: 'string', demandOption: true, describe: 'Task id' }).example('$0 task show 2', 'Show task #2') as Argv<GlobalArgs & { id: string }>,
   handler: async (a) => {
+    const { getTask } = await import('../../core/tasks.js');
     const view = await getTask({ ...(await teamTarget(a)), id: String(a.id) });
     emit(a.json, view, () => taskDetail(view));
   },
@@ -91,17 +93,21 @@ const remove: CommandModule<GlobalArgs, GlobalArgs & { id: string }> = {
   describe: 'Delete a task (its id is never reused; references to it are removed)',
   builder: (y) => y.positional('id', { type: 'string', demandOption: true, describe: 'Task id' }).example('$0 task delete 3', 'Delete task #3') as Argv<GlobalArgs & { id: string }>,
   handler: async (a) => {
+    const { deleteTask } = await import('../../core/tasks.js');
     const task = await deleteTask({ ...(await teamTarget(a)), id: String(a.id) });
     emit(a.json, { deleted: task }, () => `Deleted task #${task.id}: ${task.subject}`);
   },
 };
+
+/** The subcommands of `task`, in help order. */
+export const TASK_COMMANDS = [add, list, show, taskUpdateCommand, taskClaimCommand, remove] as unknown as CommandModule<GlobalArgs, GlobalArgs>[];
 
 /** The `task` command group. */
 export const taskCommand: CommandModule<GlobalArgs, GlobalArgs> = {
   command: 'task <command>',
   describe: 'Tasks: add, list, show, update, claim, delete',
   builder: (y) =>
-    y.command(add).command(list).command(show).command(taskUpdateCommand).command(taskClaimCommand).command(remove)
+    y.command(TASK_COMMANDS)
       .example('$0 task add "Write tests" --blocked-by 1', 'Add a task that waits for #1')
       .example('$0 task claim --next --as alice', 'alice takes the lowest ready task')
       .demandCommand(1, 'Name a task command (see --help).') as Argv<GlobalArgs>,

@@ -5,14 +5,16 @@ import type { Argv, CommandModule } from 'yargs';
 import { MailroomError } from '../../errors.js';
 import { emit } from '../output.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
-import { broadcast, sendMessage, sendStructured, type SentMessage } from '../../core/messages.js';
-import { requestShutdown, respondToShutdown } from '../../core/shutdown.js';
+import { plural } from '../render/plural.js';
+import type { SentMessage } from '../../core/messages.js';
 import type { Stores } from '../../store/selection.js';
+import { leadHearingWarning } from '../../core/lead-hearing.js';
+import { terminalSafe } from '../../core/terminal-text.js';
 
 interface SendArgs extends GlobalArgs {
   to: string;
   text?: string;
-  from?: string;
+  as?: string;
   summary?: string;
   'shutdown-request'?: boolean;
   'shutdown-approve'?: boolean;
@@ -27,18 +29,18 @@ function sendBuilder(y: Argv<GlobalArgs>): Argv<SendArgs> {
     .positional('to', { type: 'string', demandOption: true, describe: 'Recipient member name' })
     .positional('text', { type: 'string', describe: 'Message text ("-" reads stdin)' })
     .nargs('text', 1) // yargs re-parses positionals as `--text <value>`; without nargs a lone "-" becomes ""
-    .option('from', { type: 'string', describe: 'Sender member name (default: team-lead)' })
+    .option('as', { alias: 'from', type: 'string', describe: 'Sender member name (default: team-lead); --from is the same' })
     .option('summary', { type: 'string', describe: '5–10 word preview' })
     .option('shutdown-request', { type: 'boolean', describe: 'Send a shutdown_request (lead → teammate)' })
-    .option('shutdown-approve', { type: 'boolean', describe: 'Answer a shutdown_request with approval (needs --from, --request-id)' })
-    .option('shutdown-reject', { type: 'boolean', describe: 'Answer a shutdown_request with a rejection (needs --from, --request-id, --reason)' })
+    .option('shutdown-approve', { type: 'boolean', describe: 'Answer a shutdown_request with approval (needs --as, --request-id)' })
+    .option('shutdown-reject', { type: 'boolean', describe: 'Answer a shutdown_request with a rejection (needs --as, --request-id, --reason)' })
     .option('request-id', { type: 'string', describe: 'Request id being answered (echoed byte for byte)' })
     .option('reason', { type: 'string', describe: 'Reason for a shutdown request or rejection' })
     .option('structured', { type: 'string', describe: 'Any protocol message as JSON, e.g. \'{"type":"plan_approval_response","requestId":"…","approved":true}\'' })
     .conflicts('shutdown-approve', 'shutdown-reject')
     .example('$0 team send researcher "Start with the 2024 survey" --summary "Where to start"', 'Message researcher as the lead')
     .example('$0 team send researcher --shutdown-request --reason "done"', 'Ask researcher to shut down')
-    .example('$0 team send team-lead --from researcher --shutdown-approve --request-id shutdown-1767225600000@researcher', 'Approve a shutdown') as Argv<SendArgs>;
+    .example('$0 team send team-lead --as researcher --shutdown-approve --request-id shutdown-1767225600000@researcher', 'Approve a shutdown') as Argv<SendArgs>;
 }
 
 /** The text argument, or stdin for `-` without its trailing newlines (as the shell's `$(cat)` gives it). */
@@ -57,7 +59,7 @@ function assertOptionsFit(a: SendArgs): void {
     ['a message text', a.text !== undefined && kind !== undefined],
     ['--summary', a.summary !== undefined && kind !== undefined],
     ['--structured', a.structured !== undefined && kind !== '--structured'],
-    ['--from (a shutdown request comes from the lead)', a.from !== undefined && kind === '--shutdown-request'],
+    ['--as (--from: a shutdown request comes from the lead)', a.as !== undefined && kind === '--shutdown-request'],
     ['--request-id', a['request-id'] !== undefined && !answer],
     ['--reason', a.reason !== undefined && kind !== '--shutdown-request' && kind !== '--shutdown-reject'],
   ];
@@ -67,13 +69,15 @@ function assertOptionsFit(a: SendArgs): void {
 
 async function dispatch(a: SendArgs, target: { root: Stores; team: string }): Promise<SentMessage> {
   assertOptionsFit(a);
-  if (a['shutdown-request']) return requestShutdown({ ...target, to: a.to, reason: a.reason });
+  if (a['shutdown-request']) return (await import('../../core/shutdown.js')).requestShutdown({ ...target, to: a.to, reason: a.reason });
   if (a['shutdown-approve'] || a['shutdown-reject']) {
-    if (!a.from || !a['request-id']) throw new MailroomError('INVALID_ARGUMENT', 'A shutdown answer needs --from <teammate> and --request-id <id from the request>.');
-    return respondToShutdown({ ...target, from: a.from, requestId: a['request-id'], approve: a['shutdown-approve'] === true, reason: a.reason, to: a.to });
+    if (!a.as || !a['request-id']) throw new MailroomError('INVALID_ARGUMENT', 'A shutdown answer needs --as <teammate> and --request-id <id from the request>.');
+    const { respondToShutdown } = await import('../../core/shutdown.js');
+    return respondToShutdown({ ...target, from: a.as, requestId: a['request-id'], approve: a['shutdown-approve'] === true, reason: a.reason, to: a.to });
   }
-  if (a.structured !== undefined) return sendStructured({ ...target, to: a.to, from: a.from, message: parseStructured(a.structured) });
-  return sendMessage({ ...target, to: a.to, from: a.from, summary: a.summary, text: await readText(a.text) });
+  const { sendMessage, sendStructured } = await import('../../core/messages.js');
+  if (a.structured !== undefined) return sendStructured({ ...target, to: a.to, from: a.as, message: parseStructured(a.structured) });
+  return sendMessage({ ...target, to: a.to, from: a.as, summary: a.summary, text: await readText(a.text) });
 }
 
 function parseStructured(json: string): { type: string } & Record<string, unknown> {
@@ -89,20 +93,28 @@ function parseStructured(json: string): { type: string } & Record<string, unknow
   return value as { type: string } & Record<string, unknown>;
 }
 
+/** One stderr line when the message went to a Claude Code lead that does not read its inbox now (core/lead-hearing.ts). */
+async function warnIfLeadCannotHear(target: { root: Stores; team: string }, to: readonly string[]): Promise<void> {
+  const warning = await leadHearingWarning({ ...target, to });
+  if (warning !== undefined) process.stderr.write(`mailroom: warning: ${terminalSafe(warning)}\n`);
+}
+
 /** `team send`. */
 export const teamSendCommand: CommandModule<GlobalArgs, SendArgs> = {
   command: 'send <to> [text]',
   describe: "Append a message to a member's inbox (plain or structured)",
   builder: sendBuilder,
   handler: async (a) => {
-    const sent = await dispatch(a, await teamTarget(a));
+    const target = await teamTarget(a);
+    const sent = await dispatch(a, target);
     emit(a.json, sent, () => `Sent to ${sent.to} at ${sent.entry.timestamp} (msg_id ${sent.entry.msg_id})`);
+    await warnIfLeadCannotHear(target, [sent.to]);
   },
 };
 
 interface BroadcastArgs extends GlobalArgs {
   text: string;
-  from?: string;
+  as?: string;
   summary?: string;
 }
 
@@ -114,11 +126,14 @@ export const teamBroadcastCommand: CommandModule<GlobalArgs, BroadcastArgs> = {
     y
       .positional('text', { type: 'string', demandOption: true, describe: 'Message text ("-" reads stdin)' })
       .nargs('text', 1) // keeps a lone "-" (see sendBuilder)
-      .option('from', { type: 'string', describe: 'Sender (default: team-lead)' })
+      .option('as', { alias: 'from', type: 'string', describe: 'Sender (default: team-lead); --from is the same' })
       .option('summary', { type: 'string', describe: '5–10 word preview' })
       .example('$0 team broadcast "Stand-up in 5 minutes"', 'Message everyone') as Argv<BroadcastArgs>,
   handler: async (a) => {
-    const sent = await broadcast({ ...(await teamTarget(a)), text: await readText(a.text), from: a.from, summary: a.summary });
-    emit(a.json, sent, () => `Sent to ${sent.length} member(s): ${sent.map((s) => s.to).join(', ') || '(nobody)'}`);
+    const target = await teamTarget(a);
+    const { broadcast } = await import('../../core/messages.js');
+    const sent = await broadcast({ ...target, text: await readText(a.text), from: a.as, summary: a.summary });
+    emit(a.json, sent, () => `Sent to ${plural(sent.length, 'member')}: ${sent.map((s) => s.to).join(', ') || '(nobody)'}`);
+    await warnIfLeadCannotHear(target, sent.map((s) => s.to));
   },
 };

@@ -5,7 +5,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { emit } from '../output.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
-import { spawnMember } from '../../core/spawn.js';
 
 interface SpawnArgs extends GlobalArgs {
   name: string;
@@ -43,7 +42,7 @@ export const teamSpawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
       model: a.model,
       prompt: a.prompt,
       color: a.color,
-      backend: a.backend,
+      backend: a.backend as 'in-process' | 'process' | undefined,
       cwd: a.cwd,
       planModeRequired: a['plan-mode-required'],
     };
@@ -54,7 +53,8 @@ export const teamSpawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
       emit(a.json, started, () => `Spawned ${member.name} (${member.agentId}, ${member.color}) as process ${proc.pid}; log: ${proc.logFile}`);
       return;
     }
+    const { spawnMember } = await import('../../core/spawn.js');
     const member = await spawnMember(options);
-    emit(a.json, member, () => `Spawned ${member.name} (${member.agentId}, ${member.color}, ${member.backendType}) in team ${target.team}`);
+    emit(a.json, member, () => `Spawned ${member.name} (${member.agentId}, ${member.color}, ${options.backend ?? 'in-process'}) in team ${target.team}`);
   },
 };

@@ -5,6 +5,7 @@
  */
 import type { Argv, CommandModule } from 'yargs';
 import { emit } from '../output.js';
+import { durationOption } from '../durations.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
 import type { StopWait } from '../../runtime/lifecycle/stop.js';
 
@@ -23,9 +24,10 @@ export const teamStopCommand: CommandModule<GlobalArgs, StopArgs> = {
     y
       .positional('name', { type: 'string', demandOption: true, describe: 'Teammate to stop' })
       .option('force', { type: 'boolean', describe: 'Do not ask: kill its process and remove it now' })
-      .option('timeout', { type: 'number', describe: 'Ms to wait for an answer before forcing (default 30000)' })
+      .option('timeout', durationOption('How long to wait for an answer before forcing (default 30s)'))
       .option('reason', { type: 'string', describe: 'Reason sent with the shutdown_request' })
       .example('$0 team stop alice', 'Ask alice to shut down, force after 30 s')
+      .example('$0 team stop alice --timeout 2m', 'Give alice two minutes to finish')
       .example('$0 team stop alice --force', 'Kill alice now and unassign her tasks') as Argv<StopArgs>,
   handler: async (a) => {
     const { stopTeammate } = await import('../../runtime/lifecycle/stop.js');

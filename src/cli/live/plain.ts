@@ -1,9 +1,11 @@
 /**
  * `mailroom watch` without a terminal (piped, CI, another agent): no screen and no raw mode, one
- * line per event on stdout (plain, or NDJSON with `--json`) until SIGINT/SIGTERM or a closed pipe.
+ * line per event on stdout (plain, or NDJSON with `--json`) until SIGINT/SIGTERM, a closed pipe, or
+ * the team's removal by Claude Code at the end of its session.
  */
 import { followTeam } from '../../core/follow.js';
 import type { Stores } from '../../store/selection.js';
+import type { TeamEvent } from '../../core/events.js';
 import { eventLine, eventRecord, readyLine, readyRecord } from './records.js';
 import { terminalSafe } from '../../core/terminal-text.js';
 import { untilStopped, writeLine } from './stop.js';
@@ -16,7 +18,10 @@ export interface PlainWatchOptions {
   record: boolean;
 }
 
-/** Prints a ready line, then one line per event. Resolves when stopped. @throws TEAM_NOT_FOUND */
+/**
+ * Prints a ready line, then one line per event. Resolves when stopped, or once the team is removed
+ * for good (Claude Code ended its session: the last line says so). @throws TEAM_NOT_FOUND
+ */
 export async function runPlainWatch(o: PlainWatchOptions): Promise<void> {
   const print = (plain: string, json: Record<string, unknown>) => writeLine(o.json ? JSON.stringify(json) : terminalSafe(plain));
   const following = await followTeam({
@@ -31,6 +36,11 @@ export async function runPlainWatch(o: PlainWatchOptions): Promise<void> {
   });
   const now = Date.now();
   print(readyLine(following.initial, now), readyRecord(following.initial, now));
-  await untilStopped();
+  const ended = following.initial.ended;
+  if (ended) {
+    const e: TeamEvent = { kind: 'team', action: 'removed', final: true, ...(ended.location ? { location: ended.location } : {}) };
+    print(eventLine(now, e), eventRecord(o.team, now, e));
+  }
+  await Promise.race([untilStopped(), following.ended]);
   await following.close();
 }

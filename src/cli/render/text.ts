@@ -18,12 +18,33 @@ export function messageLine(m: InboxMessage, raw = false): string {
   return `${m.index + 1}. ${m.entry.timestamp} ${m.entry.from}${flag}${summary}: ${body}`;
 }
 
-/** Task list row: `#2 [pending] Write tests (owner: bob) blocked by #1`. */
-export function taskLine(v: TaskView): string {
-  const t = v.task;
-  const owner = t.owner ? ` (owner: ${t.owner})` : '';
-  const state = v.blocked ? ` blocked by ${v.openBlockers.map((b) => `#${b}`).join(', ')}` : v.ready ? ' ready' : '';
-  return `#${t.id} [${t.status}] ${t.subject}${owner}${state}`;
+/** The board state of a task: `ready`, `blocked by #1 #2`, or `-` (owned, or done). */
+export function boardState(v: TaskView): string {
+  if (v.blocked) return `blocked by ${v.openBlockers.map((b) => `#${b}`).join(' ')}`;
+  return v.ready ? 'ready' : '-';
+}
+
+/**
+ * `mailroom task list` as a table, the board state in its own column and the subject last (so a
+ * long subject does not push the other columns):
+ * ```
+ * ID  STATUS       OWNER  BOARD          SUBJECT
+ * #1  completed    alice  -              Collect papers
+ * #2  pending      -      ready          Summarise them
+ * ```
+ */
+export function taskTable(views: readonly TaskView[]): string[] {
+  const rows = views.map((v) => [`#${v.task.id}`, v.task.status, v.task.owner || '-', boardState(v), v.task.subject]);
+  const header = ['ID', 'STATUS', 'OWNER', 'BOARD', 'SUBJECT'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] as number))).join('  ');
+  return [line(header), ...rows.map(line)];
+}
+
+/** `Updated task #3: pending, owner bob, blocked by #1, blocks #5` — the task after `task update`. */
+export function updatedLine(t: Task): string {
+  const parts = [t.status, ...(t.owner ? [`owner ${t.owner}`] : []), ...(t.blockedBy.length ? [`blocked by ${t.blockedBy.map((b) => `#${b}`).join(' ')}`] : []), ...(t.blocks.length ? [`blocks ${t.blocks.map((b) => `#${b}`).join(' ')}`] : [])];
+  return `Updated task #${t.id}: ${parts.join(', ')}`;
 }
 
 /** Every field of a task, one per line. */
@@ -44,7 +65,7 @@ export function teamDetail(s: TeamSummary): string[] {
   const c = s.config;
   const lines = [`Team ${c.name}${c.description ? ` — ${c.description}` : ''}`, `  created ${new Date(c.createdAt).toISOString()}, lead ${c.leadAgentId}`, '', 'Members:'];
   for (const m of s.members) {
-    const bits = [m.isLead ? 'lead' : m.agentType ?? 'teammate', m.model, m.backendType, m.color].filter(Boolean).join(', ');
+    const bits = [m.isLead ? 'lead' : m.agentType ?? 'teammate', m.model, m.runtime ?? m.backendType, m.color].filter(Boolean).join(', ');
     lines.push(`  ${m.name.padEnd(16)} ${bits}${m.isActive === true ? ', active' : ''} — ${m.unread} unread`);
   }
   const t = s.tasks;

@@ -2,11 +2,17 @@
  * The `idle_notification` a teammate sends its lead after every turn (reference §4, §7.3):
  * `idleReason` available (or failed after a crash, with `completedStatus: "failed"` and a
  * `failureReason`), `summary` of its last direct message as `[to <name>] <summary or first 80
- * chars>`, and `completedTaskId`/`completedStatus` when it finished a task in the turn.
+ * chars>`, `completedTaskId`/`completedStatus` when it finished a task in the turn, and — as
+ * Claude Code 2.1.332 writes it — `result`: the turn's final reply text, at most
+ * {@link IDLE_RESULT_MAX} characters, so a lead sees what a teammate said even when it did not send
+ * it (#82687).
  */
 import { sendStructured } from '../../core/messages.js';
 import type { StoreRef } from '../../core/context.js';
 import type { TurnOutcome } from '../turn.js';
+
+/** The longest `result` an idle notification carries (characters; Claude Code 2.1.332's cap, reference §4). */
+export const IDLE_RESULT_MAX = 4000;
 
 /** The idle_notification fields for a turn's outcome (without from/timestamp/type). */
 export function idleFields(outcome: TurnOutcome): Record<string, string> {
@@ -23,6 +29,8 @@ export function idleFields(outcome: TurnOutcome): Record<string, string> {
     fields.completedStatus = 'failed';
     fields.failureReason = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
   }
+  const result = outcome.record.lastText;
+  if (result) fields.result = result.length > IDLE_RESULT_MAX ? `${result.slice(0, IDLE_RESULT_MAX - 1)}…` : result;
   return fields;
 }
 

@@ -1,10 +1,9 @@
 /**
  * `team spawn --backend process` in one call: register the member, then start its detached
- * `mailroom agent` process. The member is recorded with `backendType: "in-process"` and
- * `tmuxPaneId: "in-process"` — values Claude Code's lead accepts: on `shutdown_approved` it finds no
- * pane to kill for them (a `tmux` value with no real pane would make it run `tmux kill-pane` on a
- * pane that is not ours), and 2.1.332 flags unknown backend types as malformed. The pid lives in
- * mailroom's own record instead (docs/runtime.md "Backends").
+ * `mailroom agent` process. The member is recorded as what it is to Claude Code — no pane
+ * (`tmuxPaneId: ""`) and none of Claude Code's backends (no `backendType`), see
+ * src/protocol/backend.ts — and its pid lives in mailroom's own process record (docs/runtime.md
+ * "Backends").
  */
 import { MailroomError } from '../../errors.js';
 import { rollBackSpawn } from '../../core/spawn-rollback.js';
@@ -13,8 +12,8 @@ import type { Member } from '../../protocol/config.js';
 import type { ProcessRecord } from '../../protocol/process.js';
 import { startProcessTeammate } from './start.js';
 
-/** The backendType and pane id a process-backend teammate is registered with. */
-export const PROCESS_MEMBER_BACKEND = { backend: 'in-process', paneId: 'in-process' } as const;
+/** How a process-backend teammate is registered (its roster fields: {@link rosterBackend}). */
+export const PROCESS_MEMBER_BACKEND = { backend: 'process' } as const satisfies Pick<SpawnOptions, 'backend'>;
 
 /** The registered member and its started process. */
 export interface SpawnedProcess {
@@ -24,14 +23,15 @@ export interface SpawnedProcess {
 }
 
 /**
- * Registers the member (as {@link spawnMember}, with {@link PROCESS_MEMBER_BACKEND}) and starts it.
- * `options.backend`/`paneId` are ignored. The spawn prompt is its first inbox message. When the
+ * Registers the member (as {@link spawnMember}, with {@link PROCESS_MEMBER_BACKEND}: see
+ * `rosterBackend` in src/protocol/backend.ts) and starts it.
+ * `options.backend`/`paneId` are ignored (`paneId` is dropped). The spawn prompt is its first inbox message. When the
  * process cannot be started or exits during its start-up, the registration is rolled back
  * ({@link rollBackSpawn}) and the error, with the log's last lines, is thrown.
  * @throws everything {@link spawnMember} and {@link startProcessTeammate} throw
  */
 export async function spawnProcessTeammate(options: SpawnOptions): Promise<SpawnedProcess> {
-  const member = await spawnMember({ ...options, ...PROCESS_MEMBER_BACKEND });
+  const member = await spawnMember({ ...options, ...PROCESS_MEMBER_BACKEND, paneId: undefined });
   try {
     const started = await startProcessTeammate({ root: options.root, team: options.team, name: member.name });
     return { member, process: started };

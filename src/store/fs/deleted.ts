@@ -2,7 +2,7 @@
  * Deleting a team without losing it (issue 9 item 3, store part): `team delete` moves everything of
  * the team — `teams/<dir>` (config, inboxes, mailroom's process records and logs), a separate inbox
  * directory of a Claude Code–named team, `tasks/<list>`, the journal, the inbox archive, the lease
- * sidecars and idempotency records — into `<root>/mailroom/deleted/<team>-<stamp>/`, with a
+ * sidecars, idempotency records and member records — into `<root>/mailroom/deleted/<team>-<stamp>/`, with a
  * manifest `deleted.json` written first. `restoreTeam` moves the parts back; the deleted directory
  * is removed once it is empty. Reader claims are not kept: they name processes of the deleted team.
  *
@@ -46,6 +46,7 @@ function partsOf(ctx: FsContext, team: string): Array<[string, string]> {
     ['archive', layout.inboxArchiveDir(team)],
     ['leases', layout.leaseDir(team)],
     ['idempotency', layout.idempotencyDir(team)],
+    ['members', layout.memberRecordDir(team)],
   );
   return parts;
 }

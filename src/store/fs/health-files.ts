@@ -1,11 +1,12 @@
 /**
- * Which files are state files (config, inbox, task, and mailroom's process and command records)
+ * Which files are state files (config, inbox, task, and mailroom's process, command and member records)
  * and whether one is readable: parses as JSON and matches its format. A file being rewritten in
  * place by Claude Code 2.1.109 is read again a few times before it counts as corrupt (readJsonFile).
  */
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { TeamConfigSchema } from '../../protocol/config.js';
+import { MEMBER_RECORD_VERSION, MemberRecordSchema } from '../../protocol/member-record.js';
 import { ProcessRecordSchema } from '../../protocol/process.js';
 import { TaskSchema } from '../../protocol/task.js';
 import type { StateFileKind } from '../health.js';
@@ -19,7 +20,7 @@ const TASK_FILE = /^([1-9][0-9]*)\.json$/;
 export function stateFileKind(ctx: FsContext, path: string): StateFileKind | undefined {
   const name = basename(path);
   const parent = dirname(path);
-  const { teamsDir, tasksRoot, commandsDir } = ctx.layout;
+  const { teamsDir, tasksRoot, commandsDir, membersDir } = ctx.layout;
   if (name === 'config.json' && dirname(parent) === teamsDir) return 'config';
   if (name.endsWith('.json') && basename(parent) === 'inboxes' && dirname(dirname(parent)) === teamsDir) return 'inbox';
   if (TASK_FILE.test(name) && dirname(parent) === tasksRoot) return 'task';
@@ -30,6 +31,7 @@ export function stateFileKind(ctx: FsContext, path: string): StateFileKind | und
   if (name.endsWith('.json') && dirname(parent) === join(mailroomDir, 'leases')) return 'lease';
   if (name.endsWith('.json') && dirname(parent) === join(mailroomDir, 'readers')) return 'reader';
   if (/^[mt]-[0-9a-f]{64}\.json$/.test(name) && dirname(parent) === join(mailroomDir, 'idempotency')) return 'idempotency';
+  if (name.endsWith('.json') && dirname(parent) === membersDir) return 'member';
   return undefined;
 }
 
@@ -70,6 +72,11 @@ export async function checkStateFile(path: string, kind: StateFileKind): Promise
     case 'reader':
     case 'idempotency':
       return isVersionedRecord(value) ? undefined : `does not match the ${kind === 'lease' ? 'lease' : kind === 'reader' ? 'reader claim' : 'idempotency record'} format`;
+    case 'member': {
+      const v = (value as { v?: unknown } | null)?.v;
+      if (typeof v === 'number' && v !== MEMBER_RECORD_VERSION) return undefined; // a newer mailroom's: not ours to judge
+      return MemberRecordSchema.safeParse(value).success ? undefined : 'does not match the member record format';
+    }
   }
 }
 

@@ -11,11 +11,12 @@ import { stampNow, type StoreIssue, type StoreRepair } from '../health.js';
 import { writeTextFile } from '../json-file.js';
 import { staleTimeOf, withLock, type HeldLock } from '../lock.js';
 import { dirId } from '../lock-dir.js';
-import { STALE_INFIX, clearIfStale, isStale, takeOverIfStale } from '../lock-takeover.js';
+import { STALE_INFIX, clearIfStale, guardedFiles, isStale, takeOverIfStale } from '../lock-takeover.js';
 import { lockDirFor } from '../paths.js';
 import type { FsContext } from './context.js';
 import { checkStateFile } from './health-files.js';
 import { tempIssue } from './health-scan.js';
+import { moveTaskListAside } from './health-task-lists.js';
 
 /** Repairs one issue; never throws for a condition that changed meanwhile (it reports it instead). */
 export async function repairHealth(ctx: FsContext, issue: StoreIssue): Promise<StoreRepair> {
@@ -28,6 +29,8 @@ export async function repairHealth(ctx: FsContext, issue: StoreIssue): Promise<S
       return removeTemp(issue.location, issue.target, staleMs);
     case 'stale-lock':
       return removeStaleLock(issue.location, staleMs);
+    case 'orphan-task-list':
+      return moveTaskListAside(ctx, issue);
     case 'lock-leftover':
       if (basename(issue.location).includes(STALE_INFIX)) {
         await rm(issue.location, { recursive: true, force: true });
@@ -41,7 +44,7 @@ export async function repairHealth(ctx: FsContext, issue: StoreIssue): Promise<S
 /** Takes a stale lock away under the takeover guard (a stale guard in the way is cleared first). */
 async function removeStaleLock(path: string, staleMs: number): Promise<StoreRepair> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    if ((await takeOverIfStale(path, staleMs)) !== 'busy') return removed('removed');
+    if ((await takeOverIfStale(path, staleMs, guardedFiles(path.slice(0, -'.lock'.length)))) !== 'busy') return removed('removed');
     const id = await dirId(path);
     if (!id) return removed('already gone');
     if (!isStale(id, staleMs)) break;

@@ -1,19 +1,24 @@
 /**
  * Scanning the filesystem store for broken files (`mailroom doctor`): unparseable state files,
- * temporary files left by killed writers, stale locks and takeover leftovers; reads only. The team
- * store scans team data — `teams/<dir>/` and its `inboxes/`, `tasks/<list>/`, and mailroom's lease,
- * reader-claim and idempotency records; the host store scans this machine's own records —
- * `teams/<dir>/processes/` and `mailroom/commands/<team>/`. Each issue's `location` is its path.
+ * temporary files left by killed writers (and keep links of interrupted writes), stale locks and
+ * takeover leftovers; reads only. The team store scans team data — `teams/<dir>/` and its
+ * `inboxes/`, `tasks/<list>/` (and task lists that belong to no team, health-task-lists.ts), and
+ * mailroom's lease, reader-claim, idempotency and member records; the host store scans this
+ * machine's own records — `teams/<dir>/processes/` and `mailroom/commands/<team>/`. Claude Code's
+ * `teams/*.deleted-<uuid>` tombstones (a team it is removing) are skipped. Each issue's `location`
+ * is its path.
  */
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { TEMP_NAME } from '../atomic-write.js';
+import { KEEP_NAME, TEMP_NAME } from '../atomic-write.js';
 import { ageMs, dirId } from '../lock-dir.js';
 import { staleTimeOf } from '../lock.js';
+import { tombstoneOf } from '../names.js';
 import { STALE_INFIX, TAKEOVER_SUFFIX, isStale } from '../lock-takeover.js';
 import type { StoreIssue } from '../health.js';
 import type { FsContext } from './context.js';
 import { checkStateFile, stateFileKind } from './health-files.js';
+import { orphanTaskLists } from './health-task-lists.js';
 
 /** A temporary file this old is removable even while its file's lock is held (ms). */
 export const OLD_TEMP_MS = 10 * 60_000;
@@ -27,13 +32,15 @@ const HOST_SUBDIRS = new Set(['processes', 'logs']);
 export async function scanTeamHealth(ctx: FsContext): Promise<StoreIssue[]> {
   const issues: StoreIssue[] = [];
   for (const dir of await subdirs(ctx.layout.teamsDir)) {
+    if (tombstoneOf(basename(dir)) !== undefined) continue; // Claude Code is removing it: not ours to repair
     await scanDir(ctx, dir, issues);
     for (const sub of await subdirs(dir)) if (!HOST_SUBDIRS.has(basename(sub))) await scanDir(ctx, sub, issues);
   }
   for (const dir of await subdirs(ctx.layout.tasksRoot)) await scanDir(ctx, dir, issues);
-  for (const parent of ['leases', 'readers', 'idempotency']) {
+  for (const parent of ['leases', 'readers', 'idempotency', 'members']) {
     for (const dir of await subdirs(join(ctx.layout.root, 'mailroom', parent))) await scanDir(ctx, dir, issues);
   }
+  issues.push(...(await orphanTaskLists(ctx)));
   return sorted(issues);
 }
 
@@ -85,7 +92,7 @@ export async function lockIssue(path: string, staleMs: number): Promise<StoreIss
 }
 
 async function fileIssue(ctx: FsContext, path: string, staleMs: number): Promise<StoreIssue | undefined> {
-  const temp = TEMP_NAME.exec(basename(path));
+  const temp = TEMP_NAME.exec(basename(path)) ?? KEEP_NAME.exec(basename(path)); // a keep link (locked-write.ts) is a leftover of the same kind
   if (temp && isStateName(temp[1]!)) return tempIssue(path, join(dirname(path), temp[1]!), staleMs);
   const kind = stateFileKind(ctx, path);
   if (!kind) return undefined;
@@ -114,7 +121,8 @@ function guardingLocks(target: string): string[] {
   return locks;
 }
 
-async function anyLockHeld(lockDirs: string[], staleMs: number): Promise<boolean> {
+/** True when one of `lockDirs` is a lock directory that is not stale (someone holds it). */
+export async function anyLockHeld(lockDirs: string[], staleMs: number): Promise<boolean> {
   for (const dir of lockDirs) {
     const id = await dirId(dir);
     if (id && !isStale(id, staleMs)) return true;

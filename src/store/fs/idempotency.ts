@@ -25,6 +25,7 @@ import { isErrno } from '../../errors.js';
 import { InboxEntrySchema } from '../../protocol/inbox.js';
 import { TaskSchema, type Task } from '../../protocol/task.js';
 import { readJsonFile, writeJsonFile } from '../json-file.js';
+import type { HeldLock } from '../lock.js';
 import type { StoredMessage } from '../team-store.js';
 import { ensureDir, locked, type FsContext } from './context.js';
 
@@ -91,11 +92,15 @@ export async function readTaskKey(ctx: FsContext, team: string, key: string): Pr
   return readRecord(recordPath(ctx, team, 't', key), TaskKeySchema);
 }
 
-/** Writes a task key's record (the caller holds the task-list lock). */
-export async function writeTaskKey(ctx: FsContext, team: string, record: Omit<TaskKeyRecord, 'v' | 'task'> & { task?: Task | undefined }): Promise<void> {
+/**
+ * Writes a task key's record under `list`, the task-list lock the caller holds (confirmed before and
+ * after the rename, src/store/locked-write.ts: a holder paused past the stale time never replaces a
+ * record another holder wrote meanwhile).
+ */
+export async function writeTaskKey(ctx: FsContext, team: string, record: Omit<TaskKeyRecord, 'v' | 'task'> & { task?: Task | undefined }, list: HeldLock): Promise<void> {
   await ensureDir(ctx.layout.idempotencyDir(team));
   const path = recordPath(ctx, team, 't', record.key);
-  await writeJsonFile(path, { v: 1, ...record });
+  await writeJsonFile(path, { v: 1, ...record }, list);
   void sweep(ctx, team, record.at);
 }
 

@@ -11,7 +11,7 @@
  */
 import { open, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { isErrno } from '../../errors.js';
+import { fileWriteError, isErrno } from '../../errors.js';
 import { InboxEntrySchema, type InboxEntry } from '../../protocol/inbox.js';
 import type { HeldLock } from '../lock.js';
 import { FILE_MODE } from '../modes.js';
@@ -29,7 +29,8 @@ export async function appendToArchive(ctx: FsContext, team: string, agent: strin
   const path = ctx.layout.inboxArchivePath(team, agent);
   await ensureDir(dirname(path));
   await lock.assertHeld(`archiving to ${path}`);
-  const handle = await open(path, 'a+', FILE_MODE);
+  const failed = 'Earlier entries are intact, and the inbox was not changed.';
+  const handle = await open(path, 'a+', FILE_MODE).catch((err: unknown) => Promise.reject(fileWriteError(path, err, failed)));
   try {
     const { size } = await handle.stat();
     const last = Buffer.alloc(1);
@@ -37,6 +38,8 @@ export async function appendToArchive(ctx: FsContext, team: string, agent: strin
     const lead = size > 0 && last.toString() !== '\n' ? '\n' : '';
     await handle.appendFile(lead + entries.map((e) => `${JSON.stringify(e)}\n`).join(''), 'utf8');
     await handle.sync();
+  } catch (err) {
+    throw fileWriteError(path, err, failed);
   } finally {
     await handle.close();
   }

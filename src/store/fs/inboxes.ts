@@ -1,8 +1,10 @@
 /**
  * Inbox files: `teams/<inboxTeam>/inboxes/<agent>.json`, a JSON array, locked with
  * `<agent>.json.lock` (reference §3, §6). Created lazily as `[]` with an exclusive create, then
- * changed only under the lock; every write is atomic (temp file + rename), and each transition
- * journals its events right after its write, still under the lock.
+ * changed only under the lock; every write is the locked write step of src/store/locked-write.ts
+ * (atomic; a write that lands after its lock was lost merges back by entry identity), and each
+ * transition journals its events right after its write, still under the lock. Appends are in
+ * inbox-append.ts.
  *
  * No caller ever gets the array: every change is one of the transitions below, which keep every
  * element of the file — valid entries are changed in place, other elements stay untouched where
@@ -15,27 +17,27 @@
  */
 import { readdir, rename, rm } from 'node:fs/promises';
 import { isErrno } from '../../errors.js';
-import { assignTimestamps, entryKey, idempotentMsgId, isEarlierShutdownRequest, isUnreadEntry } from '../../domain/entries.js';
-import { deliveryEvent, messageEvent } from '../../domain/events.js';
-import { requireMember } from '../../domain/roster.js';
+import { entryKey, isEarlierShutdownRequest, isUnreadEntry } from '../../domain/entries.js';
+import { deliveryEvent } from '../../domain/events.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
 import { InboxEntrySchema, type InboxEntry } from '../../protocol/inbox.js';
 import { stampNow } from '../health.js';
 import { corruptFile, readJsonFile, writeJsonFile } from '../json-file.js';
 import type { HeldLock } from '../lock.js';
+import type { LockedWriteOptions } from '../locked-write.js';
 import { pathPart } from '../names.js';
-import type { AppendOptions, AppendResult, InboxHistory, InboxRef, OpContext, OutgoingMessage, StoredMessage, Transition } from '../team-store.js';
+import type { InboxHistory, InboxRef, OpContext, Transition } from '../team-store.js';
 import { locked, stampOf, type FsContext } from './context.js';
-import { readMessageKey, recordMessageKey } from './idempotency.js';
 import { appendToArchive, readArchive } from './inbox-archive.js';
-import { ensureInbox, exists } from './inbox-create.js';
+import { exists } from './inbox-create.js';
 import { journal } from './journal.js';
-import { readConfig, readConfigAt } from './teams.js';
+import { mergeInbox } from './recover-inbox.js';
+import { readConfigAt } from './teams.js';
 
 /** A send may archive once the live file is larger than this (bytes of JSON text). */
 export const ARCHIVE_TRIGGER_BYTES = 64 * 1024;
 /** …and only if the read head would free at least this much (bytes), so archiving stays rare. */
-const ARCHIVE_MIN_HEAD_BYTES = ARCHIVE_TRIGGER_BYTES / 4;
+export const ARCHIVE_MIN_HEAD_BYTES = ARCHIVE_TRIGGER_BYTES / 4;
 
 /** An inbox as read under its lock: the raw array (every element) and its valid entries (the same objects). */
 export interface OpenInbox {
@@ -43,19 +45,35 @@ export interface OpenInbox {
   entries: InboxEntry[];
   /** Length of the file's text (characters; bytes for ASCII). */
   chars: number;
+  /** The file's text as read (the base a displaced write merges from, src/store/locked-write.ts). */
+  text: string;
   lock: HeldLock;
 }
 
-/** Reads the raw array of an inbox and its size; `undefined` when the file does not exist. @throws FILE_CORRUPT */
-async function readRaw(path: string): Promise<{ raw: unknown[]; chars: number } | undefined> {
+/** Reads the raw array of an inbox, its size and text; `undefined` when the file does not exist. @throws FILE_CORRUPT */
+export async function readRaw(path: string): Promise<{ raw: unknown[]; chars: number; text: string } | undefined> {
   const read = await readJsonFile(path);
   if (read.state === 'missing') return undefined;
   if (!Array.isArray(read.value)) throw corruptFile(path, undefined, 'is not a JSON array');
-  return { raw: read.value, chars: read.chars };
+  return { raw: read.value, chars: read.chars, text: read.text };
+}
+
+/**
+ * Writes an inbox array under its lock. `baseText` (the file as read under that lock) lets a write
+ * that lands after the lock was lost merge back what the other holder wrote (recover-inbox.ts).
+ */
+export async function writeInboxArray(path: string, raw: unknown[], lock: HeldLock, baseText: string | undefined): Promise<void> {
+  const options: LockedWriteOptions = { recovery: { baseText, merge: mergeInbox } };
+  await writeJsonFile(path, raw, lock, options);
+}
+
+/** Writes an inbox opened by {@link withInbox} (its array as changed in place). */
+export function saveInbox(ctx: FsContext, team: string, agent: string, inbox: OpenInbox): Promise<void> {
+  return writeInboxArray(ctx.layout.inboxPath(team, agent), inbox.raw, inbox.lock, inbox.text);
 }
 
 /** The elements of a raw array that match the entry schema (the same objects: changing them changes the array). */
-function validEntries(raw: unknown[]): InboxEntry[] {
+export function validEntries(raw: unknown[]): InboxEntry[] {
   return raw.filter((e): e is InboxEntry => InboxEntrySchema.safeParse(e).success);
 }
 
@@ -80,88 +98,10 @@ export async function withInbox<T>(ctx: FsContext, team: string, agent: string, 
   return locked(ctx, path, async (lock) => {
     const read = await readRaw(path);
     if (!read) return undefined;
-    const inbox: OpenInbox = { raw: read.raw, entries: validEntries(read.raw), chars: read.chars, lock };
+    const inbox: OpenInbox = { raw: read.raw, entries: validEntries(read.raw), chars: read.chars, text: read.text, lock };
     const { result, write } = await fn(inbox);
-    if (write) await writeJsonFile(path, inbox.raw, lock);
+    if (write) await saveInbox(ctx, team, agent, inbox);
     return result;
-  });
-}
-
-/**
- * Appends messages. Every recipient is checked against the roster first (MEMBER_NOT_FOUND, nothing
- * written). Per recipient, under its inbox lock: timestamps are assigned so that they never
- * decrease in file order and the triple stays unique; with an idempotency key, each entry's msg_id
- * is derived from the key and an entry already there is returned instead of appended again.
- */
-export async function appendMessages(ctx: FsContext, team: string, messages: readonly OutgoingMessage[], options: AppendOptions = {}): Promise<Transition<AppendResult>> {
-  if (messages.length === 0) return { value: { messages: [], replayed: false }, events: [] };
-  const config = await readConfig(ctx, team);
-  for (const m of messages) requireMember(config, m.to, 'recipient');
-  const key = options.idempotencyKey;
-  if (key !== undefined) {
-    const known = await readMessageKey(ctx, team, key);
-    if (known && known.messages.length === messages.length) return { value: { messages: known.messages, replayed: true }, events: [] };
-  }
-  const stored: StoredMessage[] = new Array<StoredMessage>(messages.length);
-  const events: TeamEventRecord[] = [];
-  let fresh = 0;
-  for (const [to, items] of byRecipient(messages)) {
-    const r = await appendToInbox(ctx, team, to, items, { ...options, archive: options.archiveRead?.includes(to) === true, total: messages.length });
-    for (const [i, entry] of r.stored) stored[i] = { to, entry };
-    fresh += r.fresh;
-    events.push(...r.events);
-  }
-  return { value: { messages: stored, replayed: key !== undefined && fresh === 0 }, events };
-}
-
-interface Item {
-  index: number;
-  entry: InboxEntry;
-}
-
-function byRecipient(messages: readonly OutgoingMessage[]): Map<string, Item[]> {
-  const out = new Map<string, Item[]>();
-  messages.forEach((m, index) => {
-    const list = out.get(m.to) ?? out.set(m.to, []).get(m.to)!;
-    list.push({ index, entry: { ...m.entry } });
-  });
-  return out;
-}
-
-async function appendToInbox(
-  ctx: FsContext,
-  team: string,
-  to: string,
-  items: Item[],
-  o: AppendOptions & { archive: boolean; total: number },
-): Promise<{ stored: Array<[number, InboxEntry]>; fresh: number; events: TeamEventRecord[] }> {
-  const path = ctx.layout.inboxPath(team, to);
-  await ensureInbox(path);
-  return locked(ctx, path, async (lock) => {
-    const { raw, chars } = (await readRaw(path)) ?? { raw: [], chars: 0 };
-    const existing = validEntries(raw);
-    const ids = new Map(existing.flatMap((e) => (e.msg_id === undefined ? [] : [[e.msg_id, e] as const])));
-    const stored: Array<[number, InboxEntry]> = [];
-    const added: InboxEntry[] = [];
-    for (const item of items) {
-      if (o.idempotencyKey !== undefined) item.entry.msg_id = idempotentMsgId(team, to, `${o.idempotencyKey}\u0000${item.index}`);
-      const there = item.entry.msg_id === undefined ? undefined : ids.get(item.entry.msg_id);
-      if (o.idempotencyKey !== undefined && there) {
-        stored.push([item.index, there]);
-        continue;
-      }
-      added.push(item.entry);
-      stored.push([item.index, item.entry]);
-    }
-    assignTimestamps(existing, added);
-    raw.push(...added);
-    if (added.length > 0 && o.archive && chars > ARCHIVE_TRIGGER_BYTES) await archiveReadHead(ctx, team, to, raw, lock, ARCHIVE_MIN_HEAD_BYTES);
-    if (added.length > 0) await writeJsonFile(path, raw, lock);
-    const s = stampOf(team, o);
-    const events = added.map((e) => messageEvent(s, to, e));
-    await journal(ctx, team, events);
-    if (o.idempotencyKey !== undefined) await recordMessageKey(ctx, team, o.idempotencyKey, o.total, stored.map(([, entry]) => ({ to, entry })), s.at);
-    return { stored, fresh: added.length, events };
   });
 }
 
@@ -178,7 +118,7 @@ export async function archiveInbox(ctx: FsContext, team: string, agent: string):
 }
 
 /** Appends the read head of `raw` to the archive and removes it from `raw` (if ≥ `minBytes`). */
-async function archiveReadHead(ctx: FsContext, team: string, agent: string, raw: unknown[], lock: HeldLock, minBytes: number): Promise<number> {
+export async function archiveReadHead(ctx: FsContext, team: string, agent: string, raw: unknown[], lock: HeldLock, minBytes: number): Promise<number> {
   let count = 0;
   let headBytes = 0;
   for (const e of raw) {
@@ -202,7 +142,7 @@ export async function markRead(ctx: FsContext, team: string, agent: string, keys
   const changed = await withInbox(ctx, team, agent, async (inbox) => {
     const marked = markEntries(inbox.entries, wanted);
     if (marked.length > 0) {
-      await writeJsonFile(ctx.layout.inboxPath(team, agent), inbox.raw, inbox.lock);
+      await saveInbox(ctx, team, agent, inbox);
       const s = stampOf(team, op);
       events.push(...marked.map((k) => deliveryEvent(s, agent, k, 'read')));
       await journal(ctx, team, events);

@@ -16,7 +16,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { isErrno } from '../../errors.js';
+import { fileWriteError, isErrno } from '../../errors.js';
 import { parseEvent, type TeamEventRecord } from '../../protocol/events.js';
 import { FILE_MODE } from '../json-file.js';
 import type { Cursor, EventPage } from '../team-store.js';
@@ -51,20 +51,33 @@ export async function journal(ctx: FsContext, team: string, events: readonly Tea
 export async function appendLines(ctx: FsContext, team: string, events: readonly TeamEventRecord[]): Promise<void> {
   if (events.length === 0) return;
   const path = ctx.layout.journalPath(team);
-  let fd: number;
-  try {
-    fd = openSync(path, 'a', FILE_MODE);
-  } catch (err) {
-    if (!isErrno(err, 'ENOENT')) throw err;
-    await ensureDir(dirname(path));
-    fd = openSync(path, 'a', FILE_MODE);
-  }
+  const fd = await openForAppend(path);
   try {
     for (const chunk of chunks(events.map(serialise))) writeAll(fd, Buffer.from(chunk, 'utf8'));
+  } catch (err) {
+    throw fileWriteError(path, err, APPEND_FAILED);
   } finally {
     closeSync(fd);
   }
 }
+
+/** Opens the journal with O_APPEND, making its directory on first use. @throws FILE_ACCESS naming the file */
+async function openForAppend(path: string): Promise<number> {
+  try {
+    return openSync(path, 'a', FILE_MODE);
+  } catch (err) {
+    if (!isErrno(err, 'ENOENT')) throw fileWriteError(path, err, APPEND_FAILED);
+  }
+  await ensureDir(dirname(path));
+  try {
+    return openSync(path, 'a', FILE_MODE);
+  } catch (err) {
+    throw fileWriteError(path, err, APPEND_FAILED);
+  }
+}
+
+/** What a failed journal append left: earlier lines intact, at most a torn last line that readers skip. */
+const APPEND_FAILED = 'Earlier entries are intact; readers skip a torn last line.';
 
 /** One line: `v` first (so a torn line can be resynchronised), then the event's own keys. */
 function serialise(event: TeamEventRecord): string {

@@ -22,6 +22,14 @@
  *   (read entries are never taken) and is dropped once expired.
  * - release: only the sidecar changes.
  * A sidecar that does not parse is FILE_CORRUPT (never overwritten; `doctor --fix` moves it aside).
+ *
+ * A writer paused past the stale time (issue 9 item 2): the sidecar is mailroom's own file, which
+ * Claude Code never writes, so only a mailroom process can take its lock over, and a mailroom taker
+ * deletes the paused holder's temporary file before it removes the lock (lock-takeover.ts). The
+ * paused rename then fails, which is a retryable loss: the step runs again under a new lock, on the
+ * sidecar and inbox as they are then. So the sidecar needs no keep link and merge (the locked write
+ * step of src/store/locked-write.ts), and keeps its cheaper un-fsynced write. The inbox writes of an
+ * acknowledgement go through that step (inboxes.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { dirname } from 'node:path';
@@ -30,16 +38,16 @@ import { entryKey } from '../../domain/entries.js';
 import { deliveryEvent } from '../../domain/events.js';
 import { DEFAULT_LEASE_MS, acknowledgedKeys, liveLeases, selectTake, type LeaseRecord } from '../../domain/leases.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
-import type { InboxEntry } from '../../protocol/inbox.js';
 import { isUnreadEntry } from '../../domain/entries.js';
-import { closeSync, constants, fstatSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { isErrno } from '../../errors.js';
 import { tempPathFor } from '../atomic-write.js';
-import { corruptFile, formatJson, writeJsonFile, FILE_MODE } from '../json-file.js';
-import type { HeldLock } from '../lock.js';
+import { corruptFile, formatJson, FILE_MODE } from '../json-file.js';
+import { lostLock, type HeldLock } from '../lock.js';
+import { testFreeze } from '../test-freeze.js';
 import type { Lease, OpContext, TakeOptions, Transition } from '../team-store.js';
 import { ensureDir, locked, nowOf, stampOf, type FsContext } from './context.js';
-import { markEntries, readInbox, withInbox } from './inboxes.js';
+import { markEntries, readInbox, saveInbox, withInbox, type OpenInbox } from './inboxes.js';
 import { journal } from './journal.js';
 
 const SidecarSchema = z.object({
@@ -82,11 +90,13 @@ export function readLeases(ctx: FsContext, team: string, agent: string): LeaseRe
 }
 
 /**
- * Writes the leases (the caller holds the inbox lock, checked right before the rename): a temp file
- * renamed into place, like every write, but **not fsynced** — a take is on the delivery path of every
- * model call, and what a power loss could lose here is only leases, whose entries then count as
- * unleased (handed out again to the restarted reader, which lost its conversation anyway). A process
- * crash loses nothing: the rename is atomic either way.
+ * Writes the leases (the caller holds the sidecar's lock, checked right before the rename): a temp
+ * file renamed into place, like every write, but **not fsynced** — a take is on the delivery path of
+ * every model call, and what a power loss could lose here is only leases, whose entries then count
+ * as unleased (handed out again to the restarted reader, which lost its conversation anyway). A
+ * process crash loses nothing: the rename is atomic either way. A rename whose temporary file is
+ * gone was cancelled by a process that took the lock over (see the module comment): LOCK_COMPROMISED,
+ * retryable, nothing written.
  */
 async function writeLeases(ctx: FsContext, team: string, agent: string, leases: readonly LeaseRecord[], lock: HeldLock): Promise<void> {
   const path = ctx.layout.leasePath(team, agent);
@@ -101,7 +111,13 @@ async function writeLeases(ctx: FsContext, team: string, agent: string, leases: 
       writeFileSync(tmp, text, { flag: 'wx', mode: FILE_MODE });
     }
     await lock.assertHeld(`writing ${path}`);
-    renameSync(tmp, path);
+    testFreeze('before-rename', path);
+    try {
+      renameSync(tmp, path);
+    } catch (err) {
+      if (isErrno(err, 'ENOENT') && !existsSync(tmp)) throw lostLock(lock.lockDir, `writing ${path}`, 'a process that took it over as stale cancelled this write');
+      throw err;
+    }
   } catch (err) {
     try {
       unlinkSync(tmp);
@@ -129,7 +145,7 @@ export async function takeUnread(ctx: FsContext, team: string, agent: string, op
   const empty = (remaining: number): Transition<Lease> => ({ value: { id: '', reader: options.reader, until, entries: [], remaining }, events: [] });
   // Most takes find nothing unread: they need neither a lock nor the sidecar.
   if (!(await readInbox(ctx, team, agent)).some(isUnreadEntry)) return empty(0);
-  if (options.acknowledge) return (await withInbox(ctx, team, agent, async (inbox) => ({ result: await takeAndMark(ctx, team, agent, inbox.entries, inbox.raw, inbox.lock, options, until), write: false }), true)) ?? empty(0);
+  if (options.acknowledge) return (await withInbox(ctx, team, agent, async (inbox) => ({ result: await takeAndMark(ctx, team, agent, inbox, options, until), write: false }), true)) ?? empty(0);
   return withSidecar(ctx, team, agent, async (lock) => {
     const leases = liveLeases(readLeases(ctx, team, agent), now);
     const selection = selectTake(await readInbox(ctx, team, agent), leases, now, options.limit);
@@ -144,14 +160,14 @@ export async function takeUnread(ctx: FsContext, team: string, agent: string, op
 }
 
 /** Take-and-acknowledge: under the inbox lock (held by the caller), then the sidecar's, so no take by another reader comes between. */
-async function takeAndMark(ctx: FsContext, team: string, agent: string, entries: InboxEntry[], raw: unknown[], inboxLock: HeldLock, options: TakeOptions, until: number): Promise<Transition<Lease>> {
+async function takeAndMark(ctx: FsContext, team: string, agent: string, inbox: OpenInbox, options: TakeOptions, until: number): Promise<Transition<Lease>> {
   const now = nowOf(options);
   return withSidecar(ctx, team, agent, async () => {
     const leases = liveLeases(readLeases(ctx, team, agent), now);
-    const selection = selectTake(entries, leases, now, options.limit);
+    const selection = selectTake(inbox.entries, leases, now, options.limit);
     const id = selection.taken.length > 0 ? randomUUID() : '';
     const marked = markEntries(selection.taken, new Set(selection.taken.map(entryKey)));
-    if (marked.length > 0) await writeJsonFile(ctx.layout.inboxPath(team, agent), raw, inboxLock);
+    if (marked.length > 0) await saveInbox(ctx, team, agent, inbox);
     const s = stampOf(team, options);
     const events = marked.flatMap((k) => [deliveryEvent(s, agent, k, 'delivered', id), deliveryEvent(s, agent, k, 'read', id)]);
     await journal(ctx, team, events);
@@ -166,20 +182,25 @@ async function takeAndMark(ctx: FsContext, team: string, agent: string, entries:
 export async function acknowledge(ctx: FsContext, team: string, agent: string, leaseId: string, options: OpContext & { keys?: readonly string[] } = {}): Promise<Transition<number>> {
   const now = nowOf(options);
   const events: TeamEventRecord[] = [];
-  const count = await withInbox(ctx, team, agent, (inbox) =>
-    withSidecar(ctx, team, agent, async (lock) => {
+  const count = await withInbox(ctx, team, agent, async (inbox) => {
+    // Keys this step marked read: a run of the sidecar step that lost its lock after the inbox was
+    // written runs again (withLock) and finds them read already, yet they are still its to journal.
+    const marked: string[] = [];
+    return withSidecar(ctx, team, agent, async (lock) => {
       const leases = readLeases(ctx, team, agent);
       const lease = leases.find((l) => l.id === leaseId);
-      if (!lease) return { result: 0, write: false };
-      const marked = markEntries(inbox.entries, new Set(acknowledgedKeys(lease, leases, now, options.keys)));
-      if (marked.length > 0) await writeJsonFile(ctx.layout.inboxPath(team, agent), inbox.raw, inbox.lock);
-      await writeLeases(ctx, team, agent, liveLeases(leases, now).filter((l) => l.id !== leaseId), lock);
+      if (lease) {
+        const newly = markEntries(inbox.entries, new Set(acknowledgedKeys(lease, leases, now, options.keys)));
+        if (newly.length > 0) await saveInbox(ctx, team, agent, inbox);
+        marked.push(...newly);
+        await writeLeases(ctx, team, agent, liveLeases(leases, now).filter((l) => l.id !== leaseId), lock);
+      }
       const s = stampOf(team, options);
-      events.push(...marked.map((k) => deliveryEvent(s, agent, k, 'read', leaseId)));
+      events.splice(0, events.length, ...marked.map((k) => deliveryEvent(s, agent, k, 'read', leaseId)));
       await journal(ctx, team, events);
       return { result: marked.length, write: false };
-    }),
-  );
+    });
+  });
   return { value: count ?? 0, events };
 }
 

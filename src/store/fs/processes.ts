@@ -9,13 +9,14 @@ import { open, readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isErrno } from '../../errors.js';
 import { ProcessRecordSchema, type ProcessRecord } from '../../protocol/process.js';
-import { corruptFile, readJsonFile, writeJsonFile, FILE_MODE } from '../json-file.js';
+import { corruptFile, formatJson, readJsonFile, writeJsonFile, FILE_MODE } from '../json-file.js';
 import { withLock } from '../lock.js';
 import { lockDirFor } from '../paths.js';
 import { judgeProcess } from '../../domain/processes.js';
 import type { AgentLog } from '../host-store.js';
 import { probeProcess } from '../proc.js';
 import { ensureDir, type FsContext } from './context.js';
+import { mergeObject } from './recover-object.js';
 
 /**
  * The agent's process record, or undefined when missing.
@@ -58,7 +59,8 @@ export async function claimProcessRecord(ctx: FsContext, team: string, agent: st
     const current = await readProcessRecord(ctx, team, agent);
     const same = current?.pid === record.pid && (current.startTime === undefined || record.startTime === undefined || current.startTime === record.startTime);
     if (current && current.pid !== record.pid && !(await isStale(current))) return current;
-    await writeJsonFile(path, same ? { ...record, ...current } : record, lock);
+    const recovery = { baseText: current && formatJson(current), merge: mergeObject };
+    await writeJsonFile(path, same ? { ...record, ...current } : record, lock, { recovery });
     return undefined;
   });
 }

@@ -1,7 +1,8 @@
 /**
  * Roster transitions on `config.json` (reference §2): add, update and remove a member, each under
- * the config lock with its journal line written right after the config. Removing a member also
- * unassigns its open tasks (task-list lock, after the config lock is released).
+ * the config lock with its journal line and its member record (member-records.ts) written right
+ * after the config. Removing a member also unassigns its open tasks (task-list lock, after the
+ * config lock is released).
  */
 import { applyMemberPatch, assertFreeName, nextColor, removableIndex, requireMember, withColor } from '../../domain/roster.js';
 import { memberEvent } from '../../domain/events.js';
@@ -11,12 +12,15 @@ import type { AddMemberOptions, MemberPatch, OpContext, RemovedMember, Transitio
 import { stampOf, type FsContext } from './context.js';
 import { retireEarlierShutdownRequests } from './inboxes.js';
 import { journal } from './journal.js';
+import { deleteMemberRecord, memberRecordOf, readMemberRecord, writeMemberRecord } from './member-records.js';
 import { changeConfig } from './teams.js';
 import { unassignTasks } from './tasks.js';
 
 /** Adds `member` (a color from the palette when asked and unset). @throws TEAM_NOT_FOUND, MEMBER_EXISTS */
 export async function addMember(ctx: FsContext, team: string, member: Member, options: AddMemberOptions = {}): Promise<Transition<Member>> {
   const events: TeamEventRecord[] = [];
+  // A member record mailroom could not parse is never overwritten: refuse before anything is written.
+  if (options.record) await readMemberRecord(ctx, team, member.name);
   const added = await changeConfig(
     ctx,
     team,
@@ -29,6 +33,7 @@ export async function addMember(ctx: FsContext, team: string, member: Member, op
     async (m) => {
       events.push(memberEvent(stampOf(team, options), 'joined', m.name, m.agentId));
       await journal(ctx, team, events);
+      if (options.record) await writeMemberRecord(ctx, memberRecordOf(team, m, options.record));
     },
   );
   if (options.retireEarlierShutdownRequests) events.push(...(await retireEarlierShutdownRequests(ctx, team, added.name, added.joinedAt ?? options.now ?? Date.now(), options)));
@@ -37,14 +42,15 @@ export async function addMember(ctx: FsContext, team: string, member: Member, op
 
 /** Changes a member's keys in place; nothing is written when nothing changes. @throws MEMBER_NOT_FOUND */
 export async function updateMember(ctx: FsContext, team: string, name: string, patch: MemberPatch, op?: OpContext): Promise<Transition<Member>> {
-  const events: TeamEventRecord[] = [];
+  let events: TeamEventRecord[] = [];
   const value = await changeConfig(
     ctx,
     team,
     (config) => {
       const member = requireMember(config, name);
       const changed = applyMemberPatch(member, patch);
-      if (changed.length > 0) events.push(memberEvent(stampOf(team, op), 'updated', member.name, member.agentId, changed));
+      // Set, not pushed: a run that lost its lock runs again (changeConfig), and only the last run's event stands.
+      events = changed.length > 0 ? [memberEvent(stampOf(team, op), 'updated', member.name, member.agentId, changed)] : [];
       return { result: member, write: changed.length > 0 };
     },
     () => journal(ctx, team, events),
@@ -67,6 +73,7 @@ export async function removeMember(ctx: FsContext, team: string, nameOrAgentId: 
       if (!m) return;
       events.push(memberEvent(stampOf(team, op), 'left', m.name, m.agentId));
       await journal(ctx, team, events);
+      await deleteMemberRecord(ctx, team, m.name);
     },
   );
   if (!removed) return { value: undefined, events };

@@ -23,6 +23,7 @@ import type { ClaimRequest, CreatedTask, CreateTaskOptions, OpContext, PatchedTa
 import { ensureDir, locked, stampOf, type FsContext } from './context.js';
 import { readTaskKey, writeTaskKey } from './idempotency.js';
 import { journal } from './journal.js';
+import { mergeHighWatermark, mergeObject } from './recover-object.js';
 import { readConfig } from './teams.js';
 
 const TASK_FILE = /^([1-9][0-9]*)\.json$/;
@@ -38,7 +39,7 @@ async function fileIds(ctx: FsContext, team: string): Promise<string[]> {
   }
 }
 
-type TaskRead = { state: 'ok'; task: Task } | { state: 'missing' } | { state: 'invalid'; error: MailroomError };
+type TaskRead = { state: 'ok'; task: Task; text: string } | { state: 'missing' } | { state: 'invalid'; error: MailroomError };
 
 async function readTaskFile(ctx: FsContext, team: string, id: string): Promise<TaskRead> {
   if (!TASK_ID_PATTERN.test(id)) return { state: 'missing' };
@@ -57,7 +58,7 @@ async function readTaskFile(ctx: FsContext, team: string, id: string): Promise<T
   if (stored !== id) {
     return { state: 'invalid', error: corruptFile(path, undefined, `does not match the task format: its id ${JSON.stringify(stored)} differs from its file name ${id}.json`) };
   }
-  return { state: 'ok', task: read.value as Task };
+  return { state: 'ok', task: read.value as Task, text: read.text };
 }
 
 /** Paths already reported as skipped by this process (a broken file is reported once, not per poll). */
@@ -132,7 +133,7 @@ async function changeTask(ctx: FsContext, team: string, id: string, op: OpContex
     const check = TaskSchema.safeParse(read.task);
     if (!check.success) throw new MailroomError('INTERNAL', `Refusing to write an invalid task to ${path}: ${check.error.message}`);
     const task = canonicalTask(read.task, keys);
-    await writeJsonFile(path, task, lock);
+    await writeJsonFile(path, task, lock, { recovery: { baseText: read.text, merge: mergeObject } });
     const events = [taskEvent(stampOf(team, op), 'updated', task, changed)];
     await journal(ctx, team, events);
     return { task, previous, changed, events };
@@ -141,7 +142,7 @@ async function changeTask(ctx: FsContext, team: string, id: string, op: OpContex
 
 /** Writes a brand-new task file (under the list lock) and journals its creation. */
 async function writeNewTask(ctx: FsContext, team: string, task: Task, list: HeldLock, op: OpContext | undefined): Promise<TeamEventRecord[]> {
-  await writeJsonFile(ctx.layout.taskPath(team, task.id), canonicalTask(task), list);
+  await writeJsonFile(ctx.layout.taskPath(team, task.id), canonicalTask(task), list, { exclusive: true });
   const events = [taskEvent(stampOf(team, op), 'created', task)];
   await journal(ctx, team, events);
   return events;
@@ -165,7 +166,7 @@ export async function createTask(ctx: FsContext, team: string, draft: TaskDraft,
     if (known) {
       const there = await readTask(ctx, team, known.id);
       if (there) {
-        if (known.state === 'reserved') await writeTaskKey(ctx, team, { ...known, state: 'created', task: there });
+        if (known.state === 'reserved') await writeTaskKey(ctx, team, { ...known, state: 'created', task: there }, list);
         return { value: { task: there, replayed: true }, events: [] };
       }
       if (known.state === 'created' && known.task) return { value: { task: known.task, replayed: true }, events: [] };
@@ -176,10 +177,10 @@ export async function createTask(ctx: FsContext, team: string, draft: TaskDraft,
     const task = draftTask(id, { ...draft, blockedBy: blockers });
     if (key !== undefined && !known) {
       await raiseHighWatermark(ctx, team, id, list);
-      await writeTaskKey(ctx, team, { key, at: stampOf(team, options).at, id, state: 'reserved' });
+      await writeTaskKey(ctx, team, { key, at: stampOf(team, options).at, id, state: 'reserved' }, list);
     }
     const events = await writeNewTask(ctx, team, task, list, options);
-    if (key !== undefined) await writeTaskKey(ctx, team, { key, at: known?.at ?? stampOf(team, options).at, id, state: 'created', task });
+    if (key !== undefined) await writeTaskKey(ctx, team, { key, at: known?.at ?? stampOf(team, options).at, id, state: 'created', task }, list);
     for (const b of blockers) events.push(...(await changeTask(ctx, team, b, options, (t) => addTo(t.blocks, id, 'blocks'))).events);
     return { value: { task, replayed: false }, events };
   });
@@ -193,7 +194,8 @@ function addTo(list: string[], value: string, field: string): string[] {
 }
 
 async function raiseHighWatermark(ctx: FsContext, team: string, id: string, list: HeldLock): Promise<void> {
-  if ((await highWatermark(ctx, team)) < BigInt(id)) await writeTextFile(ctx.layout.highWatermarkPath(team), id, list);
+  const mark = await highWatermark(ctx, team);
+  if (mark < BigInt(id)) await writeTextFile(ctx.layout.highWatermarkPath(team), id, list, { recovery: { baseText: String(mark), merge: mergeHighWatermark } });
 }
 
 /**

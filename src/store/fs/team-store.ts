@@ -1,13 +1,14 @@
 /**
  * The filesystem backend of {@link TeamStore}: Claude Code's Agent Teams layout under one root
  * (`<root>/teams`, `<root>/tasks`) plus mailroom's own files under `<root>/mailroom/` (journal,
- * inbox archive, leases, reader claims, idempotency keys, deleted teams), with Claude
+ * inbox archive, leases, reader claims, idempotency keys, member records, deleted teams), with Claude
  * Code–compatible locks and atomic writes (docs/format.md). Each method is one transition whose lock
  * choreography lives in the module it delegates to; none takes a callback from its caller.
  */
 import type { Member, TeamConfig } from '../../protocol/config.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
+import type { MemberRecord } from '../../protocol/member-record.js';
 import type { Task, TaskStatus } from '../../protocol/task.js';
 import type { StoreIssue, StoreRepair } from '../health.js';
 import type { LockOptions } from '../lock.js';
@@ -40,6 +41,7 @@ import type {
   TaskEdge,
   TaskPatch,
   TeamRef,
+  TeamRemoval,
   TeamStore,
   Transition,
   WatchHandle,
@@ -48,9 +50,11 @@ import type { FsContext } from './context.js';
 import * as deleted from './deleted.js';
 import { repairHealth } from './health-repair.js';
 import { scanTeamHealth } from './health-scan.js';
+import { appendMessages } from './inbox-append.js';
 import * as inboxes from './inboxes.js';
 import * as journal from './journal.js';
 import * as leases from './leases.js';
+import * as memberRecords from './member-records.js';
 import * as readers from './readers.js';
 import * as roster from './roster.js';
 import * as tasks from './tasks.js';
@@ -84,6 +88,9 @@ export class FsTeamStore implements TeamStore {
   deleteTeam(team: string, ctx?: OpContext): Promise<Transition<DeletedTeam>> {
     return deleted.deleteTeam(this.ctx, team, ctx);
   }
+  teamRemoval(team: string): Promise<TeamRemoval | undefined> {
+    return teams.teamRemoval(this.ctx, team);
+  }
   listDeletedTeams(team?: string): Promise<DeletedTeam[]> {
     return deleted.listDeletedTeams(this.ctx, team);
   }
@@ -101,8 +108,12 @@ export class FsTeamStore implements TeamStore {
     return roster.removeMember(this.ctx, team, nameOrAgentId, ctx);
   }
 
+  readMemberRecords(team: string): Promise<MemberRecord[]> {
+    return memberRecords.readMemberRecords(this.ctx, team);
+  }
+
   appendMessages(team: string, messages: readonly OutgoingMessage[], options?: AppendOptions): Promise<Transition<AppendResult>> {
-    return inboxes.appendMessages(this.ctx, team, messages, options);
+    return appendMessages(this.ctx, team, messages, options);
   }
   readInbox(team: string, member: string): Promise<InboxEntry[]> {
     return inboxes.readInbox(this.ctx, team, member);

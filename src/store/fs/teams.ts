@@ -7,23 +7,31 @@ import { join } from 'node:path';
 import { MailroomError, isErrno } from '../../errors.js';
 import { memberEvent, teamEvent } from '../../domain/events.js';
 import { TeamConfigSchema, type TeamConfig } from '../../protocol/config.js';
-import { corruptFile, readJsonFile, writeJsonFile, FILE_MODE } from '../json-file.js';
-import type { OpContext, TeamRef, Transition } from '../team-store.js';
+import { corruptFile, formatJson, readJsonFile, writeJsonFile, FILE_MODE } from '../json-file.js';
+import { taskListId, tombstoneOf, teamDirName } from '../names.js';
+import type { OpContext, TeamRef, TeamRemoval, Transition } from '../team-store.js';
 import { ensureDir, locked, stampOf, type FsContext } from './context.js';
 import { journal } from './journal.js';
+import { mergeObject } from './recover-object.js';
 
-/** Lists every directory under `teams/` whose config.json parses as a team config. */
-export async function listTeams(ctx: FsContext): Promise<TeamRef[]> {
-  let dirs: string[];
+/** Names under `teams/` (empty when it does not exist). */
+async function teamDirs(ctx: FsContext): Promise<string[]> {
   try {
-    dirs = await readdir(ctx.layout.teamsDir);
+    return (await readdir(ctx.layout.teamsDir)).sort();
   } catch (err) {
     if (isErrno(err, 'ENOENT')) return [];
     throw err;
   }
+}
+
+/**
+ * Lists every directory under `teams/` whose config.json parses as a team config, except Claude
+ * Code 2.1.332's `*.deleted-<uuid>` tombstones of teams it is removing ({@link tombstoneOf}).
+ */
+export async function listTeams(ctx: FsContext): Promise<TeamRef[]> {
   const teams: TeamRef[] = [];
-  for (const dir of dirs.sort()) {
-    if (/\.deleted-/.test(dir)) continue; // Claude Code's tombstones (`<team>.deleted-<uuid>`)
+  for (const dir of await teamDirs(ctx)) {
+    if (tombstoneOf(dir) !== undefined) continue;
     const config = await readConfigAt(join(ctx.layout.teamsDir, dir, 'config.json')).catch((err: unknown) => {
       ctx.lock.onWarning?.(`mailroom: skipping team directory ${dir}: ${err instanceof Error ? err.message : String(err)}`);
       return undefined;
@@ -31,6 +39,40 @@ export async function listTeams(ctx: FsContext): Promise<TeamRef[]> {
     if (config) teams.push({ name: config.name });
   }
   return teams;
+}
+
+/**
+ * Whether Claude Code is removing `team`: a tombstone `teams/<teamDir>.deleted-<uuid>` holds a
+ * config of this team, and the team's own config is gone or belongs to the same lead session (a
+ * writer can recreate the directory in between, as in 2.1.332 snapshot 5). A tombstone of an
+ * earlier team of the name (another `leadSessionId`) does not count.
+ */
+export async function teamRemoval(ctx: FsContext, team: string): Promise<TeamRemoval | undefined> {
+  const dir = teamDirName(team);
+  const tombstones = (await teamDirs(ctx)).filter((d) => tombstoneOf(d) === dir);
+  if (tombstones.length === 0) return undefined;
+  const live = await readConfigAt(ctx.layout.configPath(team)).catch(() => undefined);
+  for (const tombstone of tombstones) {
+    const location = join(ctx.layout.teamsDir, tombstone);
+    const config = await readConfigAt(join(location, 'config.json')).catch(() => undefined);
+    if (config?.name !== team) continue;
+    if (live === undefined || live.name !== team || live.leadSessionId === config.leadSessionId) return { location };
+  }
+  return undefined;
+}
+
+/**
+ * Task list ids (`tasks/<list>`) that belong to a team: every live team's, and those of teams Claude
+ * Code is removing (a tombstone holds their config: their list is not a leftover yet).
+ */
+export async function teamTaskLists(ctx: FsContext): Promise<Set<string>> {
+  const lists = new Set<string>();
+  for (const dir of await teamDirs(ctx)) {
+    const config = await readConfigAt(join(ctx.layout.teamsDir, dir, 'config.json')).catch(() => undefined);
+    if (config) lists.add(taskListId(config.name));
+    else if (tombstoneOf(dir) === undefined) lists.add(taskListId(dir)); // an unreadable config is still a team: doctor reports the file
+  }
+  return lists;
 }
 
 /** Reads a team's config. @throws TEAM_NOT_FOUND (also when its directory holds a team of another name, e.g. `a/b` vs `a-b`), FILE_CORRUPT */
@@ -86,7 +128,7 @@ export async function createTeam(ctx: FsContext, config: TeamConfig, op?: OpCont
   await ensureDir(layout.teamDir(config.name));
   const events = await locked(ctx, path, async (lock) => {
     if ((await readJsonFile(path)).state !== 'missing') throw teamExistsError(ctx, config.name);
-    await writeJsonFile(path, config, lock);
+    await writeJsonFile(path, config, lock, { exclusive: true });
     const s = stampOf(config.name, op);
     const made = [teamEvent(s, 'created'), ...config.members.map((m) => memberEvent(s, 'joined', m.name, m.agentId))];
     await journal(ctx, config.name, made);
@@ -100,18 +142,22 @@ export async function createTeam(ctx: FsContext, config: TeamConfig, op?: OpCont
 /**
  * Locked read-modify-write of config.json for the roster transitions in this directory: `change`
  * is synchronous and pure (it mutates the config object and returns what the transition returns),
- * so no I/O ever runs under the config lock but the store's own.
+ * so no I/O ever runs under the config lock but the store's own. A write that landed after its
+ * lock was lost merges the other writer's change back (recover-object.ts); when its own change did
+ * not survive, the whole step runs again on the config as it is then (`change` on a fresh read),
+ * and `after` runs only once, after the write that stood.
  */
 export async function changeConfig<T>(ctx: FsContext, team: string, change: (config: TeamConfig) => { result: T; write: boolean }, after: (result: T) => Promise<void>): Promise<T> {
   const path = ctx.layout.configPath(team);
   await readConfig(ctx, team);
   return locked(ctx, path, async (lock) => {
     const config = await readConfig(ctx, team);
+    const baseText = formatJson(config); // the file as read (Claude Code's format is rewritten byte for byte)
     const { result, write } = change(config);
     if (write) {
       const check = TeamConfigSchema.safeParse(config);
       if (!check.success) throw new MailroomError('INTERNAL', `Refusing to write an invalid config to ${path}: ${check.error.message}`);
-      await writeJsonFile(path, config, lock);
+      await writeJsonFile(path, config, lock, { recovery: { baseText, merge: mergeObject } });
     }
     await after(result);
     return result;

@@ -13,6 +13,7 @@
  */
 import { watch as fsWatch, type FSWatcher } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
+import { KEEP_NAME } from '../atomic-write.js';
 import { pathPart } from '../names.js';
 import type { StoreHint, WatchHandle } from '../team-store.js';
 import { ensureDir, type FsContext } from './context.js';
@@ -126,5 +127,15 @@ function watchDirectly(dir: string, onPath: (path: string) => void): FSWatcher |
 
 function isNoise(p: string): boolean {
   const name = basename(p);
-  return name.endsWith('.lock') || p.includes(`.lock${sep}`) || /\.json\.\d+$/.test(name) || /\.ndjson\.\d+$/.test(name) || name.includes('.takeover') || name.includes('.stale-');
+  return (
+    name.endsWith('.lock') ||
+    p.includes(`.lock${sep}`) ||
+    /\.json\.\d+$/.test(name) ||
+    /\.ndjson\.\d+$/.test(name) ||
+    KEEP_NAME.test(name) ||
+    name === '.spool' ||
+    p.includes(`${sep}.spool${sep}`) ||
+    name.includes('.takeover') ||
+    name.includes('.stale-')
+  );
 }

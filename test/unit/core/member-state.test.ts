@@ -30,7 +30,7 @@ describe('deriveMemberState', () => {
   it('is idle after an idle notice, and working again once a later message was delivered to it', () => {
     expect(deriveMemberState({ inRoster: true, sent: [msg(1, 'done'), idle(2)], received: [msg(1, 'go')] }).state).toBe('idle');
     expect(deriveMemberState({ inRoster: true, sent: [idle(2)], received: [msg(3, 'next', 'unread')] }).state).toBe('idle');
-    expect(deriveMemberState({ inRoster: true, sent: [idle(2)], received: [msg(3, 'next', 'delivered')] }).state).toBe('working');
+    expect(deriveMemberState({ inRoster: true, sent: [idle(2)], received: [msg(3, 'next', 'read')] }).state).toBe('working');
   });
 
   it('waits on an unanswered request sent after its last idle notice, even with isActive', () => {

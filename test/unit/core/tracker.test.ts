@@ -78,13 +78,13 @@ describe('TeamTracker', () => {
     expect(update.snapshot.members[1]!.state).toBe('working');
   });
 
-  it('keeps entries that a 2.1.332 reader deleted from the inbox, as delivered', async () => {
+  it('keeps entries that a 2.1.332 reader deleted from the inbox, as read: removed by its reader, not lost', async () => {
     const t = new TeamTracker(store, TEAM);
     await t.load();
     await writeJsonAtomic(paths.inbox('team-lead'), []);
     const update = await t.apply([inbox('team-lead')]);
     const hello = update.snapshot.messages.find((m) => m.to === 'team-lead');
-    expect(hello?.status).toBe('delivered');
+    expect(hello).toMatchObject({ status: 'read', removed: true });
     expect(update.snapshot.members[0]!.unread).toBe(0);
     expect(update.snapshot.members[0]!.state).toBe('working');
   });
@@ -200,7 +200,7 @@ describe('journal recording', () => {
     const s = await snapshotTeam({ root: dir.path, team: TEAM });
     expect(s.messages.map((m) => [m.to, m.entry.text.slice(0, 19), m.status])).toEqual([
       ['observer', '{"type":"task_assig', 'unread'],
-      ['team-lead', 'HELLO-FROM-OBSERVER', 'delivered'],
+      ['team-lead', 'HELLO-FROM-OBSERVER', 'read'],
     ]);
     expect(await journalLines(dir.path)).toEqual([]);
   });
@@ -209,9 +209,9 @@ describe('journal recording', () => {
     await new TeamTracker(store, TEAM, { record: true }).load();
     await writeJsonAtomic(paths.inbox('team-lead'), []);
     const later = await snapshotTeam({ root: dir.path, team: TEAM });
-    expect(later.messages.map((m) => [m.to, m.status])).toEqual([
-      ['observer', 'unread'],
-      ['team-lead', 'delivered'],
+    expect(later.messages.map((m) => [m.to, m.status, m.removed])).toEqual([
+      ['observer', 'unread', undefined],
+      ['team-lead', 'read', true],
     ]);
   });
 });

@@ -22,6 +22,8 @@ beforeEach(async () => {
   root = tmp.path;
   layout = new Layout(root);
   await makeTeam(root, 't', ['alice', { name: 'pane', backend: 'tmux' }]);
+  // A teammate Claude Code runs inside its lead (2.1.109 snapshot 2's shape): it marks entries by index.
+  await openFsStores(root).team.addMember('t', { agentId: 'cc@t', name: 'cc', color: 'green', joinedAt: 1, tmuxPaneId: 'in-process', subscriptions: [], model: 'm', planModeRequired: false, cwd: '/', backendType: 'in-process' });
 });
 afterEach(() => tmp.cleanup());
 
@@ -53,11 +55,17 @@ describe('a send to an inbox with a large read history', () => {
     await expect(stat(layout.inboxArchivePath('t', 'team-lead'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
-  it('never archives automatically for an in-process teammate (Claude Code 2.1.109 marks those by index)', async () => {
+  it("never archives automatically for Claude Code's in-process teammate (2.1.109 marks those by index)", async () => {
+    await writeInboxFile(root, 't', 'cc', historyEntries(1000, { from: 'team-lead' }));
+    await sendMessage({ root, team: 't', to: 'cc', text: 'hi' });
+    expect(await liveOf('cc')).toHaveLength(1001);
+    expect(await archiveInbox({ root, team: 't', agent: 'cc' })).toBe(1000);
+    expect((await liveOf('cc')).map((e) => e.text)).toEqual(['hi']);
+  });
+
+  it('archives automatically for a member mailroom runs in-process (its runtime matches by msg_id)', async () => {
     await writeInboxFile(root, 't', 'alice', historyEntries(1000, { from: 'team-lead' }));
     await sendMessage({ root, team: 't', to: 'alice', text: 'hi' });
-    expect(await liveOf('alice')).toHaveLength(1001);
-    expect(await archiveInbox({ root, team: 't', agent: 'alice' })).toBe(1000);
     expect((await liveOf('alice')).map((e) => e.text)).toEqual(['hi']);
   });
 
@@ -103,11 +111,12 @@ describe('the archive file', () => {
 });
 
 describe('autoArchiveAllowed', () => {
-  it('allows the lead and pane or process teammates, not in-process teammates or strangers', async () => {
+  it("allows the lead, pane teammates and members mailroom runs, not Claude Code's in-process teammates or strangers", async () => {
     const config = await openFsStores(root).team.readConfig('t');
     expect(autoArchiveAllowed(config, 'team-lead')).toBe(true);
     expect(autoArchiveAllowed(config, 'pane')).toBe(true);
-    expect(autoArchiveAllowed(config, 'alice')).toBe(false);
+    expect(autoArchiveAllowed(config, 'alice')).toBe(true);
+    expect(autoArchiveAllowed(config, 'cc')).toBe(false);
     expect(autoArchiveAllowed(config, 'nobody')).toBe(false);
   });
 });

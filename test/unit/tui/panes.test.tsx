@@ -3,6 +3,7 @@ import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { RosterPane, rosterColumns } from '../../../src/tui/roster-pane.js';
+import { fitColumns, fitText, listWindow, shareRows } from '../../../src/tui/fit.js';
 import { TasksPane } from '../../../src/tui/tasks-pane.js';
 import { MessagesPane } from '../../../src/tui/messages-pane.js';
 import { MemberDetail, MessageDetail, TaskDetail } from '../../../src/tui/detail-views.js';
@@ -20,27 +21,32 @@ describe('RosterPane', () => {
     const frame = plain(render(<RosterPane members={s.members} selected={0} focused height={11} width={100} />).lastFrame());
     expect(rows(frame).slice(1, 10)).toEqual([
       'Roster (6)',
-      'NAME             STATE    BACKEND     MODEL                TASK                 UNREAD  LAST',
-      'team-lead *      working  -           claude-sonnet-4-6    -                    2       12:00:05',
-      'alice            working  tmux        claude-opus-4-6      #2 Write the parser  0       12:00:02',
-      'bob              idle     in-process  worker               -                    0       12:00:03',
-      'carol            waiting  in-process  worker               -                    0       12:00:04',
-      'dave             unknown  process     worker               -                    1       -',
-      'eve              stopped  -           -                    -                    0       -',
+      'NAME        STATE   BACKEND    MODEL             TASK                            UNREAD LAST',
+      'team-lead * working -          claude-sonnet-4-6 -                               2      12:00:05',
+      'alice       working tmux       claude-opus-4-6   #2 Write the parser             0      12:00:02',
+      'bob         idle    in-process worker            -                               0      12:00:03',
+      'carol       waiting in-process worker            -                               0      12:00:04',
+      'dave        unknown process    worker            -                               1      -',
+      'eve         stopped -          -                 -                               0      -',
       '',
     ]);
   });
 
-  it('gives the model column up first on a narrow terminal, keeping unread and last activity', () => {
-    expect(rosterColumns(76)).toMatchObject({ model: 12, task: 8 });
-    expect(rosterColumns(116)).toMatchObject({ model: 28, task: 32 });
+  it('sizes columns to their content; on a narrow terminal the widest give way first, unread and last activity stay', () => {
+    const s = richSnapshot();
+    expect(rosterColumns(s.members, 96)).toEqual([11, 7, 10, 17, 31, 6, 8]);
+    const narrow = rosterColumns(s.members, 60);
+    expect(narrow.reduce((a, b) => a + b, 0) + 6).toBe(60);
+    expect(narrow.slice(5)).toEqual([6, 8]);
+    expect(narrow[3]).toBeLessThan(17);
   });
 
   it('scrolls so that the selected member of a large roster is visible', () => {
     const s = largeSnapshot(50, 1, 1);
     const frame = plain(render(<RosterPane members={s.members} selected={42} focused height={10} width={100} />).lastFrame());
     const names = rows(frame).slice(3, 9).map((l) => l.split(' ')[0]);
-    expect(names).toEqual(['agent-37', 'agent-38', 'agent-39', 'agent-40', 'agent-41', 'agent-42']);
+    expect(names).toEqual(['agent-38', 'agent-39', 'agent-40', 'agent-41', 'agent-42', '+45']);
+    expect(rows(frame)[8]).toBe('+45 more (38 above, 7 below)');
   });
 });
 
@@ -50,11 +56,11 @@ describe('TasksPane', () => {
     const frame = plain(render(<TasksPane tasks={s.tasks} selected={0} focused={false} height={9} width={100} />).lastFrame());
     expect(rows(frame).slice(1, 7)).toEqual([
       'Tasks (2 pending, 1 in progress, 1 completed)',
-      'ID    STATUS      OWNER          BOARD            SUBJECT                         BLOCKS',
-      '#1    completed   bob                             Design the grammar              #2',
-      '#2    in_progress alice                           Write the parser                #3',
-      '#3    pending     -              blocked by #2    Write parser tests              -',
-      '#4    pending     -              ready            Update the docs                 -',
+      'ID  STATUS      OWNER BOARD         SUBJECT                                               BLOCKS',
+      '#1  completed   bob                 Design the grammar                                    #2',
+      '#2  in_progress alice               Write the parser                                      #3',
+      '#3  pending     -     blocked by #2 Write parser tests                                    -',
+      '#4  pending     -     ready         Update the docs                                       -',
     ]);
   });
 
@@ -70,19 +76,51 @@ describe('MessagesPane', () => {
     const frame = plain(render(<MessagesPane messages={s.messages} members={s.members} selected={4} focused height={9} width={100} />).lastFrame());
     expect(rows(frame).slice(1, 7)).toEqual([
       'Messages (5, 3 unread)',
-      '12:00:01   team-lead      → alice          Write the parser',
-      '12:00:02   alice          → team-lead      Parser started second line',
-      '12:00:03 ● bob            → team-lead      [idle: available] completed #1 (resolved)',
-      '12:00:04 ● carol          → team-lead      [permission request perm-1-k3j9x2a] Bash: rm -rf bui…',
-      '12:00:05 ● team-lead      → dave           Welcome dave',
+      '12:00:01   team-lead → alice     Write the parser',
+      '12:00:02   alice     → team-lead Parser started second line',
+      '12:00:03 ● bob       → team-lead [idle: available] completed #1 (resolved)',
+      '12:00:04 ● carol     → team-lead [permission request perm-1-k3j9x2a] Bash: rm -rf build',
+      '12:00:05 ● team-lead → dave      Welcome dave',
     ]);
   });
 
   it('shows the newest messages of a long flow', () => {
     const s = largeSnapshot(5, 0, 10_000);
     const frame = plain(render(<MessagesPane messages={s.messages} members={s.members} selected={9_999} focused height={8} width={100} />).lastFrame());
+    expect(rows(frame)[2]).toBe('+9996 more above');
     expect(rows(frame).at(-3)).toContain('message 9999');
     expect(rows(frame).at(-2)).toContain('message 10000');
+  });
+});
+
+describe('fitting the screen (fit.ts)', () => {
+  it('listWindow: everything when it fits, else one line kept for +N more, the selected row shown', () => {
+    expect(listWindow(3, 0, 3)).toEqual({ start: 0, end: 3 });
+    expect(listWindow(10, 0, 4)).toEqual({ start: 0, end: 3, more: '+7 more', moreOnTop: false });
+    expect(listWindow(10, 9, 4)).toEqual({ start: 7, end: 10, more: '+7 more above', moreOnTop: true });
+    expect(listWindow(10, 5, 4)).toEqual({ start: 3, end: 6, more: '+7 more (3 above, 4 below)', moreOnTop: false });
+  });
+
+  it('shareRows: no pane gets more than it wants, rows no pane wants are left over', () => {
+    expect(shareRows(21, [9, 6, 5], [6, 6, 5])).toEqual([9, 6, 5]);
+    expect(shareRows(21, [54, 1004, 10003], [6, 6, 5])).toEqual([7, 7, 7]);
+    expect(shareRows(21, [8, 40, 30], [6, 6, 5])).toEqual([7, 7, 7]);
+    expect(shareRows(30, [8, 40, 30], [6, 6, 5])).toEqual([8, 11, 11]);
+  });
+
+  it('fitColumns: content width, the rest column takes what is left, shrinking the widest first', () => {
+    const cols = [
+      { header: 'A', widest: 10, min: 3 },
+      { header: 'B', widest: 4, min: 4, rest: true },
+      { header: 'C', widest: 20, min: 5, max: 12 },
+    ];
+    expect(fitColumns(cols, 40)).toEqual([10, 16, 12]);
+    expect(fitColumns(cols, 20)).toEqual([7, 4, 7]);
+  });
+
+  it('fitText: long lines wrap, and what does not fit is counted', () => {
+    expect(fitText('abcdef\nx', 4, 5)).toEqual(['abcd', 'ef', 'x']);
+    expect(fitText('1\n2\n3\n4\n5', 10, 3)).toEqual(['1', '2', '+3 more lines']);
   });
 });
 

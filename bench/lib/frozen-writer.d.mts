@@ -1,0 +1,25 @@
+/** Types of bench/lib/frozen-writer.mjs (shared by test/torture and bench/). */
+export type FrozenKind = 'inbox' | 'task' | 'config';
+export type FreezePoint = 'before-link' | 'before-rename' | 'after-rename';
+export const FROZEN_STALE_MS: number;
+export interface FrozenOptions {
+  root: string;
+  kind: FrozenKind;
+  points: readonly FreezePoint[];
+  taker: 'mailroom' | 'claude';
+  takerWrites?: number;
+  env?: NodeJS.ProcessEnv;
+}
+export interface FrozenResult {
+  kind: FrozenKind;
+  points: FreezePoint[];
+  taker: 'mailroom' | 'claude';
+  acknowledged: number;
+  present: number;
+  lost: string[];
+  duplicated: string[];
+  frozen: { code: number; stderr: string };
+  takerStderr: string;
+}
+export function runFrozenWriter(options: FrozenOptions): Promise<FrozenResult>;
+export function frozenFigures(result: FrozenResult): string;

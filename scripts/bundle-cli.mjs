@@ -1,0 +1,142 @@
+#!/usr/bin/env node
+// Bundles the CLI (src/cli/main.ts and everything it reaches) into ONE CommonJS file,
+// dist/mailroom.cjs, which bin/mailroom.js runs from a V8 code cache (src/cli/launch.ts). Run by
+// `npm run build` after tsc; the library (dist/index.js, the package's `exports`) is tsc's output
+// and is not affected. Why one CommonJS file: Node 20 can cache compiled code only for scripts
+// (vm.Script cachedData), not for ES modules; see docs/decisions.md "CLI start-up".
+//
+// Parts that only some verbs use (the MCP server, the runtime, the TUI, yaml) stay in the file
+// behind esbuild's lazy module wrappers: they are parsed, but not run until a verb imports them.
+// Packages that are never inlined (EXTERNAL) load from node_modules when a verb needs them.
+//
+// BUNDLE_READABLE=1 keeps whitespace (to read the output). Start-up tweaks, each a plugin below:
+//   - zod: `import { z } from 'zod'` pulls in all of zod (every locale, JSON-schema tools);
+//     `import * as z` lets esbuild keep only what is used. Same API, same object.
+//   - string-width (yargs' help layout): builds an Intl.Segmenter and Unicode regexps on load;
+//     it is set up on first use, and main.ts keeps yargs from rendering help it was not asked for.
+//   - assert (yargs' two argument checks): node:assert costs several ms to load.
+//   - ink: ES module with a top-level await (yoga-layout), which require() cannot load; the TUI
+//     entry imports it first (a real import()) and the TUI modules read that module object.
+//   - import.meta.url: each module sees the URL of its tsc-built file in dist/, so relative
+//     paths (package.json for the version, bin/mailroom.js for spawned agents) resolve as there.
+import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const OUT = join(ROOT, 'dist', 'mailroom.cjs');
+/** Loaded from node_modules, never inlined: large, native parts, or needing their own module instance. */
+export const EXTERNAL = ['ink', 'react', 'react/*', '@anthropic-ai/sdk', '@anthropic-ai/sdk/*', 'openai', 'openai/*', 'chokidar', 'redis', '@redis/*'];
+/**
+ * Name of the import() function the launcher passes in: V8 11 (Node 20) loses a script's dynamic
+ * import callback when it is compiled from a code cache, so the bundle imports ES modules through it.
+ */
+const DYNAMIC_IMPORT = '__mailroom_import';
+const INK_GLOBAL = "globalThis[Symbol.for('mailroom.ink')]";
+
+/**
+ * Our sources: `import { z } from 'zod'` → `import * as z from 'zod'` (so esbuild can tree-shake
+ * zod), and import.meta.url → the URL of the module's tsc-built file, dist/<same path>.js.
+ */
+const ourSources = {
+  name: 'our-sources',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/].*\.tsx?$/, namespace: 'file' }, async (args) => {
+      let text = await readFile(args.path, 'utf8');
+      text = text.replace(/^import \{ z \} from 'zod';$/gm, "import * as z from 'zod';");
+      // import('<package>') → the launcher's import function (see DYNAMIC_IMPORT); so is
+      // import(<variable>), which esbuild cannot bundle: such a specifier must be an absolute URL
+      // (e.g. `new URL('./redis/index.js', import.meta.url).href`, src/store/open.ts), since the
+      // launcher resolves relative ones against its own directory.
+      text = text.replace(/\bimport\((['"])([^.'"][^'"]*)\1\)/g, `${DYNAMIC_IMPORT}($1$2$1)`);
+      text = text.replace(/\bimport\(([A-Za-z_$][\w$]*)\)/g, `${DYNAMIC_IMPORT}($1)`);
+      const built = relative(join(ROOT, 'src'), args.path).replace(/\.tsx?$/, '.js').split(/[\\/]/).join('/');
+      text = text.replaceAll('import.meta.url', `require('node:url').pathToFileURL(require('node:path').join(__dirname, ${JSON.stringify(built)})).href`);
+      return { contents: text, loader: args.path.endsWith('.tsx') ? 'tsx' : 'ts' };
+    });
+  },
+};
+
+/** string-width, set up on its first call (help text only: main.ts stops yargs from pre-rendering help). */
+const lazyStringWidth = {
+  name: 'lazy-string-width',
+  setup(b) {
+    b.onResolve({ filter: /^string-width$/ }, (args) => (args.namespace === 'lazy-string-width' ? undefined : { path: 'string-width', namespace: 'lazy-string-width', pluginData: args.resolveDir }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-string-width' }, (args) => ({
+      resolveDir: args.pluginData,
+      // require() of a bundled module runs its lazy wrapper: string-width's set-up happens on first use.
+      contents: "let impl; export default function stringWidth(text, options) { impl ??= require('string-width').default; return impl(text, options); }",
+    }));
+  },
+};
+
+/** yargs uses assert.strictEqual / notStrictEqual only; node:assert itself is slow to load. */
+const lightAssert = {
+  name: 'light-assert',
+  setup(b) {
+    b.onResolve({ filter: /^assert$/ }, (args) => (/[\\/]node_modules[\\/]yargs[\\/]/.test(args.importer) ? { path: 'assert', namespace: 'light-assert' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'light-assert' }, () => ({
+      contents: [
+        "export function strictEqual(a, b, message) { if (a !== b) throw new Error(message ?? `Expected ${String(a)} to be ${String(b)}`); }",
+        "export function notStrictEqual(a, b, message) { if (a === b) throw new Error(message ?? `Expected ${String(a)} not to be ${String(b)}`); }",
+      ].join('\n'),
+    }));
+  },
+};
+
+/**
+ * ink has a top-level await, so `require('ink')` fails. The TUI entry (src/tui/run.tsx) is
+ * reached through a wrapper that first does a real `import('ink')`; TUI modules then get that
+ * module object from a global instead of requiring ink.
+ */
+const inkByImport = {
+  name: 'ink-by-import',
+  setup(b) {
+    b.onResolve({ filter: /[\\/]tui[\\/]run\.js$/ }, (args) =>
+      args.namespace === 'ink-entry' ? undefined : { path: relative(ROOT, join(args.resolveDir, args.path)).replace(/\.js$/, '.tsx'), namespace: 'ink-entry' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'ink-entry' }, (args) => ({
+      resolveDir: dirname(join(ROOT, args.path)),
+      contents: [
+        'export async function runTui(options) {',
+        `  ${INK_GLOBAL} ??= await ${DYNAMIC_IMPORT}('ink');`,
+        `  const { runTui: run } = await import(${JSON.stringify(`./${args.path.split(/[\\/]/).pop().replace(/\.tsx$/, '.js')}`)});`,
+        '  return run(options);',
+        '}',
+      ].join('\n'),
+    }));
+    b.onResolve({ filter: /^ink$/ }, () => ({ path: 'ink', namespace: 'ink-global' }));
+    b.onLoad({ filter: /.*/, namespace: 'ink-global' }, () => ({
+      contents: `module.exports = ${INK_GLOBAL} ?? (() => { throw new Error('mailroom: ink was required before it was imported (see scripts/bundle-cli.mjs)'); })();`,
+    }));
+  },
+};
+
+const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
+const result = await build({
+  entryPoints: [join(ROOT, 'src/cli/main.ts')],
+  outfile: OUT,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  minifySyntax: true,
+  minifyWhitespace: !process.env.BUNDLE_READABLE,
+  keepNames: false,
+  legalComments: 'none',
+  metafile: true,
+  logLevel: 'warning',
+  external: EXTERNAL,
+  plugins: [ourSources, lazyStringWidth, lightAssert, inkByImport],
+  define: { 'import.meta.url': '__mailroom_bundle_url' },
+  banner: { js: `/* ${pkg.name} ${pkg.version} CLI bundle (scripts/bundle-cli.mjs) */ var __mailroom_bundle_url = require('node:url').pathToFileURL(__filename).href;` },
+});
+const code = await readFile(OUT, 'utf8');
+const left = code.match(/[^\w$.]import\(/g);
+if (left) throw new Error(`bundle-cli: ${left.length} import() call(s) left in ${OUT}; route them through ${DYNAMIC_IMPORT} (see the comment at DYNAMIC_IMPORT)`);
+// First line: a SHA-256 of the rest, the launcher's compile-cache key (src/cli/launch.cts), so a
+// start-up need not load node:crypto to hash 1 MB.
+await writeFile(OUT, `// sha256:${createHash('sha256').update(code).digest('hex')}\n${code}`);
+await writeFile(join(ROOT, 'dist', 'mailroom.meta.json'), JSON.stringify(result.metafile));

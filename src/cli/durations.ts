@@ -1,0 +1,44 @@
+/**
+ * Time options (`--timeout`, `--shutdown-timeout`, `--poll-ms`): a bare number is milliseconds, as
+ * before; a number with a unit is `500ms`, `30s`, `2m` or `1h` (`1.5s` too, if it comes to whole
+ * milliseconds). Anything else is a USAGE error naming the option and the accepted forms.
+ */
+import type { Options } from 'yargs';
+import { MailroomError } from '../errors.js';
+
+const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const FORMS = 'a duration such as 500ms, 30s or 2m (a bare number is milliseconds)';
+
+/**
+ * Milliseconds of a duration option's value. @throws USAGE naming `flag` and the accepted forms
+ * when the value is not a duration, is not whole milliseconds, is below `minMs`, or the option was
+ * given more than once.
+ */
+export function parseDuration(value: unknown, flag: string, minMs = 0): number {
+  if (Array.isArray(value)) throw usage(`${flag} was given ${value.length} times (${value.map((v) => JSON.stringify(v)).join(', ')}); it takes one value.`);
+  const text = String(value).trim();
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/i.exec(text);
+  const ms = match ? Number(match[1]) * (UNIT_MS[(match[2] ?? 'ms').toLowerCase()] ?? Number.NaN) : Number.NaN;
+  if (!Number.isSafeInteger(ms)) throw usage(`${flag} "${text}" is not ${match ? 'a whole number of milliseconds' : 'a duration'}: give ${FORMS}.`);
+  if (ms < minMs) throw usage(`${flag} ${text} is below the least accepted, ${minMs} ms${flag === '--poll-ms' ? ' (more often only burns CPU)' : ''}: give ${FORMS}.`);
+  return ms;
+}
+
+/** Smallest safety-net re-read period accepted (ms): below it idle teammates only burn CPU. */
+export const MIN_POLL_MS = 10;
+
+/** The duration options and the least value each takes (ms); option-checks.ts parses them. */
+export const DURATION_OPTIONS: Readonly<Record<string, number>> = { timeout: 0, 'shutdown-timeout': 0, 'poll-ms': MIN_POLL_MS };
+
+/**
+ * A yargs option whose value is a duration (its name must be in {@link DURATION_OPTIONS}): taken
+ * as a string, turned into milliseconds before the handler runs. (Not yargs' `coerce`: it would
+ * replace the USAGE error by a plain one.)
+ */
+export function durationOption(describe: string): Options {
+  return { type: 'string', describe: `${describe}; e.g. 500ms, 30s, 2m` };
+}
+
+function usage(message: string): MailroomError {
+  return new MailroomError('USAGE', `${message} Run with --help for usage.`);
+}

@@ -1,0 +1,149 @@
+/**
+ * "Did you mean …?" for argument errors: an unknown command (`task get` → `task show`, `sned` →
+ * `team send`), an unknown option (`--blocked` → `--blocked-by`, `--from` where the verb takes
+ * `--as`), an argument a command does not take. Every message names the word as typed. Pure
+ * functions over the raw argv and what yargs reports; main.ts turns them into USAGE errors.
+ */
+import { closestMatch } from '../domain/suggest.js';
+
+/** Top-level command names → their subcommand names (empty for a command without any). */
+export type CommandTree = Readonly<Record<string, readonly string[]>>;
+
+/** Words people use for a command, → the command names they may mean (first one that exists wins). */
+const COMMAND_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+  get: ['show'], view: ['show'], info: ['show'], cat: ['show'], describe: ['show'],
+  ls: ['list'],
+  rm: ['delete'], remove: ['delete'], del: ['delete'],
+  new: ['create', 'add'], create: ['add'], add: ['spawn'], hire: ['spawn'], invite: ['spawn'], join: ['spawn'],
+  kill: ['stop'], shutdown: ['stop'], quit: ['stop'],
+  message: ['send'], msg: ['send'], tell: ['send'], say: ['send'], mail: ['send', 'inbox'],
+  edit: ['update'], set: ['update'], change: ['update'], modify: ['update'],
+  take: ['claim'], grab: ['claim'],
+  messages: ['inbox'], read: ['inbox'],
+  history: ['log'], journal: ['log'], events: ['log'],
+  monitor: ['watch'], tui: ['watch'], ui: ['watch'], top: ['watch'],
+  check: ['doctor'], fsck: ['doctor'], health: ['doctor'],
+  serve: ['mcp'], server: ['mcp'],
+};
+
+/** Option names people use → the option they may mean on a command that has it. */
+const OPTION_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+  from: ['as'], sender: ['as'], member: ['as'], user: ['as'], by: ['as'], agent: ['as'],
+  'depends-on': ['blocked-by'], after: ['blocked-by'], blockers: ['blocked-by'], deps: ['blocked-by'],
+  'timeout-ms': ['timeout'], wait: ['timeout'],
+  desc: ['description'], title: ['subject'], assignee: ['owner'], assign: ['owner'],
+};
+
+/** Options that take a value wherever they appear before the command (the global ones). */
+const VALUE_OPTIONS = new Set(['--root', '--team']);
+
+/** The command words of `argv` (up to two: a command and a subcommand), options and their values skipped. */
+export function commandWords(argv: readonly string[]): string[] {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length && words.length < 2; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--') break;
+    if (arg.startsWith('-')) {
+      if (VALUE_OPTIONS.has(arg)) i++;
+      continue;
+    }
+    words.push(arg);
+  }
+  return words;
+}
+
+function resolve(word: string, names: readonly string[], synonyms: Readonly<Record<string, readonly string[]>>): string | undefined {
+  const meant = synonyms[word.toLowerCase()]?.find((name) => names.includes(name));
+  return meant ?? closestMatch(word, names);
+}
+
+/** An unknown command in `argv`: the words as typed and, when one is near, the command meant. */
+export interface UnknownCommand {
+  /** As typed, e.g. `task get`. */
+  typed: string;
+  /** The whole command meant, e.g. `task show` (or `--help`). */
+  suggestion?: string;
+}
+
+/** The unknown command `argv` names, if any (its first word, or the subcommand of a group). */
+export function findUnknownCommand(argv: readonly string[], tree: CommandTree): UnknownCommand | undefined {
+  const [top, sub] = commandWords(argv);
+  if (top === undefined) return undefined;
+  if (top === 'help') return { typed: top, suggestion: '--help' };
+  const subs = tree[top];
+  if (subs === undefined) {
+    const direct = resolve(top, Object.keys(tree), COMMAND_SYNONYMS);
+    if (direct !== undefined) return { typed: top, suggestion: direct };
+    // A subcommand typed without its group: `mailroom send …` → `team send`.
+    for (const [group, names] of Object.entries(tree)) {
+      const meant = names.includes(top) ? top : COMMAND_SYNONYMS[top.toLowerCase()]?.find((n) => names.includes(n));
+      if (meant !== undefined) return { typed: top, suggestion: `${group} ${meant}` };
+    }
+    const paths = Object.entries(tree).flatMap(([group, names]) => names.map((n) => `${group} ${n}`));
+    const typo = closestMatch(top, paths.map((p) => p.split(' ')[1] as string));
+    const path = typo === undefined ? undefined : paths.find((p) => p.endsWith(` ${typo}`));
+    return path === undefined ? { typed: top } : { typed: top, suggestion: path };
+  }
+  if (subs.length === 0 || sub === undefined || subs.includes(sub)) return undefined;
+  if (sub === 'help') return { typed: `${top} ${sub}`, suggestion: `${top} --help` };
+  const meant = resolve(sub, subs, COMMAND_SYNONYMS);
+  return meant === undefined ? { typed: `${top} ${sub}` } : { typed: `${top} ${sub}`, suggestion: `${top} ${meant}` };
+}
+
+/** The message for an unknown command, e.g. ``Unknown command "task get". Did you mean `mailroom task show`?`` */
+export function unknownCommandMessage(unknown: UnknownCommand, tree: CommandTree): string {
+  const [top] = unknown.typed.split(' ');
+  const inGroup = unknown.typed.includes(' ') && top !== undefined ? tree[top] : undefined;
+  const known = inGroup ? `\`${top}\` commands: ${inGroup.join(', ')}` : `Commands: ${Object.keys(tree).join(', ')}`;
+  const meant = unknown.suggestion ? ` Did you mean \`mailroom ${unknown.suggestion}\`?` : '';
+  return `Unknown command "${unknown.typed}".${meant} ${known}.`;
+}
+
+/** The words yargs' strict mode refused: `Unknown argument: x` / `Unknown arguments: x, y`. */
+export function refusedWords(yargsMessage: string): string[] | undefined {
+  const match = /^Unknown arguments?: (.*)$/.exec(yargsMessage);
+  return match?.[1]?.split(', ').filter((w) => w !== '');
+}
+
+/**
+ * The message for words the command does not take: an unknown option (named as typed, with the
+ * nearest declared option), or an extra argument. `declared` are the command's option names.
+ */
+export function refusedWordsMessage(words: readonly string[], argv: readonly string[], declared: readonly string[]): string {
+  const command = commandWords(argv).join(' ');
+  const where = command ? `mailroom ${command}` : 'mailroom';
+  const parts: string[] = [];
+  const seen = new Set<string>();
+  for (const word of words) {
+    const typed = typedOption(argv, word);
+    // yargs names an unknown --two-words twice: as typed and camelCased.
+    const key = typed?.replace(/=.*$/, '') ?? word;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (typed === undefined) {
+      parts.push(`${where}: unexpected argument "${word}"${command.endsWith('send') || command.endsWith('broadcast') ? ' (quote a message text that has spaces)' : ''}.`);
+      continue;
+    }
+    const name = typed.replace(/^-+/, '').replace(/=.*$/, '');
+    const meant = resolve(name.replace(/^no-/, ''), declared, OPTION_SYNONYMS);
+    parts.push(`${where}: unknown option ${typed.replace(/=.*$/, '')}.${meant ? ` Did you mean --${meant}?` : ''}`);
+  }
+  return parts.join(' ');
+}
+
+/** How `word` (as yargs names it) was typed as an option in `argv` (`--word`, `-w`), if it was. */
+function typedOption(argv: readonly string[], word: string): string | undefined {
+  const kebab = word.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  return argv.find((arg) => {
+    if (!arg.startsWith('-')) return false;
+    const name = arg.replace(/^-+/, '').replace(/=.*$/, '');
+    return name === word || name === kebab || name === `no-${word}` || (arg.length === 2 && arg[1] === word);
+  });
+}
+
+/** The option names a command declares, as typed on a command line (yargs' camelCase copies left out). */
+export function declaredOptionNames(keys: readonly string[]): string[] {
+  const names = new Set(keys.filter((k) => k !== '_' && k !== '$0' && k.length > 1));
+  for (const k of [...names]) if (/[A-Z]/.test(k) && names.has(k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`))) names.delete(k);
+  return [...names];
+}

@@ -1,0 +1,30 @@
+/**
+ * "Did you mean …?" for a mistyped name (a member, a command, an option): the candidate that
+ * differs only in letter case, else one the word begins, else the nearest by edit distance
+ * (Levenshtein, from fastest-levenshtein) when it is close enough to be a typo.
+ */
+import { distance } from 'fastest-levenshtein';
+
+/** Largest edit distance taken for a typo of a word of `length` characters. */
+function typoLimit(length: number): number {
+  return length <= 3 ? 1 : length <= 8 ? 2 : 3;
+}
+
+/**
+ * The candidate `word` most likely stands for, or undefined when none is close.
+ * e.g. `closestMatch('Alice', ['alice', 'bob'])` → `'alice'`; `closestMatch('shwo', ['show', 'list'])` → `'show'`.
+ */
+export function closestMatch(word: string, candidates: readonly string[]): string | undefined {
+  const lower = word.toLowerCase();
+  const sameLetters = candidates.find((c) => c.toLowerCase() === lower);
+  if (sameLetters !== undefined) return sameLetters;
+  const begun = lower.length >= 3 ? candidates.filter((c) => c.toLowerCase().startsWith(lower)) : [];
+  if (begun.length === 1) return begun[0];
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const c of candidates) {
+    const d = distance(lower, c.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [c, d];
+  }
+  return bestDistance <= typoLimit(word.length) ? best : undefined;
+}

@@ -1,0 +1,41 @@
+/**
+ * mailroom's own record of a member it registered: `<root>/mailroom/members/<team>/<agent>.json`
+ * (docs/format.md "Member records"). It holds what mailroom needs about a member that Claude Code's
+ * config.json does not say, or must not: how the member really runs (config.json records every
+ * member mailroom runs with no pane and no backend type, src/protocol/backend.ts), and its spawn
+ * prompt (Claude Code 2.1.332 writes no `prompt` on members, so mailroom writes none in its
+ * teams). Later per-member data (capabilities) goes here too: unknown keys are kept.
+ *
+ * A record belongs to one member: `agentId` and `joinedAt` are the config entry's. A record whose
+ * pair differs from the member now in the roster is about an earlier member of that name.
+ */
+import { z } from 'zod';
+import { MEMBER_RUNTIMES } from './backend.js';
+
+/** Version of the record format; a reader skips a record with another `v`. */
+export const MEMBER_RECORD_VERSION = 1;
+
+/** One member record. Unknown keys are allowed and kept. */
+export const MemberRecordSchema = z.looseObject({
+  v: z.literal(MEMBER_RECORD_VERSION),
+  /** The team's name (config `name`). */
+  team: z.string(),
+  /** The member's name. */
+  name: z.string(),
+  /** Its agentId, as in config.json. */
+  agentId: z.string(),
+  /** Its `joinedAt` in config.json (epoch ms): tells this member from an earlier one of the name. */
+  joinedAt: z.number(),
+  /** How mailroom runs it: `in-process` (a mailroom host), `process`, `mcp`, `tmux`, `iterm2`. */
+  runtime: z.enum(MEMBER_RUNTIMES as [string, ...string[]]),
+  /** The spawn prompt it was given (also its first inbox message). */
+  prompt: z.string().optional(),
+});
+
+/** A parsed member record. */
+export type MemberRecord = z.infer<typeof MemberRecordSchema>;
+
+/** True when `record` is about `member` as it is now in the roster (same agentId and joinedAt). */
+export function recordIsFor(record: MemberRecord, member: { agentId: string; joinedAt?: number | undefined }): boolean {
+  return record.agentId === member.agentId && record.joinedAt === member.joinedAt;
+}

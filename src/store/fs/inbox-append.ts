@@ -1,0 +1,182 @@
+/**
+ * Appending messages to inbox files (`TeamStore.appendMessages` on the filesystem). Every recipient
+ * is checked against the roster first; then, per recipient inbox, one step under its lock: msg_ids
+ * already in the inbox are not appended again (an idempotency key's derived ids, or a spooled batch
+ * a dead holder had appended), timestamps are assigned so that they never decrease in file order
+ * and (`from`, `timestamp`, `text`) stays unique (src/domain/entries.ts), the file is written (a
+ * displaced write merges back by entry identity, recover-inbox.ts), and the `message` events are
+ * journalled before the lock is released.
+ *
+ * A writer that finds the inbox lock taken spools its batch (inbox-spool.ts): the next holder
+ * appends it with its own in the same write and journals its events with the spooler's stamp, and
+ * the spooler returns what its receipt says — the same entries and events it would have produced.
+ * (Appends with an idempotency key do not spool, see {@link appendToInbox}.)
+ */
+import { z } from 'zod';
+import { assignTimestamps, idempotentMsgId } from '../../domain/entries.js';
+import { messageEvent, type EventStamp } from '../../domain/events.js';
+import { requireMember } from '../../domain/roster.js';
+import { TeamEventRecordSchema, type TeamEventRecord } from '../../protocol/events.js';
+import { InboxEntrySchema, type InboxEntry } from '../../protocol/inbox.js';
+import { withLock, type HeldLock } from '../lock.js';
+import { lockDirFor } from '../paths.js';
+import type { AppendOptions, AppendResult, OutgoingMessage, StoredMessage, Transition } from '../team-store.js';
+import { stampOf, type FsContext } from './context.js';
+import { readMessageKey, recordMessageKey } from './idempotency.js';
+import { ensureInbox } from './inbox-create.js';
+import { appendThroughSpool, clearSpool, combiningEnabled, writeReceipt, type SpooledBatch } from './inbox-spool.js';
+import { archiveReadHead, ARCHIVE_MIN_HEAD_BYTES, ARCHIVE_TRIGGER_BYTES, readRaw, validEntries, writeInboxArray } from './inboxes.js';
+import { journal } from './journal.js';
+import { readConfig } from './teams.js';
+
+/**
+ * Appends messages (see the module comment). With an idempotency key, each entry's msg_id is
+ * derived from the key, so a retry or a racing twin stores nothing new and gets the first call's
+ * entries (`replayed`).
+ */
+export async function appendMessages(ctx: FsContext, team: string, messages: readonly OutgoingMessage[], options: AppendOptions = {}): Promise<Transition<AppendResult>> {
+  if (messages.length === 0) return { value: { messages: [], replayed: false }, events: [] };
+  const config = await readConfig(ctx, team);
+  for (const m of messages) requireMember(config, m.to, 'recipient');
+  const key = options.idempotencyKey;
+  if (key !== undefined) {
+    const known = await readMessageKey(ctx, team, key);
+    if (known && known.messages.length === messages.length) return { value: { messages: known.messages, replayed: true }, events: [] };
+  }
+  const stored: StoredMessage[] = new Array<StoredMessage>(messages.length);
+  const events: TeamEventRecord[] = [];
+  let fresh = 0;
+  const s = stampOf(team, options);
+  for (const [to, items] of byRecipient(messages)) {
+    const entries = items.map(({ index, entry }) => (key === undefined ? entry : { ...entry, msg_id: idempotentMsgId(team, to, `${key}\u0000${index}`) }));
+    const part = await appendToInbox(ctx, team, to, { at: s.at, actor: s.actor, entries }, { archive: options.archiveRead?.includes(to) === true, direct: key !== undefined });
+    part.stored.forEach((entry, i) => (stored[items[i]!.index] = { to, entry }));
+    fresh += part.fresh.filter(Boolean).length;
+    events.push(...part.events);
+    if (key !== undefined) await recordMessageKey(ctx, team, key, messages.length, part.stored.map((entry) => ({ to, entry })), s.at);
+  }
+  return { value: { messages: stored, replayed: key !== undefined && fresh === 0 }, events };
+}
+
+interface Item {
+  index: number;
+  entry: InboxEntry;
+}
+
+function byRecipient(messages: readonly OutgoingMessage[]): Map<string, Item[]> {
+  const out = new Map<string, Item[]>();
+  messages.forEach((m, index) => {
+    const list = out.get(m.to) ?? out.set(m.to, []).get(m.to)!;
+    list.push({ index, entry: { ...m.entry } });
+  });
+  return out;
+}
+
+/** One appender's entries for one inbox, with the stamp of its events: what a spool file holds. */
+const BatchSchema = z.object({
+  v: z.literal(1),
+  at: z.number(),
+  actor: z.string().optional(),
+  entries: z.array(InboxEntrySchema),
+});
+
+type Batch = Omit<z.infer<typeof BatchSchema>, 'v'>;
+
+/** A spooled batch's content; a bare array of entries (the spool format before events were journalled in the same step) gets the holder's instant. */
+function spooledBatch(body: unknown, now: number): Batch | undefined {
+  const parsed = BatchSchema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const legacy = z.array(InboxEntrySchema).safeParse(body);
+  return legacy.success ? { at: now, entries: legacy.data } : undefined;
+}
+
+/** What one batch came to: per entry, the entry as stored and whether it was new; the events journalled. Also the receipt format. */
+const PartSchema = z.object({
+  stored: z.array(InboxEntrySchema),
+  fresh: z.array(z.boolean()),
+  events: z.array(TeamEventRecordSchema),
+});
+
+type Part = z.infer<typeof PartSchema>;
+
+/**
+ * Appends one batch to `to`'s inbox, through its spool — or `direct`ly, taking the lock itself: an
+ * append with an idempotency key, whose caller must learn whether its own call stored anything (a
+ * holder appending spooled batches cannot tell a racing twin's batch, found in the inbox already,
+ * from one a dead holder left behind, and leaves no receipt for the latter).
+ */
+async function appendToInbox(ctx: FsContext, team: string, to: string, batch: Batch, how: { archive: boolean; direct: boolean }): Promise<Part> {
+  const path = ctx.layout.inboxPath(team, to);
+  await ensureInbox(path);
+  const lockDir = lockDirFor(path);
+  const underLock = (lock: HeldLock, spooled: SpooledBatch[], own: string | undefined) => appendBatches(ctx, team, to, lock, spooled, own, batch, how.archive);
+  if (how.direct || !combiningEnabled()) return withLock(path, lockDir, ctx.lock, async (lock) => (await underLock(lock, [], undefined))!);
+  const outcome = await appendThroughSpool(path, lockDir, ctx.lock, { v: 1, ...batch }, underLock);
+  if (outcome.by === 'self') return outcome.value;
+  const receipt = PartSchema.safeParse(outcome.receipt);
+  // No receipt (lost to a power cut): the entries are in the inbox as given, and their events in the journal.
+  return receipt.success ? receipt.data : { stored: batch.entries, fresh: batch.entries.map(() => true), events: batch.entries.map((e) => messageEvent(stampOfBatch(team, batch), to, e)) };
+}
+
+/**
+ * Under the inbox lock: appends the spooled batches in spooling order — `own` (this caller's batch
+ * among them), or this caller's `batch` after them when it did not spool — in one write, journals
+ * their events, leaves the other spoolers their receipts and clears the spool.
+ * @returns this caller's part, or undefined when its spooled batch was gone (appended by another holder)
+ */
+async function appendBatches(ctx: FsContext, team: string, to: string, lock: HeldLock, spooled: SpooledBatch[], own: string | undefined, batch: Batch, archive: boolean): Promise<Part | undefined> {
+  const path = ctx.layout.inboxPath(team, to);
+  const { raw, chars, text } = (await readRaw(path)) ?? { raw: [] as unknown[], chars: 0, text: undefined };
+  const existing = validEntries(raw);
+  const ids = new Map(existing.flatMap((e) => (e.msg_id === undefined ? [] : [[e.msg_id, e] as const])));
+  const queue: Array<{ batch: Batch; from?: SpooledBatch }> = spooled.flatMap((b) => {
+    const parsed = spooledBatch(b.body, batch.at);
+    return parsed ? [{ batch: parsed, from: b }] : [];
+  });
+  if (own === undefined) queue.push({ batch });
+  const parts: Part[] = [];
+  let added = 0;
+  for (const q of queue) {
+    const part = applyBatch(team, to, existing, ids, structuredClone(q.batch));
+    raw.push(...part.stored.filter((_, i) => part.fresh[i]));
+    added += part.fresh.filter(Boolean).length;
+    parts.push(part);
+  }
+  if (added > 0) {
+    if (archive && chars > ARCHIVE_TRIGGER_BYTES) await archiveReadHead(ctx, team, to, raw, lock, ARCHIVE_MIN_HEAD_BYTES);
+    await writeInboxArray(path, raw, lock, text);
+  }
+  await journal(ctx, team, parts.flatMap((p) => p.events));
+  let mine: Part | undefined;
+  for (const [i, q] of queue.entries()) {
+    if (q.from === undefined || q.from.path === own) mine = parts[i];
+    // A batch found entirely in the inbox already was appended by a holder that died before its
+    // clean-up: its waiter, if still there, gets no receipt and returns what it spooled.
+    else if (parts[i]!.fresh.some(Boolean)) await writeReceipt(q.from, parts[i]).catch(() => undefined);
+  }
+  await clearSpool(spooled);
+  return mine;
+}
+
+/** Applies one batch to the inbox as read so far (`existing`, `ids` grow with it). */
+function applyBatch(team: string, to: string, existing: InboxEntry[], ids: Map<string, InboxEntry>, batch: Batch): Part {
+  const stored: InboxEntry[] = [];
+  const fresh: boolean[] = [];
+  const added: InboxEntry[] = [];
+  for (const entry of batch.entries) {
+    const there = entry.msg_id === undefined ? undefined : ids.get(entry.msg_id);
+    stored.push(there ?? entry);
+    fresh.push(there === undefined);
+    if (there !== undefined) continue;
+    added.push(entry);
+    if (entry.msg_id !== undefined) ids.set(entry.msg_id, entry);
+  }
+  assignTimestamps(existing, added);
+  existing.push(...added);
+  const s = stampOfBatch(team, batch);
+  return { stored, fresh, events: added.map((e) => messageEvent(s, to, e)) };
+}
+
+function stampOfBatch(team: string, batch: Batch): EventStamp {
+  return { team, at: batch.at, source: 'mailroom', actor: batch.actor };
+}

@@ -1,0 +1,117 @@
+/**
+ * What a catalogue tool runs with, whichever surface called it: the team, the acting member, the
+ * lead, a working directory, the call's abort signal, a per-call record of turn outcomes, a logger,
+ * and the services only some surfaces provide (an MCP session's inbox, the runtime's recorded
+ * shell). Surfaces build it; handlers and rules only read it.
+ */
+import type { TeamOptions } from '../core/context.js';
+
+/** The surfaces a tool can be exposed on: the runtime's model tools and the MCP server. */
+export type Surface = 'runtime' | 'mcp';
+
+/** Every {@link Surface}, in documentation order. */
+export const SURFACES: readonly Surface[] = ['runtime', 'mcp'];
+
+/** Who asks for a tool, where: what enablement rules decide on. */
+export interface ToolScope {
+  /** Catalogue id of the tool, e.g. `task_create`. */
+  readonly tool: string;
+  readonly surface: Surface;
+  /** Team name. */
+  readonly team: string;
+  /** Member name of the caller. */
+  readonly member: string;
+}
+
+/** What happened during a runtime turn that the turn loop needs afterwards. */
+export interface TurnRecord {
+  /** The last message sent to one member (for the idle notification's summary). */
+  lastDirect?: { to: string; text: string; summary?: string | undefined };
+  /** The last task this teammate finished in the turn. */
+  finishedTask?: { id: string; status: 'resolved' | 'failed'; failureReason?: string };
+  /** The text of the turn's last model reply that had any (the idle notification's `result`). */
+  lastText?: string;
+  /** Set once the teammate approved a shutdown request: the turn ends and the teammate stops. */
+  shutdownApproved?: { requestId: string };
+}
+
+/** Unread messages handed out by one inbox read, and how many stay unread after it. */
+export interface InboxBatch {
+  /** The messages as the surface shows them (oldest first); they count as consumed. */
+  messages: readonly object[];
+  remaining: number;
+}
+
+/** Consuming the caller's inbox (MCP: `read_inbox`, `wait_for_message`; the runtime delivers by itself). */
+export interface InboxService {
+  /** Takes up to `limit` of the oldest unread messages, marking exactly those read. */
+  take(limit: number): Promise<InboxBatch>;
+  /** As {@link take}, once something is unread; an empty batch after `timeoutMs` (ms) or when `signal` aborts. */
+  wait(timeoutMs: number, limit: number, signal: AbortSignal): Promise<InboxBatch>;
+}
+
+/** A task command to run (RunTaskCommand). */
+export interface CommandRequest {
+  /** The task whose `metadata.command` this is (recorded with the running command). */
+  taskId: string;
+  /** Shell command line, run with `sh -c`. */
+  command: string;
+  cwd: string;
+  /** Extra environment variables. */
+  env: Readonly<Record<string, string>>;
+  /** Kill the command after this many ms. */
+  timeoutMs: number;
+  signal: AbortSignal;
+}
+
+/** What a command did (the runtime's `ShellResult`). */
+export interface CommandResult {
+  /** Exit code; `null` when killed by a signal or when it could not start. */
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  /** Wall time, ms. */
+  durationMs: number;
+  timedOut: boolean;
+  /** True when the request's signal aborted the command. */
+  aborted: boolean;
+  /** Why the command could not start (e.g. cwd missing). */
+  spawnError?: string;
+}
+
+/** Runs task commands for the caller, recorded while they run so a killed runtime's orphans can be reaped. */
+export interface CommandRunner {
+  /** Never rejects: failures are in the result. */
+  run(request: CommandRequest): Promise<CommandResult>;
+}
+
+/** Services a surface may provide; an entry names the ones it needs in `requires`. */
+export interface ToolServices {
+  inbox: InboxService;
+  commands: CommandRunner;
+}
+
+/** Name of one of the {@link ToolServices}. */
+export type ServiceName = keyof ToolServices;
+
+/** Writes one diagnostic line (never to an MCP server's stdout). */
+export type ToolLogger = (line: string) => void;
+
+/** The surface-independent context of one tool call, built by the surface adapter. */
+export interface ToolContext {
+  /** The team, as every core use case takes it (`{root, team}`). */
+  readonly target: TeamOptions;
+  /** Member name of the caller: sender, claimant, creator, inbox owner. */
+  readonly member: string;
+  /** The lead's member name. */
+  readonly lead: string;
+  /** Working directory for commands. */
+  readonly cwd: string;
+  /** Aborts the call (runtime: the teammate stops; MCP: the request is cancelled). */
+  readonly signal: AbortSignal;
+  /** Outcomes the runtime's turn loop reads after the call (MCP: a fresh record per call, unread). */
+  readonly record: TurnRecord;
+  readonly log: ToolLogger;
+  /** The services this surface provides. */
+  readonly services: Partial<ToolServices>;
+}

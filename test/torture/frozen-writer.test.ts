@@ -1,0 +1,80 @@
+/**
+ * Issue 9 item 2: a writer frozen between its lock check and its rename (stopped with SIGSTOP at
+ * exactly that point by the store's test hook, $MAILROOM_TEST_FREEZE) for longer than the stale
+ * time, while a second writer takes its lock over and writes, must not overwrite the second
+ * writer's data when it resumes, and reports success only when its own write is in the file.
+ * Each round prints its figures (acknowledged, present, lost, duplicated). Both kinds of taker:
+ * mailroom CLI processes (which cancel the frozen writer's pending rename) and the real
+ * proper-lockfile package as Claude Code locks (which cancels nothing: the resumed writer's rename
+ * lands, and it must merge back what it replaced). Stale time 2 s.
+ */
+import { readFile } from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FROZEN_STALE_MS, frozenFigures, runFrozenWriter, type FreezePoint, type FrozenKind } from '../../bench/lib/frozen-writer.mjs';
+import { runMailroom } from '../../bench/lib/torture.mjs';
+import { Layout } from '../../src/store/paths.js';
+import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { makeTeam } from '../helpers/team-setup.js';
+
+let tmp: TempDir;
+beforeEach(async () => {
+  tmp = await makeTempDir('mailroom-frozen-');
+  await makeTeam(tmp.path, 't', ['a', 'b']);
+  expect((await runMailroom(['--root', tmp.path, '--team', 't', 'task', 'add', 'First task'])).code).toBe(0);
+});
+afterEach(() => tmp.cleanup());
+
+const ROUNDS: Array<{ kind: FrozenKind; points: FreezePoint[]; taker: 'mailroom' | 'claude' }> = [
+  { kind: 'inbox', points: ['before-link'], taker: 'mailroom' },
+  { kind: 'inbox', points: ['before-rename'], taker: 'mailroom' },
+  { kind: 'inbox', points: ['after-rename'], taker: 'mailroom' },
+  { kind: 'inbox', points: ['before-link'], taker: 'claude' },
+  { kind: 'inbox', points: ['before-link', 'after-rename'], taker: 'claude' },
+  { kind: 'task', points: ['before-link'], taker: 'mailroom' },
+  { kind: 'task', points: ['before-link', 'after-rename'], taker: 'claude' },
+  { kind: 'config', points: ['before-link'], taker: 'mailroom' },
+  { kind: 'config', points: ['before-link', 'after-rename'], taker: 'claude' },
+];
+
+describe('a writer frozen in its write step past the stale time, then resumed', () => {
+  it.each(ROUNDS)('$kind, frozen $points, lock taken over by $taker: loses no acknowledged write and reports the truth', async (round) => {
+    const result = await runFrozenWriter({ root: tmp.path, ...round, takerWrites: 4 });
+    console.log(frozenFigures(result));
+    expect(result.lost, result.frozen.stderr + result.takerStderr).toEqual([]);
+    expect(result.duplicated).toEqual([]);
+    // the resumed writer's own change is in the file (it reports success only then)
+    expect(result.frozen.code, result.frozen.stderr).toBe(0);
+    expect(result.acknowledged).toBe(5);
+    if (round.taker === 'mailroom' && round.points[0] !== 'after-rename') {
+      expect(result.takerStderr).toMatch(/took over a stale lock .*cancelled its unfinished write \(1 temporary file\)/);
+      expect(result.frozen.stderr).toMatch(/Retrying under a new lock/);
+    }
+    if (round.taker === 'claude' || round.points[0] === 'after-rename') {
+      expect(result.frozen.stderr).toMatch(/was written after this process lost its lock/);
+    }
+    const layout = new Layout(tmp.path);
+    const leftovers = await runMailroom(['--root', tmp.path, 'doctor', '--json'], { env: { ...process.env, MAILROOM_LOCK_STALE_MS: String(FROZEN_STALE_MS) } });
+    expect(leftovers.code, `doctor found leftovers in ${layout.root}`).toBe(0);
+  }, 60_000);
+
+  it('a claim frozen before its rename loses to the claim made meanwhile, and says so', async () => {
+    const env = { ...process.env, MAILROOM_LOCK_STALE_MS: String(FROZEN_STALE_MS) };
+    const { spawn } = await import('node:child_process');
+    const bin = new URL('../../bin/mailroom.js', import.meta.url).pathname;
+    const frozen = spawn(process.execPath, [bin, '--root', tmp.path, '--team', 't', 'task', 'claim', '1', '--as', 'a'], {
+      env: { ...env, MAILROOM_TEST_FREEZE: 'before-link:/tasks/t/1.json' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    frozen.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number>((r) => frozen.on('close', (c) => r(c ?? -1)));
+    while (!stderr.includes('mailroom-test: frozen')) await new Promise((r) => setTimeout(r, 5));
+    const other = await runMailroom(['--root', tmp.path, '--team', 't', 'task', 'claim', '1', '--as', 'b'], { env });
+    expect(other.code, other.stderr).toBe(0);
+    frozen.kill('SIGCONT');
+    expect(await exited, stderr).toBe(5);
+    expect(stderr).toMatch(/already claimed by b/);
+    const task = JSON.parse(await readFile(new Layout(tmp.path).taskPath('t', '1'), 'utf8')) as { owner?: string };
+    expect(task.owner).toBe('b');
+  }, 60_000);
+});

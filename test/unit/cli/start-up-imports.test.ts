@@ -1,0 +1,124 @@
+/**
+ * The hot verbs (team send, inbox, task …) load nothing of ink, react, the model SDKs, the MCP SDK,
+ * chokidar or yaml (issue 14). Checked two ways, neither by timing:
+ *  - the bundle's module graph (dist/mailroom.meta.json, written by scripts/bundle-cli.mjs): what
+ *    the CLI entry and the hot commands' handlers import, following every static import;
+ *  - the real binary run with module hooks that report every module loaded from node_modules.
+ */
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN } from '../../helpers/cli.js';
+import { cleanEnv, mailroomOk } from '../../helpers/store-files.js';
+import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
+
+const HOOKS = fileURLToPath(new URL('../../helpers/record-loads.mjs', import.meta.url));
+const META = fileURLToPath(new URL('../../../dist/mailroom.meta.json', import.meta.url));
+
+/** What no hot verb may load: packages, and our own parts built on them. */
+const HEAVY = /^(node_modules\/(ink|react|@anthropic-ai|openai|@modelcontextprotocol|chokidar|redis|@redis|yaml|ajv)\/|ink-|src\/(tui|mcp|runtime)\/)/;
+const HEAVY_EXTERNAL = /^(ink|react|@anthropic-ai\/sdk|openai|chokidar|redis|@redis\/)/;
+
+interface Meta {
+  inputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[] }>;
+}
+
+/** Inputs reached from `starts` through static imports and requires (not dynamic imports). */
+function staticClosure(meta: Meta, starts: readonly string[]): { inputs: Set<string>; externals: Set<string> } {
+  const inputs = new Set<string>();
+  const externals = new Set<string>();
+  const stack = [...starts];
+  while (stack.length > 0) {
+    const path = stack.pop() as string;
+    if (inputs.has(path)) continue;
+    inputs.add(path);
+    for (const i of meta.inputs[path]?.imports ?? []) {
+      if (i.kind === 'dynamic-import') continue;
+      if (i.external) externals.add(i.path);
+      else stack.push(i.path);
+    }
+  }
+  return { inputs, externals };
+}
+
+/** What a command module's handler imports (its dynamic imports), with their static closure. */
+function handlerTargets(meta: Meta, command: string): string[] {
+  return (meta.inputs[command]?.imports ?? []).filter((i) => i.kind === 'dynamic-import').map((i) => i.path);
+}
+
+describe('the bundle: what the entry and the hot handlers import', () => {
+  let meta: Meta;
+  beforeAll(async () => {
+    meta = JSON.parse(await readFile(META, 'utf8')) as Meta;
+  });
+
+  it('the entry imports nothing heavy, and no library use case until a handler runs', () => {
+    const { inputs, externals } = staticClosure(meta, ['src/cli/main.ts']);
+    expect(inputs.has('src/cli/commands/team-send.ts')).toBe(true); // the graph is read right
+    expect([...inputs].filter((p) => HEAVY.test(p))).toEqual([]);
+    expect([...externals].filter((p) => HEAVY_EXTERNAL.test(p))).toEqual([]);
+    for (const lazy of ['src/core/messages.ts', 'src/core/tasks.ts', 'src/core/doctor.ts']) expect(inputs.has(lazy), lazy).toBe(false);
+  });
+
+  it.each(['team-send', 'inbox', 'task', 'task-update', 'task-claim', 'team'])('%s: its handler imports nothing heavy', (name) => {
+    const command = `src/cli/commands/${name}.ts`;
+    const targets = handlerTargets(meta, command);
+    expect(targets.length).toBeGreaterThan(0);
+    const { inputs, externals } = staticClosure(meta, ['src/cli/main.ts', ...targets]);
+    expect([...inputs].filter((p) => HEAVY.test(p))).toEqual([]);
+    expect([...externals].filter((p) => HEAVY_EXTERNAL.test(p))).toEqual([]);
+  });
+
+  it('the check would see a heavy import: watch and mcp handlers reach ink and the MCP SDK', () => {
+    const watch = staticClosure(meta, handlerTargets(meta, 'src/cli/commands/watch.ts'));
+    expect([...watch.inputs].filter((p) => HEAVY.test(p))).toContain('ink-entry:src/tui/run.tsx');
+    const mcp = staticClosure(meta, handlerTargets(meta, 'src/cli/commands/mcp.ts'));
+    expect([...mcp.inputs].some((p) => p.startsWith('node_modules/@modelcontextprotocol/'))).toBe(true);
+  });
+});
+
+describe('the real binary: modules loaded from node_modules', () => {
+  let tmp: TempDir;
+  beforeAll(async () => {
+    tmp = await makeTempDir('mailroom-imports-');
+    await mailroomOk(tmp.path, 'team', 'create', 'demo');
+    await mailroomOk(tmp.path, 'team', 'spawn', 'alice');
+    await mailroomOk(tmp.path, 'task', 'add', 'first');
+  });
+  afterAll(() => tmp.cleanup());
+
+  function loadedBy(...args: string[]): Promise<{ code: number; loaded: string[] }> {
+    return new Promise((resolve) => {
+      execFile(process.execPath, ['--import', HOOKS, BIN, '--root', tmp.path, ...args], { env: cleanEnv() }, (err, _out, stderr) => {
+        const loaded = [...new Set([...stderr.matchAll(/^LOADED .*node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)].map((m) => m[1] as string))];
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, loaded });
+      });
+    });
+  }
+
+  const HOT: string[][] = [
+    ['team', 'send', 'alice', 'hi'],
+    ['team', 'broadcast', 'all'],
+    ['inbox', 'alice'],
+    ['task', 'add', 'second', '--blocked-by', '1'],
+    ['task', 'list'],
+    ['task', 'show', '1'],
+    ['task', 'update', '2', '--remove-blocked-by', '1'],
+    ['task', 'claim', '1', '--as', 'alice'],
+    ['team', 'show'],
+  ];
+
+  it.each(HOT.map((args) => [args.join(' '), args] as const))('mailroom %s: none', async (_name, args) => {
+    const run = await loadedBy(...args);
+    expect(run.code).toBe(0);
+    expect(run.loaded).toEqual([]);
+  });
+
+  it('the hooks see a package a verb loads: team stop waits with chokidar', async () => {
+    await mailroomOk(tmp.path, 'team', 'spawn', 'bob');
+    const run = await loadedBy('team', 'stop', 'bob', '--timeout', '100ms');
+    expect(run.code).toBe(0);
+    expect(run.loaded).toContain('chokidar');
+  });
+});
