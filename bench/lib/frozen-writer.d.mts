@@ -18,6 +18,10 @@ export interface FrozenResult {
   present: number;
   lost: string[];
   duplicated: string[];
+  /** Acknowledged mailroom writes with no journal event. */
+  unjournalled: string[];
+  /** Writes journalled more than once (a write step that ran again must journal once). */
+  journalledTwice: string[];
   frozen: { code: number; stderr: string };
   takerStderr: string;
 }

@@ -9,7 +9,9 @@
 //           resumed after the rest)
 //   taker:  'mailroom' (CLI processes) or 'claude' (real proper-lockfile, as Claude Code locks,
 //           which cancels nothing: claude-taker.mjs)
-// Resolves { kind, points, taker, acknowledged, present, lost, duplicated, frozen: { code, stderr }, takerStderr }.
+// Resolves { kind, points, taker, acknowledged, present, lost, duplicated, unjournalled,
+// journalledTwice, frozen: { code, stderr }, takerStderr }: the last two check the journal, which
+// each mailroom write appends to in its step (a write that runs again must not journal twice).
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +28,8 @@ const KINDS = {
     frozen: ['team', 'send', 'team-lead', 'frozen-1', '--from', 'a'],
     taker: (i) => ['team', 'send', 'team-lead', `b-${i}`, '--from', 'b'],
     found: async (l) => (JSON.parse(await readFile(l.inboxPath('t', 'team-lead'), 'utf8'))).map((e) => e.text),
+    // the journal event each acknowledged write of mailroom's produced (in the same step as the write)
+    journalled: (e) => (e.kind === 'message' && e.to === 'team-lead' ? [e.entry.text] : []),
   },
   task: {
     file: (l) => l.taskPath('t', '1'),
@@ -35,12 +39,18 @@ const KINDS = {
       const task = JSON.parse(await readFile(l.taskPath('t', '1'), 'utf8'));
       return [...(task.description === 'frozen-1' ? ['frozen-1'] : []), ...Object.keys(task.metadata ?? {})];
     },
+    journalled: (e) => {
+      if (e.kind !== 'task' || e.action !== 'updated' || e.task.id !== '1') return [];
+      if (e.changed?.includes('description') && e.task.description === 'frozen-1') return ['frozen-1'];
+      return e.changed?.includes('metadata') ? Object.keys(e.task.metadata ?? {}).filter((k) => /^b-\d+$/.test(k)).slice(-1) : [];
+    },
   },
   config: {
     file: (l) => l.configPath('t'),
     frozen: ['team', 'spawn', 'frozen-1', '--prompt', 'hi'],
     taker: (i) => ['team', 'spawn', `b-${i}`, '--prompt', 'hi'],
     found: async (l) => JSON.parse(await readFile(l.configPath('t'), 'utf8')).members.map((m) => m.name),
+    journalled: (e) => (e.kind === 'member' && e.action === 'joined' ? [e.name] : []),
   },
 };
 
@@ -89,12 +99,19 @@ export async function runFrozenWriter({ root, kind, points, taker, takerWrites =
   const count = new Map();
   for (const f of found) count.set(f, (count.get(f) ?? 0) + 1);
   const lost = acked.filter((a) => !count.has(a));
+  // mailroom journals each of its writes in the same step (a Claude Code taker journals nothing)
+  const events = (await readFile(layout.journalPath('t'), 'utf8').catch(() => '')).split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const logged = new Map();
+  for (const name of events.flatMap(k.journalled)) logged.set(name, (logged.get(name) ?? 0) + 1);
+  const ours = acked.filter((a) => a === 'frozen-1' || taker === 'mailroom');
   return {
     kind, points, taker,
     acknowledged: acked.length,
     present: acked.length - lost.length,
     lost,
     duplicated: [...count].filter(([, c]) => c > 1).map(([t]) => t),
+    unjournalled: ours.filter((a) => !logged.has(a)),
+    journalledTwice: [...logged].filter(([, c]) => c > 1).map(([t]) => t),
     frozen: { code, stderr: frozen.stderr() },
     takerStderr,
   };
@@ -148,5 +165,5 @@ function startClaude(kind, file, count, pause) {
 
 /** Formats result figures on one line. */
 export function frozenFigures(r) {
-  return `${r.kind} · frozen ${r.points.join(' + ')} · taker ${r.taker}: acknowledged ${r.acknowledged}, present ${r.present}, lost ${r.lost.length}, duplicated ${r.duplicated.length}; frozen writer exit ${r.frozen.code}`;
+  return `${r.kind} · frozen ${r.points.join(' + ')} · taker ${r.taker}: acknowledged ${r.acknowledged}, present ${r.present}, lost ${r.lost.length}, duplicated ${r.duplicated.length}, journalled twice ${r.journalledTwice.length}; frozen writer exit ${r.frozen.code}`;
 }

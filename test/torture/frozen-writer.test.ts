@@ -42,6 +42,8 @@ describe('a writer frozen in its write step past the stale time, then resumed', 
     console.log(frozenFigures(result));
     expect(result.lost, result.frozen.stderr + result.takerStderr).toEqual([]);
     expect(result.duplicated).toEqual([]);
+    expect(result.unjournalled).toEqual([]);
+    expect(result.journalledTwice).toEqual([]);
     // the resumed writer's own change is in the file (it reports success only then)
     expect(result.frozen.code, result.frozen.stderr).toBe(0);
     expect(result.acknowledged).toBe(5);
