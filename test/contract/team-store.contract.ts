@@ -149,6 +149,24 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         expect((await refusal(store.deleteTeam('nobody'))).code).toBe('TEAM_NOT_FOUND');
       });
 
+      it('reports no removal by another client for a team it holds', async () => {
+        await store.createTeam(teamConfig(T));
+        expect(await store.teamRemoval(T)).toBeUndefined();
+        expect(await store.teamRemoval('nobody')).toBeUndefined();
+      });
+
+      it('moves member records aside with a deleted team and back with it; a re-created team has none', async () => {
+        await store.createTeam(teamConfig(T));
+        await store.addMember(T, teammate(T, 'alice'), { record: { runtime: 'process', prompt: 'Write the parser' } });
+        const deleted = await store.deleteTeam(T);
+        expect(await store.readMemberRecords(T)).toEqual([]);
+        await store.createTeam(teamConfig(T));
+        expect(await store.readMemberRecords(T)).toEqual([]);
+        await store.deleteTeam(T);
+        await store.restoreTeam(deleted.value.id);
+        expect((await store.readMemberRecords(T)).map((r) => [r.name, r.runtime, r.prompt])).toEqual([['alice', 'process', 'Write the parser']]);
+      });
+
       it('starts a re-created team with an empty history', async () => {
         await withTeam('alice');
         await store.deleteTeam(T);
@@ -169,6 +187,31 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         expect((await refusal(store.addMember(T, teammate(T, 'Alice')))).code).toBe('MEMBER_EXISTS');
         expect((await refusal(store.addMember('nobody', teammate('nobody', 'x')))).code).toBe('TEAM_NOT_FOUND');
         expect((await store.readConfig(T)).members.map((m) => m.name)).toEqual(['team-lead', 'alice', 'bob', 'carol']);
+      });
+
+      it('records a member record in the same step as the member, and removes it with the member', async () => {
+        await store.createTeam(teamConfig(T));
+        expect(await store.readMemberRecords(T)).toEqual([]);
+        const bob = await journalled(T, () => store.addMember(T, teammate(T, 'bob'), { record: { runtime: 'mcp' } }));
+        expect(bob.events.map((e) => e.kind)).toEqual(['member']);
+        const alice = (await store.addMember(T, teammate(T, 'alice', { joinedAt: 1_767_225_600_000 }), { record: { runtime: 'in-process', prompt: 'Write the parser' } })).value;
+        await store.addMember(T, teammate(T, 'carol')); // registered by another client: no record
+        expect(await store.readMemberRecords(T)).toEqual([
+          { v: 1, team: T, name: 'alice', agentId: alice.agentId, joinedAt: 1_767_225_600_000, runtime: 'in-process', prompt: 'Write the parser' },
+          { v: 1, team: T, name: 'bob', agentId: `bob@${T}`, joinedAt: bob.value.joinedAt, runtime: 'mcp' },
+        ]);
+        expect((await refusal(store.addMember(T, teammate(T, 'Alice'), { record: { runtime: 'process' } }))).code).toBe('MEMBER_EXISTS');
+        expect((await store.readMemberRecords(T)).find((r) => r.name === 'alice')?.runtime).toBe('in-process');
+        await store.removeMember(T, 'alice');
+        expect((await store.readMemberRecords(T)).map((r) => r.name)).toEqual(['bob']);
+      });
+
+      it('replaces the record of an earlier member of the name when the name joins again', async () => {
+        await store.createTeam(teamConfig(T));
+        await store.addMember(T, teammate(T, 'alice', { joinedAt: 1 }), { record: { runtime: 'process' } });
+        await store.removeMember(T, 'alice');
+        await store.addMember(T, teammate(T, 'alice', { joinedAt: 2 }), { record: { runtime: 'mcp' } });
+        expect((await store.readMemberRecords(T)).map((r) => [r.name, r.joinedAt, r.runtime])).toEqual([['alice', 2, 'mcp']]);
       });
 
       it('retires unread shutdown requests sent to an earlier member of the name', async () => {
