@@ -36,7 +36,7 @@ async function imports(layer: string): Promise<Array<{ file: string; spec: strin
 const STORE_API = /\/store\/(team-store|host-store|selection|open|health|proc|user-files)\.js$/;
 
 describe('layering', () => {
-  it.each(['core', 'runtime', 'mcp', 'cli', 'tui'])('src/%s uses only the store API and no file system', async (layer) => {
+  it.each(['core', 'runtime', 'mcp', 'cli', 'tui', 'tools'])('src/%s uses only the store API and no file system', async (layer) => {
     const bad = (await imports(layer)).filter(({ spec }) => (spec.includes('/store/') && !STORE_API.test(spec)) || spec === 'node:fs' || spec === 'node:fs/promises');
     expect(bad).toEqual([]);
   });
