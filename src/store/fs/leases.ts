@@ -190,9 +190,14 @@ export async function acknowledge(ctx: FsContext, team: string, agent: string, l
       const leases = readLeases(ctx, team, agent);
       const lease = leases.find((l) => l.id === leaseId);
       if (lease) {
-        const newly = markEntries(inbox.entries, new Set(acknowledgedKeys(lease, leases, now, options.keys)));
+        const keys = acknowledgedKeys(lease, leases, now, options.keys);
+        const newly = markEntries(inbox.entries, new Set(keys));
         if (newly.length > 0) await saveInbox(ctx, team, agent, inbox);
-        marked.push(...newly);
+        // An entry its reader removed from the inbox meanwhile (Claude Code 2.1.332 deletes what it
+        // delivered) is read, as readers count it (messageStatus): journalled read, never written back.
+        const present = new Set(inbox.entries.map(entryKey));
+        const removed = keys.filter((k) => !present.has(k) && !marked.includes(k));
+        marked.push(...keys.filter((k) => newly.includes(k) || removed.includes(k)));
         await writeLeases(ctx, team, agent, liveLeases(leases, now).filter((l) => l.id !== leaseId), lock);
       }
       const s = stampOf(team, options);

@@ -37,6 +37,22 @@ describe('entries removed by another reader meanwhile', () => {
     ]);
   });
 
+  it('an acknowledgement counts an entry its reader removed meanwhile as read, and journals it so, as readers count it', async () => {
+    const lease = await store.team.takeUnread('t', 'alice', { reader: 'r1' });
+    const two = lease.value.entries[1]!;
+    await removeLikeClaudeCode('two');
+    const acked = await store.team.acknowledge('t', 'alice', lease.value.id);
+    expect(acked.value).toBe(3);
+    expect(acked.events.map((e) => (e.kind === 'delivery' ? [e.key, e.state] : []))).toEqual(lease.value.entries.map((e) => [e.msg_id, 'read']));
+    expect((await store.team.readEvents('t')).events.filter((e) => e.kind === 'delivery' && e.key === two.msg_id).map((e) => (e.kind === 'delivery' ? e.state : ''))).toEqual(['delivered', 'read']);
+    const view = await readInbox({ root: store, team: 't', agent: 'alice', includeArchived: true });
+    expect(view.messages.find((m) => m.entry.msg_id === two.msg_id)).toMatchObject({ removed: true, entry: { read: true } });
+    expect(await texts()).toEqual([
+      ['one', true],
+      ['three', true],
+    ]);
+  });
+
   it('markRead of a remembered copy changes only the entries still there', async () => {
     const seen = (await readInbox({ root: store, team: 't', agent: 'alice' })).messages.map((m) => m.entry);
     await removeLikeClaudeCode('one');
