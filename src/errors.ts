@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'TASK_CYCLE'
   | 'TASK_ALREADY_CLAIMED'
   | 'TASK_ALREADY_RESOLVED'
+  | 'TASK_CONFLICT'
   | 'AGENT_BUSY'
   | 'NO_READY_TASK'
   | 'MESSAGE_INVALID'
@@ -29,6 +30,7 @@ export type ErrorCode =
   | 'FILE_CORRUPT'
   | 'FILE_ACCESS'
   | 'STORE_UNHEALTHY'
+  | 'STORE_UNAVAILABLE'
   | 'NOT_SUPPORTED'
   | 'MODEL_ERROR'
   | 'SHUTDOWN_REJECTED'
@@ -62,7 +64,7 @@ export class MailroomError extends Error {
  * 0 success · 1 internal fault · 2 bad input · 3 not found · 4 conflict with existing state ·
  * 5 refused by a task rule · 6 lock busy (retry later) · 7 corrupt file on disk, a file or directory
  * that cannot be written (permissions, read-only, disk full), or problems `mailroom doctor` found and did not repair ·
- * 8 a team run ended with tasks not completed.
+ * 8 a team run ended with tasks not completed · 9 the store's server (Redis) cannot be reached: retry when it is back.
  */
 const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   USAGE: 2,
@@ -81,6 +83,7 @@ const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   TEAM_ACTIVE: 4,
   SHUTDOWN_REJECTED: 4,
   TEAMMATE_RUNNING: 4,
+  TASK_CONFLICT: 4,
   TASK_BLOCKED: 5,
   TASK_CYCLE: 5,
   TASK_ALREADY_CLAIMED: 5,
@@ -92,6 +95,7 @@ const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   FILE_ACCESS: 7,
   STORE_UNHEALTHY: 7,
   RUN_INCOMPLETE: 8,
+  STORE_UNAVAILABLE: 9,
   MODEL_ERROR: 1,
   INTERNAL: 1,
 };

@@ -1,0 +1,29 @@
+/**
+ * The Redis backend's entry, loaded by src/store/open.ts with a dynamic `import()` only when a
+ * `redis://` or `rediss://` store is selected (so the filesystem default never loads node-redis).
+ */
+import type { StoreSelection } from '../selection.js';
+import { RedisConnection, type ConnectionOptions } from './connection.js';
+import { loadScripts } from './scripts.js';
+import { RedisTeamStore } from './store.js';
+import { assertRedisUrl } from './url.js';
+
+export { RedisTeamStore } from './store.js';
+export { redactUrl } from './url.js';
+
+/**
+ * Connects to the Redis server of `selection` and returns its team store (the host store of a
+ * Redis selection is the filesystem host store at `selection.hostRoot`). Close it when done.
+ * @throws INVALID_ARGUMENT (not a Redis URL), STORE_UNAVAILABLE (server unreachable; the URL named without its password)
+ */
+export async function openRedisTeamStore(selection: Extract<StoreSelection, { kind: 'redis' }>, options: ConnectionOptions = {}): Promise<RedisTeamStore> {
+  assertRedisUrl(selection.url);
+  const conn = await RedisConnection.open(selection.url, options);
+  try {
+    await loadScripts(conn);
+  } catch (err) {
+    await conn.close();
+    throw err;
+  }
+  return new RedisTeamStore(selection, conn);
+}

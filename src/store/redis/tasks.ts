@@ -1,0 +1,157 @@
+/**
+ * Tasks on Redis. Status, owner, blocks and blockedBy live in hash fields that the scripts reason
+ * about: create (id from INCR), claim, link (cycle check), unlink, delete and unassign are pure
+ * scripts. patchTask is compare-and-set for the task's document (subject, description,
+ * activeForm, metadata are merged here with core's rules) while its script checks and applies
+ * status and owner itself (blocked rule, `expect`, the actor becoming the owner).
+ */
+import { MailroomError } from '../../errors.js';
+import { TaskSchema, canonicalTask, type Task, type TaskStatus } from '../../protocol/task.js';
+import { assertMetadataDepth } from '../../core/task-rules.js';
+import { mergeMetadata } from '../../core/task-update.js';
+import type { ClaimRequest, CreateTaskOptions, CreatedTask, OpContext, PatchedTask, TaskDraft, TaskEdge, TaskPatch, Transition } from '../team-store.js';
+import { assembleTask, taskDocTail } from './codec.js';
+import { envOf, runOnce, runTeamScript, untilSet, type RedisContext } from './context.js';
+import { IDEMPOTENCY_TTL_MS } from './inboxes.js';
+import { refusalError } from './reply.js';
+
+const TASK_ID = /^[1-9][0-9]*$/;
+
+/** Rows of read-tasks.lua: the high-water mark, then tuples with their document version. */
+async function readRows(rc: RedisContext, team: string, id: string): Promise<{ hwm: string; rows: unknown[][] }> {
+  const value = (await runOnce(rc, 'read-tasks', team, [id])).value as unknown[];
+  return { hwm: String(value[0]), rows: value.slice(1) as unknown[][] };
+}
+
+function valid(task: Task): boolean {
+  return TaskSchema.safeParse(task).success;
+}
+
+/** Valid tasks in numeric id order. */
+export async function listTasks(rc: RedisContext, team: string): Promise<Task[]> {
+  return (await readRows(rc, team, '')).rows.map(assembleTask).filter(valid);
+}
+
+/** One task, undefined when missing (or invalid, unless strict). @throws FILE_CORRUPT (strict, invalid) */
+export async function readTask(rc: RedisContext, team: string, id: string, options: { strict?: boolean } = {}): Promise<Task | undefined> {
+  if (!TASK_ID.test(id)) return undefined;
+  const row = (await readRows(rc, team, id)).rows[0];
+  if (!row) return undefined;
+  const task = assembleTask(row);
+  if (valid(task)) return task;
+  if (options.strict) throw new MailroomError('FILE_CORRUPT', `Task #${id} of team "${team}" in the Redis store at ${rc.location} does not match the task format.`, { details: { team, id } });
+  return undefined;
+}
+
+/** The highest id ever used, exact. */
+export async function readHighWatermark(rc: RedisContext, team: string): Promise<string> {
+  return (await readRows(rc, team, '0')).hwm;
+}
+
+/** Creates a task with the next id. @throws TASK_NOT_FOUND (a blocker), INVALID_ARGUMENT (metadata too deep) */
+export async function createTask(rc: RedisContext, team: string, draft: TaskDraft, options: CreateTaskOptions = {}): Promise<Transition<CreatedTask>> {
+  assertMetadataDepth(draft.metadata);
+  const blockedBy = [...new Set(draft.blockedBy ?? [])];
+  const task = newTask(draft, blockedBy);
+  const args = [envOf(team, options), options.idempotencyKey ?? '', String(IDEMPOTENCY_TTL_MS), taskDocTail(task), draft.owner ?? '', JSON.stringify(blockedBy), task.metadata?._internal === true ? '1' : '0'];
+  const out = await runOnce(rc, 'create-task', team, args);
+  const [state, payload] = out.value as [string, unknown];
+  if (state === 'fresh') return { value: { task: assembleTask(payload as unknown[]), replayed: false }, events: out.events };
+  const [id, doc, status, owner, hasOwner, blocks, linked] = JSON.parse(String(payload)) as string[];
+  return { value: { task: assembleTask([id, doc, status, hasOwner === '1' ? owner : null, blocks, linked]), replayed: true }, events: [] };
+}
+
+/** A new task in Claude Code's key order (id filled in by the script). */
+function newTask(draft: TaskDraft, blockedBy: string[]): Task {
+  const task: Record<string, unknown> = { id: '1', subject: draft.subject, description: draft.description };
+  if (draft.activeForm !== undefined) task.activeForm = draft.activeForm;
+  if (draft.owner) task.owner = draft.owner;
+  task.status = 'pending';
+  task.blocks = [];
+  task.blockedBy = blockedBy;
+  const metadata = mergeMetadata(undefined, { ...(draft.metadata ?? {}) });
+  if (metadata) task.metadata = metadata;
+  return task as Task;
+}
+
+/** Claims a task: exactly one winner. */
+export async function claimTask(rc: RedisContext, team: string, request: ClaimRequest, ctx?: OpContext): Promise<Transition<Task | undefined>> {
+  const args = [envOf(team, ctx), request.claimant, request.id ?? '', request.preferAssigned ? '1' : '0', request.busyCheck ? '1' : '0'];
+  const out = await runOnce(rc, 'claim-task', team, args, { who: request.claimant });
+  return { value: out.value === null ? undefined : assembleTask(out.value as unknown[]), events: out.events };
+}
+
+/** Changes a task. @throws TASK_NOT_FOUND, TASK_BLOCKED, TASK_CONFLICT, INVALID_ARGUMENT (metadata too deep) */
+export async function patchTask(rc: RedisContext, team: string, id: string, patch: TaskPatch, ctx?: OpContext): Promise<Transition<PatchedTask>> {
+  assertMetadataDepth(patch.metadata);
+  return untilSet(`patchTask #${id}`, async () => {
+    const row = TASK_ID.test(id) ? (await readRows(rc, team, id)).rows[0] : undefined;
+    if (!row) throw refusalError({ code: 'TASK_NOT_FOUND', details: [id] }, { team, location: rc.location });
+    const doc = patchDocument(String(row[1]), patch);
+    const args = [envOf(team, ctx), id, doc.changed.length > 0 ? String(row[6]) : '', doc.json, doc.internal ? '1' : '0', doc.changed.join(',')];
+    args.push(...ownerArgs(patch.owner), patch.status ?? '', patch.expect?.status ?? '', ...expectOwnerArgs(patch.expect), ctx?.actor ?? '');
+    const out = await runTeamScript(rc, 'patch-task', team, args, { who: ctx?.actor });
+    if (out === 'retry') return out;
+    const [before, after] = out.value as [unknown[], unknown[]];
+    return { value: { task: assembleTask(after), previous: assembleTask(before) }, events: out.events };
+  });
+}
+
+function ownerArgs(owner: string | null | undefined): [string, string] {
+  if (owner === undefined) return ['keep', ''];
+  if (owner === null || owner === '') return ['clear', ''];
+  return ['set', owner];
+}
+
+function expectOwnerArgs(expect: TaskPatch['expect']): [string, string] {
+  if (!expect || !('owner' in expect) || expect.owner === undefined) return ['any', ''];
+  if (expect.owner === null || expect.owner === '') return ['none', ''];
+  return ['value', expect.owner];
+}
+
+/** The document after the patch's document fields, and which of them changed. */
+function patchDocument(json: string, patch: TaskPatch): { json: string; changed: string[]; internal: boolean } {
+  const before = JSON.parse(json) as Record<string, unknown>;
+  const doc: Record<string, unknown> = { ...before };
+  const changed: string[] = [];
+  const set = (key: string, value: unknown) => {
+    if (JSON.stringify(doc[key]) === JSON.stringify(value)) return;
+    if (value === undefined) delete doc[key];
+    else doc[key] = value;
+    changed.push(key);
+  };
+  if (patch.subject !== undefined) set('subject', patch.subject);
+  if (patch.description !== undefined) set('description', patch.description);
+  if (patch.activeForm !== undefined) set('activeForm', patch.activeForm ?? undefined);
+  if (patch.metadata !== undefined) set('metadata', mergeMetadata(doc.metadata as Record<string, unknown> | undefined, { ...patch.metadata }));
+  const out = canonicalTask(doc as Task, Object.keys(before));
+  return { json: JSON.stringify(out), changed, internal: (out.metadata as Record<string, unknown> | undefined)?._internal === true };
+}
+
+/** Adds dependencies; a cycle is refused. */
+export async function linkTasks(rc: RedisContext, team: string, edges: readonly TaskEdge[], ctx?: OpContext): Promise<Transition<Task[]>> {
+  return edgeScript(rc, 'link-tasks', team, edges, ctx);
+}
+
+/** Removes dependencies. */
+export async function unlinkTasks(rc: RedisContext, team: string, edges: readonly TaskEdge[], ctx?: OpContext): Promise<Transition<Task[]>> {
+  return edgeScript(rc, 'unlink-tasks', team, edges, ctx);
+}
+
+async function edgeScript(rc: RedisContext, name: 'link-tasks' | 'unlink-tasks', team: string, edges: readonly TaskEdge[], ctx?: OpContext): Promise<Transition<Task[]>> {
+  if (edges.length === 0) return { value: [], events: [] };
+  const out = await runOnce(rc, name, team, [envOf(team, ctx), String(edges.length), ...edges.flatMap((e) => [e.blocked, e.blocker])]);
+  return { value: (out.value as unknown[][]).map(assembleTask), events: out.events };
+}
+
+/** Deletes a task and strips its links. */
+export async function deleteTask(rc: RedisContext, team: string, id: string, ctx?: OpContext): Promise<Transition<Task>> {
+  const out = await runOnce(rc, 'delete-task', team, [envOf(team, ctx), id]);
+  return { value: assembleTask(out.value as unknown[]), events: out.events };
+}
+
+/** Puts an owner's tasks back to pending. */
+export async function unassignTasks(rc: RedisContext, team: string, owner: string, options: OpContext & { statuses?: readonly TaskStatus[] } = {}): Promise<Transition<Task[]>> {
+  const out = await runOnce(rc, 'unassign-tasks', team, [envOf(team, options), owner, (options.statuses ?? []).join(',')]);
+  return { value: (out.value as unknown[][]).map(assembleTask), events: out.events };
+}
