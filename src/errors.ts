@@ -62,7 +62,8 @@ export class MailroomError extends Error {
 /**
  * CLI exit code for each error code. Documented in docs/cli.md ("Exit codes").
  * 0 success · 1 internal fault · 2 bad input · 3 not found · 4 conflict with existing state ·
- * 5 refused by a task rule · 6 lock busy (retry later) · 7 corrupt file on disk, a file or directory
+ * 5 refused by a task rule (or a compare-and-set that found the task changed) · 6 lock busy or store
+ * unreachable (retry later) · 7 corrupt file on disk, a file or directory
  * that cannot be written (permissions, read-only, disk full), or problems `mailroom doctor` found and did not repair ·
  * 8 a team run ended with tasks not completed · 9 the store's server (Redis) cannot be reached: retry when it is back.
  */
@@ -88,9 +89,11 @@ const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   TASK_CYCLE: 5,
   TASK_ALREADY_CLAIMED: 5,
   TASK_ALREADY_RESOLVED: 5,
+  TASK_CONFLICT: 5,
   AGENT_BUSY: 5,
   LOCK_TIMEOUT: 6,
   LOCK_COMPROMISED: 6,
+  STORE_UNAVAILABLE: 6,
   FILE_CORRUPT: 7,
   FILE_ACCESS: 7,
   STORE_UNHEALTHY: 7,

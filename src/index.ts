@@ -21,6 +21,8 @@ export { shutdownRequestId, planApprovalRequestId, permissionRequestId, sandboxR
 
 export type { Store, TeamRef, LockedTaskList, StoreChange, WatchHandle } from './store/store.js';
 export { FsStore, type FsStoreOptions } from './store/fs-store.js';
+export { openStores, resolveSelection, selectionArgs, selectionEnv, redactUrl, type SelectionInput, type OpenOptions, type RedisBackendModule, type RedisSelection, type FsSelection } from './store/open.js';
+export type { StoreSelection, Stores } from './store/selection.js';
 export { Layout, resolveRoot } from './store/paths.js';
 export { NAME_PATTERN, LEAD_NAME, RESERVED_NAMES, assertValidName, suggestName, teamDirName, pathPart, taskListId } from './store/names.js';
 export { STALE_MS, DEFAULT_WAIT_MS, acquireLock, withLock, type HeldLock, type LockOptions } from './store/lock.js';

@@ -21,7 +21,7 @@ export interface AgentLog {
   close(): Promise<void>;
 }
 
-/** This machine's records of the processes it runs for teams. */
+/** This machine's records of the processes it runs for teams, and the files its user points at. */
 export interface HostStore {
   /** Stable id of this machine (hostname plus a machine-id prefix), written into records and reader claims. */
   readonly hostId: string;
@@ -56,6 +56,16 @@ export interface HostStore {
 
   /** What the OS says about a pid on this machine (Linux `/proc`). Never throws. */
   probeProcess(pid: number): Promise<ProcessProbe>;
+
+  // Files a user points mailroom at (a team file, a script, a work directory): not team state.
+  /** Reads a UTF-8 text file named on the command line or in a config. @throws INVALID_ARGUMENT (missing, a directory) */
+  readUserFile(path: string, what?: string): Promise<string>;
+  /** Creates a directory the user named, with parents; @returns its absolute path. @throws INVALID_ARGUMENT (cannot be made) */
+  ensureUserDir(path: string, what?: string): Promise<string>;
+  /** Checks that a directory the user named exists; @returns its absolute path. @throws INVALID_ARGUMENT (missing, not a directory) */
+  requireUserDir(path: string, what?: string): Promise<string>;
+  /** Modification time (epoch ms) of a file the user's tasks write; undefined when there is none. */
+  userFileMtimeMs(path: string): Promise<number | undefined>;
 
   /** Problems in this machine's own files (corrupt records, temp files, stale locks). */
   scanHealth(): Promise<StoreIssue[]>;

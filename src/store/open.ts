@@ -1,0 +1,172 @@
+/**
+ * The one place that chooses a backend (issue 15 item 6): turns `--store`, `--root`, `--claude` and
+ * the environment into a {@link StoreSelection}, opens it as {@link Stores}, and hands the same
+ * selection to a child process. Code above src/store/ receives the opened object and never looks
+ * at a path or URL.
+ *
+ * Precedence: `--store` (a URL), else `$MAILROOM_STORE`, else the filesystem store at `--root`,
+ * `--claude`, `$MAILROOM_ROOT` or `~/.mailroom`. With a network store, the root names this
+ * machine's own directory (pid, command and log records: the {@link HostStore}).
+ *
+ * The Redis backend lives in `./redis/index.js`, loaded with a dynamic import only when a `redis://`
+ * or `rediss://` selection is opened, so the send path never loads the redis client. That module
+ * exports `openRedisStores(selection, options): Promise<Stores>`; until it exists, opening a Redis
+ * selection is NOT_SUPPORTED.
+ */
+import { fileURLToPath } from 'node:url';
+import { MailroomError } from '../errors.js';
+import type { HostStore } from './host-store.js';
+import type { LockOptions } from './lock.js';
+import { resolveRoot } from './paths.js';
+import type { StoreSelection, Stores } from './selection.js';
+import type { TeamStore } from './team-store.js';
+import { FsStores } from './fs/stores.js';
+
+/** A selection of the Redis backend. */
+export type RedisSelection = Extract<StoreSelection, { kind: 'redis' }>;
+/** A selection of the filesystem backend. */
+export type FsSelection = Extract<StoreSelection, { kind: 'fs' }>;
+
+/** What {@link resolveSelection} looks at. */
+export interface SelectionInput {
+  /** `--store`: `redis://[user:pass@]host[:port][/db]`, `rediss://…` (TLS) or `file:///dir`. */
+  store?: string | undefined;
+  /** `--root`: the filesystem store's root (with a network store: this machine's directory). */
+  root?: string | undefined;
+  /** `--claude`: Claude Code's own directory (`$CLAUDE_CONFIG_DIR`, else `~/.claude`) as the root. */
+  claude?: boolean | undefined;
+  /** Environment (default `process.env`): `MAILROOM_STORE`, `MAILROOM_ROOT`, `CLAUDE_CONFIG_DIR`. */
+  env?: NodeJS.ProcessEnv | undefined;
+}
+
+/** Options of {@link openStores}. */
+export interface OpenOptions {
+  /** Lock tuning and warnings of the filesystem store (lock takeovers are reported here). */
+  lock?: LockOptions | undefined;
+}
+
+/** A module that implements the Redis backend (`./redis/index.js`). */
+export interface RedisBackendModule {
+  openRedisStores(selection: RedisSelection, options: OpenOptions): Promise<Stores>;
+}
+
+/**
+ * Chooses the backend (see the module comment for the precedence).
+ * @throws INVALID_ARGUMENT for a store URL that is not `redis://`, `rediss://` or `file://`, or
+ * whose host, port or database number is invalid (the message names the accepted forms)
+ */
+export function resolveSelection(input: SelectionInput = {}): StoreSelection {
+  const env = input.env ?? process.env;
+  const url = nonEmpty(input.store) ?? nonEmpty(env.MAILROOM_STORE);
+  const root = resolveRoot({ root: input.root, claude: input.claude, env });
+  if (url === undefined) return { kind: 'fs', root };
+  const parsed = parseStoreUrl(url);
+  if (parsed.kind === 'fs') return parsed;
+  return { kind: 'redis', url: parsed.url, hostRoot: root };
+}
+
+/**
+ * Opens a selection. The filesystem store holds no open handles; a network store connects here.
+ * @throws NOT_SUPPORTED when the backend is not part of this build; STORE_UNAVAILABLE (network)
+ */
+export async function openStores(selection: StoreSelection, options: OpenOptions = {}): Promise<Stores> {
+  if (selection.kind === 'fs') return new FsStores(selection.root, options.lock);
+  const backend = await loadRedisBackend();
+  return backend.openRedisStores(selection, options);
+}
+
+/**
+ * The filesystem store at `root` without going through a selection: what core use cases open when a
+ * library caller passes a directory as `root`. Synchronous and cheap (no handles).
+ */
+export function openFsStores(root: string, options: OpenOptions = {}): Stores {
+  return new FsStores(root, options.lock);
+}
+
+/** A directory (the filesystem store's root) or an opened {@link Stores}, as core use cases take it. */
+export type StoreRef = string | Stores;
+
+/** The {@link Stores} of a {@link StoreRef}: a string is a filesystem root. */
+export function storesOf(ref: StoreRef): Stores {
+  return typeof ref === 'string' ? openFsStores(ref) : ref;
+}
+
+/** The team store of a {@link StoreRef}. */
+export function teamStoreOf(ref: StoreRef): TeamStore {
+  return storesOf(ref).team;
+}
+
+/** The host store of a {@link StoreRef}. */
+export function hostStoreOf(ref: StoreRef): HostStore {
+  return storesOf(ref).host;
+}
+
+/**
+ * Command-line arguments that give a child `mailroom` process the same selection (`--root …`).
+ * Pass {@link selectionEnv} too: a network store's URL travels in the environment, where a
+ * password is not visible to other users in `ps`.
+ */
+export function selectionArgs(selection: StoreSelection): string[] {
+  return ['--root', selection.kind === 'fs' ? selection.root : selection.hostRoot];
+}
+
+/**
+ * Environment that completes {@link selectionArgs}: `MAILROOM_STORE` set to a network store's URL,
+ * or emptied for the filesystem store (so an inherited `$MAILROOM_STORE` does not win).
+ */
+export function selectionEnv(selection: StoreSelection): Record<string, string> {
+  return { MAILROOM_STORE: selection.kind === 'redis' ? selection.url : '' };
+}
+
+/** A store URL without its password, for messages and `location`. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password !== '') u.password = '***';
+    return u.toString();
+  } catch {
+    return url.replace(/\/\/[^@/]*@/, '//***@');
+  }
+}
+
+const FORMS = 'redis://[user:password@]host[:port][/db], rediss://… for TLS, or file:///directory';
+
+function parseStoreUrl(raw: string): FsSelection | { kind: 'redis'; url: string } {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw badStore(raw, 'it is not a URL');
+  }
+  if (u.protocol === 'file:') {
+    if (u.host !== '' && u.host !== 'localhost') throw badStore(raw, 'a file URL names a local directory (file:///dir)');
+    return { kind: 'fs', root: fileURLToPath(u) };
+  }
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw badStore(raw, `the scheme ${u.protocol.replace(/:$/, '')} is not supported`);
+  if (u.hostname === '') throw badStore(raw, 'it names no host');
+  if (!/^(\/|\/\d+)?$/.test(u.pathname)) throw badStore(raw, `the path ${JSON.stringify(u.pathname)} is not a database number (/0, /1, …)`);
+  if (u.search !== '' || u.hash !== '') throw badStore(raw, 'query strings and fragments are not supported');
+  return { kind: 'redis', url: raw };
+}
+
+function badStore(raw: string, why: string): MailroomError {
+  return new MailroomError('INVALID_ARGUMENT', `--store ${JSON.stringify(redactUrl(raw))} is not a store mailroom can open: ${why}. Use ${FORMS} (or $MAILROOM_STORE).`, {
+    details: { store: redactUrl(raw) },
+  });
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/** Where the Redis backend is (a variable, so that TypeScript does not require the module to exist). */
+const REDIS_MODULE: string = './redis/index.js';
+
+async function loadRedisBackend(): Promise<RedisBackendModule> {
+  try {
+    return (await import(REDIS_MODULE)) as RedisBackendModule;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND' || !String((err as Error).message).includes('redis')) throw err;
+    throw new MailroomError('NOT_SUPPORTED', 'This build of mailroom has no Redis store yet: use the filesystem store (--root, $MAILROOM_ROOT), or a build that includes src/store/redis/.', { cause: err });
+  }
+}

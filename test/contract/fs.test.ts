@@ -1,0 +1,19 @@
+/**
+ * The team-store contract suite (team-store.contract.ts) on the filesystem backend: each test gets a
+ * fresh temporary root, opened through `openStores` as every command opens it.
+ */
+import { rm } from 'node:fs/promises';
+import { openStores } from '../../src/store/open.js';
+import type { TeamStore } from '../../src/store/team-store.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
+import { teamStoreContract } from './team-store.contract.js';
+
+teamStoreContract('filesystem', {
+  open: async () => {
+    const dir = await makeTempDir('mailroom-contract-');
+    return (await openStores({ kind: 'fs', root: dir.path })).team;
+  },
+  dispose: async (store: TeamStore) => {
+    if (store.selection.kind === 'fs') await rm(store.selection.root, { recursive: true, force: true });
+  },
+});

@@ -1,0 +1,636 @@
+/**
+ * The team-store contract suite (issue 15 item 7): every TeamStore operation exercised through the
+ * interface alone, so that every backend runs the same suite unchanged. Backend-agnostic: no paths,
+ * no file system. A backend's test file calls {@link teamStoreContract} with a factory that opens a
+ * fresh, empty store; cross-process tests start `child.mjs`, which opens the same store from the
+ * store's own `selection` (through `openStores` of the built package: run `npm run build` first,
+ * as `npm test` does).
+ */
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MailroomError } from '../../src/errors.js';
+import { EVENT_VERSION, type TeamEventRecord } from '../../src/protocol/events.js';
+import type { Member, TeamConfig } from '../../src/protocol/config.js';
+import { makeInboxEntry, type InboxEntry } from '../../src/protocol/inbox.js';
+import type { StoreHint, TeamStore, Transition } from '../../src/store/team-store.js';
+import { startChild, type Child } from '../helpers/child.js';
+
+/** What a backend's test file supplies. */
+export interface ContractBackend {
+  /** Opens a fresh, empty store (nothing shared with any other call). */
+  open(): Promise<TeamStore>;
+  /** Called after each test with the store `open` returned (after `store.close()`). */
+  dispose?(store: TeamStore): Promise<void>;
+}
+
+const CHILD = fileURLToPath(new URL('./child.mjs', import.meta.url));
+const T = 'crew';
+
+/** A config with the lead as the only member, as `createTeam` use cases build it. */
+export function teamConfig(name: string, now = Date.now()): TeamConfig {
+  return {
+    name,
+    createdAt: now,
+    leadAgentId: `team-lead@${name}`,
+    leadSessionId: randomUUID(),
+    members: [{ agentId: `team-lead@${name}`, name: 'team-lead', agentType: 'team-lead', model: 'unknown', joinedAt: now, tmuxPaneId: '', cwd: '/', subscriptions: [] }],
+  };
+}
+
+/** A teammate record as `spawnMember` builds it (without a color: the store may assign one). */
+export function teammate(team: string, name: string, extra: Partial<Member> = {}): Member {
+  return { agentId: `${name}@${team}`, name, joinedAt: Date.now(), tmuxPaneId: 'in-process', subscriptions: [], model: 'worker', backendType: 'in-process', ...extra };
+}
+
+/** An unread entry from `from`. */
+export function entry(from: string, text: string, timestamp = new Date().toISOString()): InboxEntry {
+  return makeInboxEntry({ from, text, timestamp, msgId: randomUUID() });
+}
+
+async function refusal(promise: Promise<unknown>): Promise<MailroomError> {
+  try {
+    await promise;
+  } catch (err) {
+    expect(err).toBeInstanceOf(MailroomError);
+    return err as MailroomError;
+  }
+  throw new Error('expected a MailroomError');
+}
+
+/** Runs the whole suite against `backend`. */
+export function teamStoreContract(name: string, backend: ContractBackend): void {
+  describe(`TeamStore contract: ${name}`, () => {
+    let store: TeamStore;
+    const children: Child[] = [];
+    beforeEach(async () => {
+      store = await backend.open();
+    });
+    afterEach(async () => {
+      for (const c of children.splice(0)) c.proc.kill('SIGKILL');
+      await store.close();
+      await backend.dispose?.(store);
+    });
+
+    /** The events of `t` are exactly what the journal got in the same step. */
+    async function journalled<V>(team: string, run: () => Promise<Transition<V>>): Promise<Transition<V>> {
+      const before = await store.readEvents(team);
+      const t = await run();
+      const after = await store.readEvents(team, { since: before.cursor });
+      expect(after.events).toEqual(t.events);
+      for (const e of t.events) expect(e).toMatchObject({ v: EVENT_VERSION, team, source: 'mailroom' });
+      return t;
+    }
+
+    async function withTeam(...members: string[]): Promise<void> {
+      await store.createTeam(teamConfig(T));
+      for (const m of members) await store.addMember(T, teammate(T, m), { assignColor: true });
+    }
+
+    /** Starts `n` children running `op` on this store; resolves with their results once all ran. */
+    async function inChildren<R>(n: number, op: (i: number) => Record<string, unknown>): Promise<R[]> {
+      const started = Array.from({ length: n }, (_, i) => startChild(CHILD, [JSON.stringify({ selection: store.selection, team: T, ...op(i) })]));
+      children.push(...started);
+      await Promise.all(started.map((c) => c.waitForLine('ready')));
+      for (const c of started) c.send('go');
+      const codes = await Promise.all(started.map((c) => c.exited));
+      started.forEach((c, i) => expect(codes[i], `child ${i}: ${c.stderr()}`).toBe(0));
+      return started.map((c) => JSON.parse(c.stdout().trim().split('\n').at(-1)!) as R);
+    }
+
+    describe('teams', () => {
+      it('creates a team, lists and reads it; journals team created and the lead joining', async () => {
+        const created = await journalled(T, () => store.createTeam(teamConfig(T), { actor: 'user' }));
+        expect(created.value.name).toBe(T);
+        expect(created.events.map((e) => `${e.kind}:${'action' in e ? e.action : ''}`)).toEqual(['team:created', 'member:joined']);
+        expect(created.events[0]).toMatchObject({ actor: 'user' });
+        expect((await store.listTeams()).map((t) => t.name)).toEqual([T]);
+        expect(await store.readConfig(T)).toEqual(created.value);
+      });
+
+      it('refuses a second team of the same name (TEAM_EXISTS) and an unknown one (TEAM_NOT_FOUND)', async () => {
+        await store.createTeam(teamConfig(T));
+        expect((await refusal(store.createTeam(teamConfig(T)))).code).toBe('TEAM_EXISTS');
+        expect((await refusal(store.readConfig('nobody'))).code).toBe('TEAM_NOT_FOUND');
+      });
+
+      it('moves a deleted team aside with its inboxes, tasks and journal, and restores it', async () => {
+        await withTeam('alice');
+        await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'keep me') }]);
+        await store.createTask(T, { subject: 'Keep me', description: '' });
+        const deleted = await journalled(T, () => store.deleteTeam(T));
+        expect(deleted.events).toMatchObject([{ kind: 'team', action: 'deleted' }]);
+        expect(await store.listTeams()).toEqual([]);
+        expect((await refusal(store.readConfig(T))).code).toBe('TEAM_NOT_FOUND');
+        expect(await store.listTasks(T)).toEqual([]);
+        expect(await store.readInbox(T, 'alice')).toEqual([]);
+        const listed = await store.listDeletedTeams(T);
+        expect(listed).toMatchObject([{ team: T, id: deleted.value.id }]);
+        expect(typeof listed[0]!.location).toBe('string');
+
+        const restored = await store.restoreTeam(deleted.value.id);
+        expect(restored.value.name).toBe(T);
+        expect(restored.events).toMatchObject([{ kind: 'team', action: 'restored' }]);
+        expect((await store.readInbox(T, 'alice')).map((e) => e.text)).toEqual(['keep me']);
+        expect((await store.listTasks(T)).map((t) => t.subject)).toEqual(['Keep me']);
+        const history = await store.readEvents(T);
+        expect(history.events.map((e) => e.kind)).toContain('message');
+        expect(history.events.at(-1)).toMatchObject({ kind: 'team', action: 'restored' });
+        expect(await store.listDeletedTeams(T)).toEqual([]);
+      });
+
+      it('refuses to restore over a team of the same name, and an unknown id', async () => {
+        await store.createTeam(teamConfig(T));
+        const { value } = await store.deleteTeam(T);
+        await store.createTeam(teamConfig(T));
+        expect((await refusal(store.restoreTeam(value.id))).code).toBe('TEAM_EXISTS');
+        expect((await refusal(store.restoreTeam('no-such-id'))).code).toBe('TEAM_NOT_FOUND');
+        expect((await refusal(store.deleteTeam('nobody'))).code).toBe('TEAM_NOT_FOUND');
+      });
+
+      it('starts a re-created team with an empty history', async () => {
+        await withTeam('alice');
+        await store.deleteTeam(T);
+        await store.createTeam(teamConfig(T));
+        const kinds = (await store.readEvents(T)).events.map((e) => e.kind);
+        expect(kinds).toEqual(['team', 'member']);
+      });
+    });
+
+    describe('roster', () => {
+      it('adds members with palette colors by roster position; a name taken in any case is MEMBER_EXISTS', async () => {
+        await store.createTeam(teamConfig(T));
+        const alice = await journalled(T, () => store.addMember(T, teammate(T, 'alice'), { assignColor: true }));
+        expect(alice.value.color).toBe('blue');
+        expect(alice.events).toMatchObject([{ kind: 'member', action: 'joined', name: 'alice', agentId: `alice@${T}` }]);
+        expect((await store.addMember(T, teammate(T, 'bob'), { assignColor: true })).value.color).toBe('green');
+        expect((await store.addMember(T, teammate(T, 'carol', { color: 'pink' }), { assignColor: true })).value.color).toBe('pink');
+        expect((await refusal(store.addMember(T, teammate(T, 'Alice')))).code).toBe('MEMBER_EXISTS');
+        expect((await refusal(store.addMember('nobody', teammate('nobody', 'x')))).code).toBe('TEAM_NOT_FOUND');
+        expect((await store.readConfig(T)).members.map((m) => m.name)).toEqual(['team-lead', 'alice', 'bob', 'carol']);
+      });
+
+      it('retires unread shutdown requests sent to an earlier member of the name', async () => {
+        await withTeam('alice');
+        const old = entry('team-lead', JSON.stringify({ type: 'shutdown_request', requestId: 'shutdown-1@alice', from: 'team-lead', timestamp: '2020-01-01T00:00:00.000Z' }), '2020-01-01T00:00:00.000Z');
+        await store.appendMessages(T, [{ to: 'alice', entry: old }]);
+        await store.removeMember(T, 'alice');
+        await store.addMember(T, teammate(T, 'alice'), { retireEarlierShutdownRequests: true });
+        expect((await store.readInbox(T, 'alice')).map((e) => e.read)).toEqual([true]);
+      });
+
+      it('updates a member in place; an unchanged patch writes nothing and journals nothing', async () => {
+        await withTeam('alice');
+        const changed = await journalled(T, () => store.updateMember(T, 'alice', { isActive: true, model: null }));
+        expect(changed.value).toMatchObject({ name: 'alice', isActive: true });
+        expect(changed.value.model).toBeUndefined();
+        expect(changed.events).toMatchObject([{ kind: 'member', action: 'updated', name: 'alice' }]);
+        expect((changed.events[0] as { changed?: string[] }).changed?.sort()).toEqual(['isActive', 'model']);
+        const same = await store.updateMember(T, 'alice', { isActive: true });
+        expect(same.events).toEqual([]);
+        expect((await refusal(store.updateMember(T, 'nobody', { isActive: false }))).code).toBe('MEMBER_NOT_FOUND');
+      });
+
+      it('removes a member and unassigns its open tasks in the same step; never the lead', async () => {
+        await withTeam('alice');
+        const one = (await store.createTask(T, { subject: 'one', description: '' })).value.task;
+        const two = (await store.createTask(T, { subject: 'two', description: '' })).value.task;
+        await store.claimTask(T, { claimant: 'alice', id: one.id });
+        await store.claimTask(T, { claimant: 'alice', id: two.id });
+        await store.patchTask(T, two.id, { status: 'completed' });
+        const removed = await journalled(T, () => store.removeMember(T, `alice@${T}`));
+        expect(removed.value?.member.name).toBe('alice');
+        expect(removed.value?.unassigned.map((t) => t.id)).toEqual([one.id]);
+        expect(removed.events.map((e) => e.kind)).toEqual(['member', 'task']);
+        expect(await store.readTask(T, one.id)).toMatchObject({ status: 'pending' });
+        expect((await store.readTask(T, one.id))?.owner).toBeUndefined();
+        expect(await store.readTask(T, two.id)).toMatchObject({ status: 'completed', owner: 'alice' });
+        expect((await store.removeMember(T, 'alice')).value).toBeUndefined();
+        expect((await store.removeMember(T, 'team-lead')).value).toBeUndefined();
+        expect((await store.readConfig(T)).members.map((m) => m.name)).toEqual(['team-lead']);
+      });
+    });
+
+    describe('inboxes', () => {
+      it('appends, reads in order and journals each message as stored', async () => {
+        await withTeam('alice', 'bob');
+        const t = await journalled(T, () => store.appendMessages(T, [{ to: 'alice', entry: entry('bob', 'one') }, { to: 'bob', entry: entry('alice', 'two') }], { actor: 'bob' }));
+        expect(t.value.replayed).toBe(false);
+        expect(t.value.messages.map((m) => `${m.to}:${m.entry.text}`)).toEqual(['alice:one', 'bob:two']);
+        expect(t.events).toMatchObject([{ kind: 'message', to: 'alice', actor: 'bob', entry: { text: 'one' } }, { kind: 'message', to: 'bob', entry: { text: 'two' } }]);
+        expect(await store.readInbox(T, 'alice')).toEqual([t.value.messages[0]!.entry]);
+        expect((await store.listInboxes(T)).sort((a, b) => (a.name < b.name ? -1 : 1))).toEqual([
+          { name: 'alice', member: true },
+          { name: 'bob', member: true },
+        ]);
+      });
+
+      it('checks every recipient before writing anything (MEMBER_NOT_FOUND, no inbox created)', async () => {
+        await withTeam('alice');
+        const err = await refusal(store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'a') }, { to: 'nobody', entry: entry('team-lead', 'b') }]));
+        expect(err.code).toBe('MEMBER_NOT_FOUND');
+        expect(await store.readInbox(T, 'alice')).toEqual([]);
+        expect(await store.listInboxes(T)).toEqual([]);
+        expect((await store.readEvents(T)).events.filter((e) => e.kind === 'message')).toEqual([]);
+      });
+
+      it('keeps (from, timestamp, text) unique and timestamps non-decreasing in inbox order', async () => {
+        await withTeam('alice');
+        const at = '2026-03-01T12:00:00.000Z';
+        await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'same', at) }]);
+        await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'same', at) }, { to: 'alice', entry: entry('team-lead', 'earlier', '2026-03-01T11:00:00.000Z') }]);
+        const stamps = (await store.readInbox(T, 'alice')).map((e) => e.timestamp);
+        expect(stamps).toEqual([at, '2026-03-01T12:00:00.001Z', '2026-03-01T12:00:00.001Z']);
+        const triples = (await store.readInbox(T, 'alice')).map((e) => `${e.from} ${e.timestamp} ${e.text}`);
+        expect(new Set(triples).size).toBe(triples.length);
+      });
+
+      it('replays an append whose idempotency key was used: nothing written, the first messages returned', async () => {
+        await withTeam('alice');
+        const first = await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'once') }], { idempotencyKey: 'k-1' });
+        const again = await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'once') }], { idempotencyKey: 'k-1' });
+        expect(again.value).toEqual({ replayed: true, messages: first.value.messages });
+        expect(again.events).toEqual([]);
+        const racing = await Promise.all([1, 2, 3].map(() => store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'race') }], { idempotencyKey: 'k-2' })));
+        expect(racing.filter((r) => !r.value.replayed)).toHaveLength(1);
+        expect((await store.readInbox(T, 'alice')).map((e) => e.text)).toEqual(['once', 'race']);
+      });
+
+      it('hands unread entries out exactly once: a take leases them, acknowledge marks them read', async () => {
+        await withTeam('alice');
+        for (const text of ['a', 'b', 'c']) await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', text) }]);
+        const first = await journalled(T, () => store.takeUnread(T, 'alice', { reader: 'r1', limit: 2 }));
+        expect(first.value.entries.map((e) => e.text)).toEqual(['a', 'b']);
+        expect(first.value.remaining).toBe(1);
+        expect(first.value.id).not.toBe('');
+        expect(first.events).toMatchObject([
+          { kind: 'delivery', to: 'alice', state: 'delivered', lease: first.value.id },
+          { kind: 'delivery', to: 'alice', state: 'delivered', lease: first.value.id },
+        ]);
+        const second = await store.takeUnread(T, 'alice', { reader: 'r2' });
+        expect(second.value.entries.map((e) => e.text)).toEqual(['c']);
+        const none = await store.takeUnread(T, 'alice', { reader: 'r3' });
+        expect(none.value).toMatchObject({ id: '', entries: [], remaining: 0 });
+        expect(none.events).toEqual([]);
+        expect((await store.readInbox(T, 'alice')).map((e) => e.read)).toEqual([false, false, false]);
+
+        const acked = await journalled(T, () => store.acknowledge(T, 'alice', first.value.id));
+        expect(acked.value).toBe(2);
+        expect(acked.events).toMatchObject([{ kind: 'delivery', state: 'read' }, { kind: 'delivery', state: 'read' }]);
+        expect((await store.readInbox(T, 'alice')).map((e) => e.read)).toEqual([true, true, false]);
+        expect((await store.acknowledge(T, 'alice', first.value.id)).value).toBe(0);
+      });
+
+      it('puts released entries back at once, and expired leases after their time', async () => {
+        await withTeam('alice');
+        await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'x') }]);
+        const lease = await store.takeUnread(T, 'alice', { reader: 'r1' });
+        const released = await journalled(T, () => store.release(T, 'alice', lease.value.id));
+        expect(released.value).toBe(1);
+        expect(released.events).toMatchObject([{ kind: 'delivery', state: 'released', lease: lease.value.id }]);
+        const short = await store.takeUnread(T, 'alice', { reader: 'r2', leaseMs: 150 });
+        expect(short.value.entries.map((e) => e.text)).toEqual(['x']);
+        expect((await store.takeUnread(T, 'alice', { reader: 'r3' })).value.entries).toEqual([]);
+        await new Promise((r) => setTimeout(r, 250));
+        const after = await store.takeUnread(T, 'alice', { reader: 'r3' });
+        expect(after.value.entries.map((e) => e.text)).toEqual(['x']);
+        expect((await store.acknowledge(T, 'alice', after.value.id)).value).toBe(1);
+        expect((await store.acknowledge(T, 'alice', short.value.id)).value).toBe(0);
+      });
+
+      it('acknowledges only the given keys of a lease', async () => {
+        await withTeam('alice');
+        const sent = await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'p') }, { to: 'alice', entry: entry('team-lead', 'q') }]);
+        const lease = await store.takeUnread(T, 'alice', { reader: 'r1' });
+        const key = sent.value.messages[1]!.entry.msg_id!;
+        expect((await store.acknowledge(T, 'alice', lease.value.id, { keys: [key] })).value).toBe(1);
+        expect((await store.readInbox(T, 'alice')).map((e) => e.read)).toEqual([false, true]);
+      });
+
+      it('marks entries read by identity and archives the read head', async () => {
+        await withTeam('alice');
+        const sent = await store.appendMessages(T, ['1', '2', '3'].map((text) => ({ to: 'alice', entry: entry('team-lead', text) })));
+        const keys = sent.value.messages.slice(0, 2).map((m) => m.entry.msg_id!);
+        const marked = await journalled(T, () => store.markRead(T, 'alice', keys));
+        expect(marked.value).toBe(2);
+        expect((await store.markRead(T, 'alice', keys)).value).toBe(0);
+        expect((await store.archiveInbox(T, 'alice')).value).toBe(2);
+        expect((await store.readInbox(T, 'alice')).map((e) => e.text)).toEqual(['3']);
+        const history = await store.readInboxHistory(T, 'alice');
+        expect(history.archived.map((e) => e.text)).toEqual(['1', '2']);
+        expect(history.quarantined).toEqual([]);
+      });
+
+      it('lists the inbox of a departed member as a non-member one, and sets it aside', async () => {
+        await withTeam('alice');
+        await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'left behind') }]);
+        await store.removeMember(T, 'alice');
+        expect(await store.listInboxes(T)).toEqual([{ name: 'alice', member: false }]);
+        const aside = await store.setInboxAside(T, 'alice');
+        expect(typeof aside.value).toBe('string');
+        expect(await store.listInboxes(T)).toEqual([]);
+        expect((await store.setInboxAside(T, 'alice')).value).toBeUndefined();
+      });
+    });
+
+    describe('tasks', () => {
+      it('creates tasks with increasing ids, links blockers both ways, and never reuses an id', async () => {
+        await withTeam();
+        const one = await journalled(T, () => store.createTask(T, { subject: 'one', description: 'first', metadata: { keep: 1, drop: null } }));
+        expect(one.value.task).toMatchObject({ id: '1', subject: 'one', description: 'first', status: 'pending', blocks: [], blockedBy: [], metadata: { keep: 1 } });
+        expect(one.events).toMatchObject([{ kind: 'task', action: 'created', task: { id: '1' } }]);
+        const two = await store.createTask(T, { subject: 'two', description: '', blockedBy: ['1', '1'] });
+        expect(two.value.task.blockedBy).toEqual(['1']);
+        expect((await store.readTask(T, '1'))?.blocks).toEqual(['2']);
+        await store.createTask(T, { subject: 'three', description: '' });
+        await store.deleteTask(T, '3');
+        expect((await store.createTask(T, { subject: 'four', description: '' })).value.task.id).toBe('4');
+        expect(await store.readHighWatermark(T)).toMatch(/^[34]$/);
+        expect((await refusal(store.createTask(T, { subject: 'x', description: '', blockedBy: ['99'] }))).code).toBe('TASK_NOT_FOUND');
+        expect((await store.listTasks(T)).map((t) => t.id)).toEqual(['1', '2', '4']);
+      });
+
+      it('replays a create whose idempotency key was used, also when the calls race', async () => {
+        await withTeam();
+        const first = await store.createTask(T, { subject: 'once', description: '' }, { idempotencyKey: 'c-1' });
+        const again = await store.createTask(T, { subject: 'once', description: '' }, { idempotencyKey: 'c-1' });
+        expect(again.value).toEqual({ task: first.value.task, replayed: true });
+        expect(again.events).toEqual([]);
+        const racing = await Promise.all([1, 2, 3].map(() => store.createTask(T, { subject: 'race', description: '' }, { idempotencyKey: 'c-2' })));
+        expect(racing.filter((r) => !r.value.replayed)).toHaveLength(1);
+        expect(new Set(racing.map((r) => r.value.task.id)).size).toBe(1);
+        expect((await store.listTasks(T)).map((t) => t.subject)).toEqual(['once', 'race']);
+      });
+
+      it('claims by id with Claude Code\'s refusals', async () => {
+        await withTeam('alice', 'bob');
+        await store.createTask(T, { subject: 'a', description: '' });
+        await store.createTask(T, { subject: 'b', description: '', blockedBy: ['1'] });
+        const won = await journalled(T, () => store.claimTask(T, { claimant: 'alice', id: '1' }, { actor: 'alice' }));
+        expect(won.value).toMatchObject({ id: '1', owner: 'alice', status: 'in_progress' });
+        expect((await store.claimTask(T, { claimant: 'alice', id: '1' })).value).toMatchObject({ owner: 'alice' });
+        const taken = await refusal(store.claimTask(T, { claimant: 'bob', id: '1' }));
+        expect([taken.code, taken.details.reason]).toEqual(['TASK_ALREADY_CLAIMED', 'already_claimed']);
+        const blocked = await refusal(store.claimTask(T, { claimant: 'bob', id: '2' }));
+        expect([blocked.code, blocked.details.reason]).toEqual(['TASK_BLOCKED', 'blocked']);
+        await store.patchTask(T, '1', { status: 'completed' });
+        const done = await refusal(store.claimTask(T, { claimant: 'bob', id: '1' }));
+        expect([done.code, done.details.reason]).toEqual(['TASK_ALREADY_RESOLVED', 'already_resolved']);
+        expect((await refusal(store.claimTask(T, { claimant: 'bob', id: '77' }))).code).toBe('TASK_NOT_FOUND');
+      });
+
+      it('claims the next ready task (own assigned first), refuses a busy claimant with busyCheck', async () => {
+        await withTeam('alice', 'bob');
+        await store.createTask(T, { subject: 'hidden', description: '', metadata: { _internal: true } });
+        await store.createTask(T, { subject: 'free', description: '' });
+        await store.createTask(T, { subject: 'mine', description: '', owner: 'bob' });
+        expect((await store.claimTask(T, { claimant: 'bob', preferAssigned: true })).value?.subject).toBe('mine');
+        const busy = await refusal(store.claimTask(T, { claimant: 'bob', busyCheck: true }));
+        expect([busy.code, busy.details.reason]).toEqual(['AGENT_BUSY', 'agent_busy']);
+        expect((await store.claimTask(T, { claimant: 'alice' })).value?.subject).toBe('free');
+        const none = await store.claimTask(T, { claimant: 'alice' });
+        expect(none).toEqual({ value: undefined, events: [] });
+      });
+
+      it('patches fields, merges metadata, makes the actor owner when starting, and refuses when blocked', async () => {
+        await withTeam('alice');
+        await store.createTask(T, { subject: 'a', description: '', metadata: { x: 1, y: 2 } });
+        await store.createTask(T, { subject: 'b', description: '', blockedBy: ['1'] });
+        const started = await journalled(T, () => store.patchTask(T, '1', { status: 'in_progress', metadata: { x: null, z: 3 } }, { actor: 'alice' }));
+        expect(started.value.previous).toMatchObject({ status: 'pending' });
+        expect(started.value.task).toMatchObject({ owner: 'alice', status: 'in_progress', metadata: { y: 2, z: 3 } });
+        expect(started.events).toMatchObject([{ kind: 'task', action: 'updated', actor: 'alice' }]);
+        expect((started.events[0] as { changed?: string[] }).changed?.sort()).toEqual(['metadata', 'owner', 'status']);
+        const blocked = await refusal(store.patchTask(T, '2', { status: 'completed' }));
+        expect(blocked.code).toBe('TASK_BLOCKED');
+        expect(blocked.details.blockedBy).toEqual(['1']);
+        const same = await store.patchTask(T, '1', { subject: 'a' });
+        expect(same.events).toEqual([]);
+        const cleared = await store.patchTask(T, '1', { owner: null, activeForm: 'Doing a' });
+        expect(cleared.value.task.owner).toBeUndefined();
+        expect(cleared.value.task.activeForm).toBe('Doing a');
+        expect((await refusal(store.patchTask(T, '9', { subject: 'x' }))).code).toBe('TASK_NOT_FOUND');
+      });
+
+      it('applies a patch only while the task still has the expected values (TASK_CONFLICT)', async () => {
+        await withTeam('alice');
+        await store.createTask(T, { subject: 'a', description: '' });
+        await store.claimTask(T, { claimant: 'alice', id: '1' });
+        const conflict = await refusal(store.patchTask(T, '1', { status: 'pending', owner: null, expect: { owner: 'bob' } }));
+        expect(conflict.code).toBe('TASK_CONFLICT');
+        expect(await store.readTask(T, '1')).toMatchObject({ owner: 'alice', status: 'in_progress' });
+        const ok = await store.patchTask(T, '1', { status: 'pending', owner: null, expect: { owner: 'alice', status: 'in_progress' } });
+        expect(ok.value.task.status).toBe('pending');
+      });
+
+      it('links and unlinks dependencies on both tasks; a cycle is refused and nothing changes', async () => {
+        await withTeam();
+        for (const s of ['a', 'b', 'c']) await store.createTask(T, { subject: s, description: '' });
+        const linked = await journalled(T, () => store.linkTasks(T, [{ blocked: '2', blocker: '1' }, { blocked: '3', blocker: '2' }]));
+        expect(linked.value.map((t) => t.id).sort()).toEqual(['1', '2', '3']);
+        expect(await store.readTask(T, '1')).toMatchObject({ blocks: ['2'], blockedBy: [] });
+        expect(await store.readTask(T, '2')).toMatchObject({ blocks: ['3'], blockedBy: ['1'] });
+        const before = await store.listTasks(T);
+        const cycle = await refusal(store.linkTasks(T, [{ blocked: '1', blocker: '1' }]));
+        expect(cycle.code).toBe('TASK_CYCLE');
+        const longer = await refusal(store.linkTasks(T, [{ blocked: '2', blocker: '3' }, { blocked: '1', blocker: '3' }]));
+        expect(longer.code).toBe('TASK_CYCLE');
+        expect(await store.listTasks(T)).toEqual(before);
+        expect((await refusal(store.linkTasks(T, [{ blocked: '1', blocker: '42' }]))).code).toBe('TASK_NOT_FOUND');
+        await store.unlinkTasks(T, [{ blocked: '2', blocker: '1' }, { blocked: '3', blocker: '1' }]);
+        expect(await store.readTask(T, '1')).toMatchObject({ blocks: [] });
+        expect(await store.readTask(T, '2')).toMatchObject({ blockedBy: [] });
+      });
+
+      it('deletes a task and strips it from every other task', async () => {
+        await withTeam();
+        await store.createTask(T, { subject: 'a', description: '' });
+        await store.createTask(T, { subject: 'b', description: '', blockedBy: ['1'] });
+        const deleted = await journalled(T, () => store.deleteTask(T, '1'));
+        expect(deleted.value.id).toBe('1');
+        expect(deleted.events[0]).toMatchObject({ kind: 'task', action: 'deleted', task: { id: '1' } });
+        expect(await store.readTask(T, '1')).toBeUndefined();
+        expect(await store.readTask(T, '2')).toMatchObject({ blockedBy: [] });
+        expect((await refusal(store.deleteTask(T, '1'))).code).toBe('TASK_NOT_FOUND');
+      });
+
+      it('unassigns an owner\'s open tasks', async () => {
+        await withTeam('alice');
+        await store.createTask(T, { subject: 'a', description: '' });
+        await store.createTask(T, { subject: 'b', description: '' });
+        await store.claimTask(T, { claimant: 'alice', id: '1' });
+        await store.claimTask(T, { claimant: 'alice', id: '2' });
+        await store.patchTask(T, '2', { status: 'completed' });
+        const t = await journalled(T, () => store.unassignTasks(T, 'alice'));
+        expect(t.value.map((x) => x.id)).toEqual(['1']);
+        expect(await store.readTask(T, '1')).toMatchObject({ status: 'pending' });
+      });
+
+      it('lists tasks in numeric id order (10 after 9)', async () => {
+        await withTeam();
+        expect(await store.listTasks(T)).toEqual([]);
+        for (let i = 0; i < 12; i++) await store.createTask(T, { subject: `t${i}`, description: '' });
+        expect((await store.listTasks(T)).map((t) => t.id)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12']);
+      });
+    });
+
+    describe('reader claims', () => {
+      const holder = (pid: number) => ({ kind: 'agent' as const, host: 'host-a', pid, startedAt: 1_000 + pid });
+
+      it('gives the claim to one holder; a second is TEAMMATE_RUNNING naming the holder', async () => {
+        await withTeam('alice');
+        const claim = await store.claimReader(T, 'alice', holder(11));
+        expect(claim.value).toMatchObject({ member: 'alice', kind: 'agent', host: 'host-a', pid: 11, state: 'idle' });
+        expect(claim.value.token).not.toBe('');
+        const err = await refusal(store.claimReader(T, 'alice', holder(12)));
+        expect(err.code).toBe('TEAMMATE_RUNNING');
+        expect(err.details).toMatchObject({ team: T, name: 'alice', holder: { kind: 'agent', host: 'host-a', pid: 11 } });
+        expect(err.message).toContain('11');
+        const claims = await store.readClaims(T);
+        expect(claims).toMatchObject([{ member: 'alice', pid: 11, token: '' }]);
+        expect((await refusal(store.claimReader(T, 'nobody', holder(1)))).code).toBe('MEMBER_NOT_FOUND');
+      });
+
+      it('renews with beat, frees with release, and expires after its ttl', async () => {
+        await withTeam('alice');
+        const claim = await store.claimReader(T, 'alice', holder(11), { ttlMs: 200 });
+        const beat = await store.beat(T, 'alice', claim.value.token, 'working');
+        expect(beat.value).toMatchObject({ state: 'working', pid: 11 });
+        expect(beat.value.lastBeatAt).toBeGreaterThanOrEqual(claim.value.lastBeatAt);
+        await store.releaseReader(T, 'alice', 'not-the-token');
+        expect((await refusal(store.claimReader(T, 'alice', holder(12)))).code).toBe('TEAMMATE_RUNNING');
+        await store.releaseReader(T, 'alice', claim.value.token);
+        const next = await store.claimReader(T, 'alice', holder(12), { ttlMs: 200 });
+        expect(next.value.pid).toBe(12);
+        expect((await refusal(store.beat(T, 'alice', claim.value.token, 'idle'))).code).toBe('TEAMMATE_RUNNING');
+        await new Promise((r) => setTimeout(r, 300));
+        const third = await store.claimReader(T, 'alice', holder(13));
+        expect(third.value.pid).toBe(13);
+        expect((await refusal(store.beat(T, 'alice', next.value.token, 'idle'))).code).toBe('TEAMMATE_RUNNING');
+      });
+
+      it('evicts a live-looking holder only when it is exactly the one named', async () => {
+        await withTeam('alice');
+        await store.claimReader(T, 'alice', holder(11));
+        const wrong = await refusal(store.claimReader(T, 'alice', holder(12), { evict: { host: 'host-a', pid: 99, startedAt: 1_099 } }));
+        expect(wrong.code).toBe('TEAMMATE_RUNNING');
+        const taken = await store.claimReader(T, 'alice', holder(12), { evict: { host: 'host-a', pid: 11, startedAt: 1_011 } });
+        expect(taken.value.pid).toBe(12);
+      });
+
+      it('puts the leases of a holder that lost its claim back at once', async () => {
+        await withTeam('alice');
+        await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'in flight') }]);
+        const dead = await store.claimReader(T, 'alice', holder(11));
+        const lease = await store.takeUnread(T, 'alice', { reader: dead.value.token });
+        expect(lease.value.entries).toHaveLength(1);
+        const next = await store.claimReader(T, 'alice', holder(12), { evict: { host: 'host-a', pid: 11, startedAt: 1_011 } });
+        const again = await store.takeUnread(T, 'alice', { reader: next.value.token });
+        expect(again.value.entries.map((e) => e.text)).toEqual(['in flight']);
+      });
+    });
+
+    describe('events and watch', () => {
+      it('reads events after an opaque cursor, and journals observed events as given', async () => {
+        await withTeam('alice');
+        const start = await store.readEvents(T);
+        expect(start.reset).toBe(false);
+        expect(typeof start.cursor).toBe('string');
+        const observed: TeamEventRecord = { v: EVENT_VERSION, team: T, at: new Date().toISOString(), source: 'observed', kind: 'task', action: 'created', task: { id: '7', subject: 's', description: '', status: 'pending', blocks: [], blockedBy: [] } };
+        await store.recordObserved(T, [observed]);
+        const page = await store.readEvents(T, { since: start.cursor });
+        expect(page.events).toEqual([observed]);
+        const limited = await store.readEvents(T, { limit: 1 });
+        expect(limited.events).toHaveLength(1);
+        const rest = await store.readEvents(T, { since: limited.cursor });
+        expect([...limited.events, ...rest.events]).toEqual(start.events.concat(page.events));
+        expect((await store.readEvents(T, { since: page.cursor })).events).toEqual([]);
+      });
+
+      it('hints name members (not storage names) and task ids', async () => {
+        await store.createTeam(teamConfig(T));
+        await store.addMember(T, teammate(T, 'Ann Lee.v2'));
+        const hints: StoreHint[] = [];
+        const watch = await store.watch(T, (h) => hints.push(h));
+        try {
+          await store.appendMessages(T, [{ to: 'Ann Lee.v2', entry: entry('team-lead', 'hi') }]);
+          await store.createTask(T, { subject: 'hinted', description: '' });
+          const deadline = Date.now() + 5_000;
+          const seen = () => hints.some((h) => h.kind === 'inbox' && h.member === 'Ann Lee.v2') && hints.some((h) => h.kind === 'task' && (h.id === undefined || h.id === '1'));
+          while (!seen() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+          expect(seen(), JSON.stringify(hints)).toBe(true);
+          expect(hints.filter((h) => h.kind === 'inbox').every((h) => h.kind === 'inbox' && h.member === 'Ann Lee.v2')).toBe(true);
+        } finally {
+          await watch.close();
+        }
+      });
+
+      it('finds nothing to repair in a healthy store', async () => {
+        await withTeam('alice');
+        await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'x') }]);
+        expect(await store.scanHealth()).toEqual([]);
+      });
+    });
+
+    describe('across processes', () => {
+      it('gives a task to exactly one of six racing claimants', async () => {
+        await withTeam('c0', 'c1', 'c2', 'c3', 'c4', 'c5');
+        for (let round = 0; round < 3; round++) await store.createTask(T, { subject: `job ${round}`, description: '' });
+        const results = await inChildren<Array<{ id: string; won: boolean; code?: string }>>(6, (i) => ({ op: 'claim', claimant: `c${i}`, ids: ['1', '2', '3'] }));
+        for (const id of ['1', '2', '3']) {
+          const winners = results.flatMap((r, i) => (r.find((x) => x.id === id)?.won ? [`c${i}`] : []));
+          expect(winners, `task ${id}`).toHaveLength(1);
+          expect(await store.readTask(T, id)).toMatchObject({ owner: winners[0], status: 'in_progress' });
+          for (const r of results) {
+            const attempt = r.find((x) => x.id === id)!;
+            if (!attempt.won) expect(attempt.code).toBe('TASK_ALREADY_CLAIMED');
+          }
+        }
+      });
+
+      it('loses and duplicates nothing under four appending processes; timestamps never decrease', async () => {
+        await withTeam('alice');
+        const sent = await inChildren<string[]>(4, (i) => ({ op: 'append', to: 'alice', from: 'team-lead', prefix: `w${i}`, count: 25 }));
+        const inbox = await store.readInbox(T, 'alice');
+        expect(inbox).toHaveLength(100);
+        expect(new Set(inbox.map((e) => e.msg_id))).toEqual(new Set(sent.flat()));
+        const stamps = inbox.map((e) => Date.parse(e.timestamp));
+        for (let i = 1; i < stamps.length; i++) expect(stamps[i]!, `entry ${i}`).toBeGreaterThanOrEqual(stamps[i - 1]!);
+        const triples = inbox.map((e) => `${e.from} ${e.timestamp} ${e.text}`);
+        expect(new Set(triples).size).toBe(100);
+        const journalled = (await store.readEvents(T)).events.filter((e) => e.kind === 'message');
+        expect(journalled).toHaveLength(100);
+      });
+
+      it('hands each message to exactly one of four taking processes', async () => {
+        await withTeam('alice');
+        const batch = Array.from({ length: 60 }, (_, i) => ({ to: 'alice', entry: entry('team-lead', `m${i}`) }));
+        await store.appendMessages(T, batch);
+        const taken = await inChildren<string[]>(4, (i) => ({ op: 'take', member: 'alice', reader: `reader-${i}`, limit: 3 }));
+        const all = taken.flat();
+        expect(all).toHaveLength(60);
+        expect(new Set(all).size).toBe(60);
+        expect((await store.readInbox(T, 'alice')).every((e) => e.read === true)).toBe(true);
+      });
+
+      it('stores one message and one task for one idempotency key used by four processes', async () => {
+        await withTeam('alice');
+        const appended = await inChildren<{ replayed: boolean; msgId: string }>(4, () => ({ op: 'appendKey', to: 'alice', key: 'shared-append' }));
+        expect(appended.filter((r) => !r.replayed)).toHaveLength(1);
+        expect(new Set(appended.map((r) => r.msgId)).size).toBe(1);
+        expect(await store.readInbox(T, 'alice')).toHaveLength(1);
+        const created = await inChildren<{ replayed: boolean; id: string }>(4, () => ({ op: 'createKey', key: 'shared-task' }));
+        expect(created.filter((r) => !r.replayed)).toHaveLength(1);
+        expect(new Set(created.map((r) => r.id)).size).toBe(1);
+        expect(await store.listTasks(T)).toHaveLength(1);
+      });
+
+      it('gives a reader claim to exactly one of four processes', async () => {
+        await withTeam('alice');
+        const results = await inChildren<{ won: boolean; code?: string }>(4, (i) => ({ op: 'claimReader', member: 'alice', pid: 100 + i }));
+        expect(results.filter((r) => r.won)).toHaveLength(1);
+        expect(results.filter((r) => !r.won).map((r) => r.code)).toEqual(['TEAMMATE_RUNNING', 'TEAMMATE_RUNNING', 'TEAMMATE_RUNNING']);
+      });
+    });
+  });
+}
