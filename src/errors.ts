@@ -65,7 +65,7 @@ export class MailroomError extends Error {
  * 5 refused by a task rule (or a compare-and-set that found the task changed) · 6 lock busy or store
  * unreachable (retry later) · 7 corrupt file on disk, a file or directory
  * that cannot be written (permissions, read-only, disk full), or problems `mailroom doctor` found and did not repair ·
- * 8 a team run ended with tasks not completed · 9 the store's server (Redis) cannot be reached: retry when it is back.
+ * 8 a team run ended with tasks not completed.
  */
 const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   USAGE: 2,
@@ -84,7 +84,6 @@ const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   TEAM_ACTIVE: 4,
   SHUTDOWN_REJECTED: 4,
   TEAMMATE_RUNNING: 4,
-  TASK_CONFLICT: 4,
   TASK_BLOCKED: 5,
   TASK_CYCLE: 5,
   TASK_ALREADY_CLAIMED: 5,
@@ -98,7 +97,6 @@ const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   FILE_ACCESS: 7,
   STORE_UNHEALTHY: 7,
   RUN_INCOMPLETE: 8,
-  STORE_UNAVAILABLE: 9,
   MODEL_ERROR: 1,
   INTERNAL: 1,
 };

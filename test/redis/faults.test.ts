@@ -36,14 +36,14 @@ async function makeTeam(store: RedisTeamStore, name: string, members: string[] =
 }
 
 describe('an unreachable or refusing server', () => {
-  it('fails opening with STORE_UNAVAILABLE (exit 9) naming the URL without its password', async () => {
+  it('fails opening with STORE_UNAVAILABLE (exit 6) naming the URL without its password', async () => {
     const port = await freePort();
     const err = await openRedisTeamStore({ kind: 'redis', url: `redis://me:s3cret@127.0.0.1:${port}/2`, hostRoot: '/x' }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'STORE_UNAVAILABLE', details: { location: `redis://me:***@127.0.0.1:${port}/2` } });
     expect(String((err as Error).message)).toContain(`redis://me:***@127.0.0.1:${port}/2`);
     expect(String((err as Error).message)).toContain('ECONNREFUSED');
     expect(JSON.stringify(err) + String((err as Error).message)).not.toContain('s3cret');
-    expect(exitCodeFor(err)).toBe(9);
+    expect(exitCodeFor(err)).toBe(6);
   });
 
   it('redacts the password in location, and a wrong password is STORE_UNAVAILABLE without it', async () => {
