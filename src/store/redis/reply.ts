@@ -90,12 +90,19 @@ export function refusalError(r: Refusal, c: ErrorContext): MailroomError {
       const f = fieldsOf(d);
       const who = f.get('host') ? `${f.get('kind') ?? 'a runtime'} pid ${f.get('pid')} on ${f.get('host')}` : 'another runtime';
       return new MailroomError('TEAMMATE_RUNNING', `${c.who ?? 'This member'}'s inbox is already read by ${who}; stop it first (or wait until its claim lapses).`, {
-        details: { team: c.team, member: c.who, holder: Object.fromEntries([...f].filter(([k]) => k !== 'token')) },
+        details: { team: c.team, name: c.who, holder: holderOf(f) },
       });
     }
     default:
       return new MailroomError('INTERNAL', `A mailroom Redis script refused with an unknown code ${r.code}.`, { details: { code: r.code, details: d } });
   }
+}
+
+/** A stored reader claim's holder, as error details show it (never the token). */
+function holderOf(f: Map<string, string>): Record<string, unknown> {
+  const holder: Record<string, unknown> = { kind: f.get('kind'), host: f.get('host'), pid: Number(f.get('pid')), startedAt: Number(f.get('startedAt')) };
+  if (f.has('lastBeatAt')) Object.assign(holder, { lastBeatAt: Number(f.get('lastBeatAt')), state: f.get('state'), ttlMs: Number(f.get('ttlMs')) });
+  return holder;
 }
 
 /** A flat field/value list as a map. */

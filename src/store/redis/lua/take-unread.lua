@@ -4,7 +4,8 @@
 -- KEYS[1] base prefix
 -- ARGV[1] event envelope JSON   ARGV[2] member   ARGV[3] reader   ARGV[4] lease id (fresh)
 -- ARGV[5] limit ('' = all)   ARGV[6] lease ms   ARGV[7] now (epoch ms)
--- Returns ok { lease id ('' when nothing was taken), until, remaining, { entry JSON }... } with
+-- Returns ok { lease id ('' when nothing was taken), until, remaining (unread, not handed out,
+-- left by the limit), { entry JSON }... } with
 -- events delivery delivered (each); err TEAM_NOT_FOUND.
 local base, env, member, reader, lease = KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local P = gen_prefix(base)
@@ -21,7 +22,9 @@ for _, seq in ipairs(R('ZRANGE', ikey(P, 'unread', member), 0, -1)) do
     local u = R('HGET', P .. 'lease:' .. holder, 'until')
     live = u and tonumber(u) > now
   end
-  if live or (limit and #taken >= limit) then
+  if live then
+    -- handed out to another reader: neither taken nor remaining
+  elseif limit and #taken >= limit then
     remaining = remaining + 1
   else
     taken[#taken + 1] = seq
