@@ -73,6 +73,23 @@ describe('an unreachable or refusing server', () => {
   });
 });
 
+describe('a watch across a Redis restart', () => {
+  it('hints everything once after the reconnect, then hints changes again', async () => {
+    const s = await server({ aof: true });
+    const store = await open(s.url, 10_000);
+    await makeTeam(store, 'w', ['bob']);
+    await store.appendMessages('w', [{ to: 'bob', entry: makeInboxEntry({ from: 'team-lead', text: 'before', timestamp: new Date().toISOString(), msgId: 'm0' }) }]);
+    const hints: string[] = [];
+    const handle = await store.watch('w', (h) => hints.push(h.kind === 'inbox' ? `inbox ${h.member}` : h.kind));
+    await s.restart();
+    await expect.poll(() => hints, { timeout: 10_000 }).toEqual(expect.arrayContaining(['config', 'task', 'events', 'claims', 'inbox bob']));
+    hints.length = 0;
+    await store.appendMessages('w', [{ to: 'bob', entry: makeInboxEntry({ from: 'team-lead', text: 'after', timestamp: new Date().toISOString(), msgId: 'm1' }) }]);
+    await expect.poll(() => hints, { timeout: 5_000 }).toContain('inbox bob');
+    await handle.close();
+  });
+});
+
 describe('Redis killed -9 and restarted with AOF (appendfsync always)', () => {
   it('loses no acknowledged append; the long-lived store reconnects and goes on', async () => {
     const s = await server({ aof: true });

@@ -58,11 +58,16 @@ export interface Script {
 
 let cache: ReadonlyMap<ScriptName, Script> | undefined;
 
+/** The shared helpers prepended to every script (./lua/prelude.lua). */
+export function preludeSource(): string {
+  return readFileSync(new URL('./lua/prelude.lua', import.meta.url), 'utf8');
+}
+
 /** Reads and assembles every script (once per process). */
 export function scripts(): ReadonlyMap<ScriptName, Script> {
   if (cache) return cache;
   const read = (name: string) => readFileSync(new URL(`./lua/${name}.lua`, import.meta.url), 'utf8');
-  const prelude = read('prelude');
+  const prelude = preludeSource();
   const map = new Map<ScriptName, Script>();
   for (const name of SCRIPT_NAMES) {
     const body = read(name);
