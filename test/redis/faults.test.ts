@@ -10,6 +10,7 @@ import { makeInboxEntry } from '../../src/protocol/inbox.js';
 import { openRedisTeamStore, type RedisTeamStore } from '../../src/store/redis/index.js';
 import { startChild } from '../helpers/child.js';
 import { freePort, startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { startProxy } from '../helpers/tcp-proxy.js';
 
 const CHILD = new URL('../helpers/redis-child.mjs', import.meta.url).pathname;
 const cleanups: Array<() => Promise<void>> = [];
@@ -70,6 +71,36 @@ describe('an unreachable or refusing server', () => {
     // No persistence on this server: the team is gone, but the same store object talks to it
     // again once its client has reconnected (backoff up to 1 s; each call waits only 300 ms here).
     await expect.poll(() => store.readConfig('down').catch((e: { code?: string }) => e.code), { timeout: 5_000 }).toBe('TEAM_NOT_FOUND');
+  });
+});
+
+describe('a reply lost with the connection (the script ran)', () => {
+  it('is replayed on the retry, not applied twice: appends, task creation and takes', async () => {
+    const s = await server();
+    const proxy = await startProxy(s.port);
+    cleanups.push(() => proxy.close());
+    const store = await open(`redis://127.0.0.1:${proxy.port}`, 5_000);
+    await makeTeam(store, 'lost', ['bob']);
+    const msg = (text: string) => [{ to: 'bob', entry: makeInboxEntry({ from: 'team-lead', text, timestamp: new Date().toISOString(), msgId: text }) }];
+
+    proxy.dropNextReply();
+    const sent = await store.appendMessages('lost', msg('once'));
+    expect(proxy.dropped()).toBe(1);
+    expect(sent.value).toMatchObject({ replayed: false, messages: [{ to: 'bob', entry: { text: 'once' } }] });
+    expect((await store.readInbox('lost', 'bob')).map((e) => e.text)).toEqual(['once']);
+
+    proxy.dropNextReply();
+    const created = await store.createTask('lost', { subject: 'one', description: '' });
+    expect(proxy.dropped()).toBe(2);
+    expect(created.value).toMatchObject({ replayed: false, task: { id: '1' } });
+    expect((await store.listTasks('lost')).map((t) => t.id)).toEqual(['1']);
+
+    proxy.dropNextReply();
+    const lease = await store.takeUnread('lost', 'bob', { reader: 'r' });
+    expect(proxy.dropped()).toBe(3);
+    expect(lease.value.entries.map((e) => e.text)).toEqual(['once']);
+    expect((await store.acknowledge('lost', 'bob', lease.value.id)).value).toBe(1);
+    expect((await store.readInbox('lost', 'bob')).map((e) => e.read)).toEqual([true]);
   });
 });
 

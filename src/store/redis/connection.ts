@@ -8,8 +8,9 @@
  * queued while disconnected (`disableOfflineQueue`): a call made then waits up to
  * `waitMs` for the connection to come back and fails with STORE_UNAVAILABLE otherwise, before
  * anything was sent. A call whose connection drops while it is in flight also fails with
- * STORE_UNAVAILABLE; its script may or may not have run (a script runs whole or not at all):
- * retry it with the same idempotency key.
+ * STORE_UNAVAILABLE; its script may or may not have run (a script runs whole or not at all).
+ * Appends, task creation and takes retry once by themselves with the same key or lease id
+ * (context.ts `retryUnavailable`), which the script replays instead of applying twice.
  */
 import { createClient, ErrorReply, type RedisClientType } from 'redis';
 import { MailroomError } from '../../errors.js';

@@ -55,6 +55,21 @@ export async function untilSet<T>(what: string, attempt: () => Promise<T | 'retr
   throw new MailroomError('INTERNAL', `${what}: lost ${CAS_ATTEMPTS} compare-and-set races in a row; retry.`);
 }
 
+/**
+ * Runs an operation that is safe to repeat with the same arguments (an idempotency key, a lease
+ * id chosen here), once more when the first try failed with STORE_UNAVAILABLE: a reply lost with
+ * the connection is then replayed by the script instead of applied twice, and a call made while
+ * Redis restarts goes through once it is back (the connection waits for it).
+ */
+export async function retryUnavailable<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (!(err instanceof MailroomError) || err.code !== 'STORE_UNAVAILABLE') throw err;
+    return run();
+  }
+}
+
 /** Roster names in order (for error messages), [] when the team is missing. */
 async function rosterNames(rc: RedisContext, team: string): Promise<string[]> {
   const reply = parseReply(await runScript(rc.conn, 'read-team', [teamBase(team)], []));

@@ -7,10 +7,12 @@ import type { InboxEntry } from '../../protocol/inbox.js';
 import { stampNow } from '../health.js';
 import type { AppendOptions, AppendResult, InboxHistory, InboxRef, Lease, OpContext, OutgoingMessage, StoredMessage, TakeOptions, Transition } from '../team-store.js';
 import { assembleEntry, entryParts } from './codec.js';
-import { envOf, nowOf, runOnce, type RedisContext } from './context.js';
+import { envOf, nowOf, retryUnavailable, runOnce, type RedisContext } from './context.js';
 
 /** Idempotency keys are kept this long (ms): the contract promises at least 24 h. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** Keys the store makes itself for a call without one, only to replay its own retry (ms). */
+export const AUTO_KEY_TTL_MS = 60_000;
 /** Default lease (ms), as the contract says. */
 const DEFAULT_LEASE_MS = 120_000;
 
@@ -31,16 +33,22 @@ export async function readInboxRows(rc: RedisContext, team: string, member: stri
 /** Appends messages. @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND (nothing written) */
 export async function appendMessages(rc: RedisContext, team: string, messages: readonly OutgoingMessage[], options: AppendOptions = {}): Promise<Transition<AppendResult>> {
   if (messages.length === 0) return { value: { messages: [], replayed: false }, events: [] };
-  const args = [envOf(team, options), options.idempotencyKey ?? '', String(IDEMPOTENCY_TTL_MS), String(messages.length)];
+  const own = options.idempotencyKey !== undefined;
+  const key = options.idempotencyKey ?? `auto:${randomUUID()}`;
+  const args = [envOf(team, options), key, String(own ? IDEMPOTENCY_TTL_MS : AUTO_KEY_TTL_MS), String(messages.length)];
   for (const m of messages) {
     const p = entryParts(m.entry);
     args.push(m.to, p.pre, p.tsq, p.post, p.ms, p.from, p.text, p.msgId, p.read);
   }
-  const out = await runOnce(rc, 'append-messages', team, args);
+  const out = await retryUnavailable(() => runOnce(rc, 'append-messages', team, args));
   const [state, payload] = out.value as [string, unknown];
   const pairs = state === 'replayed' ? (JSON.parse(String(payload)) as string[][]) : (payload as string[][]);
   const stored: StoredMessage[] = pairs.map(([to, doc]) => ({ to: to!, entry: JSON.parse(doc!) as InboxEntry }));
-  return { value: { messages: stored, replayed: state === 'replayed' }, events: state === 'replayed' ? [] : out.events };
+  // A replay of the store's own (random) key can only be this call's retry: to the caller it is
+  // the first append. Its events went to the journal with the try whose reply was lost, and are
+  // not returned again.
+  const replayed = state === 'replayed' && own;
+  return { value: { messages: stored, replayed }, events: state === 'replayed' ? [] : out.events };
 }
 
 /** Valid entries of an inbox in order. */
@@ -64,7 +72,7 @@ export async function listInboxes(rc: RedisContext, team: string): Promise<Inbox
 export async function takeUnread(rc: RedisContext, team: string, member: string, options: TakeOptions): Promise<Transition<Lease>> {
   const leaseId = randomUUID();
   const args = [envOf(team, options), member, options.reader, leaseId, options.limit === undefined ? '' : String(options.limit), String(options.leaseMs ?? DEFAULT_LEASE_MS), String(nowOf(options))];
-  const out = await runOnce(rc, 'take-unread', team, args);
+  const out = await retryUnavailable(() => runOnce(rc, 'take-unread', team, args));
   const [id, until, remaining, docs] = out.value as [string, string, string, string[]];
   return { value: { id, reader: options.reader, until: Number(until), entries: docs.map((d) => assembleEntry(d, true)), remaining: Number(remaining) }, events: out.events };
 }

@@ -5,14 +5,15 @@
  * activeForm, metadata are merged here with core's rules) while its script checks and applies
  * status and owner itself (blocked rule, `expect`, the actor becoming the owner).
  */
+import { randomUUID } from 'node:crypto';
 import { MailroomError } from '../../errors.js';
 import { TaskSchema, canonicalTask, type Task, type TaskStatus } from '../../protocol/task.js';
 import { assertMetadataDepth } from '../../core/task-rules.js';
 import { mergeMetadata } from '../../core/task-update.js';
 import type { ClaimRequest, CreateTaskOptions, CreatedTask, OpContext, PatchedTask, TaskDraft, TaskEdge, TaskPatch, Transition } from '../team-store.js';
 import { assembleTask, taskDocTail } from './codec.js';
-import { envOf, runOnce, runTeamScript, untilSet, type RedisContext } from './context.js';
-import { IDEMPOTENCY_TTL_MS } from './inboxes.js';
+import { envOf, retryUnavailable, runOnce, runTeamScript, untilSet, type RedisContext } from './context.js';
+import { AUTO_KEY_TTL_MS, IDEMPOTENCY_TTL_MS } from './inboxes.js';
 import { refusalError } from './reply.js';
 
 const TASK_ID = /^[1-9][0-9]*$/;
@@ -53,12 +54,14 @@ export async function createTask(rc: RedisContext, team: string, draft: TaskDraf
   assertMetadataDepth(draft.metadata);
   const blockedBy = [...new Set(draft.blockedBy ?? [])];
   const task = newTask(draft, blockedBy);
-  const args = [envOf(team, options), options.idempotencyKey ?? '', String(IDEMPOTENCY_TTL_MS), taskDocTail(task), draft.owner ?? '', JSON.stringify(blockedBy), task.metadata?._internal === true ? '1' : '0'];
-  const out = await runOnce(rc, 'create-task', team, args);
+  const own = options.idempotencyKey !== undefined;
+  const key = options.idempotencyKey ?? `auto:${randomUUID()}`;
+  const args = [envOf(team, options), key, String(own ? IDEMPOTENCY_TTL_MS : AUTO_KEY_TTL_MS), taskDocTail(task), draft.owner ?? '', JSON.stringify(blockedBy), task.metadata?._internal === true ? '1' : '0'];
+  const out = await retryUnavailable(() => runOnce(rc, 'create-task', team, args));
   const [state, payload] = out.value as [string, unknown];
   if (state === 'fresh') return { value: { task: assembleTask(payload as unknown[]), replayed: false }, events: out.events };
   const [id, doc, status, owner, hasOwner, blocks, linked] = JSON.parse(String(payload)) as string[];
-  return { value: { task: assembleTask([id, doc, status, hasOwner === '1' ? owner : null, blocks, linked]), replayed: true }, events: [] };
+  return { value: { task: assembleTask([id, doc, status, hasOwner === '1' ? owner : null, blocks, linked]), replayed: own }, events: [] };
 }
 
 /** A new task in Claude Code's key order (id filled in by the script). */

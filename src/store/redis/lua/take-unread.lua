@@ -6,7 +6,8 @@
 -- ARGV[5] limit ('' = all)   ARGV[6] lease ms   ARGV[7] now (epoch ms)
 -- Returns ok { lease id ('' when nothing was taken), until, remaining (unread, not handed out,
 -- left by the limit), { entry JSON }... } with
--- events delivery delivered (each); err TEAM_NOT_FOUND.
+-- events delivery delivered (each); a lease id already used replays that lease (no events);
+-- err TEAM_NOT_FOUND.
 local base, env, member, reader, lease = KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local P = gen_prefix(base)
 if not P then return fail('TEAM_NOT_FOUND') end
@@ -14,6 +15,12 @@ local limit = ARGV[5] ~= '' and tonumber(ARGV[5]) or nil
 local now = tonumber(ARGV[7])
 local untilMs = int(now + tonumber(ARGV[6]))
 local takenk = ikey(P, 'taken', member)
+-- A retry of a take whose reply was lost (same lease id): hand out that lease again, nothing new.
+local prev = R('HMGET', P .. 'lease:' .. lease, 'member', 'until', 'seqs')
+if prev[1] == member then
+  local seqs = split(prev[3])
+  return done(base, { lease, prev[2], '0', hmget_all(ikey(P, 'docs', member), seqs) })
+end
 local taken, remaining = {}, 0
 for _, seq in ipairs(R('ZRANGE', ikey(P, 'unread', member), 0, -1)) do
   local holder = R('HGET', takenk, seq)
