@@ -4,6 +4,7 @@
 // won every race). Redis is a redis-server of its own on loopback, without persistence, and again
 // with AOF appendfsync always for the single-writer figures.
 import { spawn } from 'node:child_process';
+import { availableParallelism as cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { median, quantile } from './lib/stats.mjs';
 import { startRedis } from './lib/redis-server.mjs';
@@ -21,8 +22,10 @@ async function writers(kind, where, count, n) {
   await Promise.all(outs.map((o) => o.ready));
   const start = performance.now();
   for (const c of children) c.stdin.write('go\n');
-  const ops = (await Promise.all(outs.map((o) => o.done))).flatMap((out) => JSON.parse(out.split('\n').filter(Boolean).at(-1)).ops);
-  return { perSecond: (n * count) / ((performance.now() - start) / 1000), ops };
+  const results = (await Promise.all(outs.map((o) => o.done))).map((out) => JSON.parse(out.split('\n').filter(Boolean).at(-1)));
+  const ops = results.flatMap((r) => r.ops);
+  const cpuUs = results.reduce((sum, r) => sum + r.cpuUs, 0);
+  return { perSecond: (n * count) / ((performance.now() - start) / 1000), ops, cpuPerOpUs: cpuUs / (n * count) };
 }
 
 async function races(kind, where, rounds) {
@@ -56,7 +59,10 @@ export default async function redisStoreBench(ctx) {
       await setUp('redis', server.url);
       return server.url;
     };
-    const r8 = await writers('redis', await redisTeam(plain), count, 8);
+    const url8 = await redisTeam(plain);
+    const serverCpu0 = await serverCpuUs(url8);
+    const r8 = await writers('redis', url8, count, 8);
+    const serverPerOpUs = ((await serverCpuUs(url8)) - serverCpu0) / (8 * count);
     const f8 = await writers('fs', await fsRoot(), Math.ceil(count / 4), 8);
     const r1 = await writers('redis', await redisTeam(plain), count, 1);
     const a1 = await writers('redis', await redisTeam(aof), count / 2, 1);
@@ -65,9 +71,12 @@ export default async function redisStoreBench(ctx) {
     const fc = await races('fs', await fsRoot(), Math.ceil(rounds / 4));
     ctx.log(`redis 8 writers: ${r8.ops.length} appends, p50 ${median(r8.ops).toFixed(2)} ms, p99 ${quantile(r8.ops, 0.99).toFixed(2)} ms`);
     ctx.log(`fs 8 writers: ${f8.ops.length} appends, p50 ${median(f8.ops).toFixed(2)} ms, p99 ${quantile(f8.ops, 0.99).toFixed(2)} ms`);
+    const perOp = r8.cpuPerOpUs + serverPerOpUs;
+    ctx.log(`redis 8 writers: CPU per append ${r8.cpuPerOpUs.toFixed(0)} µs in the writer + ${serverPerOpUs.toFixed(0)} µs in redis-server: on ${cpus()} idle cores at most ~${Math.round((cpus() * 1e6) / perOp)} msg/s (load average now ${loadavg()[0].toFixed(1)})`);
     ctx.log(`claim races with exactly one winner: redis ${rc.exactlyOne}/${rc.rounds}, fs ${fc.exactlyOne}/${fc.rounds}`);
     return [
       { metric: 'Redis store: appends to one inbox, 8 writer processes (goal ≥ 5 000)', value: r8.perSecond, unit: 'msg/s', baseline: { label: 'filesystem store, 8 writers', value: f8.perSecond } },
+      { metric: 'Redis store: CPU per append, 8 writers (writer + redis-server)', value: perOp, unit: 'µs', baseline: { label: 'filesystem store (writer)', value: f8.cpuPerOpUs } },
       { metric: 'Redis store: one append p99, 8 writers', value: quantile(r8.ops, 0.99), unit: 'ms', baseline: { label: 'filesystem store, 8 writers', value: quantile(f8.ops, 0.99) } },
       { metric: 'Redis store: one append p50, 1 writer', value: median(r1.ops), unit: 'ms', baseline: { label: 'filesystem store', value: median(f1.ops) } },
       { metric: 'Redis store: one append p99, 1 writer', value: quantile(r1.ops, 0.99), unit: 'ms', baseline: { label: 'filesystem store', value: quantile(f1.ops, 0.99) } },
@@ -80,6 +89,17 @@ export default async function redisStoreBench(ctx) {
     await plain.stop();
     await aof.stop();
   }
+}
+
+/** CPU time redis-server has used so far (µs). */
+async function serverCpuUs(url) {
+  const { createClient } = await import('redis');
+  const client = createClient({ url });
+  await client.connect();
+  const info = await client.info('cpu');
+  await client.close();
+  const field = (name) => Number(new RegExp(`${name}:([0-9.]+)`).exec(info)?.[1] ?? 0);
+  return (field('used_cpu_sys') + field('used_cpu_user')) * 1e6;
 }
 
 async function fetchFlush(url) {

@@ -1,6 +1,6 @@
 // One writer process for bench/80-redis-store: appends <count> messages to team-lead's inbox of
-// team t through a team store, after "go" on stdin, back to back. Prints JSON { ops } (ms per
-// append). <backend> is `redis <url>` (RedisTeamStore) or `fs <root>` (the filesystem store's
+// team t through a team store, after "go" on stdin, back to back. Prints JSON { ops, cpuUs }
+// (ms per append; CPU time of the appends, µs). <backend> is `redis <url>` (RedisTeamStore) or `fs <root>` (the filesystem store's
 // TeamStore when this build has it, else its current Store.appendToInbox).
 import { randomUUID } from 'node:crypto';
 import { makeInboxEntry } from '../../dist/protocol/inbox.js';
@@ -11,12 +11,14 @@ const appender = await openAppender(kind, where);
 process.stdout.write('ready\n');
 await new Promise((resolve) => process.stdin.once('data', resolve));
 const ops = [];
+const cpu0 = process.cpuUsage();
 for (let i = 0; i < Number(count); i++) {
   const entry = makeInboxEntry({ from: 'a', text: `${tag}-${i}`, timestamp: new Date().toISOString(), msgId: randomUUID() });
   const start = performance.now();
   await appender.append(entry);
   ops.push(performance.now() - start);
 }
-process.stdout.write(`${JSON.stringify({ ops })}\n`);
+const cpu = process.cpuUsage(cpu0);
+process.stdout.write(`${JSON.stringify({ ops, cpuUs: cpu.user + cpu.system })}\n`);
 await appender.close();
 process.exit(0);
