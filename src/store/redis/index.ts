@@ -4,6 +4,7 @@
  */
 import { MailroomError } from '../../errors.js';
 import type { HostStore } from '../host-store.js';
+import type { OpenOptions } from '../open.js';
 import type { StoreSelection, Stores } from '../selection.js';
 import { RedisConnection, type ConnectionOptions } from './connection.js';
 import { loadScripts } from './scripts.js';
@@ -30,8 +31,8 @@ export async function openRedisTeamStore(selection: Extract<StoreSelection, { ki
   return new RedisTeamStore(selection, conn);
 }
 
-/** Options of {@link openRedisStores} (those of `openStores`; the filesystem lock options do not apply). */
-export interface RedisOpenOptions {
+/** Options of {@link openRedisStores}: those of `openStores`, plus what tests and phase 2 pass in. */
+export interface RedisOpenOptions extends OpenOptions {
   /** Connection tuning (tests shorten the waits). */
   connection?: ConnectionOptions | undefined;
   /** This machine's host store (the filesystem host store at `selection.hostRoot`). */
