@@ -66,13 +66,17 @@ export class RedisConnection {
 
   /** A second connection to the same server (for subscriptions), with the same fault handling. */
   async duplicate(): Promise<Client> {
-    const sub: Client = this.client.duplicate();
+    let ready = false;
+    const sub: Client = this.client.duplicate({
+      socket: { ...this.client.options?.socket, reconnectStrategy: (retries: number, cause: Error) => (ready ? Math.min(50 * 2 ** retries, 1_000) : cause) },
+    });
     sub.on('error', () => undefined);
     try {
       await sub.connect();
     } catch (err) {
       throw this.unavailable(err);
     }
+    ready = true;
     return sub;
   }
 
