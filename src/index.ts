@@ -1,7 +1,8 @@
 /**
  * mailroom's public library API. Every CLI verb is one of these functions: they take
- * `{ root, team, … }` (root = a store directory or a {@link Store}) and return data; they never
- * print or exit. Errors are {@link MailroomError}s with stable codes.
+ * `{ root, team, … }` (root = a filesystem store's directory, or {@link Stores} opened with
+ * {@link openStores}) and return data; they never print or exit. Errors are
+ * {@link MailroomError}s with stable codes.
  */
 export { MailroomError, exitCodeFor, isMailroomError, type ErrorCode, type ErrorDetails } from './errors.js';
 
@@ -19,12 +20,38 @@ export {
 } from './protocol/structured.js';
 export { shutdownRequestId, planApprovalRequestId, permissionRequestId, sandboxRequestId } from './protocol/ids.js';
 
-export type { Store, TeamRef, LockedTaskList, StoreChange, WatchHandle } from './store/store.js';
-export { FsStore, type FsStoreOptions } from './store/fs-store.js';
-export { openStores, resolveSelection, selectionArgs, selectionEnv, redactUrl, type SelectionInput, type OpenOptions, type RedisBackendModule, type RedisSelection, type FsSelection } from './store/open.js';
+export type * from './store/team-store.js';
+export type { HostStore, AgentLog } from './store/host-store.js';
+export { FsTeamStore } from './store/fs/team-store.js';
+export { FsHostStore, localHostId } from './store/fs/host-store.js';
+export { FsStores } from './store/fs/stores.js';
+export {
+  openStores,
+  openFsStores,
+  resolveSelection,
+  selectionArgs,
+  selectionEnv,
+  selectionHint,
+  redactUrl,
+  storesOf,
+  type SelectionInput,
+  type OpenOptions,
+  type RedisBackendModule,
+  type RedisSelection,
+  type FsSelection,
+} from './store/open.js';
 export type { StoreSelection, Stores } from './store/selection.js';
 export { Layout, resolveRoot } from './store/paths.js';
-export { NAME_PATTERN, LEAD_NAME, RESERVED_NAMES, assertValidName, suggestName, teamDirName, pathPart, taskListId } from './store/names.js';
+export { teamDirName, pathPart, taskListId } from './store/names.js';
+export { NAME_PATTERN, LEAD_NAME, RESERVED_NAMES, assertValidName, suggestName, type NameCheckOptions } from './domain/names.js';
+export { entryKey, tripleKey, messageKey, assignTimestamps, idempotentMsgId } from './domain/entries.js';
+export { DEFAULT_LEASE_MS, selectTake, acknowledgedKeys, liveLeases, type LeaseRecord, type TakeSelection } from './domain/leases.js';
+export { BEAT_INTERVAL_MS, DEFAULT_READER_TTL_MS, isLiveClaim, mayTakeOver, readerTaken } from './domain/reader-claims.js';
+export { claimRefusal, busyRefusal, claimCandidates, applyClaim } from './domain/task-claim.js';
+export { applyTaskChange, draftTask, changedKeys, type TaskChange, type TaskDraftFields } from './domain/task-patch.js';
+export { buildMember, nextColor, withColor, applyMemberPatch, assertFreeName, type MemberDraft } from './domain/roster.js';
+export { messageEvent, deliveryEvent, taskEvent, memberEvent, teamEvent, taskSignature, type EventStamp } from './domain/events.js';
+export { compareTaskIds, assertNoCycles, taskNotFound } from './domain/task-board.js';
 export { STALE_MS, DEFAULT_WAIT_MS, acquireLock, withLock, type HeldLock, type LockOptions } from './store/lock.js';
 
 export { storeOf, type BaseOptions, type StoreRef, type TeamOptions } from './core/context.js';
@@ -35,6 +62,8 @@ export {
   resolveTeam,
   showTeam,
   deleteTeam,
+  restoreTeam,
+  listDeletedTeams,
   type CreateTeamOptions,
   type MemberSummary,
   type TeamSummary,
@@ -50,12 +79,11 @@ export {
   type SendStructuredOptions,
   type SentMessage,
 } from './core/messages.js';
-export { readInbox, markRead, entryKey, type InboxMessage, type InboxView, type ReadInboxOptions, type MarkReadOptions } from './core/inbox.js';
+export { readInbox, markRead, type InboxMessage, type InboxView, type ReadInboxOptions, type MarkReadOptions } from './core/inbox.js';
 export { archiveInbox, autoArchiveAllowed, type ArchiveInboxOptions } from './core/inbox-archive.js';
 export { doctor, type DoctorOptions, type DoctorFinding, type DoctorFindingKind, type DoctorReport } from './core/doctor.js';
 export { findOrphanCommands, reapOrphanCommands, reapOrphan, describeCommand, describeReap, type OrphanCommand, type OrphanVerdict, type ReapOutcome } from './core/orphan-commands.js';
 export { CommandRecordSchema, ProcessIdentitySchema, type CommandRecord, type ProcessIdentity } from './protocol/command.js';
-export type { InboxAppendOptions } from './store/store.js';
 export type { StoreIssue, StoreRepair, StateFileKind } from './store/health.js';
 export { addTask, listTasks, getTask, deleteTask, viewOf, type AddTaskOptions, type ListTasksOptions, type TaskView, type MetadataPatch } from './core/tasks.js';
 export { updateTask, mergeMetadata, type UpdateTaskOptions, type UpdateTaskResult } from './core/task-update.js';
@@ -69,14 +97,25 @@ export {
   type ShutdownOutcome,
 } from './core/shutdown.js';
 
-export { JOURNAL_VERSION, JournalEventSchema, parseJournalLine, type JournalEvent, type JournalMessage, type JournalTask, type JournalMember, type JournalSource } from './protocol/journal.js';
-export type { JournalRead } from './store/store.js';
+export {
+  EVENT_VERSION,
+  SUPPORTED_EVENT_VERSIONS,
+  TeamEventRecordSchema,
+  parseEvent,
+  type TeamEventRecord,
+  type MessageEvent,
+  type DeliveryEvent,
+  type TaskEvent,
+  type MemberEvent,
+  type TeamLifecycleEvent,
+  type EventSource,
+} from './protocol/events.js';
 export { buildSnapshot, type TeamSnapshot, type MemberView, type MessageView, type SnapshotParts } from './core/snapshot.js';
 export { deriveMemberState, type MemberState, type StateSignals, type StateVerdict } from './core/member-state.js';
 export { TeamTracker, snapshotTeam, type TrackerOptions, type TrackerUpdate } from './core/tracker.js';
 export { followTeam, type FollowOptions, type Following } from './core/follow.js';
 export { describeEvent, describeJournalEvent, describeTask, oneLine, type TeamEvent } from './core/events.js';
-export { JournalReader } from './core/journal-reader.js';
-export { messageKey, record as recordJournal } from './core/journal.js';
+export { JournalReader, type ShownEvent } from './core/journal-reader.js';
+export { recordObserved } from './core/journal.js';
 
 export * from './runtime/index.js';

@@ -1,15 +1,16 @@
 /**
- * Global CLI options (`--root`, `--claude`, `--team`, `--json`) and how a command turns them into
- * library options.
+ * Global CLI options (`--store`, `--root`, `--claude`, `--team`, `--json`) and how a command turns
+ * them into library options. The backend is chosen once, by src/store/open.ts; commands hand the
+ * opened stores to core and never look at a path or URL.
  */
 import type { Argv } from 'yargs';
-import { FsStore } from '../store/fs-store.js';
-import { resolveRoot } from '../store/paths.js';
+import { openStores, resolveSelection } from '../store/open.js';
+import type { Stores } from '../store/selection.js';
 import { resolveTeam } from '../core/teams.js';
-import type { Store } from '../store/store.js';
 
 /** Parsed global options every command sees. */
 export interface GlobalArgs {
+  store?: string | undefined;
   root?: string | undefined;
   claude?: boolean | undefined;
   team?: string | undefined;
@@ -19,21 +20,32 @@ export interface GlobalArgs {
 /** Declares the global options on the top-level parser. */
 export function withGlobals<T>(y: Argv<T>): Argv<T & GlobalArgs> {
   return y
-    .option('root', { type: 'string', describe: 'Store root (default $MAILROOM_ROOT, else ~/.mailroom)', global: true })
+    .option('store', { type: 'string', describe: 'Team store URL: redis://host:port[/db], rediss://… (default $MAILROOM_STORE, else the files under --root)', global: true })
+    .option('root', { type: 'string', describe: 'Store root (default $MAILROOM_ROOT, else ~/.mailroom); with --store, this machine\'s own directory', global: true })
     .option('claude', { type: 'boolean', describe: "Work on Claude Code's own teams ($CLAUDE_CONFIG_DIR or ~/.claude)", global: true })
     .option('team', { type: 'string', describe: 'Team (default $MAILROOM_TEAM, else the only team)', global: true })
     .option('json', { type: 'boolean', describe: 'Print machine-readable JSON', global: true }) as Argv<T & GlobalArgs>;
 }
 
-/** Opens the store the global options point at; lock warnings go to stderr. */
-export function openStore(args: GlobalArgs): Store {
-  const root = resolveRoot({ root: args.root, claude: args.claude });
-  return new FsStore(root, { onWarning: (m) => process.stderr.write(`${m}\n`) });
+const opened = new Set<Stores>();
+
+/** Opens the stores the global options select; lock warnings go to stderr. Closed by {@link closeStores}. */
+export async function openStore(args: GlobalArgs): Promise<Stores> {
+  const selection = resolveSelection({ store: args.store, root: args.root, claude: args.claude });
+  const stores = await openStores(selection, { lock: { onWarning: (m) => process.stderr.write(`${m}\n`) } });
+  opened.add(stores);
+  return stores;
 }
 
-/** Store plus the team to act on (resolved from --team, $MAILROOM_TEAM, or the only team). */
-export async function teamTarget(args: GlobalArgs): Promise<{ root: Store; team: string }> {
-  const root = openStore(args);
+/** Closes every store this CLI run opened (network connections). */
+export async function closeStores(): Promise<void> {
+  for (const s of [...opened]) await s.close().catch(() => undefined);
+  opened.clear();
+}
+
+/** Stores plus the team to act on (resolved from --team, $MAILROOM_TEAM, or the only team). */
+export async function teamTarget(args: GlobalArgs): Promise<{ root: Stores; team: string }> {
+  const root = await openStore(args);
   const team = await resolveTeam({ root, team: args.team, envTeam: process.env.MAILROOM_TEAM });
   return { root, team };
 }

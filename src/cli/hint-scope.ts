@@ -30,11 +30,13 @@ function option(name: string, value: string): string[] {
 }
 
 /**
- * The store- and team-selecting options of a raw command line (`--root`, `--claude`, `--team`),
+ * The store- and team-selecting options of a raw command line (`--store`, `--root`, `--claude`, `--team`),
  * in a form ready to paste into a suggested command.
  */
 export function hintScope(argv: readonly string[]): HintScope {
   const scope: string[] = [];
+  const store = optionValue(argv, 'store');
+  if (store !== undefined) scope.push(...option('store', store));
   const root = optionValue(argv, 'root');
   if (root !== undefined) scope.push(...option('root', root));
   const claude = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length);
@@ -50,7 +52,7 @@ export function hintScope(argv: readonly string[]): HintScope {
  */
 export function scopeHints(message: string, scope: HintScope): string {
   if (scope.length === 0) return message;
-  return message.replace(/`mailroom (?!--(?:root|claude|team)\b)([^`]*)`/g, (_all, rest: string) => {
+  return message.replace(/`mailroom (?!--(?:store|root|claude|team)\b)([^`]*)`/g, (_all, rest: string) => {
     const teamless = /^team (create|list)\b/.test(rest);
     const options = teamless ? dropTeam(scope) : scope;
     return options.length === 0 ? `\`mailroom ${rest}\`` : `\`mailroom ${options.join(' ')} ${rest}\``;

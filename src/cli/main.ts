@@ -8,7 +8,7 @@ import { MailroomError } from '../errors.js';
 import { reportError } from './output.js';
 import { hintScope } from './hint-scope.js';
 import { checkOptionValues, type DeclaredOptions } from './option-checks.js';
-import { withGlobals, type GlobalArgs } from './globals.js';
+import { closeStores, withGlobals, type GlobalArgs } from './globals.js';
 import { teamCommand } from './commands/team.js';
 import { taskCommand } from './commands/task.js';
 import { inboxCommand } from './commands/inbox.js';
@@ -67,6 +67,8 @@ export async function main(argv: string[]): Promise<number> {
     await parser.parseAsync();
   } catch (err) {
     exitCode = reportError(err, wantsJson, hintScope(argv));
+  } finally {
+    await closeStores();
   }
   return exitCode;
 }

@@ -1,15 +1,20 @@
 /**
- * What every use case takes: where the store is, and optionally a clock and a warning sink.
+ * What every use case takes: where the store is (a filesystem root, or the {@link Stores} the CLI
+ * opened with `openStores`), and optionally a clock. Core never looks at what kind of store it is:
+ * a string is handed to src/store/open.ts, which knows it names a filesystem root.
  */
-import { FsStore } from '../store/fs-store.js';
-import type { Store } from '../store/store.js';
+import { isoTime } from '../domain/events.js';
+import type { HostStore } from '../store/host-store.js';
+import { storesOf, type StoreRef } from '../store/open.js';
+import type { Stores } from '../store/selection.js';
+import type { OpContext, TeamStore } from '../store/team-store.js';
 
-/** Where to find team state: a root directory (filesystem store) or any {@link Store}. */
-export type StoreRef = string | Store;
+export type { StoreRef } from '../store/open.js';
+export { isoTime };
 
 /** Options shared by every use case. */
 export interface BaseOptions {
-  /** Root directory of the filesystem store, or a ready {@link Store}. */
+  /** A filesystem store's root directory, or opened {@link Stores}. */
   root: StoreRef;
   /** Clock in epoch ms (tests inject one); default `Date.now`. */
   now?: () => number;
@@ -21,9 +26,19 @@ export interface TeamOptions extends BaseOptions {
   team: string;
 }
 
-/** Returns the store for `root` (a path opens a {@link FsStore}). */
-export function storeOf(root: StoreRef): Store {
-  return typeof root === 'string' ? new FsStore(root) : root;
+/** The opened stores of `root` (a directory opens the filesystem store; cheap, no handles). */
+export function storeOf(root: StoreRef): Stores {
+  return storesOf(root);
+}
+
+/** The team store of the options. */
+export function teamOf(options: BaseOptions): TeamStore {
+  return storesOf(options.root).team;
+}
+
+/** The host store (this machine's records) of the options. */
+export function hostOf(options: BaseOptions): HostStore {
+  return storesOf(options.root).host;
 }
 
 /** Current time in ms from the options' clock. */
@@ -31,7 +46,7 @@ export function nowOf(options: BaseOptions): number {
   return (options.now ?? Date.now)();
 }
 
-/** ISO-8601 UTC with milliseconds, the only timestamp shape Claude Code accepts everywhere. */
-export function isoTime(ms: number): string {
-  return new Date(ms).toISOString();
+/** The {@link OpContext} of one store transition: the options' clock and the acting member. */
+export function opOf(options: BaseOptions, actor?: string): OpContext {
+  return { now: nowOf(options), actor };
 }

@@ -5,13 +5,13 @@
  * the repair stops the command's process group (SIGTERM, then SIGKILL) and removes the record.
  * A process whose identity cannot be verified is reported as `info` and never signalled.
  */
-import type { Store } from '../store/store.js';
+import type { Stores } from '../store/selection.js';
 import type { Check, DoctorFinding } from './doctor-types.js';
 import { describeCommand, findOrphanCommands, reapOrphan, type OrphanCommand } from './orphan-commands.js';
 import { groupHasMembers } from './process-group.js';
 
 /** One check per orphaned command record of `team` (every team when undefined, deleted ones too). */
-export async function commandChecks(store: Store, team?: string): Promise<Check[]> {
+export async function commandChecks(store: Stores, team?: string): Promise<Check[]> {
   return (await findOrphanCommands(store, team)).map((found) => ({
     finding: finding(found),
     fix: async () => {

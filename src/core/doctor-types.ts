@@ -14,7 +14,7 @@ export interface DoctorFinding {
   /** What is wrong, in one sentence. */
   message: string;
   team?: string;
-  /** The file or directory concerned. */
+  /** Where the problem is, for humans (a file or directory for the filesystem store). */
   path?: string;
   /** Size of the file concerned (bytes), for temporary files. */
   bytes?: number;
@@ -30,7 +30,7 @@ export interface Check {
 
 /** Result of {@link doctor}. */
 export interface DoctorReport {
-  /** The store that was checked. */
+  /** The store that was checked (its location, for humans). */
   root: string;
   /** True when repairs were attempted (`fix`). */
   fixed: boolean;

@@ -7,8 +7,9 @@
  * are not held up by dead locks.
  */
 import { isMailroomError } from '../errors.js';
-import type { StoreIssue } from '../store/health.js';
-import type { Store } from '../store/store.js';
+import type { StoreIssue, StoreRepair } from '../store/health.js';
+import type { Stores } from '../store/selection.js';
+import type { TeamStore } from '../store/team-store.js';
 import { storeOf, type BaseOptions } from './context.js';
 import { commandChecks } from './doctor-commands.js';
 import { checkTeam } from './doctor-teams.js';
@@ -29,10 +30,11 @@ export interface DoctorOptions extends BaseOptions {
  * fails is reported on its finding. @throws TEAM_NOT_FOUND when `team` is given and does not exist
  */
 export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
-  const store = storeOf(options.root);
-  const storeChecks = (await store.scanHealth()).map((issue) => storeCheck(store, issue));
+  const stores = storeOf(options.root);
+  const store = stores.team;
+  const storeChecks = await scanBoth(stores);
   if (options.fix) await repair(storeChecks);
-  const teamChecks: Check[] = await commandChecks(store, options.team);
+  const teamChecks: Check[] = await commandChecks(stores, options.team);
   for (const team of await teamsToCheck(store, options.team)) {
     const config = await store.readConfig(team).catch((err: unknown) => {
       if (options.team !== undefined && !isMailroomError(err, 'FILE_CORRUPT')) throw err;
@@ -41,10 +43,17 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
     if (config) teamChecks.push(...(await checkTeam(store, team, config)));
   }
   if (options.fix) await repair(teamChecks);
-  return report(store.root, [...storeChecks, ...teamChecks], options.fix === true);
+  return report(store.location, [...storeChecks, ...teamChecks], options.fix === true);
 }
 
-async function teamsToCheck(store: Store, team: string | undefined): Promise<string[]> {
+/** The team store's issues (team data) and the host store's (this machine's records), each repaired by its own store. */
+async function scanBoth(stores: Stores): Promise<Check[]> {
+  const checks: Check[] = [];
+  for (const s of [stores.team, stores.host]) for (const issue of await s.scanHealth()) checks.push(storeCheck((i) => s.repairHealth(i), issue));
+  return checks.sort((a, b) => ((a.finding.path ?? '') < (b.finding.path ?? '') ? -1 : (a.finding.path ?? '') > (b.finding.path ?? '') ? 1 : 0));
+}
+
+async function teamsToCheck(store: TeamStore, team: string | undefined): Promise<string[]> {
   if (team !== undefined) return [team];
   return (await store.listTeams()).map((t) => t.name);
 }
@@ -73,27 +82,27 @@ function report(root: string, checks: Check[], fixed: boolean): DoctorReport {
   };
 }
 
-function storeCheck(store: Store, issue: StoreIssue): Check {
-  const finding: DoctorFinding = { kind: issue.kind, severity: 'problem', message: describe(issue), path: issue.path };
+function storeCheck(repairOne: (issue: StoreIssue) => Promise<StoreRepair>, issue: StoreIssue): Check {
+  const finding: DoctorFinding = { kind: issue.kind, severity: 'problem', message: describe(issue), path: issue.location };
   if (issue.kind === 'temp-file') {
     finding.bytes = issue.bytes;
     if (!issue.removable) finding.severity = 'info';
   }
-  return { finding, fix: () => store.repairHealth(issue) };
+  return { finding, fix: () => repairOne(issue) };
 }
 
 function describe(issue: StoreIssue): string {
   switch (issue.kind) {
     case 'corrupt-file':
-      return `${issue.path} ${issue.detail}. mailroom will not overwrite it; repair moves it aside.`;
+      return `${issue.location} ${issue.detail}. mailroom will not overwrite it; repair moves it aside.`;
     case 'temp-file':
       return issue.removable
-        ? `Temporary file ${issue.path} (${issue.bytes} bytes, ${age(issue.ageMs)} old) was left by a writer killed before its rename.`
-        : `Temporary file ${issue.path} (${issue.bytes} bytes, ${age(issue.ageMs)} old) belongs to a write that may be in progress (its file's lock is held); left alone.`;
+        ? `Temporary file ${issue.location} (${issue.bytes} bytes, ${age(issue.ageMs)} old) was left by a writer killed before its rename.`
+        : `Temporary file ${issue.location} (${issue.bytes} bytes, ${age(issue.ageMs)} old) belongs to a write that may be in progress (its file's lock is held); left alone.`;
     case 'stale-lock':
-      return `Lock ${issue.path} has not been refreshed for ${age(issue.ageMs)}: its holder is gone (writers take it over after 10 s).`;
+      return `Lock ${issue.location} has not been refreshed for ${age(issue.ageMs)}: its holder is gone (writers take it over after 10 s).`;
     case 'lock-leftover':
-      return `${issue.path} is left over from an interrupted lock takeover (${age(issue.ageMs)} old).`;
+      return `${issue.location} is left over from an interrupted lock takeover (${age(issue.ageMs)} old).`;
   }
 }
 

@@ -2,7 +2,7 @@
  * What `watch` reports as things change, and the one-line text for each event and journal line
  * (used by `watch` in plain mode, the TUI's status line and `mailroom log`).
  */
-import type { JournalEvent } from '../protocol/journal.js';
+import type { TeamEventRecord } from '../protocol/events.js';
 import type { Task } from '../protocol/task.js';
 import type { MemberState } from './member-state.js';
 import type { MessageView } from './snapshot.js';
@@ -62,13 +62,17 @@ export function taskChanges(before: Task, after: Task): string[] {
  * One line for a journal event, starting with its time: the entry's timestamp for messages, the
  * recording time otherwise. `describe` renders a message's text (callers pass describeText).
  */
-export function describeJournalEvent(e: JournalEvent, describe: (text: string) => string, previous?: Task): string {
+export function describeJournalEvent(e: TeamEventRecord, describe: (text: string) => string, previous?: Task): string {
   switch (e.kind) {
     case 'message':
       return `${e.entry.timestamp}  ${e.entry.from} → ${e.to}: ${oneLine(describe(e.entry.text))}`;
     case 'task':
       return `${e.at}  ${describeTask(e.action, e.task, e.action === 'updated' ? previous : undefined)}`;
     case 'member':
-      return `${e.at}  ${e.name} ${e.action} the team`;
+      return e.action === 'updated' ? `${e.at}  ${e.name} updated (${(e.changed ?? []).join(', ') || 'touched'})` : `${e.at}  ${e.name} ${e.action} the team`;
+    case 'delivery':
+      return `${e.at}  message ${e.key} to ${e.to}: ${e.state}${e.lease ? ` (lease ${e.lease})` : ''}`;
+    case 'team':
+      return `${e.at}  team ${e.action}`;
   }
 }

@@ -1,15 +1,19 @@
 /**
- * Following a team live: store watch hints → a short debounce → {@link TeamTracker.apply}, one
- * apply at a time, plus a slow poll that catches journal lines other processes append and retries
- * reads that caught a file mid-write. Used by `watch` (TUI and plain) and `log --follow`.
+ * Following a team live: the team's feed (core/feed.ts: store hints, and a slow tick that catches
+ * journal lines other processes append and retries reads that caught a file mid-write) → a short
+ * debounce → {@link TeamTracker.apply}, one apply at a time. Used by `watch` (TUI and plain) and
+ * `log --follow`.
  */
-import type { Store, StoreChange, WatchHandle } from '../store/store.js';
+import type { StoreHint, WatchHandle } from '../store/team-store.js';
+import { teamOf, type StoreRef } from './context.js';
+import { TeamFeed, type FeedHint } from './feed.js';
 import { TeamTracker, type TrackerUpdate } from './tracker.js';
 import type { TeamSnapshot } from './snapshot.js';
 
 /** Options of {@link followTeam}. */
 export interface FollowOptions {
-  store: Store;
+  /** The store (a filesystem root, or opened stores). */
+  store: StoreRef;
   team: string;
   /** Journal what is seen on disk (`source: observed`). Default true. */
   record?: boolean;
@@ -29,6 +33,8 @@ export interface FollowOptions {
 export interface Following extends WatchHandle {
   /** The snapshot after loading (before any update). */
   initial: TeamSnapshot;
+  /** The feed it follows (other consumers in the process may subscribe to it too). */
+  feed: TeamFeed;
   /** The tracker's current snapshot. */
   current(): TeamSnapshot;
 }
@@ -39,8 +45,9 @@ export interface Following extends WatchHandle {
  * @throws TEAM_NOT_FOUND, FILE_CORRUPT (from the initial load)
  */
 export async function followTeam(options: FollowOptions): Promise<Following> {
-  const tracker = new TeamTracker(options.store, options.team, { record: options.record ?? true, ...(options.now ? { now: options.now } : {}) });
-  const queue: StoreChange[] = [];
+  const store = teamOf({ root: options.store });
+  const tracker = new TeamTracker(store, options.team, { record: options.record ?? true, ...(options.now ? { now: options.now } : {}) });
+  const queue: StoreHint[] = [];
   let loaded = false;
   let running: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -65,30 +72,33 @@ export async function followTeam(options: FollowOptions): Promise<Following> {
     if (!closed && timer === undefined) timer = setTimeout(flush, ms);
   };
 
-  await options.store.readConfig(options.team);
-  const handle = await options.store.watch(options.team, (change) => {
-    queue.push(change);
+  await store.readConfig(options.team);
+  const feed = new TeamFeed(options.store, options.team, { pollMs: options.pollMs ?? 1000 });
+  feed.subscribe((hint: FeedHint) => {
+    if (hint.kind === 'tick') return schedule(0);
+    if (hint.kind === 'claims') return;
+    queue.push(hint);
     schedule(options.debounceMs ?? 15);
   });
+  await feed.start();
   let initial: TeamSnapshot;
   try {
     initial = await tracker.load();
   } catch (err) {
-    await handle.close();
+    await feed.close();
     throw err;
   }
   loaded = true;
   if (queue.length > 0) schedule(0);
-  const poll = setInterval(() => schedule(0), options.pollMs ?? 1000);
   return {
     initial,
+    feed,
     current: () => tracker.snapshot(),
     close: async () => {
       closed = true;
-      clearInterval(poll);
       if (timer) clearTimeout(timer);
       await running;
-      await handle.close();
+      await feed.close();
     },
   };
 }

@@ -10,8 +10,8 @@
  * explicit request, by a reader that knows no such teammate is running.
  */
 import type { TeamConfig } from '../protocol/config.js';
-import { storeOf, type TeamOptions } from './context.js';
-import { findMember, leadName, requireMember } from './members.js';
+import { findMember, leadName, requireMember } from '../domain/roster.js';
+import { opOf, teamOf, type TeamOptions } from './context.js';
 
 /**
  * True when a send to `agent` may archive its read history automatically: the agent is the lead,
@@ -37,9 +37,9 @@ export interface ArchiveInboxOptions extends TeamOptions {
  * @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND, FILE_CORRUPT, LOCK_TIMEOUT
  */
 export async function archiveInbox(options: ArchiveInboxOptions): Promise<number> {
-  const store = storeOf(options.root);
+  const store = teamOf(options);
   const config = await store.readConfig(options.team);
   const agent = options.agent ?? leadName(config);
-  if (!(await store.listInboxes(options.team)).includes(agent)) requireMember(config, agent, 'agent');
-  return store.archiveInbox(options.team, agent);
+  if (!(await store.listInboxes(options.team)).some((i) => i.name === agent)) requireMember(config, agent, 'agent');
+  return (await store.archiveInbox(options.team, agent, opOf(options))).value;
 }

@@ -2,10 +2,13 @@
  * Reading an inbox, and marking messages read. A message becomes read only when a caller says it
  * was consumed (shown to a human, or put into a model request): reading never marks by itself.
  */
+import { entryKey } from '../domain/entries.js';
+import { leadName, requireMember } from '../domain/roster.js';
 import type { InboxEntry } from '../protocol/inbox.js';
 import { parseMessageText, type ParsedText } from '../protocol/structured.js';
-import { storeOf, type TeamOptions } from './context.js';
-import { leadName, requireMember } from './members.js';
+import { opOf, teamOf, type TeamOptions } from './context.js';
+
+export { entryKey };
 
 /** An inbox entry with its position in the file and its text classified. */
 export interface InboxMessage {
@@ -48,12 +51,12 @@ export interface InboxView {
  * @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND, FILE_CORRUPT
  */
 export async function readInbox(options: ReadInboxOptions): Promise<InboxView> {
-  const store = storeOf(options.root);
+  const store = teamOf(options);
   const config = await store.readConfig(options.team);
   const agent = options.agent ?? leadName(config);
-  if (!(await store.listInboxes(options.team)).includes(agent)) requireMember(config, agent, 'agent');
+  if (!(await store.listInboxes(options.team)).some((i) => i.name === agent)) requireMember(config, agent, 'agent');
   const live = await store.readInbox(options.team, agent);
-  const archived = options.includeArchived ? await store.readInboxArchive(options.team, agent) : [];
+  const archived = options.includeArchived ? (await store.readInboxHistory(options.team, agent)).archived : [];
   const messages = mergeArchived(archived, live)
     .map(({ entry, archived: fromArchive }, index): InboxMessage => {
       const message: InboxMessage = { index, entry, parsed: parseMessageText(entry.text) };
@@ -76,26 +79,12 @@ export interface MarkReadOptions extends TeamOptions {
 }
 
 /**
- * Sets `read: true` on the given entries in the agent's inbox (only on those still present).
+ * Sets `read: true` on the given entries in the agent's inbox (only on those still present),
+ * matched by {@link entryKey}, in one store transition.
  * @returns how many entries changed from unread to read.
  */
 export async function markRead(options: MarkReadOptions): Promise<number> {
-  const keys = new Set(options.entries.map(entryKey));
-  return storeOf(options.root).updateInbox(options.team, options.agent, (entries) => {
-    let changed = 0;
-    for (const e of entries) {
-      if (e.read !== true && keys.has(entryKey(e))) {
-        e.read = true;
-        changed++;
-      }
-    }
-    return changed;
-  });
-}
-
-/** Identity of an entry: its msg_id when it has one, else from+timestamp+text (unique per inbox). */
-export function entryKey(entry: InboxEntry): string {
-  return entry.msg_id ?? `${entry.from}\u0000${entry.timestamp}\u0000${entry.text}`;
+  return (await teamOf(options).markRead(options.team, options.agent, options.entries.map(entryKey), opOf(options))).value;
 }
 
 /**

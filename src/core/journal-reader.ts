@@ -1,38 +1,48 @@
 /**
- * Reading the journal incrementally, without duplicates. Several writers may record the same
- * thing (mailroom's send and a watcher that saw the entry land; two watchers), so a reader keeps:
- * a message once per {@link messageKey}; a task event only when the task's {@link taskSignature}
- * changed; a member event only when it flips the member's presence.
+ * Reading the journal incrementally, without duplicates, as `mailroom log`, `watch` and the
+ * tracker show it. Several writers may record the same thing (mailroom's send and a watcher that
+ * saw the entry land; two watchers), so a reader keeps: a message once per {@link messageKey}; a
+ * task event only when the task's {@link taskSignature} changed; a member event only when it flips
+ * the member's presence. Delivery, team-lifecycle and member-update events are in the journal
+ * (`mailroom log` leaves them out, docs/journal.md) and are not news here.
  */
-import type { JournalEvent } from '../protocol/journal.js';
+import type { MemberEvent, MessageEvent, TaskEvent, TeamEventRecord } from '../protocol/events.js';
 import type { Task } from '../protocol/task.js';
-import type { Store } from '../store/store.js';
+import type { Cursor, TeamStore } from '../store/team-store.js';
 import { messageKey, taskSignature } from './journal.js';
+
+/** The events a journal reader shows: messages, task changes, members joining and leaving. */
+export type ShownEvent = MessageEvent | TaskEvent | (MemberEvent & { action: 'joined' | 'left' });
 
 /** Follows one team's journal; each {@link next} returns the new, deduplicated events. */
 export class JournalReader {
-  private cursor = 0;
+  private position: Cursor | undefined;
   private readonly messages = new Set<string>();
   private readonly tasks = new Map<string, { signature: string; task: Task }>();
   private readonly members = new Map<string, { action: 'joined' | 'left'; agentId: string | undefined }>();
 
   constructor(
-    private readonly store: Store,
+    private readonly store: TeamStore,
     private readonly team: string,
   ) {}
 
+  /** Where the next read starts (undefined before the first). */
+  get cursor(): Cursor | undefined {
+    return this.position;
+  }
+
   /** Events appended since the last call (all of them on the first call), duplicates dropped. */
-  async next(): Promise<JournalEvent[]> {
-    const read = await this.store.readJournal(this.team, { since: this.cursor });
-    this.cursor = read.cursor;
-    return read.events.filter((e) => this.accept(e));
+  async next(): Promise<ShownEvent[]> {
+    const page = await this.store.readEvents(this.team, { since: this.position });
+    this.position = page.cursor;
+    return page.events.filter((e): e is ShownEvent => this.accept(e));
   }
 
   /**
-   * Notes an event as known and says whether it is news (not a duplicate). Writers call it before
-   * recording, so they do not append what the journal already says.
+   * Notes an event as known and says whether it is news (not a duplicate, and a kind readers show).
+   * Writers call it before recording, so they do not append what the journal already says.
    */
-  accept(event: JournalEvent): boolean {
+  accept(event: TeamEventRecord): boolean {
     switch (event.kind) {
       case 'message': {
         const key = messageKey(event.to, event.entry);
@@ -47,10 +57,13 @@ export class JournalReader {
         return true;
       }
       case 'member': {
+        if (event.action === 'updated') return false;
         if (this.members.get(event.name)?.action === event.action) return false;
         this.members.set(event.name, { action: event.action, agentId: event.agentId ?? this.members.get(event.name)?.agentId });
         return true;
       }
+      default:
+        return false;
     }
   }
 

@@ -10,11 +10,10 @@ import { makeInboxEntry, type InboxEntry } from '../protocol/inbox.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../protocol/json-depth.js';
 import { STRUCTURED_SCHEMAS, isStructuredType, type StructuredMessage } from '../protocol/structured.js';
 import { permissionRequestId, planApprovalRequestId, sandboxRequestId, shutdownRequestId } from '../protocol/ids.js';
-import type { Store } from '../store/store.js';
-import { isoTime, nowOf, storeOf, type TeamOptions } from './context.js';
-import { leadName, requireMember } from './members.js';
+import { leadName, requireMember } from '../domain/roster.js';
+import type { TeamStore } from '../store/team-store.js';
+import { isoTime, nowOf, opOf, teamOf, type TeamOptions } from './context.js';
 import { autoArchiveAllowed } from './inbox-archive.js';
-import { recordMessage } from './journal.js';
 
 /** Input of {@link sendMessage}. */
 export interface SendOptions extends TeamOptions {
@@ -26,6 +25,11 @@ export interface SendOptions extends TeamOptions {
   from?: string;
   /** 5–10 word preview. */
   summary?: string;
+  /**
+   * Makes the send safe to retry: a second send with the same key (within 24 h, also racing the
+   * first) stores nothing and returns the first one's message.
+   */
+  idempotencyKey?: string;
 }
 
 /** A delivered message: who got it and the entry as stored. */
@@ -39,20 +43,25 @@ export interface SentMessage {
  * @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND (sender or recipient), MESSAGE_INVALID (empty text), LOCK_TIMEOUT, FILE_CORRUPT
  */
 export async function sendMessage(options: SendOptions): Promise<SentMessage> {
-  const store = storeOf(options.root);
-  return deliver(store, await store.readConfig(options.team), options);
+  const store = teamOf(options);
+  const [sent] = await deliver(store, await store.readConfig(options.team), options, [options.to]);
+  return sent!;
 }
 
-/** Sends with a config the caller already read (one read per send, broadcast or structured send). */
-async function deliver(store: Store, config: TeamConfig, options: SendOptions): Promise<SentMessage> {
+/**
+ * Appends one copy of the message per recipient in one store transition (every recipient checked
+ * before anything is written), with a config the caller already read.
+ */
+async function deliver(store: TeamStore, config: TeamConfig, options: Omit<SendOptions, 'to'>, recipients: readonly string[]): Promise<SentMessage[]> {
   const from = options.from ?? leadName(config);
   const sender = requireMember(config, from, 'sender');
-  requireMember(config, options.to, 'recipient');
+  for (const to of recipients) requireMember(config, to, 'recipient');
   if (options.text === '') throw new MailroomError('MESSAGE_INVALID', 'Message text is empty: give the text to send.');
-  const entry = buildEntry(options, from, sender.color);
-  const [stored] = await store.appendToInbox(options.team, options.to, [entry], { archiveRead: autoArchiveAllowed(config, options.to) });
-  await recordMessage({ ...options, root: store }, options.to, stored ?? entry);
-  return { to: options.to, entry: stored ?? entry };
+  if (recipients.length === 0) return [];
+  const messages = recipients.map((to) => ({ to, entry: buildEntry(options, from, sender.color) }));
+  const archiveRead = recipients.filter((to) => autoArchiveAllowed(config, to));
+  const { value } = await store.appendMessages(options.team, messages, { ...opOf(options, from), archiveRead, idempotencyKey: options.idempotencyKey });
+  return value.messages.map((m) => ({ to: m.to, entry: m.entry }));
 }
 
 /** Input of {@link broadcast}. */
@@ -60,21 +69,22 @@ export interface BroadcastOptions extends TeamOptions {
   text: string;
   from?: string;
   summary?: string;
+  /** As {@link SendOptions.idempotencyKey}, for the whole broadcast. */
+  idempotencyKey?: string;
 }
 
 /**
- * Sends one copy to every member except the sender (compared case-insensitively, as Claude Code).
+ * Sends one copy to every member except the sender (compared case-insensitively, as Claude Code),
+ * in one transition: every recipient is checked before any copy is written.
  * @returns one {@link SentMessage} per recipient, in roster order.
  */
 export async function broadcast(options: BroadcastOptions): Promise<SentMessage[]> {
-  const store = storeOf(options.root);
+  const store = teamOf(options);
   const config = await store.readConfig(options.team);
   const from = options.from ?? leadName(config);
   requireMember(config, from, 'sender');
   const recipients = config.members.filter((m) => m.name.toLowerCase() !== from.toLowerCase()).map((m) => m.name);
-  const sent: SentMessage[] = [];
-  for (const to of recipients) sent.push(await deliver(store, config, { ...options, from, to }));
-  return sent;
+  return deliver(store, config, { ...options, from }, recipients);
 }
 
 /** Input of {@link sendStructured}. */
@@ -91,14 +101,14 @@ export interface SendStructuredOptions extends TeamOptions {
  * @throws MESSAGE_INVALID naming the bad fields, plus everything {@link sendMessage} throws.
  */
 export async function sendStructured(options: SendStructuredOptions): Promise<SentMessage & { message: StructuredMessage }> {
-  const store = storeOf(options.root);
+  const store = teamOf(options);
   const config = await store.readConfig(options.team);
   const from = options.from ?? leadName(config);
   const now = nowOf(options);
   const message = completeStructured(withRequestId(options.message, { from, to: options.to, team: options.team, now }), from, now);
   // The entry carries the same instant as the message inside it (and its request id), as in Claude Code.
-  const sent = await deliver(store, config, { ...options, now: () => now, from, text: JSON.stringify(message) });
-  return { ...sent, message };
+  const [sent] = await deliver(store, config, { ...options, now: () => now, from, text: JSON.stringify(message) }, [options.to]);
+  return { ...sent!, message };
 }
 
 /**
@@ -170,7 +180,7 @@ function schemaKeys(type: keyof typeof STRUCTURED_SCHEMAS): string[] {
   return options.flatMap((o) => Object.keys(o.shape));
 }
 
-function buildEntry(options: SendOptions, from: string, color: string | undefined): InboxEntry {
+function buildEntry(options: Omit<SendOptions, 'to'>, from: string, color: string | undefined): InboxEntry {
   return makeInboxEntry({
     from,
     text: options.text,

@@ -10,7 +10,8 @@
  * `mailroom doctor`.
  */
 import type { CommandRecord } from '../protocol/command.js';
-import type { Store } from '../store/store.js';
+import { selectionHint } from '../store/open.js';
+import type { Stores } from '../store/selection.js';
 import { DEFAULT_GRACE_MS, stopLeaderlessGroup, stopProcessGroup } from './process-group.js';
 import { livenessOf, mayBeRunning, type Liveness } from './process-identity.js';
 import { shellQuote } from './shell-quote.js';
@@ -38,9 +39,9 @@ export interface ReapOutcome extends OrphanCommand {
 }
 
 /** The records of `team` (every team when undefined) whose owner runtime is dead, judged. */
-export async function findOrphanCommands(store: Store, team?: string): Promise<OrphanCommand[]> {
+export async function findOrphanCommands(store: Stores, team?: string): Promise<OrphanCommand[]> {
   const found: OrphanCommand[] = [];
-  for (const record of await store.listCommandRecords(team)) {
+  for (const record of await store.host.listCommandRecords(team)) {
     if (await mayBeRunning(record.owner)) continue;
     found.push({ record, verdict: verdictOf(await livenessOf({ pid: record.pid, startTime: record.startTime })) });
   }
@@ -48,26 +49,26 @@ export async function findOrphanCommands(store: Store, team?: string): Promise<O
 }
 
 /** Reaps one judged record (see the module comment). Never signals an unverified process. */
-export async function reapOrphan(store: Store, found: OrphanCommand, graceMs = DEFAULT_GRACE_MS): Promise<ReapOutcome> {
+export async function reapOrphan(store: Stores, found: OrphanCommand, graceMs = DEFAULT_GRACE_MS): Promise<ReapOutcome> {
   const { record } = found;
   if (found.verdict === 'unverified') return { ...found, action: 'left', note: `not signalled: process ${record.pid} cannot be verified to be the command (no start time, or it does not lead process group ${record.pgid}); check it with \`ps -o pid,args -g ${record.pgid}\`` };
   if (found.verdict === 'orphan') {
     const stop = await stopProcessGroup(record.pgid, { pid: record.pid, startTime: record.startTime }, graceMs);
     if (!stop.signalled) return reapOrphan(store, { record, verdict: verdictOf(stop.liveness) }, graceMs); // it changed meanwhile
     if (!stop.stopped) return { ...found, action: 'left', note: `process group ${record.pgid} still runs after SIGKILL` };
-    await store.deleteCommandRecord(record.team, record.pid);
+    await store.host.deleteCommandRecord(record.team, record.pid);
     return { ...found, action: 'killed', note: `stopped process group ${record.pgid} (${stop.signal}); ${await taskNote(store, record)}` };
   }
   if (found.verdict === 'finished' && (await stopLeaderlessGroup(record.pgid, graceMs))) {
-    await store.deleteCommandRecord(record.team, record.pid);
+    await store.host.deleteCommandRecord(record.team, record.pid);
     return { ...found, action: 'killed', note: `its shell had ended; stopped what it left in process group ${record.pgid}; ${await taskNote(store, record)}` };
   }
-  await store.deleteCommandRecord(record.team, record.pid);
+  await store.host.deleteCommandRecord(record.team, record.pid);
   return { ...found, action: 'removed', note: found.verdict === 'finished' ? 'record removed' : `not signalled (pid ${record.pid} is another process now); record removed` };
 }
 
 /** Finds and reaps every orphaned command of `team` (every team when undefined), in parallel. */
-export async function reapOrphanCommands(store: Store, team?: string, graceMs = DEFAULT_GRACE_MS): Promise<ReapOutcome[]> {
+export async function reapOrphanCommands(store: Stores, team?: string, graceMs = DEFAULT_GRACE_MS): Promise<ReapOutcome[]> {
   return Promise.all((await findOrphanCommands(store, team)).map((found) => reapOrphan(store, found, graceMs)));
 }
 
@@ -89,10 +90,10 @@ export function describeReap(outcome: ReapOutcome): string {
 }
 
 /** What became of the command's task (unchanged: as any crash of its runtime leaves it). */
-async function taskNote(store: Store, record: CommandRecord): Promise<string> {
+async function taskNote(store: Stores, record: CommandRecord): Promise<string> {
   if (record.taskId === undefined) return 'no task involved';
-  const task = await store.readTask(record.team, record.taskId).catch(() => undefined);
+  const task = await store.team.readTask(record.team, record.taskId).catch(() => undefined);
   if (!task || task.status === 'completed' || task.owner === undefined) return `task #${record.taskId} left as it is`;
-  const stop = `mailroom --root ${shellQuote(store.root)} --team ${shellQuote(record.team)} team stop ${task.owner} --force`;
+  const stop = `mailroom ${selectionHint(store.selection).map(shellQuote).join(' ')} --team ${shellQuote(record.team)} team stop ${task.owner} --force`;
   return `task #${task.id} stays ${task.status} with ${task.owner}, as after any crash of its runtime (\`mailroom agent ${task.owner}\` runs the member again; \`${stop}\` removes it and puts the task back to pending)`;
 }

@@ -5,19 +5,12 @@
  * time cannot be read (not Linux), a live pid is `unverified`, and nothing unverified is ever
  * signalled by a reaper.
  */
+import { judgeProcess, type Liveness } from '../domain/processes.js';
 import type { ProcessIdentity } from '../protocol/command.js';
 import { probeProcess } from '../store/proc.js';
 
 export type { ProcessIdentity } from '../protocol/command.js';
-
-/**
- * What became of a recorded process:
- * - `alive`: it runs, with the recorded start time;
- * - `dead`: no process has its pid (or only a zombie: it exited and awaits reaping);
- * - `reused`: its pid belongs to a process with another start time;
- * - `unverified`: a process has its pid, but no start time was recorded or can be read.
- */
-export type Liveness = 'alive' | 'dead' | 'reused' | 'unverified';
+export type { Liveness } from '../domain/processes.js';
 
 /** The identity of a running process, or undefined when it has exited. */
 export async function identify(pid: number): Promise<ProcessIdentity | undefined> {
@@ -36,10 +29,7 @@ export function ownIdentity(): Promise<ProcessIdentity> {
 
 /** Compares a recorded identity with the process that has its pid now. Never throws. */
 export async function livenessOf(id: ProcessIdentity): Promise<Liveness> {
-  const probe = await probeProcess(id.pid);
-  if (probe.kind === 'exited') return 'dead';
-  if (probe.kind === 'unknown' || id.startTime === undefined) return 'unverified';
-  return probe.startTime === id.startTime ? 'alive' : 'reused';
+  return judgeProcess(id, await probeProcess(id.pid));
 }
 
 /** True when the recorded process may still run (`alive` or `unverified`): a record to respect. */

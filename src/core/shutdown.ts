@@ -4,13 +4,11 @@
  * lead removes the member and returns its open tasks to pending with no owner.
  */
 import { MailroomError } from '../errors.js';
+import { leadName, requireMember } from '../domain/roster.js';
 import type { Task } from '../protocol/task.js';
-import { storeOf, type TeamOptions } from './context.js';
-import { leadName, requireMember } from './members.js';
-import { sendStructured, type SentMessage } from './messages.js';
-import { removeMember } from './spawn.js';
-import { recordTasks } from './journal.js';
 import { parseMessageText } from '../protocol/structured.js';
+import { opOf, teamOf, type TeamOptions } from './context.js';
+import { sendStructured, type SentMessage } from './messages.js';
 
 /**
  * Sends `shutdown_request` from the lead to `to` (request id `shutdown-<epochMs>@<to>`).
@@ -18,7 +16,7 @@ import { parseMessageText } from '../protocol/structured.js';
  * @throws INVALID_ARGUMENT when `to` is the lead; MEMBER_NOT_FOUND when `to` is no member
  */
 export async function requestShutdown(options: TeamOptions & { to: string; reason?: string }): Promise<SentMessage & { requestId: string }> {
-  const lead = leadName(await storeOf(options.root).readConfig(options.team));
+  const lead = leadName(await teamOf(options).readConfig(options.team));
   if (options.to === lead) throw new MailroomError('INVALID_ARGUMENT', `${lead} is the team's lead: a shutdown_request goes from the lead to a teammate. To end the team, use \`mailroom team delete ${options.team}\`.`);
   const message: { type: string } & Record<string, unknown> = { type: 'shutdown_request' };
   if (options.reason !== undefined) message.reason = options.reason;
@@ -49,8 +47,9 @@ export interface ShutdownResponseOptions extends TeamOptions {
  * Entries whose text does not parse as a protocol message are skipped.
  */
 export async function shutdownRequestIds(options: TeamOptions & { agent: string }): Promise<string[]> {
-  const store = storeOf(options.root);
-  const [archived, live] = await Promise.all([store.readInboxArchive(options.team, options.agent), store.readInbox(options.team, options.agent)]);
+  const store = teamOf(options);
+  const [history, live] = await Promise.all([store.readInboxHistory(options.team, options.agent), store.readInbox(options.team, options.agent)]);
+  const archived = history.archived;
   const ids: string[] = [];
   for (const entry of [...archived, ...live]) {
     const parsed = parseMessageText(entry.text);
@@ -76,7 +75,7 @@ async function requireShutdownRequest(options: ShutdownResponseOptions): Promise
  * REQUEST_NOT_FOUND with `requireRequest` when no such request reached the responder
  */
 export async function respondToShutdown(options: ShutdownResponseOptions): Promise<SentMessage> {
-  const config = await storeOf(options.root).readConfig(options.team);
+  const config = await teamOf(options).readConfig(options.team);
   const member = requireMember(config, options.from, 'teammate');
   if (!options.approve && !options.reason) {
     throw new MailroomError('MESSAGE_INVALID', 'Rejecting a shutdown needs a reason: pass --reason "<why>".');
@@ -105,24 +104,16 @@ export interface ShutdownOutcome {
 }
 
 /**
- * The lead's side of an approval: removes the member (by name or agentId) and unassigns every
- * non-completed task it owned (owner dropped, status pending).
+ * The lead's side of an approval: removes the member (by name or agentId) and, in the same store
+ * transition, unassigns every non-completed task it owned (owner dropped, status pending). A member
+ * already gone from the roster still gets its tasks unassigned (by name and `<name>@<team>`).
  */
 export async function completeShutdown(options: TeamOptions & { name: string }): Promise<ShutdownOutcome> {
-  const store = storeOf(options.root);
-  const removed = await removeMember(options);
-  const agentId = removed?.agentId ?? `${options.name}@${options.team}`;
+  const store = teamOf(options);
+  const op = opOf(options);
+  const { value } = await store.removeMember(options.team, options.name, op);
+  if (value) return { removed: true, unassigned: value.unassigned };
   const unassigned: Task[] = [];
-  for (const t of await store.listTasks(options.team)) {
-    if (t.status === 'completed' || (t.owner !== options.name && t.owner !== agentId)) continue;
-    unassigned.push(
-      await store.updateTask(options.team, t.id, (task) => {
-        task.owner = undefined;
-        task.status = 'pending';
-        return task;
-      }),
-    );
-  }
-  await recordTasks({ ...options, root: store }, 'updated', unassigned);
-  return { removed: removed !== undefined, unassigned };
+  for (const owner of new Set([options.name, `${options.name}@${options.team}`])) unassigned.push(...(await store.unassignTasks(options.team, owner, op)).value);
+  return { removed: false, unassigned };
 }

@@ -8,7 +8,7 @@ import type { InboxEntry } from '../protocol/inbox.js';
 import type { ParsedText } from '../protocol/structured.js';
 import type { Task, TaskStatus } from '../protocol/task.js';
 import { deriveMemberState, type MemberState, type SignalMessage } from './member-state.js';
-import { indexTasks, isInternal } from './task-rules.js';
+import { indexTasks, isInternal } from '../domain/task-board.js';
 import { viewOf, type TaskView } from './tasks.js';
 
 /** A message in the flow. */

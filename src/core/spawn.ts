@@ -1,19 +1,16 @@
 /**
  * Registering teammates the way Claude Code does (2.1.109 snapshot `2-teammate-spawned`): agentId
- * `<name>@<team>`, palette color round-robin, joinedAt, tmuxPaneId, subscriptions, model, prompt,
- * planModeRequired, cwd, backendType. The spawn prompt becomes the first inbox message from the
- * lead. Starting the teammate is the runtime's job.
+ * `<name>@<team>`, palette color round-robin (assigned by the store under its lock), joinedAt,
+ * tmuxPaneId, subscriptions, model, prompt, planModeRequired, cwd, backendType. The spawn prompt
+ * becomes the first inbox message from the lead. Starting the teammate is the runtime's job.
  */
 import { MailroomError } from '../errors.js';
-import { PALETTE, type Member, type TeamConfig } from '../protocol/config.js';
+import { assertValidName } from '../domain/names.js';
+import { buildMember, leadName } from '../domain/roster.js';
+import { PALETTE, type Member } from '../protocol/config.js';
 import { parseModelSpec } from '../protocol/model-spec.js';
-import { assertValidName } from '../store/names.js';
-import { requireUserDir } from '../store/user-files.js';
-import { nowOf, storeOf, type TeamOptions } from './context.js';
-import { leadName } from './members.js';
+import { hostOf, nowOf, opOf, teamOf, type TeamOptions } from './context.js';
 import { sendMessage } from './messages.js';
-import { memberEvent, record } from './journal.js';
-import { retireEarlierShutdownRequests } from './earlier-requests.js';
 
 /** Backends a member can be registered with. `in-process` and `tmux` are Claude Code's own values. */
 export type BackendType = 'in-process' | 'tmux' | 'iterm2' | (string & {});
@@ -47,76 +44,37 @@ export interface SpawnOptions extends TeamOptions {
 }
 
 /**
- * Adds a member to config.json under the config lock and delivers its prompt. Unread
- * `shutdown_request`s already in its inbox, sent before it joined, were for an earlier member of
- * that name: they are marked read (see {@link retireEarlierShutdownRequests}).
+ * Adds a member to the roster and delivers its prompt. Unread `shutdown_request`s already in its
+ * inbox, sent before it joined, were for an earlier member of that name: the store marks them read
+ * as it adds the member (docs/runtime.md "Shutdown").
  * @returns the member as written.
  * @throws INVALID_NAME, MEMBER_EXISTS, INVALID_ARGUMENT (color outside the palette; a model spec
  * whose kind is unknown or whose name is missing — checked before anything is written, without
  * creating the model; a cwd that is not an existing directory), TEAM_NOT_FOUND
  */
 export async function spawnMember(options: SpawnOptions): Promise<Member> {
-  const store = storeOf(options.root);
+  const store = teamOf(options);
+  const config = await store.readConfig(options.team);
   // The roster is read first so that a refused name's suggestion is free in this team.
-  assertValidName(options.name, 'agent', { taken: (await store.readConfig(options.team)).members.map((m) => m.name) });
+  assertValidName(options.name, 'agent', { taken: config.members.map((m) => m.name) });
   if (options.model !== undefined && !options.modelIsLabel) parseModelSpec(options.model);
   if (options.color !== undefined && !(PALETTE as readonly string[]).includes(options.color)) {
     throw new MailroomError('INVALID_ARGUMENT', `Color "${options.color}" is not in the palette: use one of ${PALETTE.join(', ')}.`);
   }
-  const cwd = await requireUserDir(options.cwd ?? process.cwd(), 'working directory (--cwd)');
-  let lead = '';
-  const member = await store.updateConfig(options.team, (config) => {
-    assertFreeName(config, options.name);
-    const m = buildMember(config, { ...options, cwd }, nowOf(options));
-    config.members.push(m);
-    lead = leadName(config);
-    return m;
-  });
-  await record(store, options.team, [memberEvent(options.team, 'joined', member.name, member.agentId, 'mailroom', nowOf(options))]);
-  await retireEarlierShutdownRequests(store, options.team, member.name, member.joinedAt ?? nowOf(options));
+  const cwd = await hostOf(options).requireUserDir(options.cwd ?? process.cwd(), 'working directory (--cwd)');
+  const draft = buildMember({ ...options, team: options.team, backend: options.backend, model: options.model ?? 'worker', cwd, joinedAt: nowOf(options) });
+  const { value: member } = await store.addMember(options.team, draft, { ...opOf(options), assignColor: true, retireEarlierShutdownRequests: true });
   if (options.prompt) {
-    await sendMessage({ ...options, from: lead, to: options.name, text: options.prompt });
+    await sendMessage({ ...options, from: leadName(await store.readConfig(options.team)), to: options.name, text: options.prompt });
   }
   return member;
 }
 
-function assertFreeName(config: TeamConfig, name: string): void {
-  const clash = config.members.find((m) => m.name.toLowerCase() === name.toLowerCase());
-  if (!clash) return;
-  let n = 2;
-  while (config.members.some((m) => m.name.toLowerCase() === `${name}-${n}`)) n++;
-  throw new MailroomError('MEMBER_EXISTS', `Team "${config.name}" already has a member named "${clash.name}". Pick another name, e.g. "${name}-${n}".`, {
-    details: { team: config.name, name },
-  });
-}
-
-function buildMember(config: TeamConfig, o: SpawnOptions, now: number): Member {
-  const backend = o.backend ?? 'in-process';
-  const m: Record<string, unknown> = { agentId: `${o.name}@${config.name}`, name: o.name };
-  if (o.type !== undefined) m.agentType = o.type;
-  m.color = o.color ?? PALETTE[config.members.length % PALETTE.length];
-  m.joinedAt = now;
-  m.tmuxPaneId = o.paneId ?? (backend === 'in-process' ? 'in-process' : '');
-  m.subscriptions = [];
-  m.model = o.model ?? 'worker';
-  if (o.prompt !== undefined) m.prompt = o.prompt;
-  m.planModeRequired = o.planModeRequired ?? false;
-  m.cwd = o.cwd ?? process.cwd();
-  m.backendType = backend;
-  return m as Member;
-}
-
 /**
- * Removes a member from config.json (matched by name or agentId), as Claude Code's lead does on
- * `shutdown_approved`. The inbox is kept. @returns the removed member, or undefined if absent.
+ * Removes a member from the roster (matched by name or agentId), as Claude Code's lead does on
+ * `shutdown_approved`; its open tasks go back to pending with no owner in the same step. The inbox
+ * is kept. @returns the removed member, or undefined if absent.
  */
 export async function removeMember(options: TeamOptions & { name: string }): Promise<Member | undefined> {
-  const store = storeOf(options.root);
-  const removed = await store.updateConfig(options.team, (config) => {
-    const i = config.members.findIndex((m) => m.name === options.name || m.agentId === options.name);
-    if (i < 0 || config.members[i]!.agentId === config.leadAgentId) return undefined;
-    return config.members.splice(i, 1)[0];
-  });
-  if (removed) await record(store, options.team, [memberEvent(options.team, 'left', removed.name, removed.agentId, 'mailroom', nowOf(options))]);
-  return removed;
+  return (await teamOf(options).removeMember(options.team, options.name, opOf(options)))?.value?.member;
 }

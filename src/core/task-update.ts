@@ -1,18 +1,19 @@
 /**
- * Updating a task (reference §5 "Update"): shallow field changes, per-key metadata merge (`null`
- * deletes a key), dependency additions written to both tasks, TASK_BLOCKED while a blocker is
- * open, and a task_assignment to a new owner.
+ * Updating a task (reference §5 "Update"): dependency additions written to both tasks (one store
+ * transition, refused whole on a cycle), then the fields (another: shallow changes, per-key
+ * metadata merge, TASK_BLOCKED while a blocker is open, the actor as owner when an unowned task
+ * starts), and a task_assignment to a new owner.
  */
-import { MailroomError } from '../errors.js';
+import { leadName, requireMember } from '../domain/roster.js';
+import { assertMetadataDepth, assertTaskId } from '../domain/task-board.js';
 import type { Task, TaskStatus } from '../protocol/task.js';
 import { isUnowned } from '../protocol/task.js';
-import type { Store } from '../store/store.js';
-import { storeOf, type TeamOptions } from './context.js';
-import { leadName, requireMember } from './members.js';
+import type { TaskPatch } from '../store/team-store.js';
+import { opOf, teamOf, type TeamOptions } from './context.js';
 import { notifyAssignment } from './task-assign.js';
-import { addUnique, assertMetadataDepth, assertTaskId, findCycle, indexTasks, openBlockers } from './task-rules.js';
-import { deleteTask, requireTasks, type MetadataPatch } from './tasks.js';
-import { recordTasks } from './journal.js';
+import { deleteTask, type MetadataPatch } from './tasks.js';
+
+export { mergeMetadata } from '../domain/task-patch.js';
 
 /** Input of {@link updateTask}. `owner: null` (or `""`) clears the owner. */
 export interface UpdateTaskOptions extends TeamOptions {
@@ -40,12 +41,12 @@ export interface UpdateTaskResult {
 }
 
 /**
- * Applies the changes. Dependencies are added first (under the list lock, refused on unknown ids
- * or cycles), then the fields (under the task lock).
+ * Applies the changes. Dependencies are added first (refused on unknown ids or cycles, nothing
+ * changed then), then the fields.
  * @throws INVALID_ARGUMENT (malformed id, metadata too deep), TASK_NOT_FOUND, TASK_CYCLE, TASK_BLOCKED, MEMBER_NOT_FOUND
  */
 export async function updateTask(options: UpdateTaskOptions): Promise<UpdateTaskResult> {
-  const store = storeOf(options.root);
+  const store = teamOf(options);
   assertTaskId(options.id);
   if (options.status === 'deleted') return { task: await deleteTask(options), deleted: true, notified: false };
   assertMetadataDepth(options.metadata);
@@ -53,80 +54,11 @@ export async function updateTask(options: UpdateTaskOptions): Promise<UpdateTask
   const actor = options.as ?? leadName(config);
   if (options.as !== undefined) requireMember(config, options.as, 'member');
   if (options.owner) requireMember(config, options.owner, 'owner');
-  await addDependencies(store, options);
-  let previousOwner: string | undefined;
-  const task = await store.updateTask(options.team, options.id, async (t) => {
-    previousOwner = t.owner;
-    await assertUnblocked(store, options, t);
-    applyFields(t, options, actor);
-    return t;
-  });
-  await recordTasks({ ...options, root: store }, 'updated', [task]);
-  const ownerChanged = !isUnowned(task) && task.owner !== previousOwner;
-  const notified = ownerChanged ? await notifyAssignment(options, task, actor) : false;
-  return { task, deleted: false, notified };
-}
-
-function applyFields(t: Task, o: UpdateTaskOptions, actor: string): void {
-  if (o.subject !== undefined) t.subject = o.subject;
-  if (o.description !== undefined) t.description = o.description;
-  if (o.activeForm !== undefined) t.activeForm = o.activeForm;
-  if (o.owner !== undefined) t.owner = o.owner === null || o.owner === '' ? undefined : o.owner;
-  if (o.status !== undefined && o.status !== 'deleted') {
-    if (o.status === 'in_progress' && isUnowned(t) && o.owner === undefined) t.owner = actor;
-    t.status = o.status;
-  }
-  if (o.metadata) t.metadata = mergeMetadata(t.metadata, o.metadata);
-}
-
-/** Per-key merge; `null` deletes a key; an emptied object is dropped. Keys are set as own data properties. */
-export function mergeMetadata(current: Record<string, unknown> | undefined, patch: MetadataPatch): Record<string, unknown> | undefined {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(current ?? {})) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === null) delete out[k];
-    else Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
-  }
-  return Object.keys(out).length > 0 ? out : undefined;
-}
-
-async function assertUnblocked(store: Store, o: UpdateTaskOptions, t: Task): Promise<void> {
-  if (o.status !== 'in_progress' && o.status !== 'completed') return;
-  if (t.status === o.status) return;
-  const byId = indexTasks(await store.listTasks(o.team));
-  const open = openBlockers(t, byId);
-  if (open.length === 0) return;
-  const names = open.map((id) => `#${id}`).join(', ');
-  throw new MailroomError('TASK_BLOCKED', `Task #${t.id} is blocked by ${names}, not completed yet. Complete ${open.length > 1 ? 'them' : 'it'} first.`, {
-    details: { team: o.team, id: t.id, blockedBy: open },
-  });
-}
-
-/** Adds blocks/blockedBy edges on both tasks under the list lock. */
-async function addDependencies(store: Store, o: UpdateTaskOptions): Promise<void> {
-  const edges = [
-    ...(o.addBlockedBy ?? []).map((b) => [o.id, b] as const),
-    ...(o.addBlocks ?? []).map((b) => [b, o.id] as const),
-  ];
-  if (edges.length === 0) return;
-  await store.withTaskList(o.team, async () => {
-    await requireTasks(store, o.team, [o.id, ...edges.flat()]);
-    const byId = indexTasks(await store.listTasks(o.team));
-    for (const [blocked, blocker] of edges) {
-      const cycle = findCycle(blocked, blocker, byId);
-      if (cycle) throw cycleError(o.team, blocked, blocker, cycle);
-      byId.get(blocked)?.blockedBy.push(blocker);
-    }
-    for (const [blocked, blocker] of edges) {
-      await store.updateTask(o.team, blocked, (t) => addUnique(t.blockedBy, blocker));
-      await store.updateTask(o.team, blocker, (t) => addUnique(t.blocks, blocked));
-    }
-  });
-}
-
-function cycleError(team: string, blocked: string, blocker: string, cycle: string[]): MailroomError {
-  const shown = cycle.map((id) => `#${id}`).join(' → ');
-  return new MailroomError('TASK_CYCLE', `Making #${blocked} blocked by #${blocker} would create a dependency cycle: ${shown} (each blocked by the next). Nothing was changed.`, {
-    details: { team, cycle },
-  });
+  const edges = [...(options.addBlockedBy ?? []).map((b) => ({ blocked: options.id, blocker: b })), ...(options.addBlocks ?? []).map((b) => ({ blocked: b, blocker: options.id }))];
+  if (edges.length > 0) await store.linkTasks(options.team, edges, opOf(options, actor));
+  const patch: TaskPatch = { subject: options.subject, description: options.description, activeForm: options.activeForm, owner: options.owner, status: options.status, metadata: options.metadata };
+  const { value } = await store.patchTask(options.team, options.id, patch, opOf(options, actor));
+  const ownerChanged = !isUnowned(value.task) && value.task.owner !== value.previous.owner;
+  const notified = ownerChanged ? await notifyAssignment(options, value.task, actor) : false;
+  return { task: value.task, deleted: false, notified };
 }

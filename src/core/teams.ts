@@ -1,15 +1,15 @@
 /**
- * Team use cases: create, list, resolve, show, delete. Config shapes match Claude Code 2.1.109
- * (reference §2 and the 2.1.109 snapshots).
+ * Team use cases: create, list, resolve, show, delete, restore. Config shapes match Claude Code
+ * 2.1.109 (reference §2 and the 2.1.109 snapshots).
  */
 import { randomUUID } from 'node:crypto';
 import { MailroomError } from '../errors.js';
+import { LEAD_NAME, NAME_PATTERN, assertValidName } from '../domain/names.js';
+import { isTeammate } from '../domain/roster.js';
 import type { Member, TeamConfig } from '../protocol/config.js';
 import type { TaskStatus } from '../protocol/task.js';
-import { LEAD_NAME, NAME_PATTERN, assertValidName } from '../store/names.js';
-import { nowOf, storeOf, type BaseOptions, type TeamOptions } from './context.js';
-import { isTeammate } from './members.js';
-import { memberEvent, record } from './journal.js';
+import type { DeletedTeam } from '../store/team-store.js';
+import { nowOf, opOf, teamOf, type BaseOptions, type TeamOptions } from './context.js';
 
 /** Input of {@link createTeam}. */
 export interface CreateTeamOptions extends TeamOptions {
@@ -23,7 +23,8 @@ export interface CreateTeamOptions extends TeamOptions {
 }
 
 /**
- * Creates `teams/<team>/config.json` with the lead as the only member, and the task list.
+ * Creates the team with the lead as the only member, and its task list; the journal starts with
+ * the team's creation and the lead joining.
  * @returns the config as written.
  * @throws INVALID_NAME, TEAM_EXISTS
  */
@@ -39,11 +40,7 @@ export async function createTeam(options: CreateTeamOptions): Promise<TeamConfig
     leadSessionId: options.leadSessionId ?? randomUUID(),
     members: [leadMember(options, now)],
   });
-  const store = storeOf(options.root);
-  await store.createTeam(config);
-  // The history starts with the lead joining (else the first reader would "observe" it later).
-  await record(store, options.team, [memberEvent(options.team, 'joined', LEAD_NAME, config.leadAgentId, 'mailroom', now)]);
-  return config;
+  return (await teamOf(options).createTeam(config, opOf(options))).value;
 }
 
 function leadMember(options: CreateTeamOptions, now: number): Member {
@@ -61,7 +58,7 @@ function leadMember(options: CreateTeamOptions, now: number): Member {
 
 /** Names of every team in the store, sorted. */
 export async function listTeams(options: BaseOptions): Promise<string[]> {
-  return (await storeOf(options.root).listTeams()).map((t) => t.name).sort();
+  return (await teamOf(options).listTeams()).map((t) => t.name).sort();
 }
 
 /**
@@ -105,7 +102,7 @@ export interface TeamSummary {
 
 /** Reads a team's config, each member's unread count and the task counts. @throws TEAM_NOT_FOUND */
 export async function showTeam(options: TeamOptions): Promise<TeamSummary> {
-  const store = storeOf(options.root);
+  const store = teamOf(options);
   const config = await store.readConfig(options.team);
   const members: MemberSummary[] = [];
   for (const m of config.members) {
@@ -134,12 +131,13 @@ function pick(m: Member): Partial<MemberSummary> {
 }
 
 /**
- * Deletes the team's config, inboxes and task list. Refused while a teammate is active
- * (`isActive: true`) unless `force` is set.
+ * Deletes the team: its config, inboxes, tasks, journal and archive move aside, restorable with
+ * {@link restoreTeam}. Refused while a teammate is active (`isActive: true`) unless `force` is set.
+ * @returns where the team went (`location`, for humans) and the id to restore it with
  * @throws TEAM_NOT_FOUND, TEAM_ACTIVE
  */
-export async function deleteTeam(options: TeamOptions & { force?: boolean }): Promise<void> {
-  const store = storeOf(options.root);
+export async function deleteTeam(options: TeamOptions & { force?: boolean }): Promise<DeletedTeam> {
+  const store = teamOf(options);
   const config = await store.readConfig(options.team);
   const active = config.members.filter((m) => isTeammate(config, m) && m.isActive === true).map((m) => m.name);
   if (active.length > 0 && !options.force) {
@@ -149,5 +147,20 @@ export async function deleteTeam(options: TeamOptions & { force?: boolean }): Pr
       { details: { team: options.team, active } },
     );
   }
-  await store.deleteTeam(options.team);
+  return (await store.deleteTeam(options.team, opOf(options))).value;
+}
+
+/** Teams moved aside by {@link deleteTeam}, newest first (of one name with `team`, else all). */
+export async function listDeletedTeams(options: BaseOptions & { team?: string | undefined }): Promise<DeletedTeam[]> {
+  return teamOf(options).listDeletedTeams(options.team);
+}
+
+/**
+ * Brings a deleted team back: `id` from {@link listDeletedTeams}, or a team name (its most recent
+ * deletion). @returns its config. @throws TEAM_NOT_FOUND (nothing deleted under that id or name), TEAM_EXISTS
+ */
+export async function restoreTeam(options: BaseOptions & { id: string }): Promise<TeamConfig> {
+  const store = teamOf(options);
+  const byName = (await store.listDeletedTeams(options.id))[0];
+  return (await store.restoreTeam(byName?.id ?? options.id, opOf(options))).value;
 }

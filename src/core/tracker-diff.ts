@@ -4,6 +4,7 @@
  */
 import type { Task } from '../protocol/task.js';
 import type { TeamEvent } from './events.js';
+import { compareTaskIds } from '../domain/task-board.js';
 import { taskSignature } from './journal.js';
 import type { MessageRecord } from './message-book.js';
 import { byTimestamp } from './tracker-record.js';
@@ -30,7 +31,7 @@ export function diffSnapshots(
 }
 
 function taskEvents(before: ReadonlyMap<string, Task>, after: ReadonlyMap<string, Task>): TeamEvent[] {
-  const ids = [...new Set([...before.keys(), ...after.keys()])].sort((a, b) => Number(a) - Number(b));
+  const ids = [...new Set([...before.keys(), ...after.keys()])].sort(compareTaskIds);
   const out: TeamEvent[] = [];
   for (const id of ids) {
     const was = before.get(id);

@@ -5,10 +5,10 @@
  * has, and changes made while nobody watched are caught up on the next start.
  */
 import type { TeamConfig } from '../protocol/config.js';
-import type { JournalEvent } from '../protocol/journal.js';
+import type { TeamEventRecord } from '../protocol/events.js';
 import type { Task } from '../protocol/task.js';
 import type { JournalReader } from './journal-reader.js';
-import { memberEvent, messageEvent, taskEvent, taskSignature } from './journal.js';
+import { observedMember, observedMessage, observedTask, taskSignature } from './journal.js';
 import type { MessageRecord } from './message-book.js';
 
 /** What is on disk now, and which parts to reconcile. */
@@ -28,12 +28,12 @@ export interface ObservedScope {
 }
 
 /** Events the journal lacks, already accepted by `journal` (so they are not recorded twice). */
-export function observedEvents(journal: JournalReader, scope: ObservedScope): JournalEvent[] {
+export function observedEvents(journal: JournalReader, scope: ObservedScope): TeamEventRecord[] {
   const members = memberCandidates(journal, scope);
   // Joins come first (a member joins before it talks), stamped with the member's joinedAt.
-  const candidates: JournalEvent[] = [
+  const candidates: TeamEventRecord[] = [
     ...members.joined,
-    ...byTimestamp(scope.messages).map((m) => messageEvent(scope.team, m.to, m.entry, 'observed', scope.now)),
+    ...byTimestamp(scope.messages).map((m) => observedMessage(scope.team, m.to, m.entry, scope.now)),
     ...taskCandidates(journal, scope),
     ...members.left,
   ];
@@ -45,28 +45,28 @@ export function byTimestamp(messages: readonly MessageRecord[]): MessageRecord[]
   return [...messages].sort((a, b) => (a.entry.timestamp < b.entry.timestamp ? -1 : a.entry.timestamp > b.entry.timestamp ? 1 : 0));
 }
 
-function taskCandidates(journal: JournalReader, scope: ObservedScope): JournalEvent[] {
-  const out: JournalEvent[] = [];
+function taskCandidates(journal: JournalReader, scope: ObservedScope): TeamEventRecord[] {
+  const out: TeamEventRecord[] = [];
   for (const id of new Set(scope.taskIds)) {
     const task = scope.tasks.get(id);
     const known = journal.taskSignature(id);
     if (taskSignature(task) === known) continue;
-    if (task) out.push(taskEvent(scope.team, known === 'deleted' ? 'created' : 'updated', task, 'observed', scope.now));
+    if (task) out.push(observedTask(scope.team, known === 'deleted' ? 'created' : 'updated', task, scope.now));
     else {
       const last = journal.lastTask(id);
-      if (last) out.push(taskEvent(scope.team, 'deleted', last, 'observed', scope.now));
+      if (last) out.push(observedTask(scope.team, 'deleted', last, scope.now));
     }
   }
   return out;
 }
 
-function memberCandidates(journal: JournalReader, scope: ObservedScope): { joined: JournalEvent[]; left: JournalEvent[] } {
+function memberCandidates(journal: JournalReader, scope: ObservedScope): { joined: TeamEventRecord[]; left: TeamEventRecord[] } {
   const config = scope.config;
   if (!config || !scope.exists) return { joined: [], left: [] };
-  const joined = config.members.map((m) => memberEvent(scope.team, 'joined', m.name, m.agentId, 'observed', m.joinedAt ?? scope.now));
+  const joined = config.members.map((m) => observedMember(scope.team, 'joined', m.name, m.agentId, m.joinedAt ?? scope.now));
   const left = journal
     .membersWith('joined')
     .filter((p) => !config.members.some((m) => m.name === p.name))
-    .map((p) => memberEvent(scope.team, 'left', p.name, p.agentId, 'observed', scope.now));
+    .map((p) => observedMember(scope.team, 'left', p.name, p.agentId, scope.now));
   return { joined, left };
 }

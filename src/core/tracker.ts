@@ -1,23 +1,24 @@
 /**
  * Keeps a live picture of one team for `watch` and `log --follow`: loads everything once, then on
- * each {@link StoreChange} hint re-reads only what the hint names (one inbox, one task, the config)
+ * each {@link StoreHint} hint re-reads only what the hint names (one inbox, one task, the config)
  * and reports what changed. Messages gone from an inbox (Claude Code 2.1.332 deletes delivered
  * entries; mailroom archives read ones) stay in the picture as `delivered`, and so do messages
  * only the journal or an inbox archive still knows.
  */
 import { isMailroomError } from '../errors.js';
 import type { TeamConfig } from '../protocol/config.js';
-import type { JournalEvent } from '../protocol/journal.js';
+import type { TeamEventRecord } from '../protocol/events.js';
 import type { Task } from '../protocol/task.js';
-import type { Store, StoreChange } from '../store/store.js';
-import { storeOf, type TeamOptions } from './context.js';
+import { compareTaskIds } from '../domain/task-board.js';
+import type { StoreHint, TeamStore } from '../store/team-store.js';
+import { teamOf, type TeamOptions } from './context.js';
 import { diffSnapshots } from './tracker-diff.js';
 import { JournalReader } from './journal-reader.js';
 import { observedEvents } from './tracker-record.js';
 import { buildSnapshot, type TeamSnapshot } from './snapshot.js';
 import type { TeamEvent } from './events.js';
 import { MessageBook } from './message-book.js';
-import { record } from './journal.js';
+import { recordObserved } from './journal.js';
 
 /** Options of {@link TeamTracker}. */
 export interface TrackerOptions {
@@ -43,11 +44,11 @@ export class TeamTracker {
   private readonly departed = new Map<string, string | undefined>();
   private readonly book = new MessageBook();
   private readonly journal: JournalReader;
-  private pending: StoreChange[] = [];
+  private pending: StoreHint[] = [];
   private cached: TeamSnapshot | undefined;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: TeamStore,
     private readonly team: string,
     private readonly options: TrackerOptions = {},
   ) {
@@ -59,9 +60,9 @@ export class TeamTracker {
     this.config = await this.store.readConfig(this.team);
     this.exists = true;
     this.readJournalEvents(await this.journal.next());
-    const agents = new Set([...this.config.members.map((m) => m.name), ...(await this.store.listInboxes(this.team))]);
+    const agents = new Set([...this.config.members.map((m) => m.name), ...(await this.store.listInboxes(this.team)).map((i) => i.name)]);
     const [inboxes, tasks] = await Promise.all([
-      Promise.all([...agents].map(async (agent) => ({ agent, archived: await this.store.readInboxArchive(this.team, agent), entries: await this.store.readInbox(this.team, agent) }))),
+      Promise.all([...agents].map(async (agent) => ({ agent, archived: (await this.store.readInboxHistory(this.team, agent)).archived, entries: await this.store.readInbox(this.team, agent) }))),
       this.store.listTasks(this.team),
     ]);
     for (const { agent, archived, entries } of inboxes) {
@@ -81,16 +82,16 @@ export class TeamTracker {
   }
 
   /** Re-reads what the hints name (plus hints that failed before), records and reports changes. */
-  async apply(changes: readonly StoreChange[]): Promise<TrackerUpdate> {
+  async apply(changes: readonly StoreHint[]): Promise<TrackerUpdate> {
     const before = this.snapshot();
-    const work = [...this.pending, ...changes];
+    const work = [...this.pending, ...changes.filter((c) => c.kind === 'config' || c.kind === 'inbox' || c.kind === 'task' || c.kind === 'events')];
     this.pending = [];
     const configChanged = work.some((c) => c.kind === 'config');
     const beforeTasks = new Map(this.tasks);
     const events: TeamEvent[] = [];
     if (configChanged) await this.attempt({ kind: 'config', team: this.team }, () => this.reloadConfig(events));
-    for (const agent of new Set(work.flatMap((c) => (c.kind === 'inbox' ? [c.agent] : [])))) {
-      await this.attempt({ kind: 'inbox', team: this.team, agent }, async () => this.book.setInbox(agent, await this.store.readInbox(this.team, agent)));
+    for (const member of new Set(work.flatMap((c) => (c.kind === 'inbox' ? [c.member] : [])))) {
+      await this.attempt({ kind: 'inbox', team: this.team, member }, async () => this.book.setInbox(member, await this.store.readInbox(this.team, member)));
     }
     const taskIds = await this.reloadTasks(work);
     this.readJournalEvents(await this.journal.next());
@@ -101,7 +102,7 @@ export class TeamTracker {
     return { events, snapshot: after, retry: this.pending.length > 0 };
   }
 
-  private async attempt(change: StoreChange, read: () => Promise<void>): Promise<void> {
+  private async attempt(change: StoreHint, read: () => Promise<void>): Promise<void> {
     try {
       await read();
     } catch (err) {
@@ -129,7 +130,7 @@ export class TeamTracker {
   }
 
   /** Re-reads the hinted tasks (all of them for a hint without id); returns the ids looked at. */
-  private async reloadTasks(work: readonly StoreChange[]): Promise<string[]> {
+  private async reloadTasks(work: readonly StoreHint[]): Promise<string[]> {
     const hints = work.flatMap((c) => (c.kind === 'task' ? [c.id] : []));
     if (hints.length === 0) return [];
     if (hints.includes(undefined)) {
@@ -143,11 +144,11 @@ export class TeamTracker {
       if (task) this.tasks.set(id, task);
       else this.tasks.delete(id);
     }
-    this.tasks = new Map([...this.tasks].sort(([a], [b]) => Number(a) - Number(b)));
+    this.tasks = new Map([...this.tasks].sort(([a], [b]) => compareTaskIds(a, b)));
     return ids;
   }
 
-  private readJournalEvents(events: readonly JournalEvent[]): void {
+  private readJournalEvents(events: readonly TeamEventRecord[]): void {
     for (const e of events) {
       if (e.kind === 'message') this.book.addKnown(e.to, e.entry);
       if (e.kind === 'member' && e.action === 'left' && !this.config?.members.some((m) => m.name === e.name)) this.departed.set(e.name, e.agentId);
@@ -158,7 +159,7 @@ export class TeamTracker {
     if (!this.options.record) return;
     const now = (this.options.now ?? Date.now)();
     const events = observedEvents(this.journal, { team: this.team, now, config: scope.config ? this.config : undefined, exists: this.exists, tasks: this.tasks, taskIds: scope.tasks, messages: this.book.peekNew() });
-    await record(this.store, this.team, events);
+    await recordObserved(this.store, this.team, events);
   }
 }
 
@@ -167,5 +168,5 @@ export class TeamTracker {
  * journal). Records nothing. @throws TEAM_NOT_FOUND
  */
 export async function snapshotTeam(options: TeamOptions): Promise<TeamSnapshot> {
-  return new TeamTracker(storeOf(options.root), options.team, options.now ? { now: options.now } : {}).load();
+  return new TeamTracker(teamOf(options), options.team, options.now ? { now: options.now } : {}).load();
 }

@@ -1,10 +1,11 @@
 /**
- * Consuming this agent's inbox: the oldest unread messages, marked read as they are handed to the
- * agent (that is when it consumed them, reference §3 / case 04), and waiting for the next one on
- * the store watch, with no polling.
+ * Consuming this agent's inbox: the oldest unread messages, taken and marked read in one go as
+ * they are handed to the agent (that is when it consumed them, reference §3 / case 04) — a lease
+ * taken under this server's reader claim and acknowledged at once, so no message is handed out
+ * twice, whatever else reads — and waiting for the next one on the team's feed, with no polling.
  */
-import { markRead, readInbox, type InboxMessage } from '../core/inbox.js';
-import { pathPart } from '../store/names.js';
+import type { InboxMessage } from '../core/inbox.js';
+import { parseMessageText } from '../protocol/structured.js';
 import type { McpSession } from './session.js';
 
 /** A message as an MCP tool returns it. `message` is the parsed protocol object, when `text` is one. */
@@ -39,13 +40,15 @@ export function viewOfMessage(m: InboxMessage): MessageView {
   return view;
 }
 
-/** Takes up to `limit` of the oldest unread messages and marks exactly those read. */
+/** Takes up to `limit` of the oldest unread messages and marks exactly those read. @throws TEAMMATE_RUNNING (the reader claim was lost) */
 export function consumeUnread(session: McpSession, limit: number): Promise<Consumed> {
   return session.consume(async () => {
-    const { messages } = await readInbox({ ...session.target, agent: session.me, unread: true });
-    const taken = messages.slice(0, limit);
-    if (taken.length > 0) await markRead({ ...session.target, agent: session.me, entries: taken.map((m) => m.entry) });
-    return { messages: taken.map(viewOfMessage), remaining: messages.length - taken.length };
+    const store = session.store.team;
+    await store.readConfig(session.team); // TEAM_NOT_FOUND, as before, for a team that is gone
+    const { value } = await store.takeUnread(session.team, session.me, { reader: session.readerToken(), limit });
+    if (value.id !== '') await store.acknowledge(session.team, session.me, value.id);
+    const messages = value.entries.map((entry, index): InboxMessage => ({ index, entry: { ...entry, read: true }, parsed: parseMessageText(entry.text) }));
+    return { messages: messages.map(viewOfMessage), remaining: value.remaining };
   });
 }
 
@@ -56,11 +59,10 @@ export function consumeUnread(session: McpSession, limit: number): Promise<Consu
  */
 export async function waitForUnread(session: McpSession, timeoutMs: number, limit: number, request?: AbortSignal): Promise<Consumed> {
   const signal = request ? AbortSignal.any([request, session.closed]) : session.closed;
-  await session.watch.start();
+  await session.feed.start();
   const deadline = Date.now() + timeoutMs;
-  const mine = pathPart(session.me);
   for (;;) {
-    const hint = session.watch.next((c) => c.kind === 'inbox' && c.agent === mine);
+    const hint = session.feed.next((c) => c.kind === 'inbox' && c.member === session.me);
     try {
       if (signal.aborted) return { messages: [], remaining: 0 };
       const got = await consumeUnread(session, limit);

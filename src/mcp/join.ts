@@ -14,14 +14,14 @@ import { isMailroomError } from '../errors.js';
 import type { Member } from '../protocol/config.js';
 import { findMember } from '../core/members.js';
 import { spawnMember } from '../core/spawn.js';
-import type { Store } from '../store/store.js';
+import type { Stores } from '../store/selection.js';
 
 /** The backendType an MCP agent is registered with (see the module comment for why). */
 export const MCP_BACKEND = 'in-process';
 
 /** Input of {@link joinTeam}. */
 export interface JoinOptions {
-  store: Store;
+  store: Stores;
   team: string;
   /** The agent's member name. */
   name: string;
@@ -46,7 +46,7 @@ export interface JoinResult {
  * MEMBER_EXISTS (a member whose name differs only in case)
  */
 export async function joinTeam(options: JoinOptions): Promise<JoinResult> {
-  const existing = findMember(await options.store.readConfig(options.team), options.name);
+  const existing = findMember(await options.store.team.readConfig(options.team), options.name);
   if (existing) return { member: existing, registered: false };
   try {
     const member = await spawnMember({
@@ -62,7 +62,7 @@ export async function joinTeam(options: JoinOptions): Promise<JoinResult> {
     return { member, registered: true };
   } catch (err) {
     if (!isMailroomError(err, 'MEMBER_EXISTS')) throw err;
-    const raced = findMember(await options.store.readConfig(options.team), options.name);
+    const raced = findMember(await options.store.team.readConfig(options.team), options.name);
     if (raced) return { member: raced, registered: false };
     throw err;
   }

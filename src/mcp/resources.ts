@@ -6,7 +6,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SubscribeRequestSchema, UnsubscribeRequestSchema, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { listTasks } from '../core/tasks.js';
-import type { StoreChange } from '../store/store.js';
+import type { FeedHint } from '../core/feed.js';
 import type { McpSession } from './session.js';
 
 /** The URIs of a team's resources. */
@@ -26,7 +26,7 @@ export function registerResources(server: McpServer, session: McpSession): void 
     'team-config',
     uris.config,
     { title: `Team ${session.team}: config`, description: 'config.json of the team: lead, members, their backends and colors', mimeType: 'application/json' },
-    async (uri) => json(uri.href, await session.store.readConfig(session.team)),
+    async (uri) => json(uri.href, await session.store.team.readConfig(session.team)),
   );
   server.registerResource(
     'task-board',
@@ -40,15 +40,15 @@ export function registerResources(server: McpServer, session: McpSession): void 
 function registerSubscriptions(server: McpServer, session: McpSession, uris: { config: string; tasks: string }): void {
   const subscribed = new Set<string>();
   let unsubscribeWatch: (() => void) | undefined;
-  const onChange = (change: StoreChange) => {
+  const onChange = (change: FeedHint) => {
     const uri = change.kind === 'config' ? uris.config : change.kind === 'task' ? uris.tasks : undefined;
     if (uri && subscribed.has(uri)) void server.server.sendResourceUpdated({ uri }).catch((err: unknown) => session.log(`resource update not sent: ${String(err)}`));
   };
   server.server.registerCapabilities({ resources: { subscribe: true } });
   server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
     subscribed.add(request.params.uri);
-    unsubscribeWatch ??= session.watch.subscribe(onChange);
-    await session.watch.start();
+    unsubscribeWatch ??= session.feed.subscribe(onChange);
+    await session.feed.start();
     return {};
   });
   server.server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {

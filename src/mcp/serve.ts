@@ -4,14 +4,15 @@
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { Store } from '../store/store.js';
+import { ReaderLease } from '../core/reader-claim.js';
+import type { Stores } from '../store/selection.js';
 import { joinTeam } from './join.js';
 import { createMcpServer } from './server.js';
 import { McpSession, stderrLogger, type Logger } from './session.js';
 
 /** Input of {@link serveMcp}. */
 export interface ServeMcpOptions {
-  store: Store;
+  store: Stores;
   team: string;
   /** Member name to act as; registered (backendType `in-process`) when the team has no such member. */
   as: string;
@@ -25,14 +26,19 @@ export interface ServeMcpOptions {
 }
 
 /**
- * Serves until the client disconnects. Resolves when the server has shut down.
- * @throws TEAM_NOT_FOUND, INVALID_NAME, MEMBER_EXISTS (from joining), before anything is served
+ * Serves until the client disconnects. Resolves when the server has shut down. The server holds
+ * the member's reader claim while it serves (one reader per member: a second `mailroom mcp` for the
+ * member, a `mailroom agent` or a `mailroom run` hosting it is refused while this one runs; one
+ * whose process died on this machine is taken over at once).
+ * @throws TEAM_NOT_FOUND, INVALID_NAME, MEMBER_EXISTS (from joining), TEAMMATE_RUNNING (another
+ * reader has the member), before anything is served
  */
 export async function serveMcp(options: ServeMcpOptions): Promise<void> {
   const log = options.log ?? stderrLogger;
   const { member, registered } = await joinTeam({ store: options.store, team: options.team, name: options.as, model: options.model, type: options.type });
-  log(`${registered ? 'joined' : 'acting as'} ${member.agentId} (store ${options.store.root})`);
-  const session = new McpSession(options.store, options.team, member.name, log);
+  const reader = await ReaderLease.take(options.store, options.team, member.name, 'mcp', { log, onLost: (err) => log(`lost the reader claim: ${err.message}`) });
+  log(`${registered ? 'joined' : 'acting as'} ${member.agentId} (store ${options.store.team.location})`);
+  const session = new McpSession(options.store, options.team, member.name, log, reader);
   const server = createMcpServer(session);
   const stdin = options.stdin ?? process.stdin;
   const transport = new StdioServerTransport(stdin as typeof process.stdin, (options.stdout ?? process.stdout) as typeof process.stdout);

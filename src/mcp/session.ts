@@ -1,9 +1,12 @@
 /**
- * What every MCP tool and resource works with: the store, the team, who "I" am, the shared watch,
- * and a stderr logger (stdout carries only the protocol).
+ * What every MCP tool and resource works with: the stores, the team, who "I" am, the team's feed
+ * (one store watch, started on the first wait or resource subscription), this server's reader
+ * claim, and a stderr logger (stdout carries only the protocol).
  */
-import type { Store } from '../store/store.js';
-import { TeamWatch } from './team-watch.js';
+import { MailroomError } from '../errors.js';
+import { TeamFeed } from '../core/feed.js';
+import type { ReaderLease } from '../core/reader-claim.js';
+import type { Stores } from '../store/selection.js';
 
 /** Writes one diagnostic line. Never stdout: that is the MCP channel. */
 export type Logger = (line: string) => void;
@@ -15,29 +18,41 @@ export const stderrLogger: Logger = (line) => {
 
 /** State shared by the tools of one MCP server. */
 export class McpSession {
-  /** Shared store watch (started on first wait or resource subscription). */
-  readonly watch: TeamWatch;
+  /** The team's feed (started on first use). */
+  readonly feed: TeamFeed;
   private consuming: Promise<unknown> = Promise.resolve();
   private readonly closing = new AbortController();
 
   constructor(
-    readonly store: Store,
+    readonly store: Stores,
     readonly team: string,
     /** The member name this server acts as (sender, claimant, inbox owner). */
     readonly me: string,
     readonly log: Logger = stderrLogger,
+    /** This server's reader claim on `me`'s inbox (without one, the server cannot read its inbox). */
+    readonly reader?: ReaderLease,
   ) {
-    this.watch = new TeamWatch(store, team);
+    this.feed = new TeamFeed(store, team, { pollMs: 0 });
   }
 
   /** The options every core use case takes. */
-  get target(): { root: Store; team: string } {
+  get target(): { root: Stores; team: string } {
     return { root: this.store, team: this.team };
   }
 
   /**
+   * The token that takes from this member's inbox.
+   * @throws TEAMMATE_RUNNING when the claim was lost (another reader took it over) or never held
+   */
+  readerToken(): string {
+    if (!this.reader) throw new MailroomError('TEAMMATE_RUNNING', `This MCP server holds no reader claim on ${this.me}'s inbox, so it cannot read it.`, { details: { team: this.team, name: this.me } });
+    if (this.reader.signal.aborted) throw this.reader.signal.reason instanceof MailroomError ? this.reader.signal.reason : new MailroomError('TEAMMATE_RUNNING', `${this.me}'s reader claim was taken over by another reader.`);
+    return this.reader.token;
+  }
+
+  /**
    * Runs `fn` after every earlier consumer finished, so two concurrent inbox reads of this server
-   * never hand out (and mark read) the same message twice.
+   * run one after the other (each hand-out is also atomic in the store).
    */
   consume<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.consuming.then(fn, fn);
@@ -50,9 +65,10 @@ export class McpSession {
     return this.closing.signal;
   }
 
-  /** Ends pending waits and releases the watch. */
-  close(): Promise<void> {
+  /** Ends pending waits, releases the feed and gives the reader claim up. */
+  async close(): Promise<void> {
     this.closing.abort();
-    return this.watch.close();
+    await this.feed.close();
+    await this.reader?.release();
   }
 }

@@ -5,7 +5,7 @@
  * this only answers identity questions (e.g. a model adapter naming the caller in a log line).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Store } from '../store/store.js';
+import type { Stores } from '../store/selection.js';
 
 /** Identity and cancellation of the teammate a piece of code runs for. */
 export interface TeammateContext {
@@ -21,8 +21,8 @@ export interface TeammateContext {
   readonly color?: string | undefined;
   /** Working directory for commands the teammate runs. */
   readonly cwd: string;
-  /** Store the teammate reads and writes. */
-  readonly store: Store;
+  /** The stores the teammate reads and writes (team state, and this machine's records). */
+  readonly store: Stores;
   /** Fires when the teammate must stop (shutdown or host close). */
   readonly signal: AbortSignal;
 }

@@ -35,6 +35,19 @@ export class Conversation {
     this.pending = [];
   }
 
+  /**
+   * Takes `block` back out of the last user turn (a model call that carried it failed, and it will
+   * be delivered again). The turn object is replaced, never changed, so a request that kept the old
+   * messages array is unaffected; a turn left empty is dropped.
+   */
+  withdraw(block: ContentBlock): void {
+    const last = this.turns[this.turns.length - 1];
+    if (last?.role !== 'user' || !last.content.includes(block)) return;
+    const content = last.content.filter((b) => b !== block);
+    if (content.length === 0) this.turns.pop();
+    else this.turns[this.turns.length - 1] = { role: 'user', content };
+  }
+
   /** Appends the model's reply. */
   addAssistant(content: Array<TextBlock | ToolUseBlock>): void {
     this.turns.push({ role: 'assistant', content: content.length > 0 ? content : [{ type: 'text', text: '(no output)' }] });

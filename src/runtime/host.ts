@@ -1,16 +1,20 @@
 /**
- * The in-process backend: many teammates in one process, sharing one watch of the team. Each runs
- * under its own AbortController (shutdown aborts its model call and tools) and its own
- * AsyncLocalStorage context. The host also plays the lead's side of the shutdown handshake.
+ * The in-process backend: many teammates in one process, sharing one feed of the team. Each runs
+ * under its own AbortController (shutdown aborts its model call and tools), its own
+ * AsyncLocalStorage context and its own reader claim (a member already read by any runtime — here
+ * or in another process — is refused with TEAMMATE_RUNNING). The host also plays the lead's side of
+ * the shutdown handshake ({@link shutdownHandshake}).
  */
+import { MailroomError } from '../errors.js';
 import { storeOf, type StoreRef } from '../core/context.js';
-import { completeShutdown, requestShutdown } from '../core/shutdown.js';
-import type { Store } from '../store/store.js';
-import { awaitShutdownAnswer, DEFAULT_SHUTDOWN_TIMEOUT_MS, type ShutdownAnswer } from './lifecycle/answer.js';
+import { TeamFeed } from '../core/feed.js';
+import { completeShutdown } from '../core/shutdown.js';
+import type { Stores } from '../store/selection.js';
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS, shutdownHandshake } from './lifecycle/answer.js';
 import type { Model } from './models/types.js';
 import { runTeammate, type TeammateExit, type TeammateOptions, type TeammateState } from './teammate.js';
-import { TeamSignals } from './wake/signals.js';
 import { deadline } from './deadline.js';
+import { ReaderLease } from '../core/reader-claim.js';
 
 /** Input of {@link InProcessHost.open}. */
 export interface HostOptions {
@@ -28,7 +32,9 @@ export interface HostOptions {
 export interface HostedTeammate {
   readonly name: string;
   readonly state: TeammateState;
-  /** Settles when the teammate stops (rejects only on an unexpected crash). */
+  /** Settles once the teammate holds its member's reader claim (rejects with TEAMMATE_RUNNING when another reader has it). */
+  readonly ready: Promise<void>;
+  /** Settles when the teammate stops (rejects when it could not start, or on an unexpected crash). */
   readonly done: Promise<TeammateExit>;
 }
 
@@ -38,6 +44,7 @@ export type HostStopResult = { name: string; outcome: 'approved' | 'timeout' | '
 interface Entry {
   name: string;
   state: TeammateState;
+  ready: Promise<void>;
   done: Promise<TeammateExit>;
   controller: AbortController;
 }
@@ -47,40 +54,56 @@ export class InProcessHost {
   private readonly entries = new Map<string, Entry>();
 
   private constructor(
-    private readonly store: Store,
+    private readonly store: Stores,
     private readonly options: HostOptions,
-    private readonly signals: TeamSignals,
+    private readonly teamFeed: TeamFeed,
   ) {}
 
   /** Opens the host (starts watching the team). */
   static async open(options: HostOptions): Promise<InProcessHost> {
     const store = storeOf(options.root);
-    return new InProcessHost(store, options, await TeamSignals.open(store, options.team, { pollMs: options.pollMs }));
+    return new InProcessHost(store, options, await TeamFeed.open(store, options.team, { pollMs: options.pollMs }));
   }
 
-  /** Starts teammate `name` (a registered member) with `model`. */
-  add(name: string, model: Model, extra: Partial<Omit<TeammateOptions, 'root' | 'team' | 'name' | 'model' | 'signal' | 'signals'>> = {}): HostedTeammate {
+  /**
+   * Starts teammate `name` (a registered member) with `model`.
+   * @throws TEAMMATE_RUNNING when this host already runs it (another runtime holding the member's
+   * reader claim makes `ready` and `done` reject instead)
+   */
+  add(name: string, model: Model, extra: Partial<Omit<TeammateOptions, 'root' | 'team' | 'name' | 'model' | 'signal' | 'feed' | 'reader'>> = {}): HostedTeammate {
+    const running = this.entries.get(name);
+    if (running && running.state !== 'stopped') {
+      throw new MailroomError('TEAMMATE_RUNNING', `${name} already runs in this host (in-process, process ${process.pid}); a second runtime would consume the same inbox. Stop it first with host.stop("${name}").`, {
+        details: { team: this.options.team, name, pid: process.pid, holder: { kind: 'in-process', pid: process.pid } },
+      });
+    }
     const controller = new AbortController();
-    const entry: Entry = { name, state: 'starting', controller, done: Promise.resolve({ reason: 'aborted' }) };
     const log = (line: string) => this.options.log?.(name, line);
-    entry.done = runTeammate({
-      ...extra,
-      root: this.store,
-      team: this.options.team,
-      name,
-      model,
-      signal: controller.signal,
-      signals: this.signals,
-      log,
-      onState: (s) => ((entry.state = s), extra.onState?.(s), this.options.onState?.(name, s)),
-    });
+    const claim = ReaderLease.take(this.store, this.options.team, name, 'in-process', { log });
+    const entry: Entry = { name, state: 'starting', controller, ready: claim.then(() => undefined), done: Promise.resolve({ reason: 'aborted' }) };
+    entry.done = claim.then((reader) =>
+      runTeammate({
+        ...extra,
+        root: this.store,
+        team: this.options.team,
+        name,
+        model,
+        signal: controller.signal,
+        feed: this.teamFeed,
+        reader,
+        log,
+        onState: (s) => ((entry.state = s), extra.onState?.(s), this.options.onState?.(name, s)),
+      }),
+    );
+    entry.done.catch(() => (entry.state = 'stopped'));
+    entry.ready.catch(() => undefined); // a refused claim is reported through `ready` and `done` to whoever awaits them
     this.entries.set(name, entry);
     return entry;
   }
 
-  /** The team's shared wake-up hints (for the lead's side: following its inbox, waiting for quiet). */
-  get hints(): TeamSignals {
-    return this.signals;
+  /** The team's shared feed (for the lead's side: following its inbox, waiting for quiet). */
+  get feed(): TeamFeed {
+    return this.teamFeed;
   }
 
   /** Every hosted teammate (stopped ones included). */
@@ -96,16 +119,20 @@ export class InProcessHost {
     const entry = this.entries.get(name);
     if (!entry || entry.state === 'stopped') return { name, outcome: 'already-stopped' };
     if (o.force) return this.force(entry, 'forced');
-    const { requestId } = await requestShutdown({ root: this.store, team: this.options.team, to: name, reason: o.reason });
-    const waiting = new AbortController();
-    const stopWaiting = deadline(undefined, waiting.signal, o.signal);
-    const answer = await Promise.race([
-      awaitShutdownAnswer({ store: this.store, team: this.options.team, name, requestId, timeoutMs: o.timeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS, signals: this.signals, signal: stopWaiting.signal }),
-      entry.done.then((): ShutdownAnswer => ({ kind: 'approved' })),
-    ]).finally(() => (waiting.abort(), stopWaiting.dispose()));
+    const waiting = deadline(undefined, o.signal);
+    const { answer } = await shutdownHandshake({
+      store: this.store,
+      team: this.options.team,
+      name,
+      reason: o.reason,
+      timeoutMs: o.timeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
+      feed: this.teamFeed,
+      signal: waiting.signal,
+      exited: entry.done,
+    }).finally(() => waiting.dispose());
     if (answer.kind === 'rejected') return { name, outcome: 'rejected', reason: answer.reason };
     if (answer.kind === 'timeout') return this.force(entry, 'timeout');
-    const exited = await Promise.race([entry.done.then(() => true), sleep(5_000).then(() => false)]);
+    const exited = await Promise.race([entry.done.then(() => true, () => true), sleep(5_000).then(() => false)]);
     return exited ? { name, outcome: 'approved' } : this.force(entry, 'approved');
   }
 
@@ -113,7 +140,7 @@ export class InProcessHost {
   async close(): Promise<void> {
     for (const e of this.entries.values()) e.controller.abort(new Error('host closed'));
     await Promise.allSettled([...this.entries.values()].map((e) => e.done));
-    await this.signals.close();
+    await this.teamFeed.close();
   }
 
   private async force<O extends 'timeout' | 'forced' | 'approved'>(entry: Entry, outcome: O): Promise<{ name: string; outcome: O }> {

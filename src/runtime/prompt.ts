@@ -7,13 +7,13 @@ import { leadName } from '../core/members.js';
 import { indexTasks, isInternal, openBlockers } from '../core/task-rules.js';
 import type { Member, TeamConfig } from '../protocol/config.js';
 import type { Task } from '../protocol/task.js';
-import type { Store } from '../store/store.js';
+import type { TeamStore } from '../store/team-store.js';
 
 /** Most tasks listed in the prompt (the rest are summarised in one line). */
 export const PROMPT_TASK_CAP = 100;
 
 /** Reads the team's config and tasks and builds the system prompt for `name`. */
-export async function loadSystemPrompt(store: Store, team: string, name: string, now: number = Date.now()): Promise<string> {
+export async function loadSystemPrompt(store: TeamStore, team: string, name: string, now: number = Date.now()): Promise<string> {
   const [config, tasks] = await Promise.all([store.readConfig(team), store.listTasks(team)]);
   return buildSystemPrompt({ config, name, tasks, now });
 }

@@ -11,12 +11,12 @@
  */
 import { identify, ownIdentity } from '../core/process-identity.js';
 import type { CommandRecord } from '../protocol/command.js';
-import type { Store } from '../store/store.js';
+import type { Stores } from '../store/selection.js';
 import { runShell, type ShellOptions, type ShellResult } from './shell.js';
 
 /** Whose command it is. */
 export interface CommandOwnerRef {
-  store: Store;
+  store: Stores;
   team: string;
   /** Member name of the teammate running it. */
   agent: string;
@@ -35,7 +35,7 @@ export async function runRecordedShell(ref: CommandOwnerRef, options: ShellOptio
     },
   });
   const written = await recorded;
-  if (written) await ref.store.deleteCommandRecord(ref.team, written.pid).catch((err: unknown) => warn(`could not remove the record of command pid ${written.pid}`, err));
+  if (written) await ref.store.host.deleteCommandRecord(ref.team, written.pid).catch((err: unknown) => warn(`could not remove the record of command pid ${written.pid}`, err));
   return result;
 }
 
@@ -54,7 +54,7 @@ async function record(ref: CommandOwnerRef, command: string, pid: number): Promi
       startedAt: Date.now(),
       owner,
     };
-    await ref.store.writeCommandRecord(entry);
+    await ref.store.host.writeCommandRecord(entry);
     return entry;
   } catch (err) {
     warn(`could not record command pid ${pid} of ${ref.agent} (it runs unrecorded: if this runtime is killed, nothing will stop it)`, err);

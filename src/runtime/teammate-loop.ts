@@ -3,6 +3,8 @@
  * approved shutdown. Also logs mail noticed while busy (it is delivered before the next model
  * call, never marked read before).
  */
+import type { FeedHint, TeamFeed } from '../core/feed.js';
+import type { ReaderLease } from '../core/reader-claim.js';
 import { completeShutdown } from '../core/shutdown.js';
 import type { TeammateContext } from './context.js';
 import { Conversation } from './conversation.js';
@@ -10,7 +12,6 @@ import { Mailbox } from './delivery/mailbox.js';
 import { sendIdleNotification } from './lifecycle/idle.js';
 import type { TeammateExit, TeammateOptions, TeammateState } from './teammate.js';
 import { runTurn, type TurnOutcome } from './turn.js';
-import type { TeamSignals, WakeHint } from './wake/signals.js';
 import { Waiter } from './wake/waiter.js';
 import { WorkFinder, type Work } from './work.js';
 
@@ -22,25 +23,28 @@ export class TeammateLoop {
   private readonly conversation = new Conversation();
   private state: TeammateState = 'starting';
   private readonly log: (line: string) => void;
+  private retry: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly ctx: TeammateContext,
     private readonly options: TeammateOptions,
-    private readonly signals: TeamSignals,
+    private readonly feed: TeamFeed,
+    private readonly reader: ReaderLease,
   ) {
     this.log = options.log ?? (() => undefined);
-    this.mailbox = new Mailbox(ctx.store, ctx.team, ctx.name, ctx.lead);
-    this.finder = new WorkFinder(ctx.store, ctx.team, ctx.name, this.mailbox, options.takesTasks ?? true);
-    this.waiter = new Waiter<Work>(signals, ctx.name, options.takesTasks ?? true);
+    this.mailbox = new Mailbox(ctx.store, ctx.team, ctx.name, ctx.lead, reader.token);
+    this.finder = new WorkFinder(ctx.store.team, ctx.team, ctx.name, this.mailbox, options.takesTasks ?? true);
+    this.waiter = new Waiter<Work>(feed, ctx.name, options.takesTasks ?? true);
   }
 
   /** Runs until the teammate stops. */
   async run(): Promise<TeammateExit> {
-    const unsubscribe = this.signals.subscribe((hint) => this.noticeWhileBusy(hint));
+    const unsubscribe = this.feed.subscribe((hint) => this.noticeWhileBusy(hint));
     try {
       return await this.loop();
     } finally {
       unsubscribe();
+      if (this.retry) clearTimeout(this.retry);
       this.waiter.close();
       this.setState('stopped');
     }
@@ -58,8 +62,17 @@ export class TeammateLoop {
       if (outcome === undefined) return { reason: 'aborted' };
       if (outcome.record.shutdownApproved) return this.leave(outcome.record.shutdownApproved.requestId);
       if (outcome.steps > 0 || outcome.error !== undefined) await this.notifyIdle(outcome);
+      if (outcome.error !== undefined) this.retryLater();
       this.waiter.poke();
     }
+  }
+
+  /** After a failed turn, the mail it put back is held back a while: wake up when it may be delivered again. */
+  private retryLater(): void {
+    const at = this.mailbox.retryAt();
+    if (at === undefined) return;
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = setTimeout(() => this.waiter.poke(), Math.max(0, at - Date.now()) + 5);
   }
 
   private async turn(): Promise<TurnOutcome | undefined> {
@@ -99,8 +112,8 @@ export class TeammateLoop {
     return { reason: 'shutdown', requestId };
   }
 
-  private noticeWhileBusy(hint: WakeHint): void {
-    if (this.state !== 'working' || hint.kind !== 'inbox' || hint.agent !== this.ctx.name) return;
+  private noticeWhileBusy(hint: FeedHint): void {
+    if (this.state !== 'working' || hint.kind !== 'inbox' || hint.member !== this.ctx.name) return;
     void peek(this.mailbox).then((n) => {
       if (n > 0) this.log(`noticed ${n} unread message${n > 1 ? 's' : ''} while busy; delivering before the next model call`);
     });
@@ -109,6 +122,7 @@ export class TeammateLoop {
   private setState(state: TeammateState): void {
     if (this.state === state) return;
     this.state = state;
+    this.reader.setState(state === 'working' ? 'working' : 'idle');
     this.options.onState?.(state);
   }
 }

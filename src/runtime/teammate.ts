@@ -1,15 +1,19 @@
 /**
  * A running teammate: wait for work → run a turn → send idle_notification → wait again, until a
  * shutdown is approved (the member leaves the roster, its open tasks go back to pending), it is
- * removed from the roster, or its signal aborts. Runs inside {@link runAsTeammate}, so
- * {@link currentTeammate} answers anywhere below.
+ * removed from the roster, or its signal aborts. It holds the member's reader claim for as long as
+ * it runs (one consumer per member: a second runtime of any kind is refused with TEAMMATE_RUNNING).
+ * Runs inside {@link runAsTeammate}, so {@link currentTeammate} answers anywhere below.
  */
 import { storeOf, type StoreRef } from '../core/context.js';
+import { TeamFeed } from '../core/feed.js';
 import { leadName, requireMember } from '../core/members.js';
+import { ReaderLease } from '../core/reader-claim.js';
+import type { ReaderHolder } from '../store/team-store.js';
 import { runAsTeammate, type TeammateContext } from './context.js';
 import type { Model, ModelRequest } from './models/types.js';
 import { TeammateLoop } from './teammate-loop.js';
-import { TeamSignals } from './wake/signals.js';
+import { deadline } from './deadline.js';
 
 /** Input of {@link runTeammate}. */
 export interface TeammateOptions {
@@ -20,14 +24,18 @@ export interface TeammateOptions {
   model: Model;
   /** Stops the teammate (in-process shutdown, host close). Passed to every model call and tool. */
   signal?: AbortSignal;
-  /** Shared wake-up hints of the team (a host passes one for all its teammates); else one is opened. */
-  signals?: TeamSignals;
-  /** Safety-net re-read period in ms when opening its own signals. */
+  /** The team's feed (a host passes one for all its teammates); else one is opened. */
+  feed?: TeamFeed;
+  /** Safety-net re-read period in ms when opening its own feed. */
   pollMs?: number;
   /** Wake for ready tasks, not only for mail (default true). */
   takesTasks?: boolean;
   /** Cap on model calls per turn. */
   maxSteps?: number;
+  /** The member's reader claim, already taken (else it is taken here, as an in-process reader; released when the teammate stops either way). */
+  reader?: ReaderLease;
+  /** What kind of runtime takes the claim when `reader` is not given (default `in-process`). */
+  readerKind?: ReaderHolder['kind'];
   /** Receives one human-readable line per notable event (no trailing newline). */
   log?: (line: string) => void;
   /** Observes every model request (tests, benchmarks). */
@@ -41,17 +49,23 @@ export type TeammateState = 'starting' | 'idle' | 'working' | 'stopped';
 
 /** Why a teammate stopped. */
 export interface TeammateExit {
+  /** `aborted` also when its reader claim was taken over (it was presumed dead). */
   reason: 'shutdown' | 'removed' | 'aborted';
   /** The approved shutdown request's id (reason `shutdown`). */
   requestId?: string;
 }
 
-/** Runs a teammate until it stops. @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND at start */
+/** Runs a teammate until it stops. @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND, TEAMMATE_RUNNING at start */
 export async function runTeammate(options: TeammateOptions): Promise<TeammateExit> {
-  const store = storeOf(options.root);
-  const config = await store.readConfig(options.team);
+  const stores = storeOf(options.root);
+  const config = await stores.team.readConfig(options.team);
   const member = requireMember(config, options.name, 'teammate');
-  const signal = options.signal ?? new AbortController().signal;
+  const log = options.log ?? (() => undefined);
+  const reader = options.reader ?? (await ReaderLease.take(stores, options.team, member.name, options.readerKind ?? 'in-process', { log }));
+  const onLost = () => log('lost the reader claim (another runtime took it over: this one was presumed dead); stopping');
+  reader.signal.addEventListener('abort', onLost, { once: true });
+  const stopped = deadline(undefined, options.signal, reader.signal);
+  const signal = stopped.signal;
   const ctx: TeammateContext = {
     team: options.team,
     name: member.name,
@@ -59,13 +73,19 @@ export async function runTeammate(options: TeammateOptions): Promise<TeammateExi
     lead: leadName(config),
     color: member.color,
     cwd: member.cwd ?? process.cwd(),
-    store,
+    store: stores,
     signal,
   };
-  const own = options.signals ? undefined : await TeamSignals.open(store, options.team, { pollMs: options.pollMs });
   try {
-    return await runAsTeammate(ctx, () => new TeammateLoop(ctx, options, options.signals ?? own!).run());
+    const own = options.feed ? undefined : await TeamFeed.open(stores, options.team, { pollMs: options.pollMs });
+    try {
+      return await runAsTeammate(ctx, () => new TeammateLoop(ctx, { ...options, log }, options.feed ?? own!, reader).run());
+    } finally {
+      await own?.close();
+    }
   } finally {
-    await own?.close();
+    stopped.dispose();
+    reader.signal.removeEventListener('abort', onLost);
+    await reader.release();
   }
 }

@@ -1,13 +1,14 @@
 /**
  * One turn of a model-driven teammate: deliver → call the model → run its tool calls → repeat,
  * until the model stops calling tools. Unread messages are delivered before *every* model call,
- * also inside a multi-step tool loop, and marked read only once the request carrying them was
- * made (../shared/cases/04).
+ * also inside a multi-step tool loop, taken on a lease: marked read only once the request carrying
+ * them succeeded, and put back (and out of the conversation) when it failed or was aborted, so a
+ * crash after a failed request loses nothing (../shared/cases/04).
  */
 import { wrapMessages } from './delivery/wrap.js';
 import type { Mailbox } from './delivery/mailbox.js';
 import type { Conversation } from './conversation.js';
-import type { Model, ModelRequest, ModelResponse, ToolUseBlock } from './models/types.js';
+import type { ContentBlock, Model, ModelRequest, ModelResponse, ToolUseBlock } from './models/types.js';
 import { loadSystemPrompt } from './prompt.js';
 import { runToolCall, teamToolSpecs } from './tools/index.js';
 import type { ToolContext, TurnRecord } from './tools/types.js';
@@ -62,19 +63,24 @@ export async function runTurn(conversation: Conversation, deps: TurnDeps): Promi
 
 /** Delivers unread messages, makes one model call, records the reply. `undefined`: nothing to send. */
 async function step(conversation: Conversation, deps: TurnDeps): Promise<ModelResponse | undefined> {
-  const delivered = await deps.mailbox.take();
-  if (delivered.length > 0) conversation.queue({ type: 'text', text: wrapMessages(delivered) });
+  const delivery = await deps.mailbox.take();
+  const delivered = delivery.entries;
+  const block: ContentBlock | undefined = delivered.length > 0 ? { type: 'text', text: wrapMessages(delivered) } : undefined;
+  if (block) conversation.queue(block);
   if (!conversation.hasPending()) return undefined;
   conversation.flush();
-  const { store, team, name, signal } = deps.tools;
-  const request: ModelRequest = { system: await loadSystemPrompt(store, team, name), messages: conversation.messages, tools: teamToolSpecs(), signal };
-  deps.onRequest?.(request);
+  const { store, team, name, lead, cwd, signal } = deps.tools;
   let response: ModelResponse;
   try {
+    const request: ModelRequest = { system: await loadSystemPrompt(store.team, team, name), messages: conversation.messages, tools: teamToolSpecs(), signal, teammate: { team, name, lead, cwd } };
+    deps.onRequest?.(request);
     response = await deps.model.call(request);
-  } finally {
-    if (!signal.aborted) await deps.mailbox.acknowledge(delivered);
+  } catch (err) {
+    if (block) conversation.withdraw(block);
+    await deps.mailbox.release(delivery).catch((e: unknown) => deps.log(`could not put ${delivered.length} message(s) back to unread (they come back when their lease expires): ${e instanceof Error ? e.message : String(e)}`));
+    throw err;
   }
+  await deps.mailbox.acknowledge(delivery).catch((e: unknown) => deps.log(`could not mark ${delivered.length} delivered message(s) read: ${e instanceof Error ? e.message : String(e)}`));
   conversation.addAssistant(response.content);
   deps.log(`model call → ${describeResponse(response)}${delivered.length ? ` (delivered ${delivered.length} message${delivered.length > 1 ? 's' : ''})` : ''}`);
   return response;

@@ -8,7 +8,7 @@ import { isMailroomError } from '../errors.js';
 import { findMember } from '../core/members.js';
 import { indexTasks, isInternal, openBlockers } from '../core/task-rules.js';
 import { isUnowned, type Task } from '../protocol/task.js';
-import type { Store } from '../store/store.js';
+import type { TeamStore } from '../store/team-store.js';
 import type { Mailbox } from './delivery/mailbox.js';
 
 /** A reason to run a turn, or to stop. */
@@ -19,7 +19,7 @@ export class WorkFinder {
   private offered = new Set<string>();
 
   constructor(
-    private readonly store: Store,
+    private readonly store: TeamStore,
     private readonly team: string,
     private readonly name: string,
     private readonly mailbox: Mailbox,

@@ -1,28 +1,34 @@
 /**
- * Store-level health findings: problems in the files themselves, found by scanning the store
- * (`Store.scanHealth`) and repaired one by one (`Store.repairHealth`). Team-level checks
- * (dependencies, owners, orphan inboxes) live in core/doctor.ts over ordinary store reads.
+ * Store-level health findings: problems in the stored data itself, found by scanning a store
+ * (`TeamStore.scanHealth` for team data, `HostStore.scanHealth` for this machine's own records)
+ * and repaired one by one (`repairHealth` of the same store). Team-level checks (dependencies,
+ * owners, orphan inboxes) live in core/doctor-teams.ts over ordinary store reads.
+ *
+ * Issues describe *locations for humans* (a file path for the filesystem store, a key for Redis):
+ * a caller shows them and hands the issue back to `repairHealth`, never acts on a location itself.
  */
 
 /**
- * What kind of state file a corrupt file is (`highwatermark`: a task list's `.highwatermark`;
- * `process`: a `mailroom agent` pid record; `command`: a running command's record).
+ * What kind of stored record a corrupt one is (`highwatermark`: a task list's `.highwatermark`;
+ * `process`: a `mailroom agent` pid record; `command`: a running command's record; `lease`: an
+ * inbox's lease bookkeeping; `reader`: a member's reader claim; `idempotency`: a remembered
+ * idempotency key).
  */
-export type StateFileKind = 'config' | 'inbox' | 'task' | 'highwatermark' | 'process' | 'command';
+export type StateFileKind = 'config' | 'inbox' | 'task' | 'highwatermark' | 'process' | 'command' | 'lease' | 'reader' | 'idempotency';
 
-/** One problem found in the store's files. */
+/** One problem found in a store. */
 export type StoreIssue =
-  /** A state file that does not parse or does not match its format; quarantined by repair, never overwritten. */
-  | { kind: 'corrupt-file'; path: string; fileKind: StateFileKind; detail: string }
+  /** A stored record that does not parse or does not match its format; quarantined by repair, never overwritten. */
+  | { kind: 'corrupt-file'; location: string; fileKind: StateFileKind; detail: string }
   /**
-   * A temporary file `<file>.<number>` left by a writer killed before its rename. `removable`:
-   * older than 10 min, or no lock guarding its file is held (and older than 2 s).
+   * A temporary file left by a writer killed before its rename (`target`: the file it was for).
+   * `removable`: older than 10 min, or no lock guarding its file is held (and older than 2 s).
    */
-  | { kind: 'temp-file'; path: string; target: string; bytes: number; ageMs: number; lockHeld: boolean; removable: boolean }
-  /** A lock directory not refreshed for longer than the stale time (its holder died). */
-  | { kind: 'stale-lock'; path: string; ageMs: number }
+  | { kind: 'temp-file'; location: string; target: string; bytes: number; ageMs: number; lockHeld: boolean; removable: boolean }
+  /** A lock not refreshed for longer than the stale time (its holder died). */
+  | { kind: 'stale-lock'; location: string; ageMs: number }
   /** A `<lock>.takeover` guard older than the stale time, or a `<lock>.stale-*` directory left mid-takeover. */
-  | { kind: 'lock-leftover'; path: string; ageMs: number };
+  | { kind: 'lock-leftover'; location: string; ageMs: number };
 
 /** The outcome of repairing one {@link StoreIssue}. */
 export interface StoreRepair {
@@ -30,9 +36,9 @@ export interface StoreRepair {
   done: boolean;
   /** What was done, or why nothing was. */
   note: string;
-  /** Bytes of disk space freed (temporary files). */
+  /** Bytes of storage freed (temporary files). */
   bytesFreed: number;
-  /** Where a quarantined file went. */
+  /** Where a quarantined record went, for humans. */
   movedTo?: string;
 }
 

@@ -118,6 +118,14 @@ export function selectionEnv(selection: StoreSelection): Record<string, string> 
   return { MAILROOM_STORE: selection.kind === 'redis' ? selection.url : '' };
 }
 
+/**
+ * The options that name `selection` in a command a person can paste (`--root /x`, or `--store
+ * redis://…` with the password hidden): for suggestions in messages, not for starting processes.
+ */
+export function selectionHint(selection: StoreSelection): string[] {
+  return selection.kind === 'fs' ? ['--root', selection.root] : ['--store', redactUrl(selection.url), '--root', selection.hostRoot];
+}
+
 /** A store URL without its password, for messages and `location`. */
 export function redactUrl(url: string): string {
   try {

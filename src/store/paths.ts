@@ -1,6 +1,6 @@
 /**
- * Every path of the on-disk layout (reference §1). Nothing else in mailroom builds a path into the
- * store. For a team whose name is valid under the mailroom rules, every sanitiser returns the name
+ * Every path of the on-disk layout (reference §1, docs/format.md §1). Only the filesystem store
+ * (src/store/fs/) uses it; nothing else in mailroom builds a path into the store. For a team whose name is valid under the mailroom rules, every sanitiser returns the name
  * unchanged; for other (Claude Code–made) names, config and inboxes may live in different dirs.
  */
 import { homedir } from 'node:os';
@@ -74,6 +74,11 @@ export class Layout {
     return join(this.inboxArchiveDir(team), `${pathPart(agent)}.ndjson`);
   }
 
+  /** `teams/<teamDir>/processes`. */
+  processRecordDir(team: string): string {
+    return join(this.teamDir(team), 'processes');
+  }
+
   /** `teams/<teamDir>/processes/<agent>.json`: mailroom's pid record of a process-backend teammate. */
   processRecordPath(team: string, agent: string): string {
     return join(this.teamDir(team), 'processes', `${pathPart(agent)}.json`);
@@ -117,6 +122,39 @@ export class Layout {
    */
   deletedTeamDir(team: string, stamp: string): string {
     return join(this.root, 'mailroom', 'deleted', `${pathPart(team)}-${stamp}`);
+  }
+
+  /** `<root>/mailroom/deleted`: teams moved aside by `team delete` (restorable). */
+  get deletedRoot(): string {
+    return join(this.root, 'mailroom', 'deleted');
+  }
+
+  /**
+   * `<root>/mailroom/leases/<inboxTeam>/<agent>.json`: the leases of one inbox (entries handed out
+   * and not yet acknowledged), written under the inbox's own lock. Claude Code never reads it.
+   */
+  leasePath(team: string, agent: string): string {
+    return join(this.leaseDir(team), `${pathPart(agent)}.json`);
+  }
+
+  /** `<root>/mailroom/leases/<inboxTeam>`. */
+  leaseDir(team: string): string {
+    return join(this.root, 'mailroom', 'leases', pathPart(team));
+  }
+
+  /** `<root>/mailroom/readers/<inboxTeam>/<agent>.json`: the member's reader claim; its mtime is the last beat. */
+  readerClaimPath(team: string, agent: string): string {
+    return join(this.readerDir(team), `${pathPart(agent)}.json`);
+  }
+
+  /** `<root>/mailroom/readers/<inboxTeam>`. */
+  readerDir(team: string): string {
+    return join(this.root, 'mailroom', 'readers', pathPart(team));
+  }
+
+  /** `<root>/mailroom/idempotency/<inboxTeam>`: idempotency keys of appends and task creations. */
+  idempotencyDir(team: string): string {
+    return join(this.root, 'mailroom', 'idempotency', pathPart(team));
   }
 
   /** `<root>/mailroom/archive/<inboxTeam>`: every archived inbox of the team. */

@@ -148,7 +148,7 @@ export interface Lease {
   until: number;
   /** The entries handed out, in inbox order. */
   entries: InboxEntry[];
-  /** Unread entries left in the inbox, not handed out by this lease. */
+  /** Unread entries left for a next take: not handed out by this lease, nor held by another live one. */
   remaining: number;
 }
 

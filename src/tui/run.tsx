@@ -7,14 +7,14 @@ import { render, useApp, useStdout } from 'ink';
 import { describeEvent } from '../core/events.js';
 import { followTeam } from '../core/follow.js';
 import { sendMessage } from '../core/messages.js';
-import type { Store } from '../store/store.js';
+import type { Stores } from '../store/selection.js';
 import { WatchApp } from './app.js';
 import { clock } from './format.js';
 import { useLiveSnapshot, useTerminalSize, type LiveState, type SnapshotSource } from './use-live-snapshot.js';
 
 /** Options of {@link runTui}. */
 export interface TuiOptions {
-  store: Store;
+  store: Stores;
   team: string;
   /** Journal what is seen. */
   record: boolean;

@@ -23,7 +23,7 @@ export const doctorCommand: CommandModule<GlobalArgs, DoctorArgs> = {
       .example('$0 doctor', 'Report problems; exit 7 if there are any')
       .example('$0 doctor --fix --json', 'Repair and print the report as JSON') as Argv<DoctorArgs>,
   handler: async (a) => {
-    const report = await doctor({ root: openStore(a), team: a.team, fix: a.fix });
+    const report = await doctor({ root: await openStore(a), team: a.team, fix: a.fix });
     emit(a.json, report, () => render(report));
     if (report.remaining > 0) {
       const hint = report.fixed ? 'See the notes above for why they were left.' : 'Run `mailroom doctor --fix` to repair them.';

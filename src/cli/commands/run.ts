@@ -46,7 +46,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     const report = await runTeam({
-      store: openStore(a),
+      store: await openStore(a),
       file: a.file,
       team: a.team,
       workdir: a.workdir,

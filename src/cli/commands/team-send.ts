@@ -7,7 +7,7 @@ import { emit } from '../output.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
 import { broadcast, sendMessage, sendStructured, type SentMessage } from '../../core/messages.js';
 import { requestShutdown, respondToShutdown } from '../../core/shutdown.js';
-import type { Store } from '../../store/store.js';
+import type { Stores } from '../../store/selection.js';
 
 interface SendArgs extends GlobalArgs {
   to: string;
@@ -65,7 +65,7 @@ function assertOptionsFit(a: SendArgs): void {
   if (bad) throw new MailroomError('INVALID_ARGUMENT', `${bad[0]} does not go with ${kind ?? 'a plain message'}: it would be ignored. Leave it out.`);
 }
 
-async function dispatch(a: SendArgs, target: { root: Store; team: string }): Promise<SentMessage> {
+async function dispatch(a: SendArgs, target: { root: Stores; team: string }): Promise<SentMessage> {
   assertOptionsFit(a);
   if (a['shutdown-request']) return requestShutdown({ ...target, to: a.to, reason: a.reason });
   if (a['shutdown-approve'] || a['shutdown-reject']) {

@@ -8,7 +8,7 @@ import { teamStopCommand } from './team-stop.js';
 import { emit } from '../output.js';
 import { openStore, teamTarget, type GlobalArgs } from '../globals.js';
 import { teamDetail } from '../render/text.js';
-import { createTeam, deleteTeam, listTeams, showTeam } from '../../core/teams.js';
+import { createTeam, deleteTeam, listDeletedTeams, listTeams, restoreTeam, showTeam } from '../../core/teams.js';
 
 type Args<T> = GlobalArgs & T;
 
@@ -21,7 +21,7 @@ const create: CommandModule<GlobalArgs, Args<{ team: string; description?: strin
       .option('description', { type: 'string', describe: 'Free-text description' })
       .example('$0 team create research --description "Literature review"', 'Create team "research"') as Argv<Args<{ team: string; description?: string }>>,
   handler: async (a) => {
-    const config = await createTeam({ root: openStore(a), team: a.team, description: a.description });
+    const config = await createTeam({ root: await openStore(a), team: a.team, description: a.description });
     emit(a.json, config, () => `Created team ${config.name} (lead: team-lead)`);
   },
 };
@@ -31,7 +31,7 @@ const list: CommandModule<GlobalArgs, GlobalArgs> = {
   describe: 'List teams',
   builder: (y) => y.example('$0 team list --claude', "List Claude Code's teams"),
   handler: async (a) => {
-    const teams = await listTeams({ root: openStore(a) });
+    const teams = await listTeams({ root: await openStore(a) });
     emit(a.json, teams, () => (teams.length ? teams : ['(no teams)']));
   },
 };
@@ -52,28 +52,50 @@ const show: CommandModule<GlobalArgs, Args<{ name?: string }>> = {
 
 const remove: CommandModule<GlobalArgs, Args<{ name: string; force?: boolean }>> = {
   command: 'delete <name>',
-  describe: 'Delete a team: config, inboxes and tasks (refused while teammates are active)',
+  describe: 'Delete a team: config, inboxes, tasks and history move aside, restorable (refused while teammates are active)',
   builder: (y) =>
     y
       .positional('name', { type: 'string', demandOption: true, describe: 'Team to delete' })
       .option('force', { type: 'boolean', describe: 'Delete even with active teammates' })
       .example('$0 team delete research', 'Delete team "research"') as Argv<Args<{ name: string; force?: boolean }>>,
   handler: async (a) => {
-    await deleteTeam({ root: openStore(a), team: a.name, force: a.force });
-    emit(a.json, { deleted: a.name }, () => `Deleted team ${a.name}`);
+    const deleted = await deleteTeam({ root: await openStore(a), team: a.name, force: a.force });
+    emit(a.json, { deleted: a.name, id: deleted.id, location: deleted.location }, () => `Deleted team ${a.name} (moved to ${deleted.location}; \`mailroom team restore ${a.name}\` brings it back)`);
+  },
+};
+
+const restore: CommandModule<GlobalArgs, Args<{ name?: string; list?: boolean }>> = {
+  command: 'restore [name]',
+  describe: 'Bring back a team removed by `team delete` (its latest deletion, or one id from --list)',
+  builder: (y) =>
+    y
+      .positional('name', { type: 'string', describe: 'Team name, or the id of one deletion (see --list)' })
+      .option('list', { type: 'boolean', describe: 'List deleted teams (newest first) instead' })
+      .example('$0 team restore research', 'Restore the most recently deleted team "research"')
+      .example('$0 team restore --list', 'Show every deleted team with its id') as Argv<Args<{ name?: string; list?: boolean }>>,
+  handler: async (a) => {
+    const root = await openStore(a);
+    if (a.list || a.name === undefined) {
+      const deleted = await listDeletedTeams({ root, team: a.name });
+      emit(a.json, deleted, () => (deleted.length ? deleted.map((d) => `${d.id}  ${d.team}  deleted ${new Date(d.deletedAt).toISOString()}`) : ['(no deleted teams)']));
+      return;
+    }
+    const config = await restoreTeam({ root, id: a.name });
+    emit(a.json, config, () => `Restored team ${config.name} (${config.members.length} members)`);
   },
 };
 
 /** The `team` command group. */
 export const teamCommand: CommandModule<GlobalArgs, GlobalArgs> = {
   command: 'team <command>',
-  describe: 'Teams: create, list, show, delete, spawn, stop, send, broadcast',
+  describe: 'Teams: create, list, show, delete, restore, spawn, stop, send, broadcast',
   builder: (y) =>
     y
       .command(create)
       .command(list)
       .command(show)
       .command(remove)
+      .command(restore)
       .command(teamSpawnCommand)
       .command(teamStopCommand)
       .command(teamSendCommand)

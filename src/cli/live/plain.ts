@@ -3,14 +3,14 @@
  * line per event on stdout (plain, or NDJSON with `--json`) until SIGINT/SIGTERM or a closed pipe.
  */
 import { followTeam } from '../../core/follow.js';
-import type { Store } from '../../store/store.js';
+import type { Stores } from '../../store/selection.js';
 import { eventLine, eventRecord, readyLine, readyRecord } from './records.js';
 import { terminalSafe } from '../../core/terminal-text.js';
 import { untilStopped, writeLine } from './stop.js';
 
 /** Options of {@link runPlainWatch}. */
 export interface PlainWatchOptions {
-  store: Store;
+  store: Stores;
   team: string;
   json: boolean;
   record: boolean;

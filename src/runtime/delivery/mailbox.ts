@@ -1,13 +1,19 @@
 /**
- * A teammate's view of its own inbox: the unread entries in delivery order, and acknowledging
- * them once they went into a model request. Reading never marks anything read
- * (../shared/cases/04): an entry stays unread on disk until {@link Mailbox.acknowledge}. Entries
- * taken for a request are "in flight" until acknowledged, so they are not delivered twice.
+ * A teammate's view of its own inbox. Delivery is a lease (issue 9 item 1): {@link Mailbox.take}
+ * hands out the unread entries in one store step (exactly once, whatever other readers do), in
+ * delivery order; {@link Mailbox.acknowledge} marks them read once the model request that carried
+ * them succeeded; {@link Mailbox.release} puts them back when it failed (../shared/cases/04: a
+ * crash then loses nothing — the lease expires or goes with the reader claim, the entries are
+ * unread for the restarted teammate). Reading never marks anything read.
+ *
+ * Entries released after a failed call are held back from this mailbox for a while (1 s, doubling
+ * to 30 s while calls keep failing), so a model that fails every time is not called in a tight loop;
+ * new mail is delivered at once, together with them.
  */
-import { entryKey, markRead } from '../../core/inbox.js';
+import { entryKey } from '../../domain/entries.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
 import { isUnread } from '../../protocol/inbox.js';
-import type { Store } from '../../store/store.js';
+import type { Stores } from '../../store/selection.js';
 import { orderForDelivery } from './order.js';
 
 /**
@@ -17,46 +23,97 @@ import { orderForDelivery } from './order.js';
  */
 export const ARCHIVE_AFTER_READ = 200;
 
+/**
+ * How long a delivery stays handed out without an acknowledgement (ms): long enough for a slow
+ * model call; a teammate killed meanwhile does not make its successor wait for it, since a new
+ * reader claim releases the dead holder's leases at once.
+ */
+export const DELIVERY_LEASE_MS = 30 * 60_000;
+/** First hold-back after a failed model call (ms), doubling per consecutive failure up to {@link MAX_HOLD_BACK_MS}. */
+export const FIRST_HOLD_BACK_MS = 1_000;
+/** Longest hold-back (ms). */
+export const MAX_HOLD_BACK_MS = 30_000;
+
+/** Entries handed out for one model request. */
+export interface Delivery {
+  /** The lease id ('' when nothing was taken). */
+  lease: string;
+  /** In delivery order (shutdown_request, the lead's, then oldest first). */
+  entries: InboxEntry[];
+}
+
 /** The inbox of one teammate. */
 export class Mailbox {
   private readonly inFlight = new Set<string>();
+  private readonly heldBack = new Map<string, number>();
+  private failures = 0;
   /** Read entries seen in the inbox at the last read. */
   private readSeen = 0;
 
   constructor(
-    private readonly store: Store,
+    private readonly stores: Stores,
     private readonly team: string,
     private readonly agent: string,
     private readonly lead: string,
+    /** This reader's id (its reader-claim token), recorded on every lease. */
+    private readonly reader: string,
   ) {}
 
-  /** Unread entries not in flight, in delivery order (shutdown_request, the lead's, then oldest first). */
+  /** Unread entries not in flight and not held back, in delivery order (a read: takes nothing). */
   async unread(): Promise<InboxEntry[]> {
-    const entries = await this.store.readInbox(this.team, this.agent);
+    const entries = await this.stores.team.readInbox(this.team, this.agent);
     this.readSeen = entries.length - entries.filter(isUnread).length;
-    return orderForDelivery(entries.filter((e) => isUnread(e) && !this.inFlight.has(entryKey(e))), this.lead);
+    const now = Date.now();
+    for (const [key, until] of this.heldBack) if (until <= now) this.heldBack.delete(key);
+    return orderForDelivery(entries.filter((e) => isUnread(e) && !this.inFlight.has(entryKey(e)) && !(this.heldBack.get(entryKey(e))! > now)), this.lead);
   }
 
-  /** True when at least one entry is unread and not in flight. */
+  /** True when at least one entry is unread and neither in flight nor held back. */
   async hasUnread(): Promise<boolean> {
     return (await this.unread()).length > 0;
   }
 
-  /** Takes the unread entries for a model request: they are in flight until {@link acknowledge}. */
-  async take(): Promise<InboxEntry[]> {
-    const entries = await this.unread();
-    for (const e of entries) this.inFlight.add(entryKey(e));
-    return entries;
+  /** When the earliest held-back entry may be delivered again (epoch ms), if any is held back. */
+  retryAt(): number | undefined {
+    const times = [...this.heldBack.values()].filter((t) => t > Date.now());
+    return times.length > 0 ? Math.min(...times) : undefined;
   }
 
-  /** Marks `entries` read (matched by msg_id, else from+timestamp+text) and lands them. */
-  async acknowledge(entries: readonly InboxEntry[]): Promise<void> {
-    if (entries.length === 0) return;
-    await markRead({ root: this.store, team: this.team, agent: this.agent, entries });
-    for (const e of entries) this.inFlight.delete(entryKey(e));
-    if (this.readSeen + entries.length >= ARCHIVE_AFTER_READ) {
-      await this.store.archiveInbox(this.team, this.agent);
+  /**
+   * Takes the unread entries for a model request (none while every unread one is held back and
+   * nothing new came in): they are handed out until {@link acknowledge} or {@link release}.
+   */
+  async take(): Promise<Delivery> {
+    if (!(await this.hasUnread())) return { lease: '', entries: [] };
+    const { value } = await this.stores.team.takeUnread(this.team, this.agent, { reader: this.reader, leaseMs: DELIVERY_LEASE_MS });
+    for (const e of value.entries) {
+      this.inFlight.add(entryKey(e));
+      this.heldBack.delete(entryKey(e));
+    }
+    return { lease: value.id, entries: orderForDelivery(value.entries, this.lead) };
+  }
+
+  /** Marks a delivery's entries read (the request that carried them succeeded). */
+  async acknowledge(delivery: Delivery): Promise<void> {
+    this.failures = 0;
+    if (delivery.lease === '') return;
+    await this.stores.team.acknowledge(this.team, this.agent, delivery.lease);
+    for (const e of delivery.entries) this.inFlight.delete(entryKey(e));
+    if (this.readSeen + delivery.entries.length >= ARCHIVE_AFTER_READ) {
+      await this.stores.team.archiveInbox(this.team, this.agent);
       this.readSeen = 0;
     }
+  }
+
+  /** Puts a delivery's entries back to unread (the request failed); this mailbox holds them back a while. */
+  async release(delivery: Delivery): Promise<void> {
+    if (delivery.lease === '') return;
+    const until = Date.now() + Math.min(MAX_HOLD_BACK_MS, FIRST_HOLD_BACK_MS * 2 ** this.failures);
+    this.failures++;
+    for (const e of delivery.entries) {
+      this.inFlight.delete(entryKey(e));
+      this.heldBack.set(entryKey(e), until);
+    }
+    await this.stores.team.release(this.team, this.agent, delivery.lease);
   }
 }

@@ -5,7 +5,7 @@
  * chars>`, and `completedTaskId`/`completedStatus` when it finished a task in the turn.
  */
 import { sendStructured } from '../../core/messages.js';
-import type { Store } from '../../store/store.js';
+import type { StoreRef } from '../../core/context.js';
 import type { TurnOutcome } from '../turn.js';
 
 /** The idle_notification fields for a turn's outcome (without from/timestamp/type). */
@@ -27,7 +27,7 @@ export function idleFields(outcome: TurnOutcome): Record<string, string> {
 }
 
 /** Sends the idle notification for `outcome` from `name` to `lead`. */
-export async function sendIdleNotification(store: Store, team: string, name: string, lead: string, outcome: TurnOutcome): Promise<void> {
+export async function sendIdleNotification(store: StoreRef, team: string, name: string, lead: string, outcome: TurnOutcome): Promise<void> {
   await sendStructured({ root: store, team, from: name, to: lead, message: { type: 'idle_notification', ...idleFields(outcome) } });
 }
 

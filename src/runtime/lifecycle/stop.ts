@@ -1,19 +1,20 @@
 /**
- * Stopping a teammate from outside (`mailroom team stop`): the shutdown handshake, forced after a
- * timeout, then the lead's teardown (member removed, open tasks back to pending with no owner).
- * A process-backend teammate's process is waited for and, when forced, killed (SIGTERM, then
- * SIGKILL); its pid record is removed. Works for any runtime that serves the teammate.
+ * Stopping a teammate from outside (`mailroom team stop`): the shutdown handshake
+ * ({@link shutdownHandshake}), forced after a timeout, then the lead's teardown (member removed,
+ * open tasks back to pending with no owner). A process-backend teammate's process is waited for
+ * and, when forced, killed (SIGTERM, then SIGKILL); its pid record is removed. Works for any runtime
+ * that serves the teammate.
  */
 import { MailroomError } from '../../errors.js';
 import { storeOf, type TeamOptions } from '../../core/context.js';
 import { requireMember } from '../../core/members.js';
-import { completeShutdown, requestShutdown } from '../../core/shutdown.js';
-import type { Store } from '../../store/store.js';
+import { completeShutdown } from '../../core/shutdown.js';
+import type { Stores } from '../../store/selection.js';
 import { stopProcessGroup } from '../../core/process-group.js';
 import { livenessOf, mayBeRunning, waitUntilGone } from '../../core/process-identity.js';
 import type { ProcessRecord } from '../../protocol/process.js';
 import { terminate } from '../process/kill.js';
-import { awaitShutdownAnswer, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './answer.js';
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS, shutdownHandshake } from './answer.js';
 
 /** Input of {@link stopTeammate}. */
 export interface StopOptions extends TeamOptions {
@@ -55,32 +56,39 @@ export interface StopResult {
  * @throws MEMBER_NOT_FOUND, SHUTDOWN_REJECTED (the teammate said no; its reason is in the message)
  */
 export async function stopTeammate(options: StopOptions): Promise<StopResult> {
-  const store = storeOf(options.root);
-  requireMember(await store.readConfig(options.team), options.name, 'teammate');
-  if (options.force) return teardown(store, options, 'forced', true);
-  const { requestId } = await requestShutdown({ ...options, root: store, to: options.name, reason: options.reason });
+  const stores = storeOf(options.root);
+  requireMember(await stores.team.readConfig(options.team), options.name, 'teammate');
+  if (options.force) return teardown(stores, options, 'forced', true);
   const timeoutMs = options.timeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
-  const record = await store.readProcessRecord(options.team, options.name).catch(() => undefined);
-  options.onWaiting?.({ requestId, timeoutMs, recordedProcess: record !== undefined && (await mayBeRunning(record)) });
-  const answer = await awaitShutdownAnswer({ store, team: options.team, name: options.name, requestId, timeoutMs });
+  const { requestId, answer } = await shutdownHandshake({
+    store: stores,
+    team: options.team,
+    name: options.name,
+    reason: options.reason,
+    timeoutMs,
+    onSent: async (id) => {
+      const record = await stores.host.readProcessRecord(options.team, options.name).catch(() => undefined);
+      options.onWaiting?.({ requestId: id, timeoutMs, recordedProcess: record !== undefined && (await mayBeRunning(record)) });
+    },
+  });
   if (answer.kind === 'rejected') {
     throw new MailroomError('SHUTDOWN_REJECTED', `${options.name} rejected the shutdown: ${answer.reason}. Ask again later, or stop it with --force.`, {
       details: { team: options.team, name: options.name, requestId, reason: answer.reason },
     });
   }
-  const result = await teardown(store, options, answer.kind === 'approved' ? 'approved' : 'timeout', answer.kind !== 'approved');
+  const result = await teardown(stores, options, answer.kind === 'approved' ? 'approved' : 'timeout', answer.kind !== 'approved');
   return { ...result, requestId };
 }
 
-async function teardown(store: Store, o: StopOptions, outcome: StopResult['outcome'], kill: boolean): Promise<StopResult> {
-  const record = await store.readProcessRecord(o.team, o.name);
+async function teardown(stores: Stores, o: StopOptions, outcome: StopResult['outcome'], kill: boolean): Promise<StopResult> {
+  const record = await stores.host.readProcessRecord(o.team, o.name);
   let killedPid: number | undefined;
   if (record) {
     if (await stopProcess(record, kill)) killedPid = record.pid;
     // A process still there after SIGKILL (stuck in the kernel) keeps its record: a later stop or doctor finds it.
-    if (!(await mayBeRunning(record))) await store.deleteProcessRecord(o.team, o.name);
+    if (!(await mayBeRunning(record))) await stores.host.deleteProcessRecord(o.team, o.name);
   }
-  const done = await completeShutdown({ root: store, team: o.team, name: o.name });
+  const done = await completeShutdown({ root: stores, team: o.team, name: o.name });
   return { name: o.name, outcome, unassigned: done.unassigned.map((t) => t.id), ...(killedPid !== undefined ? { killedPid } : {}) };
 }
 

@@ -40,7 +40,7 @@ export function createCommandModel(options: CommandModelOptions): Model {
       if (textsOf(turn).length === 0) return { content: [], stopReason: 'end_turn' };
       const reply = await runProgram(options, id, request);
       if (reply === '') return { content: [], stopReason: 'end_turn' };
-      return send(toolId, { to: replyTo(turn), summary: firstWords(reply), message: reply });
+      return send(toolId, { to: replyTo(turn, request), summary: firstWords(reply), message: reply });
     },
   };
 }
@@ -51,7 +51,7 @@ export function renderTurn(request: ModelRequest): string {
 }
 
 async function runProgram(options: CommandModelOptions, id: string, request: ModelRequest): Promise<string> {
-  const cwd = currentTeammate()?.cwd ?? process.cwd();
+  const cwd = request.teammate?.cwd ?? currentTeammate()?.cwd ?? process.cwd();
   const result = await run({ command: options.command, cwd, stdin: renderTurn(request), timeoutMs: options.timeoutMs ?? COMMAND_TIMEOUT_MS, signal: request.signal });
   if (result.aborted) throw modelCallAborted(id, request.signal);
   if (result.exitCode === 0) return result.stdout.trim();
@@ -67,10 +67,10 @@ function run(shell: ShellOptions): Promise<ShellResult> {
   return me ? runRecordedShell({ store: me.store, team: me.team, agent: me.name }, shell) : runShell(shell);
 }
 
-function replyTo(turn: ChatMessage | undefined): string {
-  const self = currentTeammate()?.name;
+function replyTo(turn: ChatMessage | undefined, request: ModelRequest): string {
+  const self = request.teammate?.name ?? currentTeammate()?.name;
   const senders = wrappedMessages(turn).map((m) => m.from).filter((f) => f !== self);
-  return senders[senders.length - 1] ?? currentTeammate()?.lead ?? 'team-lead';
+  return senders[senders.length - 1] ?? request.teammate?.lead ?? currentTeammate()?.lead ?? 'team-lead';
 }
 
 function send(id: string, input: Record<string, unknown>): ModelResponse {

@@ -55,6 +55,11 @@ export interface ModelRequest {
   signal: AbortSignal;
   /** Upper bound on output tokens (default chosen by the adapter). */
   maxTokens?: number;
+  /**
+   * Who the request is for: the teammate's team, member name, lead and working directory, passed
+   * explicitly (domain data; `currentTeammate()` only answers identity questions deep in a stack).
+   */
+  teammate?: { team: string; name: string; lead: string; cwd: string };
 }
 
 /** Why the model stopped. `tool_use` means the runtime must run the calls and call again. */

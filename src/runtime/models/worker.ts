@@ -5,7 +5,6 @@
  * ready; then it ends the turn (the runtime sends idle_notification). It approves every
  * shutdown_request. A claimed task without a command is completed as a no-op.
  */
-import { currentTeammate } from '../context.js';
 import { latestUserTurn, namedResults, resultJson, shutdownRequestIn, type NamedResult } from './request-view.js';
 import type { Model, ModelRequest, ModelResponse, ToolUseBlock } from './types.js';
 
@@ -17,7 +16,7 @@ export function createWorkerModel(): Model {
 }
 
 function decide(request: ModelRequest, id: () => string): ModelResponse {
-  const lead = currentTeammate()?.lead ?? 'team-lead';
+  const lead = request.teammate?.lead ?? 'team-lead';
   const shutdown = shutdownRequestIn(latestUserTurn(request));
   if (shutdown) return tools(use(id, 'SendMessage', { to: shutdown.from, message: { type: 'shutdown_response', request_id: shutdown.requestId, approve: true } }));
   const results = namedResults(request);

@@ -11,7 +11,8 @@ import { MailroomError, isMailroomError } from '../../errors.js';
 import { storeOf, type StoreRef } from '../../core/context.js';
 import { requireMember } from '../../core/members.js';
 import { describeReap, reapOrphanCommands } from '../../core/orphan-commands.js';
-import type { Store } from '../../store/store.js';
+import { ReaderLease } from '../../core/reader-claim.js';
+import type { Stores } from '../../store/selection.js';
 import { createModel } from '../models/index.js';
 import { runTeammate, type TeammateExit } from '../teammate.js';
 import { claimTeammate, ownAgentRecord } from './claim.js';
@@ -33,13 +34,15 @@ export interface AgentProcessOptions {
 /**
  * Runs the teammate until it stops.
  * @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND, INVALID_ARGUMENT (model), TEAMMATE_RUNNING (another
- * recorded `mailroom agent` process of this teammate may still run: two runtimes on one inbox
- * would both answer)
+ * recorded `mailroom agent` process of this teammate may still run, or another reader — an MCP
+ * server, a `mailroom run` — holds the member's reader claim: two runtimes on one inbox would both
+ * answer)
  */
 export async function runAgentProcess(options: AgentProcessOptions): Promise<TeammateExit> {
   const store = storeOf(options.root);
-  const member = requireMember(await store.readConfig(options.team), options.name, 'teammate');
+  const member = requireMember(await store.team.readConfig(options.team), options.name, 'teammate');
   await claimTeammate(store, options.team, options.name, await ownAgentRecord(options.team, options.name, options.model));
+  let reader: ReaderLease | undefined;
   try {
     const spec = options.model ?? member.model;
     const model = await createModel(spec).catch((err: unknown) => {
@@ -47,17 +50,19 @@ export async function runAgentProcess(options: AgentProcessOptions): Promise<Tea
       throw new MailroomError('INVALID_ARGUMENT', `${err.message} (it comes from ${options.name}'s "model" in config.json; pass --model kind:name to choose one).`, { cause: err });
     });
     const log = (line: string) => options.out(`${new Date().toISOString()} ${options.name}: ${line}\n`);
+    reader = await ReaderLease.take(store, options.team, options.name, 'agent', { log });
     log(`started (pid ${process.pid}, model ${model.id}, team ${options.team})`);
     for (const reaped of await reapOrphanCommands(store, options.team)) log(describeReap(reaped));
-    const exit = await runTeammate({ root: store, team: options.team, name: options.name, model, signal: options.signal, pollMs: options.pollMs, log });
+    const exit = await runTeammate({ root: store, team: options.team, name: options.name, model, signal: options.signal, pollMs: options.pollMs, log, reader });
     log(`stopped: ${exit.reason}`);
     return exit;
   } finally {
+    await reader?.release();
     await forgetOwnRecord(options, store);
   }
 }
 
-async function forgetOwnRecord(o: AgentProcessOptions, store: Store): Promise<void> {
-  const record = await store.readProcessRecord(o.team, o.name).catch(() => undefined);
-  if (record?.pid === process.pid) await store.deleteProcessRecord(o.team, o.name).catch(() => undefined);
+async function forgetOwnRecord(o: AgentProcessOptions, store: Stores): Promise<void> {
+  const record = await store.host.readProcessRecord(o.team, o.name).catch(() => undefined);
+  if (record?.pid === process.pid) await store.host.deleteProcessRecord(o.team, o.name).catch(() => undefined);
 }

@@ -9,7 +9,6 @@
 import { MailroomError } from '../../errors.js';
 import { rollBackSpawn } from '../../core/spawn-rollback.js';
 import { spawnMember, type SpawnOptions } from '../../core/spawn.js';
-import { storeOf } from '../../core/context.js';
 import type { Member } from '../../protocol/config.js';
 import type { ProcessRecord } from '../../protocol/process.js';
 import { startProcessTeammate } from './start.js';
@@ -34,7 +33,7 @@ export interface SpawnedProcess {
 export async function spawnProcessTeammate(options: SpawnOptions): Promise<SpawnedProcess> {
   const member = await spawnMember({ ...options, ...PROCESS_MEMBER_BACKEND });
   try {
-    const started = await startProcessTeammate({ root: storeOf(options.root), team: options.team, name: member.name });
+    const started = await startProcessTeammate({ root: options.root, team: options.team, name: member.name });
     return { member, process: started };
   } catch (err) {
     // The start-up error is what the user must see; a failed rollback is added to it, never put in its place.

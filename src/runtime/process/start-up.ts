@@ -6,7 +6,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { MailroomError, isErrorCode } from '../../errors.js';
-import type { Store } from '../../store/store.js';
+import type { HostStore } from '../../store/host-store.js';
 
 /** Default bound of the wait for the `started` line, ms. */
 export const START_UP_TIMEOUT_MS = 10_000;
@@ -17,7 +17,8 @@ const TAIL_LINES = 8;
 
 /** Where to look: the child's log from byte `from`, for the line of process `pid`. */
 export interface StartUpWatch {
-  store: Store;
+  /** This machine's records (the child's log). */
+  store: HostStore;
   team: string;
   name: string;
   /** The child's pid, as its `started` line names it. */

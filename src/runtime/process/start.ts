@@ -6,18 +6,20 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { MailroomError } from '../../errors.js';
+import { storeOf, type StoreRef } from '../../core/context.js';
 import { requireMember } from '../../core/members.js';
 import { identify } from '../../core/process-identity.js';
 import type { ProcessRecord } from '../../protocol/process.js';
-import type { Store } from '../../store/store.js';
+import { selectionArgs, selectionEnv } from '../../store/open.js';
+import type { Stores } from '../../store/selection.js';
 import { assertNotRunning, claimTeammate } from './claim.js';
 import { terminate } from './kill.js';
 import { START_UP_TIMEOUT_MS, awaitStartUp } from './start-up.js';
 
 /** Input of {@link startProcessTeammate}. */
 export interface ProcessStartOptions {
-  /** The store; it must live on the local disk (its `root` is passed to the child). */
-  root: Store;
+  /** The stores; the child gets the same selection (`selectionArgs`/`selectionEnv`). */
+  root: StoreRef;
   team: string;
   /** Registered member to run. */
   name: string;
@@ -45,22 +47,23 @@ export const CLI_PATH = fileURLToPath(new URL('../../../bin/mailroom.js', import
  * code when it exited during start-up (e.g. INVALID_ARGUMENT for a missing script file)
  */
 export async function startProcessTeammate(options: ProcessStartOptions): Promise<ProcessRecord & { logFile: string }> {
-  const { root: store, team, name } = options;
-  const member = requireMember(await store.readConfig(team), name, 'teammate');
+  const { team, name } = options;
+  const store = storeOf(options.root);
+  const member = requireMember(await store.team.readConfig(team), name, 'teammate');
   await assertNotRunning(store, team, name);
-  const argv = [process.execPath, CLI_PATH, 'agent', name, '--team', team, '--root', store.root, ...(options.model ? ['--model', options.model] : [])];
-  const log = await store.openAgentLog(team, name);
+  const argv = [process.execPath, CLI_PATH, 'agent', name, '--team', team, ...selectionArgs(store.selection), ...(options.model ? ['--model', options.model] : [])];
+  const log = await store.host.openAgentLog(team, name);
   try {
-    const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: ['ignore', log.fd, log.fd], cwd: member.cwd, env: { ...process.env, ...options.env } });
+    const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: ['ignore', log.fd, log.fd], cwd: member.cwd, env: { ...process.env, ...selectionEnv(store.selection), ...options.env } });
     const pid = await spawned(child, member.cwd);
     try {
       const startTime = (await identify(pid))?.startTime;
-      const record = { team, agent: name, pid, ...(startTime !== undefined ? { startTime } : {}), logFile: log.path, startedAt: Date.now(), argv, ...(options.model ? { model: options.model } : {}) };
+      const record = { team, agent: name, pid, ...(startTime !== undefined ? { startTime } : {}), logFile: log.location, startedAt: Date.now(), argv, ...(options.model ? { model: options.model } : {}) };
       await claimTeammate(store, team, name, record).catch(async (err: unknown) => {
         await terminate(pid);
         throw err;
       });
-      await awaitStartUp(child, { store, team, name, pid, logFile: log.path, from: log.size, timeoutMs: options.startUpTimeoutMs }).catch(async (err: unknown) => {
+      await awaitStartUp(child, { store: store.host, team, name, pid, logFile: log.location, from: log.size, timeoutMs: options.startUpTimeoutMs }).catch(async (err: unknown) => {
         await forgetRecord(store, team, name, pid);
         throw err;
       });
@@ -73,8 +76,8 @@ export async function startProcessTeammate(options: ProcessStartOptions): Promis
   }
 }
 
-async function forgetRecord(store: Store, team: string, name: string, pid: number): Promise<void> {
-  if ((await store.readProcessRecord(team, name))?.pid === pid) await store.deleteProcessRecord(team, name);
+async function forgetRecord(store: Stores, team: string, name: string, pid: number): Promise<void> {
+  if ((await store.host.readProcessRecord(team, name))?.pid === pid) await store.host.deleteProcessRecord(team, name);
 }
 
 function spawned(child: ReturnType<typeof spawn>, cwd: string | undefined): Promise<number> {

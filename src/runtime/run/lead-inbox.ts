@@ -1,51 +1,59 @@
 /**
- * The lead's inbox during `mailroom run`: every new entry is handed to `onMessage` with the lead's
- * member name (the run prints it: who did what) and then marked read, since it was shown. Follows the team's hints; call
- * `drain()` once more at the end to catch the last entries.
+ * The lead's inbox during `mailroom run`: this process is the lead, and the lead's only reader — it
+ * holds the lead's reader claim for the run. Every new entry is taken (a lease), handed to
+ * `onMessage` with the lead's member name (the run prints it: who did what), and then acknowledged,
+ * since it was shown. Follows the team's feed; call `drain()` once more at the end to catch the
+ * last entries.
  */
-import { markRead } from '../../core/inbox.js';
+import type { StoreRef } from '../../core/context.js';
+import { storeOf } from '../../core/context.js';
+import type { TeamFeed } from '../../core/feed.js';
 import { leadName } from '../../core/members.js';
-import { isUnread, type InboxEntry } from '../../protocol/inbox.js';
-import type { Store } from '../../store/store.js';
-import type { TeamSignals } from '../wake/signals.js';
+import { ReaderLease } from '../../core/reader-claim.js';
+import type { InboxEntry } from '../../protocol/inbox.js';
 
 /** Follows the lead's inbox until `stop()`. */
 export class LeadInbox {
   private busy: Promise<void> = Promise.resolve();
   private unsubscribe: (() => void) | undefined;
+  private reader: ReaderLease | undefined;
+  private lead = '';
 
   constructor(
-    private readonly store: Store,
+    private readonly store: StoreRef,
     private readonly team: string,
     private readonly onMessage: (entry: InboxEntry, lead: string) => void,
   ) {}
 
-  /** Starts following; entries already unread are reported at once. */
-  async start(signals: TeamSignals): Promise<void> {
-    const lead = leadName(await this.store.readConfig(this.team));
-    this.unsubscribe = signals.subscribe((h) => {
-      if ((h.kind === 'inbox' && h.agent === lead) || h.kind === 'tick') void this.drain();
+  /** Takes the lead's reader claim and starts following; entries already unread are reported at once. @throws TEAMMATE_RUNNING */
+  async start(feed: TeamFeed): Promise<void> {
+    this.lead = leadName(await storeOf(this.store).team.readConfig(this.team));
+    this.reader = await ReaderLease.take(this.store, this.team, this.lead, 'in-process');
+    this.unsubscribe = feed.subscribe((h) => {
+      if ((h.kind === 'inbox' && h.member === this.lead) || h.kind === 'tick') void this.drain();
     });
     await this.drain();
   }
 
-  /** Reports and marks read every unread entry (serialised: concurrent calls queue up). */
+  /** Reports and acknowledges every unread entry (serialised: concurrent calls queue up). */
   drain(): Promise<void> {
     this.busy = this.busy.then(() => this.drainOnce()).catch(() => undefined);
     return this.busy;
   }
 
-  /** Stops following (after a final drain). */
+  /** Stops following (after a final drain) and gives the lead's reader claim up. */
   async stop(): Promise<void> {
     this.unsubscribe?.();
     await this.drain();
+    await this.reader?.release();
   }
 
   private async drainOnce(): Promise<void> {
-    const lead = leadName(await this.store.readConfig(this.team));
-    const fresh = (await this.store.readInbox(this.team, lead)).filter(isUnread);
-    if (fresh.length === 0) return;
-    for (const entry of fresh) this.onMessage(entry, lead);
-    await markRead({ root: this.store, team: this.team, agent: lead, entries: fresh });
+    if (!this.reader) return;
+    const team = storeOf(this.store).team;
+    const { value } = await team.takeUnread(this.team, this.lead, { reader: this.reader.token });
+    if (value.entries.length === 0) return;
+    for (const entry of value.entries) this.onMessage(entry, this.lead);
+    await team.acknowledge(this.team, this.lead, value.id);
   }
 }

@@ -5,15 +5,15 @@
  */
 import { listTasks } from '../../core/tasks.js';
 import { isUnread } from '../../protocol/inbox.js';
-import type { Store } from '../../store/store.js';
+import { teamOf, type StoreRef } from '../../core/context.js';
 import type { InProcessHost } from '../host.js';
 import { Waiter } from '../wake/waiter.js';
 
 /** True when the team is quiet (see module doc). */
-export async function isQuiet(store: Store, team: string, host: InProcessHost): Promise<boolean> {
+export async function isQuiet(store: StoreRef, team: string, host: InProcessHost): Promise<boolean> {
   const live = host.teammates().filter((t) => t.state !== 'stopped');
   if (live.some((t) => t.state !== 'idle')) return false;
-  for (const t of live) if ((await store.readInbox(team, t.name)).some(isUnread)) return false;
+  for (const t of live) if ((await teamOf({ root: store }).readInbox(team, t.name)).some(isUnread)) return false;
   const open = await listTasks({ root: store, team, status: 'pending' });
   return !open.some((v) => !v.blocked && (v.ready || live.some((t) => t.name === v.task.owner)));
 }
@@ -22,8 +22,8 @@ export async function isQuiet(store: Store, team: string, host: InProcessHost): 
  * Resolves true once the team is quiet, false when `signal` aborts first (run timeout).
  * `poke` is called by the caller on teammate state changes (they make no store event).
  */
-export function waitUntilQuiet(store: Store, team: string, host: InProcessHost, signal: AbortSignal): { done: Promise<boolean>; poke: () => void } {
-  const waiter = new Waiter<true>(host.hints, undefined, true);
+export function waitUntilQuiet(store: StoreRef, team: string, host: InProcessHost, signal: AbortSignal): { done: Promise<boolean>; poke: () => void } {
+  const waiter = new Waiter<true>(host.feed, undefined, true);
   const done = waiter.next(async () => ((await isQuiet(store, team, host)) ? true : undefined), signal).then((r) => {
     waiter.close();
     return r === true;

@@ -44,6 +44,7 @@ export interface MemberReport {
 /** The whole report. */
 export interface RunReport {
   team: string;
+  /** Where the store is, for humans (its root directory for the filesystem store). */
   root: string;
   workdir: string;
   durationMs: number;

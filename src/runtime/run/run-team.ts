@@ -7,8 +7,7 @@
  */
 import { resolve } from 'node:path';
 import type { InboxEntry } from '../../protocol/inbox.js';
-import type { Store } from '../../store/store.js';
-import { ensureUserDir } from '../../store/user-files.js';
+import { storeOf, type StoreRef } from '../../core/context.js';
 import { describeReap, reapOrphanCommands } from '../../core/orphan-commands.js';
 import { InProcessHost, type HostStopResult } from '../host.js';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from '../lifecycle/answer.js';
@@ -27,7 +26,7 @@ export const DEFAULT_RUN_TIMEOUT_MS = 600_000;
 
 /** Input of {@link runTeam}. */
 export interface RunTeamOptions {
-  store: Store;
+  store: StoreRef;
   /** Path of the team file. */
   file: string;
   /** Team name (default: the file's `team`). */
@@ -65,38 +64,40 @@ export interface RunTeamOptions {
  * @throws INVALID_ARGUMENT (team file, model spec or script, work directory), TEAM_EXISTS, MODEL_ERROR
  */
 export async function runTeam(o: RunTeamOptions): Promise<RunReport> {
-  const loaded = await loadTeamFile(o.file);
+  const stores = storeOf(o.store);
+  const loaded = await loadTeamFile(o.file, stores);
   const team = o.team ?? loaded.file.team;
-  for (const reaped of await reapOrphanCommands(o.store, team)) o.onNotice?.(describeReap(reaped));
+  for (const reaped of await reapOrphanCommands(stores, team)) o.onNotice?.(describeReap(reaped));
   // Everything that can fail without the store is done first (models: specs, keys, script files;
   // the work directory), so a failure leaves no half-created team and the same command can be rerun.
   const members = resolveMembers(loaded, o.model);
   const models = await Promise.all(members.map((m) => createModel(m.model)));
-  const workdir = await ensureUserDir(o.workdir ?? (loaded.file.workdir !== undefined ? resolve(loaded.dir, loaded.file.workdir) : process.cwd()), 'work directory');
-  const declared = await snapshotOutputs(loaded, workdir);
-  await setUpTeam({ store: o.store, loaded, team, workdir, members });
+  const workdir = await stores.host.ensureUserDir(o.workdir ?? (loaded.file.workdir !== undefined ? resolve(loaded.dir, loaded.file.workdir) : process.cwd()), 'work directory');
+  const declared = await snapshotOutputs(stores.host, loaded, workdir);
+  await setUpTeam({ store: stores, loaded, team, workdir, members });
   const startedAt = Date.now();
   let poke = () => {};
-  const host = await InProcessHost.open({ root: o.store, team, pollMs: o.pollMs, log: o.onLog, onState: () => poke() });
+  const host = await InProcessHost.open({ root: stores, team, pollMs: o.pollMs, log: o.onLog, onState: () => poke() });
   const failures = new TurnFailures();
-  const lead = new LeadInbox(o.store, team, (e, to) => {
+  const lead = new LeadInbox(stores, team, (e, to) => {
     const failed = failures.note(e);
     if (failed) o.onTurnFailed?.(failed, Date.now() - startedAt);
     o.onMessage?.(e, Date.now() - startedAt, to);
   });
   try {
-    await lead.start(host.hints);
-    members.forEach((m, i) => host.add(m.name, models[i]!));
+    await lead.start(host.feed);
+    const hosted = members.map((m, i) => host.add(m.name, models[i]!));
+    await Promise.all(hosted.map((h) => h.ready)); // TEAMMATE_RUNNING: another runtime reads a member's inbox
     const limit = deadline(o.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS, o.signal);
-    const quiet = waitUntilQuiet(o.store, team, host, limit.signal);
+    const quiet = waitUntilQuiet(stores, team, host, limit.signal);
     poke = quiet.poke;
     const finished = await quiet.done.finally(limit.dispose);
     const interrupted = !finished && o.signal?.aborted === true;
-    const before = await o.store.listTasks(team);
+    const before = await stores.team.listTasks(team);
     const shutdown = await shutDownAll(host, members, o.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS, interrupted, o.signal);
     await lead.drain(); // the last idle notifications count in the report
-    const summary = summarise(before, await o.store.listTasks(team), members, startedAt, failures);
-    return { team, root: o.store.root, workdir, durationMs: Date.now() - startedAt, timedOut: !finished && !interrupted, interrupted, shutdown, ...summary, ...(await sortOutputs(declared)) };
+    const summary = summarise(before, await stores.team.listTasks(team), members, startedAt, failures);
+    return { team, root: stores.team.location, workdir, durationMs: Date.now() - startedAt, timedOut: !finished && !interrupted, interrupted, shutdown, ...summary, ...(await sortOutputs(stores.host, declared)) };
   } finally {
     await lead.stop(); // the last messages (shutdown answers) are reported before the caller prints the report
     await host.close();

@@ -6,7 +6,7 @@
 import { createTeam } from '../../core/teams.js';
 import { spawnMember } from '../../core/spawn.js';
 import { addTask } from '../../core/tasks.js';
-import type { Store } from '../../store/store.js';
+import type { StoreRef } from '../../core/context.js';
 import { parseModelSpec } from '../models/index.js';
 import type { LoadedTeamFile, TaskSpec } from './team-file.js';
 
@@ -15,7 +15,7 @@ export const RUN_LEAD_MODEL = 'mailroom-run';
 
 /** Input of {@link setUpTeam}. */
 export interface SetUpOptions {
-  store: Store;
+  store: StoreRef;
   loaded: LoadedTeamFile;
   /** Team name (default: the file's `team`). */
   team: string;

@@ -8,8 +8,8 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { MailroomError } from '../../errors.js';
 import { PALETTE } from '../../protocol/config.js';
-import { LEAD_NAME, assertValidName } from '../../store/names.js';
-import { readUserFile } from '../../store/user-files.js';
+import { hostOf, type StoreRef } from '../../core/context.js';
+import { LEAD_NAME, assertValidName } from '../../domain/names.js';
 
 const MemberSpecSchema = z.object({
   name: z.string(),
@@ -67,11 +67,11 @@ export interface LoadedTeamFile {
  * Reads and validates a team file: its format (unknown keys refused), member names and colors,
  * task owners, and task keys. @throws INVALID_ARGUMENT naming the first problem, INVALID_NAME
  */
-export async function loadTeamFile(path: string): Promise<LoadedTeamFile> {
+export async function loadTeamFile(path: string, store: StoreRef = process.cwd()): Promise<LoadedTeamFile> {
   const abs = resolve(path);
   let raw: unknown;
   try {
-    raw = parseYaml(await readUserFile(abs, 'team file'));
+    raw = parseYaml(await hostOf({ root: store }).readUserFile(abs, 'team file'));
   } catch (err) {
     if (err instanceof MailroomError) throw err;
     throw invalid(abs, err instanceof Error ? err.message : String(err));

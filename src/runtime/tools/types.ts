@@ -5,11 +5,12 @@
  */
 import { z } from 'zod';
 import type { JsonSchema, ToolSpec } from '../models/types.js';
-import type { Store } from '../../store/store.js';
+import type { Stores } from '../../store/selection.js';
 
 /** What a tool may know about the teammate calling it (passed explicitly, not via ALS). */
 export interface ToolContext {
-  store: Store;
+  /** The stores (pass as `root` to core use cases). */
+  store: Stores;
   team: string;
   /** The calling teammate's member name. */
   name: string;

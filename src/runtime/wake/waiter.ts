@@ -1,9 +1,10 @@
 /**
- * Waiting for work without busy work: sleeps until a hint that concerns this teammate arrives
- * (its inbox, the task board, the config, or the safety-net tick), then re-reads through `check`.
- * A hint that arrives while `check` runs is not lost: it makes the waiter check again.
+ * Waiting for work without busy work: sleeps until a hint of the team's feed that concerns this
+ * teammate arrives (its inbox, the task board, the config, or the safety-net tick), then re-reads
+ * through `check`. A hint that arrives while `check` runs is not lost: it makes the waiter check
+ * again. Journal and reader-claim hints never wake it (every beat and every delivery would).
  */
-import type { TeamSignals, WakeHint } from './signals.js';
+import type { FeedHint, TeamFeed } from '../../core/feed.js';
 
 /** Decides whether there is work; `undefined` means keep waiting. */
 export type WorkCheck<W> = () => Promise<W | undefined>;
@@ -15,12 +16,12 @@ export class Waiter<W> {
   private readonly unsubscribe: () => void;
 
   constructor(
-    signals: TeamSignals,
+    feed: TeamFeed,
     /** Whose inbox matters (`undefined`: every inbox). */
-    private readonly agent: string | undefined,
+    private readonly member: string | undefined,
     private readonly watchTasks: boolean,
   ) {
-    this.unsubscribe = signals.subscribe((hint) => this.onHint(hint));
+    this.unsubscribe = feed.subscribe((hint) => this.onHint(hint));
   }
 
   /**
@@ -52,15 +53,23 @@ export class Waiter<W> {
     this.wake?.();
   }
 
-  private onHint(hint: WakeHint): void {
+  private onHint(hint: FeedHint): void {
     if (!this.concerns(hint)) return;
     this.poke();
   }
 
-  private concerns(hint: WakeHint): boolean {
-    if (hint.kind === 'inbox') return this.agent === undefined || hint.agent === this.agent;
-    if (hint.kind === 'task') return this.watchTasks;
-    return true;
+  private concerns(hint: FeedHint): boolean {
+    switch (hint.kind) {
+      case 'inbox':
+        return this.member === undefined || hint.member === this.member;
+      case 'task':
+        return this.watchTasks;
+      case 'events':
+      case 'claims':
+        return false;
+      default:
+        return true;
+    }
   }
 
   private sleep(signal: AbortSignal): Promise<void> {

@@ -1,10 +1,15 @@
 /**
- * Shared state of the filesystem store: its layout and lock options.
+ * Shared state of the filesystem store: its layout and lock options, and the two helpers every
+ * transition uses — taking the lock of a file (Claude Code's lock directory `<file>.lock`) and
+ * stamping the events it journals.
  */
+import type { EventStamp } from '../../domain/events.js';
 import type { Layout } from '../paths.js';
-import type { LockOptions } from '../lock.js';
+import { withLock, type HeldLock, type LockOptions } from '../lock.js';
 import { DIR_MODE } from '../json-file.js';
 import { makeDirs } from '../make-dirs.js';
+import { lockDirFor } from '../paths.js';
+import type { OpContext } from '../team-store.js';
 
 /** What every filesystem-store module needs. */
 export interface FsContext {
@@ -15,4 +20,19 @@ export interface FsContext {
 /** `mkdir -p` with mode 0700 for the directories mailroom creates. */
 export async function ensureDir(dir: string): Promise<void> {
   await makeDirs(dir, DIR_MODE);
+}
+
+/** Runs `fn` holding the lock of `file` (its directory must exist). */
+export function locked<T>(ctx: FsContext, file: string, fn: (lock: HeldLock) => Promise<T>): Promise<T> {
+  return withLock(file, lockDirFor(file), ctx.lock, fn);
+}
+
+/** The instant of an operation (epoch ms): the caller's `now`, else the clock. */
+export function nowOf(op: OpContext | undefined): number {
+  return op?.now ?? Date.now();
+}
+
+/** The stamp of the events a mailroom operation journals. */
+export function stampOf(team: string, op: OpContext | undefined): EventStamp {
+  return { team, at: nowOf(op), source: 'mailroom', actor: op?.actor };
 }

@@ -4,7 +4,7 @@
  * place by Claude Code 2.1.109 is read again a few times before it counts as corrupt (readJsonFile).
  */
 import { readFile, stat } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { TeamConfigSchema } from '../../protocol/config.js';
 import { ProcessRecordSchema } from '../../protocol/process.js';
 import { TaskSchema } from '../../protocol/task.js';
@@ -26,6 +26,10 @@ export function stateFileKind(ctx: FsContext, path: string): StateFileKind | und
   if (name === '.highwatermark' && dirname(parent) === tasksRoot) return 'highwatermark';
   if (name.endsWith('.json') && basename(parent) === 'processes' && dirname(dirname(parent)) === teamsDir) return 'process';
   if (TASK_FILE.test(name) && dirname(parent) === commandsDir) return 'command';
+  const mailroomDir = dirname(commandsDir);
+  if (name.endsWith('.json') && dirname(parent) === join(mailroomDir, 'leases')) return 'lease';
+  if (name.endsWith('.json') && dirname(parent) === join(mailroomDir, 'readers')) return 'reader';
+  if (/^[mt]-[0-9a-f]{64}\.json$/.test(name) && dirname(parent) === join(mailroomDir, 'idempotency')) return 'idempotency';
   return undefined;
 }
 
@@ -62,5 +66,14 @@ export async function checkStateFile(path: string, kind: StateFileKind): Promise
       return ProcessRecordSchema.safeParse(value).success ? undefined : 'does not match the process record format';
     case 'command':
       return commandRecordAt(path, value) ? undefined : 'does not match the command record format (or is not named for its own team and pid)';
+    case 'lease':
+    case 'reader':
+    case 'idempotency':
+      return isVersionedRecord(value) ? undefined : `does not match the ${kind === 'lease' ? 'lease' : kind === 'reader' ? 'reader claim' : 'idempotency record'} format`;
   }
+}
+
+/** mailroom's own records under `<root>/mailroom/` are JSON objects with `"v": 1` (their readers check the rest). */
+function isVersionedRecord(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && (value as { v?: unknown }).v === 1;
 }

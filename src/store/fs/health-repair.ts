@@ -22,19 +22,19 @@ export async function repairHealth(ctx: FsContext, issue: StoreIssue): Promise<S
   const staleMs = staleTimeOf(ctx.lock);
   switch (issue.kind) {
     case 'corrupt-file':
-      if (issue.fileKind === 'highwatermark') return withListLock(ctx, issue.path, (list) => moveAside(issue, list)); // the list lock guards it
-      return issue.fileKind === 'task' ? withListLock(ctx, issue.path, (list) => quarantine(ctx, issue.path, issue, list)) : quarantine(ctx, issue.path, issue);
+      if (issue.fileKind === 'highwatermark') return withListLock(ctx, issue.location, (list) => moveAside(issue, list)); // the list lock guards it
+      return issue.fileKind === 'task' ? withListLock(ctx, issue.location, (list) => quarantine(ctx, issue.location, issue, list)) : quarantine(ctx, issue.location, issue);
     case 'temp-file':
-      return removeTemp(issue.path, issue.target, staleMs);
+      return removeTemp(issue.location, issue.target, staleMs);
     case 'stale-lock':
-      return removeStaleLock(issue.path, staleMs);
+      return removeStaleLock(issue.location, staleMs);
     case 'lock-leftover':
-      if (basename(issue.path).includes(STALE_INFIX)) {
-        await rm(issue.path, { recursive: true, force: true });
+      if (basename(issue.location).includes(STALE_INFIX)) {
+        await rm(issue.location, { recursive: true, force: true });
         return removed('removed');
       }
-      if (!(await dirId(issue.path))) return removed('already gone');
-      return (await clearIfStale(issue.path, staleMs)) ? removed('removed') : kept('it is in use again');
+      if (!(await dirId(issue.location))) return removed('already gone');
+      return (await clearIfStale(issue.location, staleMs)) ? removed('removed') : kept('it is in use again');
   }
 }
 
@@ -49,26 +49,11 @@ async function removeStaleLock(path: string, staleMs: number): Promise<StoreRepa
   return kept('its holder refreshed it: the lock is live again');
 }
 
-/** Renames an inbox aside to `<agent>.json.orphaned-<stamp>` under its lock. @returns the new path, or undefined if absent. */
-export async function moveInboxAside(ctx: FsContext, team: string, agent: string): Promise<string | undefined> {
-  const path = ctx.layout.inboxPath(team, agent);
-  return withLock(path, lockDirFor(path), ctx.lock, async (lock) => {
-    const target = `${path}.orphaned-${stampNow()}`;
-    await lock.assertHeld(`moving ${path} aside`);
-    return rename(path, target).then(
-      () => target,
-      (err: unknown) => {
-        if (isErrno(err, 'ENOENT')) return undefined;
-        throw err;
-      },
-    );
-  });
-}
-
 type CorruptFile = Extract<StoreIssue, { kind: 'corrupt-file' }>;
 
 async function quarantine(ctx: FsContext, path: string, issue: CorruptFile, list?: HeldLock): Promise<StoreRepair> {
-  return withLock(path, lockDirFor(path), ctx.lock, (lock) => moveAside(issue, lock, list && (() => raiseHighWatermark(path, list))));
+  const guarded = guardOf(ctx, path, issue.fileKind);
+  return withLock(guarded, lockDirFor(guarded), ctx.lock, (lock) => moveAside(issue, lock, list && (() => raiseHighWatermark(path, list))));
 }
 
 /**
@@ -76,11 +61,11 @@ async function quarantine(ctx: FsContext, path: string, issue: CorruptFile, list
  * held, after `before` (a task's id is kept used); a file that reads fine now is left alone.
  */
 async function moveAside(issue: CorruptFile, lock: HeldLock, before?: () => Promise<void>): Promise<StoreRepair> {
-  if ((await checkStateFile(issue.path, issue.fileKind)) === undefined) return kept('it reads fine now (it was being rewritten): left as it is', true);
+  if ((await checkStateFile(issue.location, issue.fileKind)) === undefined) return kept('it reads fine now (it was being rewritten): left as it is', true);
   await before?.();
-  const movedTo = `${issue.path}.corrupt-${stampNow()}`;
-  await lock.assertHeld(`quarantining ${issue.path}`);
-  await rename(issue.path, movedTo);
+  const movedTo = `${issue.location}.corrupt-${stampNow()}`;
+  await lock.assertHeld(`quarantining ${issue.location}`);
+  await rename(issue.location, movedTo);
   return { done: true, note: `moved aside to ${basename(movedTo)}`, bytesFreed: 0, movedTo };
 }
 
@@ -114,4 +99,10 @@ function removed(note: string): StoreRepair {
 
 function kept(note: string, done = false): StoreRepair {
   return { done, note, bytesFreed: 0 };
+}
+
+/** The file whose lock guards `path`: its own, except a lease sidecar, written under its inbox's lock. */
+export function guardOf(ctx: FsContext, path: string, kind: CorruptFile['fileKind']): string {
+  if (kind !== 'lease') return path;
+  return join(ctx.layout.teamsDir, basename(dirname(path)), 'inboxes', basename(path));
 }

@@ -1,8 +1,9 @@
 /**
  * Scanning the filesystem store for broken files (`mailroom doctor`): unparseable state files,
- * temporary files left by killed writers, stale locks and takeover leftovers. Looks at
- * `teams/<dir>/` (and one level below: `inboxes/`, `processes/`, …), `tasks/<list>/` and
- * `mailroom/commands/<team>/`; reads only.
+ * temporary files left by killed writers, stale locks and takeover leftovers; reads only. The team
+ * store scans team data — `teams/<dir>/` and its `inboxes/`, `tasks/<list>/`, and mailroom's lease,
+ * reader-claim and idempotency records; the host store scans this machine's own records —
+ * `teams/<dir>/processes/` and `mailroom/commands/<team>/`. Each issue's `location` is its path.
  */
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -19,16 +20,35 @@ export const OLD_TEMP_MS = 10 * 60_000;
 /** A temporary file younger than this is never removed: its writer may be mid-write (ms). */
 export const MIN_TEMP_AGE_MS = 2_000;
 
-/** Every {@link StoreIssue} under the store root, in path order. */
-export async function scanHealth(ctx: FsContext): Promise<StoreIssue[]> {
+/** Directories under `teams/<dir>/` that hold this machine's records (the host store's), not team data. */
+const HOST_SUBDIRS = new Set(['processes', 'logs']);
+
+/** Every team-data {@link StoreIssue} under the store root, in path order. */
+export async function scanTeamHealth(ctx: FsContext): Promise<StoreIssue[]> {
   const issues: StoreIssue[] = [];
   for (const dir of await subdirs(ctx.layout.teamsDir)) {
     await scanDir(ctx, dir, issues);
-    for (const sub of await subdirs(dir)) await scanDir(ctx, sub, issues);
+    for (const sub of await subdirs(dir)) if (!HOST_SUBDIRS.has(basename(sub))) await scanDir(ctx, sub, issues);
   }
   for (const dir of await subdirs(ctx.layout.tasksRoot)) await scanDir(ctx, dir, issues);
+  for (const parent of ['leases', 'readers', 'idempotency']) {
+    for (const dir of await subdirs(join(ctx.layout.root, 'mailroom', parent))) await scanDir(ctx, dir, issues);
+  }
+  return sorted(issues);
+}
+
+/** Every {@link StoreIssue} in this machine's records (pid and command records), in path order. */
+export async function scanHostHealth(ctx: FsContext): Promise<StoreIssue[]> {
+  const issues: StoreIssue[] = [];
+  for (const dir of await subdirs(ctx.layout.teamsDir)) {
+    for (const sub of await subdirs(dir)) if (basename(sub) === 'processes') await scanDir(ctx, sub, issues);
+  }
   for (const dir of await subdirs(ctx.layout.commandsDir)) await scanDir(ctx, dir, issues);
-  return issues.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)); // by code unit: the same order in every locale
+  return sorted(issues);
+}
+
+function sorted(issues: StoreIssue[]): StoreIssue[] {
+  return issues.sort((a, b) => (a.location < b.location ? -1 : a.location > b.location ? 1 : 0)); // by code unit: the same order in every locale
 }
 
 async function subdirs(dir: string): Promise<string[]> {
@@ -56,12 +76,12 @@ export async function lockIssue(path: string, staleMs: number): Promise<StoreIss
   if (name.includes(STALE_INFIX)) {
     const s = await stat(path).catch(() => undefined);
     const age = s ? Date.now() - s.ctimeMs : 0;
-    return age > MIN_TEMP_AGE_MS ? { kind: 'lock-leftover', path, ageMs: age } : undefined;
+    return age > MIN_TEMP_AGE_MS ? { kind: 'lock-leftover', location: path, ageMs: age } : undefined;
   }
   if (!name.endsWith('.lock') && !name.endsWith(TAKEOVER_SUFFIX)) return undefined;
   const id = await dirId(path);
   if (!id || !isStale(id, staleMs)) return undefined;
-  return { kind: name.endsWith('.lock') ? 'stale-lock' : 'lock-leftover', path, ageMs: ageMs(id) };
+  return { kind: name.endsWith('.lock') ? 'stale-lock' : 'lock-leftover', location: path, ageMs: ageMs(id) };
 }
 
 async function fileIssue(ctx: FsContext, path: string, staleMs: number): Promise<StoreIssue | undefined> {
@@ -70,7 +90,7 @@ async function fileIssue(ctx: FsContext, path: string, staleMs: number): Promise
   const kind = stateFileKind(ctx, path);
   if (!kind) return undefined;
   const detail = await checkStateFile(path, kind);
-  return detail === undefined ? undefined : { kind: 'corrupt-file', path, fileKind: kind, detail };
+  return detail === undefined ? undefined : { kind: 'corrupt-file', location: path, fileKind: kind, detail };
 }
 
 function isStateName(name: string): boolean {
@@ -84,12 +104,13 @@ export async function tempIssue(path: string, target: string, staleMs: number): 
   const age = Date.now() - s.mtimeMs;
   const lockHeld = await anyLockHeld(guardingLocks(target), staleMs);
   const removable = age > OLD_TEMP_MS || (!lockHeld && age > MIN_TEMP_AGE_MS);
-  return { kind: 'temp-file', path, target, bytes: s.size, ageMs: age, lockHeld, removable };
+  return { kind: 'temp-file', location: path, target, bytes: s.size, ageMs: age, lockHeld, removable };
 }
 
 /** Locks under which `target` is written: its own, and for task-list files the list lock. */
 function guardingLocks(target: string): string[] {
   const locks = [`${target}.lock`];
+  if (basename(dirname(dirname(target))) === 'leases') locks.push(join(dirname(dirname(dirname(dirname(target)))), 'teams', basename(dirname(target)), 'inboxes', `${basename(target)}.lock`));
   if (/^([1-9][0-9]*\.json|\.highwatermark)$/.test(basename(target))) locks.push(join(dirname(target), '.lock.lock'));
   return locks;
 }

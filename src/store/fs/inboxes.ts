@@ -1,45 +1,60 @@
 /**
  * Inbox files: `teams/<inboxTeam>/inboxes/<agent>.json`, a JSON array, locked with
  * `<agent>.json.lock` (reference §3, §6). Created lazily as `[]` with an exclusive create, then
- * appended to under the lock; every write is atomic (temp file + rename).
+ * changed only under the lock; every write is atomic (temp file + rename), and each transition
+ * journals its events right after its write, still under the lock.
+ *
+ * No caller ever gets the array: every change is one of the transitions below, which keep every
+ * element of the file — valid entries are changed in place, other elements stay untouched where
+ * they are (the fault of the old `updateInbox(callback)`, which handed callers a filtered copy whose
+ * pushes and splices were silently lost, cannot occur).
  *
  * Bounded growth (../shared/cases/03, docs/format.md "Inbox archive"): when the caller allows it
  * and the live file passes {@link ARCHIVE_TRIGGER_BYTES}, an append first moves the *read entries
- * at the head* of the array to the archive (inbox-archive.ts), under the same lock. Unread entries
- * are never moved or reordered; only their positions shift, which is why the caller must not allow
- * it for readers that mark entries by array index (Claude Code 2.1.109 in-process teammates).
+ * at the head* of the array to the archive (inbox-archive.ts), under the same lock.
  */
-import { readdir } from 'node:fs/promises';
+import { readdir, rename, rm } from 'node:fs/promises';
 import { isErrno } from '../../errors.js';
+import { assignTimestamps, entryKey, idempotentMsgId, isEarlierShutdownRequest, isUnreadEntry } from '../../domain/entries.js';
+import { deliveryEvent, messageEvent } from '../../domain/events.js';
+import { requireMember } from '../../domain/roster.js';
+import type { TeamEventRecord } from '../../protocol/events.js';
 import { InboxEntrySchema, type InboxEntry } from '../../protocol/inbox.js';
+import { stampNow } from '../health.js';
 import { corruptFile, readJsonFile, writeJsonFile } from '../json-file.js';
-import { withLock, type HeldLock } from '../lock.js';
-import { lockDirFor } from '../paths.js';
-import type { InboxAppendOptions } from '../store.js';
-import type { FsContext } from './context.js';
+import type { HeldLock } from '../lock.js';
+import { pathPart } from '../names.js';
+import type { AppendOptions, AppendResult, InboxHistory, InboxRef, OpContext, OutgoingMessage, StoredMessage, Transition } from '../team-store.js';
+import { locked, stampOf, type FsContext } from './context.js';
+import { readMessageKey, recordMessageKey } from './idempotency.js';
 import { appendToArchive, readArchive } from './inbox-archive.js';
 import { ensureInbox, exists } from './inbox-create.js';
+import { journal } from './journal.js';
+import { readConfig, readConfigAt } from './teams.js';
 
 /** A send may archive once the live file is larger than this (bytes of JSON text). */
 export const ARCHIVE_TRIGGER_BYTES = 64 * 1024;
 /** …and only if the read head would free at least this much (bytes), so archiving stays rare. */
 const ARCHIVE_MIN_HEAD_BYTES = ARCHIVE_TRIGGER_BYTES / 4;
 
-interface RawInbox {
+/** An inbox as read under its lock: the raw array (every element) and its valid entries (the same objects). */
+export interface OpenInbox {
   raw: unknown[];
+  entries: InboxEntry[];
   /** Length of the file's text (characters; bytes for ASCII). */
   chars: number;
+  lock: HeldLock;
 }
 
 /** Reads the raw array of an inbox and its size; `undefined` when the file does not exist. @throws FILE_CORRUPT */
-async function readRaw(path: string): Promise<RawInbox | undefined> {
+async function readRaw(path: string): Promise<{ raw: unknown[]; chars: number } | undefined> {
   const read = await readJsonFile(path);
   if (read.state === 'missing') return undefined;
   if (!Array.isArray(read.value)) throw corruptFile(path, undefined, 'is not a JSON array');
   return { raw: read.value, chars: read.chars };
 }
 
-/** The entries of a raw array that match the entry schema (others are kept on disk but not shown). */
+/** The elements of a raw array that match the entry schema (the same objects: changing them changes the array). */
 function validEntries(raw: unknown[]): InboxEntry[] {
   return raw.filter((e): e is InboxEntry => InboxEntrySchema.safeParse(e).success);
 }
@@ -49,26 +64,103 @@ export async function readInbox(ctx: FsContext, team: string, agent: string): Pr
   return validEntries((await readRaw(ctx.layout.inboxPath(team, agent)))?.raw ?? []);
 }
 
-/** Valid entries of the agent's archive, oldest first (may repeat a live entry after a crash). */
-export async function readInboxArchive(ctx: FsContext, team: string, agent: string): Promise<InboxEntry[]> {
-  return (await readArchive(ctx, team, agent)).entries;
+/** The inbox's archived entries (oldest first; may repeat a live entry after a crash) and quarantined ones. */
+export async function readInboxHistory(ctx: FsContext, team: string, agent: string): Promise<InboxHistory> {
+  return { archived: (await readArchive(ctx, team, agent)).entries, quarantined: [] };
 }
 
-/** Appends entries under the lock, keeping (`from`, `timestamp`, `text`) unique. */
-export async function appendToInbox(ctx: FsContext, team: string, agent: string, entries: InboxEntry[], options: InboxAppendOptions = {}): Promise<InboxEntry[]> {
+/**
+ * Runs `fn` on the inbox under its lock (an existing inbox only: `undefined` when there is none),
+ * then writes the array when `fn` says so, all before the lock is released.
+ */
+export async function withInbox<T>(ctx: FsContext, team: string, agent: string, fn: (inbox: OpenInbox) => Promise<{ result: T; write: boolean }>): Promise<T | undefined> {
   const path = ctx.layout.inboxPath(team, agent);
+  if (!(await exists(path))) return undefined;
+  return locked(ctx, path, async (lock) => {
+    const read = await readRaw(path);
+    if (!read) return undefined;
+    const inbox: OpenInbox = { raw: read.raw, entries: validEntries(read.raw), chars: read.chars, lock };
+    const { result, write } = await fn(inbox);
+    if (write) await writeJsonFile(path, inbox.raw, lock);
+    return result;
+  });
+}
+
+/**
+ * Appends messages. Every recipient is checked against the roster first (MEMBER_NOT_FOUND, nothing
+ * written). Per recipient, under its inbox lock: timestamps are assigned so that they never
+ * decrease in file order and the triple stays unique; with an idempotency key, each entry's msg_id
+ * is derived from the key and an entry already there is returned instead of appended again.
+ */
+export async function appendMessages(ctx: FsContext, team: string, messages: readonly OutgoingMessage[], options: AppendOptions = {}): Promise<Transition<AppendResult>> {
+  if (messages.length === 0) return { value: { messages: [], replayed: false }, events: [] };
+  const config = await readConfig(ctx, team);
+  for (const m of messages) requireMember(config, m.to, 'recipient');
+  const key = options.idempotencyKey;
+  if (key !== undefined) {
+    const known = await readMessageKey(ctx, team, key);
+    if (known && known.messages.length === messages.length) return { value: { messages: known.messages, replayed: true }, events: [] };
+  }
+  const stored: StoredMessage[] = new Array<StoredMessage>(messages.length);
+  const events: TeamEventRecord[] = [];
+  let fresh = 0;
+  for (const [to, items] of byRecipient(messages)) {
+    const r = await appendToInbox(ctx, team, to, items, { ...options, archive: options.archiveRead?.includes(to) === true, total: messages.length });
+    for (const [i, entry] of r.stored) stored[i] = { to, entry };
+    fresh += r.fresh;
+    events.push(...r.events);
+  }
+  return { value: { messages: stored, replayed: key !== undefined && fresh === 0 }, events };
+}
+
+interface Item {
+  index: number;
+  entry: InboxEntry;
+}
+
+function byRecipient(messages: readonly OutgoingMessage[]): Map<string, Item[]> {
+  const out = new Map<string, Item[]>();
+  messages.forEach((m, index) => {
+    const list = out.get(m.to) ?? out.set(m.to, []).get(m.to)!;
+    list.push({ index, entry: { ...m.entry } });
+  });
+  return out;
+}
+
+async function appendToInbox(
+  ctx: FsContext,
+  team: string,
+  to: string,
+  items: Item[],
+  o: AppendOptions & { archive: boolean; total: number },
+): Promise<{ stored: Array<[number, InboxEntry]>; fresh: number; events: TeamEventRecord[] }> {
+  const path = ctx.layout.inboxPath(team, to);
   await ensureInbox(path);
-  return withLock(path, lockDirFor(path), ctx.lock, async (lock) => {
+  return locked(ctx, path, async (lock) => {
     const { raw, chars } = (await readRaw(path)) ?? { raw: [], chars: 0 };
-    const taken = new Set(validEntries(raw).map(tripleKey));
-    for (const entry of entries) {
-      while (taken.has(tripleKey(entry))) entry.timestamp = new Date(Date.parse(entry.timestamp) + 1).toISOString();
-      taken.add(tripleKey(entry));
-      raw.push(entry);
+    const existing = validEntries(raw);
+    const ids = new Map(existing.flatMap((e) => (e.msg_id === undefined ? [] : [[e.msg_id, e] as const])));
+    const stored: Array<[number, InboxEntry]> = [];
+    const added: InboxEntry[] = [];
+    for (const item of items) {
+      if (o.idempotencyKey !== undefined) item.entry.msg_id = idempotentMsgId(team, to, `${o.idempotencyKey}\u0000${item.index}`);
+      const there = item.entry.msg_id === undefined ? undefined : ids.get(item.entry.msg_id);
+      if (o.idempotencyKey !== undefined && there) {
+        stored.push([item.index, there]);
+        continue;
+      }
+      added.push(item.entry);
+      stored.push([item.index, item.entry]);
     }
-    if (options.archiveRead && chars > ARCHIVE_TRIGGER_BYTES) await archiveReadHead(ctx, team, agent, raw, lock, ARCHIVE_MIN_HEAD_BYTES);
-    await writeJsonFile(path, raw, lock);
-    return entries;
+    assignTimestamps(existing, added);
+    raw.push(...added);
+    if (added.length > 0 && o.archive && chars > ARCHIVE_TRIGGER_BYTES) await archiveReadHead(ctx, team, to, raw, lock, ARCHIVE_MIN_HEAD_BYTES);
+    if (added.length > 0) await writeJsonFile(path, raw, lock);
+    const s = stampOf(team, o);
+    const events = added.map((e) => messageEvent(s, to, e));
+    await journal(ctx, team, events);
+    if (o.idempotencyKey !== undefined) await recordMessageKey(ctx, team, o.idempotencyKey, o.total, stored.map(([, entry]) => ({ to, entry })), s.at);
+    return { stored, fresh: added.length, events };
   });
 }
 
@@ -76,15 +168,12 @@ export async function appendToInbox(ctx: FsContext, team: string, agent: string,
  * Moves the read entries at the head of the inbox to its archive now, whatever the file's size.
  * @returns how many entries were moved (0: nothing written).
  */
-export async function archiveInbox(ctx: FsContext, team: string, agent: string): Promise<number> {
-  const path = ctx.layout.inboxPath(team, agent);
-  if (!(await exists(path))) return 0;
-  return withLock(path, lockDirFor(path), ctx.lock, async (lock) => {
-    const raw = (await readRaw(path))?.raw ?? [];
-    const moved = await archiveReadHead(ctx, team, agent, raw, lock, 0);
-    if (moved > 0) await writeJsonFile(path, raw, lock);
-    return moved;
+export async function archiveInbox(ctx: FsContext, team: string, agent: string): Promise<Transition<number>> {
+  const moved = await withInbox(ctx, team, agent, async (inbox) => {
+    const n = await archiveReadHead(ctx, team, agent, inbox.raw, inbox.lock, 0);
+    return { result: n, write: n > 0 };
   });
+  return { value: moved ?? 0, events: [] };
 }
 
 /** Appends the read head of `raw` to the archive and removes it from `raw` (if ≥ `minBytes`). */
@@ -102,20 +191,75 @@ async function archiveReadHead(ctx: FsContext, team: string, agent: string, raw:
   return count;
 }
 
-/** Locked read-modify-write of an existing inbox (missing → `change([])`, nothing written). */
-export async function updateInbox<T>(ctx: FsContext, team: string, agent: string, change: (entries: InboxEntry[]) => T | Promise<T>): Promise<T> {
-  const path = ctx.layout.inboxPath(team, agent);
-  if (!(await exists(path))) return change([]);
-  return withLock(path, lockDirFor(path), ctx.lock, async (lock) => {
-    const raw = (await readRaw(path))?.raw ?? [];
-    const result = await change(validEntries(raw));
-    await writeJsonFile(path, raw, lock);
-    return result;
+/**
+ * Sets `read: true` on the unread entries whose {@link entryKey} is in `keys`, under the inbox
+ * lock; journals a `delivery read` per entry. @returns how many changed
+ */
+export async function markRead(ctx: FsContext, team: string, agent: string, keys: readonly string[], op?: OpContext): Promise<Transition<number>> {
+  const wanted = new Set(keys);
+  const events: TeamEventRecord[] = [];
+  const changed = await withInbox(ctx, team, agent, async (inbox) => {
+    const marked = markEntries(inbox.entries, wanted);
+    if (marked.length > 0) {
+      await writeJsonFile(ctx.layout.inboxPath(team, agent), inbox.raw, inbox.lock);
+      const s = stampOf(team, op);
+      events.push(...marked.map((k) => deliveryEvent(s, agent, k, 'read')));
+      await journal(ctx, team, events);
+    }
+    return { result: marked.length, write: false };
   });
+  return { value: changed ?? 0, events };
 }
 
-/** Agent names that have an inbox file in the team. */
-export async function listInboxes(ctx: FsContext, team: string): Promise<string[]> {
+/** Marks the unread entries with a key in `keys` read, in place. @returns their keys */
+export function markEntries(entries: readonly InboxEntry[], keys: ReadonlySet<string>): string[] {
+  const marked: string[] = [];
+  for (const e of entries) {
+    if (!isUnreadEntry(e) || !keys.has(entryKey(e))) continue;
+    e.read = true;
+    marked.push(entryKey(e));
+  }
+  return marked;
+}
+
+/**
+ * Marks read, under the inbox lock, every unread `shutdown_request` timestamped before `joinedAt`
+ * (addressed to an earlier member of the name). The inbox is read first without the lock: most
+ * spawns find none, and then the inbox (possibly Claude Code's file) is neither created nor rewritten.
+ * @returns the events (`delivery read` per request)
+ */
+export async function retireEarlierShutdownRequests(ctx: FsContext, team: string, agent: string, joinedAt: number, op?: OpContext): Promise<TeamEventRecord[]> {
+  const stale = (e: InboxEntry) => isEarlierShutdownRequest(e, joinedAt);
+  const keys = (await readInbox(ctx, team, agent)).filter(stale).map(entryKey);
+  if (keys.length === 0) return [];
+  return (await markRead(ctx, team, agent, keys, op)).events;
+}
+
+/**
+ * Every inbox file of the team, by member name: a file belongs to each member whose name Claude
+ * Code's sanitiser maps to it; a file that no member's name maps to is listed under its own name,
+ * `member: false`.
+ */
+export async function listInboxes(ctx: FsContext, team: string): Promise<InboxRef[]> {
+  const stems = await inboxStems(ctx, team);
+  if (stems.length === 0) return [];
+  const members = await memberNames(ctx, team);
+  const refs: InboxRef[] = [];
+  for (const stem of stems) {
+    const owners = members.filter((m) => pathPart(m) === stem);
+    if (owners.length === 0) refs.push({ name: stem, member: false });
+    for (const name of owners) refs.push({ name, member: true });
+  }
+  return refs.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** Member names of the team's roster ([] when its config is missing or unreadable). */
+export async function memberNames(ctx: FsContext, team: string): Promise<string[]> {
+  const config = await readConfigAt(ctx.layout.configPath(team)).catch(() => undefined);
+  return config?.name === team ? config.members.map((m) => m.name) : [];
+}
+
+async function inboxStems(ctx: FsContext, team: string): Promise<string[]> {
   try {
     const files = await readdir(ctx.layout.inboxDir(team));
     return files.filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -'.json'.length)).sort();
@@ -125,6 +269,24 @@ export async function listInboxes(ctx: FsContext, team: string): Promise<string[
   }
 }
 
-function tripleKey(entry: InboxEntry): string {
-  return `${entry.from}\u0000${entry.timestamp}\u0000${entry.text}`;
+/**
+ * Renames an inbox aside to `<agent>.json.orphaned-<stamp>` under its lock (its leases go with it).
+ * @returns the new path, for humans, or undefined when there was no inbox
+ */
+export async function setInboxAside(ctx: FsContext, team: string, agent: string): Promise<Transition<string | undefined>> {
+  const path = ctx.layout.inboxPath(team, agent);
+  if (!(await exists(path))) return { value: undefined, events: [] };
+  const moved = await locked(ctx, path, async (lock) => {
+    const target = `${path}.orphaned-${stampNow()}`;
+    await lock.assertHeld(`moving ${path} aside`);
+    try {
+      await rename(path, target);
+    } catch (err) {
+      if (isErrno(err, 'ENOENT')) return undefined;
+      throw err;
+    }
+    await rm(ctx.layout.leasePath(team, agent), { force: true });
+    return target;
+  });
+  return { value: moved, events: [] };
 }

@@ -5,14 +5,16 @@
  * ({@link claimProcessRecord}) checks and writes under the record's lock (`<agent>.json.lock`), so
  * two runtimes starting at once for one member cannot both win.
  */
-import { open, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { open, readdir, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { isErrno } from '../../errors.js';
 import { ProcessRecordSchema, type ProcessRecord } from '../../protocol/process.js';
 import { corruptFile, readJsonFile, writeJsonFile, FILE_MODE } from '../json-file.js';
 import { withLock } from '../lock.js';
 import { lockDirFor } from '../paths.js';
-import type { AgentLog } from '../store.js';
+import { judgeProcess } from '../../domain/processes.js';
+import type { AgentLog } from '../host-store.js';
+import { probeProcess } from '../proc.js';
 import { ensureDir, type FsContext } from './context.js';
 
 /**
@@ -38,14 +40,18 @@ export async function writeProcessRecord(ctx: FsContext, team: string, agent: st
 
 /**
  * Writes `record` unless another live process holds the agent's record. Under the record's lock:
- * reads the current record; when it names another pid and `isStale(current)` resolves false,
- * returns it and writes nothing. Otherwise writes — for the same process (same pid, and same start
- * time where both have one), the current record's fields are kept and missing ones added — and
- * returns undefined. A record with this pid but another start time belongs to a process that died
- * (the pid is ours now): it is replaced.
+ * reads the current record; when it names another pid that may still run on this machine (its
+ * start time matches `/proc`, or cannot be checked), returns it and writes nothing. Otherwise
+ * writes — for the same process (same pid, and same start time where both have one), the current
+ * record's fields are kept and missing ones added — and returns undefined. A record with this pid
+ * but another start time belongs to a process that died (the pid is ours now): it is replaced.
  * @throws FILE_CORRUPT (current record unparseable), LOCK_TIMEOUT
  */
-export async function claimProcessRecord(ctx: FsContext, team: string, agent: string, record: ProcessRecord, isStale: (current: ProcessRecord) => Promise<boolean>): Promise<ProcessRecord | undefined> {
+export async function claimProcessRecord(ctx: FsContext, team: string, agent: string, record: ProcessRecord): Promise<ProcessRecord | undefined> {
+  const isStale = async (current: ProcessRecord) => {
+    const verdict = judgeProcess(current, await probeProcess(current.pid));
+    return verdict === 'dead' || verdict === 'reused';
+  };
   const path = ctx.layout.processRecordPath(team, agent);
   await ensureDir(dirname(path));
   return withLock(path, lockDirFor(path), ctx.lock, async (lock) => {
@@ -68,7 +74,7 @@ export async function openAgentLog(ctx: FsContext, team: string, agent: string):
   await ensureDir(dirname(path));
   const handle = await open(path, 'a', FILE_MODE);
   const { size } = await handle.stat();
-  return { path, fd: handle.fd, size, close: () => handle.close() };
+  return { location: path, fd: handle.fd, size, close: () => handle.close() };
 }
 
 /** The agent's log from byte `from` to its end (at most the last `maxBytes`); `""` when missing. */
@@ -87,4 +93,17 @@ export async function readAgentLog(ctx: FsContext, team: string, agent: string, 
   } finally {
     await handle.close();
   }
+}
+
+/** Every valid pid record of the team (invalid files are skipped; `mailroom doctor` reports them). */
+export async function listProcessRecords(ctx: FsContext, team: string): Promise<ProcessRecord[]> {
+  const dir = ctx.layout.processRecordDir(team);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const records: ProcessRecord[] = [];
+  for (const name of names.filter((n) => n.endsWith('.json')).sort()) {
+    const read = await readJsonFile(join(dir, name), { attempts: 1 }).catch(() => undefined);
+    const parsed = read?.state === 'ok' ? ProcessRecordSchema.safeParse(read.value) : undefined;
+    if (parsed?.success) records.push(parsed.data);
+  }
+  return records;
 }

@@ -1,26 +1,27 @@
 /**
- * The filesystem backend's {@link Stores}: being rebuilt onto the intent-level contract (issue 15).
- * This placeholder lets the contract suite and `openStores` compile before the backend lands.
+ * The filesystem backend's {@link Stores}: a team store and a host store over one root.
  */
-import { MailroomError } from '../../errors.js';
+import type { HostStore } from '../host-store.js';
 import type { LockOptions } from '../lock.js';
 import type { StoreSelection, Stores } from '../selection.js';
-import type { HostStore } from '../host-store.js';
 import type { TeamStore } from '../team-store.js';
+import { FsHostStore } from './host-store.js';
+import { FsTeamStore } from './team-store.js';
 
-/** Team and host store over one root. */
+/** Team and host store over one root directory. */
 export class FsStores implements Stores {
-  readonly selection: StoreSelection;
-  constructor(root: string, _lock?: LockOptions) {
-    this.selection = { kind: 'fs', root };
-    throw new MailroomError('NOT_SUPPORTED', 'The filesystem TeamStore is not built yet on this branch.');
+  readonly team: TeamStore;
+  readonly host: HostStore;
+
+  constructor(root: string, lock: LockOptions = {}) {
+    this.team = new FsTeamStore(root, lock);
+    this.host = new FsHostStore(root, lock);
   }
-  get team(): TeamStore {
-    throw new Error('unreachable');
+
+  get selection(): StoreSelection {
+    return this.team.selection;
   }
-  get host(): HostStore {
-    throw new Error('unreachable');
-  }
+
   close(): Promise<void> {
     return Promise.resolve();
   }

@@ -2,26 +2,36 @@
  * Task files: `tasks/<listId>/<id>.json`, one per task, locked with `<id>.json.lock`; list-wide
  * operations lock `tasks/<listId>/.lock` (lock directory `.lock.lock`); `.highwatermark` keeps the
  * highest id ever used (reference §5, §6).
+ *
+ * Each transition does its own lock choreography, always in one order — the list lock (when the
+ * transition needs the whole board to stay still: create, delete, claims without an id or with the
+ * busy check, dependency edits, unassigning) around task locks — and decides with the pure rules of
+ * src/domain/ while it holds them. Every changed task file is journalled right after its write,
+ * under its lock.
  */
 import { readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { MailroomError, isErrno } from '../../errors.js';
-import { TaskSchema, canonicalTask, type Task } from '../../protocol/task.js';
+import { taskEvent } from '../../domain/events.js';
+import { applyClaim, busyRefusal, claimCandidates, claimRefusal } from '../../domain/task-claim.js';
+import { addUnique, assertNoCycles, compareTaskIds, dependencyNotFound, indexTasks, taskNotFound, TASK_ID_PATTERN, type Edge } from '../../domain/task-board.js';
+import { applyTaskChange, draftTask, changedKeys } from '../../domain/task-patch.js';
+import type { TeamEventRecord } from '../../protocol/events.js';
+import { TaskSchema, canonicalTask, type Task, type TaskStatus } from '../../protocol/task.js';
 import { corruptFile, readJsonFile, writeJsonFile, writeTextFile, FILE_MODE } from '../json-file.js';
-import { withLock, type HeldLock } from '../lock.js';
-import { lockDirFor } from '../paths.js';
-import type { LockedTaskList } from '../store.js';
-import { ensureDir, type FsContext } from './context.js';
+import type { HeldLock } from '../lock.js';
+import type { ClaimRequest, CreatedTask, CreateTaskOptions, OpContext, PatchedTask, TaskDraft, TaskPatch, Transition } from '../team-store.js';
+import { ensureDir, locked, stampOf, type FsContext } from './context.js';
+import { readTaskKey, writeTaskKey } from './idempotency.js';
+import { journal } from './journal.js';
+import { readConfig } from './teams.js';
 
 const TASK_FILE = /^([1-9][0-9]*)\.json$/;
 
-/**
- * Ids of every `<id>.json` file in the list, valid or not, in ascending numeric order. Ids stay
- * decimal strings (no leading zeros, so shorter is smaller): a JS number would round ids past 2^53.
- */
+/** Ids of every `<id>.json` file in the list, valid or not, in ascending numeric order (exact decimal strings). */
 async function fileIds(ctx: FsContext, team: string): Promise<string[]> {
   try {
     const names = await readdir(ctx.layout.taskDir(team));
-    return names.flatMap((n) => TASK_FILE.exec(n)?.[1] ?? []).sort(compareIds);
+    return names.flatMap((n) => TASK_FILE.exec(n)?.[1] ?? []).sort(compareTaskIds);
   } catch (err) {
     if (isErrno(err, 'ENOENT')) return [];
     throw err;
@@ -31,6 +41,7 @@ async function fileIds(ctx: FsContext, team: string): Promise<string[]> {
 type TaskRead = { state: 'ok'; task: Task } | { state: 'missing' } | { state: 'invalid'; error: MailroomError };
 
 async function readTaskFile(ctx: FsContext, team: string, id: string): Promise<TaskRead> {
+  if (!TASK_ID_PATTERN.test(id)) return { state: 'missing' };
   const path = ctx.layout.taskPath(team, id);
   let read;
   try {
@@ -52,10 +63,7 @@ async function readTaskFile(ctx: FsContext, team: string, id: string): Promise<T
 /** Paths already reported as skipped by this process (a broken file is reported once, not per poll). */
 const reported = new Set<string>();
 
-/**
- * Valid tasks in numeric id order. Invalid files are skipped, as Claude Code treats them as absent;
- * each is reported once per process through `onWarning`, naming the file.
- */
+/** Valid tasks in numeric id order; invalid files are skipped (as Claude Code does), each reported once per process. */
 export async function listTasks(ctx: FsContext, team: string): Promise<Task[]> {
   const tasks: Task[] = [];
   for (const id of await fileIds(ctx, team)) {
@@ -69,53 +77,14 @@ export async function listTasks(ctx: FsContext, team: string): Promise<Task[]> {
   return tasks;
 }
 
-/**
- * One task, or undefined when the file is missing. An invalid file reads as undefined too (as in
- * Claude Code), unless `strict` is set: then it throws FILE_CORRUPT naming the file.
- */
+/** One task, undefined when missing or invalid (as Claude Code); `strict` throws FILE_CORRUPT for an invalid one. */
 export async function readTask(ctx: FsContext, team: string, id: string, options: { strict?: boolean } = {}): Promise<Task | undefined> {
-  if (!TASK_FILE.test(`${id}.json`)) return undefined;
   const read = await readTaskFile(ctx, team, id);
   if (read.state === 'invalid' && options.strict) throw read.error;
   return read.state === 'ok' ? read.task : undefined;
 }
 
-/** Builds TASK_NOT_FOUND for `id`. */
-export function taskNotFound(team: string, id: string): MailroomError {
-  return new MailroomError('TASK_NOT_FOUND', `Task #${id} not found in team "${team}". List tasks with \`mailroom task list\`.`, {
-    details: { team, id },
-  });
-}
-
-/** Locked read-modify-write of one task; `change` mutates it in place. @throws TASK_NOT_FOUND, FILE_CORRUPT */
-export async function updateTask<T>(ctx: FsContext, team: string, id: string, change: (task: Task) => T | Promise<T>): Promise<T> {
-  const path = ctx.layout.taskPath(team, id);
-  if (!TASK_FILE.test(`${id}.json`)) throw taskNotFound(team, id);
-  if ((await readTaskFile(ctx, team, id)).state === 'missing') throw taskNotFound(team, id);
-  return withLock(path, lockDirFor(path), ctx.lock, async (lock) => {
-    const read = await readTaskFile(ctx, team, id);
-    if (read.state === 'missing') throw taskNotFound(team, id);
-    if (read.state === 'invalid') throw read.error;
-    const keys = Object.keys(read.task);
-    const result = await change(read.task);
-    const check = TaskSchema.safeParse(read.task);
-    if (!check.success) throw new MailroomError('INTERNAL', `Refusing to write an invalid task to ${path}: ${check.error.message}`);
-    await writeJsonFile(path, canonicalTask(read.task, keys), lock);
-    return result;
-  });
-}
-
-/** Orders decimal id strings without leading zeros numerically, exactly at any length. */
-function compareIds(a: string, b: string): number {
-  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
-}
-
-/** The high-water mark (a JS number: rounded past 2^53), 0 when the file is missing. @throws FILE_CORRUPT when it is not a number */
-export async function readHighWatermark(ctx: FsContext, team: string): Promise<number> {
-  return Number(await highWatermark(ctx, team));
-}
-
-/** The high-water mark, exact, 0n when the file is missing. @throws FILE_CORRUPT when it is not a whole number */
+/** The high-water mark, exact. @throws FILE_CORRUPT when it is not a whole number */
 async function highWatermark(ctx: FsContext, team: string): Promise<bigint> {
   const path = ctx.layout.highWatermarkPath(team);
   try {
@@ -129,32 +98,253 @@ async function highWatermark(ctx: FsContext, team: string): Promise<bigint> {
   }
 }
 
-/** Runs `fn` under the list lock (the `.lock` anchor is created first with an exclusive create). */
-export async function withTaskList<T>(ctx: FsContext, team: string, fn: (list: LockedTaskList) => Promise<T>): Promise<T> {
+/** The highest id ever used, exact decimal ("0" when none): max(file ids, `.highwatermark`). */
+export async function readHighWatermark(ctx: FsContext, team: string): Promise<string> {
+  const highestFile = BigInt((await fileIds(ctx, team)).at(-1) ?? 0);
+  const mark = await highWatermark(ctx, team);
+  return String(highestFile > mark ? highestFile : mark);
+}
+
+/** Runs `fn` under the list lock (the `.lock` anchor is created first). */
+async function withList<T>(ctx: FsContext, team: string, fn: (lock: HeldLock) => Promise<T>): Promise<T> {
   const anchor = ctx.layout.listLockAnchor(team);
   await ensureDir(ctx.layout.taskDir(team));
   await writeFile(anchor, '', { flag: 'a', mode: FILE_MODE });
-  return withLock(anchor, lockDirFor(anchor), ctx.lock, (lock) => fn(lockedList(ctx, team, lock)));
+  return locked(ctx, anchor, fn);
 }
 
-function lockedList(ctx: FsContext, team: string, lock: HeldLock): LockedTaskList {
-  return {
-    nextId: async () => {
-      const highestFile = BigInt((await fileIds(ctx, team)).at(-1) ?? 0);
-      const mark = await highWatermark(ctx, team);
-      return String((highestFile > mark ? highestFile : mark) + 1n);
-    },
-    writeNew: async (task) => {
-      await writeJsonFile(ctx.layout.taskPath(team, task.id), canonicalTask(task), lock);
-    },
-    delete: async (id) => {
-      if ((await highWatermark(ctx, team)) < BigInt(id)) {
-        await writeTextFile(ctx.layout.highWatermarkPath(team), id, lock);
+/**
+ * Locked read-modify-write of one task: `change` (synchronous, pure) mutates the task read under the
+ * lock and returns the keys it changed; the file is written (and journalled) only when some did.
+ * @throws TASK_NOT_FOUND, FILE_CORRUPT, whatever `change` throws (then nothing is written)
+ */
+async function changeTask(ctx: FsContext, team: string, id: string, op: OpContext | undefined, change: (task: Task) => string[]): Promise<{ task: Task; previous: Task; changed: string[]; events: TeamEventRecord[] }> {
+  const path = ctx.layout.taskPath(team, id);
+  if ((await readTaskFile(ctx, team, id)).state === 'missing') throw taskNotFound(team, id);
+  return locked(ctx, path, async (lock) => {
+    const read = await readTaskFile(ctx, team, id);
+    if (read.state === 'missing') throw taskNotFound(team, id);
+    if (read.state === 'invalid') throw read.error;
+    const previous = structuredClone(read.task);
+    const keys = Object.keys(read.task);
+    const changed = change(read.task);
+    if (changed.length === 0) return { task: read.task, previous, changed, events: [] };
+    const check = TaskSchema.safeParse(read.task);
+    if (!check.success) throw new MailroomError('INTERNAL', `Refusing to write an invalid task to ${path}: ${check.error.message}`);
+    const task = canonicalTask(read.task, keys);
+    await writeJsonFile(path, task, lock);
+    const events = [taskEvent(stampOf(team, op), 'updated', task, changed)];
+    await journal(ctx, team, events);
+    return { task, previous, changed, events };
+  });
+}
+
+/** Writes a brand-new task file (under the list lock) and journals its creation. */
+async function writeNewTask(ctx: FsContext, team: string, task: Task, list: HeldLock, op: OpContext | undefined): Promise<TeamEventRecord[]> {
+  await writeJsonFile(ctx.layout.taskPath(team, task.id), canonicalTask(task), list);
+  const events = [taskEvent(stampOf(team, op), 'created', task)];
+  await journal(ctx, team, events);
+  return events;
+}
+
+/** Strictly reads each id: TASK_NOT_FOUND (as a dependency) for a missing one, FILE_CORRUPT for an invalid one. */
+async function requireDependencies(ctx: FsContext, team: string, ids: readonly string[]): Promise<void> {
+  for (const id of ids) if (!(await readTask(ctx, team, id, { strict: true }))) throw dependencyNotFound(team, id);
+}
+
+/**
+ * Creates a task with the next id, under the list lock, and links its blockers both ways. With an
+ * idempotency key the id is reserved first (idempotency.ts), so a retry or a racing twin gets the
+ * same task. @throws TEAM_NOT_FOUND, TASK_NOT_FOUND (a blocker)
+ */
+export async function createTask(ctx: FsContext, team: string, draft: TaskDraft, options: CreateTaskOptions = {}): Promise<Transition<CreatedTask>> {
+  await readConfig(ctx, team);
+  const key = options.idempotencyKey;
+  return withList(ctx, team, async (list) => {
+    const known = key === undefined ? undefined : await readTaskKey(ctx, team, key);
+    if (known) {
+      const there = await readTask(ctx, team, known.id);
+      if (there) {
+        if (known.state === 'reserved') await writeTaskKey(ctx, team, { ...known, state: 'created', task: there });
+        return { value: { task: there, replayed: true }, events: [] };
       }
-      await lock.assertHeld(`deleting task #${id}`);
-      await unlink(ctx.layout.taskPath(team, id)).catch((err: unknown) => {
-        if (!isErrno(err, 'ENOENT')) throw err;
+      if (known.state === 'created' && known.task) return { value: { task: known.task, replayed: true }, events: [] };
+    }
+    const blockers = [...new Set(draft.blockedBy ?? [])];
+    await requireDependencies(ctx, team, blockers);
+    const id = known?.id ?? String(BigInt(await readHighWatermark(ctx, team)) + 1n);
+    const task = draftTask(id, { ...draft, blockedBy: blockers });
+    if (key !== undefined && !known) {
+      await raiseHighWatermark(ctx, team, id, list);
+      await writeTaskKey(ctx, team, { key, at: stampOf(team, options).at, id, state: 'reserved' });
+    }
+    const events = await writeNewTask(ctx, team, task, list, options);
+    if (key !== undefined) await writeTaskKey(ctx, team, { key, at: known?.at ?? stampOf(team, options).at, id, state: 'created', task });
+    for (const b of blockers) events.push(...(await changeTask(ctx, team, b, options, (t) => addTo(t.blocks, id, 'blocks'))).events);
+    return { value: { task, replayed: false }, events };
+  });
+}
+
+/** Adds `value` to `list` unless there; @returns `[field]` when it changed. */
+function addTo(list: string[], value: string, field: string): string[] {
+  if (list.includes(value)) return [];
+  addUnique(list, value);
+  return [field];
+}
+
+async function raiseHighWatermark(ctx: FsContext, team: string, id: string, list: HeldLock): Promise<void> {
+  if ((await highWatermark(ctx, team)) < BigInt(id)) await writeTextFile(ctx.layout.highWatermarkPath(team), id, list);
+}
+
+/**
+ * Claims a task for `request.claimant` (owner + in_progress): by id under its task lock (and the
+ * list lock with the busy check), or the first candidate (domain `claimCandidates`) under the list
+ * lock. @returns undefined when no task is ready (claims without an id only)
+ */
+export async function claimTask(ctx: FsContext, team: string, request: ClaimRequest, op?: OpContext): Promise<Transition<Task | undefined>> {
+  const { claimant } = request;
+  if (request.id !== undefined) {
+    const id = request.id;
+    if (!request.busyCheck) return claimById(ctx, team, id, claimant, op);
+    return withList(ctx, team, async () => {
+      const busy = busyRefusal(team, await listTasks(ctx, team), claimant, id);
+      if (busy) throw busy;
+      return claimById(ctx, team, id, claimant, op);
+    });
+  }
+  return withList(ctx, team, async () => {
+    const tasks = await listTasks(ctx, team);
+    if (request.busyCheck) {
+      const busy = busyRefusal(team, tasks, claimant);
+      if (busy) throw busy;
+    }
+    for (const candidate of claimCandidates(tasks, claimant, request.preferAssigned === true)) {
+      try {
+        return await claimById(ctx, team, candidate.id, claimant, op);
+      } catch (err) {
+        if (!(err instanceof MailroomError) || err.code === 'LOCK_TIMEOUT') throw err;
+      }
+    }
+    return { value: undefined, events: [] };
+  });
+}
+
+async function claimById(ctx: FsContext, team: string, id: string, claimant: string, op: OpContext | undefined): Promise<Transition<Task | undefined>> {
+  const board = indexTasks(await listTasks(ctx, team));
+  const r = await changeTask(ctx, team, id, op, (t) => {
+    board.set(t.id, t);
+    const refused = claimRefusal(team, t, claimant, board);
+    if (refused) throw refused;
+    const before = { owner: t.owner, status: t.status };
+    applyClaim(t, claimant);
+    return changedKeys(before, { owner: t.owner, status: t.status });
+  });
+  return { value: r.task, events: r.events };
+}
+
+/**
+ * Changes a task's fields under its lock (domain `applyTaskChange`: TASK_BLOCKED, the actor as
+ * owner on start, TASK_CONFLICT). The board is read for blockers only when the status changes.
+ */
+export async function patchTask(ctx: FsContext, team: string, id: string, patch: TaskPatch, op?: OpContext): Promise<Transition<PatchedTask>> {
+  const board = patch.status === 'in_progress' || patch.status === 'completed' ? indexTasks(await listTasks(ctx, team)) : new Map<string, Task>();
+  const r = await changeTask(ctx, team, id, op, (t) => applyTaskChange(team, t, patch, op?.actor, board));
+  return { value: { task: r.task, previous: r.previous }, events: r.events };
+}
+
+/** Adds dependencies on both tasks of each edge, under the list lock; a cycle is refused before anything changes. */
+export async function linkTasks(ctx: FsContext, team: string, edges: readonly Edge[], op?: OpContext): Promise<Transition<Task[]>> {
+  if (edges.length === 0) return { value: [], events: [] };
+  return withList(ctx, team, async () => {
+    await requireDependencies(ctx, team, [...new Set(edges.flatMap((e) => [e.blocked, e.blocker]))]);
+    assertNoCycles(team, edges, indexTasks(await listTasks(ctx, team)));
+    return editEdges(ctx, team, edges, op, (t, e) => [...(t.id === e.blocked ? addTo(t.blockedBy, e.blocker, 'blockedBy') : []), ...(t.id === e.blocker ? addTo(t.blocks, e.blocked, 'blocks') : [])]);
+  });
+}
+
+/** Removes dependencies from both tasks of each edge (absent edges, and an end that no longer exists, are ignored). @throws TASK_NOT_FOUND (neither end exists) */
+export async function unlinkTasks(ctx: FsContext, team: string, edges: readonly Edge[], op?: OpContext): Promise<Transition<Task[]>> {
+  if (edges.length === 0) return { value: [], events: [] };
+  return withList(ctx, team, async () => {
+    for (const e of edges) {
+      if (!(await readTask(ctx, team, e.blocked)) && !(await readTask(ctx, team, e.blocker))) throw taskNotFound(team, e.blocked);
+    }
+    return editEdges(ctx, team, edges, op, (t, e) => [...(t.id === e.blocked ? drop(t.blockedBy, e.blocker, 'blockedBy') : []), ...(t.id === e.blocker ? drop(t.blocks, e.blocked, 'blocks') : [])]);
+  });
+}
+
+/** Applies `edit` for every edge touching each existing task, one task lock at a time; @returns the changed tasks. */
+async function editEdges(ctx: FsContext, team: string, edges: readonly Edge[], op: OpContext | undefined, edit: (t: Task, e: Edge) => string[]): Promise<Transition<Task[]>> {
+  const ids = [...new Set(edges.flatMap((e) => [e.blocked, e.blocker]))].sort(compareTaskIds);
+  const changed: Task[] = [];
+  const events: TeamEventRecord[] = [];
+  for (const id of ids) {
+    if (!(await readTask(ctx, team, id))) continue;
+    const r = await changeTask(ctx, team, id, op, (t) => [...new Set(edges.flatMap((e) => edit(t, e)))]);
+    if (r.changed.length > 0) changed.push(r.task);
+    events.push(...r.events);
+  }
+  return { value: changed, events };
+}
+
+function drop(list: string[], value: string, field: string): string[] {
+  const i = list.indexOf(value);
+  if (i < 0) return [];
+  while (list.includes(value)) list.splice(list.indexOf(value), 1);
+  return [field];
+}
+
+/**
+ * Deletes a task under the list lock: raises `.highwatermark` to its id, removes the file, strips the
+ * id from every other task. @throws TASK_NOT_FOUND
+ */
+export async function deleteTask(ctx: FsContext, team: string, id: string, op?: OpContext): Promise<Transition<Task>> {
+  return withList(ctx, team, async (list) => {
+    const task = await readTask(ctx, team, id, { strict: true });
+    if (!task) throw taskNotFound(team, id);
+    await raiseHighWatermark(ctx, team, id, list);
+    await list.assertHeld(`deleting task #${id}`);
+    await unlink(ctx.layout.taskPath(team, id)).catch((err: unknown) => {
+      if (!isErrno(err, 'ENOENT')) throw err;
+    });
+    const events: TeamEventRecord[] = [taskEvent(stampOf(team, op), 'deleted', task)];
+    await journal(ctx, team, events);
+    for (const other of await listTasks(ctx, team)) {
+      if (!other.blocks.includes(id) && !other.blockedBy.includes(id)) continue;
+      events.push(...(await changeTask(ctx, team, other.id, op, (t) => [...drop(t.blocks, id, 'blocks'), ...drop(t.blockedBy, id, 'blockedBy')])).events);
+    }
+    return { value: task, events };
+  });
+}
+
+/**
+ * Puts the tasks of any of `owners` with one of `statuses` (default: not completed) back to pending
+ * with no owner, under the list lock.
+ */
+export async function unassignTasks(ctx: FsContext, team: string, owners: readonly string[], op?: OpContext & { statuses?: readonly TaskStatus[] }): Promise<Transition<Task[]>> {
+  const statuses = op?.statuses ?? ['pending', 'in_progress'];
+  const matches = (t: Task) => t.owner !== undefined && owners.includes(t.owner) && statuses.includes(t.status);
+  const candidates = (await listTasks(ctx, team)).filter(matches);
+  if (candidates.length === 0) return { value: [], events: [] };
+  return withList(ctx, team, async () => {
+    const done: Task[] = [];
+    const events: TeamEventRecord[] = [];
+    for (const c of candidates) {
+      const r = await changeTask(ctx, team, c.id, op, (t) => {
+        if (!matches(t)) return [];
+        const before = { owner: t.owner, status: t.status };
+        delete (t as { owner?: string }).owner;
+        t.status = 'pending';
+        return changedKeys(before, { owner: undefined, status: t.status });
+      }).catch((err: unknown) => {
+        if (err instanceof MailroomError && err.code === 'TASK_NOT_FOUND') return undefined;
+        throw err;
       });
-    },
-  };
+      if (r && r.changed.length > 0) {
+        done.push(r.task);
+        events.push(...r.events);
+      }
+    }
+    return { value: done, events };
+  });
 }

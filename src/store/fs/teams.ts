@@ -1,16 +1,16 @@
 /**
  * Team configs on disk: `teams/<teamDir>/config.json`, locked with `config.json.lock`
- * (Claude Code 2.1.109+, reference §2 and §6).
+ * (Claude Code 2.1.109+, reference §2 and §6): listing, reading, creating.
  */
-import { readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MailroomError, isErrno } from '../../errors.js';
+import { memberEvent, teamEvent } from '../../domain/events.js';
 import { TeamConfigSchema, type TeamConfig } from '../../protocol/config.js';
 import { corruptFile, readJsonFile, writeJsonFile, FILE_MODE } from '../json-file.js';
-import { withLock } from '../lock.js';
-import { lockDirFor } from '../paths.js';
-import type { TeamRef } from '../store.js';
-import { ensureDir, type FsContext } from './context.js';
+import type { OpContext, TeamRef, Transition } from '../team-store.js';
+import { ensureDir, locked, stampOf, type FsContext } from './context.js';
+import { journal } from './journal.js';
 
 /** Lists every directory under `teams/` whose config.json parses as a team config. */
 export async function listTeams(ctx: FsContext): Promise<TeamRef[]> {
@@ -23,11 +23,12 @@ export async function listTeams(ctx: FsContext): Promise<TeamRef[]> {
   }
   const teams: TeamRef[] = [];
   for (const dir of dirs.sort()) {
+    if (/\.deleted-/.test(dir)) continue; // Claude Code's tombstones (`<team>.deleted-<uuid>`)
     const config = await readConfigAt(join(ctx.layout.teamsDir, dir, 'config.json')).catch((err: unknown) => {
       ctx.lock.onWarning?.(`mailroom: skipping team directory ${dir}: ${err instanceof Error ? err.message : String(err)}`);
       return undefined;
     });
-    if (config) teams.push({ name: config.name, location: join(ctx.layout.teamsDir, dir) });
+    if (config) teams.push({ name: config.name });
   }
   return teams;
 }
@@ -40,12 +41,23 @@ export async function readConfig(ctx: FsContext, team: string): Promise<TeamConf
   return config;
 }
 
-async function readConfigAt(path: string): Promise<TeamConfig | undefined> {
+/** The config at `path`, undefined when missing. @throws FILE_CORRUPT */
+export async function readConfigAt(path: string): Promise<TeamConfig | undefined> {
   const read = await readJsonFile(path);
   if (read.state === 'missing') return undefined;
   const parsed = TeamConfigSchema.safeParse(read.value);
   if (!parsed.success) throw corruptFile(path, parsed.error, 'does not match the team config format');
   return read.value as TeamConfig;
+}
+
+/** True when the team's config exists and names it. */
+export async function teamExists(ctx: FsContext, team: string): Promise<boolean> {
+  try {
+    return (await readConfigAt(ctx.layout.configPath(team)))?.name === team;
+  } catch (err) {
+    if (err instanceof MailroomError && err.code === 'FILE_CORRUPT') return true; // something is there: never overwrite it
+    throw err;
+  }
 }
 
 /** Builds TEAM_NOT_FOUND, listing the teams that do exist. */
@@ -57,65 +69,51 @@ export async function teamNotFound(ctx: FsContext, team: string): Promise<Mailro
   });
 }
 
-/** Creates config.json (exclusive) and the task list directory with its `.lock` anchor. @throws TEAM_EXISTS */
-export async function createTeam(ctx: FsContext, config: TeamConfig): Promise<void> {
-  const { layout } = ctx;
-  const dir = layout.teamDir(config.name);
-  await ensureDir(dir);
-  await withLock(layout.configPath(config.name), lockDirFor(layout.configPath(config.name)), ctx.lock, async (lock) => {
-    if ((await readJsonFile(layout.configPath(config.name))).state !== 'missing') {
-      throw new MailroomError('TEAM_EXISTS', `Team "${config.name}" already exists in ${layout.root}. Pick another name or delete it with \`mailroom team delete ${config.name}\`.`, {
-        details: { team: config.name },
-      });
-    }
-    await writeJsonFile(layout.configPath(config.name), config, lock);
+/** TEAM_EXISTS for `name`. */
+export function teamExistsError(ctx: FsContext, name: string): MailroomError {
+  return new MailroomError('TEAM_EXISTS', `Team "${name}" already exists in ${ctx.layout.root}. Pick another name or delete it with \`mailroom team delete ${name}\`.`, {
+    details: { team: name },
   });
-  await ensureDir(layout.taskDir(config.name));
-  await writeFile(layout.listLockAnchor(config.name), '', { flag: 'a', mode: FILE_MODE });
-}
-
-/** Locked read-modify-write of config.json; `change` mutates the config in place. */
-export async function updateConfig<T>(ctx: FsContext, team: string, change: (config: TeamConfig) => T | Promise<T>): Promise<T> {
-  const path = ctx.layout.configPath(team);
-  await readConfig(ctx, team);
-  return withLock(path, lockDirFor(path), ctx.lock, async (lock) => {
-    const config = await readConfig(ctx, team);
-    const result = await change(config);
-    const check = TeamConfigSchema.safeParse(config);
-    if (!check.success) throw new MailroomError('INTERNAL', `Refusing to write an invalid config to ${path}: ${check.error.message}`);
-    await writeJsonFile(path, config, lock);
-    return result;
-  });
-}
-
-/** Removes `teams/<teamDir>`, the inbox directory (if separate) and `tasks/<listId>`. */
-export async function deleteTeam(ctx: FsContext, team: string): Promise<void> {
-  const { layout } = ctx;
-  await moveHistoryAside(ctx, team);
-  await rm(layout.taskDir(team), { recursive: true, force: true });
-  await rm(join(layout.inboxDir(team), '..'), { recursive: true, force: true });
-  await rm(layout.teamDir(team), { recursive: true, force: true });
 }
 
 /**
- * Moves the team's journal and inbox archive to `<root>/mailroom/deleted/<team>-<stamp>/`, so a
- * team re-created under the name starts with an empty history while the old one stays on disk.
+ * Creates config.json (exclusively, under its lock) and journals the team's creation and its
+ * members joining, then makes the task list directory with its `.lock` anchor. @throws TEAM_EXISTS
  */
-async function moveHistoryAside(ctx: FsContext, team: string): Promise<void> {
+export async function createTeam(ctx: FsContext, config: TeamConfig, op?: OpContext): Promise<Transition<TeamConfig>> {
   const { layout } = ctx;
-  const dest = layout.deletedTeamDir(team, new Date().toISOString().replace(/[:.]/g, '-'));
-  const moves: Array<[string, string]> = [
-    [layout.journalPath(team), join(dest, 'journal.ndjson')],
-    [layout.inboxArchiveDir(team), join(dest, 'archive')],
-  ];
-  for (const [from, to] of moves) {
-    try {
-      await stat(from);
-    } catch (err) {
-      if (isErrno(err, 'ENOENT')) continue;
-      throw err;
+  const path = layout.configPath(config.name);
+  await ensureDir(layout.teamDir(config.name));
+  const events = await locked(ctx, path, async (lock) => {
+    if ((await readJsonFile(path)).state !== 'missing') throw teamExistsError(ctx, config.name);
+    await writeJsonFile(path, config, lock);
+    const s = stampOf(config.name, op);
+    const made = [teamEvent(s, 'created'), ...config.members.map((m) => memberEvent(s, 'joined', m.name, m.agentId))];
+    await journal(ctx, config.name, made);
+    return made;
+  });
+  await ensureDir(layout.taskDir(config.name));
+  await writeFile(layout.listLockAnchor(config.name), '', { flag: 'a', mode: FILE_MODE });
+  return { value: config, events };
+}
+
+/**
+ * Locked read-modify-write of config.json for the roster transitions in this directory: `change`
+ * is synchronous and pure (it mutates the config object and returns what the transition returns),
+ * so no I/O ever runs under the config lock but the store's own.
+ */
+export async function changeConfig<T>(ctx: FsContext, team: string, change: (config: TeamConfig) => { result: T; write: boolean }, after: (result: T) => Promise<void>): Promise<T> {
+  const path = ctx.layout.configPath(team);
+  await readConfig(ctx, team);
+  return locked(ctx, path, async (lock) => {
+    const config = await readConfig(ctx, team);
+    const { result, write } = change(config);
+    if (write) {
+      const check = TeamConfigSchema.safeParse(config);
+      if (!check.success) throw new MailroomError('INTERNAL', `Refusing to write an invalid config to ${path}: ${check.error.message}`);
+      await writeJsonFile(path, config, lock);
     }
-    await ensureDir(dest);
-    await rename(from, to);
-  }
+    await after(result);
+    return result;
+  });
 }

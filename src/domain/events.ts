@@ -1,0 +1,83 @@
+/**
+ * Building team events (src/protocol/events.ts, format version {@link EVENT_VERSION}): what a
+ * transition journals and returns. Every backend builds its events here, so the same transition
+ * produces the same events on every backend (the contract suite compares them with the journal).
+ */
+import {
+  EVENT_VERSION,
+  type DeliveryEvent,
+  type EventSource,
+  type MemberEvent,
+  type MessageEvent,
+  type TaskEvent,
+  type TeamEventRecord,
+  type TeamLifecycleEvent,
+} from '../protocol/events.js';
+import type { InboxEntry } from '../protocol/inbox.js';
+import type { Task } from '../protocol/task.js';
+
+/** Who, when and how an event was recorded. */
+export interface EventStamp {
+  team: string;
+  /** Epoch ms. */
+  at: number;
+  source: EventSource;
+  actor?: string | undefined;
+}
+
+/** ISO-8601 UTC with milliseconds, the only timestamp shape Claude Code accepts everywhere. */
+export function isoTime(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+function head(s: EventStamp): { v: number; team: string; at: string; source: EventSource; actor?: string } {
+  const h: { v: number; team: string; at: string; source: EventSource; actor?: string } = { v: EVENT_VERSION, team: s.team, at: isoTime(s.at), source: s.source };
+  if (s.actor !== undefined) h.actor = s.actor;
+  return h;
+}
+
+/** A `message` event for an entry as stored in `to`'s inbox. */
+export function messageEvent(s: EventStamp, to: string, entry: InboxEntry): MessageEvent {
+  return { ...head(s), kind: 'message', to, entry };
+}
+
+/** A `delivery` event: entry `key` of `to`'s inbox moved to `state`. */
+export function deliveryEvent(s: EventStamp, to: string, key: string, state: DeliveryEvent['state'], lease?: string): DeliveryEvent {
+  const e: DeliveryEvent = { ...head(s), kind: 'delivery', to, key, state };
+  if (lease !== undefined) e.lease = lease;
+  return e;
+}
+
+/** A `task` event; for `deleted`, `task` is the task as it was; `changed` for updates. */
+export function taskEvent(s: EventStamp, action: TaskEvent['action'], task: Task, changed?: readonly string[]): TaskEvent {
+  const e: TaskEvent = { ...head(s), kind: 'task', action, task };
+  if (changed !== undefined && action === 'updated') e.changed = [...changed];
+  return e;
+}
+
+/** A `member` event. */
+export function memberEvent(s: EventStamp, action: MemberEvent['action'], name: string, agentId?: string, changed?: readonly string[]): MemberEvent {
+  const e: MemberEvent = { ...head(s), kind: 'member', action, name };
+  if (agentId !== undefined) e.agentId = agentId;
+  if (changed !== undefined && action === 'updated') e.changed = [...changed];
+  return e;
+}
+
+/** A `team` lifecycle event. */
+export function teamEvent(s: EventStamp, action: TeamLifecycleEvent['action']): TeamLifecycleEvent {
+  return { ...head(s), kind: 'team', action };
+}
+
+/**
+ * What a task looks like on the board, for deduplication: two events with the same signature
+ * record no change on the board. Covers existence, status, owner, subject, description, active
+ * form, deps.
+ */
+export function taskSignature(task: Task | undefined): string {
+  if (!task) return 'deleted';
+  const { status, owner, subject, description, activeForm, blocks, blockedBy } = task;
+  return JSON.stringify([status, owner ?? '', subject, description, activeForm ?? '', blocks, blockedBy]);
+}
+
+/** Events in the order given, as a readonly list (for `Transition.events`). */
+export type Events = TeamEventRecord[];

@@ -1,0 +1,149 @@
+/**
+ * Roster rules over a team config (reference §2): the lead, member lookup, MEMBER_NOT_FOUND and
+ * MEMBER_EXISTS errors, and building a member the way Claude Code registers one (2.1.109 snapshot
+ * `2-teammate-spawned`: key order, palette color round-robin by roster position). Pure; shared by
+ * every store backend and by core.
+ */
+import { MailroomError } from '../errors.js';
+import { PALETTE, type Member, type TeamConfig } from '../protocol/config.js';
+import { LEAD_NAME, NAME_PATTERN } from './names.js';
+
+/** The lead: the member whose `agentId` equals `leadAgentId` (never assumed by name). */
+export function leadOf(config: TeamConfig): Member | undefined {
+  return config.members.find((m) => m.agentId === config.leadAgentId);
+}
+
+/** The lead's member name (`team-lead` unless the config says otherwise). */
+export function leadName(config: TeamConfig): string {
+  return leadOf(config)?.name ?? LEAD_NAME;
+}
+
+/** The member with exactly this name, or undefined. */
+export function findMember(config: TeamConfig, name: string): Member | undefined {
+  return config.members.find((m) => m.name === name);
+}
+
+/** The member with this name; MEMBER_NOT_FOUND (listing the members) otherwise. */
+export function requireMember(config: TeamConfig, name: string, role = 'member'): Member {
+  const member = findMember(config, name);
+  if (member) return member;
+  const names = config.members.map((m) => m.name);
+  throw new MailroomError(
+    'MEMBER_NOT_FOUND',
+    `No ${role} named "${name}" in team "${config.name}". Members: ${names.join(', ') || '(none)'}. ` +
+      `Add one with \`mailroom team spawn ${NAME_PATTERN.test(name) ? name : '<name>'}\`.`,
+    { details: { team: config.name, name, members: names } },
+  );
+}
+
+/** True for members other than the lead. */
+export function isTeammate(config: TeamConfig, member: Member): boolean {
+  return member.agentId !== config.leadAgentId;
+}
+
+/** Index of the member matched by name or agentId (never the lead), or -1. */
+export function removableIndex(config: TeamConfig, nameOrAgentId: string): number {
+  const i = config.members.findIndex((m) => m.name === nameOrAgentId || m.agentId === nameOrAgentId);
+  return i >= 0 && config.members[i]!.agentId !== config.leadAgentId ? i : -1;
+}
+
+/**
+ * Refuses a name a member already has, compared case-insensitively (Claude Code would silently
+ * rename the newcomer `-2`). @throws MEMBER_EXISTS suggesting the first free `<name>-<n>`
+ */
+export function assertFreeName(config: TeamConfig, name: string): void {
+  const clash = config.members.find((m) => m.name.toLowerCase() === name.toLowerCase());
+  if (!clash) return;
+  let n = 2;
+  while (config.members.some((m) => m.name.toLowerCase() === `${name}-${n}`)) n++;
+  throw new MailroomError('MEMBER_EXISTS', `Team "${config.name}" already has a member named "${clash.name}". Pick another name, e.g. "${name}-${n}".`, {
+    details: { team: config.name, name },
+  });
+}
+
+/** The palette color of the next member: round-robin by roster position, the lead holding slot 0. */
+export function nextColor(config: TeamConfig): string {
+  return PALETTE[config.members.length % PALETTE.length]!;
+}
+
+/**
+ * `member` with `color` set where Claude Code writes it (after `agentType`, else after `name`);
+ * the other keys keep their order. Keys are copied as own data properties.
+ */
+export function withColor(member: Member, color: string): Member {
+  const after = Object.prototype.hasOwnProperty.call(member, 'agentType') ? 'agentType' : 'name';
+  const out: Record<string, unknown> = {};
+  const put = (k: string, v: unknown) => Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+  for (const [k, v] of Object.entries(member)) {
+    if (k === 'color') continue;
+    put(k, v);
+    if (k === after) put('color', color);
+  }
+  return out as Member;
+}
+
+/** What a new teammate is registered with (see {@link buildMember}). */
+export interface MemberDraft {
+  name: string;
+  team: string;
+  type?: string | undefined;
+  /** Palette color; when unset the store assigns the next one under its lock. */
+  color?: string | undefined;
+  /** `in-process` (default), `tmux`, … */
+  backend?: string | undefined;
+  /** Default: `in-process` for the in-process backend, else `""`. */
+  paneId?: string | undefined;
+  model: string;
+  prompt?: string | undefined;
+  planModeRequired?: boolean | undefined;
+  cwd: string;
+  /** Epoch ms. */
+  joinedAt: number;
+}
+
+/**
+ * A teammate in Claude Code's key order: agentId `<name>@<team>`, name, agentType?, color?,
+ * joinedAt, tmuxPaneId, subscriptions, model, prompt?, planModeRequired, cwd, backendType.
+ */
+export function buildMember(d: MemberDraft): Member {
+  const backend = d.backend ?? 'in-process';
+  const m: Record<string, unknown> = { agentId: `${d.name}@${d.team}`, name: d.name };
+  if (d.type !== undefined) m.agentType = d.type;
+  if (d.color !== undefined) m.color = d.color;
+  m.joinedAt = d.joinedAt;
+  m.tmuxPaneId = d.paneId ?? (backend === 'in-process' ? 'in-process' : '');
+  m.subscriptions = [];
+  m.model = d.model;
+  if (d.prompt !== undefined) m.prompt = d.prompt;
+  m.planModeRequired = d.planModeRequired ?? false;
+  m.cwd = d.cwd;
+  m.backendType = backend;
+  return m as Member;
+}
+
+/** A member change: each key set to its new value; `null` removes the key. */
+export type MemberChange = { [K in keyof Member]?: Member[K] | null };
+
+/**
+ * Applies `patch` to `member` in place (unknown keys kept, changed keys where they were, new ones
+ * last). @returns the keys whose value changed (empty: nothing to write)
+ */
+export function applyMemberPatch(member: Member, patch: MemberChange): string[] {
+  const target = member as Record<string, unknown>;
+  const changed: string[] = [];
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    const has = Object.prototype.hasOwnProperty.call(target, key);
+    if (value === null) {
+      if (has) {
+        delete target[key];
+        changed.push(key);
+      }
+      continue;
+    }
+    if (has && JSON.stringify(target[key]) === JSON.stringify(value)) continue;
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+    changed.push(key);
+  }
+  return changed;
+}

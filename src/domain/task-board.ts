@@ -1,0 +1,145 @@
+/**
+ * Pure task-board rules (reference §5): blocked, ready, open blockers, dependency cycles, id order
+ * and id form. Shared by every store backend (which applies them inside its transitions) and by
+ * core (which shows the board).
+ */
+import { MailroomError } from '../errors.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../protocol/json-depth.js';
+import type { Task } from '../protocol/task.js';
+import { isUnowned } from '../protocol/task.js';
+
+/** Ids in `task.blockedBy` that name an existing task that is not completed. */
+export function openBlockers(task: Task, byId: ReadonlyMap<string, Task>): string[] {
+  return task.blockedBy.filter((id) => {
+    const blocker = byId.get(id);
+    return blocker !== undefined && blocker.status !== 'completed';
+  });
+}
+
+/** True when the task is hidden from listings (`metadata._internal: true`, Claude Code 2.1.39). */
+export function isInternal(task: Task): boolean {
+  return task.metadata?._internal === true;
+}
+
+/** Ready = pending, unowned, no open blocker, not internal. */
+export function isReady(task: Task, byId: ReadonlyMap<string, Task>): boolean {
+  return task.status === 'pending' && isUnowned(task) && !isInternal(task) && openBlockers(task, byId).length === 0;
+}
+
+/** Map of tasks by id. */
+export function indexTasks(tasks: readonly Task[]): Map<string, Task> {
+  return new Map(tasks.map((t) => [t.id, t]));
+}
+
+/**
+ * If making `task` blocked by `blocker` would close a cycle, returns the cycle as a list of ids
+ * starting and ending with `task` (e.g. `["1", "2", "1"]`); otherwise undefined.
+ */
+export function findCycle(task: string, blocker: string, byId: ReadonlyMap<string, Task>): string[] | undefined {
+  if (task === blocker) return [task, task];
+  const path = pathVia(blocker, task, byId);
+  return path ? [task, ...path] : undefined;
+}
+
+/**
+ * Path from `from` to `to` following blockedBy edges, or undefined. Breadth-first with a parent
+ * map (no recursion: chains of many thousands of tasks must not overflow the stack).
+ */
+function pathVia(from: string, to: string, byId: ReadonlyMap<string, Task>): string[] | undefined {
+  const parent = new Map<string, string | undefined>([[from, undefined]]);
+  const queue = [from];
+  for (let i = 0; i < queue.length; i++) {
+    const id = queue[i]!;
+    if (id === to) return unwind(parent, id);
+    for (const next of byId.get(id)?.blockedBy ?? []) {
+      if (parent.has(next)) continue;
+      parent.set(next, id);
+      queue.push(next);
+    }
+  }
+  return undefined;
+}
+
+function unwind(parent: ReadonlyMap<string, string | undefined>, end: string): string[] {
+  const path: string[] = [];
+  for (let id: string | undefined = end; id !== undefined; id = parent.get(id)) path.push(id);
+  return path.reverse();
+}
+
+/** Adds `value` to `list` unless present. */
+export function addUnique(list: string[], value: string): void {
+  if (!list.includes(value)) list.push(value);
+}
+
+/**
+ * Refuses metadata values nested deeper than {@link MAX_JSON_DEPTH} levels (they could not be
+ * written back). @throws INVALID_ARGUMENT naming the key
+ */
+export function assertMetadataDepth(metadata: Readonly<Record<string, unknown>> | undefined): void {
+  for (const [key, value] of Object.entries(metadata ?? {})) {
+    if (!nestsDeeperThan(value)) continue;
+    throw new MailroomError('INVALID_ARGUMENT', `Metadata "${key}" nests arrays/objects more than ${MAX_JSON_DEPTH} levels deep: flatten the value.`, {
+      details: { key, maxDepth: MAX_JSON_DEPTH },
+    });
+  }
+}
+
+/**
+ * Refuses an id that is not a positive decimal integer without leading zeros, the only form task
+ * files have (reference §5). @throws INVALID_ARGUMENT
+ */
+export function assertTaskId(id: string): void {
+  if (TASK_ID_PATTERN.test(id)) return;
+  throw new MailroomError('INVALID_ARGUMENT', `${JSON.stringify(id)} is not a task id: ids are positive whole numbers without leading zeros, e.g. 3.`, { details: { id } });
+}
+
+/** A task id: a positive decimal integer without leading zeros, the only form task files have (reference §5). */
+export const TASK_ID_PATTERN = /^[1-9][0-9]*$/;
+
+/**
+ * Orders decimal task ids numerically, exactly at any length (no leading zeros, so a shorter id is
+ * smaller). `Number()` would round ids past 2^53 and misorder them.
+ */
+export function compareTaskIds(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** TASK_NOT_FOUND for `id` in `team`, pointing at `mailroom task list`. */
+export function taskNotFound(team: string, id: string): MailroomError {
+  return new MailroomError('TASK_NOT_FOUND', `Task #${id} not found in team "${team}". List tasks with \`mailroom task list\`.`, { details: { team, id } });
+}
+
+/** TASK_NOT_FOUND for a dependency that names no task. */
+export function dependencyNotFound(team: string, id: string): MailroomError {
+  return new MailroomError('TASK_NOT_FOUND', `Task #${id} not found in team "${team}": a dependency must name an existing task.`, { details: { team, id } });
+}
+
+/** A dependency: `blocked` cannot start until `blocker` is completed. */
+export interface Edge {
+  blocked: string;
+  blocker: string;
+}
+
+/**
+ * Checks edges to add against the board, all before any is applied: refuses the first that would
+ * close a cycle (with the edges before it counted), so that a refused batch changes nothing.
+ * @throws TASK_CYCLE naming the cycle, e.g. `#1 → #2 → #1`
+ */
+export function assertNoCycles(team: string, edges: readonly Edge[], byId: ReadonlyMap<string, Task>): void {
+  const board = new Map([...byId].map(([id, t]) => [id, { ...t, blockedBy: [...t.blockedBy] }]));
+  for (const { blocked, blocker } of edges) {
+    const cycle = findCycle(blocked, blocker, board);
+    if (cycle) {
+      const shown = cycle.map((id) => `#${id}`).join(' → ');
+      throw new MailroomError('TASK_CYCLE', `Making #${blocked} blocked by #${blocker} would create a dependency cycle: ${shown} (each blocked by the next). Nothing was changed.`, {
+        details: { team, cycle },
+      });
+    }
+    board.get(blocked)?.blockedBy.push(blocker);
+  }
+}
+
+/** Tasks in numeric id order (a copy). */
+export function byTaskId(tasks: Iterable<Task>): Task[] {
+  return [...tasks].sort((a, b) => compareTaskIds(a.id, b.id));
+}

@@ -1,0 +1,67 @@
+/**
+ * The claim decision (reference §5 "Claim", ../shared/cases/06): whether a claimant may take a task,
+ * with Claude Code's refusal reasons and mailroom's codes — already_claimed (TASK_ALREADY_CLAIMED),
+ * already_resolved (TASK_ALREADY_RESOLVED), blocked (TASK_BLOCKED), agent_busy (AGENT_BUSY) — and
+ * which task a claim without an id takes. Pure: a store backend applies it inside its transition,
+ * under whatever makes the transition atomic (locks, a Lua script).
+ */
+import { MailroomError } from '../errors.js';
+import { isUnowned, type Task } from '../protocol/task.js';
+import { indexTasks, isInternal, isReady, openBlockers } from './task-board.js';
+
+/** Claude Code's claim refusal reasons. */
+export type ClaimRefusal = 'already_claimed' | 'already_resolved' | 'blocked' | 'agent_busy';
+
+const CODES = {
+  already_claimed: 'TASK_ALREADY_CLAIMED',
+  already_resolved: 'TASK_ALREADY_RESOLVED',
+  blocked: 'TASK_BLOCKED',
+  agent_busy: 'AGENT_BUSY',
+} as const;
+
+function refusal(reason: ClaimRefusal, team: string, claimant: string, t: Task, message: string, extra: Record<string, unknown> = {}): MailroomError {
+  return new MailroomError(CODES[reason], `${message} (reason: ${reason})`, {
+    details: { reason, team, id: t.id, as: claimant, owner: t.owner, ...extra },
+  });
+}
+
+/**
+ * Why `claimant` may not claim `task` now, or undefined when it may (its own task is claimable
+ * again). `byId` is the board, for the blockers.
+ */
+export function claimRefusal(team: string, task: Task, claimant: string, byId: ReadonlyMap<string, Task>): MailroomError | undefined {
+  if (!isUnowned(task) && task.owner !== claimant) return refusal('already_claimed', team, claimant, task, `Task #${task.id} is already claimed by ${task.owner}.`);
+  if (task.status === 'completed') return refusal('already_resolved', team, claimant, task, `Task #${task.id} is already completed.`);
+  const open = openBlockers(task, byId);
+  if (open.length > 0) return refusal('blocked', team, claimant, task, `Task #${task.id} is blocked by ${open.map((b) => `#${b}`).join(', ')}, not completed yet.`, { blockedBy: open });
+  return undefined;
+}
+
+/**
+ * AGENT_BUSY when `claimant` owns a task that is not completed (other than `except`), else undefined.
+ */
+export function busyRefusal(team: string, tasks: readonly Task[], claimant: string, except?: string): MailroomError | undefined {
+  const busy = tasks.filter((t) => t.owner === claimant && t.status !== 'completed' && t.id !== except);
+  if (busy.length === 0) return undefined;
+  const ids = busy.map((t) => `#${t.id}`).join(', ');
+  return new MailroomError('AGENT_BUSY', `${claimant} already owns open task ${ids}; finish it before claiming another (reason: agent_busy).`, {
+    details: { reason: 'agent_busy', team, as: claimant, owned: busy.map((t) => t.id) },
+  });
+}
+
+/**
+ * The tasks a claim without an id tries, in order (`tasks` in id order): with `preferAssigned`,
+ * first the claimant's own pending, unblocked tasks; then every ready task (pending, unowned,
+ * unblocked, not internal), lowest id first.
+ */
+export function claimCandidates(tasks: readonly Task[], claimant: string, preferAssigned: boolean): Task[] {
+  const byId = indexTasks(tasks);
+  const assigned = preferAssigned ? tasks.filter((t) => t.status === 'pending' && t.owner === claimant && !isInternal(t) && openBlockers(t, byId).length === 0) : [];
+  return [...assigned, ...tasks.filter((t) => isReady(t, byId))];
+}
+
+/** Makes `task` claimed by `claimant` in place: owner and status in_progress (mailroom's claim, docs/format.md §9). */
+export function applyClaim(task: Task, claimant: string): void {
+  task.owner = claimant;
+  task.status = 'in_progress';
+}

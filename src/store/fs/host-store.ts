@@ -1,0 +1,111 @@
+/**
+ * The filesystem {@link HostStore}: this machine's records beside the team data of a filesystem
+ * root (pid records and logs under `teams/<team>/`, command records under `<root>/mailroom/commands/`),
+ * or alone in the local directory next to a network team store. Also the files a user names
+ * (team files, scripts, work directories) and the process probe (`/proc`).
+ */
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import type { CommandRecord } from '../../protocol/command.js';
+import type { ProcessRecord } from '../../protocol/process.js';
+import type { StoreIssue, StoreRepair } from '../health.js';
+import type { AgentLog, HostStore } from '../host-store.js';
+import type { LockOptions } from '../lock.js';
+import { Layout } from '../paths.js';
+import { probeProcess, type ProcessProbe } from '../proc.js';
+import { ensureUserDir, readUserFile, requireUserDir, userFileMtimeMs } from '../user-files.js';
+import * as commands from './commands.js';
+import type { FsContext } from './context.js';
+import { repairHealth } from './health-repair.js';
+import { scanHostHealth } from './health-scan.js';
+import * as processes from './processes.js';
+
+let cachedHostId: string | undefined;
+
+/**
+ * This machine's id: its hostname and the first 8 hex digits of `/etc/machine-id` (systemd's, also
+ * under `/var/lib/dbus/`), so that two machines with one hostname differ; the hostname alone where
+ * neither file exists. Read once per process.
+ */
+export function localHostId(): string {
+  if (cachedHostId !== undefined) return cachedHostId;
+  let machine = '';
+  for (const path of ['/etc/machine-id', '/var/lib/dbus/machine-id']) {
+    try {
+      machine = readFileSync(path, 'utf8').trim().slice(0, 8);
+      if (machine !== '') break;
+    } catch {
+      // not there: try the next, else the hostname alone
+    }
+  }
+  cachedHostId = machine === '' ? hostname() : `${hostname()}-${machine}`;
+  return cachedHostId;
+}
+
+/** Host store over a local directory. Cheap to construct; holds no open handles. */
+export class FsHostStore implements HostStore {
+  private readonly ctx: FsContext;
+
+  constructor(root: string, lock: LockOptions = {}) {
+    this.ctx = { layout: new Layout(root), lock };
+  }
+
+  get hostId(): string {
+    return localHostId();
+  }
+  get location(): string {
+    return this.ctx.layout.root;
+  }
+
+  readProcessRecord(team: string, member: string): Promise<ProcessRecord | undefined> {
+    return processes.readProcessRecord(this.ctx, team, member);
+  }
+  writeProcessRecord(team: string, member: string, record: ProcessRecord): Promise<void> {
+    return processes.writeProcessRecord(this.ctx, team, member, record);
+  }
+  claimProcessRecord(team: string, member: string, record: ProcessRecord): Promise<ProcessRecord | undefined> {
+    return processes.claimProcessRecord(this.ctx, team, member, record);
+  }
+  deleteProcessRecord(team: string, member: string): Promise<void> {
+    return processes.deleteProcessRecord(this.ctx, team, member);
+  }
+  listProcessRecords(team: string): Promise<ProcessRecord[]> {
+    return processes.listProcessRecords(this.ctx, team);
+  }
+  openAgentLog(team: string, member: string): Promise<AgentLog> {
+    return processes.openAgentLog(this.ctx, team, member);
+  }
+  readAgentLog(team: string, member: string, options?: { from?: number; maxBytes?: number }): Promise<string> {
+    return processes.readAgentLog(this.ctx, team, member, options);
+  }
+  writeCommandRecord(record: CommandRecord): Promise<void> {
+    return commands.writeCommandRecord(this.ctx, record);
+  }
+  deleteCommandRecord(team: string, pid: number): Promise<void> {
+    return commands.deleteCommandRecord(this.ctx, team, pid);
+  }
+  listCommandRecords(team?: string): Promise<CommandRecord[]> {
+    return commands.listCommandRecords(this.ctx, team);
+  }
+  probeProcess(pid: number): Promise<ProcessProbe> {
+    return probeProcess(pid);
+  }
+  readUserFile(path: string, what?: string): Promise<string> {
+    return readUserFile(path, what);
+  }
+  ensureUserDir(path: string, what?: string): Promise<string> {
+    return ensureUserDir(path, what);
+  }
+  requireUserDir(path: string, what?: string): Promise<string> {
+    return requireUserDir(path, what);
+  }
+  userFileMtimeMs(path: string): Promise<number | undefined> {
+    return userFileMtimeMs(path);
+  }
+  scanHealth(): Promise<StoreIssue[]> {
+    return scanHostHealth(this.ctx);
+  }
+  repairHealth(issue: StoreIssue): Promise<StoreRepair> {
+    return repairHealth(this.ctx, issue);
+  }
+}

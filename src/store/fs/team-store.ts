@@ -1,0 +1,199 @@
+/**
+ * The filesystem backend of {@link TeamStore}: Claude Code's Agent Teams layout under one root
+ * (`<root>/teams`, `<root>/tasks`) plus mailroom's own files under `<root>/mailroom/` (journal,
+ * inbox archive, leases, reader claims, idempotency keys, deleted teams), with Claude
+ * Code–compatible locks and atomic writes (docs/format.md). Each method is one transition whose lock
+ * choreography lives in the module it delegates to; none takes a callback from its caller.
+ */
+import type { Member, TeamConfig } from '../../protocol/config.js';
+import type { TeamEventRecord } from '../../protocol/events.js';
+import type { InboxEntry } from '../../protocol/inbox.js';
+import type { Task, TaskStatus } from '../../protocol/task.js';
+import type { StoreIssue, StoreRepair } from '../health.js';
+import type { LockOptions } from '../lock.js';
+import { Layout } from '../paths.js';
+import type { StoreSelection } from '../selection.js';
+import type {
+  AddMemberOptions,
+  AppendOptions,
+  AppendResult,
+  ClaimReaderOptions,
+  ClaimRequest,
+  CreatedTask,
+  CreateTaskOptions,
+  Cursor,
+  DeletedTeam,
+  EventPage,
+  InboxHistory,
+  InboxRef,
+  Lease,
+  MemberPatch,
+  OpContext,
+  OutgoingMessage,
+  PatchedTask,
+  ReaderClaim,
+  ReaderHolder,
+  RemovedMember,
+  StoreHint,
+  TakeOptions,
+  TaskDraft,
+  TaskEdge,
+  TaskPatch,
+  TeamRef,
+  TeamStore,
+  Transition,
+  WatchHandle,
+} from '../team-store.js';
+import type { FsContext } from './context.js';
+import * as deleted from './deleted.js';
+import { repairHealth } from './health-repair.js';
+import { scanTeamHealth } from './health-scan.js';
+import * as inboxes from './inboxes.js';
+import * as journal from './journal.js';
+import * as leases from './leases.js';
+import * as readers from './readers.js';
+import * as roster from './roster.js';
+import * as tasks from './tasks.js';
+import * as teams from './teams.js';
+import { watchTeam } from './watch.js';
+
+/** Team store over a directory in Claude Code's format. Cheap to construct; holds no open handles. */
+export class FsTeamStore implements TeamStore {
+  readonly selection: StoreSelection;
+  private readonly ctx: FsContext;
+
+  constructor(root: string, lock: LockOptions = {}) {
+    const layout = new Layout(root);
+    this.ctx = { layout, lock };
+    this.selection = { kind: 'fs', root: layout.root };
+  }
+
+  get location(): string {
+    return this.ctx.layout.root;
+  }
+
+  listTeams(): Promise<TeamRef[]> {
+    return teams.listTeams(this.ctx);
+  }
+  readConfig(team: string): Promise<TeamConfig> {
+    return teams.readConfig(this.ctx, team);
+  }
+  createTeam(config: TeamConfig, ctx?: OpContext): Promise<Transition<TeamConfig>> {
+    return teams.createTeam(this.ctx, config, ctx);
+  }
+  deleteTeam(team: string, ctx?: OpContext): Promise<Transition<DeletedTeam>> {
+    return deleted.deleteTeam(this.ctx, team, ctx);
+  }
+  listDeletedTeams(team?: string): Promise<DeletedTeam[]> {
+    return deleted.listDeletedTeams(this.ctx, team);
+  }
+  restoreTeam(id: string, ctx?: OpContext): Promise<Transition<TeamConfig>> {
+    return deleted.restoreTeam(this.ctx, id, ctx);
+  }
+
+  addMember(team: string, member: Member, options?: AddMemberOptions): Promise<Transition<Member>> {
+    return roster.addMember(this.ctx, team, member, options);
+  }
+  updateMember(team: string, name: string, patch: MemberPatch, ctx?: OpContext): Promise<Transition<Member>> {
+    return roster.updateMember(this.ctx, team, name, patch, ctx);
+  }
+  removeMember(team: string, nameOrAgentId: string, ctx?: OpContext): Promise<Transition<RemovedMember | undefined>> {
+    return roster.removeMember(this.ctx, team, nameOrAgentId, ctx);
+  }
+
+  appendMessages(team: string, messages: readonly OutgoingMessage[], options?: AppendOptions): Promise<Transition<AppendResult>> {
+    return inboxes.appendMessages(this.ctx, team, messages, options);
+  }
+  readInbox(team: string, member: string): Promise<InboxEntry[]> {
+    return inboxes.readInbox(this.ctx, team, member);
+  }
+  readInboxHistory(team: string, member: string): Promise<InboxHistory> {
+    return inboxes.readInboxHistory(this.ctx, team, member);
+  }
+  listInboxes(team: string): Promise<InboxRef[]> {
+    return inboxes.listInboxes(this.ctx, team);
+  }
+  takeUnread(team: string, member: string, options: TakeOptions): Promise<Transition<Lease>> {
+    return leases.takeUnread(this.ctx, team, member, options);
+  }
+  acknowledge(team: string, member: string, leaseId: string, options?: OpContext & { keys?: readonly string[] }): Promise<Transition<number>> {
+    return leases.acknowledge(this.ctx, team, member, leaseId, options);
+  }
+  release(team: string, member: string, leaseId: string, ctx?: OpContext): Promise<Transition<number>> {
+    return leases.release(this.ctx, team, member, leaseId, ctx);
+  }
+  markRead(team: string, member: string, keys: readonly string[], ctx?: OpContext): Promise<Transition<number>> {
+    return inboxes.markRead(this.ctx, team, member, keys, ctx);
+  }
+  archiveInbox(team: string, member: string): Promise<Transition<number>> {
+    return inboxes.archiveInbox(this.ctx, team, member);
+  }
+  setInboxAside(team: string, name: string): Promise<Transition<string | undefined>> {
+    return inboxes.setInboxAside(this.ctx, team, name);
+  }
+
+  listTasks(team: string): Promise<Task[]> {
+    return tasks.listTasks(this.ctx, team);
+  }
+  readTask(team: string, id: string, options?: { strict?: boolean }): Promise<Task | undefined> {
+    return tasks.readTask(this.ctx, team, id, options);
+  }
+  readHighWatermark(team: string): Promise<string> {
+    return tasks.readHighWatermark(this.ctx, team);
+  }
+  createTask(team: string, draft: TaskDraft, options?: CreateTaskOptions): Promise<Transition<CreatedTask>> {
+    return tasks.createTask(this.ctx, team, draft, options);
+  }
+  claimTask(team: string, request: ClaimRequest, ctx?: OpContext): Promise<Transition<Task | undefined>> {
+    return tasks.claimTask(this.ctx, team, request, ctx);
+  }
+  patchTask(team: string, id: string, patch: TaskPatch, ctx?: OpContext): Promise<Transition<PatchedTask>> {
+    return tasks.patchTask(this.ctx, team, id, patch, ctx);
+  }
+  linkTasks(team: string, edges: readonly TaskEdge[], ctx?: OpContext): Promise<Transition<Task[]>> {
+    return tasks.linkTasks(this.ctx, team, edges, ctx);
+  }
+  unlinkTasks(team: string, edges: readonly TaskEdge[], ctx?: OpContext): Promise<Transition<Task[]>> {
+    return tasks.unlinkTasks(this.ctx, team, edges, ctx);
+  }
+  deleteTask(team: string, id: string, ctx?: OpContext): Promise<Transition<Task>> {
+    return tasks.deleteTask(this.ctx, team, id, ctx);
+  }
+  unassignTasks(team: string, owner: string, options?: OpContext & { statuses?: readonly TaskStatus[] }): Promise<Transition<Task[]>> {
+    return tasks.unassignTasks(this.ctx, team, [owner], options);
+  }
+
+  claimReader(team: string, member: string, holder: ReaderHolder, options?: ClaimReaderOptions): Promise<Transition<ReaderClaim>> {
+    return readers.claimReader(this.ctx, team, member, holder, options);
+  }
+  beat(team: string, member: string, token: string, state: ReaderClaim['state'], ctx?: OpContext): Promise<Transition<ReaderClaim>> {
+    return readers.beat(this.ctx, team, member, token, state, ctx);
+  }
+  releaseReader(team: string, member: string, token: string, ctx?: OpContext): Promise<Transition<void>> {
+    return readers.releaseReader(this.ctx, team, member, token, ctx);
+  }
+  readClaims(team: string): Promise<ReaderClaim[]> {
+    return readers.readClaims(this.ctx, team);
+  }
+
+  readEvents(team: string, options?: { since?: Cursor | undefined; limit?: number | undefined }): Promise<EventPage> {
+    return journal.readEvents(this.ctx, team, options);
+  }
+  recordObserved(team: string, events: readonly TeamEventRecord[]): Promise<void> {
+    return journal.appendLines(this.ctx, team, events);
+  }
+  watch(team: string, listener: (hint: StoreHint) => void): Promise<WatchHandle> {
+    return watchTeam(this.ctx, team, listener);
+  }
+
+  scanHealth(): Promise<StoreIssue[]> {
+    return scanTeamHealth(this.ctx);
+  }
+  repairHealth(issue: StoreIssue): Promise<StoreRepair> {
+    return repairHealth(this.ctx, issue);
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
