@@ -1,13 +1,13 @@
 /**
  * The rules the Redis scripts re-express in Lua, checked against their TypeScript originals on
  * random inputs through a real server: ISO timestamps (prelude `iso`, against Date#toISOString),
- * the claim of the next ready task (against core/task-rules isReady) and the cycle refusal
+ * the claim of the next ready task (against domain/task-board isReady) and the cycle refusal
  * (against findCycle).
  */
 import fc from 'fast-check';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findCycle, indexTasks, isReady } from '../../src/core/task-rules.js';
+import { findCycle, indexTasks, isReady } from '../../src/domain/task-board.js';
 import type { TeamConfig } from '../../src/protocol/config.js';
 import type { Task } from '../../src/protocol/task.js';
 import { openRedisTeamStore, type RedisTeamStore } from '../../src/store/redis/index.js';

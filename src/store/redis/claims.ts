@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import type { ClaimReaderOptions, OpContext, ReaderClaim, ReaderHolder, Transition } from '../team-store.js';
 import { envOf, nowOf, runOnce, type RedisContext } from './context.js';
 import { fieldsOf } from './reply.js';
+import { DEFAULT_READER_TTL_MS } from '../../domain/reader-claims.js';
 
-const DEFAULT_TTL_MS = 15_000;
 
 /** A claim from its stored fields. */
 function claimOf(flat: readonly string[], blankToken: boolean): ReaderClaim {
@@ -29,7 +29,7 @@ function claimOf(flat: readonly string[], blankToken: boolean): ReaderClaim {
 /** Takes the member's reader claim. @throws TEAMMATE_RUNNING, MEMBER_NOT_FOUND */
 export async function claimReader(rc: RedisContext, team: string, member: string, holder: ReaderHolder, options: ClaimReaderOptions = {}): Promise<Transition<ReaderClaim>> {
   const evict = options.evict ? [options.evict.host, String(options.evict.pid), String(options.evict.startedAt)] : ['', '', ''];
-  const args = [envOf(team, options), member, holder.kind, holder.host, String(holder.pid), String(holder.startedAt), randomUUID(), String(options.ttlMs ?? DEFAULT_TTL_MS), String(nowOf(options)), ...evict];
+  const args = [envOf(team, options), member, holder.kind, holder.host, String(holder.pid), String(holder.startedAt), randomUUID(), String(options.ttlMs ?? DEFAULT_READER_TTL_MS), String(nowOf(options)), ...evict];
   const out = await runOnce(rc, 'claim-reader', team, args, { who: member });
   return { value: claimOf(out.value as string[], false), events: out.events };
 }

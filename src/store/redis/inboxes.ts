@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { InboxEntry } from '../../protocol/inbox.js';
+import { DEFAULT_LEASE_MS } from '../../domain/leases.js';
 import { stampNow } from '../health.js';
 import type { AppendOptions, AppendResult, InboxHistory, InboxRef, Lease, OpContext, OutgoingMessage, StoredMessage, TakeOptions, Transition } from '../team-store.js';
 import { assembleEntry, entryParts } from './codec.js';
@@ -13,8 +14,6 @@ import { envOf, nowOf, retryUnavailable, runOnce, type RedisContext } from './co
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** Keys the store makes itself for a call without one, only to replay its own retry (ms). */
 export const AUTO_KEY_TTL_MS = 60_000;
-/** Default lease (ms), as the contract says. */
-const DEFAULT_LEASE_MS = 120_000;
 
 /** One live entry as read-inbox.lua returns it. */
 export interface InboxRow {

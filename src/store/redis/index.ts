@@ -2,8 +2,7 @@
  * The Redis backend's entry, loaded by src/store/open.ts with a dynamic `import()` only when a
  * `redis://` or `rediss://` store is selected (so the filesystem default never loads node-redis).
  */
-import { MailroomError } from '../../errors.js';
-import type { HostStore } from '../host-store.js';
+import { FsHostStore } from '../fs/host-store.js';
 import type { OpenOptions } from '../open.js';
 import type { StoreSelection, Stores } from '../selection.js';
 import { RedisConnection, type ConnectionOptions } from './connection.js';
@@ -31,29 +30,18 @@ export async function openRedisTeamStore(selection: Extract<StoreSelection, { ki
   return new RedisTeamStore(selection, conn);
 }
 
-/** Options of {@link openRedisStores}: those of `openStores`, plus what tests and phase 2 pass in. */
+/** Options of {@link openRedisStores}: those of `openStores`, plus connection tuning (tests shorten the waits). */
 export interface RedisOpenOptions extends OpenOptions {
-  /** Connection tuning (tests shorten the waits). */
   connection?: ConnectionOptions | undefined;
-  /** This machine's host store (the filesystem host store at `selection.hostRoot`). */
-  host?: HostStore | undefined;
 }
 
 /**
- * What `openStores` (src/store/open.ts) calls for a Redis selection: the Redis team store and this
- * machine's host store. @throws INVALID_ARGUMENT, STORE_UNAVAILABLE
+ * What `openStores` (src/store/open.ts) calls for a Redis selection: the Redis team store, and this
+ * machine's host store — the filesystem host store at `selection.hostRoot` (pid and command
+ * records and agent logs never leave the machine). @throws INVALID_ARGUMENT, STORE_UNAVAILABLE
  */
 export async function openRedisStores(selection: Extract<StoreSelection, { kind: 'redis' }>, options: RedisOpenOptions = {}): Promise<Stores> {
   const team = await openRedisTeamStore(selection, options.connection);
-  const host = options.host;
-  return {
-    selection,
-    team,
-    get host(): HostStore {
-      if (host) return host;
-      // The filesystem host store at hostRoot comes with the filesystem backend (store-contract).
-      throw new MailroomError('NOT_SUPPORTED', `No host store for ${selection.hostRoot} yet: pass one to openRedisStores (the filesystem host store).`);
-    },
-    close: () => team.close(),
-  };
+  const host = new FsHostStore(selection.hostRoot, options.lock);
+  return { selection, team, host, close: () => team.close() };
 }

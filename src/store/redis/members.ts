@@ -1,31 +1,32 @@
 /**
  * The roster on Redis. Adding and updating a member are compare-and-set: the member document is
- * built or patched here from the roster as read (palette color by position; keys set or removed
- * in place), and the script writes it only if the roster (or the member) is still at the
+ * built or patched here from the roster as read, with the domain's rules (palette color by
+ * position, the member patch, earlier shutdown requests), and the script writes it only if the roster (or the member) is still at the
  * version read. The script itself refuses a duplicate name (case-insensitively) or agentId.
  * Removing a member is one script that also unassigns its tasks.
  */
 import { MailroomError } from '../../errors.js';
-import { PALETTE, type Member } from '../../protocol/config.js';
-import { parseMessageText } from '../../protocol/structured.js';
+import type { Member } from '../../protocol/config.js';
+import { isEarlierShutdownRequest } from '../../domain/entries.js';
+import { applyMemberPatch, nextColor, withColor } from '../../domain/roster.js';
 import type { AddMemberOptions, MemberPatch, OpContext, RemovedMember, Transition } from '../team-store.js';
-import { assembleTask } from './codec.js';
+import { assembleEntry, assembleTask } from './codec.js';
 import { envOf, runOnce, runTeamScript, untilSet, type RedisContext } from './context.js';
 import { readInboxRows } from './inboxes.js';
-import { readTeam } from './teams.js';
+import { configOf, readTeam } from './teams.js';
 import { refusalError } from './reply.js';
 
 /** Adds a member. @throws TEAM_NOT_FOUND, MEMBER_EXISTS */
 export async function addMember(rc: RedisContext, team: string, member: Member, options: AddMemberOptions = {}): Promise<Transition<Member>> {
   return untilSet(`addMember ${member.name}`, async () => {
     const snapshot = await readTeam(rc, team);
-    const built = options.assignColor && member.color === undefined ? withColor(member, PALETTE[snapshot.roster.length % PALETTE.length]!) : member;
+    const built = options.assignColor && member.color === undefined ? withColor(member, nextColor(configOf(snapshot))) : member;
     let inboxSeq = '';
     let retire: string[] = [];
     if (options.retireEarlierShutdownRequests && built.joinedAt !== undefined) {
       const inbox = await readInboxRows(rc, team, member.name, 'live');
       inboxSeq = inbox.seq;
-      retire = inbox.rows.filter((r) => r.unread && isEarlierShutdownRequest(r.doc, built.joinedAt!)).map((r) => r.seq);
+      retire = inbox.rows.filter((r) => isEarlierShutdownRequest(assembleEntry(r.doc, r.unread), built.joinedAt!)).map((r) => r.seq);
     }
     const args = [envOf(team, options), built.name, built.name.toLowerCase(), built.agentId, JSON.stringify(built), snapshot.rosterVer, inboxSeq, String(retire.length), ...retire];
     const out = await runTeamScript(rc, 'add-member', team, args);
@@ -42,9 +43,9 @@ export async function updateMember(rc: RedisContext, team: string, name: string,
     const roster = (await readTeam(rc, team)).roster;
     const row = roster.find((r) => r.name === name);
     if (!row) throw refusalError({ code: 'MEMBER_NOT_FOUND', details: [name] }, { team, location: rc.location, members: roster.map((r) => r.name) });
-    const current = JSON.parse(row.doc) as Member;
-    const { member, changed } = applyMemberPatch(current, patch);
-    if (changed.length === 0) return { value: current, events: [] };
+    const member = JSON.parse(row.doc) as Member;
+    const changed = applyMemberPatch(member, patch);
+    if (changed.length === 0) return { value: member, events: [] };
     const out = await runTeamScript(rc, 'update-member', team, [envOf(team, ctx), name, row.ver, JSON.stringify(member), member.agentId, changed.join(',')], { who: name });
     return out === 'retry' ? out : { value: member, events: out.events };
   });
@@ -56,47 +57,4 @@ export async function removeMember(rc: RedisContext, team: string, nameOrAgentId
   if (out.value === null) return { value: undefined, events: out.events };
   const [doc, tasks] = out.value as [string, unknown[][]];
   return { value: { member: JSON.parse(doc) as Member, unassigned: tasks.map(assembleTask) }, events: out.events };
-}
-
-/** `member` with `color` set where Claude Code writes it (after agentType, else after name). */
-function withColor(member: Member, color: string): Member {
-  const out: Record<string, unknown> = {};
-  const anchor = 'agentType' in member ? 'agentType' : 'name';
-  for (const [key, value] of Object.entries(member)) {
-    define(out, key, value);
-    if (key === anchor) define(out, 'color', color);
-  }
-  if (!('color' in out)) define(out, 'color', color);
-  return out as Member;
-}
-
-/** Applies a patch (null removes a key; others set in place or added last). */
-function applyMemberPatch(current: Member, patch: MemberPatch): { member: Member; changed: string[] } {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(current)) define(out, key, value);
-  const changed: string[] = [];
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === undefined) continue;
-    if (value === null) {
-      if (key in out) {
-        delete out[key];
-        changed.push(key);
-      }
-    } else if (JSON.stringify(out[key]) !== JSON.stringify(value)) {
-      define(out, key, value);
-      changed.push(key);
-    }
-  }
-  return { member: out as Member, changed };
-}
-
-function define(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-/** An unread shutdown_request sent before `joinedAt` (epoch ms): meant for an earlier member of the name. */
-function isEarlierShutdownRequest(doc: string, joinedAt: number): boolean {
-  const entry = JSON.parse(doc) as { text: string; timestamp: string };
-  const parsed = parseMessageText(entry.text);
-  return parsed.kind === 'structured' && parsed.message.type === 'shutdown_request' && Date.parse(entry.timestamp) < joinedAt;
 }

@@ -4,6 +4,8 @@
  */
 import { MailroomError, type ErrorCode } from '../../errors.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
+import { claimLost } from '../../domain/reader-claims.js';
+import type { ReaderHolder } from '../team-store.js';
 import { decodeRows, type StreamRow } from './stream-codec.js';
 
 /** A successful reply: the script's value and the events it journalled. */
@@ -88,21 +90,12 @@ export function refusalError(r: Refusal, c: ErrorContext): MailroomError {
       return new MailroomError('TASK_CONFLICT', `Task #${d[0]} changed meanwhile (now ${d[1]}${d[2] ? `, owner ${d[2]}` : ', no owner'}): read it again and retry.`, { details: { team: c.team, id: d[0], status: d[1], owner: d[2] === '' ? undefined : d[2] } });
     case 'TEAMMATE_RUNNING': {
       const f = fieldsOf(d);
-      const who = f.get('host') ? `${f.get('kind') ?? 'a runtime'} pid ${f.get('pid')} on ${f.get('host')}` : 'another runtime';
-      return new MailroomError('TEAMMATE_RUNNING', `${c.who ?? 'This member'}'s inbox is already read by ${who}; stop it first (or wait until its claim lapses).`, {
-        details: { team: c.team, name: c.who, holder: holderOf(f) },
-      });
+      const holder = f.has('host') ? { kind: (f.get('kind') ?? 'agent') as ReaderHolder['kind'], host: f.get('host')!, pid: Number(f.get('pid')), startedAt: Number(f.get('startedAt')) } : undefined;
+      return claimLost(c.team, c.who ?? '', holder);
     }
     default:
       return new MailroomError('INTERNAL', `A mailroom Redis script refused with an unknown code ${r.code}.`, { details: { code: r.code, details: d } });
   }
-}
-
-/** A stored reader claim's holder, as error details show it (never the token). */
-function holderOf(f: Map<string, string>): Record<string, unknown> {
-  const holder: Record<string, unknown> = { kind: f.get('kind'), host: f.get('host'), pid: Number(f.get('pid')), startedAt: Number(f.get('startedAt')) };
-  if (f.has('lastBeatAt')) Object.assign(holder, { lastBeatAt: Number(f.get('lastBeatAt')), state: f.get('state'), ttlMs: Number(f.get('ttlMs')) });
-  return holder;
 }
 
 /** A flat field/value list as a map. */

@@ -2,14 +2,14 @@
  * Tasks on Redis. Status, owner, blocks and blockedBy live in hash fields that the scripts reason
  * about: create (id from INCR), claim, link (cycle check), unlink, delete and unassign are pure
  * scripts. patchTask is compare-and-set for the task's document (subject, description,
- * activeForm, metadata are merged here with core's rules) while its script checks and applies
+ * activeForm, metadata are changed here with the domain's rules) while its script checks and applies
  * status and owner itself (blocked rule, `expect`, the actor becoming the owner).
  */
 import { randomUUID } from 'node:crypto';
 import { MailroomError } from '../../errors.js';
 import { TaskSchema, canonicalTask, type Task, type TaskStatus } from '../../protocol/task.js';
-import { assertMetadataDepth } from '../../core/task-rules.js';
-import { mergeMetadata } from '../../core/task-update.js';
+import { assertMetadataDepth } from '../../domain/task-board.js';
+import { applyTaskChange, draftTask } from '../../domain/task-patch.js';
 import type { ClaimRequest, CreateTaskOptions, CreatedTask, OpContext, PatchedTask, TaskDraft, TaskEdge, TaskPatch, Transition } from '../team-store.js';
 import { assembleTask, taskDocTail } from './codec.js';
 import { envOf, retryUnavailable, runOnce, runTeamScript, untilSet, type RedisContext } from './context.js';
@@ -52,8 +52,8 @@ export async function readHighWatermark(rc: RedisContext, team: string): Promise
 /** Creates a task with the next id. @throws TASK_NOT_FOUND (a blocker), INVALID_ARGUMENT (metadata too deep) */
 export async function createTask(rc: RedisContext, team: string, draft: TaskDraft, options: CreateTaskOptions = {}): Promise<Transition<CreatedTask>> {
   assertMetadataDepth(draft.metadata);
-  const blockedBy = [...new Set(draft.blockedBy ?? [])];
-  const task = newTask(draft, blockedBy);
+  const task = draftTask('1', draft);
+  const blockedBy = task.blockedBy;
   const own = options.idempotencyKey !== undefined;
   const key = options.idempotencyKey ?? `auto:${randomUUID()}`;
   const args = [envOf(team, options), key, String(own ? IDEMPOTENCY_TTL_MS : AUTO_KEY_TTL_MS), taskDocTail(task), draft.owner ?? '', JSON.stringify(blockedBy), task.metadata?._internal === true ? '1' : '0'];
@@ -62,19 +62,6 @@ export async function createTask(rc: RedisContext, team: string, draft: TaskDraf
   if (state === 'fresh') return { value: { task: assembleTask(payload as unknown[]), replayed: false }, events: out.events };
   const [id, doc, status, owner, hasOwner, blocks, linked] = JSON.parse(String(payload)) as string[];
   return { value: { task: assembleTask([id, doc, status, hasOwner === '1' ? owner : null, blocks, linked]), replayed: own }, events: [] };
-}
-
-/** A new task in Claude Code's key order (id filled in by the script). */
-function newTask(draft: TaskDraft, blockedBy: string[]): Task {
-  const task: Record<string, unknown> = { id: '1', subject: draft.subject, description: draft.description };
-  if (draft.activeForm !== undefined) task.activeForm = draft.activeForm;
-  if (draft.owner) task.owner = draft.owner;
-  task.status = 'pending';
-  task.blocks = [];
-  task.blockedBy = blockedBy;
-  const metadata = mergeMetadata(undefined, { ...(draft.metadata ?? {}) });
-  if (metadata) task.metadata = metadata;
-  return task as Task;
 }
 
 /** Claims a task: exactly one winner. */
@@ -90,7 +77,7 @@ export async function patchTask(rc: RedisContext, team: string, id: string, patc
   return untilSet(`patchTask #${id}`, async () => {
     const row = TASK_ID.test(id) ? (await readRows(rc, team, id)).rows[0] : undefined;
     if (!row) throw refusalError({ code: 'TASK_NOT_FOUND', details: [id] }, { team, location: rc.location });
-    const doc = patchDocument(String(row[1]), patch);
+    const doc = patchDocument(team, String(row[1]), patch);
     const args = [envOf(team, ctx), id, doc.changed.length > 0 ? String(row[6]) : '', doc.json, doc.internal ? '1' : '0', doc.changed.join(',')];
     args.push(...ownerArgs(patch.owner), patch.status ?? '', patch.expect?.status ?? '', ...expectOwnerArgs(patch.expect), ctx?.actor ?? '');
     const out = await runTeamScript(rc, 'patch-task', team, args, { who: ctx?.actor });
@@ -112,23 +99,18 @@ function expectOwnerArgs(expect: TaskPatch['expect']): [string, string] {
   return ['value', expect.owner];
 }
 
-/** The document after the patch's document fields, and which of them changed. */
-function patchDocument(json: string, patch: TaskPatch): { json: string; changed: string[]; internal: boolean } {
-  const before = JSON.parse(json) as Record<string, unknown>;
-  const doc: Record<string, unknown> = { ...before };
-  const changed: string[] = [];
-  const set = (key: string, value: unknown) => {
-    if (JSON.stringify(doc[key]) === JSON.stringify(value)) return;
-    if (value === undefined) delete doc[key];
-    else doc[key] = value;
-    changed.push(key);
-  };
-  if (patch.subject !== undefined) set('subject', patch.subject);
-  if (patch.description !== undefined) set('description', patch.description);
-  if (patch.activeForm !== undefined) set('activeForm', patch.activeForm ?? undefined);
-  if (patch.metadata !== undefined) set('metadata', mergeMetadata(doc.metadata as Record<string, unknown> | undefined, { ...patch.metadata }));
-  const out = canonicalTask(doc as Task, Object.keys(before));
-  return { json: JSON.stringify(out), changed, internal: (out.metadata as Record<string, unknown> | undefined)?._internal === true };
+/**
+ * The document after the patch's document fields (subject, description, activeForm, metadata:
+ * the domain's task change, which status and owner are left out of: the script decides those),
+ * and which of them changed.
+ */
+function patchDocument(team: string, json: string, patch: TaskPatch): { json: string; changed: string[]; internal: boolean } {
+  const doc = JSON.parse(json) as Task;
+  const keys = Object.keys(doc);
+  const change = { subject: patch.subject, description: patch.description, activeForm: patch.activeForm, metadata: patch.metadata };
+  const changed = applyTaskChange(team, doc, change, undefined, new Map());
+  const out = canonicalTask(doc, keys);
+  return { json: JSON.stringify(out), changed, internal: out.metadata?._internal === true };
 }
 
 /** Adds dependencies; a cycle is refused. */

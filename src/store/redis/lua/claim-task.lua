@@ -1,7 +1,8 @@
 -- claimTask: claims a task for a member (owner = claimant, status in_progress), one winner
 -- among racing claims: the checks and the write are this one step. The rules are those of
--- core/task-rules (ready = pending, unowned, not metadata._internal, no open blocker) and
--- Claude Code's refusal reasons, in the contract's order: agent_busy, already_resolved, already_claimed, blocked.
+-- src/domain/task-claim.ts (claimCandidates, busyRefusal, claimRefusal; ready = pending, unowned,
+-- not metadata._internal, no open blocker) and Claude Code's refusal reasons in its order:
+-- agent_busy, already_claimed, already_resolved, blocked.
 -- KEYS[1] base prefix
 -- ARGV[1] event envelope JSON   ARGV[2] claimant   ARGV[3] task id ('' = the lowest-id ready task)
 -- ARGV[4] preferAssigned ('1' | '0')   ARGV[5] busyCheck ('1' | '0')
@@ -61,8 +62,8 @@ end
 
 local k = tkey(P, target)
 local v = R('HMGET', k, 'status', 'owner', 'blockedBy')
-if v[1] == 'completed' then return fail('TASK_ALREADY_RESOLVED', target) end
 if not unowned(v[2]) and v[2] ~= claimant then return fail('TASK_ALREADY_CLAIMED', target, v[2]) end
+if v[1] == 'completed' then return fail('TASK_ALREADY_RESOLVED', target) end
 local open = open_blockers(P, v[3])
 if #open > 0 then return fail('TASK_BLOCKED', target, unpack(open)) end
 local changed = {}

@@ -11,7 +11,6 @@ local P = base .. 'g' .. gen .. ':'
 emit(P, { 'h', env, 'kind', 'team', 'action', 'deleted' })
 local id = ARGV[4] .. '.g' .. gen
 R('DEL', base .. 'team')
-R('SET', base .. 'last', gen)
 R('SREM', KEYS[2], team)
 R('ZADD', KEYS[3], ARGV[3], id)
 R('HSET', KEYS[3] .. ':' .. id, 'team', team, 'gen', gen, 'deletedAt', ARGV[3], 'location', P .. '*')

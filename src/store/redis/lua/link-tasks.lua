@@ -1,7 +1,7 @@
 -- linkTasks: adds dependencies (blocked gains the blocker in blockedBy, the blocker gains the
 -- blocked in blocks). A dependency that would close a cycle is refused and nothing changes:
 -- every edge is checked (breadth-first over blockedBy, with the edges of this call added in
--- order, as core/task-rules findCycle) before the first write.
+-- order, as src/domain/task-board.ts findCycle) before the first write.
 -- KEYS[1] base prefix
 -- ARGV[1] event envelope JSON   ARGV[2] n edges, then per edge: blocked id, blocker id
 -- Returns ok { task tuple of each changed task } with events task updated (each);

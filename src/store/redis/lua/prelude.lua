@@ -130,7 +130,7 @@ local function unowned(owner)
   return (not owner) or owner == ''
 end
 
--- Blockers in `blockedBy` that name an existing task that is not completed (core/task-rules openBlockers).
+-- Blockers in `blockedBy` that name an existing task that is not completed (domain/task-board openBlockers).
 local function open_blockers(P, blocked_by_json)
   local open = {}
   for _, b in ipairs(decode_ids(blocked_by_json)) do

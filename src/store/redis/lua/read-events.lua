@@ -1,11 +1,11 @@
 #!lua flags=no-writes
 -- readEvents (read only): journal entries after a stream id, of the team's current generation
--- (or of its last one, once deleted), with what the reader needs to tell a reset.
+-- (a deleted team has none until it is restored), with what the reader needs to tell a reset.
 -- KEYS[1] base prefix
 -- ARGV[1] after this stream id (exclusive; '0-0' = from the start)   ARGV[2] count ('' = all)
 -- Returns ok { epoch|false, first id|'', max deleted id, { id, field, value... }... }.
 local base = KEYS[1]
-local gen = R('HGET', base .. 'team', 'gen') or R('GET', base .. 'last')
+local gen = R('HGET', base .. 'team', 'gen')
 if not gen then return { 'ok', { false, '', '0-0' }, {} } end
 local P = base .. 'g' .. gen .. ':'
 local epoch = R('HGET', P .. 'meta', 'epoch')
