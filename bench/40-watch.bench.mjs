@@ -10,7 +10,9 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FsStore, createTeam, snapshotTeam, TeamTracker, followTeam, updateTask, JournalReader, describeJournalEvent, parseMessageText } from '../dist/index.js';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { openFsStores, Layout, createTeam, snapshotTeam, TeamTracker, followTeam, updateTask, JournalReader, describeJournalEvent, parseMessageText } from '../dist/index.js';
 import { describeText } from '../dist/core/describe.js';
 
 // As `mailroom watch` does before loading the screen: React's production build.
@@ -32,13 +34,20 @@ async function time(fn) {
   return [performance.now() - t, value];
 }
 
+/** Writes a file of the team as another writer (Claude Code) would: not journalled by mailroom. */
+async function writeAsOther(path, value) {
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  await writeFile(path, JSON.stringify(value, null, 2), { mode: 0o600 });
+}
+
 async function buildTeam(root, members, tasks, messages) {
-  const store = new FsStore(root);
+  const store = openFsStores(root);
+  const layout = new Layout(root);
   await createTeam({ root: store, team: TEAM });
   const names = Array.from({ length: members - 1 }, (_, i) => `agent-${i + 1}`);
-  await store.updateConfig(TEAM, (c) => {
-    names.forEach((name, i) => c.members.push({ agentId: `${name}@${TEAM}`, name, model: 'worker', color: ['blue', 'green', 'yellow', 'purple'][i % 4], joinedAt: Date.now(), tmuxPaneId: 'in-process', cwd: root, subscriptions: [], backendType: 'in-process' }));
-  });
+  const config = await store.team.readConfig(TEAM);
+  names.forEach((name, i) => config.members.push({ agentId: `${name}@${TEAM}`, name, model: 'worker', color: ['blue', 'green', 'yellow', 'purple'][i % 4], joinedAt: Date.now(), tmuxPaneId: 'in-process', cwd: root, subscriptions: [], backendType: 'in-process' }));
+  await writeAsOther(layout.configPath(TEAM), config);
   const t0 = Date.UTC(2026, 2, 1);
   const ts = (i) => new Date(t0 + i * 10).toISOString();
   const lead = [];
@@ -53,16 +62,14 @@ async function buildTeam(root, members, tasks, messages) {
       perAgent.get(agent).push({ from: 'team-lead', text: `instruction ${i}: please look at item ${i}`, timestamp: ts(i), read: true, type: 'message', msgV: 1, msg_id: `m-${i}` });
     }
   }
-  await store.appendToInbox(TEAM, 'team-lead', lead);
-  for (const [agent, entries] of perAgent) await store.appendToInbox(TEAM, agent, entries);
-  await store.withTaskList(TEAM, async (list) => {
-    for (let i = 1; i <= tasks; i++) {
-      const status = i <= tasks * 0.6 ? 'completed' : i <= tasks * 0.7 ? 'in_progress' : 'pending';
-      const task = { id: String(i), subject: `Task number ${i}`, description: `Do part ${i}`, status, blocks: [], blockedBy: i > 1 && i % 5 === 0 ? [String(i - 1)] : [] };
-      if (status !== 'pending') task.owner = names[i % names.length];
-      await list.writeNew(task);
-    }
-  });
+  await writeAsOther(layout.inboxPath(TEAM, 'team-lead'), lead);
+  for (const [agent, entries] of perAgent) await writeAsOther(layout.inboxPath(TEAM, agent), entries);
+  for (let i = 1; i <= tasks; i++) {
+    const status = i <= tasks * 0.6 ? 'completed' : i <= tasks * 0.7 ? 'in_progress' : 'pending';
+    const task = { id: String(i), subject: `Task number ${i}`, description: `Do part ${i}`, status, blocks: [], blockedBy: i > 1 && i % 5 === 0 ? [String(i - 1)] : [] };
+    if (status !== 'pending') task.owner = names[i % names.length];
+    await writeAsOther(layout.taskPath(TEAM, task.id), task);
+  }
   return store;
 }
 
@@ -74,8 +81,7 @@ export default async function watchBench(ctx) {
   const rows = [];
   const row = (metric, value, baseline, note) => rows.push({ metric, value, unit: 'ms', ...(baseline ? { baseline } : {}), ...(note ? { note } : {}) });
 
-  const small = new FsStore(await ctx.tempRoot());
-  await buildTeam(small.root, 3, 2, 4);
+  const small = await buildTeam(await ctx.tempRoot(), 3, 2, 4);
   const smallCold = [];
   for (let i = 0; i < 5; i++) smallCold.push((await time(() => snapshotTeam({ root: small, team: TEAM })))[0]);
   const tiny = { label: 'same, 3 members, 2 tasks, 4 messages', value: median(smallCold) };
@@ -99,8 +105,8 @@ export default async function watchBench(ctx) {
   const inboxApply = [];
   const taskApply = [];
   for (let i = 0; i < runs; i++) {
-    await store.appendToInbox(TEAM, 'agent-7', [{ from: 'team-lead', text: `bench ${i}`, timestamp: new Date().toISOString(), read: false }]);
-    inboxApply.push((await time(() => tracker.apply([{ kind: 'inbox', team: TEAM, agent: 'agent-7' }])))[0]);
+    await store.team.appendMessages(TEAM, [{ to: 'agent-7', entry: { from: 'team-lead', text: `bench ${i}`, timestamp: new Date().toISOString(), read: false } }]);
+    inboxApply.push((await time(() => tracker.apply([{ kind: 'inbox', team: TEAM, member: 'agent-7' }])))[0]);
     await updateTask({ root: store, team: TEAM, id: String(size.tasks - i), subject: `Renamed ${i}` });
     taskApply.push((await time(() => tracker.apply([{ kind: 'task', team: TEAM, id: String(size.tasks - i) }])))[0]);
   }
@@ -113,8 +119,8 @@ export default async function watchBench(ctx) {
   row('watch: first frame (ink, 120×40)', firstFrameMs);
   const rerender = [];
   for (let i = 0; i < runs; i++) {
-    await store.appendToInbox(TEAM, 'team-lead', [{ from: 'agent-3', text: `frame ${i}`, timestamp: new Date().toISOString(), read: false }]);
-    const { snapshot: next } = await tracker.apply([{ kind: 'inbox', team: TEAM, agent: 'team-lead' }]);
+    await store.team.appendMessages(TEAM, [{ to: 'team-lead', entry: { from: 'agent-3', text: `frame ${i}`, timestamp: new Date().toISOString(), read: false } }]);
+    const { snapshot: next } = await tracker.apply([{ kind: 'inbox', team: TEAM, member: 'team-lead' }]);
     rerender.push((await time(() => ui.rerender(React.createElement(WatchApp, props(next)))))[0]);
     if (!ui.lastFrame().includes(`frame ${i}`)) throw new Error('the frame does not show the new message');
   }
@@ -136,7 +142,7 @@ export default async function watchBench(ctx) {
   });
   for (let i = 0; i < runs; i++) {
     const seen = new Promise((r) => (resolveUpdate = r));
-    await store.appendToInbox(TEAM, 'agent-11', [{ from: 'team-lead', text: `latency ${i}`, timestamp: new Date().toISOString(), read: false }]);
+    await store.team.appendMessages(TEAM, [{ to: 'agent-11', entry: { from: 'team-lead', text: `latency ${i}`, timestamp: new Date().toISOString(), read: false } }]);
     const written = performance.now();
     const { u, updated } = await seen;
     toUpdate.push(updated - written);

@@ -5,7 +5,7 @@
 // visible at all), and `sendMessage` to a registered member nobody runs (interleaved), i.e. what
 // the send itself costs. Claude Code's documented poll intervals appear only in a note.
 import { dirname } from 'node:path';
-import { createTeam, spawnMember, sendMessage, runTeammate, FsStore, Layout } from '../dist/index.js';
+import { createTeam, spawnMember, sendMessage, runTeammate, openFsStores, Layout } from '../dist/index.js';
 import { probeFile, sleep, within } from './lib/probe.mjs';
 import { quantile } from './lib/stats.mjs';
 
@@ -37,11 +37,12 @@ function startEchoTeammate(store, name) {
 
 export default async function deliveryBench(ctx) {
   const samples = ctx.quick ? 30 : 200;
-  const store = new FsStore(await ctx.tempRoot());
+  const root = await ctx.tempRoot();
+  const store = openFsStores(root);
   await createTeam({ root: store, team: TEAM });
   for (const name of ['alice', 'bob']) await spawnMember({ root: store, team: TEAM, name });
   await sendMessage({ root: store, team: TEAM, to: 'alice', text: 'hello' }); // creates the inbox directory to watch
-  const probe = probeFile(dirname(new Layout(store.root).inboxPath(TEAM, 'alice')), 'alice.json');
+  const probe = probeFile(dirname(new Layout(root).inboxPath(TEAM, 'alice')), 'alice.json');
   const alice = startEchoTeammate(store, 'alice');
   const delivery = [];
   const watched = [];

@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { createTeam, spawnMember, sendMessage, showTeam, FsStore, Layout } from '../dist/index.js';
+import { createTeam, spawnMember, sendMessage, showTeam, openFsStores, Layout, ReaderLease } from '../dist/index.js';
 import { McpSession } from '../dist/mcp/session.js';
 import { waitForUnread } from '../dist/mcp/inbox.js';
 import { median, quantile, timeNode } from './lib/stats.mjs';
@@ -45,19 +45,20 @@ async function wake(store, to, text, waiting, probe) {
 
 export default async function mcpBench(ctx) {
   const rounds = ctx.quick ? 5 : 30;
-  const store = new FsStore(await ctx.tempRoot());
+  const root = await ctx.tempRoot();
+  const store = openFsStores(root);
   await createTeam({ root: store, team: TEAM });
   await spawnMember({ root: store, team: TEAM, name: 'local' });
   const start = [];
   const node = [];
   for (let i = 0; i < (ctx.quick ? 3 : 8); i++) {
     const t0 = performance.now();
-    const c = await connect(store.root, `agent-${i}`);
+    const c = await connect(root, `agent-${i}`);
     start.push(performance.now() - t0);
     await c.close(); // not timed: ending the server is not part of starting it
     node.push(await timeNode(['-e', '0']));
   }
-  const client = await connect(store.root, 'codex');
+  const client = await connect(root, 'codex');
   const r = { list: [], show: [], send: [], lib: [], wake: [], inproc: [], watch: [] };
   for (let i = 0; i < rounds; i++) {
     r.list.push(await timed(() => client.callTool({ name: 'list_members', arguments: {} })));
@@ -66,9 +67,9 @@ export default async function mcpBench(ctx) {
     r.lib.push(await timed(() => sendMessage({ root: store, team: TEAM, from: 'codex', to: 'team-lead', text: `l${i}` })));
   }
   await client.callTool({ name: 'wait_for_message', arguments: { timeout_ms: 1 } });
-  const session = new McpSession(store, TEAM, 'local', () => {});
-  const probe = probeFile(dirname(new Layout(store.root).inboxPath(TEAM, 'codex')), 'codex.json');
-  const probeLocal = probeFile(dirname(new Layout(store.root).inboxPath(TEAM, 'local')), 'local.json');
+  const session = new McpSession(store, TEAM, 'local', () => {}, await ReaderLease.take(store, TEAM, 'local', 'mcp'));
+  const probe = probeFile(dirname(new Layout(root).inboxPath(TEAM, 'codex')), 'codex.json');
+  const probeLocal = probeFile(dirname(new Layout(root).inboxPath(TEAM, 'local')), 'local.json');
   try {
     for (let i = 0; i < rounds; i++) {
       const viaMcp = client.callTool({ name: 'wait_for_message', arguments: { timeout_ms: 10_000 } }).then((res) => res.structuredContent?.messages);

@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FsStore, addTask, createTeam, sendMessage, sendStructured, spawnMember, updateTask } from '../dist/index.js';
+import { openFsStores, addTask, createTeam, sendMessage, sendStructured, spawnMember, updateTask } from '../dist/index.js';
 
 const BIN = fileURLToPath(new URL('../bin/mailroom.js', import.meta.url));
 const OUT = process.argv[2] ?? fileURLToPath(new URL('../docs/watch-screen.txt', import.meta.url));
@@ -18,7 +18,7 @@ const root = await mkdtemp(join(tmpdir(), 'mailroom-screen-'));
 const socket = `mailroom-screen-${process.pid}`;
 const tmux = (...args) => execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
 try {
-  const store = new FsStore(root);
+  const store = openFsStores(root);
   const o = { root: store, team: 'docs-site', now };
   await createTeam({ ...o, description: 'Write the user guide', leadModel: 'claude-opus-4-6' });
   await spawnMember({ ...o, name: 'researcher', model: 'anthropic:claude-sonnet-4-6', prompt: 'Collect sources for the guide' });
@@ -35,7 +35,7 @@ try {
   await updateTask({ ...o, id: '1', status: 'completed', as: 'researcher' });
   await sendStructured({ ...o, from: 'researcher', to: 'team-lead', message: { type: 'idle_notification', idleReason: 'available', completedTaskId: '1', completedStatus: 'resolved' } });
   await updateTask({ ...o, id: '2', owner: 'writer', status: 'in_progress' });
-  await store.updateConfig('docs-site', (c) => void (c.members.find((m) => m.name === 'writer').isActive = true));
+  await store.team.updateMember('docs-site', 'writer', { isActive: true });
   await sendMessage({ ...o, from: 'writer', to: 'team-lead', text: 'Outline ready; writing section 2 of 5 now', summary: 'Outline ready' });
   await sendMessage({ ...o, to: 'writer', text: 'Keep it under 2 000 words, please' });
   await sendStructured({

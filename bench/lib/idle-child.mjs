@@ -12,8 +12,8 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 let host;
 if (teammates !== 'bare') {
-  const { createWorkerModel, InProcessHost, FsStore } = await import('../../dist/index.js');
-  const store = new FsStore(root);
+  const { createWorkerModel, InProcessHost, openFsStores } = await import('../../dist/index.js');
+  const store = openFsStores(root);
   host = await InProcessHost.open({ root: store, team: 'idle', pollMs: Number(pollMs) });
   const running = Array.from({ length: Number(teammates) }, (_, i) => host.add(`t${i}`, createWorkerModel()));
   const deadline = Date.now() + 60_000;

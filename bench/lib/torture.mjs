@@ -6,7 +6,8 @@
 // killed, so a test that needs kills always gets some. Needs `npm run build` (dist/).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { FsStore } from '../../dist/store/fs-store.js';
+import { openFsStores } from '../../dist/store/open.js';
+import { Layout } from '../../dist/store/paths.js';
 
 const BIN = fileURLToPath(new URL('../../bin/mailroom.js', import.meta.url));
 const READER = fileURLToPath(new URL('./reader-child.mjs', import.meta.url));
@@ -59,8 +60,8 @@ function killDelay(o, run) {
  * Resolves { sends: [{ sender, n, text, code, signal, stderr, ms }], reader, texts, elapsedMs }.
  */
 export async function runSendTorture(o) {
-  const store = new FsStore(o.root);
-  const reader = await startReader([store.layout.teamDir(o.team)], o.readerIntervalMs ?? 5);
+  const store = openFsStores(o.root).team;
+  const reader = await startReader([new Layout(o.root).teamDir(o.team)], o.readerIntervalMs ?? 5);
   const start = performance.now();
   const loop = async (sender) => {
     const done = [];
@@ -86,8 +87,8 @@ export async function runSendTorture(o) {
  * acknowledged send; the send in flight is recorded as killed. Same options and result as runSendTorture.
  */
 export async function runLibraryTorture(o) {
-  const store = new FsStore(o.root);
-  const reader = await startReader([store.layout.teamDir(o.team)], o.readerIntervalMs ?? 5);
+  const store = openFsStores(o.root).team;
+  const reader = await startReader([new Layout(o.root).teamDir(o.team)], o.readerIntervalMs ?? 5);
   const start = performance.now();
   const loop = async (sender) => {
     const done = [];
@@ -128,7 +129,7 @@ function runSender(args, killAfterMs, env = process.env) {
 
 async function inboxTexts(store, team, to) {
   const live = await store.readInbox(team, to);
-  const archived = await store.readInboxArchive(team, to);
+  const archived = (await store.readInboxHistory(team, to)).archived;
   const ids = new Set(live.map((e) => e.msg_id));
   return [...archived.filter((e) => !ids.has(e.msg_id)), ...live].map((e) => e.text);
 }

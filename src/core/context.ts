@@ -41,6 +41,12 @@ export function hostOf(options: BaseOptions): HostStore {
   return storesOf(options.root).host;
 }
 
+/** The team store of a {@link StoreRef} or of a team store itself (for readers that take either). */
+export function asTeamStore(store: StoreRef | TeamStore): TeamStore {
+  if (typeof store === 'string') return storesOf(store).team;
+  return 'team' in store && 'host' in store ? store.team : (store as TeamStore);
+}
+
 /** Current time in ms from the options' clock. */
 export function nowOf(options: BaseOptions): number {
   return (options.now ?? Date.now)();

@@ -9,6 +9,7 @@
 import type { MemberEvent, MessageEvent, TaskEvent, TeamEventRecord } from '../protocol/events.js';
 import type { Task } from '../protocol/task.js';
 import type { Cursor, TeamStore } from '../store/team-store.js';
+import { asTeamStore, type StoreRef } from './context.js';
 import { messageKey, taskSignature } from './journal.js';
 
 /** The events a journal reader shows: messages, task changes, members joining and leaving. */
@@ -21,10 +22,15 @@ export class JournalReader {
   private readonly tasks = new Map<string, { signature: string; task: Task }>();
   private readonly members = new Map<string, { action: 'joined' | 'left'; agentId: string | undefined }>();
 
+  private readonly store: TeamStore;
+
+  /** `store`: a filesystem root, opened stores, or a team store. */
   constructor(
-    private readonly store: TeamStore,
+    store: StoreRef | TeamStore,
     private readonly team: string,
-  ) {}
+  ) {
+    this.store = asTeamStore(store);
+  }
 
   /** Where the next read starts (undefined before the first). */
   get cursor(): Cursor | undefined {

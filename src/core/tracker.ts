@@ -11,7 +11,7 @@ import type { TeamEventRecord } from '../protocol/events.js';
 import type { Task } from '../protocol/task.js';
 import { compareTaskIds } from '../domain/task-board.js';
 import type { StoreHint, TeamStore } from '../store/team-store.js';
-import { teamOf, type TeamOptions } from './context.js';
+import { asTeamStore, teamOf, type StoreRef, type TeamOptions } from './context.js';
 import { diffSnapshots } from './tracker-diff.js';
 import { JournalReader } from './journal-reader.js';
 import { observedEvents } from './tracker-record.js';
@@ -46,13 +46,16 @@ export class TeamTracker {
   private readonly journal: JournalReader;
   private pending: StoreHint[] = [];
   private cached: TeamSnapshot | undefined;
+  private readonly store: TeamStore;
 
+  /** `store`: a filesystem root, opened stores, or a team store. */
   constructor(
-    private readonly store: TeamStore,
+    store: StoreRef | TeamStore,
     private readonly team: string,
     private readonly options: TrackerOptions = {},
   ) {
-    this.journal = new JournalReader(store, team);
+    this.store = asTeamStore(store);
+    this.journal = new JournalReader(this.store, team);
   }
 
   /** Reads config, journal, every inbox and every task. @throws TEAM_NOT_FOUND, FILE_CORRUPT */

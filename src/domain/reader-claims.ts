@@ -42,9 +42,9 @@ export function mayTakeOver(current: ClaimState | undefined, now: number, evict?
 }
 
 const KIND_TEXT: Readonly<Record<ClaimHolder['kind'], string>> = {
-  agent: 'a `mailroom agent` process',
-  mcp: 'a `mailroom mcp` server',
-  'in-process': 'an in-process runtime (`mailroom run` or a library host)',
+  agent: 'a mailroom agent process',
+  mcp: 'a mailroom mcp server',
+  'in-process': 'an in-process runtime (mailroom run, or a library host)',
 };
 
 /**

@@ -8,7 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ownIdentity } from '../../src/core/process-identity.js';
 import { startProcessTeammate } from '../../src/runtime/process/start.js';
-import { FsStore } from '../../src/store/fs-store.js';
+import { openFsStores } from '../../src/store/open.js';
 import { startCli, type LineChild } from '../helpers/line-child.js';
 import { until } from '../helpers/runtime.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
@@ -26,7 +26,7 @@ afterEach(async () => {
 
 it('refuses a foreground agent for a teammate whose process is alive', async () => {
   await mailroomOk(dir.path, 'team', 'spawn', 'alice', '--backend', 'process');
-  const record = await new FsStore(dir.path).readProcessRecord('demo', 'alice');
+  const record = await openFsStores(dir.path).host.readProcessRecord('demo', 'alice');
   expect(record).toMatchObject({ startTime: expect.any(Number), logFile: expect.any(String) });
   const run = await mailroom(dir.path, 'agent', 'alice');
   expect(run.code, run.stderr).toBe(4);
@@ -51,8 +51,8 @@ describe('a foreground agent registers itself', () => {
     await mailroomOk(dir.path, 'team', 'spawn', 'alice');
     const first = foreground();
     await first.waitForLine((l) => l.includes('alice: started'));
-    const store = new FsStore(dir.path);
-    const record = await store.readProcessRecord('demo', 'alice');
+    const store = openFsStores(dir.path);
+    const record = await store.host.readProcessRecord('demo', 'alice');
     expect(record).toMatchObject({ team: 'demo', agent: 'alice', pid: first.proc.pid, startTime: expect.any(Number) });
     expect(record?.logFile).toBeUndefined();
 
@@ -63,7 +63,7 @@ describe('a foreground agent registers itself', () => {
     expect(second.stderr).toContain('--team demo team stop alice`');
     expect(second.stdout).not.toContain('started');
     await expect(startProcessTeammate({ root: store, team: 'demo', name: 'alice' })).rejects.toMatchObject({ code: 'TEAMMATE_RUNNING', details: { pid: first.proc.pid } });
-    expect((await store.readProcessRecord('demo', 'alice'))?.pid).toBe(first.proc.pid);
+    expect((await store.host.readProcessRecord('demo', 'alice'))?.pid).toBe(first.proc.pid);
 
     const show = JSON.parse((await mailroomOk(dir.path, 'team', 'show', '--team', 'demo', '--json')).stdout) as { members: Array<{ name: string; backendType?: string }> };
     expect(show.members.find((m) => m.name === 'alice')?.backendType).toBe('in-process'); // config.json is not touched
@@ -72,36 +72,36 @@ describe('a foreground agent registers itself', () => {
     expect(stop.code, stop.stderr).toBe(0);
     expect(stop.stdout).toContain('alice approved the shutdown');
     expect(await first.exited).toBe(0);
-    expect(await store.readProcessRecord('demo', 'alice')).toBeUndefined();
+    expect(await store.host.readProcessRecord('demo', 'alice')).toBeUndefined();
   });
 
   it('removes its record on a clean exit; a SIGKILLed one leaves a stale record the next agent replaces', async () => {
     await mailroomOk(dir.path, 'team', 'spawn', 'alice');
-    const store = new FsStore(dir.path);
+    const store = openFsStores(dir.path);
     const first = foreground();
     await first.waitForLine((l) => l.includes('alice: started'));
     expect(await first.stop()).toBe(0); // SIGTERM
-    expect(await store.readProcessRecord('demo', 'alice')).toBeUndefined();
+    expect(await store.host.readProcessRecord('demo', 'alice')).toBeUndefined();
 
     const killed = foreground();
     await killed.waitForLine((l) => l.includes('alice: started'));
     killed.proc.kill('SIGKILL');
     await killed.exited;
-    expect((await store.readProcessRecord('demo', 'alice'))?.pid).toBe(killed.proc.pid);
+    expect((await store.host.readProcessRecord('demo', 'alice'))?.pid).toBe(killed.proc.pid);
 
     const next = foreground();
     await next.waitForLine((l) => l.includes('alice: started'));
-    expect((await store.readProcessRecord('demo', 'alice'))?.pid).toBe(next.proc.pid);
+    expect((await store.host.readProcessRecord('demo', 'alice'))?.pid).toBe(next.proc.pid);
   });
 
   it('treats a record whose pid now belongs to another process (other start time) as stale', async () => {
     await mailroomOk(dir.path, 'team', 'spawn', 'alice');
-    const store = new FsStore(dir.path);
+    const store = openFsStores(dir.path);
     const me = await ownIdentity(); // a live pid, recorded with a start time it does not have
-    await store.writeProcessRecord('demo', 'alice', { team: 'demo', agent: 'alice', pid: me.pid, startTime: me.startTime! + 1, startedAt: Date.now(), argv: [] });
+    await store.host.writeProcessRecord('demo', 'alice', { team: 'demo', agent: 'alice', pid: me.pid, startTime: me.startTime! + 1, startedAt: Date.now(), argv: [] });
     const agent = foreground();
     await agent.waitForLine((l) => l.includes('alice: started'));
-    expect((await store.readProcessRecord('demo', 'alice'))?.pid).toBe(agent.proc.pid);
+    expect((await store.host.readProcessRecord('demo', 'alice'))?.pid).toBe(agent.proc.pid);
   });
 
   it('lets exactly one of two agents started at once run', async () => {
@@ -116,6 +116,6 @@ describe('a foreground agent registers itself', () => {
     const loser = pair.find((a) => a !== winner)!;
     expect(await loser.exited).toBe(4);
     expect(loser.stderr()).toContain(`already runs as process ${winner.proc.pid}`);
-    expect((await new FsStore(dir.path).readProcessRecord('demo', 'alice'))?.pid).toBe(winner.proc.pid);
+    expect((await openFsStores(dir.path).host.readProcessRecord('demo', 'alice'))?.pid).toBe(winner.proc.pid);
   });
 });

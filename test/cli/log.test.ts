@@ -52,7 +52,7 @@ describe('mailroom log', () => {
         'task/mailroom',
         'message/mailroom',
       ]);
-      expect(events[2]).toMatchObject({ v: 1, team: 'demo', to: 'alice', entry: { from: 'team-lead', text: 'Write the parser', read: false, msgV: 1 } });
+      expect(events[2]).toMatchObject({ v: 2, team: 'demo', actor: 'team-lead', to: 'alice', entry: { from: 'team-lead', text: 'Write the parser', read: false, msgV: 1 } });
       const tail = await mailroomOk(dir.path, 'log', '--tail', '2', '--no-record');
       expect(tail.stdout.trim().split('\n').map(body)).toEqual([
         'task #1 "Write the parser": status pending → in_progress, owner → alice',

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { InboxEntry } from '../../src/protocol/inbox.js';
-import { FsStore } from '../../src/store/fs-store.js';
+import { openFsStores } from '../../src/store/open.js';
 import { until } from '../helpers/runtime.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 import { mailroom, mailroomOk, readJson } from '../helpers/store-files.js';
@@ -35,9 +35,9 @@ it('a process member re-spawned after a forced stop does its task instead of shu
   await mailroomOk(dir.path, 'task', 'add', 'T2', '--metadata', 'command=echo hi');
   await mailroomOk(dir.path, 'team', 'spawn', 'dan', '--backend', 'process');
 
-  const store = new FsStore(dir.path);
-  await until(async () => (await store.readTask('demo', '1'))?.status === 'completed', 20_000, 'task #1 to be completed');
-  expect((await store.readConfig('demo')).members.map((m) => m.name)).toEqual(['team-lead', 'dan']);
+  const store = openFsStores(dir.path);
+  await until(async () => (await store.team.readTask('demo', '1'))?.status === 'completed', 20_000, 'task #1 to be completed');
+  expect((await store.team.readConfig('demo')).members.map((m) => m.name)).toEqual(['team-lead', 'dan']);
   const log = await readFile(join(dir.path, 'teams', 'demo', 'logs', 'dan.log'), 'utf8');
   expect(log).not.toContain('shutdown approved');
   expect(shutdownRequests(await readJson<InboxEntry[]>(inbox))).toMatchObject([{ read: true }]);

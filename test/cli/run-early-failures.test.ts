@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FsStore } from '../../src/store/fs-store.js';
+import { openFsStores } from '../../src/store/open.js';
 import { runCli } from '../helpers/cli.js';
 import { cleanEnv, listFiles } from '../helpers/store-files.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
@@ -36,7 +36,7 @@ describe('mailroom run failing before the team can work', () => {
     const { what, args, code, says } = c;
     const slug = what.replace(/\W+/g, '-');
     const root = join(dir.path, `root-${slug}`);
-    const workdir = join(dir.path, 'workdir' in c ? c.workdir : `work-${slug}`);
+    const workdir = join(dir.path, 'workdir' in c && c.workdir !== undefined ? c.workdir : `work-${slug}`);
     const run = await runCli(['run', file, '--root', root, '--workdir', workdir, '--timeout', '5000', ...args], noKeys());
     expect(run.code, run.stderr).toBe(code);
     expect(run.stderr).toContain(says);
@@ -51,6 +51,6 @@ describe('mailroom run failing before the team can work', () => {
     expect(first.code, first.stderr).toBe(1);
     const second = await runCli(['run', file, '--root', root, '--workdir', workdir], noKeys()); // the "fixed" run: offline workers
     expect(second.code, second.stderr).toBe(0);
-    expect((await new FsStore(root).listTasks('early')).map((t) => t.status)).toEqual(['completed']);
+    expect((await openFsStores(root).team.listTasks('early')).map((t) => t.status)).toEqual(['completed']);
   });
 });

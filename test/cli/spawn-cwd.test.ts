@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FsStore } from '../../src/store/fs-store.js';
+import { openFsStores } from '../../src/store/open.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 import { mailroom, mailroomOk } from '../helpers/store-files.js';
 
@@ -22,7 +22,7 @@ afterEach(async () => {
 });
 
 async function memberNames(): Promise<string[]> {
-  return (await new FsStore(dir.path).readConfig('demo')).members.map((m) => m.name);
+  return (await openFsStores(dir.path).team.readConfig('demo')).members.map((m) => m.name);
 }
 
 describe.each([['in-process'], ['process']])('--backend %s', (backend) => {
@@ -37,7 +37,7 @@ describe.each([['in-process'], ['process']])('--backend %s', (backend) => {
 
     const retry = await mailroom(dir.path, 'team', 'spawn', 'x', '--cwd', dir.path, '--backend', backend);
     expect(retry.code, retry.stderr).toBe(0);
-    expect((await new FsStore(dir.path).readConfig('demo')).members[1]).toMatchObject({ name: 'x', cwd: dir.path });
+    expect((await openFsStores(dir.path).team.readConfig('demo')).members[1]).toMatchObject({ name: 'x', cwd: dir.path });
   });
 
   it('refuses a --cwd that is a file', async () => {

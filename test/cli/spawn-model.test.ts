@@ -5,7 +5,7 @@
  * its start-up is reported with its log's last lines and its registration rolled back.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FsStore } from '../../src/store/fs-store.js';
+import { openFsStores } from '../../src/store/open.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 import { mailroom, mailroomOk } from '../helpers/store-files.js';
 
@@ -20,7 +20,7 @@ afterEach(async () => {
 });
 
 async function memberNames(): Promise<string[]> {
-  return (await new FsStore(dir.path).readConfig('demo')).members.map((m) => m.name);
+  return (await openFsStores(dir.path).team.readConfig('demo')).members.map((m) => m.name);
 }
 
 describe.each([['in-process'], ['process']])('--backend %s', (backend) => {
@@ -31,7 +31,7 @@ describe.each([['in-process'], ['process']])('--backend %s', (backend) => {
     expect(run.stderr).toContain(model === 'anthropic:' ? 'needs a name' : 'worker, scripted, command, anthropic, openai');
     expect(run.stdout).toBe('');
     expect(await memberNames()).toEqual(['team-lead']);
-    expect(await new FsStore(dir.path).listInboxes('demo')).not.toContain('bob');
+    expect(await openFsStores(dir.path).team.listInboxes('demo')).not.toContain('bob');
   });
 });
 
@@ -44,9 +44,9 @@ it('rolls back a process that exits during start-up, reporting its log, so a ret
   expect(run.stderr).toContain(missing);
   expect(run.stdout).toBe('');
   expect(await memberNames()).toEqual(['team-lead']);
-  expect(await new FsStore(dir.path).readProcessRecord('demo', 'bob')).toBeUndefined();
+  expect(await openFsStores(dir.path).host.readProcessRecord('demo', 'bob')).toBeUndefined();
   // The prompt was for a member that never ran: marked read, so a retry's member does not get two.
-  expect(await new FsStore(dir.path).readInbox('demo', 'bob')).toMatchObject([{ text: 'Summarise the notes', read: true }]);
+  expect(await openFsStores(dir.path).team.readInbox('demo', 'bob')).toMatchObject([{ text: 'Summarise the notes', read: true }]);
 
   const retry = await mailroom(dir.path, 'team', 'spawn', 'bob', '--backend', 'process', '--model', 'worker');
   expect(retry.code, retry.stderr).toBe(0);

@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FsStore } from '../../src/store/fs-store.js';
+import { openFsStores } from '../../src/store/open.js';
 import { mailroom } from '../helpers/store-files.js';
 import { makeTeam } from '../helpers/team-setup.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
@@ -27,7 +27,7 @@ describe('team stop while waiting', () => {
 
   it('warns too when the recorded process is dead (a stale record)', async () => {
     const dead = spawnSync(process.execPath, ['-e', '0']).pid;
-    await new FsStore(tmp.path).writeProcessRecord('t', 'dan', { team: 't', agent: 'dan', pid: dead, startedAt: Date.now(), argv: ['mailroom', 'agent', 'dan'] });
+    await openFsStores(tmp.path).host.writeProcessRecord('t', 'dan', { team: 't', agent: 'dan', pid: dead, startedAt: Date.now(), argv: ['mailroom', 'agent', 'dan'] });
     const run = await mailroom(tmp.path, 'team', 'stop', 'dan', '--timeout', '300');
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('No running `mailroom agent` process is recorded for dan');

@@ -14,7 +14,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { stopProcessGroup } from '../../src/core/process-group.js';
 import { ownIdentity } from '../../src/core/process-identity.js';
 import type { CommandRecord } from '../../src/protocol/command.js';
-import { FsStore } from '../../src/store/fs-store.js';
+import { openFsStores } from '../../src/store/open.js';
 import { probeProcess } from '../../src/store/proc.js';
 import { isRunning, killLeftovers } from '../helpers/processes.js';
 import { mailroom, mailroomOk } from '../helpers/store-files.js';
@@ -81,7 +81,7 @@ describe('command records', () => {
     expect(fix.findings).toEqual([expect.objectContaining({ kind: 'corrupt-file', path: join(dirPath, `${command.pid}.json`) })]);
     expect(fix.findings[0]!.message).toContain('does not match the command record format');
     expect(fix.findings[0]!.repair?.done).toBe(true); // moved aside, never overwritten
-    expect(await new FsStore(root).listCommandRecords()).toEqual([]);
+    expect(await openFsStores(root).host.listCommandRecords()).toEqual([]);
   });
 
   it('takes a record of pid 1 for no command (kill(-1) would signal every process)', async () => {
@@ -90,7 +90,7 @@ describe('command records', () => {
     await mkdir(dirPath, { recursive: true });
     const startTime = init.kind === 'running' ? init.startTime : 0;
     await writeFile(join(dirPath, '1.json'), JSON.stringify({ team: 't', agent: 'a', command: 'x', pid: 1, pgid: 1, startTime, startedAt: 1, owner: await deadOwner() }));
-    expect(await new FsStore(root).listCommandRecords()).toEqual([]);
+    expect(await openFsStores(root).host.listCommandRecords()).toEqual([]);
     const check = await doctor(); // without --fix: nothing is signalled whatever it finds
     expect(check.findings.map((f) => f.kind)).toEqual(['corrupt-file']);
   });

@@ -11,7 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sendMessage } from '../../src/core/messages.js';
 import { spawnMember } from '../../src/core/spawn.js';
-import { FsStore } from '../../src/store/fs-store.js';
+import type { Stores } from '../../src/store/selection.js';
+import { Layout } from '../../src/store/paths.js';
+import { openFsStores } from '../../src/store/open.js';
 import { isAlive } from '../../src/runtime/process/kill.js';
 import { startProcessTeammate } from '../../src/runtime/process/start.js';
 import { runCli } from '../helpers/cli.js';
@@ -21,11 +23,11 @@ import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 
 const PROGRAM = fileURLToPath(new URL('../helpers/model-program.mjs', import.meta.url));
 let dir: TempDir;
-let store: FsStore;
+let store: Stores;
 const pids: number[] = [];
 beforeEach(async () => {
   dir = await makeTempDir();
-  store = new FsStore(dir.path);
+  store = openFsStores(dir.path);
   await makeTeam(dir.path, 't');
 });
 afterEach(async () => {
@@ -34,8 +36,8 @@ afterEach(async () => {
 });
 
 const model = (mode: string) => `command:node ${PROGRAM} ${mode} ${dir.path}`;
-const aliceInbox = () => store.readInbox('t', 'alice');
-const log = async () => readFile(store.layout.agentLogPath('t', 'alice'), 'utf8').catch(() => '');
+const aliceInbox = () => store.team.readInbox('t', 'alice');
+const log = async () => readFile(new Layout(dir.path).agentLogPath('t', 'alice'), 'utf8').catch(() => '');
 
 describe('case 04: a message is never marked read before it is in a model request', () => {
   it('survives SIGKILL between noticing and delivering, and reaches the restarted teammate’s first request', async () => {
@@ -70,8 +72,8 @@ describe('case 04: a message is never marked read before it is in a model reques
     expect(stop.code).toBe(0);
     expect(JSON.parse(stop.stdout)).toMatchObject({ name: 'alice', outcome: 'approved' });
     await until(() => !isAlive(second.pid), 5_000, 'the process to exit');
-    expect(await store.readProcessRecord('t', 'alice')).toBeUndefined();
-    expect((await store.readConfig('t')).members.map((m) => m.name)).toEqual(['team-lead']);
+    expect(await store.host.readProcessRecord('t', 'alice')).toBeUndefined();
+    expect((await store.team.readConfig('t')).members.map((m) => m.name)).toEqual(['team-lead']);
     expect(await log()).toMatch(/stopped: shutdown/);
   });
 });

@@ -17,7 +17,7 @@ import { addTask } from '../../src/core/tasks.js';
 import { createTeam } from '../../src/core/teams.js';
 import { ownIdentity } from '../../src/core/process-identity.js';
 import type { CommandRecord } from '../../src/protocol/command.js';
-import { FsStore } from '../../src/store/fs-store.js';
+import { openFsStores } from '../../src/store/open.js';
 import { probeProcess } from '../../src/store/proc.js';
 import { startCli, type LineChild } from '../helpers/line-child.js';
 import { isRunning, killLeftovers, pidFrom } from '../helpers/processes.js';
@@ -54,7 +54,7 @@ async function killRuntimeMidCommand(runtime: LineChild, work: string, team: str
   const child = await pidFrom(join(work, 'child.pid'));
   pids.push(cmd, child);
   const records = await until(async () => {
-    const found = await new FsStore(root).listCommandRecords(team);
+    const found = await openFsStores(root).host.listCommandRecords(team);
     return found.length > 0 ? found : undefined;
   }, 10_000, 'the command record');
   expect(records).toMatchObject([{ team, agent: 'a', taskId: '1', command, pid: cmd, pgid: cmd, owner: { pid: runtime.proc.pid } }]);
@@ -86,16 +86,16 @@ describe('commands orphaned by a SIGKILLed runtime', () => {
     expect(fix.code).toBe(0);
     expect(fix.stdout).toContain(`fixed: stopped process group ${cmd} (SIGTERM); task #1 stays in_progress with a`);
     expect([await isRunning(cmd), await isRunning(child)]).toEqual([false, false]);
-    const store = new FsStore(root);
-    expect(await store.listCommandRecords()).toEqual([]);
-    expect(await store.readTask('slow', '1')).toMatchObject({ status: 'in_progress', owner: 'a' }); // as after any crash
+    const store = openFsStores(root);
+    expect(await store.host.listCommandRecords()).toEqual([]);
+    expect(await store.team.readTask('slow', '1')).toMatchObject({ status: 'in_progress', owner: 'a' }); // as after any crash
     expect((await mailroom(root, 'doctor')).code).toBe(0);
 
     // The note's command, pasted into a shell, acts on this root: it removes a and frees task #1.
     const stop = /`(mailroom --root \S+ --team slow team stop a --force)`/.exec(fix.stdout)?.[1];
     expect(stop).toBeDefined();
     await promisify(execFile)('sh', ['-c', `"${process.execPath}" "${BIN}"${stop!.slice('mailroom'.length)}`], { env: cleanEnv({ HOME: dir.path }) });
-    expect(await store.readTask('slow', '1')).toMatchObject({ status: 'pending' });
+    expect(await store.team.readTask('slow', '1')).toMatchObject({ status: 'pending' });
   });
 
   it('doctor --fix stops what a command left in its group when its shell ended after the runtime died', async () => {
@@ -110,7 +110,7 @@ describe('commands orphaned by a SIGKILLed runtime', () => {
     expect(fix.code).toBe(0);
     expect(fix.stdout).toContain(`its shell had ended; stopped what it left in process group ${cmd}`);
     await until(async () => !(await isRunning(child)), 10_000, 'the left-over child to be stopped');
-    expect(await new FsStore(root).listCommandRecords()).toEqual([]);
+    expect(await openFsStores(root).host.listCommandRecords()).toEqual([]);
   });
 
   it('mailroom agent: the next runtime of the team stops the orphans when it starts', async () => {
@@ -118,19 +118,19 @@ describe('commands orphaned by a SIGKILLed runtime', () => {
     await mkdir(work);
     await createTeam({ root, team: 't' });
     await spawnMember({ root, team: 't', name: 'a', cwd: work });
-    const store = new FsStore(root);
+    const store = openFsStores(root);
     await addTask({ root, team: 't', subject: 'One', metadata: { command: COMMAND } });
     const first = start(['agent', 'a', '--team', 't']);
     const { cmd, child } = await killRuntimeMidCommand(first, work, 't');
-    expect((await store.readProcessRecord('t', 'a'))?.pid).toBe(first.proc.pid); // left by the killed agent
+    expect((await store.host.readProcessRecord('t', 'a'))?.pid).toBe(first.proc.pid); // left by the killed agent
 
     const next = start(['agent', 'a', '--team', 't']);
     const line = await next.waitForLine((l) => l.includes('orphaned the command of task #1'));
     expect(line).toContain(`(pid ${cmd}), left by process ${first.proc.pid}: stopped process group ${cmd}`);
     expect([await isRunning(cmd), await isRunning(child)]).toEqual([false, false]);
-    expect(await store.listCommandRecords('t')).toEqual([]);
-    expect(await store.readTask('t', '1')).toMatchObject({ status: 'in_progress', owner: 'a' });
-    expect((await store.readProcessRecord('t', 'a'))?.pid).toBe(next.proc.pid); // the stale record was replaced
+    expect(await store.host.listCommandRecords('t')).toEqual([]);
+    expect(await store.team.readTask('t', '1')).toMatchObject({ status: 'in_progress', owner: 'a' });
+    expect((await store.host.readProcessRecord('t', 'a'))?.pid).toBe(next.proc.pid); // the stale record was replaced
   });
 
   it('mailroom run: a new run of the team stops them before it starts', async () => {
@@ -146,7 +146,7 @@ describe('commands orphaned by a SIGKILLed runtime', () => {
     expect(notice).toContain(`(pid ${cmd}), left by process `);
     expect(notice).toContain(`stopped process group ${cmd} (SIGTERM); task #1 left as it is`); // its team was deleted
     expect([await isRunning(cmd), await isRunning(child)]).toEqual([false, false]);
-    expect(await new FsStore(root).listCommandRecords()).toEqual([]);
+    expect(await openFsStores(root).host.listCommandRecords()).toEqual([]);
   });
 
   it('never signals a recorded pid that now belongs to another process, nor a command whose runtime lives', async () => {
@@ -156,7 +156,7 @@ describe('commands orphaned by a SIGKILLed runtime', () => {
     const probe = await probeProcess(pid);
     if (probe.kind !== 'running') throw new Error(`sleep ${pid} is not running`);
     const me = await ownIdentity();
-    const store = new FsStore(root);
+    const store = openFsStores(root);
     const base = { agent: 'a', command: 'sleep 300', pid, pgid: pid, startedAt: Date.now() };
     // Owner "dead": this pid, but another start time (the pid was reused). The command's start time differs too.
     const reused: CommandRecord = { ...base, team: 'reused', startTime: probe.startTime + 1, owner: { pid: me.pid, startTime: me.startTime! + 1 } };
@@ -164,7 +164,7 @@ describe('commands orphaned by a SIGKILLed runtime', () => {
     const owned: CommandRecord = { ...base, team: 'owned', startTime: probe.startTime, owner: me };
     // Owner dead, no start time for the command: cannot be told apart, so reported as info only.
     const unverified: CommandRecord = { ...base, team: 'unverified', owner: { pid: me.pid, startTime: me.startTime! + 1 } };
-    for (const r of [reused, owned, unverified]) await store.writeCommandRecord(r);
+    for (const r of [reused, owned, unverified]) await store.host.writeCommandRecord(r);
 
     const fix = await mailroom(root, 'doctor', '--fix', '--json');
     expect(fix.code, fix.stderr).toBe(0);
@@ -176,7 +176,7 @@ describe('commands orphaned by a SIGKILLed runtime', () => {
     expect(report.findings[0]!.message).toContain(`pid ${pid} now belongs to another process`);
     expect(report.findings[0]!.repair!.note).toBe(`not signalled (pid ${pid} is another process now); record removed`);
     expect(await isRunning(pid)).toBe(true);
-    expect((await store.listCommandRecords()).map((r) => r.team)).toEqual(['owned', 'unverified']);
+    expect((await store.host.listCommandRecords()).map((r) => r.team)).toEqual(['owned', 'unverified']);
     sleeper.kill('SIGKILL');
   });
 });

@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addTask } from '../../src/core/tasks.js';
 import { claimTask } from '../../src/core/task-claim.js';
-import { FsStore } from '../../src/store/fs-store.js';
+import { Layout } from '../../src/store/paths.js';
+import { openFsStores } from '../../src/store/open.js';
 import { isAlive } from '../../src/runtime/process/kill.js';
 import { spawnProcessTeammate } from '../../src/runtime/process/spawn.js';
 import { runCli } from '../helpers/cli.js';
@@ -33,11 +34,11 @@ afterEach(async () => {
 
 describe('process backend', () => {
   it('team stop --force ends the process and its model program, and tears the member down', async () => {
-    const store = new FsStore(dir.path);
+    const store = openFsStores(dir.path);
     const { member, process: started } = await spawnProcessTeammate({ root: dir.path, team: 't', name: 'bob', model: `command:node ${PROGRAM} slow ${dir.path}`, cwd: dir.path, prompt: 'Think hard.' });
     pids.push(started.pid);
     expect(member).toMatchObject({ backendType: 'in-process', tmuxPaneId: 'in-process' });
-    expect(await store.readProcessRecord('t', 'bob')).toMatchObject({ pid: started.pid, startTime: expect.any(Number), logFile: store.layout.agentLogPath('t', 'bob') });
+    expect(await store.host.readProcessRecord('t', 'bob')).toMatchObject({ pid: started.pid, startTime: expect.any(Number), logFile: new Layout(dir.path).agentLogPath('t', 'bob') });
     expect(started.logFile.startsWith(join(dir.path, 'teams', 't', 'logs'))).toBe(true);
     await addTask({ root: dir.path, team: 't', subject: 'Long job' });
     await claimTask({ root: dir.path, team: 't', id: '1', as: 'bob' });
@@ -53,10 +54,10 @@ describe('process backend', () => {
     // killed it is orphaned, and its zombie counts as alive until PID 1 reaps it, which the CI VM's
     // init does only every ~2 s.
     await until(() => !isAlive(slowPid), 15_000, 'the model program to end');
-    expect(await store.readProcessRecord('t', 'bob')).toBeUndefined();
-    expect((await store.readConfig('t')).members.map((m) => m.name)).toEqual(['team-lead']);
-    expect(await store.readTask('t', '1')).toMatchObject({ status: 'pending' });
-    expect((await store.readTask('t', '1'))?.owner).toBeUndefined();
+    expect(await store.host.readProcessRecord('t', 'bob')).toBeUndefined();
+    expect((await store.team.readConfig('t')).members.map((m) => m.name)).toEqual(['team-lead']);
+    expect(await store.team.readTask('t', '1')).toMatchObject({ status: 'pending' });
+    expect((await store.team.readTask('t', '1'))?.owner).toBeUndefined();
     expect(await readFile(started.logFile, 'utf8')).toMatch(/bob: started \(pid \d+, model command:node .*\n.*bob: stopped: aborted/);
   });
 
@@ -64,7 +65,7 @@ describe('process backend', () => {
     const { process: started } = await spawnProcessTeammate({ root: dir.path, team: 't', name: 'bob', cwd: dir.path });
     pids.push(started.pid);
     const { startProcessTeammate } = await import('../../src/runtime/process/start.js');
-    await expect(startProcessTeammate({ root: new FsStore(dir.path), team: 't', name: 'bob' })).rejects.toMatchObject({ code: 'TEAMMATE_RUNNING' });
+    await expect(startProcessTeammate({ root: openFsStores(dir.path), team: 't', name: 'bob' })).rejects.toMatchObject({ code: 'TEAMMATE_RUNNING' });
     const stop = await runCli(['team', 'stop', 'bob', '--root', dir.path, '--team', 't', '--json']);
     expect(JSON.parse(stop.stdout)).toMatchObject({ name: 'bob', outcome: 'approved' });
     await until(() => !isAlive(started.pid), 5_000, 'the worker process to exit');

@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FsStore } from '../../src/store/fs-store.js';
+import { openFsStores } from '../../src/store/open.js';
 import { startFakeAnthropicServer, type FakeAnthropicServer } from '../helpers/fake-anthropic-server.js';
 import { runCli } from '../helpers/cli.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
@@ -58,6 +58,6 @@ describe('mailroom run with an anthropic model', () => {
     expect(JSON.stringify(lastUserContent(bodies[2]!))).toContain('\\"exitCode\\":0');
     expect(bodies[4]!.system).toContain('#1 [completed] Write a greeting — owner you');
     expect(JSON.stringify(lastUserContent(bodies[4]!))).toMatch(/shutdown_request.*shutdown-\d+@ada/);
-    expect((await new FsStore(root).readConfig('llm')).members.map((m) => m.name)).toEqual(['team-lead']);
+    expect((await openFsStores(root).team.readConfig('llm')).members.map((m) => m.name)).toEqual(['team-lead']);
   });
 });

@@ -7,7 +7,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FsStore } from '../../src/store/fs-store.js';
+import { openFsStores } from '../../src/store/open.js';
 import { sleep } from '../../src/store/lock.js';
 import { cleanEnv } from '../helpers/store-files.js';
 import { startCli } from '../helpers/line-child.js';
@@ -62,10 +62,10 @@ describe.each(['SIGINT', 'SIGTERM'] as const)('mailroom run stopped with %s', (s
     expect(run.stderr()).toMatch(/interrupt/i);
     expect(run.lines().join('\n')).toContain('Shutdown: a forced, b forced');
     expect(pids.filter(alive)).toEqual([]);
-    const store = new FsStore(root);
-    expect(await store.listCommandRecords()).toEqual([]); // each record went with its command
-    expect((await store.readConfig('slow')).members.map((m) => m.name)).toEqual(['team-lead']);
-    expect((await store.listTasks('slow')).map((t) => [t.status, t.owner])).toEqual([
+    const store = openFsStores(root);
+    expect(await store.host.listCommandRecords()).toEqual([]); // each record went with its command
+    expect((await store.team.readConfig('slow')).members.map((m) => m.name)).toEqual(['team-lead']);
+    expect((await store.team.listTasks('slow')).map((t) => [t.status, t.owner])).toEqual([
       ['pending', undefined],
       ['pending', undefined],
     ]);

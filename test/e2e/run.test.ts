@@ -7,7 +7,7 @@ import { mkdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FsStore } from '../../src/store/fs-store.js';
+import { openFsStores } from '../../src/store/open.js';
 import { runCli } from '../helpers/cli.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 
@@ -30,11 +30,11 @@ describe('mailroom run', () => {
       expect(stdout).toMatch(/Shutdown: alice approved, bob approved, carol approved/);
       expect(stdout).toMatch(/^ +\+\d+\.\d\ds +bob → team-lead: /m); // the lead member's real name
       expect(stdout).not.toContain('→ lead:');
-      const store = new FsStore(root!);
-      const tasks = await store.listTasks('demo');
+      const store = openFsStores(root!);
+      const tasks = await store.team.listTasks('demo');
       expect(tasks.map((t) => [t.status, t.metadata?.exitCode])).toEqual(tasks.map(() => ['completed', 0]));
       expect(new Set(tasks.map((t) => t.owner)).size).toBeGreaterThan(1);
-      expect((await store.readConfig('demo')).members.map((m) => m.name)).toEqual(['team-lead']);
+      expect((await store.team.readConfig('demo')).members.map((m) => m.name)).toEqual(['team-lead']);
       const report = await readFile(join(root!, 'work', 'out', 'report.md'), 'utf8');
       expect(report).toContain('- 60 rows, 0 bad');
       expect(report).toMatch(/- rows (\d+), regions \1/);
@@ -68,9 +68,9 @@ describe('mailroom run', () => {
     expect(report.tasks[1].lastOutput).toBe('no such input');
     expect(report.members[0]).toMatchObject({ name: 'solo', completed: ['1'], failed: ['2'] });
     expect(report.shutdown).toEqual([{ name: 'solo', outcome: 'approved' }]);
-    const store = new FsStore(root);
-    expect((await store.readTask('fail', '2'))).toMatchObject({ status: 'pending', metadata: { exitCode: 4 } });
-    expect((await store.readTask('fail', '2'))?.owner).toBeUndefined();
+    const store = openFsStores(root);
+    expect((await store.team.readTask('fail', '2'))).toMatchObject({ status: 'pending', metadata: { exitCode: 4 } });
+    expect((await store.team.readTask('fail', '2'))?.owner).toBeUndefined();
     expect(await readFile(join(dir.path, 'work', 'hello.txt'), 'utf8')).toBe('hello\n');
   });
 

@@ -15,3 +15,14 @@ export function thrown(fn: () => unknown): MailroomError {
   }
   throw new Error('expected a MailroomError');
 }
+
+/** The MailroomError the promise `fn` returns rejects with. */
+export async function thrownAsync(fn: () => Promise<unknown>): Promise<MailroomError> {
+  try {
+    await fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(MailroomError);
+    return err as MailroomError;
+  }
+  throw new Error('expected a MailroomError');
+}

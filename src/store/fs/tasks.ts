@@ -230,6 +230,7 @@ export async function claimTask(ctx: FsContext, team: string, request: ClaimRequ
 }
 
 async function claimById(ctx: FsContext, team: string, id: string, claimant: string, op: OpContext | undefined): Promise<Transition<Task | undefined>> {
+  if (!(await readTask(ctx, team, id, { strict: true }))) throw taskNotFound(team, id);
   const board = indexTasks(await listTasks(ctx, team));
   const r = await changeTask(ctx, team, id, op, (t) => {
     board.set(t.id, t);
@@ -247,6 +248,7 @@ async function claimById(ctx: FsContext, team: string, id: string, claimant: str
  * owner on start, TASK_CONFLICT). The board is read for blockers only when the status changes.
  */
 export async function patchTask(ctx: FsContext, team: string, id: string, patch: TaskPatch, op?: OpContext): Promise<Transition<PatchedTask>> {
+  if (!(await readTask(ctx, team, id, { strict: true }))) throw taskNotFound(team, id); // before reading the board (which warns about every broken file)
   const board = patch.status === 'in_progress' || patch.status === 'completed' ? indexTasks(await listTasks(ctx, team)) : new Map<string, Task>();
   const r = await changeTask(ctx, team, id, op, (t) => applyTaskChange(team, t, patch, op?.actor, board));
   return { value: { task: r.task, previous: r.previous }, events: r.events };

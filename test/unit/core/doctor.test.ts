@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { doctor } from '../../../src/core/doctor.js';
 import { addTask } from '../../../src/core/tasks.js';
-import { FsStore } from '../../../src/store/fs-store.js';
+import { openFsStores } from '../../../src/store/open.js';
 import { Layout } from '../../../src/store/paths.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
 import { historyEntries, makeTeam, writeInboxFile } from '../../helpers/team-setup.js';
@@ -56,12 +56,12 @@ describe('corrupt files', () => {
   });
 
   it('leaves a file that reads fine again by the time of the repair', async () => {
-    const store = new FsStore(root);
+    const store = openFsStores(root);
     const inbox = await writeInboxFile(root, 't', 'team-lead', []);
     await writeFile(inbox, '[');
-    const [issue] = await store.scanHealth();
+    const [issue] = await store.team.scanHealth();
     await writeFile(inbox, '[]');
-    expect(await store.repairHealth(issue!)).toMatchObject({ done: true, note: expect.stringMatching(/reads fine now/) });
+    expect(await store.team.repairHealth(issue!)).toMatchObject({ done: true, note: expect.stringMatching(/reads fine now/) });
     expect(await readFile(inbox, 'utf8')).toBe('[]');
   });
 });

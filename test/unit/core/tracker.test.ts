@@ -1,17 +1,18 @@
 import { readFile, rm } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FsStore } from '../../../src/store/fs-store.js';
+import type { Stores } from '../../../src/store/selection.js';
+import { openFsStores } from '../../../src/store/open.js';
 import { TeamTracker, snapshotTeam } from '../../../src/core/tracker.js';
 import { sendMessage } from '../../../src/core/messages.js';
 import { updateTask } from '../../../src/core/task-update.js';
 import { describeEvent } from '../../../src/core/events.js';
-import type { StoreChange } from '../../../src/store/store.js';
+import type { StoreHint } from '../../../src/store/team-store.js';
 import { REFERENCE_2_1_109, copyTree } from '../../helpers/store-files.js';
 import type { TempDir } from '../../helpers/temp-dir.js';
 import { appendEntries, idleEntry, patchJson, teamPaths, textEntry, writeJsonAtomic } from '../../helpers/claude-writer.js';
 
 const TEAM = 'compat';
-const inbox = (agent: string): StoreChange => ({ kind: 'inbox', team: TEAM, agent });
+const inbox = (member: string): StoreHint => ({ kind: 'inbox', team: TEAM, member });
 
 async function journalLines(root: string): Promise<Array<Record<string, unknown>>> {
   try {
@@ -53,11 +54,11 @@ describe('snapshotTeam on Claude Code 2.1.109 files (3-teammate-idle)', () => {
 
 describe('TeamTracker', () => {
   let dir: TempDir;
-  let store: FsStore;
+  let store: Stores;
   let paths: ReturnType<typeof teamPaths>;
   beforeEach(async () => {
     dir = await copyTree(`${REFERENCE_2_1_109}/3-teammate-idle`);
-    store = new FsStore(dir.path);
+    store = openFsStores(dir.path);
     paths = teamPaths(dir.path, TEAM);
   });
   afterEach(() => dir.cleanup());
@@ -149,11 +150,11 @@ describe('TeamTracker', () => {
 
 describe('journal recording', () => {
   let dir: TempDir;
-  let store: FsStore;
+  let store: Stores;
   let paths: ReturnType<typeof teamPaths>;
   beforeEach(async () => {
     dir = await copyTree(`${REFERENCE_2_1_109}/3-teammate-idle`);
-    store = new FsStore(dir.path);
+    store = openFsStores(dir.path);
     paths = teamPaths(dir.path, TEAM);
   });
   afterEach(() => dir.cleanup());
@@ -195,7 +196,7 @@ describe('journal recording', () => {
 
   it("lists read entries that mailroom moved to the inbox archive, without a journal", async () => {
     await patchJson<Array<Record<string, unknown>>>(paths.inbox('team-lead'), (entries) => void entries.forEach((e) => (e.read = true)));
-    expect(await store.archiveInbox(TEAM, 'team-lead')).toBe(1);
+    expect((await store.team.archiveInbox(TEAM, 'team-lead')).value).toBe(1);
     const s = await snapshotTeam({ root: dir.path, team: TEAM });
     expect(s.messages.map((m) => [m.to, m.entry.text.slice(0, 19), m.status])).toEqual([
       ['observer', '{"type":"task_assig', 'unread'],

@@ -8,7 +8,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { requestShutdown } from '../../../src/core/shutdown.js';
-import { FsStore } from '../../../src/store/fs-store.js';
+import { openFsStores } from '../../../src/store/open.js';
 import { deadline } from '../../../src/runtime/deadline.js';
 import { awaitShutdownAnswer } from '../../../src/runtime/lifecycle/answer.js';
 import { makeTeam } from '../../helpers/team-setup.js';
@@ -49,7 +49,7 @@ describe('time limits under garbage collection', () => {
 
   it('an unanswered shutdown request times out', async () => {
     await makeTeam(dir.path, 't', ['alice']);
-    const store = new FsStore(dir.path);
+    const store = openFsStores(dir.path);
     const { requestId } = await requestShutdown({ root: store, team: 't', to: 'alice' });
     const answer = await awaitShutdownAnswer({ store, team: 't', name: 'alice', requestId, timeoutMs: 600 });
     expect(answer).toEqual({ kind: 'timeout' });

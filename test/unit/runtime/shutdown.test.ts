@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readInbox } from '../../../src/core/inbox.js';
 import { addTask, getTask } from '../../../src/core/tasks.js';
 import { claimTask } from '../../../src/core/task-claim.js';
-import { FsStore } from '../../../src/store/fs-store.js';
+import { openFsStores } from '../../../src/store/open.js';
 import { parseMessageText } from '../../../src/protocol/structured.js';
 import { InProcessHost } from '../../../src/runtime/host.js';
 import { createWorkerModel } from '../../../src/runtime/models/worker.js';
@@ -28,7 +28,7 @@ afterEach(async () => {
   await dir.cleanup();
 });
 
-const members = async () => (await new FsStore(dir.path).readConfig('t')).members.map((m) => m.name);
+const members = async () => (await openFsStores(dir.path).team.readConfig('t')).members.map((m) => m.name);
 const leadMessages = async () => (await readInbox({ root: dir.path, team: 't' })).messages.map((m) => parseMessageText(m.entry.text));
 
 describe('shutdown handshake', () => {

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sendMessage } from '../../../src/core/messages.js';
 import { readInbox } from '../../../src/core/inbox.js';
 import { archiveInbox, autoArchiveAllowed } from '../../../src/core/inbox-archive.js';
-import { FsStore } from '../../../src/store/fs-store.js';
+import { openFsStores } from '../../../src/store/open.js';
 import { Layout } from '../../../src/store/paths.js';
 import { ARCHIVE_TRIGGER_BYTES } from '../../../src/store/fs/inboxes.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
@@ -88,8 +88,8 @@ describe('the archive file', () => {
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, '{"from":"alice","text":"torn');
     await writeInboxFile(root, 't', 'team-lead', historyEntries(5));
-    expect(await new FsStore(root).archiveInbox('t', 'team-lead')).toBe(5);
-    expect((await new FsStore(root).readInboxArchive('t', 'team-lead')).map((e) => e.text)).toEqual(historyEntries(5).map((e) => e.text));
+    expect((await openFsStores(root).team.archiveInbox('t', 'team-lead')).value).toBe(5);
+    expect((await openFsStores(root).team.readInboxHistory('t', 'team-lead')).archived.map((e) => e.text)).toEqual(historyEntries(5).map((e) => e.text));
     expect((await readFile(path, 'utf8')).split('\n')[0]).toBe('{"from":"alice","text":"torn');
   });
 
@@ -104,7 +104,7 @@ describe('the archive file', () => {
 
 describe('autoArchiveAllowed', () => {
   it('allows the lead and pane or process teammates, not in-process teammates or strangers', async () => {
-    const config = await new FsStore(root).readConfig('t');
+    const config = await openFsStores(root).team.readConfig('t');
     expect(autoArchiveAllowed(config, 'team-lead')).toBe(true);
     expect(autoArchiveAllowed(config, 'pane')).toBe(true);
     expect(autoArchiveAllowed(config, 'alice')).toBe(false);

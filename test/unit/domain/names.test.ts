@@ -1,16 +1,8 @@
 import fc from 'fast-check';
 import { thrown } from '../../helpers/thrown.js';
 import { describe, expect, it } from 'vitest';
-import {
-  LEAD_NAME,
-  NAME_PATTERN,
-  RESERVED_NAMES,
-  assertValidName,
-  pathPart,
-  suggestName,
-  taskListId,
-  teamDirName,
-} from '../../../src/store/names.js';
+import { LEAD_NAME, NAME_PATTERN, RESERVED_NAMES, assertValidName, suggestName } from '../../../src/domain/names.js';
+import { pathPart, taskListId, teamDirName } from '../../../src/store/names.js';
 
 const NFC = 'caf\u00e9';
 const NFD = 'cafe\u0301';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addUnique, findCycle, indexTasks, isInternal, isReady, openBlockers } from '../../../src/core/task-rules.js';
+import { addUnique, findCycle, indexTasks, isInternal, isReady, openBlockers } from '../../../src/domain/task-board.js';
 import type { Task } from '../../../src/protocol/task.js';
 
 function task(id: string, fields: Partial<Task> = {}): Task {

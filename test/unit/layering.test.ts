@@ -1,0 +1,52 @@
+/**
+ * The layering of docs/decisions.md "Layers": cli/tui/runtime/mcp → core → store → domain →
+ * protocol. Nothing above src/store/ imports a path rule, the layout, a lock or file helper, or the
+ * filesystem backend, nor `node:fs`: it gets opened stores and never knows it is on a filesystem.
+ * src/domain/ imports only protocol, errors and itself (no I/O), so every backend can use it.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+
+async function files(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await files(path)));
+    else if (/\.tsx?$/.test(e.name)) out.push(path);
+  }
+  return out;
+}
+
+async function imports(layer: string): Promise<Array<{ file: string; spec: string }>> {
+  const out: Array<{ file: string; spec: string }> = [];
+  for (const file of await files(join(SRC, layer))) {
+    const text = await readFile(file, 'utf8');
+    for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*from\s+['"]([^'"]+)['"]/g)) out.push({ file: relative(SRC, file), spec: m[1]! });
+    for (const m of text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) out.push({ file: relative(SRC, file), spec: m[1]! });
+  }
+  return out;
+}
+
+/** Store modules the layers above may use: the interfaces, the one place that opens a store, health shapes, and this machine's process probe. */
+const STORE_API = /\/store\/(team-store|host-store|selection|open|health|proc|user-files)\.js$/;
+
+describe('layering', () => {
+  it.each(['core', 'runtime', 'mcp', 'cli', 'tui'])('src/%s uses only the store API and no file system', async (layer) => {
+    const bad = (await imports(layer)).filter(({ spec }) => (spec.includes('/store/') && !STORE_API.test(spec)) || spec === 'node:fs' || spec === 'node:fs/promises');
+    expect(bad).toEqual([]);
+  });
+
+  it('src/domain imports only protocol, errors, node:crypto and itself', async () => {
+    const bad = (await imports('domain')).filter(({ spec }) => !/^\.\/|^\.\.\/protocol\/|^\.\.\/errors\.js$|^node:crypto$/.test(spec));
+    expect(bad).toEqual([]);
+  });
+
+  it('nothing below core imports core, runtime, mcp, cli or tui', async () => {
+    const below = [...(await imports('store')), ...(await imports('domain')), ...(await imports('protocol'))];
+    expect(below.filter(({ spec }) => /\.\.\/(\.\.\/)?(core|runtime|mcp|cli|tui)\//.test(spec))).toEqual([]);
+  });
+});
