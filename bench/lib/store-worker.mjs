@@ -1,7 +1,6 @@
 // One writer process for bench/80-redis-store: appends <count> messages to team-lead's inbox of
 // team t through a team store, after "go" on stdin, back to back. Prints JSON { ops, cpuUs }
-// (ms per append; CPU time of the appends, µs). <backend> is `redis <url>` (RedisTeamStore) or `fs <root>` (the filesystem store's
-// TeamStore when this build has it, else its current Store.appendToInbox).
+// (ms per append; CPU time of the appends, µs). The backend is `redis <url>` or `fs <root>`.
 import { randomUUID } from 'node:crypto';
 import { makeInboxEntry } from '../../dist/protocol/inbox.js';
 import { openAppender } from './stores.mjs';
