@@ -63,16 +63,20 @@ export async function runTurn(conversation: Conversation, deps: TurnDeps): Promi
 
 /** Delivers unread messages, makes one model call, records the reply. `undefined`: nothing to send. */
 async function step(conversation: Conversation, deps: TurnDeps): Promise<ModelResponse | undefined> {
-  const delivery = await deps.mailbox.take();
+  const { store, team, name, lead, cwd, signal } = deps.tools;
+  // The take and the system prompt's reads do not depend on each other: both at once.
+  const [taken, prompt] = await Promise.allSettled([deps.mailbox.take(), loadSystemPrompt(store.team, team, name)]);
+  if (taken.status === 'rejected') throw taken.reason;
+  const delivery = taken.value;
   const delivered = delivery.entries;
   const block: ContentBlock | undefined = delivered.length > 0 ? { type: 'text', text: wrapMessages(delivered) } : undefined;
   if (block) conversation.queue(block);
   if (!conversation.hasPending()) return undefined;
   conversation.flush();
-  const { store, team, name, lead, cwd, signal } = deps.tools;
   let response: ModelResponse;
   try {
-    const request: ModelRequest = { system: await loadSystemPrompt(store.team, team, name), messages: conversation.messages, tools: teamToolSpecs(), signal, teammate: { team, name, lead, cwd } };
+    if (prompt.status === 'rejected') throw prompt.reason;
+    const request: ModelRequest = { system: prompt.value, messages: conversation.messages, tools: teamToolSpecs(), signal, teammate: { team, name, lead, cwd } };
     deps.onRequest?.(request);
     response = await deps.model.call(request);
   } catch (err) {

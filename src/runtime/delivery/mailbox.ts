@@ -84,7 +84,9 @@ export class Mailbox {
    * nothing new came in): they are handed out until {@link acknowledge} or {@link release}.
    */
   async take(): Promise<Delivery> {
-    if (!(await this.hasUnread())) return { lease: '', entries: [] };
+    // Held-back entries (a failed call) wait for their time unless something new came in; otherwise
+    // the store's take looks for unread entries itself.
+    if (this.heldBack.size > 0 && !(await this.hasUnread())) return { lease: '', entries: [] };
     const { value } = await this.stores.team.takeUnread(this.team, this.agent, { reader: this.reader, leaseMs: DELIVERY_LEASE_MS });
     for (const e of value.entries) {
       this.inFlight.add(entryKey(e));

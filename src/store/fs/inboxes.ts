@@ -70,12 +70,13 @@ export async function readInboxHistory(ctx: FsContext, team: string, agent: stri
 }
 
 /**
- * Runs `fn` on the inbox under its lock (an existing inbox only: `undefined` when there is none),
- * then writes the array when `fn` says so, all before the lock is released.
+ * Runs `fn` on the inbox under its lock (an existing inbox only: `undefined` when there is none;
+ * `known`: the caller just read it, so its existence is not checked again), then writes the array
+ * when `fn` says so, all before the lock is released.
  */
-export async function withInbox<T>(ctx: FsContext, team: string, agent: string, fn: (inbox: OpenInbox) => Promise<{ result: T; write: boolean }>): Promise<T | undefined> {
+export async function withInbox<T>(ctx: FsContext, team: string, agent: string, fn: (inbox: OpenInbox) => Promise<{ result: T; write: boolean }>, known = false): Promise<T | undefined> {
   const path = ctx.layout.inboxPath(team, agent);
-  if (!(await exists(path))) return undefined;
+  if (!known && !(await exists(path))) return undefined;
   return locked(ctx, path, async (lock) => {
     const read = await readRaw(path);
     if (!read) return undefined;

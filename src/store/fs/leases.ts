@@ -25,7 +25,9 @@ import { deliveryEvent } from '../../domain/events.js';
 import { DEFAULT_LEASE_MS, acknowledgedKeys, liveLeases, selectTake, type LeaseRecord } from '../../domain/leases.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
 import { isUnreadEntry } from '../../domain/entries.js';
-import { corruptFile, readJsonFile, writeJsonFile } from '../json-file.js';
+import { rename, unlink, writeFile } from 'node:fs/promises';
+import { tempPathFor } from '../atomic-write.js';
+import { corruptFile, formatJson, readJsonFile, writeJsonFile, FILE_MODE } from '../json-file.js';
 import type { HeldLock } from '../lock.js';
 import type { Lease, OpContext, TakeOptions, Transition } from '../team-store.js';
 import { ensureDir, nowOf, stampOf, type FsContext } from './context.js';
@@ -47,11 +49,25 @@ export async function readLeases(ctx: FsContext, team: string, agent: string): P
   return parsed.data.leases;
 }
 
-/** Writes the leases (the caller holds the inbox lock, checked right before the rename). */
+/**
+ * Writes the leases (the caller holds the inbox lock, checked right before the rename): a temp file
+ * renamed into place, like every write, but **not fsynced** — a take is on the delivery path of every
+ * model call, and what a power loss could lose here is only leases, whose entries then count as
+ * unleased (handed out again to the restarted reader, which lost its conversation anyway). A process
+ * crash loses nothing: the rename is atomic either way.
+ */
 async function writeLeases(ctx: FsContext, team: string, agent: string, leases: readonly LeaseRecord[], lock: HeldLock): Promise<void> {
   const path = ctx.layout.leasePath(team, agent);
   await ensureDir(dirname(path));
-  await writeJsonFile(path, { v: 1, leases }, lock);
+  const tmp = tempPathFor(path);
+  try {
+    await writeFile(tmp, formatJson({ v: 1, leases }), { flag: 'wx', mode: FILE_MODE });
+    await lock.assertHeld(`writing ${path}`);
+    await rename(tmp, path);
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
 }
 
 /** Hands out unread entries not held by a live lease (see the module comment). */
@@ -71,7 +87,7 @@ export async function takeUnread(ctx: FsContext, team: string, agent: string, op
     const events = lease.keys.map((k) => deliveryEvent(s, agent, k, 'delivered', lease.id));
     await journal(ctx, team, events);
     return { result: { value: { id: lease.id, reader: options.reader, until, entries: selection.taken, remaining: selection.remaining }, events }, write: false };
-  });
+  }, true);
   return taken ?? empty(0);
 }
 
