@@ -46,12 +46,8 @@ const ourSources = {
     b.onLoad({ filter: /[\\/]src[\\/].*\.tsx?$/, namespace: 'file' }, async (args) => {
       let text = await readFile(args.path, 'utf8');
       text = text.replace(/^import \{ z \} from 'zod';$/gm, "import * as z from 'zod';");
-      // import('<package>') → the launcher's import function (see DYNAMIC_IMPORT); so is
-      // import(<variable>), which esbuild cannot bundle: such a specifier must be an absolute URL
-      // (e.g. `new URL('./redis/index.js', import.meta.url).href`, src/store/open.ts), since the
-      // launcher resolves relative ones against its own directory.
+      // import('<package>') → the launcher's import function (see DYNAMIC_IMPORT).
       text = text.replace(/\bimport\((['"])([^.'"][^'"]*)\1\)/g, `${DYNAMIC_IMPORT}($1$2$1)`);
-      text = text.replace(/\bimport\(([A-Za-z_$][\w$]*)\)/g, `${DYNAMIC_IMPORT}($1)`);
       const built = relative(join(ROOT, 'src'), args.path).replace(/\.tsx?$/, '.js').split(/[\\/]/).join('/');
       text = text.replaceAll('import.meta.url', `require('node:url').pathToFileURL(require('node:path').join(__dirname, ${JSON.stringify(built)})).href`);
       return { contents: text, loader: args.path.endsWith('.tsx') ? 'tsx' : 'ts' };

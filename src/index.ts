@@ -136,7 +136,7 @@ export {
 // Claude Code 2.1.332 (issue 17): tombstones, member roster shape, member records, a lead that cannot hear.
 export { TOMBSTONE_PATTERN, tombstoneOf } from './store/names.js';
 export { MEMBER_RUNTIMES, PANE_BACKENDS, rosterBackend, shutdownPaneFields, hasInProcessShape, type MemberRuntime, type RosterBackend } from './protocol/backend.js';
-export { MEMBER_RECORD_VERSION, MemberRecordSchema, recordIsFor, type MemberRecord } from './protocol/member-record.js';
+export { MEMBER_RECORD_VERSION, MemberRecordSchema, recordIsFor, type MemberRecord, type MemberRecordDraft } from './protocol/member-record.js';
 export { teamKeepsPrompts, hasSessionLead } from './protocol/config.js';
 export { inboxHistory, type HistoryEntry, type InboxHistoryOptions } from './core/inbox.js';
 export { messageStatus, type InboxPresence } from './core/message-book.js';

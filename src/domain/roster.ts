@@ -7,6 +7,7 @@
 import { MailroomError } from '../errors.js';
 import { rosterBackend, type MemberRuntime } from '../protocol/backend.js';
 import { PALETTE, type Member, type TeamConfig } from '../protocol/config.js';
+import { MEMBER_RECORD_VERSION, type MemberRecord, type MemberRecordDraft } from '../protocol/member-record.js';
 import { LEAD_NAME, NAME_PATTERN } from './names.js';
 import { closestMatch } from './suggest.js';
 
@@ -156,4 +157,14 @@ export function applyMemberPatch(member: Member, patch: MemberChange): string[] 
     changed.push(key);
   }
   return changed;
+}
+
+/**
+ * The member record of `member`, just added to `team`'s roster (docs/format.md "Member records"):
+ * the entry's agentId and joinedAt, then the draft's runtime and prompt, in that key order.
+ */
+export function memberRecordOf(team: string, member: Member, draft: MemberRecordDraft): MemberRecord {
+  const r: MemberRecord = { v: MEMBER_RECORD_VERSION, team, name: member.name, agentId: member.agentId, joinedAt: member.joinedAt ?? 0, runtime: draft.runtime };
+  if (draft.prompt !== undefined) r.prompt = draft.prompt;
+  return r;
 }

@@ -10,7 +10,7 @@
  * pair differs from the member now in the roster is about an earlier member of that name.
  */
 import { z } from 'zod';
-import { MEMBER_RUNTIMES } from './backend.js';
+import { MEMBER_RUNTIMES, type MemberRuntime } from './backend.js';
 
 /** Version of the record format; a reader skips a record with another `v`. */
 export const MEMBER_RECORD_VERSION = 1;
@@ -34,6 +34,14 @@ export const MemberRecordSchema = z.looseObject({
 
 /** A parsed member record. */
 export type MemberRecord = z.infer<typeof MemberRecordSchema>;
+
+/** What a registration says about a member beyond its roster entry (the rest of its record comes from the entry). */
+export interface MemberRecordDraft {
+  /** How mailroom runs the member (src/protocol/backend.ts). */
+  runtime: MemberRuntime;
+  /** Its spawn prompt (kept here also where the team's config holds none: Claude Code 2.1.332 teams). */
+  prompt?: string | undefined;
+}
 
 /** True when `record` is about `member` as it is now in the roster (same agentId and joinedAt). */
 export function recordIsFor(record: MemberRecord, member: { agentId: string; joinedAt?: number | undefined }): boolean {

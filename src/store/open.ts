@@ -10,8 +10,7 @@
  *
  * The Redis backend lives in `./redis/index.js`, loaded with a dynamic import only when a `redis://`
  * or `rediss://` selection is opened, so the send path never loads the redis client. That module
- * exports `openRedisStores(selection, options): Promise<Stores>`; until it exists, opening a Redis
- * selection is NOT_SUPPORTED.
+ * exports `openRedisStores(selection, options): Promise<Stores>`.
  */
 import { fileURLToPath } from 'node:url';
 import { MailroomError } from '../errors.js';
@@ -67,7 +66,7 @@ export function resolveSelection(input: SelectionInput = {}): StoreSelection {
 
 /**
  * Opens a selection. The filesystem store holds no open handles; a network store connects here.
- * @throws NOT_SUPPORTED when the backend is not part of this build; STORE_UNAVAILABLE (network)
+ * @throws NOT_SUPPORTED when the `redis` package is not installed; STORE_UNAVAILABLE (network)
  */
 export async function openStores(selection: StoreSelection, options: OpenOptions = {}): Promise<Stores> {
   if (selection.kind === 'fs') return new FsStores(selection.root, options.lock);
@@ -168,17 +167,16 @@ function nonEmpty(value: string | undefined): string | undefined {
 }
 
 /**
- * Where the Redis backend is: an absolute URL (the bundled CLI imports it through its launcher,
- * which resolves relative specifiers against its own directory; scripts/bundle-cli.mjs), held in a
- * variable so that the backend stays out of the CLI bundle and off every start-up path.
+ * The Redis backend, imported only now: the filesystem path never evaluates it nor loads node-redis
+ * (the CLI bundle keeps it behind a lazy wrapper, test/unit/cli/start-up-imports.test.ts). A
+ * missing `redis` package (an install without its dependencies) is NOT_SUPPORTED.
  */
-const REDIS_MODULE: string = new URL('./redis/index.js', import.meta.url).href;
-
 async function loadRedisBackend(): Promise<RedisBackendModule> {
   try {
-    return (await import(REDIS_MODULE)) as RedisBackendModule;
+    return await import('./redis/index.js');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND' || !String((err as Error).message).includes('redis')) throw err;
-    throw new MailroomError('NOT_SUPPORTED', 'This build of mailroom has no Redis store yet: use the filesystem store (--root, $MAILROOM_ROOT), or a build that includes src/store/redis/.', { cause: err });
+    const code = (err as NodeJS.ErrnoException).code;
+    if ((code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') || !String((err as Error).message).includes('redis')) throw err;
+    throw new MailroomError('NOT_SUPPORTED', 'The Redis store needs the `redis` package, which is not installed: reinstall mailroom with its dependencies (npm install -g agent-mailroom), or use the filesystem store (--root, $MAILROOM_ROOT).', { cause: err });
   }
 }

@@ -14,11 +14,10 @@
  * Names are member names and task ids, never file names: a backend maps them to its own keys.
  * Everything that is machine-local (pids, logs, /proc) is in {@link HostStore}, not here.
  */
-import type { MemberRuntime } from '../protocol/backend.js';
 import type { Member, TeamConfig } from '../protocol/config.js';
 import type { TeamEventRecord } from '../protocol/events.js';
 import type { InboxEntry } from '../protocol/inbox.js';
-import type { MemberRecord } from '../protocol/member-record.js';
+import type { MemberRecord, MemberRecordDraft } from '../protocol/member-record.js';
 import type { Task, TaskStatus } from '../protocol/task.js';
 import type { StoreIssue, StoreRepair } from './health.js';
 import type { StoreSelection } from './selection.js';
@@ -83,13 +82,6 @@ export interface AddMemberOptions extends OpContext {
   record?: MemberRecordDraft | undefined;
 }
 
-/** What {@link AddMemberOptions.record} says about a member beyond its roster entry. */
-export interface MemberRecordDraft {
-  /** How mailroom runs the member (src/protocol/backend.ts). */
-  runtime: MemberRuntime;
-  /** Its spawn prompt (kept here also where the team's config holds none: Claude Code 2.1.332 teams). */
-  prompt?: string | undefined;
-}
 
 /** A member change: each key set to its new value; `null` removes the key. */
 export type MemberPatch = { [K in keyof Member]?: Member[K] | null };
@@ -176,7 +168,7 @@ export interface Lease {
   reader: string;
   /** Epoch ms after which un-acknowledged entries are unread again. */
   until: number;
-  /** The entries handed out, in inbox order. */
+  /** The entries handed out, in inbox order (with `acknowledge`: as stored after the step, `read: true`). */
   entries: InboxEntry[];
   /** Unread entries left for a next take: not handed out by this lease, nor held by another live one. */
   remaining: number;

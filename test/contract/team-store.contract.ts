@@ -342,6 +342,44 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         expect((await store.acknowledge(T, 'alice', short.value.id)).value).toBe(0);
       });
 
+      it('never lets a late acknowledgement of an expired lease mark an entry another live lease holds', async () => {
+        await withTeam('alice');
+        await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'x') }]);
+        const short = await store.takeUnread(T, 'alice', { reader: 'r1', leaseMs: 150 });
+        await new Promise((r) => setTimeout(r, 250));
+        const live = await store.takeUnread(T, 'alice', { reader: 'r2' });
+        expect(live.value.entries.map((e) => e.text)).toEqual(['x']);
+        const late = await journalled(T, () => store.acknowledge(T, 'alice', short.value.id));
+        expect(late.value).toBe(0);
+        expect(late.events).toEqual([]);
+        expect((await store.readInbox(T, 'alice')).map((e) => e.read)).toEqual([false]);
+        expect((await store.acknowledge(T, 'alice', live.value.id)).value).toBe(1);
+      });
+
+      it('takes and marks read in one step for a reader that consumes on hand-out (acknowledge), keeping no lease', async () => {
+        await withTeam('alice');
+        const sent = await store.appendMessages(T, ['a', 'b', 'c'].map((text) => ({ to: 'alice', entry: entry('team-lead', text) })));
+        const held = await store.takeUnread(T, 'alice', { reader: 'r1', limit: 1 });
+        expect(held.value.entries.map((e) => e.text)).toEqual(['a']);
+        const consumed = await journalled(T, () => store.takeUnread(T, 'alice', { reader: 'mcp', limit: 1, acknowledge: true }));
+        expect(consumed.value.entries.map((e) => [e.text, e.read])).toEqual([['b', true]]);
+        expect(consumed.value.id).not.toBe('');
+        expect(consumed.value.remaining).toBe(1);
+        const b = sent.value.messages[1]!.entry.msg_id;
+        expect(consumed.events).toMatchObject([
+          { kind: 'delivery', to: 'alice', key: b, state: 'delivered', lease: consumed.value.id },
+          { kind: 'delivery', to: 'alice', key: b, state: 'read', lease: consumed.value.id },
+        ]);
+        expect((await store.readInbox(T, 'alice')).map((e) => e.read)).toEqual([false, true, false]);
+        expect((await store.release(T, 'alice', consumed.value.id)).value).toBe(0); // no lease was kept
+        const rest = await store.takeUnread(T, 'alice', { reader: 'mcp', acknowledge: true });
+        expect(rest.value.entries.map((e) => e.text)).toEqual(['c']);
+        const none = await store.takeUnread(T, 'alice', { reader: 'mcp', acknowledge: true });
+        expect(none.value).toMatchObject({ id: '', entries: [], remaining: 0 });
+        expect(none.events).toEqual([]);
+        expect((await store.readInbox(T, 'alice')).map((e) => e.read)).toEqual([false, true, true]);
+      });
+
       it('acknowledges only the given keys of a lease', async () => {
         await withTeam('alice');
         const sent = await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'p') }, { to: 'alice', entry: entry('team-lead', 'q') }]);

@@ -7,10 +7,8 @@
  */
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Member } from '../../protocol/config.js';
 import { MEMBER_RECORD_VERSION, MemberRecordSchema, type MemberRecord } from '../../protocol/member-record.js';
 import { corruptFile, readJsonFile, writeJsonFile } from '../json-file.js';
-import type { MemberRecordDraft } from '../team-store.js';
 import { ensureDir, type FsContext } from './context.js';
 
 /** The record of `name`; undefined when missing or of another version. @throws FILE_CORRUPT */
@@ -26,13 +24,6 @@ async function readAt(path: string): Promise<MemberRecord | undefined> {
   const parsed = MemberRecordSchema.safeParse(read.value);
   if (!parsed.success) throw corruptFile(path, parsed.error, 'does not match the member record format');
   return read.value as MemberRecord;
-}
-
-/** The record of a member just added to `team`'s roster. */
-export function memberRecordOf(team: string, member: Member, draft: MemberRecordDraft): MemberRecord {
-  const r: MemberRecord = { v: MEMBER_RECORD_VERSION, team, name: member.name, agentId: member.agentId, joinedAt: member.joinedAt ?? 0, runtime: draft.runtime };
-  if (draft.prompt !== undefined) r.prompt = draft.prompt;
-  return r;
 }
 
 /**

@@ -4,7 +4,7 @@
  * after the config. Removing a member also unassigns its open tasks (task-list lock, after the
  * config lock is released).
  */
-import { applyMemberPatch, assertFreeName, nextColor, removableIndex, requireMember, withColor } from '../../domain/roster.js';
+import { applyMemberPatch, assertFreeName, memberRecordOf, nextColor, removableIndex, requireMember, withColor } from '../../domain/roster.js';
 import { memberEvent } from '../../domain/events.js';
 import type { Member } from '../../protocol/config.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
@@ -12,7 +12,7 @@ import type { AddMemberOptions, MemberPatch, OpContext, RemovedMember, Transitio
 import { stampOf, type FsContext } from './context.js';
 import { retireEarlierShutdownRequests } from './inboxes.js';
 import { journal } from './journal.js';
-import { deleteMemberRecord, memberRecordOf, readMemberRecord, writeMemberRecord } from './member-records.js';
+import { deleteMemberRecord, readMemberRecord, writeMemberRecord } from './member-records.js';
 import { changeConfig } from './teams.js';
 import { unassignTasks } from './tasks.js';
 

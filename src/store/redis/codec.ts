@@ -1,0 +1,86 @@
+/**
+ * Documents as the Redis store keeps them: opaque JSON strings that no script re-encodes, with
+ * the fields scripts reason about (read state, task status, owner, links) kept beside them.
+ * This file splits documents for the scripts and puts them back together after a read, keeping
+ * every key and its order (Claude Code's files must round-trip unchanged through `store copy`).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Member, TeamConfig } from '../../protocol/config.js';
+import type { InboxEntry } from '../../protocol/inbox.js';
+import { canonicalTask, type Task } from '../../protocol/task.js';
+
+/** An inbox entry prepared for append-messages.lua: its JSON split around the timestamp value. */
+export interface EntryParts {
+  pre: string;
+  tsq: string;
+  post: string;
+  /** Epoch ms of the timestamp ('' when it does not parse). */
+  ms: string;
+  from: string;
+  text: string;
+  msgId: string;
+  read: '1' | '0';
+}
+
+/** Splits an entry's JSON around its timestamp, so a script can replace it without re-encoding. */
+export function entryParts(entry: InboxEntry): EntryParts {
+  const nonce = `\u0000${randomUUID()}\u0000`;
+  const json = JSON.stringify({ ...entry, timestamp: nonce });
+  const marker = JSON.stringify(nonce);
+  const at = json.indexOf(marker);
+  const ms = Date.parse(entry.timestamp);
+  return {
+    pre: json.slice(0, at),
+    tsq: JSON.stringify(entry.timestamp),
+    post: json.slice(at + marker.length),
+    ms: Number.isFinite(ms) ? String(ms) : '',
+    from: entry.from,
+    text: entry.text,
+    msgId: entry.msg_id ?? '',
+    read: entry.read === true ? '1' : '0',
+  };
+}
+
+/** An entry from its stored JSON and read state; `read` is set in place (added last when absent). */
+export function assembleEntry(doc: string, unread: boolean): InboxEntry {
+  const entry = JSON.parse(doc) as InboxEntry;
+  if (!unread) entry.read = true;
+  else if (entry.read === true) entry.read = false;
+  return entry;
+}
+
+/** A task as scripts return it: id, document, status, owner (null: none), blocks and blockedBy as JSON arrays. */
+export type TaskTuple = [id: string, doc: string, status: string, owner: string | null, blocks: string, blockedBy: string];
+
+/** The task from its stored document and fields, in the document's key order (known keys added where Claude Code puts them). */
+export function assembleTask(tuple: readonly unknown[]): Task {
+  const [id, doc, status, owner, blocks, blockedBy] = tuple as TaskTuple;
+  const task = JSON.parse(doc) as Record<string, unknown>;
+  const keys = Object.keys(task);
+  task.id = id;
+  task.status = status;
+  task.owner = owner === null ? undefined : owner;
+  task.blocks = JSON.parse(blocks) as string[];
+  task.blockedBy = JSON.parse(blockedBy) as string[];
+  return canonicalTask(task as Task, keys);
+}
+
+/** A new task's document without its id: the script writes `{"id":"<id>"` + this. */
+export function taskDocTail(task: Task): string {
+  const json = JSON.stringify(canonicalTask({ ...task, id: '1' }));
+  const head = '{"id":"1"';
+  if (!json.startsWith(head)) throw new Error('task document does not start with its id');
+  return json.slice(head.length);
+}
+
+/** The config without its roster, `members` kept in its place as `[]`. */
+export function configSkeleton(config: TeamConfig): string {
+  return JSON.stringify({ ...config, members: [] });
+}
+
+/** The config from its skeleton and the roster's member documents (in roster order). */
+export function assembleConfig(skeleton: string, memberDocs: readonly string[]): TeamConfig {
+  const config = JSON.parse(skeleton) as TeamConfig;
+  config.members = memberDocs.map((doc) => JSON.parse(doc) as Member);
+  return config;
+}

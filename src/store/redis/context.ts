@@ -1,0 +1,78 @@
+/**
+ * What every operation of the Redis store shares: the connection, running a script for a team
+ * and turning its refusals into errors, and the event envelope of an operation.
+ */
+import { MailroomError } from '../../errors.js';
+import type { OpContext } from '../team-store.js';
+import type { RedisConnection } from './connection.js';
+import { parseReply, refusalError, type ErrorContext, type OkReply } from './reply.js';
+import { runScript, type ScriptName } from './scripts.js';
+import { envelope } from './stream-codec.js';
+import { teamBase } from './keys.js';
+
+/** How many times a compare-and-set transition recomputes before giving up. */
+const CAS_ATTEMPTS = 100;
+
+/** The store's shared state. */
+export interface RedisContext {
+  conn: RedisConnection;
+  /** The URL without its password. */
+  location: string;
+}
+
+/** Instant of an operation (epoch ms). */
+export function nowOf(ctx: OpContext | undefined): number {
+  return ctx?.now ?? Date.now();
+}
+
+/** The envelope JSON of an operation's events. */
+export function envOf(team: string, ctx: OpContext | undefined): string {
+  return envelope({ team, now: nowOf(ctx), actor: ctx?.actor });
+}
+
+/** Runs a team's script; refusals become errors. @returns the value and events, or 'retry'. */
+export async function runTeamScript(rc: RedisContext, name: ScriptName, team: string, args: readonly string[], errors: Partial<ErrorContext> = {}, extraKeys: readonly string[] = []): Promise<OkReply | 'retry'> {
+  const reply = parseReply(await runScript(rc.conn, name, [teamBase(team), ...extraKeys], args));
+  if (reply.kind === 'ok') return reply.ok;
+  if (reply.kind === 'retry') return 'retry';
+  const members = reply.err.code === 'MEMBER_NOT_FOUND' ? await rosterNames(rc, team) : undefined;
+  throw refusalError(reply.err, { team, location: rc.location, ...errors, members });
+}
+
+/** Runs a script that never answers 'retry'. */
+export async function runOnce(rc: RedisContext, name: ScriptName, team: string, args: readonly string[], errors: Partial<ErrorContext> = {}, extraKeys: readonly string[] = []): Promise<OkReply> {
+  const out = await runTeamScript(rc, name, team, args, errors, extraKeys);
+  if (out === 'retry') throw new MailroomError('INTERNAL', `Redis script ${name} asked for a retry it never asks for.`);
+  return out;
+}
+
+/** Runs `attempt` until its compare-and-set holds. @throws INTERNAL after {@link CAS_ATTEMPTS} lost races */
+export async function untilSet<T>(what: string, attempt: () => Promise<T | 'retry'>): Promise<T> {
+  for (let i = 0; i < CAS_ATTEMPTS; i++) {
+    const out = await attempt();
+    if (out !== 'retry') return out;
+  }
+  throw new MailroomError('INTERNAL', `${what}: lost ${CAS_ATTEMPTS} compare-and-set races in a row; retry.`);
+}
+
+/**
+ * Runs an operation that is safe to repeat with the same arguments (an idempotency key, a lease
+ * id chosen here), once more when the first try failed with STORE_UNAVAILABLE: a reply lost with
+ * the connection is then replayed by the script instead of applied twice, and a call made while
+ * Redis restarts goes through once it is back (the connection waits for it).
+ */
+export async function retryUnavailable<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (!(err instanceof MailroomError) || err.code !== 'STORE_UNAVAILABLE') throw err;
+    return run();
+  }
+}
+
+/** Roster names in order (for error messages), [] when the team is missing. */
+async function rosterNames(rc: RedisContext, team: string): Promise<string[]> {
+  const reply = parseReply(await runScript(rc.conn, 'read-team', [teamBase(team)], []));
+  if (reply.kind !== 'ok') return [];
+  return (reply.ok.value as unknown[]).slice(3).map((row) => String((row as unknown[])[0]));
+}

@@ -1,0 +1,116 @@
+/**
+ * Inboxes on Redis: every transition is one script (append, take, acknowledge, release, mark
+ * read, archive, set aside); reads are one read-only script each, so they see one instant.
+ */
+import { randomUUID } from 'node:crypto';
+import type { InboxEntry } from '../../protocol/inbox.js';
+import { DEFAULT_LEASE_MS } from '../../domain/leases.js';
+import { stampNow } from '../health.js';
+import type { AppendOptions, AppendResult, InboxHistory, InboxRef, Lease, OpContext, OutgoingMessage, StoredMessage, TakeOptions, Transition } from '../team-store.js';
+import { assembleEntry, entryParts } from './codec.js';
+import { envOf, nowOf, retryUnavailable, runOnce, type RedisContext } from './context.js';
+
+/** Idempotency keys are kept this long (ms): the contract promises at least 24 h. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** Keys the store makes itself for a call without one, only to replay its own retry (ms). */
+export const AUTO_KEY_TTL_MS = 60_000;
+
+/** One live entry as read-inbox.lua returns it. */
+export interface InboxRow {
+  doc: string;
+  unread: boolean;
+  seq: string;
+}
+
+/** Reads an inbox's rows and its append counter in one snapshot. */
+export async function readInboxRows(rc: RedisContext, team: string, member: string, part: 'live' | 'archive'): Promise<{ seq: string; rows: InboxRow[] }> {
+  const value = (await runOnce(rc, 'read-inbox', team, [member, part])).value as unknown[];
+  const rows = (value.slice(1) as string[][]).map(([doc, unread, seq]) => ({ doc: doc!, unread: unread === '1', seq: seq ?? '' }));
+  return { seq: String(value[0]), rows };
+}
+
+/** Appends messages. @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND (nothing written) */
+export async function appendMessages(rc: RedisContext, team: string, messages: readonly OutgoingMessage[], options: AppendOptions = {}): Promise<Transition<AppendResult>> {
+  if (messages.length === 0) return { value: { messages: [], replayed: false }, events: [] };
+  const own = options.idempotencyKey !== undefined;
+  const key = options.idempotencyKey ?? `auto:${randomUUID()}`;
+  const args = [envOf(team, options), key, String(own ? IDEMPOTENCY_TTL_MS : AUTO_KEY_TTL_MS), String(messages.length)];
+  for (const m of messages) {
+    const p = entryParts(m.entry);
+    args.push(m.to, p.pre, p.tsq, p.post, p.ms, p.from, p.text, p.msgId, p.read);
+  }
+  const out = await retryUnavailable(() => runOnce(rc, 'append-messages', team, args));
+  const [state, payload] = out.value as [string, unknown];
+  const pairs = state === 'replayed' ? (JSON.parse(String(payload)) as string[][]) : (payload as string[][]);
+  const stored: StoredMessage[] = pairs.map(([to, doc]) => ({ to: to!, entry: JSON.parse(doc!) as InboxEntry }));
+  // A replay of the store's own (random) key can only be this call's retry: to the caller it is
+  // the first append. Its events went to the journal with the try whose reply was lost, and are
+  // not returned again.
+  const replayed = state === 'replayed' && own;
+  return { value: { messages: stored, replayed }, events: state === 'replayed' ? [] : out.events };
+}
+
+/** Valid entries of an inbox in order. */
+export async function readInbox(rc: RedisContext, team: string, member: string): Promise<InboxEntry[]> {
+  return (await readInboxRows(rc, team, member, 'live')).rows.map((r) => assembleEntry(r.doc, r.unread));
+}
+
+/** Archived entries (always read); nothing is ever quarantined on Redis. */
+export async function readInboxHistory(rc: RedisContext, team: string, member: string): Promise<InboxHistory> {
+  const archived = (await readInboxRows(rc, team, member, 'archive')).rows.map((r) => assembleEntry(r.doc, false));
+  return { archived, quarantined: [] };
+}
+
+/** Every inbox that exists, members' and others'. */
+export async function listInboxes(rc: RedisContext, team: string): Promise<InboxRef[]> {
+  const rows = (await runOnce(rc, 'list-inboxes', team, [])).value as string[][];
+  return rows.map(([name, member]) => ({ name: name!, member: member === '1' })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** Hands out unread entries exactly once across readers. */
+export async function takeUnread(rc: RedisContext, team: string, member: string, options: TakeOptions): Promise<Transition<Lease>> {
+  const leaseId = randomUUID();
+  const args = [envOf(team, options), member, options.reader, leaseId, options.limit === undefined ? '' : String(options.limit), String(options.leaseMs ?? DEFAULT_LEASE_MS), String(nowOf(options)), options.acknowledge ? '1' : ''];
+  const out = await retryUnavailable(() => runOnce(rc, 'take-unread', team, args));
+  const [id, until, remaining, docs] = out.value as [string, string, string, string[]];
+  // Acknowledged in the step: the entries are handed out as they are stored now, read.
+  const entries = docs.map((d) => assembleEntry(d, !options.acknowledge));
+  return { value: { id, reader: options.reader, until: Number(until), entries, remaining: Number(remaining) }, events: out.events };
+}
+
+/** Marks a lease's entries read and ends it. */
+export async function acknowledge(rc: RedisContext, team: string, member: string, leaseId: string, options: OpContext & { keys?: readonly string[] } = {}): Promise<Transition<number>> {
+  const keys = options.keys ?? [];
+  if (options.keys !== undefined && keys.length === 0) return releaseLease(rc, team, member, leaseId, options, true);
+  const out = await runOnce(rc, 'acknowledge', team, [envOf(team, options), member, leaseId, String(nowOf(options)), String(keys.length), ...keys]);
+  return { value: Number((out.value as string[])[0]), events: out.events };
+}
+
+/** Puts a lease's entries back to unread. */
+export async function release(rc: RedisContext, team: string, member: string, leaseId: string, ctx?: OpContext): Promise<Transition<number>> {
+  return releaseLease(rc, team, member, leaseId, ctx, false);
+}
+
+async function releaseLease(rc: RedisContext, team: string, member: string, leaseId: string, ctx: OpContext | undefined, asAck: boolean): Promise<Transition<number>> {
+  const out = await runOnce(rc, 'release', team, [envOf(team, ctx), member, leaseId]);
+  return { value: asAck ? 0 : Number((out.value as string[])[0]), events: out.events };
+}
+
+/** Marks entries read by identity. */
+export async function markRead(rc: RedisContext, team: string, member: string, keys: readonly string[], ctx?: OpContext): Promise<Transition<number>> {
+  if (keys.length === 0) return { value: 0, events: [] };
+  const out = await runOnce(rc, 'mark-read', team, [envOf(team, ctx), member, String(keys.length), ...keys]);
+  return { value: Number((out.value as string[])[0]), events: out.events };
+}
+
+/** Moves the read head to the archive. */
+export async function archiveInbox(rc: RedisContext, team: string, member: string): Promise<Transition<number>> {
+  const out = await runOnce(rc, 'archive-inbox', team, [member]);
+  return { value: Number((out.value as string[])[0]), events: out.events };
+}
+
+/** Moves a whole inbox aside. */
+export async function setInboxAside(rc: RedisContext, team: string, name: string): Promise<Transition<string | undefined>> {
+  const out = await runOnce(rc, 'set-inbox-aside', team, [name, stampNow()]);
+  return { value: out.value === null ? undefined : String((out.value as string[])[0]), events: out.events };
+}

@@ -1,0 +1,48 @@
+-- claimReader: takes a member's reader claim (the one runtime that consumes its inbox) unless a
+-- live one exists (last beat within its ttl). `evict` takes over a live claim only while it is
+-- still held by exactly that holder (compare-and-set on host, pid, startedAt). A claim by the
+-- very holder that has it (same host, pid, startedAt) renews it and keeps its token. Taking a
+-- claim over from another holder (dead, or evicted) puts that holder's leases of the member's
+-- inbox back at once: nobody will acknowledge them.
+-- KEYS[1] base prefix
+-- ARGV[1] event envelope JSON   ARGV[2] member   ARGV[3] kind   ARGV[4] host   ARGV[5] pid
+-- ARGV[6] startedAt   ARGV[7] token (fresh)   ARGV[8] ttl ms   ARGV[9] now (epoch ms)
+-- ARGV[10..12] evict host, pid, startedAt ('' = no evict)
+-- Returns ok { claim fields... } (flat field/value list) with events delivery released (each
+-- entry put back); err TEAM_NOT_FOUND; err MEMBER_NOT_FOUND { member }; err TEAMMATE_RUNNING
+-- { the live claim's fields... }.
+local base, env, member = KEYS[1], ARGV[1], ARGV[2]
+local P = gen_prefix(base)
+if not P then return fail('TEAM_NOT_FOUND') end
+if R('EXISTS', mkey(P, member)) == 0 then return fail('MEMBER_NOT_FOUND', member) end
+local ck = P .. 'c:' .. member
+local cur = R('HMGET', ck, 'host', 'pid', 'startedAt', 'lastBeatAt', 'ttlMs', 'token')
+local same = cur[1] == ARGV[4] and cur[2] == ARGV[5] and cur[3] == ARGV[6]
+if cur[1] and not same and tonumber(cur[4]) + tonumber(cur[5]) > tonumber(ARGV[9]) then
+  local evicted = ARGV[10] ~= '' and cur[1] == ARGV[10] and cur[2] == ARGV[11] and cur[3] == ARGV[12]
+  if not evicted then return fail('TEAMMATE_RUNNING', unpack(R('HGETALL', ck))) end
+end
+local token = ARGV[7]
+if same then token = cur[6] end
+if cur[1] and not same then
+  -- The previous holder's leases (taken with its token as reader) go back to unread.
+  local takenk = ikey(P, 'taken', member)
+  local flat = R('HGETALL', takenk)
+  for i = 1, #flat, 2 do
+    local seq, lease = flat[i], flat[i + 1]
+    local lk = P .. 'lease:' .. lease
+    if R('HGET', lk, 'reader') == cur[6] then
+      R('HDEL', takenk, seq)
+      R('DEL', lk)
+      if R('ZSCORE', ikey(P, 'unread', member), seq) then
+        emit(P, { 'h', env, 'kind', 'delivery', 'to', member, 'state', 'released', 'key', R('HGET', ikey(P, 'keys', member), seq) or '', 'lease', lease })
+      end
+    end
+  end
+end
+local state = same and R('HGET', ck, 'state') or 'idle'
+R('DEL', ck)
+R('HSET', ck, 'member', member, 'kind', ARGV[3], 'host', ARGV[4], 'pid', ARGV[5], 'startedAt', ARGV[6], 'token', token, 'lastBeatAt', ARGV[9], 'state', state, 'ttlMs', ARGV[8])
+R('SADD', P .. 'claims', member)
+hint('claims ' .. member)
+return done(base, R('HGETALL', ck))

@@ -1,0 +1,53 @@
+-- patchTask: changes a task. Its document (subject, description, activeForm, metadata, unknown
+-- keys) was patched by the caller from the copy it read (metadata merge is a TypeScript rule):
+-- written only if the document version is still that one (compare-and-set). Status and owner,
+-- and the rules on them, are checked here: `expect` (compare-and-set on status/owner), refusing
+-- to start or complete a task with an open blocker, and `in_progress` on an unowned task
+-- without an owner making the actor its owner.
+-- KEYS[1] base prefix
+-- ARGV[1] event envelope JSON   ARGV[2] id   ARGV[3] expected document version ('' = document unchanged)
+-- ARGV[4] new document   ARGV[5] internal ('1' | '0')   ARGV[6] document keys changed (comma-separated)
+-- ARGV[7] owner: 'keep' | 'clear' | 'set'   ARGV[8] new owner   ARGV[9] status ('' = keep)
+-- ARGV[10] expected status ('' = any)   ARGV[11] expected owner: 'any' | 'none' | 'value'   ARGV[12] its value
+-- ARGV[13] actor ('' = none)
+-- Returns ok { before tuple, after tuple } with event task updated (when it changed); retry;
+-- err TEAM_NOT_FOUND; err TASK_NOT_FOUND { id }; err TASK_CONFLICT { id, status, owner };
+-- err TASK_BLOCKED { id, open blocker ids... }.
+local base, env, id = KEYS[1], ARGV[1], ARGV[2]
+local P = gen_prefix(base)
+if not P then return fail('TEAM_NOT_FOUND') end
+local k = tkey(P, id)
+local before = task_tuple(P, id)
+if not before then return fail('TASK_NOT_FOUND', id) end
+if ARGV[3] ~= '' and R('HGET', k, 'dver') ~= ARGV[3] then return { 'retry' } end
+local status, owner = before[3], before[4]
+local conflict = (ARGV[10] ~= '' and status ~= ARGV[10])
+  or (ARGV[11] == 'none' and not unowned(owner))
+  or (ARGV[11] == 'value' and owner ~= ARGV[12])
+if conflict then return fail('TASK_CONFLICT', id, status, owner or '') end
+local newOwner = owner
+if ARGV[7] == 'clear' then newOwner = false elseif ARGV[7] == 'set' then newOwner = ARGV[8] end
+local newStatus = ARGV[9] ~= '' and ARGV[9] or status
+if (newStatus == 'in_progress' or newStatus == 'completed') and newStatus ~= status then
+  local open = open_blockers(P, before[6])
+  if #open > 0 then return fail('TASK_BLOCKED', id, unpack(open)) end
+end
+if newStatus == 'in_progress' and ARGV[9] ~= '' and ARGV[7] == 'keep' and unowned(newOwner) and ARGV[13] ~= '' then
+  newOwner = ARGV[13]
+end
+local changed = split(ARGV[6])
+if newOwner ~= owner and not (unowned(newOwner) and unowned(owner) and (newOwner or '') == (owner or '')) then
+  changed[#changed + 1] = 'owner'
+end
+if newStatus ~= status then changed[#changed + 1] = 'status' end
+if #changed == 0 then return done(base, { before, before }) end
+if ARGV[3] ~= '' then
+  R('HSET', k, 'doc', ARGV[4], 'internal', ARGV[5])
+  R('HINCRBY', k, 'dver', 1)
+end
+if newOwner then R('HSET', k, 'owner', newOwner) else R('HDEL', k, 'owner') end
+R('HSET', k, 'status', newStatus)
+bump_task(P, id)
+local after = task_tuple(P, id)
+task_event(P, env, 'updated', after, table.concat(changed, ','))
+return done(base, { before, after })

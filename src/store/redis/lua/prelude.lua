@@ -1,0 +1,211 @@
+-- prelude.lua: helpers prepended to every mailroom script when it is loaded
+-- (src/store/redis/scripts.ts). The data model is in docs/format.md "Redis store".
+--
+-- Conventions of every script:
+--   KEYS[1]  the team's base prefix "mr:{<team>}:" (the team name percent-encoded). Keys of the
+--            team's current generation are built from it, "mr:{<team>}:g<gen>:<part>", as BullMQ
+--            builds job keys from its queue prefix; every one shares the {<team>} hash tag.
+--   Reply    { "ok", value, events } | { "err", code, details } | { "retry" } (a compare-and-set
+--            whose version moved: the caller recomputes and tries again). Every leaf is a string,
+--            or false for "absent": a Lua number never reaches the client (Redis Lua numbers are
+--            doubles; ids and counters are read back as the exact strings Redis keeps).
+--   A script checks everything before its first write: Redis does not roll a script back.
+--   Documents (config skeleton, members, inbox entries, tasks) are opaque JSON strings built by
+--   the TypeScript side; no script decodes and re-encodes one (cjson reorders keys, writes empty
+--   arrays as {} and numbers with 14 digits). Scripts decode only their own id lists.
+local R = redis.call
+-- The journal stream is capped near this many entries (XADD MAXLEN ~).
+local JOURNAL_MAXLEN = '100000'
+local EVENTS, HINTS = {}, {}
+-- The parts of one inbox: key P .. 'i:' .. part .. ':' .. member.
+local INBOX_PARTS = { 'seq', 'docs', 'order', 'unread', 'keys', 'bykey', 'taken', 'last', 'tail', 'archive' }
+
+local function fail(code, ...)
+  return { 'err', code, { ... } }
+end
+
+local function int(x)
+  return string.format('%d', x)
+end
+
+-- The current generation's prefix of the team, or nil when the team does not exist.
+local function gen_prefix(base)
+  local gen = R('HGET', base .. 'team', 'gen')
+  if not gen then return nil end
+  return base .. 'g' .. gen .. ':'
+end
+
+local function team_missing(base)
+  return fail('TEAM_NOT_FOUND')
+end
+
+-- Appends one event to the team's journal stream; `fields` is a flat field/value list whose
+-- 'h' is the envelope JSON built by the caller (v, team, at, source, actor).
+local function emit(P, fields)
+  local id = R('XADD', P .. 'events', 'MAXLEN', '~', JOURNAL_MAXLEN, '*', unpack(fields))
+  local e = { id }
+  for i = 1, #fields do e[i + 1] = fields[i] end
+  EVENTS[#EVENTS + 1] = e
+end
+
+local function hint(line)
+  HINTS[#HINTS + 1] = line
+end
+
+-- Publishes the hints (one message, lines) and builds the ok reply.
+local function done(base, value)
+  if #EVENTS > 0 then hint('events') end
+  if #HINTS > 0 then R('PUBLISH', base .. 'hints', table.concat(HINTS, '\n')) end
+  return { 'ok', value, EVENTS }
+end
+
+local function ikey(P, part, member)
+  return P .. 'i:' .. part .. ':' .. member
+end
+
+local function mkey(P, name)
+  return P .. 'm:' .. name
+end
+
+-- Id lists (blocks, blockedBy) are JSON arrays of strings: decoded here, written by encode_ids.
+local function decode_ids(json)
+  if not json or json == '' then return {} end
+  return cjson.decode(json)
+end
+
+local function encode_ids(list)
+  if #list == 0 then return '[]' end
+  local parts = {}
+  for i = 1, #list do parts[i] = cjson.encode(list[i]) end
+  return '[' .. table.concat(parts, ',') .. ']'
+end
+
+local function contains(list, value)
+  for i = 1, #list do if list[i] == value then return true end end
+  return false
+end
+
+local function without(list, value)
+  local out = {}
+  for i = 1, #list do if list[i] ~= value then out[#out + 1] = list[i] end end
+  return out
+end
+
+local function split(csv)
+  local out = {}
+  if not csv or csv == '' then return out end
+  for part in string.gmatch(csv, '[^,]+') do out[#out + 1] = part end
+  return out
+end
+
+-- Tasks ----------------------------------------------------------------------------------------
+-- Ids are kept as the exact decimal strings; the 'tasks' sorted set orders them zero-padded to
+-- 20 digits (INCR's int64 has 19), lexicographically.
+local function pad(id)
+  return string.rep('0', 20 - #id) .. id
+end
+
+local function unpad(p)
+  return (string.gsub(p, '^0+', ''))
+end
+
+local function tkey(P, id)
+  return P .. 't:' .. id
+end
+
+local function task_ids(P)
+  local out = {}
+  for i, p in ipairs(R('ZRANGE', P .. 'tasks', 0, -1)) do out[i] = unpad(p) end
+  return out
+end
+
+-- { id, doc, status, owner|false, blocks, blockedBy } or nil.
+local function task_tuple(P, id)
+  local v = R('HMGET', tkey(P, id), 'doc', 'status', 'owner', 'blocks', 'blockedBy')
+  if not v[1] then return nil end
+  return { id, v[1], v[2], v[3], v[4], v[5] }
+end
+
+local function unowned(owner)
+  return (not owner) or owner == ''
+end
+
+-- Blockers in `blockedBy` that name an existing task that is not completed (domain/task-board openBlockers).
+local function open_blockers(P, blocked_by_json)
+  local open = {}
+  for _, b in ipairs(decode_ids(blocked_by_json)) do
+    local st = R('HGET', tkey(P, b), 'status')
+    if st and st ~= 'completed' then open[#open + 1] = b end
+  end
+  return open
+end
+
+local function task_event(P, env, action, tuple, changed)
+  local f = { 'h', env, 'kind', 'task', 'action', action, 'task', tuple[2], 'st', tuple[3], 'bk', tuple[5], 'bb', tuple[6] }
+  if tuple[4] then
+    f[#f + 1] = 'ow'
+    f[#f + 1] = tuple[4]
+  end
+  if changed and changed ~= '' then
+    f[#f + 1] = 'changed'
+    f[#f + 1] = changed
+  end
+  emit(P, f)
+  hint('task ' .. tuple[1])
+end
+
+local function bump_task(P, id)
+  R('HINCRBY', tkey(P, id), 'ver', 1)
+end
+
+-- Puts `owner`'s tasks whose status is in `statuses` (a set table; nil: every status but
+-- completed) back to pending with no owner. Returns the changed tuples.
+local function unassign(P, env, owner, statuses)
+  local changed = {}
+  for _, id in ipairs(task_ids(P)) do
+    local k = tkey(P, id)
+    local v = R('HMGET', k, 'owner', 'status')
+    local match = v[1] == owner and ((statuses and statuses[v[2]]) or (not statuses and v[2] ~= 'completed'))
+    if match then
+      R('HDEL', k, 'owner')
+      R('HSET', k, 'status', 'pending')
+      bump_task(P, id)
+      local t = task_tuple(P, id)
+      task_event(P, env, 'updated', t, v[2] == 'pending' and 'owner' or 'owner,status')
+      changed[#changed + 1] = t
+    end
+  end
+  return changed
+end
+
+-- Time -----------------------------------------------------------------------------------------
+-- ISO-8601 UTC with milliseconds of an epoch-ms instant (days to civil date: H. Hinnant's algorithm).
+local function iso(ms)
+  local s = math.floor(ms / 1000)
+  local msr = ms - s * 1000
+  local days = math.floor(s / 86400)
+  local sod = s - days * 86400
+  local z = days + 719468
+  local era = math.floor(z / 146097)
+  local doe = z - era * 146097
+  local yoe = math.floor((doe - math.floor(doe / 1460) + math.floor(doe / 36524) - math.floor(doe / 146096)) / 365)
+  local y = yoe + era * 400
+  local doy = doe - (365 * yoe + math.floor(yoe / 4) - math.floor(yoe / 100))
+  local mp = math.floor((5 * doy + 2) / 153)
+  local d = doy - math.floor((153 * mp + 2) / 5) + 1
+  local m = mp < 10 and mp + 3 or mp - 9
+  if m <= 2 then y = y + 1 end
+  return string.format('%04d-%02d-%02dT%02d:%02d:%02d.%03dZ', y, m, d, math.floor(sod / 3600), math.floor((sod % 3600) / 60), sod % 60, msr)
+end
+
+-- HMGET of many fields, in chunks (Lua's unpack is limited to a few thousand values).
+local function hmget_all(key, fields)
+  local out = {}
+  for i = 1, #fields, 1000 do
+    local chunk = {}
+    for j = i, math.min(i + 999, #fields) do chunk[#chunk + 1] = fields[j] end
+    local got = R('HMGET', key, unpack(chunk))
+    for j = 1, #got do out[#out + 1] = got[j] end
+  end
+  return out
+end

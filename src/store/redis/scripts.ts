@@ -1,0 +1,110 @@
+/**
+ * The Lua scripts, one file per transition under ./lua/ (BullMQ's layout: each file's header
+ * lists its KEYS and ARGV and what it returns), and running them with EVALSHA.
+ *
+ * Every script gets ./lua/prelude.lua prepended (after its `#!lua` line, when it has one).
+ * Scripts are loaded once per connection with SCRIPT LOAD; a server that lost its script cache
+ * (restarted) answers NOSCRIPT, and the script is loaded again and the call repeated (nothing
+ * ran the first time).
+ */
+import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { ErrorReply } from 'redis';
+import type { Client, RedisConnection } from './connection.js';
+
+/** Every script, by name (the file is `lua/<name>.lua`). */
+export const SCRIPT_NAMES = [
+  'create-team',
+  'delete-team',
+  'restore-team',
+  'read-team',
+  'add-member',
+  'update-member',
+  'remove-member',
+  'read-member-records',
+  'append-messages',
+  'read-inbox',
+  'list-inboxes',
+  'take-unread',
+  'acknowledge',
+  'release',
+  'mark-read',
+  'archive-inbox',
+  'set-inbox-aside',
+  'create-task',
+  'read-tasks',
+  'claim-task',
+  'patch-task',
+  'link-tasks',
+  'unlink-tasks',
+  'delete-task',
+  'unassign-tasks',
+  'claim-reader',
+  'beat',
+  'release-reader',
+  'read-claims',
+  'record-observed',
+  'read-events',
+] as const;
+
+/** A script's name. */
+export type ScriptName = (typeof SCRIPT_NAMES)[number];
+
+/** A script's source and its SHA-1. */
+export interface Script {
+  name: ScriptName;
+  source: string;
+  sha: string;
+}
+
+let cache: ReadonlyMap<ScriptName, Script> | undefined;
+
+/** The shared helpers prepended to every script (./lua/prelude.lua). */
+export function preludeSource(): string {
+  return readFileSync(new URL('./lua/prelude.lua', import.meta.url), 'utf8');
+}
+
+/** Reads and assembles every script (once per process). */
+export function scripts(): ReadonlyMap<ScriptName, Script> {
+  if (cache) return cache;
+  const read = (name: string) => readFileSync(new URL(`./lua/${name}.lua`, import.meta.url), 'utf8');
+  const prelude = preludeSource();
+  const map = new Map<ScriptName, Script>();
+  for (const name of SCRIPT_NAMES) {
+    const body = read(name);
+    const shebang = body.startsWith('#!') ? body.slice(0, body.indexOf('\n') + 1) : '';
+    const source = `${shebang}${prelude}\n${body.slice(shebang.length)}`;
+    map.set(name, { name, source, sha: createHash('sha1').update(source).digest('hex') });
+  }
+  cache = map;
+  return map;
+}
+
+/** A raw script reply: nested arrays of strings and nulls. */
+export type RawReply = unknown;
+
+/**
+ * Runs a script by EVALSHA with `keys` and `args` (strings only), loading it on NOSCRIPT.
+ * @throws STORE_UNAVAILABLE (connection), INTERNAL (a script error: a bug, with the server's message)
+ */
+export async function runScript(conn: RedisConnection, name: ScriptName, keys: readonly string[], args: readonly string[]): Promise<RawReply> {
+  const script = scripts().get(name)!;
+  return conn.call(async (client) => {
+    try {
+      return await evalSha(client, script, keys, args);
+    } catch (err) {
+      if (!(err instanceof ErrorReply) || !err.message.startsWith('NOSCRIPT')) throw err;
+      await client.sendCommand(['SCRIPT', 'LOAD', script.source]);
+      return evalSha(client, script, keys, args);
+    }
+  });
+}
+
+/** Loads every script into the server's cache (pipelined), so first calls need no NOSCRIPT retry. */
+export async function loadScripts(conn: RedisConnection): Promise<void> {
+  await conn.call((client) => Promise.all([...scripts().values()].map((script) => client.sendCommand(['SCRIPT', 'LOAD', script.source]))));
+}
+
+function evalSha(client: Client, script: Script, keys: readonly string[], args: readonly string[]): Promise<RawReply> {
+  return client.sendCommand(['EVALSHA', script.sha, String(keys.length), ...keys, ...args]);
+}

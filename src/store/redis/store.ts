@@ -1,0 +1,178 @@
+/**
+ * {@link RedisTeamStore}: the team store on Redis 7 (docs/format.md "Redis store"). Every
+ * mutating method is one Lua script (./lua/, one file per transition) that validates, applies,
+ * journals its events to the team's stream and publishes its hints in one atomic step; this
+ * class only marshals arguments and parses replies. Machine-local state is not here: it stays in
+ * the host store of the machine that runs the process.
+ */
+import type { Member, TeamConfig } from '../../protocol/config.js';
+import type { TeamEventRecord } from '../../protocol/events.js';
+import type { InboxEntry } from '../../protocol/inbox.js';
+import type { MemberRecord } from '../../protocol/member-record.js';
+import type { Task, TaskStatus } from '../../protocol/task.js';
+import type { StoreIssue, StoreRepair } from '../health.js';
+import type { StoreSelection } from '../selection.js';
+import type * as T from '../team-store.js';
+import type { RedisConnection } from './connection.js';
+import type { RedisContext } from './context.js';
+import * as claims from './claims.js';
+import * as events from './events.js';
+import * as inboxes from './inboxes.js';
+import * as members from './members.js';
+import * as tasks from './tasks.js';
+import * as teams from './teams.js';
+import { Watcher } from './watch.js';
+
+/** The team store on Redis. Open it with `openRedisTeamStore` (./index.ts). */
+export class RedisTeamStore implements T.TeamStore {
+  private readonly rc: RedisContext;
+  private readonly watcher: Watcher;
+
+  constructor(
+    readonly selection: Extract<StoreSelection, { kind: 'redis' }>,
+    private readonly conn: RedisConnection,
+  ) {
+    this.rc = { conn, location: conn.location };
+    this.watcher = new Watcher(conn, async (team) => (await inboxes.listInboxes(this.rc, team)).map((i) => i.name));
+  }
+
+  /** The URL without its password. */
+  get location(): string {
+    return this.conn.location;
+  }
+
+  listTeams(): Promise<T.TeamRef[]> {
+    return teams.listTeams(this.rc);
+  }
+  async readConfig(team: string): Promise<TeamConfig> {
+    return teams.configOf(await teams.readTeam(this.rc, team));
+  }
+  createTeam(config: TeamConfig, ctx?: T.OpContext): Promise<T.Transition<TeamConfig>> {
+    return teams.createTeam(this.rc, config, ctx);
+  }
+  deleteTeam(team: string, ctx?: T.OpContext): Promise<T.Transition<T.DeletedTeam>> {
+    return teams.deleteTeam(this.rc, team, ctx);
+  }
+  /** Always undefined: the clients that remove a team by tombstone (Claude Code) write files, never this store. */
+  teamRemoval(_team: string): Promise<T.TeamRemoval | undefined> {
+    return Promise.resolve(undefined);
+  }
+  listDeletedTeams(team?: string): Promise<T.DeletedTeam[]> {
+    return teams.listDeletedTeams(this.rc, team);
+  }
+  restoreTeam(id: string, ctx?: T.OpContext): Promise<T.Transition<TeamConfig>> {
+    return teams.restoreTeam(this.rc, id, ctx);
+  }
+
+  addMember(team: string, member: Member, options?: T.AddMemberOptions): Promise<T.Transition<Member>> {
+    return members.addMember(this.rc, team, member, options);
+  }
+  updateMember(team: string, name: string, patch: T.MemberPatch, ctx?: T.OpContext): Promise<T.Transition<Member>> {
+    return members.updateMember(this.rc, team, name, patch, ctx);
+  }
+  removeMember(team: string, nameOrAgentId: string, ctx?: T.OpContext): Promise<T.Transition<T.RemovedMember | undefined>> {
+    return members.removeMember(this.rc, team, nameOrAgentId, ctx);
+  }
+
+  readMemberRecords(team: string): Promise<MemberRecord[]> {
+    return members.readMemberRecords(this.rc, team);
+  }
+
+  appendMessages(team: string, messages: readonly T.OutgoingMessage[], options?: T.AppendOptions): Promise<T.Transition<T.AppendResult>> {
+    return inboxes.appendMessages(this.rc, team, messages, options);
+  }
+  readInbox(team: string, member: string): Promise<InboxEntry[]> {
+    return inboxes.readInbox(this.rc, team, member);
+  }
+  readInboxHistory(team: string, member: string): Promise<T.InboxHistory> {
+    return inboxes.readInboxHistory(this.rc, team, member);
+  }
+  listInboxes(team: string): Promise<T.InboxRef[]> {
+    return inboxes.listInboxes(this.rc, team);
+  }
+  takeUnread(team: string, member: string, options: T.TakeOptions): Promise<T.Transition<T.Lease>> {
+    return inboxes.takeUnread(this.rc, team, member, options);
+  }
+  acknowledge(team: string, member: string, leaseId: string, options?: T.OpContext & { keys?: readonly string[] }): Promise<T.Transition<number>> {
+    return inboxes.acknowledge(this.rc, team, member, leaseId, options);
+  }
+  release(team: string, member: string, leaseId: string, ctx?: T.OpContext): Promise<T.Transition<number>> {
+    return inboxes.release(this.rc, team, member, leaseId, ctx);
+  }
+  markRead(team: string, member: string, keys: readonly string[], ctx?: T.OpContext): Promise<T.Transition<number>> {
+    return inboxes.markRead(this.rc, team, member, keys, ctx);
+  }
+  archiveInbox(team: string, member: string): Promise<T.Transition<number>> {
+    return inboxes.archiveInbox(this.rc, team, member);
+  }
+  setInboxAside(team: string, name: string): Promise<T.Transition<string | undefined>> {
+    return inboxes.setInboxAside(this.rc, team, name);
+  }
+
+  listTasks(team: string): Promise<Task[]> {
+    return tasks.listTasks(this.rc, team);
+  }
+  readTask(team: string, id: string, options?: { strict?: boolean }): Promise<Task | undefined> {
+    return tasks.readTask(this.rc, team, id, options);
+  }
+  readHighWatermark(team: string): Promise<string> {
+    return tasks.readHighWatermark(this.rc, team);
+  }
+  createTask(team: string, draft: T.TaskDraft, options?: T.CreateTaskOptions): Promise<T.Transition<T.CreatedTask>> {
+    return tasks.createTask(this.rc, team, draft, options);
+  }
+  claimTask(team: string, request: T.ClaimRequest, ctx?: T.OpContext): Promise<T.Transition<Task | undefined>> {
+    return tasks.claimTask(this.rc, team, request, ctx);
+  }
+  patchTask(team: string, id: string, patch: T.TaskPatch, ctx?: T.OpContext): Promise<T.Transition<T.PatchedTask>> {
+    return tasks.patchTask(this.rc, team, id, patch, ctx);
+  }
+  linkTasks(team: string, edges: readonly T.TaskEdge[], ctx?: T.OpContext): Promise<T.Transition<Task[]>> {
+    return tasks.linkTasks(this.rc, team, edges, ctx);
+  }
+  unlinkTasks(team: string, edges: readonly T.TaskEdge[], ctx?: T.OpContext): Promise<T.Transition<Task[]>> {
+    return tasks.unlinkTasks(this.rc, team, edges, ctx);
+  }
+  deleteTask(team: string, id: string, ctx?: T.OpContext): Promise<T.Transition<Task>> {
+    return tasks.deleteTask(this.rc, team, id, ctx);
+  }
+  unassignTasks(team: string, owner: string, options?: T.OpContext & { statuses?: readonly TaskStatus[] }): Promise<T.Transition<Task[]>> {
+    return tasks.unassignTasks(this.rc, team, owner, options);
+  }
+
+  claimReader(team: string, member: string, holder: T.ReaderHolder, options?: T.ClaimReaderOptions): Promise<T.Transition<T.ReaderClaim>> {
+    return claims.claimReader(this.rc, team, member, holder, options);
+  }
+  beat(team: string, member: string, token: string, state: T.ReaderClaim['state'], ctx?: T.OpContext): Promise<T.Transition<T.ReaderClaim>> {
+    return claims.beat(this.rc, team, member, token, state, ctx);
+  }
+  releaseReader(team: string, member: string, token: string): Promise<T.Transition<void>> {
+    return claims.releaseReader(this.rc, team, member, token);
+  }
+  readClaims(team: string): Promise<T.ReaderClaim[]> {
+    return claims.readClaims(this.rc, team);
+  }
+
+  readEvents(team: string, options?: { since?: T.Cursor | undefined; limit?: number | undefined }): Promise<T.EventPage> {
+    return events.readEvents(this.rc, team, options);
+  }
+  recordObserved(team: string, observed: readonly TeamEventRecord[]): Promise<void> {
+    return events.recordObserved(this.rc, team, observed);
+  }
+  watch(team: string, listener: (hint: T.StoreHint) => void): Promise<T.WatchHandle> {
+    return this.watcher.watch(team, listener);
+  }
+
+  /** Redis keeps no files to go corrupt or half-written (scripts are atomic): nothing to find. */
+  async scanHealth(): Promise<StoreIssue[]> {
+    return [];
+  }
+  async repairHealth(): Promise<StoreRepair> {
+    return { done: true, note: 'The Redis store has nothing to repair.', bytesFreed: 0 };
+  }
+
+  async close(): Promise<void> {
+    await this.watcher.close();
+    await this.conn.close();
+  }
+}
