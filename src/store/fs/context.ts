@@ -4,6 +4,8 @@
  * stamping the events it journals.
  */
 import { existsSync } from 'node:fs';
+import { access } from 'node:fs/promises';
+import { isErrno } from '../../errors.js';
 import type { EventStamp } from '../../domain/events.js';
 import type { Layout } from '../paths.js';
 import { withLock, type HeldLock, type LockOptions } from '../lock.js';
@@ -22,6 +24,17 @@ export interface FsContext {
 export async function ensureDir(dir: string): Promise<void> {
   if (existsSync(dir)) return;
   await makeDirs(dir, DIR_MODE);
+}
+
+/** True when `path` exists, a file or a directory (any other error than ENOENT is thrown). */
+export async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    (err: unknown) => {
+      if (isErrno(err, 'ENOENT')) return false;
+      throw err;
+    },
+  );
 }
 
 /** Runs `fn` holding the lock of `file` (its directory must exist). */

@@ -11,7 +11,7 @@
  * back what was moved (the rest never left). Directories from before this format (journal and
  * archive only, no manifest) are not listed.
  */
-import { readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { readdir, rename, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { MailroomError, isErrno } from '../../errors.js';
@@ -20,7 +20,7 @@ import type { TeamConfig } from '../../protocol/config.js';
 import { readJsonFile, writeJsonFile } from '../json-file.js';
 import { pathPart } from '../names.js';
 import type { DeletedTeam, OpContext, Transition } from '../team-store.js';
-import { ensureDir, nowOf, stampOf, type FsContext } from './context.js';
+import { ensureDir, exists, nowOf, stampOf, type FsContext } from './context.js';
 import { journal } from './journal.js';
 import { readConfig, readConfigAt, teamExists, teamExistsError } from './teams.js';
 
@@ -51,16 +51,6 @@ function partsOf(ctx: FsContext, team: string): Array<[string, string]> {
   return parts;
 }
 
-async function present(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    (err: unknown) => {
-      if (isErrno(err, 'ENOENT')) return false;
-      throw err;
-    },
-  );
-}
-
 /** `path` relative to the store root, for the manifest. */
 function relative(ctx: FsContext, path: string): string {
   return path.startsWith(`${ctx.layout.root}/`) ? path.slice(ctx.layout.root.length + 1) : path;
@@ -75,7 +65,7 @@ export async function deleteTeam(ctx: FsContext, team: string, op?: OpContext): 
   const events = [teamEvent(stampOf(team, op), 'deleted')];
   await journal(ctx, team, events);
   const parts: Record<string, string> = {};
-  for (const [name, from] of partsOf(ctx, team)) if (await present(from)) parts[name] = relative(ctx, from);
+  for (const [name, from] of partsOf(ctx, team)) if (await exists(from)) parts[name] = relative(ctx, from);
   await ensureDir(dest);
   await writeJsonFile(join(dest, MANIFEST), { v: 1, team, deletedAt, parts });
   for (const [name, from] of partsOf(ctx, team)) {
@@ -123,14 +113,14 @@ export async function restoreTeam(ctx: FsContext, id: string, op?: OpContext): P
   if (await teamExists(ctx, team)) throw teamExistsError(ctx, team);
   const moves = partsOf(ctx, team).filter(([name]) => manifest.parts[name] !== undefined);
   for (const [name, to] of moves) {
-    if ((await present(join(dir, name))) && (await present(to)) && !(await emptyDir(to))) {
+    if ((await exists(join(dir, name))) && (await exists(to)) && !(await emptyDir(to))) {
       throw new MailroomError('TEAM_EXISTS', `Cannot restore team "${team}": ${to} is in the way. Move it aside, then retry.`, { details: { team, path: to } });
     }
   }
   for (const [name, to] of moves) {
-    if (!(await present(join(dir, name)))) continue;
+    if (!(await exists(join(dir, name)))) continue;
     await ensureDir(dirname(to));
-    if (await present(to)) await rmdir(to);
+    if (await exists(to)) await rmdir(to);
     await rename(join(dir, name), to);
   }
   const config = await readConfigAt(ctx.layout.configPath(team));

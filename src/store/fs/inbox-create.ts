@@ -1,12 +1,12 @@
 /**
- * Creating an inbox file, and checking that one exists (reference §3 "Lazy creation").
+ * Creating an inbox file (reference §3 "Lazy creation").
  */
-import { access, link, unlink, writeFile } from 'node:fs/promises';
+import { link, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { isErrno } from '../../errors.js';
 import { tempPathFor } from '../atomic-write.js';
 import { FILE_MODE } from '../modes.js';
-import { ensureDir } from './context.js';
+import { ensureDir, exists } from './context.js';
 
 /**
  * Creates the inbox as `[]` unless it exists. Exclusive like Claude Code 2.1.109's `wx` create, but
@@ -28,15 +28,4 @@ export async function ensureInbox(path: string): Promise<void> {
   } finally {
     await unlink(tmp).catch(() => undefined);
   }
-}
-
-/** True when `path` exists (any other error than ENOENT is thrown). */
-export async function exists(path: string): Promise<boolean> {
-  return access(path).then(
-    () => true,
-    (err: unknown) => {
-      if (isErrno(err, 'ENOENT')) return false;
-      throw err;
-    },
-  );
 }

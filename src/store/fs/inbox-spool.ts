@@ -20,11 +20,12 @@
  * itself), for the same-run baseline of bench/20-writers.
  */
 import { watch, type FSWatcher } from 'node:fs';
-import { access, mkdir, readdir, readFile, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { MailroomError, isErrno } from '../../errors.js';
 import { DEFAULT_WAIT_MS, tryAcquireLock, withLock, type HeldLock, type LockOptions } from '../lock.js';
 import { DIR_MODE, FILE_MODE } from '../modes.js';
+import { exists } from './context.js';
 
 /** One spooled batch: its file and what its appender spooled (a JSON value; the caller gives it meaning). */
 export interface SpooledBatch {
@@ -97,7 +98,7 @@ export async function appendThroughSpool<R>(
     let delay = MIN_WAIT_MS;
     let nextTry = performance.now() + delay;
     for (;;) {
-      if (!(await present(ticket))) {
+      if (!(await exists(ticket))) {
         options.onAcquired?.({ lockDir, waitMs: performance.now() - start });
         return await byOther();
       }
@@ -212,16 +213,6 @@ export async function clearSpool(batches: readonly SpooledBatch[]): Promise<void
 /** Leaves no empty spool directories behind (a spooler that finds its directory gone makes it again). */
 async function removeEmpty(dir: string): Promise<void> {
   await rmdir(dir).then(() => rmdir(dirname(dir)), () => undefined).catch(() => undefined);
-}
-
-async function present(path: string): Promise<boolean> {
-  return access(path).then(
-    () => true,
-    (err: unknown) => {
-      if (isErrno(err, 'ENOENT')) return false;
-      throw err;
-    },
-  );
 }
 
 /** Takes a batch back; false when a holder already appended (and removed) it. */
