@@ -54,7 +54,7 @@ export default async function mcpBench(ctx) {
   await createTeam({ root: store, team: TEAM });
   await spawnMember({ root: store, team: TEAM, name: 'local' });
   cacheDir = `${await ctx.tempRoot()}/cache`;
-  await (await connect(store.root, 'warm-up')).close();
+  await (await connect(root, 'warm-up')).close();
   const start = [];
   const node = [];
   for (let i = 0; i < (ctx.quick ? 3 : 8); i++) {
