@@ -39,6 +39,8 @@ describe('a model call that fails', () => {
       expect(entry?.read).toBe(false);
       failing = false;
       await until(async () => (await store.readInbox('t', 'alice'))[0]?.read === true, 10_000, 'the retried delivery to be acknowledged');
+      // The read flag lands before the journal line that reports it: wait for the event, not a sleep.
+      await until(async () => (await store.readEvents('t')).events.some((e) => e.kind === 'delivery' && e.state === 'read'), 5_000, 'the read event');
       const ok = model.requests.at(-1)!;
       const mentions = JSON.stringify(ok.messages).split('important').length - 1;
       expect(mentions).toBe(1);
