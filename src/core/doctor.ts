@@ -88,6 +88,7 @@ function storeCheck(repairOne: (issue: StoreIssue) => Promise<StoreRepair>, issu
     finding.bytes = issue.bytes;
     if (!issue.removable) finding.severity = 'info';
   }
+  if (issue.kind === 'server-setting') finding.severity = issue.severity;
   return { finding, fix: () => repairOne(issue) };
 }
 
@@ -103,6 +104,8 @@ function describe(issue: StoreIssue): string {
       return `Lock ${issue.location} has not been refreshed for ${age(issue.ageMs)}: its holder is gone (writers take it over after 10 s).`;
     case 'lock-leftover':
       return `${issue.location} is left over from an interrupted lock takeover (${age(issue.ageMs)} old).`;
+    case 'server-setting':
+      return `${issue.location}: ${issue.setting} is ${issue.value}: ${issue.detail} Fix: ${issue.fix}`;
     case 'orphan-task-list':
       return `Task list ${issue.location} (${issue.tasks} task${issue.tasks === 1 ? '' : 's'}, unchanged for ${age(issue.ageMs)}) belongs to no team: Claude Code 2.1.332 leaves a session's task list behind when it removes the team. Repair moves it to <root>/mailroom/leftovers/tasks/ (never deletes it).`;
   }

@@ -33,7 +33,15 @@ export type StoreIssue =
    * A task list that belongs to no team (Claude Code 2.1.332 leaves `tasks/<list>/` behind when it
    * removes a session's team). `tasks`: its task files; `ageMs`: since anything in it last changed.
    */
-  | { kind: 'orphan-task-list'; location: string; list: string; tasks: number; ageMs: number };
+  | { kind: 'orphan-task-list'; location: string; list: string; tasks: number; ageMs: number }
+  /**
+   * A setting of the store's server that puts team data at risk (Redis: no AOF, so a restart
+   * loses recent sends; an eviction policy other than `noeviction`, so a full server deletes
+   * inboxes and tasks). `severity`: `problem` for silent data loss in normal use, `info` for
+   * durability a user may have chosen to give up. Never repaired by mailroom (the server is
+   * shared; its configuration is its operator's): `fix` says what to change.
+   */
+  | { kind: 'server-setting'; location: string; setting: string; value: string; severity: 'problem' | 'info'; detail: string; fix: string };
 
 /** The outcome of repairing one {@link StoreIssue}. */
 export interface StoreRepair {

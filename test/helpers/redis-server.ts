@@ -13,6 +13,8 @@ export interface RedisServerOptions {
   aof?: boolean;
   /** `requirepass` for the default user. */
   password?: string;
+  /** More server arguments, e.g. `['--maxmemory-policy', 'allkeys-lru']`. */
+  args?: readonly string[];
 }
 
 /** A running server. */
@@ -47,6 +49,7 @@ export async function startRedis(options: RedisServerOptions = {}): Promise<Redi
   if (options.aof) args.push('--appendonly', 'yes', '--appendfsync', 'always');
   else args.push('--appendonly', 'no');
   if (options.password) args.push('--requirepass', options.password);
+  if (options.args) args.push(...options.args);
   let proc = await launch(bin, args);
   const auth = options.password ? `:${encodeURIComponent(options.password)}@` : '';
   const server: RedisServer = {

@@ -38,6 +38,8 @@ export async function repairHealth(ctx: FsContext, issue: StoreIssue): Promise<S
       }
       if (!(await dirId(issue.location))) return removed('already gone');
       return (await clearIfStale(issue.location, staleMs)) ? removed('removed') : kept('it is in use again');
+    case 'server-setting':
+      return kept('the filesystem store has no server settings');
   }
 }
 

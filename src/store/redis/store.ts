@@ -18,6 +18,7 @@ import type { RedisContext } from './context.js';
 import * as claims from './claims.js';
 import * as events from './events.js';
 import * as inboxes from './inboxes.js';
+import { scanServerSettings } from './server-health.js';
 import * as members from './members.js';
 import * as tasks from './tasks.js';
 import * as teams from './teams.js';
@@ -163,11 +164,16 @@ export class RedisTeamStore implements T.TeamStore {
     return this.watcher.watch(team, listener);
   }
 
-  /** Redis keeps no files to go corrupt or half-written (scripts are atomic): nothing to find. */
-  async scanHealth(): Promise<StoreIssue[]> {
-    return [];
+  /**
+   * Redis keeps no files to go corrupt or half-written (scripts are atomic); what can go wrong is
+   * the server's configuration (no AOF, an eviction policy): see server-health.ts.
+   */
+  scanHealth(): Promise<StoreIssue[]> {
+    return scanServerSettings(this.conn);
   }
-  async repairHealth(): Promise<StoreRepair> {
+  /** Server settings are their operator's to change: never repaired, the note says how. */
+  async repairHealth(issue: StoreIssue): Promise<StoreRepair> {
+    if (issue.kind === 'server-setting') return { done: false, note: `mailroom does not change the server's configuration: ${issue.fix}`, bytesFreed: 0 };
     return { done: true, note: 'The Redis store has nothing to repair.', bytesFreed: 0 };
   }
 
