@@ -3,6 +3,8 @@
  * them into library options. The backend is chosen once, by src/store/open.ts; commands hand the
  * opened stores to core and never look at a path or URL.
  */
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Argv } from 'yargs';
 import { openStores, resolveSelection } from '../store/open.js';
 import type { Stores } from '../store/selection.js';
@@ -31,6 +33,20 @@ const opened = new Set<Stores>();
 /** Opens the stores the global options select; lock warnings go to stderr. Closed by {@link closeStores}. */
 export async function openStore(args: GlobalArgs): Promise<Stores> {
   const selection = resolveSelection({ store: args.store, root: args.root, claude: args.claude });
+  const stores = await openStores(selection, { lock: { onWarning: (m) => process.stderr.write(`${m}\n`) } });
+  opened.add(stores);
+  return stores;
+}
+
+/**
+ * Opens the store named by one value of an option such as `store copy --from`: a store URL
+ * (`redis://…`, `rediss://…`, `file:///dir`) or a directory (the filesystem store there). Never
+ * `$MAILROOM_STORE`: the value alone says which store. Closed by {@link closeStores}.
+ * @throws INVALID_ARGUMENT (a URL mailroom cannot open), STORE_UNAVAILABLE
+ */
+export async function openStoreNamed(value: string, args: GlobalArgs): Promise<Stores> {
+  const store = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : pathToFileURL(resolve(value)).href;
+  const selection = resolveSelection({ store, root: args.root, claude: args.claude });
   const stores = await openStores(selection, { lock: { onWarning: (m) => process.stderr.write(`${m}\n`) } });
   opened.add(stores);
   return stores;

@@ -292,6 +292,34 @@ export interface WatchHandle {
   close(): Promise<void>;
 }
 
+/** One inbox of a {@link TeamImage}. */
+export interface InboxImage {
+  /** The member's name (or the name a non-member's inbox is stored under). */
+  name: string;
+  /** Live entries in inbox order, each with its own `read` and `timestamp` as stored. */
+  entries: InboxEntry[];
+  /** Read entries moved to the inbox archive, oldest first. */
+  archived: InboxEntry[];
+}
+
+/**
+ * A whole team as {@link TeamStore.importTeam} writes it: what `mailroom store copy` reads from
+ * another store. Leases, reader claims and idempotency keys are runtime state and not part of it.
+ */
+export interface TeamImage {
+  /** The config with its roster (`members`); the team is `config.name`. */
+  config: TeamConfig;
+  inboxes: InboxImage[];
+  /** Tasks with their ids (decimal, no leading zero), in any order. */
+  tasks: Task[];
+  /** The highest task id ever used, exact decimal: at least every id in `tasks` ("0" when none). */
+  highWatermark: string;
+  /** mailroom's member records. */
+  memberRecords: MemberRecord[];
+  /** The journal, oldest first. */
+  events: TeamEventRecord[];
+}
+
 /** Shared team state. Every method is safe to call from many processes (and machines) at once. */
 export interface TeamStore {
   /** How this store was chosen: pass it to child processes (see `selectionArgs`). */
@@ -322,6 +350,19 @@ export interface TeamStore {
   teamRemoval(team: string): Promise<TeamRemoval | undefined>;
   /** Brings a deleted team back, its journal and member records included. Event: team restored. @throws TEAM_EXISTS (a team of that name exists), TEAM_NOT_FOUND (no such id) */
   restoreTeam(id: string, ctx?: OpContext): Promise<Transition<TeamConfig>>;
+
+  /**
+   * Bulk import: creates the team `image.config.name` whole, in one step, as the image holds it —
+   * every task keeps its id, the high-water mark is set (the next created task gets the id after
+   * it), inbox entries keep their order, timestamps and read state, member records and the journal
+   * come along (events as given, oldest first; a backend gives them new stream positions). The
+   * imported journal is not returned: the transition's own `events` are `[]`. Watchers get hints
+   * for the config, every inbox and the task board.
+   * @throws TEAM_EXISTS (the team exists, or files a team of that name left behind do: nothing is
+   * written), INVALID_ARGUMENT (a task id that is not decimal, repeated, or beyond what the backend
+   * keeps — Redis: a signed 64-bit integer; a high-water mark below a task id; an inbox named twice)
+   */
+  importTeam(image: TeamImage, ctx?: OpContext): Promise<Transition<TeamConfig>>;
 
   // Roster
   /**

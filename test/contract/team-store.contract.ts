@@ -15,6 +15,7 @@ import type { Member, TeamConfig } from '../../src/protocol/config.js';
 import { makeInboxEntry, type InboxEntry } from '../../src/protocol/inbox.js';
 import type { StoreHint, TeamStore, Transition } from '../../src/store/team-store.js';
 import { startChild, type Child } from '../helpers/child.js';
+import { readTeamImage } from '../../src/core/store-copy.js';
 
 /** What a backend's test file supplies. */
 export interface ContractBackend {
@@ -173,6 +174,57 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         await store.createTeam(teamConfig(T));
         const kinds = (await store.readEvents(T)).events.map((e) => e.kind);
         expect(kinds).toEqual(['team', 'member']);
+      });
+    });
+
+    describe('bulk import (store copy)', () => {
+      /** A team with read, unread and archived entries, linked tasks (one owned) and a member record. */
+      async function richTeam(): Promise<void> {
+        await store.createTeam(teamConfig(T));
+        await store.addMember(T, teammate(T, 'alice'), { assignColor: true, record: { runtime: 'process', prompt: 'Write the parser' } });
+        const first = entry('team-lead', 'old news', '2026-01-01T00:00:00.000Z');
+        await store.appendMessages(T, [{ to: 'alice', entry: first }, { to: 'alice', entry: entry('team-lead', 'read me', '2026-01-01T00:00:01.000Z') }]);
+        await store.markRead(T, 'alice', (await store.readInbox(T, 'alice')).map((e) => e.msg_id ?? ''));
+        await store.archiveInbox(T, 'alice');
+        await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'unread one', '2026-01-01T00:00:02.000Z') }, { to: 'team-lead', entry: entry('alice', 'hi lead') }]);
+        const a = (await store.createTask(T, { subject: 'A', description: 'first' })).value.task;
+        const b = (await store.createTask(T, { subject: 'B', description: 'second', owner: 'alice' })).value.task;
+        await store.createTask(T, { subject: 'C', description: 'third' });
+        await store.deleteTask(T, '3');
+        await store.linkTasks(T, [{ blocked: b.id, blocker: a.id }]);
+      }
+
+      it('writes a team whole as read from another store: entries with read state, archive, tasks with ids and links, high-water mark, member records, journal', async () => {
+        await richTeam();
+        const image = await readTeamImage(store, T);
+        expect(image.highWatermark).toBe('3');
+        const archivedBefore = (await store.readInboxHistory(T, 'alice')).archived;
+        expect(archivedBefore.length).toBeGreaterThan(0);
+        await store.deleteTeam(T);
+        const imported = await store.importTeam(image, { actor: 'user' });
+        expect(imported).toEqual({ value: image.config, events: [] });
+        const again = await readTeamImage(store, T);
+        expect({ ...again, tasks: sortById(again.tasks), inboxes: sortByName(again.inboxes) }).toEqual({ ...image, tasks: sortById(image.tasks), inboxes: sortByName(image.inboxes) });
+        // It goes on as a team: the next task id follows the high-water mark; an append lands after the imported entries.
+        expect((await store.createTask(T, { subject: 'D', description: '' })).value.task.id).toBe('4');
+        await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'after import') }]);
+        expect((await store.readInbox(T, 'alice')).map((e) => [e.text, e.read === true])).toEqual([
+          ['unread one', false],
+          ['after import', false],
+        ]);
+        expect((await store.takeUnread(T, 'alice', { reader: 'r' })).value.entries.map((e) => e.text)).toEqual(['unread one', 'after import']);
+      });
+
+      it('refuses a team that exists (TEAM_EXISTS) and a bad image (INVALID_ARGUMENT), writing nothing', async () => {
+        await richTeam();
+        const image = await readTeamImage(store, T);
+        expect((await refusal(store.importTeam(image))).code).toBe('TEAM_EXISTS');
+        expect(await readTeamImage(store, T)).toEqual(image);
+        const other = { ...image, config: { ...image.config, name: 'other' }, tasks: [...image.tasks, image.tasks[0]!] };
+        expect((await refusal(store.importTeam(other))).code).toBe('INVALID_ARGUMENT');
+        expect((await refusal(store.readConfig('other'))).code).toBe('TEAM_NOT_FOUND');
+        expect((await refusal(store.importTeam({ ...other, tasks: image.tasks, highWatermark: '1' }))).code).toBe('INVALID_ARGUMENT');
+        expect((await store.listTeams()).map((t) => t.name)).toEqual([T]);
       });
     });
 
@@ -716,4 +768,12 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
       });
     });
   });
+}
+
+function sortById<T extends { id: string }>(xs: readonly T[]): T[] {
+  return [...xs].sort((a, b) => Number(a.id) - Number(b.id));
+}
+
+function sortByName<T extends { name: string }>(xs: readonly T[]): T[] {
+  return [...xs].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

@@ -40,6 +40,7 @@ import type {
   TaskDraft,
   TaskEdge,
   TaskPatch,
+  TeamImage,
   TeamRef,
   TeamRemoval,
   TeamStore,
@@ -50,6 +51,7 @@ import type { FsContext } from './context.js';
 import * as deleted from './deleted.js';
 import { repairHealth } from './health-repair.js';
 import { scanTeamHealth } from './health-scan.js';
+import { importTeam } from './import.js';
 import { appendMessages } from './inbox-append.js';
 import * as inboxes from './inboxes.js';
 import * as journal from './journal.js';
@@ -96,6 +98,9 @@ export class FsTeamStore implements TeamStore {
   }
   restoreTeam(id: string, ctx?: OpContext): Promise<Transition<TeamConfig>> {
     return deleted.restoreTeam(this.ctx, id, ctx);
+  }
+  importTeam(image: TeamImage, ctx?: OpContext): Promise<Transition<TeamConfig>> {
+    return importTeam(this.ctx, image, ctx);
   }
 
   addMember(team: string, member: Member, options?: AddMemberOptions): Promise<Transition<Member>> {

@@ -17,6 +17,7 @@ export const SCRIPT_NAMES = [
   'create-team',
   'delete-team',
   'restore-team',
+  'import-team',
   'read-team',
   'add-member',
   'update-member',

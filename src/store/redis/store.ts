@@ -17,8 +17,9 @@ import type { RedisConnection } from './connection.js';
 import type { RedisContext } from './context.js';
 import * as claims from './claims.js';
 import * as events from './events.js';
-import * as inboxes from './inboxes.js';
+import { importTeam } from './import.js';
 import { scanServerSettings } from './server-health.js';
+import * as inboxes from './inboxes.js';
 import * as members from './members.js';
 import * as tasks from './tasks.js';
 import * as teams from './teams.js';
@@ -63,6 +64,9 @@ export class RedisTeamStore implements T.TeamStore {
   }
   restoreTeam(id: string, ctx?: T.OpContext): Promise<T.Transition<TeamConfig>> {
     return teams.restoreTeam(this.rc, id, ctx);
+  }
+  importTeam(image: T.TeamImage, ctx?: T.OpContext): Promise<T.Transition<TeamConfig>> {
+    return importTeam(this.rc, image, ctx);
   }
 
   addMember(team: string, member: Member, options?: T.AddMemberOptions): Promise<T.Transition<Member>> {
