@@ -6,14 +6,17 @@
 // The settle time should pass V8's memory reducer: some seconds after the heap stops growing it
 // runs one round of major GCs (tens of ms of CPU), which would otherwise land in the window of some
 // processes and not others. Run with --expose-gc.
-// Usage: node --expose-gc idle-child.mjs <root> <teammates|bare> <pollMs> <settleMs>
+// <root> may be a redis:// URL: the team is then in Redis (bench/81-redis-runtime), this machine's
+// records in a temporary directory.
+// Usage: node --expose-gc idle-child.mjs <root|redis-url> <teammates|bare> <pollMs> <settleMs>
 const [root, teammates, pollMs = '2000', settleMs = '1000'] = process.argv.slice(2);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 let host;
 if (teammates !== 'bare') {
-  const { createWorkerModel, InProcessHost, openFsStores } = await import('../../dist/index.js');
-  const store = openFsStores(root);
+  const { createWorkerModel, InProcessHost, openFsStores, openStores } = await import('../../dist/index.js');
+  const { tmpdir } = await import('node:os');
+  const store = root.startsWith('redis://') ? await openStores({ kind: 'redis', url: root, hostRoot: tmpdir() }) : openFsStores(root);
   host = await InProcessHost.open({ root: store, team: 'idle', pollMs: Number(pollMs) });
   const running = Array.from({ length: Number(teammates) }, (_, i) => host.add(`t${i}`, createWorkerModel()));
   const deadline = Date.now() + 60_000;
