@@ -703,7 +703,8 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
       it('finds nothing to repair in a healthy store', async () => {
         await withTeam('alice');
         await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'x') }]);
-        expect(await store.scanHealth()).toEqual([]);
+        // The data is healthy; a server's own settings (Redis without AOF here) are not data.
+        expect((await store.scanHealth()).filter((i) => i.kind !== 'server-setting')).toEqual([]);
       });
     });
 
