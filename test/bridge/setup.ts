@@ -6,7 +6,7 @@ import { cp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startBridge, type Bridge, type BridgeStatus } from '../../src/bridge/bridge.js';
 import type { InboxEntry } from '../../src/protocol/inbox.js';
-import { openFsStores, openStores } from '../../src/store/open.js';
+import { openFsStores, openStores, type OpenOptions } from '../../src/store/open.js';
 import type { Stores } from '../../src/store/selection.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
@@ -33,8 +33,8 @@ export interface TwoMachines {
   close(): Promise<void>;
 }
 
-export async function twoMachines(options: { seedA?: boolean } = {}): Promise<TwoMachines> {
-  const server = await startRedis();
+export async function twoMachines(options: { seedA?: boolean; aof?: boolean } = {}): Promise<TwoMachines> {
+  const server = await startRedis({ aof: options.aof === true });
   const dirs: TempDir[] = [await makeTempDir('mailroom-bridge-a-'), await makeTempDir('mailroom-bridge-b-')];
   if (options.seedA !== false) await cp(FIXTURE, join(dirs[0]!.path, 'teams'), { recursive: true });
   const machines = await Promise.all(dirs.map((d) => machine(d.path, server.url)));
@@ -54,7 +54,7 @@ export async function twoMachines(options: { seedA?: boolean } = {}): Promise<Tw
 }
 
 async function machine(root: string, url: string): Promise<Machine> {
-  const remote = await openStores({ kind: 'redis', url, hostRoot: root });
+  const remote = await openStores({ kind: 'redis', url, hostRoot: root }, { connection: { waitMs: 300 } } as OpenOptions);
   const m: Machine = {
     root,
     remote,
@@ -63,7 +63,7 @@ async function machine(root: string, url: string): Promise<Machine> {
     config: join(root, 'teams', TEAM, 'config.json'),
     start: async () => {
       const local = openFsStores(root);
-      m.bridge = await startBridge({ team: TEAM, local: local.team, host: local.host, remote: remote.team, onStatus: (s) => m.statuses.push(s), presenceMs: 500 });
+      m.bridge = await startBridge({ team: TEAM, local: local.team, host: local.host, remote: remote.team, onStatus: (s) => m.statuses.push(s), presenceMs: 500, retryMs: 100 });
       return m.bridge;
     },
   };
