@@ -72,6 +72,9 @@ class Engine implements Bridge {
   private stopped = false;
   private offline = false;
   private localSeen = false;
+  private readonly deferred: string[] = [];
+  /** Both configs as last read (re-read on a roster hint, a full step, or after a failure). */
+  private cfg: { local: TeamConfig; remote: TeamConfig } | undefined;
   private waiters: Array<() => void> = [];
   private readonly team: string;
 
@@ -139,9 +142,11 @@ class Engine implements Bridge {
         if (!isUnavailable(err)) {
           // Not the network: report it and go on; the next hint of that inbox or roster retries it.
           this.o.onStatus?.({ kind: 'warning', message: (err as Error).message });
+          this.cfg = undefined;
           continue;
         }
         this.mergeBack(work);
+        this.cfg = undefined;
         this.goOffline(err);
         return;
       }
@@ -171,28 +176,30 @@ class Engine implements Bridge {
 
   /** One sync step over what `work` names. */
   private async step(work: Dirty): Promise<void> {
-    const configs = await this.configs();
-    if (!configs) return;
-    if (work.all || work.roster) await this.roster(configs);
+    if (work.all || work.roster || !this.cfg) {
+      this.cfg = undefined;
+      const fresh = await this.configs();
+      if (!fresh) return;
+      await this.roster(fresh);
+      this.cfg = fresh;
+    }
+    const configs = this.cfg;
     const names = work.all ? await this.inboxNames(configs) : [...work.inboxes];
     const members = new Set([...configs.local.members.map((m) => m.name)]);
     const remoteMembers = new Set(configs.remote.members.map((m) => m.name));
-    const exists = await this.existing();
-    for (const member of names) {
-      if (!members.has(member) || !remoteMembers.has(member)) continue;
-      const r = await syncInbox(
-        { team: this.team, member, local: this.o.local, remote: this.o.remote, exists: { local: exists.local.has(member), remote: exists.remote.has(member) } },
-        new Set(this.state.synced[member] ?? []),
-      );
+    if (work.all || work.roster) names.push(...this.deferred.splice(0));
+    for (const member of new Set(names)) {
+      if (!members.has(member) || !remoteMembers.has(member)) {
+        // Not (yet) a member on both sides: synced after the next roster step adds it.
+        if (!this.deferred.includes(member)) this.deferred.push(member);
+        continue;
+      }
+      const exists = async (side: 'local' | 'remote') => (await (side === 'local' ? this.o.local : this.o.remote).listInboxes(this.team)).some((i) => i.name === member);
+      const r = await syncInbox({ team: this.team, member, local: this.o.local, remote: this.o.remote, exists }, new Set(this.state.synced[member] ?? []));
       this.state.synced[member] = r.synced;
       await saveState(this.o.host, this.team, this.state);
       if (r.toLocal + r.toRemote + r.readLocal + r.readRemote > 0) this.o.onStatus?.({ kind: 'synced', member, ...r });
     }
-  }
-
-  private async existing(): Promise<{ local: Set<string>; remote: Set<string> }> {
-    const [l, r] = await Promise.all([this.o.local.listInboxes(this.team), this.o.remote.listInboxes(this.team)]);
-    return { local: new Set(l.map((i) => i.name)), remote: new Set(r.map((i) => i.name)) };
   }
 
   private async inboxNames(configs: { local: TeamConfig; remote: TeamConfig }): Promise<string[]> {

@@ -17,8 +17,8 @@ export interface InboxSides {
   member: string;
   local: TeamStore;
   remote: TeamStore;
-  /** Whether the inbox exists on each side (a missing one removed nothing). */
-  exists: { local: boolean; remote: boolean };
+  /** Whether the inbox exists on a side (a missing one removed nothing); asked only when a synced entry is gone from it. */
+  exists(side: 'local' | 'remote'): Promise<boolean>;
 }
 
 /** What one inbox sync did. */
@@ -44,8 +44,8 @@ export async function syncInbox(sides: InboxSides, synced: ReadonlySet<string>):
   if (toLocal.length > 0) await local.appendMessages(team, toLocal.map(([id, e]) => ({ to: member, entry: bridgeCopy(e, id) })), ctx);
   for (const [id, e] of toRemote) there.set(id, bridgeCopy(e, id));
   for (const [id, e] of toLocal) here.set(id, bridgeCopy(e, id));
-  const markRemote = readKeys(there, here, synced, sides.exists.local);
-  const markLocal = readKeys(here, there, synced, sides.exists.remote);
+  const markRemote = await readKeys(there, here, synced, () => sides.exists('local'));
+  const markLocal = await readKeys(here, there, synced, () => sides.exists('remote'));
   const readRemote = markRemote.length > 0 ? (await remote.markRead(team, member, markRemote, ctx)).value : 0;
   const readLocal = markLocal.length > 0 ? (await local.markRead(team, member, markLocal, ctx)).value : 0;
   const both = new Set<string>();
@@ -63,12 +63,14 @@ function missing(from: Map<string, InboxEntry>, to: Map<string, InboxEntry>, syn
  * Store keys of unread entries of `target` whose copy on the other side is read — or gone from an
  * inbox that exists there, after it was synced (removed as read or delivered).
  */
-function readKeys(target: Map<string, InboxEntry>, other: Map<string, InboxEntry>, synced: ReadonlySet<string>, otherExists: boolean): string[] {
+async function readKeys(target: Map<string, InboxEntry>, other: Map<string, InboxEntry>, synced: ReadonlySet<string>, otherExists: () => Promise<boolean>): Promise<string[]> {
   const keys: string[] = [];
+  let exists: boolean | undefined;
   for (const [id, e] of target) {
     if (!isUnreadEntry(e)) continue;
     const twin = other.get(id);
-    const readThere = twin ? !isUnreadEntry(twin) : otherExists && synced.has(id);
+    let readThere = twin !== undefined && !isUnreadEntry(twin);
+    if (!twin && synced.has(id)) readThere = exists ??= await otherExists();
     if (readThere) keys.push(entryKey(e));
   }
   return keys;
