@@ -3,7 +3,10 @@
  * Claude Code side is written exactly as Claude Code 2.1.109 writes it (fixture shapes, its lock
  * protocol), the other side through the Redis store.
  */
-import { readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { startBridge } from '../../src/bridge/bridge.js';
+import { openFsStores } from '../../src/store/open.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeInboxEntry } from '../../src/protocol/inbox.js';
 import type { TeamConfig } from '../../src/protocol/config.js';
@@ -108,5 +111,27 @@ describe('bridge', () => {
     expect((await t.a.remote.team.readInbox(TEAM, 'observer')).map((e) => e.text).sort()).toEqual(observer);
     expect(await texts(t.a.inbox('team-lead'))).toEqual(lead);
     expect(await texts(t.b.inbox('team-lead'))).toEqual(lead);
+  });
+
+  it('an entry Claude Code 2.1.332 removed on delivery counts as read in Redis and is not copied back', async () => {
+    t = await twoMachines();
+    await t.a.start();
+    await t.b.remote.team.appendMessages(TEAM, [{ to: 'observer', entry: makeInboxEntry({ from: 'team-lead', text: 'deliver me', timestamp: new Date().toISOString(), msgId: 'm-332' }) }]);
+    await until(async () => (await inboxFile(t!.a.inbox('observer'))).some((e) => e.msg_id === 'm-332'), 10_000, 'copy on A');
+    await t.a.bridge!.idle();
+    await underClaudeLock<Array<Record<string, unknown>>>(t.a.inbox('observer'), (v) => v.filter((e) => e.msg_id !== 'm-332'));
+    await until(async () => (await t!.a.remote.team.readInbox(TEAM, 'observer'))[0]?.read === true, 10_000, 'read in Redis');
+    await t.a.bridge!.idle();
+    expect(await inboxFile(t.a.inbox('observer'))).toEqual([]);
+  });
+
+  it('refuses a saved state it cannot read, and leaves the file as it was', async () => {
+    t = await twoMachines();
+    const path = join(t.a.root, 'mailroom', 'bridge', `${TEAM}.json`);
+    await mkdir(join(t.a.root, 'mailroom', 'bridge'), { recursive: true });
+    await writeFile(path, '{"v":1,"synced":');
+    const local = openFsStores(t.a.root);
+    await expect(startBridge({ team: TEAM, local: local.team, host: local.host, remote: t.a.remote.team })).rejects.toMatchObject({ code: 'FILE_CORRUPT' });
+    expect(await readFile(path, 'utf8')).toBe('{"v":1,"synced":');
   });
 });
