@@ -15,6 +15,7 @@ import type { HostStore } from '../store/host-store.js';
 import type { StoreHint, TeamStore, WatchHandle } from '../store/team-store.js';
 import { syncRoster, teamSeed } from './members.js';
 import { syncInbox } from './messages.js';
+import { syncTasks } from './tasks.js';
 import { loadState, saveState, type BridgeState } from './state.js';
 
 /** What the bridge reports as it runs (one line each in the CLI). */
@@ -24,6 +25,7 @@ export type BridgeStatus =
   | { kind: 'local-missing' }
   | { kind: 'synced'; member: string; toRemote: number; toLocal: number; readRemote: number; readLocal: number }
   | { kind: 'roster'; changed: string[] }
+  | { kind: 'tasks'; toLocal: number; toRemote: number; conflicts: string[] }
   | { kind: 'warning'; message: string };
 
 /** Options of {@link startBridge}. */
@@ -60,10 +62,10 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
   return engine;
 }
 
-type Dirty = { all: boolean; roster: boolean; inboxes: Set<string> };
+type Dirty = { all: boolean; roster: boolean; tasks: boolean; inboxes: Set<string> };
 
 class Engine implements Bridge {
-  private dirty: Dirty = { all: true, roster: true, inboxes: new Set() };
+  private dirty: Dirty = { all: true, roster: true, tasks: true, inboxes: new Set() };
   private running: Promise<void> | undefined;
   private watches: WatchHandle[] = [];
   private remoteWatch: WatchHandle | undefined;
@@ -102,9 +104,11 @@ class Engine implements Bridge {
   private onHint(hint: StoreHint): void {
     if (hint.kind === 'inbox') this.mark({ inbox: hint.member });
     else if (hint.kind === 'config' || hint.kind === 'claims') this.mark({ roster: true });
+    else if (hint.kind === 'task') this.mark({ tasks: true });
   }
 
-  private mark(what: { inbox?: string; roster?: boolean; all?: boolean }): void {
+  private mark(what: { inbox?: string; roster?: boolean; tasks?: boolean; all?: boolean }): void {
+    if (what.tasks) this.dirty.tasks = true;
     if (what.inbox !== undefined) this.dirty.inboxes.add(what.inbox);
     if (what.roster) this.dirty.roster = true;
     if (what.all) this.dirty.all = true;
@@ -112,7 +116,7 @@ class Engine implements Bridge {
   }
 
   private pending(): boolean {
-    return this.dirty.all || this.dirty.roster || this.dirty.inboxes.size > 0;
+    return this.dirty.all || this.dirty.roster || this.dirty.tasks || this.dirty.inboxes.size > 0;
   }
 
   private kick(): void {
@@ -131,7 +135,7 @@ class Engine implements Bridge {
   private async loop(): Promise<void> {
     while (this.pending() && !this.stopped) {
       const work = this.dirty;
-      this.dirty = { all: false, roster: false, inboxes: new Set() };
+      this.dirty = { all: false, roster: false, tasks: false, inboxes: new Set() };
       try {
         await this.step(work);
         if (this.offline) {
@@ -156,6 +160,7 @@ class Engine implements Bridge {
   private mergeBack(work: Dirty): void {
     this.dirty.all ||= work.all;
     this.dirty.roster ||= work.roster;
+    this.dirty.tasks ||= work.tasks;
     for (const m of work.inboxes) this.dirty.inboxes.add(m);
   }
 
@@ -184,6 +189,7 @@ class Engine implements Bridge {
       this.cfg = fresh;
     }
     const configs = this.cfg;
+    if (work.all || work.tasks) await this.tasks();
     const names = work.all ? await this.inboxNames(configs) : [...work.inboxes];
     const members = new Set([...configs.local.members.map((m) => m.name)]);
     const remoteMembers = new Set(configs.remote.members.map((m) => m.name));
@@ -231,6 +237,13 @@ class Engine implements Bridge {
     }
     this.localSeen = true;
     return { local: local!, remote: remote! };
+  }
+
+  private async tasks(): Promise<void> {
+    const r = await syncTasks({ team: this.team, local: this.o.local, remote: this.o.remote }, this.state.tasks);
+    this.state.tasks = r.base;
+    await saveState(this.o.host, this.team, this.state);
+    if (r.toLocal + r.toRemote + r.conflicts.length > 0) this.o.onStatus?.({ kind: 'tasks', toLocal: r.toLocal, toRemote: r.toRemote, conflicts: r.conflicts });
   }
 
   private async roster(configs: { local: TeamConfig; remote: TeamConfig }): Promise<void> {

@@ -12,6 +12,7 @@ import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 
 export const TEAM = 'compat';
+export const TASKS_FIXTURE = join(import.meta.dirname, '..', '..', 'fixtures', 'claude-code-2.1.109', '1-tasks-with-dependency', 'tasks');
 export const FIXTURE = join(import.meta.dirname, '..', '..', 'fixtures', 'claude-code-2.1.109', '2-teammate-spawned', 'teams');
 
 /** One machine: its Claude Code root and, while running, its bridge. */
@@ -22,6 +23,7 @@ export interface Machine {
   statuses: BridgeStatus[];
   inbox(member: string): string;
   config: string;
+  task(id: string): string;
   start(): Promise<Bridge>;
 }
 
@@ -33,10 +35,11 @@ export interface TwoMachines {
   close(): Promise<void>;
 }
 
-export async function twoMachines(options: { seedA?: boolean; aof?: boolean } = {}): Promise<TwoMachines> {
+export async function twoMachines(options: { seedA?: boolean; aof?: boolean; tasks?: boolean } = {}): Promise<TwoMachines> {
   const server = await startRedis({ aof: options.aof === true });
   const dirs: TempDir[] = [await makeTempDir('mailroom-bridge-a-'), await makeTempDir('mailroom-bridge-b-')];
   if (options.seedA !== false) await cp(FIXTURE, join(dirs[0]!.path, 'teams'), { recursive: true });
+  if (options.tasks) await cp(TASKS_FIXTURE, join(dirs[0]!.path, 'tasks'), { recursive: true });
   const machines = await Promise.all(dirs.map((d) => machine(d.path, server.url)));
   return {
     server,
@@ -61,6 +64,7 @@ async function machine(root: string, url: string): Promise<Machine> {
     statuses: [],
     inbox: (member) => join(root, 'teams', TEAM, 'inboxes', `${member}.json`),
     config: join(root, 'teams', TEAM, 'config.json'),
+    task: (id) => join(root, 'tasks', TEAM, `${id}.json`),
     start: async () => {
       const local = openFsStores(root);
       m.bridge = await startBridge({ team: TEAM, local: local.team, host: local.host, remote: remote.team, onStatus: (s) => m.statuses.push(s), presenceMs: 500, retryMs: 100 });

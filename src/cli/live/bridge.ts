@@ -63,6 +63,8 @@ function describe(s: BridgeStatus | { kind: 'started'; local: string; store: str
       return `${s.member}: ${s.toRemote} out, ${s.toLocal} in, ${s.readRemote + s.readLocal} marked read`;
     case 'roster':
       return `members changed: ${s.changed.join(', ')}`;
+    case 'tasks':
+      return `tasks: ${s.toRemote} out, ${s.toLocal} in${s.conflicts.length > 0 ? `; shared store won for #${s.conflicts.join(', #')} (local edit journalled)` : ''}`;
     case 'warning':
       return `warning: ${s.message}`;
   }
