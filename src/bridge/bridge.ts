@@ -14,6 +14,7 @@ import type { TeamConfig } from '../protocol/config.js';
 import type { HostStore } from '../store/host-store.js';
 import type { StoreHint, TeamStore, WatchHandle } from '../store/team-store.js';
 import { syncRoster, teamSeed } from './members.js';
+import { InboxCache, type Side } from './inbox-cache.js';
 import { syncInbox } from './messages.js';
 import { syncTasks } from './tasks.js';
 import { loadState, saveState, type BridgeState } from './state.js';
@@ -75,6 +76,7 @@ class Engine implements Bridge {
   private offline = false;
   private localSeen = false;
   private readonly deferred: string[] = [];
+  private readonly cache = new InboxCache();
   /** Both configs as last read (re-read on a roster hint, a full step, or after a failure). */
   private cfg: { local: TeamConfig; remote: TeamConfig } | undefined;
   private waiters: Array<() => void> = [];
@@ -88,9 +90,12 @@ class Engine implements Bridge {
   }
 
   async start(): Promise<void> {
-    this.watches.push(await this.o.local.watch(this.team, (h) => this.onHint(h)));
+    this.watches.push(await this.o.local.watch(this.team, (h) => this.onHint(h, 'local')));
     await this.watchRemote().catch(() => undefined);
-    this.timer = setInterval(() => this.mark({ roster: true }), this.o.presenceMs ?? 5_000);
+    this.timer = setInterval(() => {
+      this.cache.clear();
+      this.mark({ roster: true });
+    }, this.o.presenceMs ?? 5_000);
     this.timer.unref();
     this.kick();
     await this.idle();
@@ -98,11 +103,14 @@ class Engine implements Bridge {
 
   private async watchRemote(): Promise<void> {
     if (this.remoteWatch) return;
-    this.remoteWatch = await this.o.remote.watch(this.team, (h) => this.onHint(h));
+    this.remoteWatch = await this.o.remote.watch(this.team, (h) => this.onHint(h, 'remote'));
   }
 
-  private onHint(hint: StoreHint): void {
-    if (hint.kind === 'inbox') this.mark({ inbox: hint.member });
+  private onHint(hint: StoreHint, side: Side): void {
+    if (hint.kind === 'inbox') {
+      this.cache.invalidate(side, hint.member);
+      this.mark({ inbox: hint.member });
+    }
     else if (hint.kind === 'config' || hint.kind === 'claims') this.mark({ roster: true });
     else if (hint.kind === 'task') this.mark({ tasks: true });
   }
@@ -147,10 +155,12 @@ class Engine implements Bridge {
           // Not the network: report it and go on; the next hint of that inbox or roster retries it.
           this.o.onStatus?.({ kind: 'warning', message: (err as Error).message });
           this.cfg = undefined;
+          this.cache.clear();
           continue;
         }
         this.mergeBack(work);
         this.cfg = undefined;
+        this.cache.clear();
         this.goOffline(err);
         return;
       }
@@ -201,7 +211,17 @@ class Engine implements Bridge {
         continue;
       }
       const exists = async (side: 'local' | 'remote') => (await (side === 'local' ? this.o.local : this.o.remote).listInboxes(this.team)).some((i) => i.name === member);
-      const r = await syncInbox({ team: this.team, member, local: this.o.local, remote: this.o.remote, exists }, new Set(this.state.synced[member] ?? []));
+      const store = (side: Side) => (side === 'local' ? this.o.local : this.o.remote);
+      const sides = {
+        team: this.team,
+        member,
+        local: this.o.local,
+        remote: this.o.remote,
+        exists,
+        read: (side: Side) => (work.all ? store(side).readInbox(this.team, member) : this.cache.read(side, store(side), this.team, member)),
+        wrote: (side: Side) => this.cache.invalidate(side, member),
+      };
+      const r = await syncInbox(sides, new Set(this.state.synced[member] ?? []));
       this.state.synced[member] = r.synced;
       await saveState(this.o.host, this.team, this.state);
       if (r.toLocal + r.toRemote + r.readLocal + r.readRemote > 0) this.o.onStatus?.({ kind: 'synced', member, ...r });

@@ -17,6 +17,10 @@ export interface InboxSides {
   member: string;
   local: TeamStore;
   remote: TeamStore;
+  /** Reads one copy of the inbox (the bridge's cache, else the store). */
+  read(side: 'local' | 'remote'): Promise<InboxEntry[]>;
+  /** This step wrote a copy: its cached read is stale. */
+  wrote(side: 'local' | 'remote'): void;
   /** Whether the inbox exists on a side (a missing one removed nothing); asked only when a synced entry is gone from it. */
   exists(side: 'local' | 'remote'): Promise<boolean>;
 }
@@ -34,18 +38,26 @@ export interface InboxSyncResult {
 /** Syncs one inbox (see the module comment); `synced` is the inbox's synced set before the step. */
 export async function syncInbox(sides: InboxSides, synced: ReadonlySet<string>): Promise<InboxSyncResult> {
   const { team, member, local, remote } = sides;
-  const [localEntries, remoteEntries] = await Promise.all([local.readInbox(team, member), remote.readInbox(team, member)]);
+  const [localEntries, remoteEntries] = await Promise.all([sides.read('local'), sides.read('remote')]);
   const here = byId(team, member, localEntries);
   const there = byId(team, member, remoteEntries);
   const toRemote = missing(here, there, synced);
   const toLocal = missing(there, here, synced);
   const ctx = { actor: 'mailroom-bridge' };
-  if (toRemote.length > 0) await remote.appendMessages(team, toRemote.map(([id, e]) => ({ to: member, entry: bridgeCopy(e, id) })), ctx);
-  if (toLocal.length > 0) await local.appendMessages(team, toLocal.map(([id, e]) => ({ to: member, entry: bridgeCopy(e, id) })), ctx);
+  if (toRemote.length > 0) {
+    sides.wrote('remote');
+    await remote.appendMessages(team, toRemote.map(([id, e]) => ({ to: member, entry: bridgeCopy(e, id) })), ctx);
+  }
+  if (toLocal.length > 0) {
+    sides.wrote('local');
+    await local.appendMessages(team, toLocal.map(([id, e]) => ({ to: member, entry: bridgeCopy(e, id) })), ctx);
+  }
   for (const [id, e] of toRemote) there.set(id, bridgeCopy(e, id));
   for (const [id, e] of toLocal) here.set(id, bridgeCopy(e, id));
   const markRemote = await readKeys(there, here, synced, () => sides.exists('local'));
   const markLocal = await readKeys(here, there, synced, () => sides.exists('remote'));
+  if (markRemote.length > 0) sides.wrote('remote');
+  if (markLocal.length > 0) sides.wrote('local');
   const readRemote = markRemote.length > 0 ? (await remote.markRead(team, member, markRemote, ctx)).value : 0;
   const readLocal = markLocal.length > 0 ? (await local.markRead(team, member, markLocal, ctx)).value : 0;
   const both = new Set<string>();
