@@ -7,7 +7,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN } from '../helpers/cli.js';
+import { BIN, runCli } from '../helpers/cli.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
+import { startRedis } from '../helpers/redis-server.js';
 import { claudeAppend } from '../helpers/claude-locked.js';
 import { until } from '../helpers/runtime.js';
 import { cleanEnv } from '../helpers/store-files.js';
@@ -89,5 +91,37 @@ describe('bridge restart', () => {
     await until(async () => (await texts(t!.b.inbox('observer'))).includes('while down'), 30_000, 'caught up on B');
     await until(() => t!.a.statuses.some((s) => s.kind === 'online'), 10_000, 'online status');
     expect(await texts(t.b.inbox('observer'))).toEqual(['while down']);
+  });
+
+  it('the CLI started while Redis is down says so and keeps retrying until stopped', async () => {
+    const dir = await makeTempDir('mailroom-bridge-down-');
+    try {
+      const server = await startRedis();
+      const url = server.url;
+      await server.stop(); // a port nothing listens on any more
+      const child = spawn(process.execPath, [BIN, 'bridge', '--root', dir.path, '--team', TEAM, '--json'], { env: cleanEnv({ MAILROOM_STORE: url }), stdio: ['ignore', 'pipe', 'pipe'] });
+      children.push(child);
+      const lines = createInterface({ input: child.stdout! });
+      const seen: Array<{ kind: string }> = [];
+      await new Promise<void>((resolve) => lines.on('line', (l) => (seen.push(JSON.parse(l) as { kind: string }), seen.length >= 2 && resolve())));
+      expect(seen.map((s) => s.kind)).toEqual(['offline', 'offline']);
+      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      await dir.cleanup();
+    }
+  });
+
+  it('refuses to run without a Redis store, saying how to give one', async () => {
+    const dir = await makeTempDir('mailroom-bridge-nostore-');
+    try {
+      const run = await runCli(['bridge', '--root', dir.path, '--team', TEAM], cleanEnv({ MAILROOM_STORE: '' }));
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('INVALID_ARGUMENT');
+      expect(run.stderr).toContain('--store redis://');
+    } finally {
+      await dir.cleanup();
+    }
   });
 });
