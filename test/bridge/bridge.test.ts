@@ -77,6 +77,16 @@ describe('bridge', () => {
     await until(async () => (await config(t!.b.config)).members.some((m) => m.name === 'helper'), 10_000, 'helper on B');
   });
 
+  it('a member Claude Code removes on A (shutdown approved) leaves Redis and B', async () => {
+    t = await twoMachines();
+    await t.a.start();
+    await t.b.start();
+    await until(async () => (await config(t!.b.config)).members.some((m) => m.name === 'observer'), 10_000, 'observer on B');
+    await underClaudeLock<TeamConfig>(t.a.config, (c) => ({ ...c, members: c.members.filter((m) => m.name !== 'observer') }));
+    await until(async () => !(await config(t!.b.config)).members.some((m) => m.name === 'observer'), 10_000, 'observer gone from B');
+    expect((await t.a.remote.team.readConfig(TEAM)).members.map((m) => m.name)).toEqual(['team-lead']);
+  });
+
   it('Claude Code removing its team directory at exit does not delete the shared team', async () => {
     t = await twoMachines();
     await t.a.start();
