@@ -142,3 +142,7 @@ export { inboxHistory, type HistoryEntry, type InboxHistoryOptions } from './cor
 export { messageStatus, type InboxPresence } from './core/message-book.js';
 export { leadCannotHear, leadHearingWarning } from './core/lead-hearing.js';
 export type { TeamEnd } from './core/snapshot.js';
+
+// mailroom bridge (issue 12): this machine's Claude Code team and a shared Redis team as one team.
+export { startBridge, type Bridge, type BridgeOptions, type BridgeStatus } from './bridge/bridge.js';
+export { sharedId } from './bridge/identity.js';

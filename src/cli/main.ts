@@ -22,6 +22,7 @@ import { watchCommand } from './commands/watch.js';
 import { logCommand } from './commands/log.js';
 import { doctorCommand } from './commands/doctor.js';
 import { STORE_COMMANDS, storeCommand } from './commands/store.js';
+import { bridgeCommand } from './commands/bridge.js';
 
 /** Every top-level command. Add new command modules here. */
 const COMMANDS: CommandModule<GlobalArgs, never>[] = [
@@ -35,6 +36,7 @@ const COMMANDS: CommandModule<GlobalArgs, never>[] = [
   logCommand,
   doctorCommand,
   storeCommand,
+  bridgeCommand,
 ] as unknown as CommandModule<GlobalArgs, never>[];
 
 /** The first word of a command module's `command` string (`'send <to> [text]'` → `send`). */

@@ -67,6 +67,15 @@ export interface HostStore {
   /** Modification time (epoch ms) of a file the user's tasks write; undefined when there is none. */
   userFileMtimeMs(path: string): Promise<number | undefined>;
 
+  /**
+   * The saved state of this machine's bridge of `team` (`mailroom bridge`, docs/bridge.md): opaque
+   * JSON text the bridge wrote, or undefined when none. Kept outside `teams/<team>/`, which Claude
+   * Code removes at the end of its session.
+   */
+  readBridgeState(team: string): Promise<string | undefined>;
+  /** Replaces the bridge state of `team` atomically (a crash leaves the old or the new text, never a mix). */
+  writeBridgeState(team: string, text: string): Promise<void>;
+
   /** Problems in this machine's own files (corrupt records, temp files, stale locks). */
   scanHealth(): Promise<StoreIssue[]>;
   /** Repairs one of {@link scanHealth}'s issues after re-checking it. */

@@ -98,6 +98,11 @@ export class Layout {
     return join(this.root, 'mailroom', 'commands');
   }
 
+  /** `<root>/mailroom/bridge/<team>.json`: the saved state of this machine's `mailroom bridge` of the team. */
+  bridgeStatePath(team: string): string {
+    return join(this.root, 'mailroom', 'bridge', `${pathPart(team)}.json`);
+  }
+
   /** `<root>/mailroom/commands/<team>` (case-keeping sanitiser). */
   commandRecordDir(team: string): string {
     return join(this.commandsDir, pathPart(team));

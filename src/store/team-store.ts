@@ -455,6 +455,14 @@ export interface TeamStore {
   unlinkTasks(team: string, edges: readonly TaskEdge[], ctx?: OpContext): Promise<Transition<Task[]>>;
   /** Deletes a task (its id is never reused) and strips it from every other task's links. @throws TASK_NOT_FOUND */
   deleteTask(team: string, id: string, ctx?: OpContext): Promise<Transition<Task>>;
+  /**
+   * Writes `task` as it is under its id: a mirror of another store's board (`mailroom bridge`,
+   * docs/bridge.md "Tasks"). Created when absent, replaced when different — every field, its links
+   * as given (the caller mirrors a whole board) — and the high-water mark raised to its id. No write
+   * and no event when equal. Events: task created, or task updated with the changed keys.
+   * @throws TEAM_NOT_FOUND, FILE_CORRUPT (the stored task does not parse: never overwritten), INVALID_ARGUMENT (`task` is not a valid task)
+   */
+  putTask(team: string, task: Task, ctx?: OpContext): Promise<Transition<Task>>;
   /** Puts `owner`'s tasks with one of `statuses` (default: not completed) back to pending with no owner. */
   unassignTasks(team: string, owner: string, options?: OpContext & { statuses?: readonly TaskStatus[] }): Promise<Transition<Task[]>>;
 

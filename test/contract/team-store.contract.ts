@@ -589,6 +589,30 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         expect((await refusal(store.deleteTask(T, '1'))).code).toBe('TASK_NOT_FOUND');
       });
 
+      it('puts a task as it is under its id (a mirror): created, replaced, equal writes nothing, ids never reused', async () => {
+        await withTeam('alice');
+        const mirrored = { id: '7', subject: 'from elsewhere', description: 'd', activeForm: 'Mirroring', owner: 'alice', status: 'in_progress' as const, blocks: [], blockedBy: ['3'], metadata: { origin: 'b' } };
+        const created = await journalled(T, () => store.putTask(T, mirrored));
+        expect(created.value).toEqual(mirrored);
+        expect(created.events).toMatchObject([{ kind: 'task', action: 'created', task: mirrored }]);
+        expect(await store.readTask(T, '7')).toEqual(mirrored);
+        expect(await store.readHighWatermark(T)).toBe('7');
+        expect((await store.createTask(T, { subject: 'next', description: '' })).value.task.id).toBe('8');
+        const same = await store.putTask(T, mirrored);
+        expect(same.events).toEqual([]);
+        const { activeForm: _gone, ...rest } = mirrored;
+        const replaced = { ...rest, subject: 'renamed', status: 'completed' as const, owner: undefined, metadata: { origin: 'c' } };
+        delete (replaced as { owner?: string }).owner;
+        const updated = await journalled(T, () => store.putTask(T, replaced));
+        expect(updated.value).toEqual(replaced);
+        expect(updated.events).toHaveLength(1);
+        expect(updated.events[0]).toMatchObject({ kind: 'task', action: 'updated', task: replaced });
+        expect([...((updated.events[0] as { changed?: string[] }).changed ?? [])].sort()).toEqual(['activeForm', 'metadata', 'owner', 'status', 'subject']);
+        expect(await store.readTask(T, '7')).toEqual(replaced);
+        expect((await refusal(store.putTask(T, { ...mirrored, id: 'x' }))).code).toBe('INVALID_ARGUMENT');
+        expect((await refusal(store.putTask('nope', mirrored))).code).toBe('TEAM_NOT_FOUND');
+      });
+
       it('unassigns an owner\'s open tasks', async () => {
         await withTeam('alice');
         await store.createTask(T, { subject: 'a', description: '' });

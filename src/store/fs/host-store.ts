@@ -14,6 +14,7 @@ import type { LockOptions } from '../lock.js';
 import { Layout } from '../paths.js';
 import { probeProcess, type ProcessProbe } from '../proc.js';
 import { ensureUserDir, readUserFile, requireUserDir, userFileMtimeMs } from '../user-files.js';
+import * as bridgeState from './bridge-state.js';
 import * as commands from './commands.js';
 import type { FsContext } from './context.js';
 import { repairHealth } from './health-repair.js';
@@ -101,6 +102,12 @@ export class FsHostStore implements HostStore {
   }
   userFileMtimeMs(path: string): Promise<number | undefined> {
     return userFileMtimeMs(path);
+  }
+  readBridgeState(team: string): Promise<string | undefined> {
+    return bridgeState.readBridgeState(this.ctx, team);
+  }
+  writeBridgeState(team: string, text: string): Promise<void> {
+    return bridgeState.writeBridgeState(this.ctx, team, text);
   }
   scanHealth(): Promise<StoreIssue[]> {
     return scanHostHealth(this.ctx);

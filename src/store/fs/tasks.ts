@@ -322,6 +322,33 @@ export async function deleteTask(ctx: FsContext, team: string, id: string, op?: 
 }
 
 /**
+ * Writes `task` as it is under its id (a mirror: the bridge), under the list lock: a new file when
+ * absent (the high-water mark raised to its id), else the task lock's read-modify-write replacing
+ * every key. @throws TEAM_NOT_FOUND, FILE_CORRUPT (the stored file does not parse), INVALID_ARGUMENT
+ */
+export async function putTask(ctx: FsContext, team: string, task: Task, op?: OpContext): Promise<Transition<Task>> {
+  const parsed = TaskSchema.safeParse(task);
+  if (!parsed.success || !TASK_ID_PATTERN.test(task.id)) throw new MailroomError('INVALID_ARGUMENT', `Task ${JSON.stringify(task.id)} cannot be written to team "${team}": it is not a valid task (${parsed.success ? 'its id is not a task id' : parsed.error.message}).`);
+  await readConfig(ctx, team);
+  return withList(ctx, team, async (list) => {
+    const read = await readTaskFile(ctx, team, task.id);
+    if (read.state === 'invalid') throw read.error;
+    await raiseHighWatermark(ctx, team, task.id, list);
+    if (read.state === 'missing') return { value: canonicalTask(task), events: await writeNewTask(ctx, team, task, list, op) };
+    const want = canonicalTask(structuredClone(task));
+    const r = await changeTask(ctx, team, task.id, op, (t) => {
+      const changed = changedKeys(t, want);
+      for (const k of changed) {
+        if (k in want) (t as Record<string, unknown>)[k] = (want as Record<string, unknown>)[k];
+        else delete (t as Record<string, unknown>)[k];
+      }
+      return changed;
+    });
+    return { value: r.task, events: r.events };
+  });
+}
+
+/**
  * Puts the tasks of any of `owners` with one of `statuses` (default: not completed) back to pending
  * with no owner, under the list lock.
  */

@@ -175,6 +175,9 @@ export class FsTeamStore implements TeamStore {
   deleteTask(team: string, id: string, ctx?: OpContext): Promise<Transition<Task>> {
     return tasks.deleteTask(this.ctx, team, id, ctx);
   }
+  putTask(team: string, task: Task, ctx?: OpContext): Promise<Transition<Task>> {
+    return tasks.putTask(this.ctx, team, task, ctx);
+  }
   unassignTasks(team: string, owner: string, options?: OpContext & { statuses?: readonly TaskStatus[] }): Promise<Transition<Task[]>> {
     return tasks.unassignTasks(this.ctx, team, [owner], options);
   }

@@ -39,6 +39,7 @@ export const SCRIPT_NAMES = [
   'link-tasks',
   'unlink-tasks',
   'delete-task',
+  'put-task',
   'unassign-tasks',
   'claim-reader',
   'beat',

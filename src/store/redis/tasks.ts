@@ -135,6 +135,17 @@ export async function deleteTask(rc: RedisContext, team: string, id: string, ctx
   return { value: assembleTask(out.value as unknown[]), events: out.events };
 }
 
+/** Writes a task as it is under its id (a mirror: the bridge). @throws TEAM_NOT_FOUND, INVALID_ARGUMENT */
+export async function putTask(rc: RedisContext, team: string, task: Task, ctx?: OpContext): Promise<Transition<Task>> {
+  const parsed = TaskSchema.safeParse(task);
+  if (!parsed.success || !TASK_ID.test(task.id)) throw new MailroomError('INVALID_ARGUMENT', `Task ${JSON.stringify(task.id)} cannot be written to team "${team}": it is not a valid task (${parsed.success ? 'its id is not a task id' : parsed.error.message}).`);
+  const whole = canonicalTask(structuredClone(task));
+  const doc = JSON.stringify(whole);
+  const args = [envOf(team, ctx), whole.id, doc, whole.status, whole.owner ?? '', JSON.stringify(whole.blocks), JSON.stringify(whole.blockedBy), whole.metadata?._internal === true ? '1' : '0'];
+  const out = await runOnce(rc, 'put-task', team, args);
+  return { value: assembleTask(out.value as unknown[]), events: out.events };
+}
+
 /** Puts an owner's tasks back to pending. */
 export async function unassignTasks(rc: RedisContext, team: string, owner: string, options: OpContext & { statuses?: readonly TaskStatus[] } = {}): Promise<Transition<Task[]>> {
   const out = await runOnce(rc, 'unassign-tasks', team, [envOf(team, options), owner, (options.statuses ?? []).join(',')]);

@@ -1,0 +1,147 @@
+// `mailroom bridge` (issue 12): two Claude Code roots A and B, one redis-server (loopback, no
+// persistence), one `mailroom bridge` CLI process per root. N messages each way at once, each
+// appended the way Claude Code 2.1.109 does (proper-lockfile lock, read, push, write back), paced
+// at one per 5 ms per direction. Latency: from the append's write until the message is seen in the
+// other root's inbox file (fs.watch on that inbox, file re-read per event). Also counted: messages
+// lost (never arrived) and duplicated (arrived more than once) on every copy. Baseline: the same
+// append seen in the same root's file (what detecting a local write costs, the floor of any sync).
+import { spawn } from 'node:child_process';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { watch } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import lockfile from 'proper-lockfile';
+import { quantile } from './lib/stats.mjs';
+import { startRedis } from './lib/redis-server.mjs';
+
+const BIN = fileURLToPath(new URL('../bin/mailroom.js', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('../fixtures/claude-code-2.1.109/2-teammate-spawned/teams', import.meta.url));
+const TEAM = 'compat';
+const LOCK = { stale: 10_000, realpath: false, retries: { retries: 1000, minTimeout: 2, maxTimeout: 25 } };
+
+async function claudeAppend(path, entry) {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, '[]', { flag: 'wx' }).catch(() => undefined);
+  const release = await lockfile.lock(path, { ...LOCK, lockfilePath: `${path}.lock` });
+  try {
+    const value = JSON.parse(await readFile(path, 'utf8'));
+    value.push(entry);
+    await writeFile(path, JSON.stringify(value, null, 2));
+  } finally {
+    await release();
+  }
+}
+
+async function readEntries(path) {
+  try {
+    return JSON.parse(await readFile(path, 'utf8'));
+  } catch {
+    return undefined; // missing, or caught mid-write (2.1.109 writes in place): the next event re-reads
+  }
+}
+
+/** Watches an inbox file; records when each text is first seen, and the last full read. */
+function observe(path, seen) {
+  let busy = false;
+  let again = false;
+  let last = [];
+  const read = async () => {
+    if (busy) return void (again = true);
+    busy = true;
+    do {
+      again = false;
+      const entries = await readEntries(path);
+      if (!entries) continue;
+      last = entries;
+      const now = performance.now();
+      for (const e of entries) if (!seen.has(e.text)) seen.set(e.text, now);
+    } while (again);
+    busy = false;
+  };
+  const w = watch(dirname(path), () => void read());
+  return { close: () => w.close(), last: () => last, read };
+}
+
+async function bridge(root, url) {
+  const child = spawn(process.execPath, [BIN, 'bridge', '--root', root, '--team', TEAM, '--json'], { env: { ...process.env, MAILROOM_STORE: url, MAILROOM_ROOT: '', CLAUDE_CONFIG_DIR: '' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).on('line', (l) => JSON.parse(l).kind === 'started' && resolve());
+    child.once('exit', (c) => reject(new Error(`bridge exited ${c}`)));
+  });
+  return child;
+}
+
+const inbox = (root, member) => join(root, 'teams', TEAM, 'inboxes', `${member}.json`);
+
+export default async function bridgeBench(ctx) {
+  const n = ctx.quick ? 250 : 1000;
+  const server = await startRedis();
+  const a = await ctx.tempRoot();
+  const b = await ctx.tempRoot();
+  await cp(FIXTURE, join(a, 'teams'), { recursive: true });
+  const children = [];
+  try {
+    children.push(await bridge(a, server.url));
+    children.push(await bridge(b, server.url));
+    // B's bridge creates B's team from Redis; wait for its config before writing there.
+    for (let i = 0; i < 500; i++) {
+      if (await readEntries(join(b, 'teams', TEAM, 'config.json'))) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const sent = { ab: new Map(), ba: new Map(), local: new Map() };
+    const seen = { ab: new Map(), ba: new Map(), local: new Map() };
+    const watches = [observe(inbox(b, 'observer'), seen.ab), observe(inbox(a, 'team-lead'), seen.ba), observe(inbox(a, 'observer'), seen.local)];
+    const direction = async (root, to, from, tag, times) => {
+      for (let i = 0; i < n; i++) {
+        const text = `${tag}-${i}`;
+        const t0 = performance.now();
+        await claudeAppend(inbox(root, to), { from, text, timestamp: new Date().toISOString(), color: 'blue', read: false });
+        for (const m of times) m.set(text, t0);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    };
+    const start = performance.now();
+    await Promise.all([direction(a, 'observer', 'team-lead', 'ab', [sent.ab, sent.local]), direction(b, 'team-lead', 'observer', 'ba', [sent.ba])]);
+    const deadline = performance.now() + 30_000;
+    while ((seen.ab.size < n || seen.ba.size < n) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const elapsed = performance.now() - start;
+    // Settle, then count every copy once more.
+    await new Promise((r) => setTimeout(r, 500));
+    for (const w of watches) await w.read();
+    const count = (entries, tag) => {
+      const texts = entries.filter((e) => e.text.startsWith(`${tag}-`)).map((e) => e.text);
+      return { lost: n - new Set(texts).size, duplicated: texts.length - new Set(texts).size };
+    };
+    const copies = [
+      count((await readEntries(inbox(b, 'observer'))) ?? [], 'ab'),
+      count((await readEntries(inbox(a, 'observer'))) ?? [], 'ab'),
+      count((await readEntries(inbox(a, 'team-lead'))) ?? [], 'ba'),
+      count((await readEntries(inbox(b, 'team-lead'))) ?? [], 'ba'),
+    ];
+    for (const w of watches) w.close();
+    const lat = (dir) => [...seen[dir]].filter(([t]) => sent[dir].has(t)).map(([t, at]) => at - sent[dir].get(t));
+    const ab = lat('ab');
+    const ba = lat('ba');
+    const local = lat('local');
+    const lost = copies.reduce((s, c) => s + c.lost, 0);
+    const dup = copies.reduce((s, c) => s + c.duplicated, 0);
+    ctx.log(`bridge: ${n} each way in ${(elapsed / 1000).toFixed(1)} s; lost ${lost}, duplicated ${dup}`);
+    const base = { label: 'same-root detection', value: quantile(local, 0.5) };
+    return [
+      { metric: `bridge A→B latency p50 (${n} msgs)`, value: quantile(ab, 0.5), unit: 'ms', baseline: base, note: 'Claude Code append on A → seen in B inbox file' },
+      { metric: `bridge A→B latency p99`, value: quantile(ab, 0.99), unit: 'ms', baseline: { label: 'same-root detection p99', value: quantile(local, 0.99) } },
+      { metric: `bridge B→A latency p50`, value: quantile(ba, 0.5), unit: 'ms', baseline: base },
+      { metric: `bridge B→A latency p99`, value: quantile(ba, 0.99), unit: 'ms', baseline: { label: 'same-root detection p99', value: quantile(local, 0.99) } },
+      { metric: `bridge messages lost (4 copies × ${n})`, value: lost, unit: 'msgs', note: 'goal 0' },
+      { metric: `bridge messages duplicated (4 copies × ${n})`, value: dup, unit: 'msgs', note: 'goal 0' },
+    ];
+  } finally {
+    for (const c of children) {
+      const exited = new Promise((r) => c.once('exit', r));
+      c.kill('SIGTERM');
+      await exited;
+    }
+    await server.stop();
+  }
+}

@@ -1,0 +1,308 @@
+/**
+ * `mailroom bridge` as a library use case (docs/bridge.md): keeps a Claude Code team on this
+ * machine (the filesystem store, Claude Code's own files and lock protocol) and a team in a shared
+ * store (Redis) one team. Push-driven: both stores' watches mark what changed (an inbox, the
+ * roster, presence) and one worker syncs exactly that, so a burst of writes coalesces into one
+ * step; nothing polls. After every step the state ({@link BridgeState}, the bridge's cursor) is
+ * saved in the host store, so a bridge killed at any point and started again loses and duplicates
+ * nothing. A shared store that cannot be reached is reported (`offline`) and retried with backoff;
+ * the local team keeps working on its own files, and everything that changed meanwhile is synced
+ * on reconnect.
+ */
+import { MailroomError } from '../errors.js';
+import type { TeamConfig } from '../protocol/config.js';
+import type { HostStore } from '../store/host-store.js';
+import type { StoreHint, TeamStore, WatchHandle } from '../store/team-store.js';
+import { syncRoster, teamSeed } from './members.js';
+import { InboxCache, type Side } from './inbox-cache.js';
+import { syncInbox } from './messages.js';
+import { syncTasks } from './tasks.js';
+import { loadState, saveState, type BridgeState } from './state.js';
+
+/** What the bridge reports as it runs (one line each in the CLI). */
+export type BridgeStatus =
+  | { kind: 'online' }
+  | { kind: 'offline'; error: string; retryInMs: number }
+  | { kind: 'local-missing' }
+  | { kind: 'synced'; member: string; toRemote: number; toLocal: number; readRemote: number; readLocal: number }
+  | { kind: 'roster'; changed: string[] }
+  | { kind: 'tasks'; toLocal: number; toRemote: number; conflicts: string[] }
+  | { kind: 'warning'; message: string };
+
+/** Options of {@link startBridge}. */
+export interface BridgeOptions {
+  team: string;
+  /** This machine's Claude Code team: the filesystem store at Claude Code's directory. */
+  local: TeamStore;
+  /** Where the bridge keeps its state (this machine's host store). */
+  host: HostStore;
+  /** The shared team store (Redis). */
+  remote: TeamStore;
+  onStatus?: ((status: BridgeStatus) => void) | undefined;
+  /** Presence re-check period (ms, default 5 000: a claim can die without any write). */
+  presenceMs?: number | undefined;
+  /** First retry delay after the shared store failed (ms, default 250, doubling to 5 000). */
+  retryMs?: number | undefined;
+}
+
+/** A running bridge. */
+export interface Bridge {
+  /** Resolves when every change seen so far is synced (tests and benches wait on it). */
+  idle(): Promise<void>;
+  /** Stops watching and syncing; the state is saved. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a bridge: loads its state, syncs everything once, then follows both stores' hints.
+ * @throws FILE_CORRUPT (saved state unreadable: never overwritten)
+ */
+export async function startBridge(options: BridgeOptions): Promise<Bridge> {
+  const engine = new Engine(options, await loadState(options.host, options.team));
+  await engine.start();
+  return engine;
+}
+
+type Dirty = { all: boolean; roster: boolean; tasks: boolean; inboxes: Set<string> };
+
+class Engine implements Bridge {
+  private dirty: Dirty = { all: true, roster: true, tasks: true, inboxes: new Set() };
+  private running: Promise<void> | undefined;
+  private watches: WatchHandle[] = [];
+  private remoteWatch: WatchHandle | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private retry: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private offline = false;
+  private localSeen = false;
+  private readonly deferred: string[] = [];
+  private readonly cache = new InboxCache();
+  /** Both configs as last read (re-read on a roster hint, a full step, or after a failure). */
+  private cfg: { local: TeamConfig; remote: TeamConfig } | undefined;
+  private waiters: Array<() => void> = [];
+  private readonly team: string;
+
+  constructor(
+    private readonly o: BridgeOptions,
+    private state: BridgeState,
+  ) {
+    this.team = o.team;
+  }
+
+  async start(): Promise<void> {
+    this.watches.push(await this.o.local.watch(this.team, (h) => this.onHint(h, 'local')));
+    await this.watchRemote().catch(() => undefined);
+    this.timer = setInterval(() => {
+      this.cache.clear();
+      this.mark({ roster: true });
+    }, this.o.presenceMs ?? 5_000);
+    this.timer.unref();
+    this.kick();
+    await this.idle();
+  }
+
+  private async watchRemote(): Promise<void> {
+    if (this.remoteWatch) return;
+    this.remoteWatch = await this.o.remote.watch(this.team, (h) => this.onHint(h, 'remote'));
+  }
+
+  private onHint(hint: StoreHint, side: Side): void {
+    if (hint.kind === 'inbox') {
+      this.cache.invalidate(side, hint.member);
+      this.mark({ inbox: hint.member });
+    }
+    else if (hint.kind === 'config' || hint.kind === 'claims') this.mark({ roster: true });
+    else if (hint.kind === 'task') this.mark({ tasks: true });
+  }
+
+  private mark(what: { inbox?: string; roster?: boolean; tasks?: boolean; all?: boolean }): void {
+    if (what.tasks) this.dirty.tasks = true;
+    if (what.inbox !== undefined) this.dirty.inboxes.add(what.inbox);
+    if (what.roster) this.dirty.roster = true;
+    if (what.all) this.dirty.all = true;
+    if (!this.offline) this.kick();
+  }
+
+  private pending(): boolean {
+    return this.dirty.all || this.dirty.roster || this.dirty.tasks || this.dirty.inboxes.size > 0;
+  }
+
+  private kick(): void {
+    if (this.running || this.stopped) return;
+    this.running = this.loop().finally(() => {
+      this.running = undefined;
+      if (this.pending() && !this.offline && !this.stopped) this.kick();
+      else if (!this.pending() || this.stopped) this.wake();
+    });
+  }
+
+  private wake(): void {
+    for (const w of this.waiters.splice(0)) w();
+  }
+
+  private async loop(): Promise<void> {
+    while (this.pending() && !this.stopped) {
+      const work = this.dirty;
+      this.dirty = { all: false, roster: false, tasks: false, inboxes: new Set() };
+      try {
+        await this.step(work);
+        if (this.offline) {
+          this.offline = false;
+          this.o.onStatus?.({ kind: 'online' });
+        }
+      } catch (err) {
+        if (!isUnavailable(err)) {
+          // Not the network: report it and go on; the next hint of that inbox or roster retries it.
+          this.o.onStatus?.({ kind: 'warning', message: (err as Error).message });
+          this.cfg = undefined;
+          this.cache.clear();
+          continue;
+        }
+        this.mergeBack(work);
+        this.cfg = undefined;
+        this.cache.clear();
+        this.goOffline(err);
+        return;
+      }
+    }
+  }
+
+  private mergeBack(work: Dirty): void {
+    this.dirty.all ||= work.all;
+    this.dirty.roster ||= work.roster;
+    this.dirty.tasks ||= work.tasks;
+    for (const m of work.inboxes) this.dirty.inboxes.add(m);
+  }
+
+  private retryDelay = 0;
+  private goOffline(err: unknown): void {
+    const first = this.o.retryMs ?? 250;
+    this.retryDelay = this.offline ? Math.min(this.retryDelay * 2, 5_000) : first;
+    this.offline = true;
+    this.dirty.all = true;
+    this.o.onStatus?.({ kind: 'offline', error: (err as Error).message, retryInMs: this.retryDelay });
+    this.wake();
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      void this.watchRemote().catch(() => undefined);
+      this.kick(); // stays offline until a step succeeds (loop() then reports online)
+    }, this.retryDelay);
+  }
+
+  /** One sync step over what `work` names. */
+  private async step(work: Dirty): Promise<void> {
+    if (work.all || work.roster || !this.cfg) {
+      this.cfg = undefined;
+      const fresh = await this.configs();
+      if (!fresh) return;
+      await this.roster(fresh);
+      this.cfg = fresh;
+    }
+    const configs = this.cfg;
+    if (work.all || work.tasks) await this.tasks();
+    const names = work.all ? await this.inboxNames(configs) : [...work.inboxes];
+    const members = new Set([...configs.local.members.map((m) => m.name)]);
+    const remoteMembers = new Set(configs.remote.members.map((m) => m.name));
+    if (work.all || work.roster) names.push(...this.deferred.splice(0));
+    for (const member of new Set(names)) {
+      if (!members.has(member) || !remoteMembers.has(member)) {
+        // Not (yet) a member on both sides: synced after the next roster step adds it.
+        if (!this.deferred.includes(member)) this.deferred.push(member);
+        continue;
+      }
+      const exists = async (side: 'local' | 'remote') => (await (side === 'local' ? this.o.local : this.o.remote).listInboxes(this.team)).some((i) => i.name === member);
+      const store = (side: Side) => (side === 'local' ? this.o.local : this.o.remote);
+      const sides = {
+        team: this.team,
+        member,
+        local: this.o.local,
+        remote: this.o.remote,
+        exists,
+        read: (side: Side) => (work.all ? store(side).readInbox(this.team, member) : this.cache.read(side, store(side), this.team, member)),
+        wrote: (side: Side) => this.cache.invalidate(side, member),
+      };
+      const r = await syncInbox(sides, new Set(this.state.synced[member] ?? []));
+      this.state.synced[member] = r.synced;
+      await saveState(this.o.host, this.team, this.state);
+      if (r.toLocal + r.toRemote + r.readLocal + r.readRemote > 0) this.o.onStatus?.({ kind: 'synced', member, ...r });
+    }
+  }
+
+  private async inboxNames(configs: { local: TeamConfig; remote: TeamConfig }): Promise<string[]> {
+    return [...new Set([...configs.local.members, ...configs.remote.members].map((m) => m.name))];
+  }
+
+  /**
+   * Both configs, creating a side's team from the other's when it has none. The local team is
+   * created from the shared one only until it was seen here: once Claude Code removed it (its
+   * clean-up at exit), it is not brought back and nothing is removed remotely.
+   */
+  private async configs(): Promise<{ local: TeamConfig; remote: TeamConfig } | undefined> {
+    let [local, remote] = await Promise.all([readOrMissing(this.o.local, this.team), readOrMissing(this.o.remote, this.team)]);
+    if (!local && !remote) {
+      this.o.onStatus?.({ kind: 'local-missing' });
+      return undefined;
+    }
+    if (!remote && local) {
+      remote = (await this.o.remote.createTeam(teamSeed(local, false), { actor: 'mailroom-bridge' })).value;
+      this.state.members[local.members.find((m) => m.agentId === local!.leadAgentId)?.name ?? ''] = 'local';
+    }
+    if (!local && remote) {
+      if (this.localSeen) {
+        this.o.onStatus?.({ kind: 'local-missing' });
+        return undefined;
+      }
+      local = (await this.o.local.createTeam(teamSeed(remote, true), { actor: 'mailroom-bridge' })).value;
+      this.state.members[remote.members.find((m) => m.agentId === remote!.leadAgentId)?.name ?? ''] = 'remote';
+    }
+    this.localSeen = true;
+    return { local: local!, remote: remote! };
+  }
+
+  private async tasks(): Promise<void> {
+    const r = await syncTasks({ team: this.team, local: this.o.local, remote: this.o.remote }, this.state.tasks);
+    this.state.tasks = r.base;
+    await saveState(this.o.host, this.team, this.state);
+    if (r.toLocal + r.toRemote + r.conflicts.length > 0) this.o.onStatus?.({ kind: 'tasks', toLocal: r.toLocal, toRemote: r.toRemote, conflicts: r.conflicts });
+  }
+
+  private async roster(configs: { local: TeamConfig; remote: TeamConfig }): Promise<void> {
+    const claims = await this.o.remote.readClaims(this.team);
+    const r = await syncRoster({ team: this.team, local: this.o.local, remote: this.o.remote, localConfig: configs.local, remoteConfig: configs.remote, claims, now: Date.now() }, this.state.members);
+    this.state.members = r.members;
+    await saveState(this.o.host, this.team, this.state);
+    if (r.changed.length > 0) {
+      this.o.onStatus?.({ kind: 'roster', changed: r.changed });
+      const [local, remote] = await Promise.all([this.o.local.readConfig(this.team), this.o.remote.readConfig(this.team)]);
+      configs.local = local;
+      configs.remote = remote;
+    }
+  }
+
+  idle(): Promise<void> {
+    if ((!this.running && !this.pending()) || this.stopped || this.offline) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    if (this.retry) clearTimeout(this.retry);
+    await this.running?.catch(() => undefined);
+    for (const w of [...this.watches, ...(this.remoteWatch ? [this.remoteWatch] : [])]) await w.close().catch(() => undefined);
+    this.wake();
+  }
+}
+
+async function readOrMissing(store: TeamStore, team: string): Promise<TeamConfig | undefined> {
+  try {
+    return await store.readConfig(team);
+  } catch (err) {
+    if (err instanceof MailroomError && err.code === 'TEAM_NOT_FOUND') return undefined;
+    throw err;
+  }
+}
+
+function isUnavailable(err: unknown): boolean {
+  return err instanceof MailroomError && err.code === 'STORE_UNAVAILABLE';
+}

@@ -1,0 +1,52 @@
+/**
+ * What a bridge remembers between runs (docs/bridge.md "Restart"), saved in this machine's host
+ * store after every sync step: the shared ids of messages present on both sides, per inbox, and the
+ * members known on both sides with where each came from. It is the bridge's cursor: a message not
+ * in it is copied (a destination that already holds its id stores nothing), one in it is never
+ * copied again — also when one side removed it since (archived, or delivered and dropped by Claude
+ * Code 2.1.332) — so neither a kill -9 nor a removal makes a duplicate or an echo.
+ */
+import { MailroomError } from '../errors.js';
+import type { HostStore } from '../store/host-store.js';
+import type { Task } from '../protocol/task.js';
+
+/** Where a member was first seen: on this machine's Claude Code team, or in the shared store. */
+export type MemberOrigin = 'local' | 'remote';
+
+/** The saved state (JSON, version 1). */
+export interface BridgeState {
+  v: 1;
+  /** Shared ids of the messages on both sides, per recipient. */
+  synced: Record<string, string[]>;
+  /** Members on both sides, by name, with their origin. */
+  members: Record<string, MemberOrigin>;
+  /** Each task as last seen equal on both sides (the base of a local edit's compare-and-set), by id. */
+  tasks: Record<string, Task>;
+}
+
+/** An empty state: a first run. */
+export function emptyState(): BridgeState {
+  return { v: 1, synced: {}, members: {}, tasks: {} };
+}
+
+/** Loads the state of `team` (an unreadable one is refused, never overwritten). @throws FILE_CORRUPT */
+export async function loadState(host: HostStore, team: string): Promise<BridgeState> {
+  const text = await host.readBridgeState(team);
+  if (text === undefined) return emptyState();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const s = parsed as Partial<BridgeState> | undefined;
+  if (!s || s.v !== 1 || typeof s.synced !== 'object' || typeof s.members !== 'object') {
+    throw new MailroomError('FILE_CORRUPT', `The saved state of the bridge of team "${team}" in ${host.location}/mailroom/bridge is not valid: move it aside to start over (messages already on both sides are not copied again).`);
+  }
+  return { v: 1, synced: s.synced, members: s.members, tasks: s.tasks ?? {} };
+}
+
+/** Saves the state of `team` atomically. */
+export async function saveState(host: HostStore, team: string, state: BridgeState): Promise<void> {
+  await host.writeBridgeState(team, JSON.stringify(state));
+}
