@@ -21,6 +21,7 @@ import { mcpCommand } from './commands/mcp.js';
 import { watchCommand } from './commands/watch.js';
 import { logCommand } from './commands/log.js';
 import { doctorCommand } from './commands/doctor.js';
+import { approveCommand, denyCommand, requestsCommand } from './commands/requests.js';
 
 /** Every top-level command. Add new command modules here. */
 const COMMANDS: CommandModule<GlobalArgs, never>[] = [
@@ -33,6 +34,9 @@ const COMMANDS: CommandModule<GlobalArgs, never>[] = [
   watchCommand,
   logCommand,
   doctorCommand,
+  requestsCommand,
+  approveCommand,
+  denyCommand,
 ] as unknown as CommandModule<GlobalArgs, never>[];
 
 /** The first word of a command module's `command` string (`'send <to> [text]'` → `send`). */

@@ -78,7 +78,7 @@ export class TeammateLoop {
   private async turn(): Promise<TurnOutcome | undefined> {
     const { store, team, name, lead, cwd, signal } = this.ctx;
     try {
-      const deps = { model: this.options.model, mailbox: this.mailbox, tools: { store, team, name, lead, cwd, signal }, log: this.log };
+      const deps = { model: this.options.model, mailbox: this.mailbox, tools: { store, team, name, lead, cwd, signal, feed: this.feed }, log: this.log };
       const outcome = await runTurn(this.conversation, { ...deps, maxSteps: this.options.maxSteps, onRequest: this.options.onRequest });
       if (outcome.error !== undefined) this.log(`turn failed: ${errorText(outcome.error)}`);
       return outcome;

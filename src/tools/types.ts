@@ -5,6 +5,7 @@
  * shell). Surfaces build it; handlers and rules only read it.
  */
 import type { TeamOptions } from '../core/context.js';
+import type { TeamFeed } from '../core/feed.js';
 
 /** The surfaces a tool can be exposed on: the runtime's model tools and the MCP server. */
 export type Surface = 'runtime' | 'mcp';
@@ -114,4 +115,6 @@ export interface ToolContext {
   readonly log: ToolLogger;
   /** The services this surface provides. */
   readonly services: Partial<ToolServices>;
+  /** The team's feed when the surface has one open (runtime): waits (e.g. for the lead's approval) use it instead of opening their own. */
+  readonly feed?: TeamFeed | undefined;
 }

@@ -76,6 +76,7 @@ function callContext(ctx: ToolContext): CallContext {
     cwd: ctx.cwd,
     signal: ctx.signal,
     record: ctx.record,
+    feed: ctx.feed,
     log: ctx.log ?? (() => undefined),
     services: {
       commands: {
