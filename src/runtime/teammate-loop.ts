@@ -4,6 +4,7 @@
  * call, never marked read before).
  */
 import type { FeedHint, TeamFeed } from '../core/feed.js';
+import { runHooks, type HookOutcome } from '../core/hooks.js';
 import type { ReaderLease } from '../core/reader-claim.js';
 import { completeShutdown } from '../core/shutdown.js';
 import type { TeammateContext } from './context.js';
@@ -51,16 +52,33 @@ export class TeammateLoop {
   }
 
   private async loop(): Promise<TeammateExit> {
+    let feedback: string | undefined;
     for (;;) {
-      this.setState('idle');
-      const work = await this.waiter.next(() => this.findWork(), this.ctx.signal);
-      if (work === undefined || this.ctx.signal.aborted) return { reason: 'aborted' };
-      if (work.kind === 'removed') return { reason: 'removed' };
-      this.setState('working');
-      if (work.kind === 'task') this.conversation.queue({ type: 'text', text: WorkFinder.note(work.task, this.ctx.name) });
+      if (feedback === undefined) {
+        this.setState('idle');
+        const work = await this.waiter.next(() => this.findWork(), this.ctx.signal);
+        if (work === undefined || this.ctx.signal.aborted) return { reason: 'aborted' };
+        if (work.kind === 'removed') return { reason: 'removed' };
+        this.setState('working');
+        if (work.kind === 'task') this.conversation.queue({ type: 'text', text: WorkFinder.note(work.task, this.ctx.name) });
+      } else {
+        // A TeammateIdle hook blocked going idle: its feedback starts the next turn (Claude Code's exit-2 semantics).
+        this.conversation.queue({ type: 'text', text: `<teammate-idle-hook-feedback>\n${feedback}\n</teammate-idle-hook-feedback>` });
+        feedback = undefined;
+      }
       const outcome = await this.turn();
       if (outcome === undefined) return { reason: 'aborted' };
       if (outcome.record.shutdownApproved) return this.leave(outcome.record.shutdownApproved.requestId);
+      if (outcome.record.hookStop) return this.stopByHook(outcome.record.hookStop.reason);
+      if (outcome.steps > 0 && outcome.error === undefined) {
+        const idle = await this.idleHooks();
+        if (idle.kind === 'stop') return this.stopByHook(idle.reason);
+        if (idle.kind === 'block') {
+          this.log(`TeammateIdle hook blocked going idle: ${idle.feedback}`);
+          feedback = idle.feedback;
+          continue;
+        }
+      }
       if (outcome.steps > 0 || outcome.error !== undefined) await this.notifyIdle(outcome);
       if (outcome.error !== undefined) this.retryLater();
       this.waiter.poke();
@@ -103,6 +121,21 @@ export class TeammateLoop {
     } catch (err) {
       this.log(`could not send idle_notification: ${errorText(err)}`);
     }
+  }
+
+  /** Runs the TeammateIdle hooks (input: teammate_name, team_name); a broken hooks file is logged and ignored. */
+  private async idleHooks(): Promise<HookOutcome> {
+    try {
+      return await runHooks({ root: this.ctx.store, team: this.ctx.team, event: 'TeammateIdle', input: { teammate_name: this.ctx.name }, cwd: this.ctx.cwd, report: this.log });
+    } catch (err) {
+      this.log(`could not run the TeammateIdle hooks: ${errorText(err)}`);
+      return { kind: 'proceed' };
+    }
+  }
+
+  private stopByHook(reason: string): TeammateExit {
+    this.log(`stopped by a hook: ${reason}`);
+    return { reason: 'hook', stopReason: reason };
   }
 
   private async leave(requestId: string): Promise<TeammateExit> {

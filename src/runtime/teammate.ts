@@ -50,7 +50,9 @@ export type TeammateState = 'starting' | 'idle' | 'working' | 'stopped';
 /** Why a teammate stopped. */
 export interface TeammateExit {
   /** `aborted` also when its reader claim was taken over (it was presumed dead). */
-  reason: 'shutdown' | 'removed' | 'aborted';
+  reason: 'shutdown' | 'removed' | 'aborted' | 'hook';
+  /** A hook's stopReason (reason `hook`: a hook answered `{"continue": false}`). */
+  stopReason?: string;
   /** The approved shutdown request's id (reason `shutdown`). */
   requestId?: string;
 }

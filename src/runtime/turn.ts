@@ -53,7 +53,7 @@ export async function runTurn(conversation: Conversation, deps: TurnDeps): Promi
       const calls = response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
       if (calls.length === 0) break;
       for (const call of calls) conversation.queue(await runToolCall(call, ctx));
-      if (record.shutdownApproved) break;
+      if (record.shutdownApproved || record.hookStop) break;
     }
     if (steps >= maxSteps) deps.log(`stopped the turn after ${maxSteps} model calls`);
     return { record, steps };

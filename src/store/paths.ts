@@ -84,6 +84,11 @@ export class Layout {
     return join(this.teamDir(team), 'processes', `${pathPart(agent)}.json`);
   }
 
+  /** `teams/<teamDir>/hooks.json`: the team's hooks on this machine (docs/approvals.md "Hooks"). */
+  hooksPath(team: string): string {
+    return join(this.teamDir(team), 'hooks.json');
+  }
+
   /** `teams/<teamDir>/logs/<agent>.log`: stdout and stderr of a process-backend teammate. */
   agentLogPath(team: string, agent: string): string {
     return join(this.teamDir(team), 'logs', `${pathPart(agent)}.log`);

@@ -34,6 +34,8 @@ export interface TurnRecord {
   lastText?: string;
   /** Set once the teammate approved a shutdown request: the turn ends and the teammate stops. */
   shutdownApproved?: { requestId: string };
+  /** Set when a hook answered `{"continue": false}`: the turn ends and the teammate stops (`reason`: its stopReason). */
+  hookStop?: { reason: string };
 }
 
 /** Unread messages handed out by one inbox read, and how many stay unread after it. */

@@ -5,6 +5,7 @@
  * (team files, scripts, work directories) and the process probe (`/proc`).
  */
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import type { CommandRecord } from '../../protocol/command.js';
 import type { ProcessRecord } from '../../protocol/process.js';
@@ -55,6 +56,16 @@ export class FsHostStore implements HostStore {
   }
   get location(): string {
     return this.ctx.layout.root;
+  }
+
+  async readHooksFile(team: string): Promise<{ path: string; text: string } | undefined> {
+    const path = this.ctx.layout.hooksPath(team);
+    try {
+      return { path, text: await readFile(path, 'utf8') };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
   }
 
   readProcessRecord(team: string, member: string): Promise<ProcessRecord | undefined> {
