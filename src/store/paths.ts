@@ -84,6 +84,11 @@ export class Layout {
     return join(this.teamDir(team), 'processes', `${pathPart(agent)}.json`);
   }
 
+  /** `teams/<teamDir>/mailroom-settings.json`: mailroom's team settings (policy, signing); Claude Code never reads it. */
+  settingsPath(team: string): string {
+    return join(this.teamDir(team), 'mailroom-settings.json');
+  }
+
   /** `teams/<teamDir>/hooks.json`: the team's hooks on this machine (docs/approvals.md "Hooks"). */
   hooksPath(team: string): string {
     return join(this.teamDir(team), 'hooks.json');

@@ -55,6 +55,9 @@ import * as inboxes from './inboxes.js';
 import * as journal from './journal.js';
 import * as leases from './leases.js';
 import * as memberRecords from './member-records.js';
+import * as settings from './settings.js';
+import type { SettingsPatch, TeamSettings } from '../../protocol/settings.js';
+import type { SettingsChange } from '../../domain/settings.js';
 import * as readers from './readers.js';
 import * as roster from './roster.js';
 import * as tasks from './tasks.js';
@@ -110,6 +113,13 @@ export class FsTeamStore implements TeamStore {
 
   readMemberRecords(team: string): Promise<MemberRecord[]> {
     return memberRecords.readMemberRecords(this.ctx, team);
+  }
+
+  readSettings(team: string): Promise<TeamSettings> {
+    return settings.readSettings(this.ctx, team);
+  }
+  updateSettings(team: string, patch: SettingsPatch, ctx?: OpContext): Promise<Transition<SettingsChange>> {
+    return settings.updateSettings(this.ctx, team, patch, ctx);
   }
 
   appendMessages(team: string, messages: readonly OutgoingMessage[], options?: AppendOptions): Promise<Transition<AppendResult>> {

@@ -9,6 +9,9 @@ import type { Member, TeamConfig } from '../../protocol/config.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
 import type { MemberRecord } from '../../protocol/member-record.js';
+import type { SettingsPatch, TeamSettings } from '../../protocol/settings.js';
+import type { SettingsChange } from '../../domain/settings.js';
+import * as settings from './settings.js';
 import type { Task, TaskStatus } from '../../protocol/task.js';
 import type { StoreIssue, StoreRepair } from '../health.js';
 import type { StoreSelection } from '../selection.js';
@@ -76,6 +79,13 @@ export class RedisTeamStore implements T.TeamStore {
 
   readMemberRecords(team: string): Promise<MemberRecord[]> {
     return members.readMemberRecords(this.rc, team);
+  }
+
+  readSettings(team: string): Promise<TeamSettings> {
+    return settings.readSettings(this.rc, team);
+  }
+  updateSettings(team: string, patch: SettingsPatch, ctx?: T.OpContext): Promise<T.Transition<SettingsChange>> {
+    return settings.updateSettings(this.rc, team, patch, ctx);
   }
 
   appendMessages(team: string, messages: readonly T.OutgoingMessage[], options?: T.AppendOptions): Promise<T.Transition<T.AppendResult>> {
