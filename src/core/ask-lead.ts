@@ -12,6 +12,7 @@ import type { Approvable } from '../protocol/settings.js';
 import { parseMessageText } from '../protocol/structured.js';
 import { TeamFeed } from './feed.js';
 import { markRead } from './inbox.js';
+import { ControlGuard } from './signing.js';
 import { sendStructured } from './messages.js';
 import { teamOf, type TeamOptions } from './context.js';
 
@@ -112,8 +113,10 @@ async function waitForAnswer(options: AskPermissionOptions, feed: TeamFeed, requ
 }
 
 async function findAnswer(options: AskPermissionOptions, requestId: string): Promise<PermissionAnswer | undefined> {
-  const entries = await teamOf(options).readInbox(options.team, options.from);
-  const entry = entries.find((e) => answerOf(e, requestId) !== undefined);
+  const entries = (await teamOf(options).readInbox(options.team, options.from)).filter((e) => answerOf(e, requestId) !== undefined);
+  // In a signed team an answer without the lead's signature is ignored (core/signing.ts).
+  const refused = new Set((await new ControlGuard(options, options.from).refused(entries)).map((r) => r.entry));
+  const entry = entries.find((e) => !refused.has(e));
   if (!entry) return undefined;
   if (entry.read !== true) await markRead({ ...options, agent: options.from, entries: [entry] });
   return answerOf(entry, requestId);

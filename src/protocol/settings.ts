@@ -5,7 +5,7 @@
  * - `policy`: who may do what (message whom, create, assign or delete tasks, stop members). A key
  *   that is absent is open, as today and as in Claude Code; the lead is never refused.
  * - `signing`: the team is signed (`team create --signed`): lead-only control messages carry an
- *   Ed25519 signature by the lead's key; only its public half is here.
+ *   HMAC-SHA256 signature with the team's key (kept in the host store, mode 0600); only its id is here.
  * - `approve`: side effects every teammate needs the lead's approval for (`commands`: task commands
  *   run by RunTaskCommand); a member record can add its own.
  * - `approvalTimeoutMs`: how long a teammate waits for the lead's answer to a permission request.
@@ -48,14 +48,16 @@ export const POLICY_RULES = ['message', 'createTasks', 'assignTasks', 'deleteTas
 /** One of {@link POLICY_RULES}. */
 export type PolicyRule = (typeof POLICY_RULES)[number];
 
-/** How a signed team's control messages are signed: the lead's public key and its id. */
+/**
+ * How a signed team's control messages are signed (`team create --signed`): HMAC-SHA256 with a
+ * per-team key that lives only in the host store of the machines that hold it (mode 0600, never
+ * in shared state); here only its id, so every member knows the team is signed.
+ */
 export const SigningSchema = z.looseObject({
-  alg: z.literal('ed25519'),
-  /** First 16 hex digits of the SHA-256 of the public key's DER: names the key in every signature. */
+  alg: z.literal('hmac-sha256'),
+  /** First 16 hex digits of the SHA-256 of the key: names the key in every signature. */
   keyId: z.string(),
-  /** The public key, base64url of its DER SubjectPublicKeyInfo. */
-  publicKey: z.string(),
-  /** When the key was made (epoch ms): a signed message older than this is not honoured. */
+  /** When the key was made (epoch ms). */
   since: z.number(),
 });
 

@@ -89,6 +89,11 @@ export class Layout {
     return join(this.teamDir(team), 'mailroom-settings.json');
   }
 
+  /** `<root>/mailroom/keys/<team>.key`: the team's signing key on this machine (mode 0600; docs/approvals.md "Signed teams"). */
+  teamKeyPath(team: string): string {
+    return join(this.root, 'mailroom', 'keys', `${pathPart(team)}.key`);
+  }
+
   /** `teams/<teamDir>/hooks.json`: the team's hooks on this machine (docs/approvals.md "Hooks"). */
   hooksPath(team: string): string {
     return join(this.teamDir(team), 'hooks.json');
