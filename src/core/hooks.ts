@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { MailroomError } from '../errors.js';
 import { DEFAULT_HOOK_TIMEOUT_S, HooksFileSchema, type CommandHook, type HookEvent } from '../protocol/hooks.js';
 import { hostOf, type TeamOptions } from './context.js';
+import { journalled } from './refusals.js';
 
 /** What the hooks of one event decided. */
 export type HookOutcome =
@@ -66,9 +67,12 @@ export async function requireHooksPass(options: RunHooksOptions, what: string): 
   if (outcome.kind === 'proceed') return;
   const rule = `hook:${options.event}`;
   const why = outcome.kind === 'block' ? outcome.feedback : outcome.reason;
-  throw new MailroomError('NOT_PERMITTED', `The ${options.event} hook refused ${what}: ${why} (rule: ${rule})`, {
+  const err = new MailroomError('NOT_PERMITTED', `The ${options.event} hook refused ${what}: ${why} (rule: ${rule})`, {
     details: { rule, hook: outcome.command, ...(outcome.kind === 'stop' ? { stop: true, stopReason: outcome.reason } : { feedback: outcome.feedback }) },
   });
+  const actor = typeof options.input.teammate_name === 'string' ? options.input.teammate_name : undefined;
+  const target = typeof options.input.task_id === 'string' ? `#${options.input.task_id}` : undefined;
+  throw await journalled(options, actor, options.event === 'TaskCreated' ? 'task.create' : 'task.complete', err, { target });
 }
 
 async function hooksOf(options: TeamOptions, event: HookEvent): Promise<CommandHook[]> {

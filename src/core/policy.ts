@@ -8,6 +8,11 @@ import { policyError, policyRefusal, type PolicyAction } from '../domain/policy.
 import { MailroomError } from '../errors.js';
 import type { TeamPolicy } from '../protocol/settings.js';
 import { opOf, teamOf, type TeamOptions } from './context.js';
+import { journalled } from './refusals.js';
+
+const ACTION_NAMES = { message: 'message', createTasks: 'task.create', assignTasks: 'task.assign', deleteTasks: 'task.delete', stopMembers: 'member.stop' } as const;
+const actionName = (a: PolicyAction): string => ACTION_NAMES[a.rule];
+const targetOf = (a: PolicyAction): string | undefined => ('to' in a ? a.to : 'owner' in a ? a.owner : 'id' in a ? `#${a.id}` : 'target' in a ? a.target : undefined);
 
 /**
  * @param actor who attempts it (default: the lead, never refused)
@@ -21,7 +26,7 @@ export async function requirePermitted(options: TeamOptions, actor: string | und
   const lead = leadName(config);
   for (const action of actions) {
     const refusal = policyRefusal(settings.policy, actor ?? lead, lead, action);
-    if (refusal) throw policyError(refusal, tool);
+    if (refusal) throw await journalled(options, actor ?? lead, actionName(action), policyError(refusal, tool), { target: targetOf(action), surface: tool ? 'tool' : 'cli' });
   }
 }
 

@@ -6,6 +6,7 @@
  * crash after a failed request loses nothing (../shared/cases/04).
  */
 import { ControlGuard } from '../core/signing.js';
+import { journalRefusal } from '../core/refusals.js';
 import type { InboxEntry } from '../protocol/inbox.js';
 import { SIGNED_TYPES } from '../protocol/signature.js';
 import { wrapMessages } from './delivery/wrap.js';
@@ -116,7 +117,12 @@ async function refusedControls(deps: TurnDeps, entries: readonly InboxEntry[]): 
   const { store, team, name } = deps.tools;
   try {
     const refused = await new ControlGuard({ root: store, team }, name).refused(entries);
-    for (const r of refused) deps.log(`ignored a ${r.type} from "${r.entry.from}": ${r.check === 'unsigned' ? 'not signed' : 'its signature does not verify'}, and this team is signed`);
+    for (const r of refused) {
+      const why = `ignored a ${r.type} from "${r.entry.from}": ${r.check === 'unsigned' ? 'not signed' : 'its signature does not verify'}, and this team is signed`;
+      deps.log(why);
+      // Journalled as attempted by whom it claims to be from: `log --actor team-lead` shows the forgery.
+      await journalRefusal({ root: store, team }, r.entry.from, { action: 'control', rule: 'signature', code: 'NOT_PERMITTED', message: why, target: name, surface: 'runtime' });
+    }
     return new Set(refused.map((r) => r.entry));
   } catch (err) {
     // Signed, but this machine cannot verify (no key): obey no control message at all.

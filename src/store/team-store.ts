@@ -20,6 +20,7 @@ import type { InboxEntry } from '../protocol/inbox.js';
 import type { MemberRecord, MemberRecordDraft } from '../protocol/member-record.js';
 import type { SettingsPatch, TeamSettings } from '../protocol/settings.js';
 import type { SettingsChange } from '../domain/settings.js';
+import type { Refusal } from '../domain/events.js';
 import type { Task, TaskStatus } from '../protocol/task.js';
 import type { StoreIssue, StoreRepair } from './health.js';
 import type { StoreSelection } from './selection.js';
@@ -349,6 +350,13 @@ export interface TeamStore {
    * entry of its name is about an earlier member (`recordIsFor`). A deleted team's move with it.
    */
   readMemberRecords(team: string): Promise<MemberRecord[]>;
+
+  /**
+   * Journals a refused attempt (a `refused` event, v3: who tried what, the rule that refused, the
+   * error code; docs/journal.md); nothing else changes. `ctx.actor` is who attempted it.
+   * @throws TEAM_NOT_FOUND
+   */
+  recordRefusal(team: string, refusal: Refusal, ctx?: OpContext): Promise<Transition<void>>;
 
   // Team settings (mailroom's own: policy, signing; docs/approvals.md)
   /**

@@ -7,6 +7,7 @@
  */
 import { askPermission, needsApproval } from '../core/ask-lead.js';
 import { getTask } from '../core/tasks.js';
+import { journalled } from '../core/refusals.js';
 import { notPermitted, type ToolRule } from './rules.js';
 
 /** Rule name reported in refusals. */
@@ -34,7 +35,7 @@ export const commandApprovalRule: ToolRule = {
     });
     if (!answer.approved) {
       const why = answer.timedOut ? answer.reason : `${ctx.lead} denied it: ${answer.reason ?? 'no reason given'}`;
-      throw notPermitted(COMMAND_APPROVAL_RULE, call, `Task #${task.id}'s command was not run: ${why}`, { requestId: answer.requestId });
+      throw await journalled(ctx.target, ctx.member, 'command', notPermitted(COMMAND_APPROVAL_RULE, call, `Task #${task.id}'s command was not run: ${why}`, { requestId: answer.requestId }), { target: `#${task.id}`, surface: call.surface });
     }
     ctx.log(`${ctx.lead} approved task #${task.id}'s command (${answer.requestId})`);
   },

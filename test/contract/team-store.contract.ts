@@ -585,6 +585,15 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         expect((await refusal(store.updateSettings('nobody', { approve: ['commands'] }))).code).toBe('TEAM_NOT_FOUND');
       });
 
+      it('journals a refused attempt as a refused event (v3) with its actor; an unknown team is TEAM_NOT_FOUND', async () => {
+        await withTeam('bob');
+        const before = await store.readEvents(T);
+        const r = await store.recordRefusal(T, { action: 'task.create', rule: 'policy.createTasks', code: 'NOT_PERMITTED', message: 'no', surface: 'cli' }, { actor: 'bob' });
+        expect(r.events).toMatchObject([{ kind: 'refused', v: 3, actor: 'bob', action: 'task.create', rule: 'policy.createTasks', code: 'NOT_PERMITTED', surface: 'cli' }]);
+        expect((await store.readEvents(T, { since: before.cursor })).events).toEqual(r.events);
+        expect((await refusal(store.recordRefusal('nobody', { action: 'x', rule: 'y', code: 'NOT_PERMITTED', message: 'z' }))).code).toBe('TEAM_NOT_FOUND');
+      });
+
       it('keeps approve in a member record', async () => {
         await store.createTeam(teamConfig(T));
         await store.addMember(T, teammate(T, 'bob'), { record: { runtime: 'process', approve: ['commands'] } });

@@ -12,6 +12,7 @@ import type { MemberRecord } from '../../protocol/member-record.js';
 import type { SettingsPatch, TeamSettings } from '../../protocol/settings.js';
 import type { SettingsChange } from '../../domain/settings.js';
 import * as settings from './settings.js';
+import { refusedEvent, type Refusal } from '../../domain/events.js';
 import type { Task, TaskStatus } from '../../protocol/task.js';
 import type { StoreIssue, StoreRepair } from '../health.js';
 import type { StoreSelection } from '../selection.js';
@@ -79,6 +80,13 @@ export class RedisTeamStore implements T.TeamStore {
 
   readMemberRecords(team: string): Promise<MemberRecord[]> {
     return members.readMemberRecords(this.rc, team);
+  }
+
+  async recordRefusal(team: string, refusal: Refusal, ctx?: T.OpContext): Promise<T.Transition<void>> {
+    // One XADD of the whole event (record-observed.lua journals events as given), after the team check.
+    const event = refusedEvent({ team, at: ctx?.now ?? Date.now(), source: 'mailroom', actor: ctx?.actor }, refusal);
+    await events.recordObserved(this.rc, team, [event]);
+    return { value: undefined, events: [event] };
   }
 
   readSettings(team: string): Promise<TeamSettings> {

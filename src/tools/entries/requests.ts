@@ -7,13 +7,15 @@
 import { z } from 'zod';
 import { answerRequest, listRequests, type Answered, type ListedRequest } from '../../core/requests.js';
 import { defineTool } from '../entry.js';
+import { journalled } from '../../core/refusals.js';
 import { notPermitted, type ToolRule } from '../rules.js';
 
 /** Refuses a caller that is not the team's lead. */
 export const leadOnlyRule: ToolRule = {
   name: 'lead-only',
-  check(call) {
-    if (call.ctx.member !== call.ctx.lead) throw notPermitted('lead-only', call, `Only the lead (${call.ctx.lead}) answers requests; you are ${call.ctx.member}.`);
+  async check(call) {
+    if (call.ctx.member === call.ctx.lead) return;
+    throw await journalled(call.ctx.target, call.ctx.member, call.tool, notPermitted('lead-only', call, `Only the lead (${call.ctx.lead}) answers requests; you are ${call.ctx.member}.`), { surface: call.surface });
   },
 };
 
