@@ -19,6 +19,9 @@ import { teamOf, type TeamOptions } from './context.js';
 /** Default wait for the lead's answer (ms): an unanswered request is denied after it. */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 30 * 60_000;
 
+/** What a wait for the lead's answer needs. */
+type WaitOptions = TeamOptions & { from: string; signal: AbortSignal; timeoutMs?: number | undefined };
+
 /** Input of {@link askPermission}. */
 export interface AskPermissionOptions extends TeamOptions {
   /** The asking teammate (the request's `agent_id`: Claude Code puts the worker's name there). */
@@ -72,13 +75,15 @@ export async function askPermission(options: AskPermissionOptions): Promise<Perm
       },
     });
     const requestId = (sent.message as { request_id: string }).request_id;
-    return await waitForAnswer(options, feed, requestId);
+    return await waitForAnswer(options, feed, requestId, answerOf);
   } finally {
     if (!options.feed) await feed.close();
   }
 }
 
-async function waitForAnswer(options: AskPermissionOptions, feed: TeamFeed, requestId: string): Promise<PermissionAnswer> {
+type AnswerMatcher = (entry: InboxEntry, requestId: string) => PermissionAnswer | undefined;
+
+async function waitForAnswer(options: WaitOptions, feed: TeamFeed, requestId: string, match: AnswerMatcher): Promise<PermissionAnswer> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
   const until = Date.now() + timeoutMs;
   const { signal } = options;
@@ -86,7 +91,7 @@ async function waitForAnswer(options: AskPermissionOptions, feed: TeamFeed, requ
     if (signal.aborted) throw signal.reason ?? new Error('aborted');
     // Armed before the re-read: an answer written meanwhile still wakes us.
     const armed = feed.next((h) => h.kind === 'tick' || (h.kind === 'inbox' && h.member === options.from));
-    const found = await findAnswer(options, requestId);
+    const found = await findAnswer(options, requestId, match);
     if (found) {
       armed.cancel();
       return found;
@@ -112,14 +117,14 @@ async function waitForAnswer(options: AskPermissionOptions, feed: TeamFeed, requ
   }
 }
 
-async function findAnswer(options: AskPermissionOptions, requestId: string): Promise<PermissionAnswer | undefined> {
-  const entries = (await teamOf(options).readInbox(options.team, options.from)).filter((e) => answerOf(e, requestId) !== undefined);
+async function findAnswer(options: WaitOptions, requestId: string, match: AnswerMatcher): Promise<PermissionAnswer | undefined> {
+  const entries = (await teamOf(options).readInbox(options.team, options.from)).filter((e) => match(e, requestId) !== undefined);
   // In a signed team an answer without the lead's signature is ignored (core/signing.ts).
   const refused = new Set((await new ControlGuard(options, options.from).refused(entries)).map((r) => r.entry));
   const entry = entries.find((e) => !refused.has(e));
   if (!entry) return undefined;
   if (entry.read !== true) await markRead({ ...options, agent: options.from, entries: [entry] });
-  return answerOf(entry, requestId);
+  return match(entry, requestId);
 }
 
 function answerOf(entry: InboxEntry, requestId: string): PermissionAnswer | undefined {
@@ -142,4 +147,37 @@ export async function needsApproval(options: TeamOptions, member: string, what: 
   const store = teamOf(options);
   const records = await store.readMemberRecords(options.team);
   return records.some((r) => r.name === member && (r.approve ?? []).includes(what));
+}
+
+/** Input of {@link askPlanApproval}. */
+export interface AskPlanOptions extends TeamOptions {
+  /** The teammate in plan mode. */
+  from: string;
+  /** The plan (the teammate's plan-mode reply). */
+  plan: string;
+  signal: AbortSignal;
+  timeoutMs?: number | undefined;
+  feed?: TeamFeed | undefined;
+}
+
+/**
+ * Plan mode (`planModeRequired`): sends the lead a `plan_approval_request` (Claude Code's shape)
+ * and waits for its `plan_approval_response`; `reason` is the lead's feedback.
+ */
+export async function askPlanApproval(options: AskPlanOptions): Promise<PermissionAnswer> {
+  const lead = leadName(await teamOf(options).readConfig(options.team));
+  const feed = options.feed ?? (await TeamFeed.open(options.root, options.team));
+  try {
+    const sent = await sendStructured({ ...options, from: options.from, to: lead, message: { type: 'plan_approval_request', planFilePath: '', planContent: options.plan } });
+    const requestId = (sent.message as { requestId: string }).requestId;
+    return await waitForAnswer(options, feed, requestId, planAnswerOf);
+  } finally {
+    if (!options.feed) await feed.close();
+  }
+}
+
+function planAnswerOf(entry: InboxEntry, requestId: string): PermissionAnswer | undefined {
+  const parsed = parseMessageText(entry.text);
+  if (parsed.kind !== 'structured' || parsed.message.type !== 'plan_approval_response' || parsed.message.requestId !== requestId) return undefined;
+  return { requestId, approved: parsed.message.approved, reason: parsed.message.feedback };
 }
