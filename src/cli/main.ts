@@ -23,6 +23,7 @@ import { logCommand } from './commands/log.js';
 import { doctorCommand } from './commands/doctor.js';
 import { STORE_COMMANDS, storeCommand } from './commands/store.js';
 import { bridgeCommand } from './commands/bridge.js';
+import { approveCommand, denyCommand, requestsCommand } from './commands/requests.js';
 
 /** Every top-level command. Add new command modules here. */
 const COMMANDS: CommandModule<GlobalArgs, never>[] = [
@@ -37,6 +38,9 @@ const COMMANDS: CommandModule<GlobalArgs, never>[] = [
   doctorCommand,
   storeCommand,
   bridgeCommand,
+  requestsCommand,
+  approveCommand,
+  denyCommand,
 ] as unknown as CommandModule<GlobalArgs, never>[];
 
 /** The first word of a command module's `command` string (`'send <to> [text]'` → `send`). */

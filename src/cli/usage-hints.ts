@@ -72,6 +72,9 @@ export function findUnknownCommand(argv: readonly string[], tree: CommandTree): 
   if (top === 'help') return { typed: top, suggestion: '--help' };
   const subs = tree[top];
   if (subs === undefined) {
+    // A subcommand's exact name beats a near top-level one (`send` → `team send`, not `deny`).
+    const exact = Object.entries(tree).find(([, names]) => names.includes(top));
+    if (exact !== undefined) return { typed: top, suggestion: `${exact[0]} ${top}` };
     const direct = resolve(top, Object.keys(tree), COMMAND_SYNONYMS);
     if (direct !== undefined) return { typed: top, suggestion: direct };
     // A subcommand typed without its group: `mailroom send …` → `team send`.

@@ -86,5 +86,9 @@ export function describeJournalEvent(e: TeamEventRecord, describe: (text: string
       return `${e.at}  message ${e.key} to ${e.to}: ${e.state}${e.lease ? ` (lease ${e.lease})` : ''}`;
     case 'team':
       return `${e.at}  team ${e.action}`;
+    case 'refused':
+      return `${e.at}  refused ${e.action}${e.target ? ` (${e.target})` : ''} by ${e.actor ?? '?'}: ${oneLine(e.message)} [${e.rule}]`;
+    case 'settings':
+      return `${e.at}  team settings changed: ${e.changed.join(', ')}`;
   }
 }

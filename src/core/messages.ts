@@ -14,6 +14,7 @@ import { leadName, requireMember } from '../domain/roster.js';
 import type { TeamStore } from '../store/team-store.js';
 import { isoTime, nowOf, opOf, teamOf, type TeamOptions } from './context.js';
 import { autoArchiveAllowed } from './inbox-archive.js';
+import { signIfControl } from './signing.js';
 
 /** Input of {@link sendMessage}. */
 export interface SendOptions extends TeamOptions {
@@ -105,7 +106,9 @@ export async function sendStructured(options: SendStructuredOptions): Promise<Se
   const config = await store.readConfig(options.team);
   const from = options.from ?? leadName(config);
   const now = nowOf(options);
-  const message = completeStructured(withRequestId(options.message, { from, to: options.to, team: options.team, now }), from, now);
+  const completed = completeStructured(withRequestId(options.message, { from, to: options.to, team: options.team, now }), from, now);
+  // A signed team's lead-only control messages carry the team's signature (core/signing.ts).
+  const message = (await signIfControl(options, completed as StructuredMessage & Record<string, unknown>, from, options.to)) as StructuredMessage;
   // The entry carries the same instant as the message inside it (and its request id), as in Claude Code.
   const [sent] = await deliver(store, config, { ...options, now: () => now, from, text: JSON.stringify(message) }, [options.to]);
   return { ...sent!, message };

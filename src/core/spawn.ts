@@ -6,6 +6,7 @@
  * The spawn prompt becomes the first inbox message from the lead. Starting the teammate is the
  * runtime's job.
  */
+import type { Approvable } from '../protocol/settings.js';
 import { MailroomError } from '../errors.js';
 import { assertValidName } from '../domain/names.js';
 import { buildMember, leadName } from '../domain/roster.js';
@@ -55,6 +56,11 @@ export interface SpawnOptions extends TeamOptions {
   /** Working directory: must exist; stored absolute (default: this process's). */
   cwd?: string;
   planModeRequired?: boolean;
+  /**
+   * Side effects the member needs the lead's approval for (`commands`: RunTaskCommand asks with a
+   * permission_request and waits); kept in its member record.
+   */
+  approve?: readonly Approvable[] | undefined;
 }
 
 /**
@@ -83,7 +89,7 @@ export async function spawnMember(options: SpawnOptions): Promise<Member> {
   const runtime = options.backend ?? 'in-process';
   const prompt = teamKeepsPrompts(config) ? options.prompt : undefined;
   const draft = buildMember({ ...options, team: options.team, backend: runtime, prompt, model: options.model ?? 'worker', cwd, joinedAt: nowOf(options) });
-  const record = { runtime, prompt: options.prompt };
+  const record = { runtime, prompt: options.prompt, approve: options.approve };
   const { value: member } = await store.addMember(options.team, draft, { ...opOf(options), assignColor: true, retireEarlierShutdownRequests: true, record });
   if (options.prompt) {
     await sendMessage({ ...options, from: leadName(await store.readConfig(options.team)), to: options.name, text: options.prompt });

@@ -12,6 +12,7 @@ import type { TaskPatch } from '../store/team-store.js';
 import { opOf, teamOf, type TeamOptions } from './context.js';
 import { notifyAssignment } from './task-assign.js';
 import { deleteTask, type MetadataPatch } from './tasks.js';
+import { requireHooksPass } from './hooks.js';
 
 export { mergeMetadata } from '../domain/task-patch.js';
 
@@ -59,6 +60,7 @@ export async function updateTask(options: UpdateTaskOptions): Promise<UpdateTask
   const actor = options.as ?? leadName(config);
   if (options.as !== undefined) requireMember(config, options.as, 'member');
   if (options.owner) requireMember(config, options.owner, 'owner');
+  if (options.status === 'completed') await completionHooks(options, actor);
   const op = opOf(options, actor);
   const removed = [...(options.removeBlockedBy ?? []).map((b) => ({ blocked: options.id, blocker: b })), ...(options.removeBlocks ?? []).map((b) => ({ blocked: b, blocker: options.id }))];
   if (removed.length > 0) {
@@ -72,4 +74,18 @@ export async function updateTask(options: UpdateTaskOptions): Promise<UpdateTask
   const ownerChanged = !isUnowned(value.task) && value.task.owner !== value.previous.owner;
   const notified = ownerChanged ? await notifyAssignment(options, value.task, actor) : false;
   return { task: value.task, deleted: false, notified };
+}
+
+/**
+ * Runs the TaskCompleted hooks (Claude Code's input: task_id, task_subject, task_description,
+ * teammate_name) when the task is not completed yet. @throws NOT_PERMITTED (rule `hook:TaskCompleted`)
+ * when a hook blocks: the task stays as it is.
+ */
+async function completionHooks(options: UpdateTaskOptions, actor: string): Promise<void> {
+  const task = await teamOf(options).readTask(options.team, options.id, { strict: true });
+  if (!task || task.status === 'completed') return;
+  await requireHooksPass(
+    { ...options, event: 'TaskCompleted', input: { task_id: task.id, task_subject: task.subject, task_description: task.description, teammate_name: actor } },
+    `completing task #${task.id}`,
+  );
 }

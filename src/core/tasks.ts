@@ -10,6 +10,7 @@ import type { Task, TaskStatus } from '../protocol/task.js';
 import { isUnowned } from '../protocol/task.js';
 import { opOf, teamOf, type TeamOptions } from './context.js';
 import { notifyAssignment } from './task-assign.js';
+import { requireHooksPass } from './hooks.js';
 
 /** Free-form metadata values; `null` deletes a key on update. */
 export type MetadataPatch = Record<string, unknown>;
@@ -43,6 +44,11 @@ export async function addTask(options: AddTaskOptions): Promise<Task> {
   if (options.as !== undefined) requireMember(config, options.as, 'member');
   if (options.owner) requireMember(config, options.owner, 'owner');
   const actor = options.as ?? leadName(config);
+  // TaskCreated runs before the task exists (no task_id yet): a block creates nothing.
+  await requireHooksPass(
+    { ...options, event: 'TaskCreated', input: { task_subject: options.subject, task_description: options.description ?? '', teammate_name: actor } },
+    `creating task "${options.subject}"`,
+  );
   const { value } = await store.createTask(
     options.team,
     { subject: options.subject, description: options.description ?? '', activeForm: options.activeForm, owner: options.owner || undefined, blockedBy: options.blockedBy, metadata: options.metadata },

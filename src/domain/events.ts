@@ -5,7 +5,10 @@
  */
 import {
   EVENT_VERSION,
+  versionOfKind,
   type DeliveryEvent,
+  type RefusedEvent,
+  type SettingsEvent,
   type EventSource,
   type MemberEvent,
   type MessageEvent,
@@ -30,8 +33,8 @@ export function isoTime(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-function head(s: EventStamp): { v: number; team: string; at: string; source: EventSource; actor?: string } {
-  const h: { v: number; team: string; at: string; source: EventSource; actor?: string } = { v: EVENT_VERSION, team: s.team, at: isoTime(s.at), source: s.source };
+function head(s: EventStamp, v = EVENT_VERSION): { v: number; team: string; at: string; source: EventSource; actor?: string } {
+  const h: { v: number; team: string; at: string; source: EventSource; actor?: string } = { v, team: s.team, at: isoTime(s.at), source: s.source };
   if (s.actor !== undefined) h.actor = s.actor;
   return h;
 }
@@ -66,6 +69,29 @@ export function memberEvent(s: EventStamp, action: MemberEvent['action'], name: 
 /** A `team` lifecycle event. */
 export function teamEvent(s: EventStamp, action: TeamLifecycleEvent['action']): TeamLifecycleEvent {
   return { ...head(s), kind: 'team', action };
+}
+
+/** What a refused attempt was (a {@link refusedEvent} without its stamp). */
+export interface Refusal {
+  action: string;
+  rule: string;
+  code: string;
+  message: string;
+  target?: string | undefined;
+  surface?: string | undefined;
+}
+
+/** A `refused` event (format version 3): `s.actor` attempted `r.action`, and `r.rule` refused it. */
+export function refusedEvent(s: EventStamp, r: Refusal): RefusedEvent {
+  const e: RefusedEvent = { ...head(s, versionOfKind('refused')), kind: 'refused', action: r.action, rule: r.rule, code: r.code, message: r.message };
+  if (r.target !== undefined) e.target = r.target;
+  if (r.surface !== undefined) e.surface = r.surface;
+  return e;
+}
+
+/** A `settings` event (format version 3): the top-level settings keys that changed. */
+export function settingsEvent(s: EventStamp, changed: readonly string[]): SettingsEvent {
+  return { ...head(s, versionOfKind('settings')), kind: 'settings', changed: [...changed] };
 }
 
 /**

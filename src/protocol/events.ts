@@ -4,19 +4,24 @@
  * file) or one stream entry (the Redis store). `watch`, `log`, MCP waits and the runtime's
  * wake-ups all consume this one stream.
  *
- * Versioned like openai-agents-js RunState: {@link EVENT_VERSION} is what this release writes,
- * {@link SUPPORTED_EVENT_VERSIONS} what it reads. Version 1 (mailroom ≤ 0.1: `message`, `task`,
- * `member`) is a subset of version 2 and reads unchanged. A reader skips a line whose version it
- * does not support, or whose `kind` it does not know (a newer writer's), never fails on it.
+ * Versioned like openai-agents-js RunState: {@link EVENT_VERSION} is what this release writes for
+ * the kinds of version 2, {@link SUPPORTED_EVENT_VERSIONS} what it reads. Version 1 (mailroom ≤ 0.1:
+ * `message`, `task`, `member`) is a subset of version 2 and reads unchanged. Version 3 adds the
+ * kinds `refused` and `settings`; an event is written with the lowest version that has its kind
+ * ({@link versionOfKind}), so a release that reads only 1 and 2 keeps reading every line it
+ * understands and skips exactly the new kinds. A reader skips a line whose version it does not
+ * support, or whose `kind` it does not know (a newer writer's), never fails on it.
  */
 import { z } from 'zod';
 import { InboxEntrySchema } from './inbox.js';
 import { TaskSchema } from './task.js';
 
-/** The event format version this release writes. */
+/** The event format version this release writes for the kinds of versions 1 and 2. */
 export const EVENT_VERSION = 2;
+/** The version that added `refused` and `settings` events (written with it, see {@link versionOfKind}). */
+export const EVENT_VERSION_3 = 3;
 /** Every event format version this release reads. */
-export const SUPPORTED_EVENT_VERSIONS: readonly number[] = [1, 2];
+export const SUPPORTED_EVENT_VERSIONS: readonly number[] = [1, 2, 3];
 
 const base = {
   v: z.number().int(),
@@ -74,6 +79,31 @@ export const MemberEventSchema = z.looseObject({
 /** The team itself was created, deleted (moved aside, restorable) or restored. */
 export const TeamLifecycleEventSchema = z.looseObject({ ...base, kind: z.literal('team'), action: z.enum(['created', 'deleted', 'restored']) });
 
+/**
+ * An attempt that was refused (v3): a policy rule, a hook, a missing approval, a control message
+ * without a valid signature. `actor` is who attempted it (for a forged message: who it claimed to
+ * be from); nothing else changed. `mailroom log --actor` shows them with the changes.
+ */
+export const RefusedEventSchema = z.looseObject({
+  ...base,
+  kind: z.literal('refused'),
+  /** What was attempted: `message`, `task.create`, `task.assign`, `task.delete`, `task.complete`, `member.stop`, `command`, `control`, … */
+  action: z.string(),
+  /** The rule that refused, as in the error (`policy.createTasks`, `hook:TaskCompleted`, `approval`, `signature`). */
+  rule: z.string(),
+  /** The error code the attempt got (`NOT_PERMITTED`, `HOOK_BLOCKED`, `NOT_APPROVED`, …). */
+  code: z.string(),
+  /** The refusal's message, for humans. */
+  message: z.string(),
+  /** What it was aimed at, when there is one: a member name, a task id (`#3`), a request id. */
+  target: z.string().optional(),
+  /** Where the attempt came from: `cli`, `runtime`, `mcp`. */
+  surface: z.string().optional(),
+});
+
+/** The team's settings changed (v3): `changed` names the top-level keys (`policy`, `signing`, …). */
+export const SettingsEventSchema = z.looseObject({ ...base, kind: z.literal('settings'), changed: z.array(z.string()) });
+
 /** Every event kind this release knows. */
 export const TeamEventRecordSchema = z.discriminatedUnion('kind', [
   MessageEventSchema,
@@ -81,6 +111,8 @@ export const TeamEventRecordSchema = z.discriminatedUnion('kind', [
   TaskEventSchema,
   MemberEventSchema,
   TeamLifecycleEventSchema,
+  RefusedEventSchema,
+  SettingsEventSchema,
 ]);
 
 /** One event as journalled. */
@@ -95,8 +127,17 @@ export type TaskEvent = z.infer<typeof TaskEventSchema>;
 export type MemberEvent = z.infer<typeof MemberEventSchema>;
 /** A `team` event. */
 export type TeamLifecycleEvent = z.infer<typeof TeamLifecycleEventSchema>;
+/** A `refused` event (v3). */
+export type RefusedEvent = z.infer<typeof RefusedEventSchema>;
+/** A `settings` event (v3). */
+export type SettingsEvent = z.infer<typeof SettingsEventSchema>;
 /** Who recorded an event. */
 export type EventSource = TeamEventRecord['source'];
+
+/** The version an event of `kind` is written with: the lowest that has the kind. */
+export function versionOfKind(kind: TeamEventRecord['kind']): number {
+  return kind === 'refused' || kind === 'settings' ? EVENT_VERSION_3 : EVENT_VERSION;
+}
 
 /**
  * Validates one decoded event: `undefined` for an unsupported version, an unknown kind or a bad

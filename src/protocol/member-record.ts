@@ -11,6 +11,7 @@
  */
 import { z } from 'zod';
 import { MEMBER_RUNTIMES, type MemberRuntime } from './backend.js';
+import { APPROVABLE, type Approvable } from './settings.js';
 
 /** Version of the record format; a reader skips a record with another `v`. */
 export const MEMBER_RECORD_VERSION = 1;
@@ -30,6 +31,8 @@ export const MemberRecordSchema = z.looseObject({
   runtime: z.enum(MEMBER_RUNTIMES as [string, ...string[]]),
   /** The spawn prompt it was given (also its first inbox message). */
   prompt: z.string().optional(),
+  /** Side effects this member needs the lead's approval for (`team spawn --approve commands`), besides the team's. */
+  approve: z.array(z.enum(APPROVABLE)).optional(),
 });
 
 /** A parsed member record. */
@@ -41,6 +44,8 @@ export interface MemberRecordDraft {
   runtime: MemberRuntime;
   /** Its spawn prompt (kept here also where the team's config holds none: Claude Code 2.1.332 teams). */
   prompt?: string | undefined;
+  /** Side effects it needs the lead's approval for (see {@link MemberRecordSchema}). */
+  approve?: readonly Approvable[] | undefined;
 }
 
 /** True when `record` is about `member` as it is now in the roster (same agentId and joinedAt). */

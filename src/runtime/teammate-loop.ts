@@ -4,6 +4,15 @@
  * call, never marked read before).
  */
 import type { FeedHint, TeamFeed } from '../core/feed.js';
+import { runHooks, type HookOutcome } from '../core/hooks.js';
+import { askPlanApproval, type PermissionAnswer } from '../core/ask-lead.js';
+import { CATALOGUE } from '../tools/all.js';
+
+/** Told to a teammate in plan mode before each planning turn. */
+const PLAN_MODE_NOTE = '<plan-mode>You are in plan mode (planModeRequired): change nothing yet — only read-only tools are available. Reply with your plan as text; the lead approves it before you start.</plan-mode>';
+
+/** The tools of plan mode: the read-only ones. */
+const PLAN_CATALOGUE = CATALOGUE.withRules('*', { name: 'plan-mode', enabled: (scope) => CATALOGUE.get(scope.tool)?.hints.readOnly === true });
 import type { ReaderLease } from '../core/reader-claim.js';
 import { completeShutdown } from '../core/shutdown.js';
 import type { TeammateContext } from './context.js';
@@ -24,6 +33,8 @@ export class TeammateLoop {
   private state: TeammateState = 'starting';
   private readonly log: (line: string) => void;
   private retry: NodeJS.Timeout | undefined;
+  /** In plan mode (the member's planModeRequired) until the lead approves a plan. */
+  private planning: boolean;
 
   constructor(
     private readonly ctx: TeammateContext,
@@ -32,6 +43,7 @@ export class TeammateLoop {
     private readonly reader: ReaderLease,
   ) {
     this.log = options.log ?? (() => undefined);
+    this.planning = options.planMode === true;
     this.mailbox = new Mailbox(ctx.store, ctx.team, ctx.name, ctx.lead, reader.token);
     this.finder = new WorkFinder(ctx.store.team, ctx.team, ctx.name, this.mailbox, options.takesTasks ?? true);
     this.waiter = new Waiter<Work>(feed, ctx.name, options.takesTasks ?? true);
@@ -51,16 +63,43 @@ export class TeammateLoop {
   }
 
   private async loop(): Promise<TeammateExit> {
+    let feedback: string | undefined;
     for (;;) {
-      this.setState('idle');
-      const work = await this.waiter.next(() => this.findWork(), this.ctx.signal);
-      if (work === undefined || this.ctx.signal.aborted) return { reason: 'aborted' };
-      if (work.kind === 'removed') return { reason: 'removed' };
-      this.setState('working');
-      if (work.kind === 'task') this.conversation.queue({ type: 'text', text: WorkFinder.note(work.task, this.ctx.name) });
+      if (feedback === undefined) {
+        this.setState('idle');
+        const work = await this.waiter.next(() => this.findWork(), this.ctx.signal);
+        if (work === undefined || this.ctx.signal.aborted) return { reason: 'aborted' };
+        if (work.kind === 'removed') return { reason: 'removed' };
+        this.setState('working');
+        if (work.kind === 'task') this.conversation.queue({ type: 'text', text: WorkFinder.note(work.task, this.ctx.name) });
+      } else {
+        // A TeammateIdle hook's feedback (Claude Code's exit-2 semantics) or the lead's answer to a plan starts the next turn.
+        this.conversation.queue({ type: 'text', text: feedback });
+        feedback = undefined;
+      }
+      if (this.planning) this.conversation.queue({ type: 'text', text: PLAN_MODE_NOTE });
       const outcome = await this.turn();
       if (outcome === undefined) return { reason: 'aborted' };
       if (outcome.record.shutdownApproved) return this.leave(outcome.record.shutdownApproved.requestId);
+      if (outcome.record.hookStop) return this.stopByHook(outcome.record.hookStop.reason);
+      if (this.planning && outcome.steps > 0 && outcome.error === undefined) {
+        const answer = await this.askPlan(outcome.record.lastText ?? '');
+        if (answer === undefined) return { reason: 'aborted' };
+        if (answer.approved) this.planning = false;
+        feedback = answer.approved
+          ? `<plan-approval>The lead approved your plan${answer.reason ? `: ${answer.reason}` : ''}. Carry it out now.</plan-approval>`
+          : `<plan-approval>The lead did not approve your plan: ${answer.reason ?? 'no reason given'}. Revise it and reply with the new plan only.</plan-approval>`;
+        continue;
+      }
+      if (outcome.steps > 0 && outcome.error === undefined) {
+        const idle = await this.idleHooks();
+        if (idle.kind === 'stop') return this.stopByHook(idle.reason);
+        if (idle.kind === 'block') {
+          this.log(`TeammateIdle hook blocked going idle: ${idle.feedback}`);
+          feedback = `<teammate-idle-hook-feedback>\n${idle.feedback}\n</teammate-idle-hook-feedback>`;
+          continue;
+        }
+      }
       if (outcome.steps > 0 || outcome.error !== undefined) await this.notifyIdle(outcome);
       if (outcome.error !== undefined) this.retryLater();
       this.waiter.poke();
@@ -78,7 +117,7 @@ export class TeammateLoop {
   private async turn(): Promise<TurnOutcome | undefined> {
     const { store, team, name, lead, cwd, signal } = this.ctx;
     try {
-      const deps = { model: this.options.model, mailbox: this.mailbox, tools: { store, team, name, lead, cwd, signal }, log: this.log };
+      const deps = { model: this.options.model, mailbox: this.mailbox, tools: { store, team, name, lead, cwd, signal, feed: this.feed, catalogue: this.planning ? PLAN_CATALOGUE : undefined }, log: this.log };
       const outcome = await runTurn(this.conversation, { ...deps, maxSteps: this.options.maxSteps, onRequest: this.options.onRequest });
       if (outcome.error !== undefined) this.log(`turn failed: ${errorText(outcome.error)}`);
       return outcome;
@@ -103,6 +142,34 @@ export class TeammateLoop {
     } catch (err) {
       this.log(`could not send idle_notification: ${errorText(err)}`);
     }
+  }
+
+  /** Runs the TeammateIdle hooks (input: teammate_name, team_name); a broken hooks file is logged and ignored. */
+  private async idleHooks(): Promise<HookOutcome> {
+    try {
+      return await runHooks({ root: this.ctx.store, team: this.ctx.team, event: 'TeammateIdle', input: { teammate_name: this.ctx.name }, cwd: this.ctx.cwd, report: this.log });
+    } catch (err) {
+      this.log(`could not run the TeammateIdle hooks: ${errorText(err)}`);
+      return { kind: 'proceed' };
+    }
+  }
+
+  /** Sends the plan to the lead and waits for its answer (undefined: the teammate stopped meanwhile). */
+  private async askPlan(plan: string): Promise<PermissionAnswer | undefined> {
+    this.log('plan mode: sent the plan to the lead; waiting for approval');
+    try {
+      const answer = await askPlanApproval({ root: this.ctx.store, team: this.ctx.team, from: this.ctx.name, plan: plan || '(no plan text)', signal: this.ctx.signal, feed: this.feed });
+      this.log(`plan ${answer.approved ? 'approved' : `not approved: ${answer.reason ?? ''}`}`);
+      return answer;
+    } catch (err) {
+      if (this.ctx.signal.aborted) return undefined;
+      throw err;
+    }
+  }
+
+  private stopByHook(reason: string): TeammateExit {
+    this.log(`stopped by a hook: ${reason}`);
+    return { reason: 'hook', stopReason: reason };
   }
 
   private async leave(requestId: string): Promise<TeammateExit> {

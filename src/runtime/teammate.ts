@@ -40,6 +40,8 @@ export interface TeammateOptions {
   log?: (line: string) => void;
   /** Observes every model request (tests, benchmarks). */
   onRequest?: (request: ModelRequest) => void;
+  /** Start in plan mode (default: the member's `planModeRequired`): plan with read-only tools, work once the lead approves. */
+  planMode?: boolean;
   /** Observes state changes. */
   onState?: (state: TeammateState) => void;
 }
@@ -50,7 +52,9 @@ export type TeammateState = 'starting' | 'idle' | 'working' | 'stopped';
 /** Why a teammate stopped. */
 export interface TeammateExit {
   /** `aborted` also when its reader claim was taken over (it was presumed dead). */
-  reason: 'shutdown' | 'removed' | 'aborted';
+  reason: 'shutdown' | 'removed' | 'aborted' | 'hook';
+  /** A hook's stopReason (reason `hook`: a hook answered `{"continue": false}`). */
+  stopReason?: string;
   /** The approved shutdown request's id (reason `shutdown`). */
   requestId?: string;
 }
@@ -79,7 +83,7 @@ export async function runTeammate(options: TeammateOptions): Promise<TeammateExi
   try {
     const own = options.feed ? undefined : await TeamFeed.open(stores, options.team, { pollMs: options.pollMs });
     try {
-      return await runAsTeammate(ctx, () => new TeammateLoop(ctx, { ...options, log }, options.feed ?? own!, reader).run());
+      return await runAsTeammate(ctx, () => new TeammateLoop(ctx, { ...options, log, planMode: options.planMode ?? member.planModeRequired === true }, options.feed ?? own!, reader).run());
     } finally {
       await own?.close();
     }

@@ -5,6 +5,10 @@
  * them succeeded, and put back (and out of the conversation) when it failed or was aborted, so a
  * crash after a failed request loses nothing (../shared/cases/04).
  */
+import { ControlGuard } from '../core/signing.js';
+import { journalRefusal } from '../core/refusals.js';
+import type { InboxEntry } from '../protocol/inbox.js';
+import { SIGNED_TYPES } from '../protocol/signature.js';
 import { wrapMessages } from './delivery/wrap.js';
 import type { Mailbox } from './delivery/mailbox.js';
 import type { Conversation } from './conversation.js';
@@ -53,7 +57,7 @@ export async function runTurn(conversation: Conversation, deps: TurnDeps): Promi
       const calls = response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
       if (calls.length === 0) break;
       for (const call of calls) conversation.queue(await runToolCall(call, ctx));
-      if (record.shutdownApproved) break;
+      if (record.shutdownApproved || record.hookStop) break;
     }
     if (steps >= maxSteps) deps.log(`stopped the turn after ${maxSteps} model calls`);
     return { record, steps };
@@ -70,10 +74,16 @@ async function step(conversation: Conversation, deps: TurnDeps): Promise<ModelRe
   const [taken, prompt] = await Promise.allSettled([deps.mailbox.take(), loadSystemPrompt(store.team, team, name)]);
   if (taken.status === 'rejected') throw taken.reason;
   const delivery = taken.value;
-  const delivered = delivery.entries;
+  // In a signed team a control message without a valid signature is not obeyed: it is consumed (read) but never shown to the model.
+  const refused = await refusedControls(deps, delivery.entries);
+  const delivered = refused.size === 0 ? delivery.entries : delivery.entries.filter((e) => !refused.has(e));
   const block: ContentBlock | undefined = delivered.length > 0 ? { type: 'text', text: wrapMessages(delivered) } : undefined;
   if (block) conversation.queue(block);
-  if (!conversation.hasPending()) return undefined;
+  if (!conversation.hasPending()) {
+    // Only refused control messages came: they are consumed all the same.
+    if (refused.size > 0) await deps.mailbox.acknowledge(delivery).catch((e: unknown) => deps.log(`could not mark ignored message(s) read: ${e instanceof Error ? e.message : String(e)}`));
+    return undefined;
+  }
   conversation.flush();
   let response: ModelResponse;
   try {
@@ -100,4 +110,24 @@ function replyText(r: ModelResponse): string {
 function describeResponse(r: ModelResponse): string {
   const tools = r.content.filter((b): b is ToolUseBlock => b.type === 'tool_use').map((b) => b.name);
   return tools.length > 0 ? `tools ${tools.join(', ')}` : r.stopReason;
+}
+
+/** The delivered entries that are control messages without a valid signature in a signed team, each logged. */
+async function refusedControls(deps: TurnDeps, entries: readonly InboxEntry[]): Promise<Set<InboxEntry>> {
+  const { store, team, name } = deps.tools;
+  try {
+    const refused = await new ControlGuard({ root: store, team }, name).refused(entries);
+    for (const r of refused) {
+      const why = `ignored a ${r.type} from "${r.entry.from}": ${r.check === 'unsigned' ? 'not signed' : 'its signature does not verify'}, and this team is signed`;
+      deps.log(why);
+      // Journalled as attempted by whom it claims to be from: `log --actor team-lead` shows the forgery.
+      await journalRefusal({ root: store, team }, r.entry.from, { action: 'control', rule: 'signature', code: 'NOT_PERMITTED', message: why, target: name, surface: 'runtime' });
+    }
+    return new Set(refused.map((r) => r.entry));
+  } catch (err) {
+    // Signed, but this machine cannot verify (no key): obey no control message at all.
+    const controls = entries.filter((e) => SIGNED_TYPES.some((t) => e.text.includes(`"${t}"`)));
+    if (controls.length > 0) deps.log(`ignored ${controls.length} control message(s): ${err instanceof Error ? err.message : String(err)}`);
+    return new Set(controls);
+  }
 }

@@ -57,6 +57,17 @@ export interface HostStore {
   /** What the OS says about a pid on this machine (Linux `/proc`). Never throws. */
   probeProcess(pid: number): Promise<ProcessProbe>;
 
+  /**
+   * The team's signing key on this machine (`mailroom/keys/<team>.key`, mode 0600), undefined
+   * when this machine has none. @throws FILE_CORRUPT when the file is not a key
+   */
+  readTeamKey(team: string): Promise<Buffer | undefined>;
+  /** Makes a new signing key for the team (replacing none: @throws TEAM_EXISTS when one exists). */
+  createTeamKey(team: string): Promise<Buffer>;
+
+  /** The text of the team's hooks file on this machine (`teams/<team>/hooks.json`), undefined when there is none. */
+  readHooksFile(team: string): Promise<{ path: string; text: string } | undefined>;
+
   // Files a user points mailroom at (a team file, a script, a work directory): not team state.
   /** Reads a UTF-8 text file named on the command line or in a config. @throws INVALID_ARGUMENT (missing, a directory) */
   readUserFile(path: string, what?: string): Promise<string>;

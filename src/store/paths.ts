@@ -84,6 +84,21 @@ export class Layout {
     return join(this.teamDir(team), 'processes', `${pathPart(agent)}.json`);
   }
 
+  /** `teams/<teamDir>/mailroom-settings.json`: mailroom's team settings (policy, signing); Claude Code never reads it. */
+  settingsPath(team: string): string {
+    return join(this.teamDir(team), 'mailroom-settings.json');
+  }
+
+  /** `<root>/mailroom/keys/<team>.key`: the team's signing key on this machine (mode 0600; docs/approvals.md "Signed teams"). */
+  teamKeyPath(team: string): string {
+    return join(this.root, 'mailroom', 'keys', `${pathPart(team)}.key`);
+  }
+
+  /** `teams/<teamDir>/hooks.json`: the team's hooks on this machine (docs/approvals.md "Hooks"). */
+  hooksPath(team: string): string {
+    return join(this.teamDir(team), 'hooks.json');
+  }
+
   /** `teams/<teamDir>/logs/<agent>.log`: stdout and stderr of a process-backend teammate. */
   agentLogPath(team: string, agent: string): string {
     return join(this.teamDir(team), 'logs', `${pathPart(agent)}.log`);

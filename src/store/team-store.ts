@@ -18,6 +18,9 @@ import type { Member, TeamConfig } from '../protocol/config.js';
 import type { TeamEventRecord } from '../protocol/events.js';
 import type { InboxEntry } from '../protocol/inbox.js';
 import type { MemberRecord, MemberRecordDraft } from '../protocol/member-record.js';
+import type { SettingsPatch, TeamSettings } from '../protocol/settings.js';
+import type { SettingsChange } from '../domain/settings.js';
+import type { Refusal } from '../domain/events.js';
 import type { Task, TaskStatus } from '../protocol/task.js';
 import type { StoreIssue, StoreRepair } from './health.js';
 import type { StoreSelection } from './selection.js';
@@ -388,6 +391,26 @@ export interface TeamStore {
    * entry of its name is about an earlier member (`recordIsFor`). A deleted team's move with it.
    */
   readMemberRecords(team: string): Promise<MemberRecord[]>;
+
+  /**
+   * Journals a refused attempt (a `refused` event, v3: who tried what, the rule that refused, the
+   * error code; docs/journal.md); nothing else changes. `ctx.actor` is who attempted it.
+   * @throws TEAM_NOT_FOUND
+   */
+  recordRefusal(team: string, refusal: Refusal, ctx?: OpContext): Promise<Transition<void>>;
+
+  // Team settings (mailroom's own: policy, signing; docs/approvals.md)
+  /**
+   * The team's settings (`{v: 1}` when it never set any: open, as Claude Code).
+   * @throws TEAM_NOT_FOUND, FILE_CORRUPT (a settings document that does not parse: never overwritten)
+   */
+  readSettings(team: string): Promise<TeamSettings>;
+  /**
+   * Applies `patch` (keys set, `null` removes; src/domain/settings.ts) in one step, journalling a
+   * `settings` event naming the changed keys (none written when nothing changed).
+   * @throws TEAM_NOT_FOUND, INVALID_ARGUMENT (the result is not valid settings), FILE_CORRUPT
+   */
+  updateSettings(team: string, patch: SettingsPatch, ctx?: OpContext): Promise<Transition<SettingsChange>>;
 
   // Inboxes
   /**

@@ -11,6 +11,7 @@ import { broadcastTool, sendMessageTool, shutdownResponseTool } from './entries/
 import { runTaskCommandTool } from './entries/run-command.js';
 import { taskCreateTool, taskGetTool, taskListTool, taskUpdateTool } from './entries/tasks.js';
 import { listMembersTool } from './entries/team.js';
+import { approveRequestTool, denyRequestTool, listRequestsTool } from './entries/requests.js';
 
 /** Every entry of the default catalogue. */
 export const ENTRIES: readonly ToolEntry[] = [
@@ -26,6 +27,9 @@ export const ENTRIES: readonly ToolEntry[] = [
   taskUpdateTool,
   taskClaimTool,
   runTaskCommandTool,
+  listRequestsTool,
+  approveRequestTool,
+  denyRequestTool,
 ];
 
 /** The catalogue both surfaces are built from. */

@@ -5,6 +5,7 @@
  * shell). Surfaces build it; handlers and rules only read it.
  */
 import type { TeamOptions } from '../core/context.js';
+import type { TeamFeed } from '../core/feed.js';
 
 /** The surfaces a tool can be exposed on: the runtime's model tools and the MCP server. */
 export type Surface = 'runtime' | 'mcp';
@@ -33,6 +34,8 @@ export interface TurnRecord {
   lastText?: string;
   /** Set once the teammate approved a shutdown request: the turn ends and the teammate stops. */
   shutdownApproved?: { requestId: string };
+  /** Set when a hook answered `{"continue": false}`: the turn ends and the teammate stops (`reason`: its stopReason). */
+  hookStop?: { reason: string };
 }
 
 /** Unread messages handed out by one inbox read, and how many stay unread after it. */
@@ -114,4 +117,6 @@ export interface ToolContext {
   readonly log: ToolLogger;
   /** The services this surface provides. */
   readonly services: Partial<ToolServices>;
+  /** The team's feed when the surface has one open (runtime): waits (e.g. for the lead's approval) use it instead of opening their own. */
+  readonly feed?: TeamFeed | undefined;
 }

@@ -633,6 +633,50 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
       });
     });
 
+    describe('settings', () => {
+      it('reads {v: 1} until set; a patch sets and removes keys in one journalled step; no change writes nothing', async () => {
+        await withTeam('alice');
+        expect(await store.readSettings(T)).toEqual({ v: 1 });
+        const before = await store.readEvents(T);
+        const set = await store.updateSettings(T, { policy: { createTasks: ['alice'] }, approve: ['commands'] }, { actor: 'team-lead' });
+        expect(set.value).toEqual({ settings: { v: 1, policy: { createTasks: ['alice'] }, approve: ['commands'] }, changed: ['approve', 'policy'] });
+        expect(set.events).toMatchObject([{ kind: 'settings', v: 3, team: T, actor: 'team-lead', changed: ['approve', 'policy'] }]);
+        expect((await store.readEvents(T, { since: before.cursor })).events).toEqual(set.events);
+        expect(await store.readSettings(T)).toEqual({ v: 1, policy: { createTasks: ['alice'] }, approve: ['commands'] });
+
+        const same = await store.updateSettings(T, { approve: ['commands'] });
+        expect(same.events).toEqual([]);
+        const cleared = await store.updateSettings(T, { approve: null });
+        expect(cleared.value.changed).toEqual(['approve']);
+        expect(await store.readSettings(T)).toEqual({ v: 1, policy: { createTasks: ['alice'] } });
+      });
+
+      it('refuses an invalid result (INVALID_ARGUMENT, nothing written) and an unknown team (TEAM_NOT_FOUND)', async () => {
+        await withTeam();
+        const bad = await refusal(store.updateSettings(T, { policy: { createTasks: 'alice' } as never }));
+        expect(bad.code).toBe('INVALID_ARGUMENT');
+        expect(bad.message).toContain('policy.createTasks');
+        expect(await store.readSettings(T)).toEqual({ v: 1 });
+        expect((await refusal(store.readSettings('nobody'))).code).toBe('TEAM_NOT_FOUND');
+        expect((await refusal(store.updateSettings('nobody', { approve: ['commands'] }))).code).toBe('TEAM_NOT_FOUND');
+      });
+
+      it('journals a refused attempt as a refused event (v3) with its actor; an unknown team is TEAM_NOT_FOUND', async () => {
+        await withTeam('bob');
+        const before = await store.readEvents(T);
+        const r = await store.recordRefusal(T, { action: 'task.create', rule: 'policy.createTasks', code: 'NOT_PERMITTED', message: 'no', surface: 'cli' }, { actor: 'bob' });
+        expect(r.events).toMatchObject([{ kind: 'refused', v: 3, actor: 'bob', action: 'task.create', rule: 'policy.createTasks', code: 'NOT_PERMITTED', surface: 'cli' }]);
+        expect((await store.readEvents(T, { since: before.cursor })).events).toEqual(r.events);
+        expect((await refusal(store.recordRefusal('nobody', { action: 'x', rule: 'y', code: 'NOT_PERMITTED', message: 'z' }))).code).toBe('TEAM_NOT_FOUND');
+      });
+
+      it('keeps approve in a member record', async () => {
+        await store.createTeam(teamConfig(T));
+        await store.addMember(T, teammate(T, 'bob'), { record: { runtime: 'process', approve: ['commands'] } });
+        expect(await store.readMemberRecords(T)).toMatchObject([{ name: 'bob', runtime: 'process', approve: ['commands'] }]);
+      });
+    });
+
     describe('reader claims', () => {
       const holder = (pid: number) => ({ kind: 'agent' as const, host: 'host-a', pid, startedAt: 1_000 + pid });
 

@@ -52,8 +52,14 @@ export const taskUpdateCommand: CommandModule<GlobalArgs, UpdateArgs> = {
       .example('$0 task update 3 --remove-blocked-by 2', '#3 no longer waits for #2') as Argv<UpdateArgs>,
   handler: async (a) => {
     const { updateTask } = await import('../../core/task-update.js');
+    const target = await teamTarget(a);
+    const { requirePermitted } = await import('../../core/policy.js');
+    await requirePermitted(target, a.as, [
+      ...(a.status === 'deleted' ? [{ rule: 'deleteTasks' as const, id: String(a.id) }] : []),
+      ...(a.owner && a.owner !== a.as ? [{ rule: 'assignTasks' as const, owner: a.owner }] : []),
+    ]);
     const result = await updateTask({
-      ...(await teamTarget(a)),
+      ...target,
       id: String(a.id),
       status: parseStatus(a.status),
       owner: a.owner === undefined ? undefined : a.owner === '' ? null : a.owner,

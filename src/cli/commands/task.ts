@@ -36,8 +36,11 @@ const add: CommandModule<GlobalArgs, AddArgs> = {
       .example('$0 task add "Summarise data" --blocked-by 1 --metadata command="wc -l data.csv"', 'Add a task blocked by #1') as Argv<AddArgs>,
   handler: async (a) => {
     const { addTask } = await import('../../core/tasks.js');
+    const target = await teamTarget(a);
+    const { requirePermitted } = await import('../../core/policy.js');
+    await requirePermitted(target, a.as, [{ rule: 'createTasks' }, ...(a.owner && a.owner !== a.as ? [{ rule: 'assignTasks' as const, owner: a.owner }] : [])]);
     const task = await addTask({
-      ...(await teamTarget(a)),
+      ...target,
       subject: a.subject,
       description: a.description,
       blockedBy: parseIds(a['blocked-by'], '--blocked-by'),
@@ -94,7 +97,10 @@ const remove: CommandModule<GlobalArgs, GlobalArgs & { id: string }> = {
   builder: (y) => y.positional('id', { type: 'string', demandOption: true, describe: 'Task id' }).example('$0 task delete 3', 'Delete task #3') as Argv<GlobalArgs & { id: string }>,
   handler: async (a) => {
     const { deleteTask } = await import('../../core/tasks.js');
-    const task = await deleteTask({ ...(await teamTarget(a)), id: String(a.id) });
+    const target = await teamTarget(a);
+    const { requirePermitted } = await import('../../core/policy.js');
+    await requirePermitted(target, undefined, [{ rule: 'deleteTasks', id: String(a.id) }]);
+    const task = await deleteTask({ ...target, id: String(a.id) });
     emit(a.json, { deleted: task }, () => `Deleted task #${task.id}: ${task.subject}`);
   },
 };

@@ -15,6 +15,7 @@ interface SpawnArgs extends GlobalArgs {
   backend?: string;
   cwd?: string;
   'plan-mode-required'?: boolean;
+  approve?: string[];
 }
 
 /** `team spawn`. */
@@ -31,8 +32,10 @@ export const teamSpawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
       .option('backend', { type: 'string', choices: ['in-process', 'process'], describe: 'in-process (default: registered, run by `mailroom run`/`mailroom agent`) or process (also starts a detached `mailroom agent`)' })
       .option('cwd', { type: 'string', describe: 'Working directory (default: current)' })
       .option('plan-mode-required', { type: 'boolean', describe: 'Teammate needs plan approval before acting' })
+      .option('approve', { type: 'string', array: true, choices: ['commands'], describe: "Side effects the lead must approve first (commands: each task command; answer with `mailroom approve`/`deny`)" })
       .example('$0 team spawn researcher --prompt "Find three papers on X"', 'Add teammate "researcher"')
-      .example('$0 team spawn builder --backend process --model worker', 'Add a worker and start it as its own process') as Argv<SpawnArgs>,
+      .example('$0 team spawn builder --backend process --model worker', 'Add a worker and start it as its own process')
+      .example('$0 team spawn builder --backend process --approve commands', 'A worker that asks the lead before each task command') as Argv<SpawnArgs>,
   handler: async (a) => {
     const target = await teamTarget(a);
     const options = {
@@ -45,6 +48,7 @@ export const teamSpawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
       backend: a.backend as 'in-process' | 'process' | undefined,
       cwd: a.cwd,
       planModeRequired: a['plan-mode-required'],
+      approve: a.approve as 'commands'[] | undefined,
     };
     if (a.backend === 'process') {
       const { spawnProcessTeammate } = await import('../../runtime/process/spawn.js');

@@ -2,9 +2,11 @@
  * `mailroom team …`: create, list, show, delete, spawn, send, broadcast.
  */
 import type { Argv, CommandModule } from 'yargs';
+import { MailroomError } from '../../errors.js';
 import { teamBroadcastCommand, teamSendCommand } from './team-send.js';
 import { teamSpawnCommand } from './team-spawn.js';
 import { teamStopCommand } from './team-stop.js';
+import { teamPolicyCommand } from './team-policy.js';
 import { emit } from '../output.js';
 import { openStore, teamTarget, type GlobalArgs } from '../globals.js';
 import { teamDetail } from '../render/text.js';
@@ -12,18 +14,25 @@ import { plural } from '../render/plural.js';
 
 type Args<T> = GlobalArgs & T;
 
-const create: CommandModule<GlobalArgs, Args<{ team: string; description?: string }>> = {
+const create: CommandModule<GlobalArgs, Args<{ team: string; description?: string; signed?: boolean }>> = {
   command: 'create <team>',
   describe: 'Create a team (config.json with the lead, and its task list)',
   builder: (y) =>
     y
       .positional('team', { type: 'string', demandOption: true, describe: 'Team name (^[a-z0-9][a-z0-9-]{0,63}$)' })
       .option('description', { type: 'string', describe: 'Free-text description' })
-      .example('$0 team create research --description "Literature review"', 'Create team "research"') as Argv<Args<{ team: string; description?: string }>>,
+      .option('signed', { type: 'boolean', describe: "Sign the lead's control messages (shutdown, approvals, assignments) with a team key; mailroom teammates ignore unsigned ones" })
+      .example('$0 team create research --description "Literature review"', 'Create team "research"')
+      .example('$0 team create ops --signed', 'A team where a hand-written shutdown_request stops nobody') as Argv<Args<{ team: string; description?: string; signed?: boolean }>>,
   handler: async (a) => {
     const { createTeam } = await import('../../core/teams.js');
-    const config = await createTeam({ root: await openStore(a), team: a.team, description: a.description });
-    emit(a.json, config, () => `Created team ${config.name} (lead: team-lead)`);
+    const root = await openStore(a);
+    if (a.signed && (await root.host.readTeamKey(a.team)) !== undefined) {
+      throw new MailroomError('TEAM_EXISTS', `A signing key for team "${a.team}" is left on this machine (${root.host.location}/mailroom/keys/${a.team}.key): move it away, or restore that team.`);
+    }
+    const config = await createTeam({ root, team: a.team, description: a.description });
+    const signing = a.signed ? await (await import('../../core/signing.js')).enableSigning({ root, team: a.team }) : undefined;
+    emit(a.json, signing ? { ...config, signing } : config, () => `Created team ${config.name} (lead: team-lead)${signing ? `, signed (key ${signing.keyId})` : ''}`);
   },
 };
 
@@ -91,7 +100,7 @@ const restore: CommandModule<GlobalArgs, Args<{ name?: string; list?: boolean }>
 };
 
 /** The subcommands of `team`, in help order. */
-export const TEAM_COMMANDS = [create, list, show, remove, restore, teamSpawnCommand, teamStopCommand, teamSendCommand, teamBroadcastCommand] as unknown as CommandModule<GlobalArgs, GlobalArgs>[];
+export const TEAM_COMMANDS = [create, list, show, remove, restore, teamSpawnCommand, teamStopCommand, teamSendCommand, teamBroadcastCommand, teamPolicyCommand] as unknown as CommandModule<GlobalArgs, GlobalArgs>[];
 
 /** The `team` command group. */
 export const teamCommand: CommandModule<GlobalArgs, GlobalArgs> = {

@@ -54,7 +54,7 @@ export async function setUpTeam(o: SetUpOptions): Promise<void> {
   const members = file.members.map((m) => ({ ...m, model: models.get(m.name)! }));
   await createTeam({ root, team: o.team, description: file.description, cwd: o.workdir, leadModel: RUN_LEAD_MODEL });
   for (const m of members) {
-    await spawnMember({ root, team: o.team, name: m.name, model: m.model, type: m.type, color: m.color, prompt: m.prompt ?? defaultPrompt(o.team), backend: 'in-process', cwd: o.workdir });
+    await spawnMember({ root, team: o.team, name: m.name, model: m.model, type: m.type, color: m.color, prompt: m.prompt ?? defaultPrompt(o.team), backend: 'in-process', cwd: o.workdir, approve: [...new Set([...file.approve, ...(m.approve ?? [])])] });
   }
   const ids = new Map<string, string>();
   for (const spec of file.tasks) {

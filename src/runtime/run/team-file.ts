@@ -8,6 +8,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { MailroomError } from '../../errors.js';
 import { PALETTE } from '../../protocol/config.js';
+import { APPROVABLE } from '../../protocol/settings.js';
 import { hostOf, type StoreRef } from '../../core/context.js';
 import { LEAD_NAME, assertValidName } from '../../domain/names.js';
 
@@ -18,6 +19,8 @@ const MemberSpecSchema = z.object({
   prompt: z.string().optional(),
   type: z.string().optional(),
   color: z.string().optional(),
+  /** Side effects this member needs the lead's approval for (added to the file's `approve`). */
+  approve: z.array(z.enum(APPROVABLE)).optional(),
 }).strict();
 
 const TaskSpecSchema = z.object({
@@ -45,6 +48,8 @@ export const TeamFileSchema = z.object({
   workdir: z.string().optional(),
   /** Extra environment of every task command. */
   env: z.record(z.string(), z.string()).default({}),
+  /** Side effects every member needs the lead's approval for (`commands`: each task command; `mailroom approve`/`deny`). */
+  approve: z.array(z.enum(APPROVABLE)).default([]),
   members: z.array(MemberSpecSchema).min(1),
   tasks: z.array(TaskSpecSchema).default([]),
 }).strict(); // an unknown key is refused: a misspelled one (`blockedby`) would silently be dropped

@@ -5,6 +5,7 @@
  * input, a task rule, an unknown member, a tool rule) becomes an error result the model can read
  * and react to; an abort propagates.
  */
+import { MailroomError } from '../../errors.js';
 import { CATALOGUE } from '../../tools/all.js';
 import type { Catalogue } from '../../tools/catalogue.js';
 import type { ToolEntry } from '../../tools/entry.js';
@@ -41,6 +42,7 @@ export async function runToolCall(call: ToolUseBlock, ctx: ToolContext): Promise
     return { type: 'tool_result', toolUseId: call.id, content: await runEntry(catalogue, entry, call.input, ctx) };
   } catch (err) {
     if (ctx.signal.aborted) throw err;
+    if (err instanceof MailroomError && err.details.stop === true) ctx.record.hookStop = { reason: String(err.details.stopReason ?? err.message) };
     return errorResult(call, err instanceof Error ? err.message : String(err));
   }
 }
@@ -76,6 +78,7 @@ function callContext(ctx: ToolContext): CallContext {
     cwd: ctx.cwd,
     signal: ctx.signal,
     record: ctx.record,
+    feed: ctx.feed,
     log: ctx.log ?? (() => undefined),
     services: {
       commands: {

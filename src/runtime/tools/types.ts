@@ -6,6 +6,7 @@ import type { Catalogue } from '../../tools/catalogue.js';
 import type { TurnRecord } from '../../tools/types.js';
 import type { ToolSpec } from '../models/types.js';
 import type { Stores } from '../../store/selection.js';
+import type { TeamFeed } from '../../core/feed.js';
 
 export type { TurnRecord } from '../../tools/types.js';
 
@@ -27,6 +28,8 @@ export interface ToolContext {
   log?: ((line: string) => void) | undefined;
   /** The catalogue to take tools from (default: the catalogue, `CATALOGUE`). */
   catalogue?: Catalogue | undefined;
+  /** The team's feed (the teammate's), for tools that wait (the lead's approval). */
+  feed?: TeamFeed | undefined;
 }
 
 /** A tool: its spec and its implementation. `run` returns the text of the tool result. */

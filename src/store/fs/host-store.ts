@@ -5,6 +5,11 @@
  * (team files, scripts, work directories) and the process probe (`/proc`).
  */
 import { readFileSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { MailroomError } from '../../errors.js';
+import { DIR_MODE, FILE_MODE } from '../modes.js';
 import { hostname } from 'node:os';
 import type { CommandRecord } from '../../protocol/command.js';
 import type { ProcessRecord } from '../../protocol/process.js';
@@ -56,6 +61,42 @@ export class FsHostStore implements HostStore {
   }
   get location(): string {
     return this.ctx.layout.root;
+  }
+
+  async readTeamKey(team: string): Promise<Buffer | undefined> {
+    const path = this.ctx.layout.teamKeyPath(team);
+    let text: string;
+    try {
+      text = (await readFile(path, 'utf8')).trim();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+    if (!/^[0-9a-f]{64}$/.test(text)) throw new MailroomError('FILE_CORRUPT', `${path} is not a mailroom team key (64 hex digits): restore it from the machine that made it.`, { details: { path } });
+    return Buffer.from(text, 'hex');
+  }
+
+  async createTeamKey(team: string): Promise<Buffer> {
+    const path = this.ctx.layout.teamKeyPath(team);
+    await mkdir(dirname(path), { recursive: true, mode: DIR_MODE });
+    const key = randomBytes(32);
+    try {
+      await writeFile(path, `${key.toString('hex')}\n`, { mode: FILE_MODE, flag: 'wx' });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new MailroomError('TEAM_EXISTS', `Team "${team}" already has a signing key (${path}): keep it, or move it away first.`, { details: { path } });
+      throw err;
+    }
+    return key;
+  }
+
+  async readHooksFile(team: string): Promise<{ path: string; text: string } | undefined> {
+    const path = this.ctx.layout.hooksPath(team);
+    try {
+      return { path, text: await readFile(path, 'utf8') };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
   }
 
   readProcessRecord(team: string, member: string): Promise<ProcessRecord | undefined> {

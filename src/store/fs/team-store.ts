@@ -57,6 +57,11 @@ import * as inboxes from './inboxes.js';
 import * as journal from './journal.js';
 import * as leases from './leases.js';
 import * as memberRecords from './member-records.js';
+import * as settings from './settings.js';
+import { refusedEvent, type Refusal } from '../../domain/events.js';
+import { stampOf } from './context.js';
+import type { SettingsPatch, TeamSettings } from '../../protocol/settings.js';
+import type { SettingsChange } from '../../domain/settings.js';
 import * as readers from './readers.js';
 import * as roster from './roster.js';
 import * as tasks from './tasks.js';
@@ -115,6 +120,20 @@ export class FsTeamStore implements TeamStore {
 
   readMemberRecords(team: string): Promise<MemberRecord[]> {
     return memberRecords.readMemberRecords(this.ctx, team);
+  }
+
+  async recordRefusal(team: string, refusal: Refusal, ctx?: OpContext): Promise<Transition<void>> {
+    await teams.readConfig(this.ctx, team);
+    const events = [refusedEvent(stampOf(team, ctx), refusal)];
+    await journal.journal(this.ctx, team, events);
+    return { value: undefined, events };
+  }
+
+  readSettings(team: string): Promise<TeamSettings> {
+    return settings.readSettings(this.ctx, team);
+  }
+  updateSettings(team: string, patch: SettingsPatch, ctx?: OpContext): Promise<Transition<SettingsChange>> {
+    return settings.updateSettings(this.ctx, team, patch, ctx);
   }
 
   appendMessages(team: string, messages: readonly OutgoingMessage[], options?: AppendOptions): Promise<Transition<AppendResult>> {

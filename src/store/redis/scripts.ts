@@ -23,6 +23,8 @@ export const SCRIPT_NAMES = [
   'update-member',
   'remove-member',
   'read-member-records',
+  'read-settings',
+  'update-settings',
   'append-messages',
   'read-inbox',
   'list-inboxes',

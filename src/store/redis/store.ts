@@ -9,6 +9,10 @@ import type { Member, TeamConfig } from '../../protocol/config.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
 import type { MemberRecord } from '../../protocol/member-record.js';
+import type { SettingsPatch, TeamSettings } from '../../protocol/settings.js';
+import type { SettingsChange } from '../../domain/settings.js';
+import * as settings from './settings.js';
+import { refusedEvent, type Refusal } from '../../domain/events.js';
 import type { Task, TaskStatus } from '../../protocol/task.js';
 import type { StoreIssue, StoreRepair } from '../health.js';
 import type { StoreSelection } from '../selection.js';
@@ -81,6 +85,20 @@ export class RedisTeamStore implements T.TeamStore {
 
   readMemberRecords(team: string): Promise<MemberRecord[]> {
     return members.readMemberRecords(this.rc, team);
+  }
+
+  async recordRefusal(team: string, refusal: Refusal, ctx?: T.OpContext): Promise<T.Transition<void>> {
+    // One XADD of the whole event (record-observed.lua journals events as given), after the team check.
+    const event = refusedEvent({ team, at: ctx?.now ?? Date.now(), source: 'mailroom', actor: ctx?.actor }, refusal);
+    await events.recordObserved(this.rc, team, [event]);
+    return { value: undefined, events: [event] };
+  }
+
+  readSettings(team: string): Promise<TeamSettings> {
+    return settings.readSettings(this.rc, team);
+  }
+  updateSettings(team: string, patch: SettingsPatch, ctx?: T.OpContext): Promise<T.Transition<SettingsChange>> {
+    return settings.updateSettings(this.rc, team, patch, ctx);
   }
 
   appendMessages(team: string, messages: readonly T.OutgoingMessage[], options?: T.AppendOptions): Promise<T.Transition<T.AppendResult>> {

@@ -14,6 +14,7 @@ import type { Task } from '../../protocol/task.js';
 import { taskId } from '../args.js';
 import { defineTool, serviceOf, type ToolCallContext } from '../entry.js';
 import type { CommandResult } from '../types.js';
+import { commandApprovalRule } from '../approval-rule.js';
 
 /** Default command timeout (ms) when the task sets no `metadata.timeoutMs`. */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 120_000;
@@ -29,6 +30,7 @@ export const runTaskCommandTool = defineTool({
     'Records exitCode and outputTail in the task\'s metadata and returns them.',
   input: z.object({ taskId }),
   requires: ['commands'],
+  rules: [commandApprovalRule],
   async run({ taskId: id }, ctx) {
     const task = (await getTask({ ...ctx.target, id })).task;
     const command = commandOf(task, ctx);

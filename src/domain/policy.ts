@@ -1,0 +1,49 @@
+/**
+ * Team policy (src/protocol/settings.ts `policy`): who may message whom, create, assign or delete
+ * tasks, and stop members. The one pure check behind every surface — the catalogue rule
+ * (src/tools/policy-rule.ts) for runtime and MCP tools, and core/policy.ts for CLI verbs. Default
+ * open: a rule that is absent permits everyone. The lead is never refused, and anyone may message
+ * the lead (idle notifications, answers and reports must always get through).
+ */
+import { MailroomError } from '../errors.js';
+import type { PolicyRule, TeamPolicy } from '../protocol/settings.js';
+
+/** An attempt the policy decides on. */
+export type PolicyAction =
+  | { rule: 'message'; to: string }
+  | { rule: 'createTasks' }
+  | { rule: 'assignTasks'; owner: string }
+  | { rule: 'deleteTasks'; id: string }
+  | { rule: 'stopMembers'; target: string };
+
+/** A refusal: the rule (`policy.<rule>`, `policy.message.<sender>`) and why. */
+export interface PolicyRefusal {
+  rule: string;
+  message: string;
+}
+
+function allows(who: readonly string[], name: string, lead: string): boolean {
+  return who.includes('*') || who.includes(name) || (name === lead && who.includes('@lead'));
+}
+
+/** Why `actor` may not do `action` under `policy`, or undefined when it may. */
+export function policyRefusal(policy: TeamPolicy | undefined, actor: string, lead: string, action: PolicyAction): PolicyRefusal | undefined {
+  if (!policy || actor === lead) return undefined;
+  if (action.rule === 'message') {
+    if (action.to === lead) return undefined;
+    const own = policy.message?.[actor];
+    const who = own ?? policy.message?.['*'];
+    if (who === undefined || allows(who, action.to, lead)) return undefined;
+    const rule = own ? `policy.message.${actor}` : 'policy.message.*';
+    return { rule, message: `${actor} may not message ${action.to}: the team policy lets it message ${who.length ? who.join(', ') : 'only the lead'}` };
+  }
+  const who = policy[action.rule as PolicyRule] as readonly string[] | undefined;
+  if (who === undefined || allows(who, actor, lead)) return undefined;
+  const what = { createTasks: 'create tasks', assignTasks: `assign tasks (to ${'owner' in action ? action.owner : ''})`, deleteTasks: `delete tasks (#${'id' in action ? action.id : ''})`, stopMembers: `stop members (${'target' in action ? action.target : ''})` }[action.rule];
+  return { rule: `policy.${action.rule}`, message: `${actor} may not ${what}: the team policy allows ${who.length ? who.join(', ') : 'only the lead'}` };
+}
+
+/** The NOT_PERMITTED error of a refusal (`details.rule` set, and `details.tool` when a tool was called). */
+export function policyError(r: PolicyRefusal, tool?: string): MailroomError {
+  return new MailroomError('NOT_PERMITTED', `${r.message} (rule: ${r.rule})`, { details: { rule: r.rule, ...(tool ? { tool } : {}) } });
+}

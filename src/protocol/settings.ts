@@ -1,0 +1,90 @@
+/**
+ * Team settings: mailroom's team-wide rules, shared by every member and machine of the team
+ * (docs/format.md "Team settings"). Claude Code has no such file and never reads it.
+ *
+ * - `policy`: who may do what (message whom, create, assign or delete tasks, stop members). A key
+ *   that is absent is open, as today and as in Claude Code; the lead is never refused.
+ * - `signing`: the team is signed (`team create --signed`): lead-only control messages carry an
+ *   HMAC-SHA256 signature with the team's key (kept in the host store, mode 0600); only its id is here.
+ * - `approve`: side effects every teammate needs the lead's approval for (`commands`: task commands
+ *   run by RunTaskCommand); a member record can add its own.
+ * - `approvalTimeoutMs`: how long a teammate waits for the lead's answer to a permission request.
+ *
+ * Unknown keys are kept (a later release may add some).
+ */
+import { z } from 'zod';
+
+/** Version of the settings document; a reader refuses another (it would misread the rules). */
+export const SETTINGS_VERSION = 1;
+
+/** Side effects that can require the lead's approval. `commands`: RunTaskCommand runs a task's shell command. */
+export const APPROVABLE = ['commands'] as const;
+
+/** One of {@link APPROVABLE}. */
+export type Approvable = (typeof APPROVABLE)[number];
+
+/** A list of who may: member names, `*` (every member) or `@lead` (the lead, who may anyway). */
+const Who = z.array(z.string());
+
+/**
+ * Who may do what. Each key is one rule, reported by its name (`policy.createTasks`) when it
+ * refuses. `message` maps a sender (or `*`, any sender without its own entry) to the recipients it
+ * may message (`*`: anyone; `@lead`: the lead).
+ */
+export const TeamPolicySchema = z.looseObject({
+  message: z.record(z.string(), Who).optional(),
+  createTasks: Who.optional(),
+  assignTasks: Who.optional(),
+  deleteTasks: Who.optional(),
+  stopMembers: Who.optional(),
+});
+
+/** A team policy (see {@link TeamPolicySchema}). */
+export type TeamPolicy = z.infer<typeof TeamPolicySchema>;
+
+/** The rules a policy can hold, as named in refusals (`policy.<rule>`). */
+export const POLICY_RULES = ['message', 'createTasks', 'assignTasks', 'deleteTasks', 'stopMembers'] as const;
+
+/** One of {@link POLICY_RULES}. */
+export type PolicyRule = (typeof POLICY_RULES)[number];
+
+/**
+ * How a signed team's control messages are signed (`team create --signed`): HMAC-SHA256 with a
+ * per-team key that lives only in the host store of the machines that hold it (mode 0600, never
+ * in shared state); here only its id, so every member knows the team is signed.
+ */
+export const SigningSchema = z.looseObject({
+  alg: z.literal('hmac-sha256'),
+  /** First 16 hex digits of the SHA-256 of the key: names the key in every signature. */
+  keyId: z.string(),
+  /** When the key was made (epoch ms). */
+  since: z.number(),
+});
+
+/** A team's signing information. */
+export type Signing = z.infer<typeof SigningSchema>;
+
+/** The settings document. */
+export const TeamSettingsSchema = z.looseObject({
+  v: z.literal(SETTINGS_VERSION),
+  policy: TeamPolicySchema.optional(),
+  signing: SigningSchema.optional(),
+  approve: z.array(z.enum(APPROVABLE)).optional(),
+  approvalTimeoutMs: z.number().int().positive().optional(),
+});
+
+/** A team's settings; `{v: 1}` means "as Claude Code": open, unsigned, nothing to approve. */
+export type TeamSettings = z.infer<typeof TeamSettingsSchema>;
+
+/** The settings of a team that never set any. */
+export function defaultSettings(): TeamSettings {
+  return { v: SETTINGS_VERSION };
+}
+
+/**
+ * A settings change: each key set to its new value, `null` removes it. Applied by
+ * `applySettingsPatch` (src/domain/settings.ts) inside the store's transition.
+ */
+export type SettingsPatch = {
+  [K in Exclude<keyof TeamSettings, 'v'>]?: TeamSettings[K] | null;
+};
