@@ -18,6 +18,7 @@ interface AddArgs extends GlobalArgs {
   owner?: string;
   'active-form'?: string;
   metadata?: string[];
+  'idempotency-key'?: string;
   as?: string;
 }
 
@@ -33,6 +34,7 @@ const add: CommandModule<GlobalArgs, AddArgs> = {
       .option('active-form', { type: 'string', describe: 'Present-continuous text shown while in progress' })
       .option('metadata', { type: 'string', array: true, describe: 'key=value (repeatable)' })
       .option('as', { type: 'string', describe: 'Who creates it (default: team-lead)' })
+      .option('idempotency-key', { type: 'string', describe: 'Retry-safe: an add with a key already used (24 h) creates nothing and prints the first task' })
       .example('$0 task add "Summarise data" --blocked-by 1 --metadata command="wc -l data.csv"', 'Add a task blocked by #1') as Argv<AddArgs>,
   handler: async (a) => {
     const { addTask } = await import('../../core/tasks.js');
@@ -45,6 +47,7 @@ const add: CommandModule<GlobalArgs, AddArgs> = {
       activeForm: a['active-form'],
       metadata: parseMetadata(a.metadata),
       as: a.as,
+      ...(a['idempotency-key'] !== undefined ? { idempotencyKey: a['idempotency-key'] } : {}),
     });
     emit(a.json, task, () => `Created task #${task.id}: ${task.subject}`);
   },

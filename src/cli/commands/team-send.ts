@@ -22,6 +22,7 @@ interface SendArgs extends GlobalArgs {
   'request-id'?: string;
   reason?: string;
   structured?: string;
+  'idempotency-key'?: string;
 }
 
 function sendBuilder(y: Argv<GlobalArgs>): Argv<SendArgs> {
@@ -37,6 +38,7 @@ function sendBuilder(y: Argv<GlobalArgs>): Argv<SendArgs> {
     .option('request-id', { type: 'string', describe: 'Request id being answered (echoed byte for byte)' })
     .option('reason', { type: 'string', describe: 'Reason for a shutdown request or rejection' })
     .option('structured', { type: 'string', describe: 'Any protocol message as JSON, e.g. \'{"type":"plan_approval_response","requestId":"…","approved":true}\'' })
+    .option('idempotency-key', { type: 'string', describe: 'Retry-safe: a send with a key already used (24 h) stores nothing new and prints the first send\'s message' })
     .conflicts('shutdown-approve', 'shutdown-reject')
     .example('$0 team send researcher "Start with the 2024 survey" --summary "Where to start"', 'Message researcher as the lead')
     .example('$0 team send researcher --shutdown-request --reason "done"', 'Ask researcher to shut down')
@@ -62,6 +64,7 @@ function assertOptionsFit(a: SendArgs): void {
     ['--as (--from: a shutdown request comes from the lead)', a.as !== undefined && kind === '--shutdown-request'],
     ['--request-id', a['request-id'] !== undefined && !answer],
     ['--reason', a.reason !== undefined && kind !== '--shutdown-request' && kind !== '--shutdown-reject'],
+    ['--idempotency-key', a['idempotency-key'] !== undefined && kind !== undefined],
   ];
   const bad = ignored.find(([, used]) => used);
   if (bad) throw new MailroomError('INVALID_ARGUMENT', `${bad[0]} does not go with ${kind ?? 'a plain message'}: it would be ignored. Leave it out.`);
@@ -77,7 +80,7 @@ async function dispatch(a: SendArgs, target: { root: Stores; team: string }): Pr
   }
   const { sendMessage, sendStructured } = await import('../../core/messages.js');
   if (a.structured !== undefined) return sendStructured({ ...target, to: a.to, from: a.as, message: parseStructured(a.structured) });
-  return sendMessage({ ...target, to: a.to, from: a.as, summary: a.summary, text: await readText(a.text) });
+  return sendMessage({ ...target, to: a.to, from: a.as, summary: a.summary, text: await readText(a.text), ...(a['idempotency-key'] !== undefined ? { idempotencyKey: a['idempotency-key'] } : {}) });
 }
 
 function parseStructured(json: string): { type: string } & Record<string, unknown> {
@@ -107,7 +110,9 @@ export const teamSendCommand: CommandModule<GlobalArgs, SendArgs> = {
   handler: async (a) => {
     const target = await teamTarget(a);
     const sent = await dispatch(a, target);
-    emit(a.json, sent, () => `Sent to ${sent.to} at ${sent.entry.timestamp} (msg_id ${sent.entry.msg_id})`);
+    emit(a.json, sent, () =>
+      sent.replayed ? `Already sent to ${sent.to} at ${sent.entry.timestamp} (msg_id ${sent.entry.msg_id}): a retry of idempotency key ${JSON.stringify(a['idempotency-key'])}, nothing new stored` : `Sent to ${sent.to} at ${sent.entry.timestamp} (msg_id ${sent.entry.msg_id})`,
+    );
     await warnIfLeadCannotHear(target, [sent.to]);
   },
 };

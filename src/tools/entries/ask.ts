@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { ask, reply } from '../../core/ask.js';
-import { summary } from '../args.js';
+import { idempotencyKey, summary } from '../args.js';
 import { defineTool } from '../entry.js';
 import { sentView } from './messages.js';
 
@@ -26,7 +26,7 @@ export const askTool = defineTool({
     message: z.string().min(1).describe('The question'),
     summary,
     timeoutMs: z.number().int().min(0).max(MAX_ASK_WAIT_MS).optional().describe(`How long to wait for the reply, ms (default ${DEFAULT_ASK_WAIT_MS}, max ${MAX_ASK_WAIT_MS})`),
-    idempotencyKey: z.string().min(1).max(200).optional().describe('Retry-safe key: a second ask with it sends nothing new'),
+    idempotencyKey,
   }),
   args: { mcp: { message: 'text' } },
   hints: { destructive: false, idempotent: false },

@@ -10,11 +10,17 @@ import { broadcast, sendMessage, type SentMessage } from '../../core/messages.js
 import { MailroomError } from '../../errors.js';
 import { respondToShutdown } from '../../core/shutdown.js';
 import { leadHearingWarning } from '../../core/lead-hearing.js';
-import { requestId, summary } from '../args.js';
+import { idempotencyKey, requestId, summary } from '../args.js';
 import { defineTool } from '../entry.js';
 
 /** How MCP results show a sent message. */
-export const sentView = (s: SentMessage) => ({ to: s.to, timestamp: s.entry.timestamp, msg_id: s.entry.msg_id, ...(typeof s.entry.in_reply_to === 'string' ? { in_reply_to: s.entry.in_reply_to } : {}) });
+export const sentView = (s: SentMessage) => ({
+  to: s.to,
+  timestamp: s.entry.timestamp,
+  msg_id: s.entry.msg_id,
+  ...(typeof s.entry.in_reply_to === 'string' ? { in_reply_to: s.entry.in_reply_to } : {}),
+  ...(s.replayed ? { replayed: true } : {}),
+});
 
 /** Adds the once-per-lead-session warning of a lead that cannot hear (core/lead-hearing.ts), when there is one. */
 const withWarning = <T extends object>(view: T, warning: string | undefined): T | (T & { warning: string }) => (warning === undefined ? view : { ...view, warning });
@@ -90,6 +96,7 @@ export const sendMessageTool = defineTool({
     summary,
     message: z.union([z.string(), ShutdownResponse]).describe('Message text, or a shutdown_response object {type, request_id, approve, reason?}'),
     inReplyTo: z.string().min(1).optional().describe('msg_id of the question this answers; the reply goes to its sender'),
+    idempotencyKey: idempotencyKey,
   }),
   args: { mcp: { message: 'text' }, runtime: { inReplyTo: 'in_reply_to' } },
   invokes: ['broadcast', 'shutdown_response'],
@@ -107,8 +114,8 @@ export const sendMessageTool = defineTool({
     const answers = input.inReplyTo ?? (await openAskFrom({ ...ctx.target, member: ctx.member, asker: input.to }));
     const sent =
       answers !== undefined
-        ? await reply({ ...ctx.target, from: ctx.member, to: input.to, inReplyTo: answers, text: m, summary: input.summary })
-        : await sendMessage({ ...ctx.target, from: ctx.member, to: input.to, text: m, summary: input.summary });
+        ? await reply({ ...ctx.target, from: ctx.member, to: input.to, inReplyTo: answers, text: m, summary: input.summary, idempotencyKey: input.idempotencyKey })
+        : await sendMessage({ ...ctx.target, from: ctx.member, to: input.to, text: m, summary: input.summary, ...(input.idempotencyKey !== undefined ? { idempotencyKey: input.idempotencyKey } : {}) });
     ctx.record.lastDirect = { to: input.to, text: m, summary: input.summary };
     return { kind: 'direct', sent, warning: await leadHearingWarning({ ...ctx.target, to: [sent.to] }) };
   },
