@@ -166,5 +166,6 @@ export function applyMemberPatch(member: Member, patch: MemberChange): string[] 
 export function memberRecordOf(team: string, member: Member, draft: MemberRecordDraft): MemberRecord {
   const r: MemberRecord = { v: MEMBER_RECORD_VERSION, team, name: member.name, agentId: member.agentId, joinedAt: member.joinedAt ?? 0, runtime: draft.runtime };
   if (draft.prompt !== undefined) r.prompt = draft.prompt;
+  if (draft.capabilities !== undefined && draft.capabilities.length > 0) r.capabilities = [...draft.capabilities];
   return r;
 }

@@ -15,6 +15,7 @@ interface SpawnArgs extends GlobalArgs {
   backend?: string;
   cwd?: string;
   'plan-mode-required'?: boolean;
+  capability?: string[];
 }
 
 /** `team spawn`. */
@@ -31,6 +32,7 @@ export const teamSpawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
       .option('backend', { type: 'string', choices: ['in-process', 'process'], describe: 'in-process (default: registered, run by `mailroom run`/`mailroom agent`) or process (also starts a detached `mailroom agent`)' })
       .option('cwd', { type: 'string', describe: 'Working directory (default: current)' })
       .option('plan-mode-required', { type: 'boolean', describe: 'Teammate needs plan approval before acting' })
+      .option('capability', { type: 'string', array: true, describe: 'What it can do, e.g. csv,review (repeatable): tasks added with --requires and --to-capability sends go by it' })
       .example('$0 team spawn researcher --prompt "Find three papers on X"', 'Add teammate "researcher"')
       .example('$0 team spawn builder --backend process --model worker', 'Add a worker and start it as its own process') as Argv<SpawnArgs>,
   handler: async (a) => {
@@ -45,6 +47,7 @@ export const teamSpawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
       backend: a.backend as 'in-process' | 'process' | undefined,
       cwd: a.cwd,
       planModeRequired: a['plan-mode-required'],
+      capabilities: a.capability,
     };
     if (a.backend === 'process') {
       const { spawnProcessTeammate } = await import('../../runtime/process/spawn.js');

@@ -74,7 +74,8 @@ export function teamDetail(s: TeamSummary): string[] {
   const lines = [`Team ${c.name}${c.description ? ` — ${c.description}` : ''}`, `  created ${new Date(c.createdAt).toISOString()}, lead ${c.leadAgentId}`, '', 'Members:'];
   for (const m of s.members) {
     const bits = [m.isLead ? 'lead' : m.agentType ?? 'teammate', m.model, m.runtime ?? m.backendType, m.color].filter(Boolean).join(', ');
-    lines.push(`  ${m.name.padEnd(16)} ${bits}${m.isActive === true ? ', active' : ''} — ${m.unread} unread`);
+    const can = m.capabilities?.length ? ` — can: ${m.capabilities.join(', ')}` : '';
+    lines.push(`  ${m.name.padEnd(16)} ${bits}${m.isActive === true ? ', active' : ''} — ${m.unread} unread${can}`);
   }
   const t = s.tasks;
   lines.push('', `Tasks: ${t.pending} pending, ${t.in_progress} in progress, ${t.completed} completed`);

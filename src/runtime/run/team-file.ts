@@ -18,6 +18,8 @@ const MemberSpecSchema = z.object({
   prompt: z.string().optional(),
   type: z.string().optional(),
   color: z.string().optional(),
+  /** What it can do (`[review, csv]` or `"review,csv"`), kept in its member record. */
+  capabilities: z.union([z.string(), z.array(z.string())]).optional(),
 }).strict();
 
 const TaskSpecSchema = z.object({
@@ -33,6 +35,8 @@ const TaskSpecSchema = z.object({
   owner: z.string().optional(),
   /** Files (relative to the work directory) the task produces, listed in the run report. */
   outputs: z.array(z.string()).default([]),
+  /** Capabilities its claimant must declare (stored as `metadata.requires`). */
+  requires: z.union([z.string(), z.array(z.string())]).optional(),
 }).strict();
 
 /** A parsed team file. */
