@@ -9,6 +9,7 @@ import { MailroomError } from '../../errors.js';
 import { durationOption } from '../durations.js';
 import { emit } from '../output.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
+import { routed } from '../route-option.js';
 
 interface AskArgs extends GlobalArgs {
   to: string;
@@ -17,6 +18,7 @@ interface AskArgs extends GlobalArgs {
   summary?: string;
   timeout?: number;
   'idempotency-key'?: string;
+  'to-capability'?: string;
 }
 
 async function readText(text: string | undefined): Promise<string> {
@@ -38,14 +40,19 @@ export const teamAskCommand: CommandModule<GlobalArgs, AskArgs> = {
       .option('as', { alias: 'from', type: 'string', describe: 'Asker (default: team-lead); the reply arrives in its inbox' })
       .option('summary', { type: 'string', describe: '5–10 word preview' })
       .option('timeout', durationOption('How long to wait for the reply (default 60s)'))
+      .option('to-capability', { type: 'string', describe: 'Ask the least-loaded live member declaring this capability; the one argument is then the question' })
       .option('idempotency-key', { type: 'string', describe: 'Retry-safe: an ask with a key already used sends nothing new and waits for the first ask\'s reply' })
       .example('$0 team ask researcher "Which survey did you use?" --timeout 2m', 'Ask and print the answer')
       .example('$0 team ask researcher "Status?" --json', 'The ask and its reply as JSON') as Argv<AskArgs>,
   handler: async (a) => {
+    const target = await teamTarget(a);
+    if (a['to-capability'] !== undefined) {
+      await routed(a, target);
+    }
     const text = await readText(a.text);
     if (text === '') throw new MailroomError('MESSAGE_INVALID', 'The question is empty: give the text to ask.');
     const { ask } = await import('../../core/ask.js');
-    const result = await ask({ ...(await teamTarget(a)), to: a.to, from: a.as, text, summary: a.summary, timeoutMs: a.timeout, idempotencyKey: a['idempotency-key'] });
+    const result = await ask({ ...target, to: a.to, from: a.as, text, summary: a.summary, timeoutMs: a.timeout, idempotencyKey: a['idempotency-key'] });
     emit(a.json, result, () => result.reply.text);
   },
 };

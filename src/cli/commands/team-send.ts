@@ -10,6 +10,7 @@ import type { SentMessage } from '../../core/messages.js';
 import type { Stores } from '../../store/selection.js';
 import { leadHearingWarning } from '../../core/lead-hearing.js';
 import { terminalSafe } from '../../core/terminal-text.js';
+import { routed } from '../route-option.js';
 
 interface SendArgs extends GlobalArgs {
   to: string;
@@ -23,6 +24,7 @@ interface SendArgs extends GlobalArgs {
   reason?: string;
   structured?: string;
   'idempotency-key'?: string;
+  'to-capability'?: string;
 }
 
 function sendBuilder(y: Argv<GlobalArgs>): Argv<SendArgs> {
@@ -38,9 +40,11 @@ function sendBuilder(y: Argv<GlobalArgs>): Argv<SendArgs> {
     .option('request-id', { type: 'string', describe: 'Request id being answered (echoed byte for byte)' })
     .option('reason', { type: 'string', describe: 'Reason for a shutdown request or rejection' })
     .option('structured', { type: 'string', describe: 'Any protocol message as JSON, e.g. \'{"type":"plan_approval_response","requestId":"…","approved":true}\'' })
+    .option('to-capability', { type: 'string', describe: 'Send to the least-loaded live member declaring this capability; the one argument is then the text' })
     .option('idempotency-key', { type: 'string', describe: 'Retry-safe: a send with a key already used (24 h) stores nothing new and prints the first send\'s message' })
     .conflicts('shutdown-approve', 'shutdown-reject')
     .example('$0 team send researcher "Start with the 2024 survey" --summary "Where to start"', 'Message researcher as the lead')
+    .example('$0 team send --to-capability review "Please review PR 12"', 'Message the least-loaded live reviewer')
     .example('$0 team send researcher --shutdown-request --reason "done"', 'Ask researcher to shut down')
     .example('$0 team send team-lead --as researcher --shutdown-approve --request-id shutdown-1767225600000@researcher', 'Approve a shutdown') as Argv<SendArgs>;
 }
@@ -109,7 +113,12 @@ export const teamSendCommand: CommandModule<GlobalArgs, SendArgs> = {
   builder: sendBuilder,
   handler: async (a) => {
     const target = await teamTarget(a);
+    const route = a['to-capability'] !== undefined ? await routed(a, target) : undefined;
     const sent = await dispatch(a, target);
+    if (route) {
+      emit(a.json, { ...sent, route }, () => `Sent to ${sent.to} (capability ${route.capability}: least loaded of ${route.candidates.length}) at ${sent.entry.timestamp} (msg_id ${sent.entry.msg_id})`);
+      return;
+    }
     emit(a.json, sent, () =>
       sent.replayed ? `Already sent to ${sent.to} at ${sent.entry.timestamp} (msg_id ${sent.entry.msg_id}): a retry of idempotency key ${JSON.stringify(a['idempotency-key'])}, nothing new stored` : `Sent to ${sent.to} at ${sent.entry.timestamp} (msg_id ${sent.entry.msg_id})`,
     );
