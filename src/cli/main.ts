@@ -21,12 +21,14 @@ import { mcpCommand } from './commands/mcp.js';
 import { watchCommand } from './commands/watch.js';
 import { logCommand } from './commands/log.js';
 import { doctorCommand } from './commands/doctor.js';
+import { MESSAGE_COMMANDS, messageCommand } from './commands/message.js';
 
 /** Every top-level command. Add new command modules here. */
 const COMMANDS: CommandModule<GlobalArgs, never>[] = [
   teamCommand,
   taskCommand,
   inboxCommand,
+  messageCommand,
   runCommand,
   agentCommand,
   mcpCommand,
@@ -46,6 +48,7 @@ const TREE: CommandTree = {
   ...Object.fromEntries(COMMANDS.map((c) => [nameOf(c), []])),
   team: TEAM_COMMANDS.map(nameOf),
   task: TASK_COMMANDS.map(nameOf),
+  message: MESSAGE_COMMANDS,
   completion: [],
 };
 
