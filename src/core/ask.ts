@@ -180,6 +180,8 @@ export interface ReplyOptions extends TeamOptions {
   text: string;
   summary?: string | undefined;
   idempotencyKey?: string | undefined;
+  /** More extra entry fields (e.g. `auto_sent`, src/domain/replies.ts). */
+  extras?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /** What {@link reply} sent. */
@@ -211,7 +213,7 @@ export async function reply(options: ReplyOptions): Promise<SentReply> {
     text: options.text,
     ...(options.summary !== undefined ? { summary: options.summary } : {}),
     ...(options.idempotencyKey !== undefined ? { idempotencyKey: options.idempotencyKey } : {}),
-    extras: late ? { in_reply_to: options.inReplyTo, late_reply: true } : { in_reply_to: options.inReplyTo },
+    extras: { ...options.extras, in_reply_to: options.inReplyTo, ...(late ? { late_reply: true } : {}) },
   });
   return { ...sent, late };
 }

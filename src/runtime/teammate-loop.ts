@@ -9,7 +9,9 @@ import { completeShutdown } from '../core/shutdown.js';
 import type { TeammateContext } from './context.js';
 import { Conversation } from './conversation.js';
 import { Mailbox } from './delivery/mailbox.js';
-import { sendIdleNotification } from './lifecycle/idle.js';
+import { idleFields, sendIdleNotification } from './lifecycle/idle.js';
+import { openAskFrom, reply } from '../core/ask.js';
+import { sendMessage } from '../core/messages.js';
 import type { TeammateExit, TeammateOptions, TeammateState } from './teammate.js';
 import { runTurn, type TurnOutcome } from './turn.js';
 import { Waiter } from './wake/waiter.js';
@@ -24,6 +26,8 @@ export class TeammateLoop {
   private state: TeammateState = 'starting';
   private readonly log: (line: string) => void;
   private retry: NodeJS.Timeout | undefined;
+  /** The fields of the last idle_notification sent (for `idleNotifications: changes`). */
+  private lastIdle: string | undefined;
 
   constructor(
     private readonly ctx: TeammateContext,
@@ -61,6 +65,7 @@ export class TeammateLoop {
       const outcome = await this.turn();
       if (outcome === undefined) return { reason: 'aborted' };
       if (outcome.record.shutdownApproved) return this.leave(outcome.record.shutdownApproved.requestId);
+      if (outcome.error === undefined) await this.reportUnsentText(outcome);
       if (outcome.steps > 0 || outcome.error !== undefined) await this.notifyIdle(outcome);
       if (outcome.error !== undefined) this.retryLater();
       this.waiter.poke();
@@ -97,9 +102,37 @@ export class TeammateLoop {
     }
   }
 
+  /**
+   * No lost report (#82687): a turn that ended with text but messaged neither the lead nor everyone
+   * sends that text to the lead, marked `auto_sent: "turn-text"` — as the reply to the lead's oldest
+   * open ask, if there is one.
+   */
+  private async reportUnsentText(outcome: TurnOutcome): Promise<void> {
+    const text = outcome.record.lastText?.trim();
+    const messaged = outcome.record.messaged ?? [];
+    if (this.options.reportUnsentText === false || !text || messaged.includes(this.ctx.lead) || messaged.includes('*') || this.ctx.name === this.ctx.lead) return;
+    const { store, team, name, lead } = this.ctx;
+    try {
+      const extras = { auto_sent: 'turn-text' };
+      const summary = 'report (sent by mailroom: the turn ended without a message)';
+      const asked = await openAskFrom({ root: store, team, member: name, asker: lead });
+      if (asked !== undefined) await reply({ root: store, team, from: name, inReplyTo: asked, text, summary, extras });
+      else await sendMessage({ root: store, team, from: name, to: lead, text, summary, extras });
+      this.log(`the turn ended with text but no message to ${lead}: sent it to ${lead}`);
+    } catch (err) {
+      this.log(`could not send the turn's text to ${lead}: ${errorText(err)}`);
+    }
+  }
+
   private async notifyIdle(outcome: TurnOutcome): Promise<void> {
+    const fields = JSON.stringify(idleFields(outcome));
+    if ((this.options.idleNotifications ?? 'changes') === 'changes' && fields === this.lastIdle) {
+      this.log('idle again with nothing new: no idle_notification (idleNotifications: changes)');
+      return;
+    }
     try {
       await sendIdleNotification(this.ctx.store, this.ctx.team, this.ctx.name, this.ctx.lead, outcome);
+      this.lastIdle = fields;
     } catch (err) {
       this.log(`could not send idle_notification: ${errorText(err)}`);
     }

@@ -109,7 +109,9 @@ export const sendMessageTool = defineTool({
     }
     if (input.to === '*') {
       if (input.inReplyTo !== undefined) throw new MailroomError('INVALID_ARGUMENT', 'A reply goes to the member who asked, not to "*": give its name as "to".');
-      return { kind: 'broadcast', ...(await ctx.invoke(broadcastTool, { message: m, summary: input.summary })) };
+      const sent = await ctx.invoke(broadcastTool, { message: m, summary: input.summary });
+      ctx.record.messaged = [...(ctx.record.messaged ?? []), '*'];
+      return { kind: 'broadcast', ...sent };
     }
     const answers = input.inReplyTo ?? (await openAskFrom({ ...ctx.target, member: ctx.member, asker: input.to }));
     const sent =
@@ -117,6 +119,7 @@ export const sendMessageTool = defineTool({
         ? await reply({ ...ctx.target, from: ctx.member, to: input.to, inReplyTo: answers, text: m, summary: input.summary, idempotencyKey: input.idempotencyKey })
         : await sendMessage({ ...ctx.target, from: ctx.member, to: input.to, text: m, summary: input.summary, ...(input.idempotencyKey !== undefined ? { idempotencyKey: input.idempotencyKey } : {}) });
     ctx.record.lastDirect = { to: input.to, text: m, summary: input.summary };
+    ctx.record.messaged = [...(ctx.record.messaged ?? []), sent.to];
     return { kind: 'direct', sent, warning: await leadHearingWarning({ ...ctx.target, to: [sent.to] }) };
   },
   views: {
