@@ -10,6 +10,7 @@ import { MailroomError } from '../../errors.js';
 import { PALETTE } from '../../protocol/config.js';
 import { hostOf, type StoreRef } from '../../core/context.js';
 import { LEAD_NAME, assertValidName } from '../../domain/names.js';
+import { parseCapabilities } from '../../domain/capabilities.js';
 
 const MemberSpecSchema = z.object({
   name: z.string(),
@@ -98,10 +99,20 @@ function checkMembers(path: string, file: TeamFile): void {
     if (names.has(m.name)) throw invalid(path, `members.${i}: name "${m.name}" is used twice`);
     names.add(m.name);
     if (m.color !== undefined && !(PALETTE as readonly string[]).includes(m.color)) throw invalid(path, `members.${i}: color "${m.color}" is not one of ${PALETTE.join(', ')}`);
+    checkCapabilities(path, `members.${i}.capabilities`, m.capabilities);
   });
   file.tasks.forEach((t, i) => {
+    checkCapabilities(path, `tasks.${i}.requires`, t.requires);
     if (t.owner !== undefined && t.owner !== LEAD_NAME && !names.has(t.owner)) throw invalid(path, `tasks.${i} ("${t.subject}") is owned by "${t.owner}", who is not a member`);
   });
+}
+
+function checkCapabilities(path: string, where: string, value: string | readonly string[] | undefined): void {
+  try {
+    parseCapabilities(value === undefined ? [] : typeof value === 'string' ? [value] : value, where);
+  } catch (err) {
+    throw invalid(path, (err as Error).message.replace(/\.$/, ''));
+  }
 }
 
 function checkKeys(path: string, tasks: readonly TaskSpec[]): void {
