@@ -37,6 +37,11 @@ export type ErrorCode =
   | 'SHUTDOWN_REJECTED'
   | 'TEAMMATE_RUNNING'
   | 'RUN_INCOMPLETE'
+  | 'MISSING_CAPABILITY'
+  | 'NO_CAPABLE_MEMBER'
+  | 'MESSAGE_NOT_FOUND'
+  | 'MEMBER_UNREACHABLE'
+  | 'WAIT_TIMEOUT'
   | 'INTERNAL';
 
 /** Optional extra data carried by an error, printed by `--json` output. */
@@ -66,7 +71,7 @@ export class MailroomError extends Error {
  * 5 refused by a task rule or a tool rule (or a compare-and-set that found the task changed) · 6 lock busy or store
  * unreachable (retry later) · 7 corrupt file on disk, a file or directory
  * that cannot be written (permissions, read-only, disk full), or problems `mailroom doctor` found and did not repair ·
- * 8 a team run ended with tasks not completed.
+ * 8 a team run ended with tasks not completed · 9 a wait (`team ask`, `team send --wait`) timed out.
  */
 const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   USAGE: 2,
@@ -99,6 +104,11 @@ const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   FILE_ACCESS: 7,
   STORE_UNHEALTHY: 7,
   RUN_INCOMPLETE: 8,
+  MISSING_CAPABILITY: 5,
+  NO_CAPABLE_MEMBER: 3,
+  MESSAGE_NOT_FOUND: 3,
+  MEMBER_UNREACHABLE: 4,
+  WAIT_TIMEOUT: 9,
   MODEL_ERROR: 1,
   INTERNAL: 1,
 };

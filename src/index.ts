@@ -79,6 +79,8 @@ export {
   type SendStructuredOptions,
   type SentMessage,
 } from './core/messages.js';
+export { routeByCapability, type Route, type RouteCandidate } from './core/route.js';
+export { ask, reply, DEFAULT_ASK_TIMEOUT_MS, type AskOptions, type AskResult, type ReplyOptions, type SentReply } from './core/ask.js';
 export { readInbox, markRead, type InboxMessage, type InboxView, type ReadInboxOptions, type MarkReadOptions } from './core/inbox.js';
 export { archiveInbox, autoArchiveAllowed, type ArchiveInboxOptions } from './core/inbox-archive.js';
 export { doctor, type DoctorOptions, type DoctorFinding, type DoctorFindingKind, type DoctorReport } from './core/doctor.js';

@@ -24,12 +24,14 @@ import { doctorCommand } from './commands/doctor.js';
 import { STORE_COMMANDS, storeCommand } from './commands/store.js';
 import { bridgeCommand } from './commands/bridge.js';
 import { approveCommand, denyCommand, requestsCommand } from './commands/requests.js';
+import { MESSAGE_COMMANDS, messageCommand } from './commands/message.js';
 
 /** Every top-level command. Add new command modules here. */
 const COMMANDS: CommandModule<GlobalArgs, never>[] = [
   teamCommand,
   taskCommand,
   inboxCommand,
+  messageCommand,
   runCommand,
   agentCommand,
   mcpCommand,
@@ -55,6 +57,7 @@ const TREE: CommandTree = {
   team: TEAM_COMMANDS.map(nameOf),
   task: TASK_COMMANDS.map(nameOf),
   store: STORE_COMMANDS.map(nameOf),
+  message: MESSAGE_COMMANDS,
   completion: [],
 };
 

@@ -31,12 +31,19 @@ export interface SendOptions extends TeamOptions {
    * first) stores nothing and returns the first one's message.
    */
   idempotencyKey?: string;
+  /**
+   * mailroom's extra entry fields (docs/format.md "Extra entry fields": `reply_expected`,
+   * `in_reply_to`, …), written after Claude Code's own keys; it keeps and ignores them.
+   */
+  extras?: Readonly<Record<string, unknown>>;
 }
 
 /** A delivered message: who got it and the entry as stored. */
 export interface SentMessage {
   to: string;
   entry: InboxEntry;
+  /** Set when this was a retry of an idempotency key already used: nothing new was stored, this is the first send's message. */
+  replayed?: true;
 }
 
 /**
@@ -62,7 +69,7 @@ async function deliver(store: TeamStore, config: TeamConfig, options: Omit<SendO
   const messages = recipients.map((to) => ({ to, entry: buildEntry(options, from, sender.color) }));
   const archiveRead = recipients.filter((to) => autoArchiveAllowed(config, to));
   const { value } = await store.appendMessages(options.team, messages, { ...opOf(options, from), archiveRead, idempotencyKey: options.idempotencyKey });
-  return value.messages.map((m) => ({ to: m.to, entry: m.entry }));
+  return value.messages.map((m) => (value.replayed ? { to: m.to, entry: m.entry, replayed: true as const } : { to: m.to, entry: m.entry }));
 }
 
 /** Input of {@link broadcast}. */
@@ -191,6 +198,7 @@ function buildEntry(options: Omit<SendOptions, 'to'>, from: string, color: strin
     timestamp: isoTime(nowOf(options)),
     color,
     msgId: randomUUID(),
+    extras: options.extras,
   });
 }
 

@@ -11,6 +11,7 @@ import { MailroomError } from '../errors.js';
 import { assertValidName } from '../domain/names.js';
 import { buildMember, leadName } from '../domain/roster.js';
 import { MEMBER_RUNTIMES, type MemberRuntime } from '../protocol/backend.js';
+import { parseCapabilities } from '../domain/capabilities.js';
 import { PALETTE, teamKeepsPrompts, type Member } from '../protocol/config.js';
 import { parseModelSpec } from '../protocol/model-spec.js';
 import { hostOf, nowOf, opOf, teamOf, type TeamOptions } from './context.js';
@@ -61,6 +62,11 @@ export interface SpawnOptions extends TeamOptions {
    * permission_request and waits); kept in its member record.
    */
   approve?: readonly Approvable[] | undefined;
+  /**
+   * What it declares it can do (`review`, `csv`; names or comma-separated lists), kept in its
+   * member record: tasks with `metadata.requires` and `--to-capability` routing look at it.
+   */
+  capabilities?: readonly string[];
 }
 
 /**
@@ -71,7 +77,7 @@ export interface SpawnOptions extends TeamOptions {
  * @returns the member as written.
  * @throws INVALID_NAME, MEMBER_EXISTS, INVALID_ARGUMENT (an unknown backend; color outside the palette; a model spec
  * whose kind is unknown or whose name is missing — checked before anything is written, without
- * creating the model; a cwd that is not an existing directory), TEAM_NOT_FOUND
+ * creating the model; a cwd that is not an existing directory; a capability that is not a name), TEAM_NOT_FOUND
  */
 export async function spawnMember(options: SpawnOptions): Promise<Member> {
   const store = teamOf(options);
@@ -89,7 +95,7 @@ export async function spawnMember(options: SpawnOptions): Promise<Member> {
   const runtime = options.backend ?? 'in-process';
   const prompt = teamKeepsPrompts(config) ? options.prompt : undefined;
   const draft = buildMember({ ...options, team: options.team, backend: runtime, prompt, model: options.model ?? 'worker', cwd, joinedAt: nowOf(options) });
-  const record = { runtime, prompt: options.prompt, approve: options.approve };
+  const record = { runtime, prompt: options.prompt, capabilities: parseCapabilities(options.capabilities), approve: options.approve };
   const { value: member } = await store.addMember(options.team, draft, { ...opOf(options), assignColor: true, retireEarlierShutdownRequests: true, record });
   if (options.prompt) {
     await sendMessage({ ...options, from: leadName(await store.readConfig(options.team)), to: options.name, text: options.prompt });

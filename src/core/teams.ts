@@ -8,6 +8,7 @@ import { LEAD_NAME, NAME_PATTERN, assertValidName } from '../domain/names.js';
 import { isTeammate } from '../domain/roster.js';
 import type { Member, TeamConfig } from '../protocol/config.js';
 import { recordIsFor } from '../protocol/member-record.js';
+import { capabilitiesOf } from '../domain/capabilities.js';
 import type { TaskStatus } from '../protocol/task.js';
 import type { DeletedTeam } from '../store/team-store.js';
 import { nowOf, opOf, teamOf, type BaseOptions, type TeamOptions } from './context.js';
@@ -92,6 +93,8 @@ export interface MemberSummary {
   runtime?: string;
   color?: string;
   isActive?: boolean;
+  /** What it declares it can do, from its member record (omitted when none). */
+  capabilities?: string[];
   unread: number;
 }
 
@@ -118,6 +121,7 @@ export async function showTeam(options: TeamOptions): Promise<TeamSummary> {
       isLead: m.agentId === config.leadAgentId,
       ...pick(m),
       ...(own && recordIsFor(own, m) ? { runtime: own.runtime } : {}),
+      ...(own && recordIsFor(own, m) && capabilitiesOf(own).length > 0 ? { capabilities: capabilitiesOf(own) } : {}),
       unread: inbox.filter((e) => e.read !== true).length,
     });
   }

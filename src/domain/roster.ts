@@ -167,5 +167,6 @@ export function memberRecordOf(team: string, member: Member, draft: MemberRecord
   const r: MemberRecord = { v: MEMBER_RECORD_VERSION, team, name: member.name, agentId: member.agentId, joinedAt: member.joinedAt ?? 0, runtime: draft.runtime };
   if (draft.prompt !== undefined) r.prompt = draft.prompt;
   if (draft.approve !== undefined && draft.approve.length > 0) r.approve = [...draft.approve];
+  if (draft.capabilities !== undefined && draft.capabilities.length > 0) r.capabilities = [...draft.capabilities];
   return r;
 }

@@ -1,22 +1,26 @@
 /**
  * The claim decision (reference §5 "Claim", ../shared/cases/06): whether a claimant may take a task,
  * with Claude Code's refusal reasons and mailroom's codes — already_claimed (TASK_ALREADY_CLAIMED),
- * already_resolved (TASK_ALREADY_RESOLVED), blocked (TASK_BLOCKED), agent_busy (AGENT_BUSY) — and
- * which task a claim without an id takes. Pure: a store backend applies it inside its transition,
+ * already_resolved (TASK_ALREADY_RESOLVED), blocked (TASK_BLOCKED), agent_busy (AGENT_BUSY), and
+ * mailroom's missing_capability (MISSING_CAPABILITY: the task's `metadata.requires` names a
+ * capability the claimant's member record does not declare, ./capabilities.ts) — and which task a
+ * claim without an id takes. Pure: a store backend applies it inside its transition,
  * under whatever makes the transition atomic (locks, a Lua script).
  */
 import { MailroomError } from '../errors.js';
 import { isUnowned, type Task } from '../protocol/task.js';
+import { missingCapabilities, taskRequires } from './capabilities.js';
 import { indexTasks, isInternal, isReady, openBlockers } from './task-board.js';
 
-/** Claude Code's claim refusal reasons. */
-export type ClaimRefusal = 'already_claimed' | 'already_resolved' | 'blocked' | 'agent_busy';
+/** Claude Code's claim refusal reasons, and mailroom's `missing_capability`. */
+export type ClaimRefusal = 'already_claimed' | 'already_resolved' | 'blocked' | 'agent_busy' | 'missing_capability';
 
 const CODES = {
   already_claimed: 'TASK_ALREADY_CLAIMED',
   already_resolved: 'TASK_ALREADY_RESOLVED',
   blocked: 'TASK_BLOCKED',
   agent_busy: 'AGENT_BUSY',
+  missing_capability: 'MISSING_CAPABILITY',
 } as const;
 
 function refusal(reason: ClaimRefusal, team: string, claimant: string, t: Task, message: string, extra: Record<string, unknown> = {}): MailroomError {
@@ -27,14 +31,26 @@ function refusal(reason: ClaimRefusal, team: string, claimant: string, t: Task, 
 
 /**
  * Why `claimant` may not claim `task` now, or undefined when it may (its own task is claimable
- * again). `byId` is the board, for the blockers.
+ * again). `byId` is the board, for the blockers; `capabilities` the claimant's declared ones
+ * (checked last, after Claude Code's reasons).
  */
-export function claimRefusal(team: string, task: Task, claimant: string, byId: ReadonlyMap<string, Task>): MailroomError | undefined {
+export function claimRefusal(team: string, task: Task, claimant: string, byId: ReadonlyMap<string, Task>, capabilities: readonly string[] = []): MailroomError | undefined {
   if (!isUnowned(task) && task.owner !== claimant) return refusal('already_claimed', team, claimant, task, `Task #${task.id} is already claimed by ${task.owner}.`);
   if (task.status === 'completed') return refusal('already_resolved', team, claimant, task, `Task #${task.id} is already completed.`);
   const open = openBlockers(task, byId);
   if (open.length > 0) return refusal('blocked', team, claimant, task, `Task #${task.id} is blocked by ${open.map((b) => `#${b}`).join(', ')}, not completed yet.`, { blockedBy: open });
-  return undefined;
+  return capabilityRefusal(team, task, claimant, capabilities);
+}
+
+/** MISSING_CAPABILITY when the task requires a capability `claimant` lacks, else undefined. */
+export function capabilityRefusal(team: string, task: Task, claimant: string, capabilities: readonly string[]): MailroomError | undefined {
+  const missing = missingCapabilities(taskRequires(task), capabilities);
+  if (missing.length === 0) return undefined;
+  const has = capabilities.length > 0 ? `it declares ${capabilities.join(', ')}` : 'it declares none';
+  return refusal('missing_capability', team, claimant, task, `Task #${task.id} requires ${missing.join(', ')}, which ${claimant} lacks (${has}); a member with it must claim it (\`mailroom team spawn <name> --capability ${missing.join(',')}\`).`, {
+    requires: taskRequires(task),
+    missing,
+  });
 }
 
 /**
@@ -52,12 +68,14 @@ export function busyRefusal(team: string, tasks: readonly Task[], claimant: stri
 /**
  * The tasks a claim without an id tries, in order (`tasks` in id order): with `preferAssigned`,
  * first the claimant's own pending, unblocked tasks; then every ready task (pending, unowned,
- * unblocked, not internal), lowest id first.
+ * unblocked, not internal), lowest id first — leaving out those requiring a capability the
+ * claimant (declaring `capabilities`) lacks.
  */
-export function claimCandidates(tasks: readonly Task[], claimant: string, preferAssigned: boolean): Task[] {
+export function claimCandidates(tasks: readonly Task[], claimant: string, preferAssigned: boolean, capabilities: readonly string[] = []): Task[] {
   const byId = indexTasks(tasks);
-  const assigned = preferAssigned ? tasks.filter((t) => t.status === 'pending' && t.owner === claimant && !isInternal(t) && openBlockers(t, byId).length === 0) : [];
-  return [...assigned, ...tasks.filter((t) => isReady(t, byId))];
+  const able = (t: Task) => missingCapabilities(taskRequires(t), capabilities).length === 0;
+  const assigned = preferAssigned ? tasks.filter((t) => t.status === 'pending' && t.owner === claimant && !isInternal(t) && openBlockers(t, byId).length === 0 && able(t)) : [];
+  return [...assigned, ...tasks.filter((t) => isReady(t, byId) && able(t))];
 }
 
 /** Makes `task` claimed by `claimant` in place: owner and status in_progress (mailroom's claim, docs/format.md §9). */

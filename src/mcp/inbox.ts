@@ -5,6 +5,7 @@
  * twice, whatever else reads — and waiting for the next one on the team's feed, with no polling.
  */
 import type { InboxMessage } from '../core/inbox.js';
+import { askOf, inReplyTo, isLateReply } from '../domain/replies.js';
 import { parseMessageText } from '../protocol/structured.js';
 import type { McpSession } from './session.js';
 
@@ -16,6 +17,14 @@ export interface MessageView {
   summary?: string;
   color?: string;
   msg_id?: string;
+  /** Set on a message that asks for a reply: answer it with the `reply` tool (its msg_id). */
+  reply_expected?: true;
+  /** When its asker stops waiting (ISO-8601); a reply after it is delivered marked late. */
+  reply_by?: string;
+  /** On a reply: the msg_id of the message it answers. */
+  in_reply_to?: string;
+  /** On a reply sent after its ask had timed out. */
+  late_reply?: true;
   /** Protocol type (e.g. `shutdown_request`) when `text` is a JSON object with a string `type`. */
   type?: string;
   message?: Record<string, unknown>;
@@ -34,6 +43,10 @@ export function viewOfMessage(m: InboxMessage): MessageView {
   if (summary !== undefined) view.summary = summary;
   if (color !== undefined) view.color = color;
   if (msg_id !== undefined) view.msg_id = msg_id;
+  const asked = askOf(m.entry);
+  if (asked) Object.assign(view, { reply_expected: true }, asked.replyBy !== undefined ? { reply_by: asked.replyBy } : {});
+  const answers = inReplyTo(m.entry);
+  if (answers !== undefined) Object.assign(view, { in_reply_to: answers }, isLateReply(m.entry) ? { late_reply: true } : {});
   const p = m.parsed;
   if (p.kind === 'structured') Object.assign(view, { type: p.message.type, message: p.message });
   else if (p.kind !== 'plain') Object.assign(view, { type: p.type, message: p.raw });

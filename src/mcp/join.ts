@@ -34,6 +34,8 @@ export interface JoinOptions {
   type?: string | undefined;
   /** Working directory recorded on a new member (default `process.cwd()`). */
   cwd?: string | undefined;
+  /** Capabilities recorded on a new member (its member record; src/domain/capabilities.ts). */
+  capabilities?: readonly string[] | undefined;
 }
 
 /** Result of {@link joinTeam}. */
@@ -61,6 +63,7 @@ export async function joinTeam(options: JoinOptions): Promise<JoinResult> {
       type: options.type,
       backend: MCP_BACKEND,
       cwd: options.cwd,
+      ...(options.capabilities !== undefined ? { capabilities: options.capabilities } : {}),
     });
     return { member, registered: true };
   } catch (err) {

@@ -20,6 +20,8 @@ export interface ServeMcpOptions {
   model?: string | undefined;
   /** agentType recorded when registering. */
   type?: string | undefined;
+  /** Capabilities recorded when registering. */
+  capabilities?: readonly string[] | undefined;
   log?: Logger | undefined;
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
@@ -35,7 +37,7 @@ export interface ServeMcpOptions {
  */
 export async function serveMcp(options: ServeMcpOptions): Promise<void> {
   const log = options.log ?? stderrLogger;
-  const { member, registered } = await joinTeam({ store: options.store, team: options.team, name: options.as, model: options.model, type: options.type });
+  const { member, registered } = await joinTeam({ store: options.store, team: options.team, name: options.as, model: options.model, type: options.type, capabilities: options.capabilities });
   const reader = await ReaderLease.take(options.store, options.team, member.name, 'mcp', { log, onLost: (err) => log(`lost the reader claim: ${err.message}`) });
   log(`${registered ? 'joined' : 'acting as'} ${member.agentId} (store ${options.store.team.location})`);
   const session = new McpSession(options.store, options.team, member.name, log, reader);

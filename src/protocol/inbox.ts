@@ -24,7 +24,9 @@ export type InboxEntry = z.infer<typeof InboxEntrySchema>;
  * Builds an entry in the key order Claude Code 2.1.332 writes (`from, text, summary?, timestamp,
  * color?, msgV, msg_id, type, read`; its snapshot 3). 2.1.109's own keys keep their relative order
  * (`from, text, summary?, timestamp, color?, read`; it writes no `msgV`, `msg_id`, `type`).
- * Optional fields that are undefined are left out.
+ * Optional fields that are undefined are left out. `extras` (mailroom's own fields, e.g.
+ * `in_reply_to`: docs/format.md "Extra entry fields") go last, after `read`: Claude Code readers
+ * ignore unknown fields and its writers keep them (reference §2, §3).
  */
 export function makeInboxEntry(input: {
   from: string;
@@ -33,6 +35,7 @@ export function makeInboxEntry(input: {
   timestamp: string;
   color?: string | undefined;
   msgId: string;
+  extras?: Readonly<Record<string, unknown>> | undefined;
 }): InboxEntry {
   const entry: InboxEntry = { from: input.from, text: input.text } as InboxEntry;
   if (input.summary !== undefined && input.summary !== '') entry.summary = input.summary;
@@ -42,6 +45,7 @@ export function makeInboxEntry(input: {
   entry.msg_id = input.msgId;
   entry.type = 'message';
   entry.read = false;
+  for (const [key, value] of Object.entries(input.extras ?? {})) if (value !== undefined && !(key in entry)) entry[key] = value;
   return entry;
 }
 

@@ -4,7 +4,8 @@
  * config.json does not say, or must not: how the member really runs (config.json records every
  * member mailroom runs with no pane and no backend type, src/protocol/backend.ts), and its spawn
  * prompt (Claude Code 2.1.332 writes no `prompt` on members, so mailroom writes none in its
- * teams). Later per-member data (capabilities) goes here too: unknown keys are kept.
+ * teams), and its capabilities (issue 11: what it declares it can do, for routing and for tasks
+ * that require one). Unknown keys are kept.
  *
  * A record belongs to one member: `agentId` and `joinedAt` are the config entry's. A record whose
  * pair differs from the member now in the roster is about an earlier member of that name.
@@ -33,6 +34,8 @@ export const MemberRecordSchema = z.looseObject({
   prompt: z.string().optional(),
   /** Side effects this member needs the lead's approval for (`team spawn --approve commands`), besides the team's. */
   approve: z.array(z.enum(APPROVABLE)).optional(),
+  /** What it declares it can do (`review`, `csv`): `team send --to-capability`, tasks' `metadata.requires`. */
+  capabilities: z.array(z.string()).optional(),
 });
 
 /** A parsed member record. */
@@ -46,6 +49,8 @@ export interface MemberRecordDraft {
   prompt?: string | undefined;
   /** Side effects it needs the lead's approval for (see {@link MemberRecordSchema}). */
   approve?: readonly Approvable[] | undefined;
+  /** Its capabilities (src/domain/capabilities.ts names); none when empty or absent. */
+  capabilities?: readonly string[] | undefined;
 }
 
 /** True when `record` is about `member` as it is now in the roster (same agentId and joinedAt). */

@@ -18,7 +18,9 @@ import { completeShutdown } from '../core/shutdown.js';
 import type { TeammateContext } from './context.js';
 import { Conversation } from './conversation.js';
 import { Mailbox } from './delivery/mailbox.js';
-import { sendIdleNotification } from './lifecycle/idle.js';
+import { idleFields, sendIdleNotification } from './lifecycle/idle.js';
+import { openAskFrom, reply } from '../core/ask.js';
+import { sendMessage } from '../core/messages.js';
 import type { TeammateExit, TeammateOptions, TeammateState } from './teammate.js';
 import { runTurn, type TurnOutcome } from './turn.js';
 import { Waiter } from './wake/waiter.js';
@@ -35,6 +37,8 @@ export class TeammateLoop {
   private retry: NodeJS.Timeout | undefined;
   /** In plan mode (the member's planModeRequired) until the lead approves a plan. */
   private planning: boolean;
+  /** The fields of the last idle_notification sent (for `idleNotifications: changes`). */
+  private lastIdle: string | undefined;
 
   constructor(
     private readonly ctx: TeammateContext,
@@ -91,6 +95,7 @@ export class TeammateLoop {
           : `<plan-approval>The lead did not approve your plan: ${answer.reason ?? 'no reason given'}. Revise it and reply with the new plan only.</plan-approval>`;
         continue;
       }
+      if (outcome.error === undefined) await this.reportUnsentText(outcome);
       if (outcome.steps > 0 && outcome.error === undefined) {
         const idle = await this.idleHooks();
         if (idle.kind === 'stop') return this.stopByHook(idle.reason);
@@ -136,9 +141,37 @@ export class TeammateLoop {
     }
   }
 
+  /**
+   * No lost report (#82687): a turn that ended with text but messaged neither the lead nor everyone
+   * sends that text to the lead, marked `auto_sent: "turn-text"` — as the reply to the lead's oldest
+   * open ask, if there is one.
+   */
+  private async reportUnsentText(outcome: TurnOutcome): Promise<void> {
+    const text = outcome.record.lastText?.trim();
+    const messaged = outcome.record.messaged ?? [];
+    if (this.options.reportUnsentText === false || !text || messaged.includes(this.ctx.lead) || messaged.includes('*') || this.ctx.name === this.ctx.lead) return;
+    const { store, team, name, lead } = this.ctx;
+    try {
+      const extras = { auto_sent: 'turn-text' };
+      const summary = 'report (sent by mailroom: the turn ended without a message)';
+      const asked = await openAskFrom({ root: store, team, member: name, asker: lead });
+      if (asked !== undefined) await reply({ root: store, team, from: name, inReplyTo: asked, text, summary, extras });
+      else await sendMessage({ root: store, team, from: name, to: lead, text, summary, extras });
+      this.log(`the turn ended with text but no message to ${lead}: sent it to ${lead}`);
+    } catch (err) {
+      this.log(`could not send the turn's text to ${lead}: ${errorText(err)}`);
+    }
+  }
+
   private async notifyIdle(outcome: TurnOutcome): Promise<void> {
+    const fields = JSON.stringify(idleFields(outcome));
+    if ((this.options.idleNotifications ?? 'changes') === 'changes' && fields === this.lastIdle) {
+      this.log('idle again with nothing new: no idle_notification (idleNotifications: changes)');
+      return;
+    }
     try {
       await sendIdleNotification(this.ctx.store, this.ctx.team, this.ctx.name, this.ctx.lead, outcome);
+      this.lastIdle = fields;
     } catch (err) {
       this.log(`could not send idle_notification: ${errorText(err)}`);
     }

@@ -44,6 +44,17 @@ export interface TeammateOptions {
   planMode?: boolean;
   /** Observes state changes. */
   onState?: (state: TeammateState) => void;
+  /**
+   * When to send the lead an idle_notification after a turn (docs/runtime.md "Idle notification"):
+   * `changes` (default) skips one that says nothing the previous one did not (same reason, summary,
+   * task and result); `every-turn` sends one after every turn, as Claude Code does.
+   */
+  idleNotifications?: 'changes' | 'every-turn';
+  /**
+   * Send the lead a turn's final text when the turn messaged neither the lead nor everyone
+   * (docs/runtime.md "No lost report"; default true).
+   */
+  reportUnsentText?: boolean;
 }
 
 /** Where a teammate is in its loop: `idle` means waiting for work. */

@@ -5,6 +5,7 @@
 import { Catalogue } from './catalogue.js';
 import { CATALOGUE_RULES } from './catalogue-rules.js';
 import type { ToolEntry } from './entry.js';
+import { askTool, replyTool } from './entries/ask.js';
 import { taskClaimTool } from './entries/claim.js';
 import { readInboxTool, waitForMessageTool } from './entries/inbox.js';
 import { broadcastTool, sendMessageTool, shutdownResponseTool } from './entries/messages.js';
@@ -18,6 +19,8 @@ export const ENTRIES: readonly ToolEntry[] = [
   sendMessageTool,
   broadcastTool,
   shutdownResponseTool,
+  askTool,
+  replyTool,
   readInboxTool,
   waitForMessageTool,
   listMembersTool,

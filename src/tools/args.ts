@@ -34,3 +34,6 @@ export const summary = z.string().optional().describe('5–10 word preview shown
 
 /** The requestId of a shutdown_request, echoed unchanged. */
 export const requestId = z.string().min(1).describe('The requestId of the shutdown_request, copied exactly');
+
+/** A retry-safe key: a second call with it (within 24 h, also racing the first) stores nothing new and returns the first call's result. */
+export const idempotencyKey = z.string().min(1).max(200).optional().describe('Retry-safe key: a second call with the same key stores nothing new and returns the first result');

@@ -28,6 +28,8 @@ export interface ToolScope {
 export interface TurnRecord {
   /** The last message sent to one member (for the idle notification's summary). */
   lastDirect?: { to: string; text: string; summary?: string | undefined };
+  /** Every recipient messaged in the turn (`*` for a broadcast): the no-lost-report rule looks for the lead. */
+  messaged?: string[];
   /** The last task this teammate finished in the turn. */
   finishedTask?: { id: string; status: 'resolved' | 'failed'; failureReason?: string };
   /** The text of the turn's last model reply that had any (the idle notification's `result`). */

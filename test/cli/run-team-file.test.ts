@@ -20,6 +20,8 @@ const CASES = [
   { what: 'a reserved member name', file: { team: 't', members: [{ name: 'team-lead' }] }, says: 'team-lead' },
   { what: 'a member listed twice', file: { team: 't', members: [{ name: 'a' }, { name: 'a' }] }, says: 'twice' },
   { what: 'a color outside the palette', file: { team: 't', members: [{ name: 'a', color: 'mauve' }] }, says: 'mauve' },
+  { what: 'a capability that is not a name', file: { team: 't', members: [{ name: 'a', capabilities: ['Code Review'] }] }, says: 'Code Review' },
+  { what: 'a required capability that is not a name', file: { team: 't', members: [{ name: 'a' }], tasks: [{ subject: 'x', requires: 'a b' }] }, says: 'tasks.0.requires' },
   { what: 'a misspelled task key', file: { team: 't', members: [{ name: 'a' }], tasks: [{ key: 'one', subject: 'x' }, { subject: 'y', blockedby: ['one'] }] }, says: 'blockedby' },
   { what: 'an unknown top-level key', file: { team: 't', members: [{ name: 'a' }], taks: [] }, says: 'taks' },
 ];

@@ -527,6 +527,26 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         expect(none).toEqual({ value: undefined, events: [] });
       });
 
+      it('lets only members declaring every capability a task requires claim it (missing_capability), by id and as the next task', async () => {
+        await store.createTeam(teamConfig(T));
+        await store.addMember(T, teammate(T, 'rev'), { record: { runtime: 'in-process', capabilities: ['review', 'csv'] } });
+        await store.addMember(T, teammate(T, 'dev'), { record: { runtime: 'in-process', capabilities: ['csv'] } });
+        await store.addMember(T, teammate(T, 'cc')); // a Claude Code member: no record, no capabilities
+        await store.createTask(T, { subject: 'review it', description: '', metadata: { requires: ['review', 'csv', 'review'] } });
+        await store.createTask(T, { subject: 'load it', description: '', metadata: { requires: 'csv' } });
+        await store.createTask(T, { subject: 'anyone', description: '' });
+        const refused = await refusal(store.claimTask(T, { claimant: 'dev', id: '1' }));
+        expect(refused).toMatchObject({ code: 'MISSING_CAPABILITY', details: { reason: 'missing_capability', id: '1', as: 'dev', requires: ['review', 'csv'], missing: ['review'] } });
+        expect(refused.message).toContain('--capability review');
+        expect((await refusal(store.claimTask(T, { claimant: 'cc', id: '2' }))).details).toMatchObject({ missing: ['csv'] });
+        expect(await store.readTask(T, '1')).toMatchObject({ status: 'pending' });
+        // Without an id, a claimant skips what it cannot take.
+        expect((await store.claimTask(T, { claimant: 'cc' })).value?.subject).toBe('anyone');
+        expect((await store.claimTask(T, { claimant: 'dev' })).value?.subject).toBe('load it');
+        expect((await store.claimTask(T, { claimant: 'dev' })).value).toBeUndefined();
+        expect((await store.claimTask(T, { claimant: 'rev', id: '1' })).value).toMatchObject({ owner: 'rev', status: 'in_progress' });
+      });
+
       it('patches fields, merges metadata, makes the actor owner when starting, and refuses when blocked', async () => {
         await withTeam('alice');
         await store.createTask(T, { subject: 'a', description: '', metadata: { x: 1, y: 2 } });

@@ -61,9 +61,9 @@ describe('the catalogue on both surfaces', () => {
 
   it('keeps the MCP argument names existing clients send', () => {
     const props = (name: string) => Object.keys((mcpTools.find((t) => t.name === name)!.inputSchema as Schema).properties ?? {}).sort();
-    expect(props('send_message')).toEqual(['summary', 'text', 'to']);
+    expect(props('send_message')).toEqual(['idempotency_key', 'in_reply_to', 'summary', 'text', 'to']);
     expect(props('task_get')).toEqual(['id']);
-    expect(props('task_create')).toEqual(['active_form', 'blocked_by', 'description', 'metadata', 'owner', 'subject']);
+    expect(props('task_create')).toEqual(['active_form', 'blocked_by', 'description', 'idempotency_key', 'metadata', 'owner', 'subject']);
     expect(props('task_update')).toEqual(['active_form', 'add_blocked_by', 'add_blocks', 'description', 'id', 'metadata', 'owner', 'status', 'subject']);
     expect(props('task_claim')).toEqual(['busy_check', 'id']);
     expect(props('wait_for_message')).toEqual(['limit', 'timeout_ms']);
@@ -72,7 +72,7 @@ describe('the catalogue on both surfaces', () => {
 
   it('keeps the runtime argument names scripted models send', () => {
     const props = (name: string) => Object.keys((runtimeSpecs.find((t) => t.name === name)!.inputSchema as Schema).properties ?? {}).sort();
-    expect(props('SendMessage')).toEqual(['message', 'summary', 'to']);
+    expect(props('SendMessage')).toEqual(['idempotencyKey', 'in_reply_to', 'message', 'summary', 'to']);
     expect(props('TaskGet')).toEqual(['taskId']);
     expect(props('TaskUpdate')).toEqual(['activeForm', 'addBlockedBy', 'addBlocks', 'description', 'metadata', 'owner', 'status', 'subject', 'taskId']);
     expect(props('RunTaskCommand')).toEqual(['taskId']);

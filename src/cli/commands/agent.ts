@@ -13,6 +13,7 @@ interface AgentArgs extends GlobalArgs {
   as?: string;
   model?: string;
   'poll-ms'?: number;
+  'idle-notifications'?: string;
 }
 
 /** `agent`. */
@@ -25,6 +26,7 @@ export const agentCommand: CommandModule<GlobalArgs, AgentArgs> = {
       .option('as', { type: 'string', describe: 'Member to run, the same as naming it' })
       .option('model', { type: 'string', describe: "Model, kind:name (default: the member's model, else worker)" })
       .option('poll-ms', durationOption('Safety-net re-read period (default 2000 ms)'))
+      .option('idle-notifications', { type: 'string', choices: ['changes', 'every-turn'], describe: 'changes (default): skip an idle_notification that repeats the previous one; every-turn: one after every turn, as Claude Code' })
       .example('$0 agent alice --team research', 'Run teammate alice in the foreground')
       .example("$0 agent reviewer --model 'command:claude -p'", 'Claude Code as the model of teammate reviewer') as Argv<AgentArgs>,
   handler: async (a) => {
@@ -38,7 +40,7 @@ export const agentCommand: CommandModule<GlobalArgs, AgentArgs> = {
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
     try {
-      await runAgentProcess({ ...target, name, model: a.model, pollMs: a['poll-ms'], signal: controller.signal, out: (line) => process.stdout.write(line) });
+      await runAgentProcess({ ...target, name, model: a.model, pollMs: a['poll-ms'], idleNotifications: a['idle-notifications'] as 'changes' | 'every-turn' | undefined, signal: controller.signal, out: (line) => process.stdout.write(line) });
     } finally {
       process.off('SIGTERM', stop);
       process.off('SIGINT', stop);

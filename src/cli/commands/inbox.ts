@@ -14,6 +14,7 @@ interface InboxArgs extends GlobalArgs {
   'mark-read'?: boolean;
   raw?: boolean;
   all?: boolean;
+  status?: boolean;
 }
 
 /** `inbox`. */
@@ -28,6 +29,8 @@ export const inboxCommand: CommandModule<GlobalArgs, InboxArgs> = {
       .option('mark-read', { type: 'boolean', describe: 'Mark the listed messages read' })
       .option('raw', { type: 'boolean', describe: 'Show the stored text instead of rendering structured messages' })
       .option('all', { type: 'boolean', describe: 'Also list the read history: entries moved to the archive (<root>/mailroom/archive) and entries their reader removed (from the journal)' })
+      .option('status', { type: 'boolean', describe: 'Show each message\'s delivery state: queued, delivered, read, replied' })
+      .example('$0 inbox bob --status', "Which of bob's messages were delivered, read, replied to")
       .example('$0 inbox --all', "List the lead's whole history, archived messages first")
       .example('$0 inbox --unread --mark-read', "Read the lead's new messages")
       .example('$0 inbox researcher --raw', "Show researcher's inbox as stored")
@@ -37,7 +40,16 @@ export const inboxCommand: CommandModule<GlobalArgs, InboxArgs> = {
       throw new MailroomError('USAGE', `Give the inbox once: "${a.agent}" and --as ${a.as} name different members. Run with --help for usage.`);
     }
     const { readInbox } = await import('../../core/inbox.js');
-    const view = await readInbox({ ...(await teamTarget(a)), agent: a.agent ?? a.as, unread: a.unread, markRead: a['mark-read'], includeArchived: a.all });
+    const target = await teamTarget(a);
+    const view = await readInbox({ ...target, agent: a.agent ?? a.as, unread: a.unread, markRead: a['mark-read'], includeArchived: a.all });
+    if (a.status) {
+      const { deliveryTimes, statusOf } = await import('../../core/delivery-status.js');
+      const store = target.root.team;
+      const times = await deliveryTimes(store, target.team);
+      const messages = await Promise.all(view.messages.map(async (m) => ({ ...m, status: (await statusOf(store, target.team, view.agent, m.entry, times)).state })));
+      emit(a.json, { ...view, messages }, () => (messages.length ? messages.map((m) => `${messageLine(m, a.raw)} [${m.status}]`) : [`(no ${a.unread ? 'unread ' : ''}messages for ${view.agent})`]));
+      return;
+    }
     emit(a.json, view, () => (view.messages.length ? view.messages.map((m) => messageLine(m, a.raw)) : [`(no ${a.unread ? 'unread ' : ''}messages for ${view.agent})`]));
   },
 };

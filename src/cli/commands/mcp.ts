@@ -9,6 +9,7 @@ interface McpArgs extends GlobalArgs {
   as: string;
   model?: string;
   type?: string;
+  capability?: string[];
 }
 
 /** `mcp`. */
@@ -20,11 +21,12 @@ export const mcpCommand: CommandModule<GlobalArgs, McpArgs> = {
       .option('as', { type: 'string', demandOption: true, describe: 'Member name to act as (^[a-z0-9][a-z0-9-]{0,63}$ for a new member)' })
       .option('model', { type: 'string', describe: 'Model id recorded when registering (default "unknown")' })
       .option('type', { type: 'string', describe: 'agentType recorded when registering' })
+      .option('capability', { type: 'string', array: true, describe: 'Capabilities recorded when registering, e.g. review,csv (repeatable)' })
       .example('$0 mcp --team research --as codex', 'Join team "research" as "codex" (put this in the MCP client config)')
       .example('$0 mcp --claude --team compat --as codex', "Join Claude Code's own team \"compat\"") as Argv<McpArgs>,
   handler: async (a) => {
     const target = await teamTarget(a);
     const { serveMcp } = await import('../../mcp/index.js');
-    await serveMcp({ store: target.root, team: target.team, as: a.as, model: a.model, type: a.type });
+    await serveMcp({ store: target.root, team: target.team, as: a.as, model: a.model, type: a.type, capabilities: a.capability });
   },
 };

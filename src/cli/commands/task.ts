@@ -4,6 +4,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { MailroomError } from '../../errors.js';
 import { TASK_STATUSES, type TaskStatus } from '../../protocol/task.js';
+import { parseCapabilities, REQUIRES_KEY } from '../../domain/capabilities.js';
 import { emit } from '../output.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
 import { parseIds, parseMetadata } from '../parse.js';
@@ -18,6 +19,8 @@ interface AddArgs extends GlobalArgs {
   owner?: string;
   'active-form'?: string;
   metadata?: string[];
+  'idempotency-key'?: string;
+  requires?: string[];
   as?: string;
 }
 
@@ -33,6 +36,8 @@ const add: CommandModule<GlobalArgs, AddArgs> = {
       .option('active-form', { type: 'string', describe: 'Present-continuous text shown while in progress' })
       .option('metadata', { type: 'string', array: true, describe: 'key=value (repeatable)' })
       .option('as', { type: 'string', describe: 'Who creates it (default: team-lead)' })
+      .option('idempotency-key', { type: 'string', describe: 'Retry-safe: an add with a key already used (24 h) creates nothing and prints the first task' })
+      .option('requires', { type: 'string', array: true, describe: 'Capabilities a claimant must declare, e.g. review,csv (stored as metadata.requires)' })
       .example('$0 task add "Summarise data" --blocked-by 1 --metadata command="wc -l data.csv"', 'Add a task blocked by #1') as Argv<AddArgs>,
   handler: async (a) => {
     const { addTask } = await import('../../core/tasks.js');
@@ -46,12 +51,21 @@ const add: CommandModule<GlobalArgs, AddArgs> = {
       blockedBy: parseIds(a['blocked-by'], '--blocked-by'),
       owner: a.owner,
       activeForm: a['active-form'],
-      metadata: parseMetadata(a.metadata),
+      metadata: withRequires(parseMetadata(a.metadata), a.requires),
       as: a.as,
+      ...(a['idempotency-key'] !== undefined ? { idempotencyKey: a['idempotency-key'] } : {}),
     });
     emit(a.json, task, () => `Created task #${task.id}: ${task.subject}`);
   },
 };
+
+/** `--metadata` with `requires` set from `--requires` (capability names checked). @throws INVALID_ARGUMENT */
+function withRequires(metadata: Record<string, unknown> | undefined, requires: readonly string[] | undefined): Record<string, unknown> | undefined {
+  const list = parseCapabilities(requires, '--requires');
+  if (list.length === 0) return metadata;
+  if (metadata?.[REQUIRES_KEY] !== undefined) throw new MailroomError('INVALID_ARGUMENT', `Give the required capabilities once: --requires and --metadata ${REQUIRES_KEY}=… both set them.`);
+  return { ...metadata, [REQUIRES_KEY]: list };
+}
 
 interface ListArgs extends GlobalArgs {
   status?: string;

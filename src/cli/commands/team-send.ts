@@ -4,12 +4,14 @@
 import type { Argv, CommandModule } from 'yargs';
 import { MailroomError } from '../../errors.js';
 import { emit } from '../output.js';
+import { durationOption } from '../durations.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
 import { plural } from '../render/plural.js';
 import type { SentMessage } from '../../core/messages.js';
 import type { Stores } from '../../store/selection.js';
 import { leadHearingWarning } from '../../core/lead-hearing.js';
 import { terminalSafe } from '../../core/terminal-text.js';
+import { routed } from '../route-option.js';
 
 interface SendArgs extends GlobalArgs {
   to: string;
@@ -22,6 +24,10 @@ interface SendArgs extends GlobalArgs {
   'request-id'?: string;
   reason?: string;
   structured?: string;
+  'idempotency-key'?: string;
+  'to-capability'?: string;
+  wait?: string;
+  timeout?: number;
 }
 
 function sendBuilder(y: Argv<GlobalArgs>): Argv<SendArgs> {
@@ -37,8 +43,13 @@ function sendBuilder(y: Argv<GlobalArgs>): Argv<SendArgs> {
     .option('request-id', { type: 'string', describe: 'Request id being answered (echoed byte for byte)' })
     .option('reason', { type: 'string', describe: 'Reason for a shutdown request or rejection' })
     .option('structured', { type: 'string', describe: 'Any protocol message as JSON, e.g. \'{"type":"plan_approval_response","requestId":"…","approved":true}\'' })
+    .option('wait', { type: 'string', choices: ['delivered', 'read', 'replied'], describe: 'Wait until the message is delivered (handed to its reader), read, or replied to' })
+    .option('timeout', durationOption('With --wait: how long to wait (default 60s)'))
+    .option('to-capability', { type: 'string', describe: 'Send to the least-loaded live member declaring this capability; the one argument is then the text' })
+    .option('idempotency-key', { type: 'string', describe: 'Retry-safe: a send with a key already used (24 h) stores nothing new and prints the first send\'s message' })
     .conflicts('shutdown-approve', 'shutdown-reject')
     .example('$0 team send researcher "Start with the 2024 survey" --summary "Where to start"', 'Message researcher as the lead')
+    .example('$0 team send --to-capability review "Please review PR 12"', 'Message the least-loaded live reviewer')
     .example('$0 team send researcher --shutdown-request --reason "done"', 'Ask researcher to shut down')
     .example('$0 team send team-lead --as researcher --shutdown-approve --request-id shutdown-1767225600000@researcher', 'Approve a shutdown') as Argv<SendArgs>;
 }
@@ -62,6 +73,9 @@ function assertOptionsFit(a: SendArgs): void {
     ['--as (--from: a shutdown request comes from the lead)', a.as !== undefined && kind === '--shutdown-request'],
     ['--request-id', a['request-id'] !== undefined && !answer],
     ['--reason', a.reason !== undefined && kind !== '--shutdown-request' && kind !== '--shutdown-reject'],
+    ['--idempotency-key', a['idempotency-key'] !== undefined && kind !== undefined],
+    ['--timeout (it goes with --wait)', a.timeout !== undefined && a.wait === undefined],
+    ['--wait', a.wait !== undefined && kind !== undefined],
   ];
   const bad = ignored.find(([, used]) => used);
   if (bad) throw new MailroomError('INVALID_ARGUMENT', `${bad[0]} does not go with ${kind ?? 'a plain message'}: it would be ignored. Leave it out.`);
@@ -79,7 +93,9 @@ async function dispatch(a: SendArgs, target: { root: Stores; team: string }): Pr
   }
   const { sendMessage, sendStructured } = await import('../../core/messages.js');
   if (a.structured !== undefined) return sendStructured({ ...target, to: a.to, from: a.as, message: parseStructured(a.structured) });
-  return sendMessage({ ...target, to: a.to, from: a.as, summary: a.summary, text: await readText(a.text) });
+  // Waiting for a reply makes the message an ask (core/ask.ts): its reader's next message to the sender answers it.
+  const extras = a.wait === 'replied' ? { reply_expected: true, reply_by: new Date(Date.now() + (a.timeout ?? 60_000)).toISOString() } : undefined;
+  return sendMessage({ ...target, to: a.to, from: a.as, summary: a.summary, text: await readText(a.text), ...(a['idempotency-key'] !== undefined ? { idempotencyKey: a['idempotency-key'] } : {}), ...(extras ? { extras } : {}) });
 }
 
 function parseStructured(json: string): { type: string } & Record<string, unknown> {
@@ -108,8 +124,21 @@ export const teamSendCommand: CommandModule<GlobalArgs, SendArgs> = {
   builder: sendBuilder,
   handler: async (a) => {
     const target = await teamTarget(a);
+    const route = a['to-capability'] !== undefined ? await routed(a, target) : undefined;
     const sent = await dispatch(a, target);
-    emit(a.json, sent, () => `Sent to ${sent.to} at ${sent.entry.timestamp} (msg_id ${sent.entry.msg_id})`);
+    if (a.wait !== undefined) {
+      const { waitForState } = await import('../../core/delivery-status.js');
+      const status = await waitForState({ ...target, msgId: sent.entry.msg_id!, state: a.wait as 'delivered' | 'read' | 'replied', timeoutMs: a.timeout ?? 60_000 });
+      emit(a.json, { ...sent, ...(route ? { route } : {}), status }, () => `Sent to ${sent.to} (msg_id ${sent.entry.msg_id}): ${status.state}${typeof status.at[status.state] === 'string' ? ` at ${status.at[status.state] as string}` : ''}`);
+      return;
+    }
+    if (route) {
+      emit(a.json, { ...sent, route }, () => `Sent to ${sent.to} (capability ${route.capability}: least loaded of ${route.candidates.length}) at ${sent.entry.timestamp} (msg_id ${sent.entry.msg_id})`);
+      return;
+    }
+    emit(a.json, sent, () =>
+      sent.replayed ? `Already sent to ${sent.to} at ${sent.entry.timestamp} (msg_id ${sent.entry.msg_id}): a retry of idempotency key ${JSON.stringify(a['idempotency-key'])}, nothing new stored` : `Sent to ${sent.to} at ${sent.entry.timestamp} (msg_id ${sent.entry.msg_id})`,
+    );
     await warnIfLeadCannotHear(target, [sent.to]);
   },
 };

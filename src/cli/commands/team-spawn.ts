@@ -16,6 +16,7 @@ interface SpawnArgs extends GlobalArgs {
   cwd?: string;
   'plan-mode-required'?: boolean;
   approve?: string[];
+  capability?: string[];
 }
 
 /** `team spawn`. */
@@ -33,6 +34,7 @@ export const teamSpawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
       .option('cwd', { type: 'string', describe: 'Working directory (default: current)' })
       .option('plan-mode-required', { type: 'boolean', describe: 'Teammate needs plan approval before acting' })
       .option('approve', { type: 'string', array: true, choices: ['commands'], describe: "Side effects the lead must approve first (commands: each task command; answer with `mailroom approve`/`deny`)" })
+      .option('capability', { type: 'string', array: true, describe: 'What it can do, e.g. csv,review (repeatable): tasks added with --requires and --to-capability sends go by it' })
       .example('$0 team spawn researcher --prompt "Find three papers on X"', 'Add teammate "researcher"')
       .example('$0 team spawn builder --backend process --model worker', 'Add a worker and start it as its own process')
       .example('$0 team spawn builder --backend process --approve commands', 'A worker that asks the lead before each task command') as Argv<SpawnArgs>,
@@ -49,6 +51,7 @@ export const teamSpawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
       cwd: a.cwd,
       planModeRequired: a['plan-mode-required'],
       approve: a.approve as 'commands'[] | undefined,
+      capabilities: a.capability,
     };
     if (a.backend === 'process') {
       const { spawnProcessTeammate } = await import('../../runtime/process/spawn.js');

@@ -4,6 +4,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { MailroomError } from '../../errors.js';
 import { teamBroadcastCommand, teamSendCommand } from './team-send.js';
+import { teamAskCommand } from './team-ask.js';
 import { teamSpawnCommand } from './team-spawn.js';
 import { teamStopCommand } from './team-stop.js';
 import { teamPolicyCommand } from './team-policy.js';
@@ -100,7 +101,7 @@ const restore: CommandModule<GlobalArgs, Args<{ name?: string; list?: boolean }>
 };
 
 /** The subcommands of `team`, in help order. */
-export const TEAM_COMMANDS = [create, list, show, remove, restore, teamSpawnCommand, teamStopCommand, teamSendCommand, teamBroadcastCommand, teamPolicyCommand] as unknown as CommandModule<GlobalArgs, GlobalArgs>[];
+export const TEAM_COMMANDS = [create, list, show, remove, restore, teamSpawnCommand, teamStopCommand, teamSendCommand, teamAskCommand, teamBroadcastCommand, teamPolicyCommand] as unknown as CommandModule<GlobalArgs, GlobalArgs>[];
 
 /** The `team` command group. */
 export const teamCommand: CommandModule<GlobalArgs, GlobalArgs> = {

@@ -6,6 +6,7 @@ import type { InboxMessage } from '../../core/inbox.js';
 import type { TeamSummary } from '../../core/teams.js';
 import type { TaskView } from '../../core/tasks.js';
 import type { Task } from '../../protocol/task.js';
+import { askOf, inReplyTo, isLateReply } from '../../domain/replies.js';
 
 /**
  * One inbox message: `[3] 2026-…Z alice (unread): text` — `(new)` when this command just marked it
@@ -15,7 +16,14 @@ export function messageLine(m: InboxMessage, raw = false): string {
   const flag = m.entry.read !== true ? ' (unread)' : m.newlyRead ? ' (new)' : '';
   const summary = m.entry.summary ? ` [${m.entry.summary}]` : '';
   const body = raw ? m.entry.text : describeText(m.parsed);
-  return `${m.index + 1}. ${m.entry.timestamp} ${m.entry.from}${flag}${summary}: ${body}`;
+  return `${m.index + 1}. ${m.entry.timestamp} ${m.entry.from}${flag}${askNote(m.entry)}${summary}: ${body}`;
+}
+
+/** ` (asks for a reply)`, ` (reply to <msg_id>)` or ` (late reply to <msg_id>: its ask had timed out)`, else ''. */
+function askNote(entry: InboxMessage['entry']): string {
+  const answers = inReplyTo(entry);
+  if (answers !== undefined) return isLateReply(entry) ? ` (late reply to ${answers}: its ask had timed out)` : ` (reply to ${answers})`;
+  return askOf(entry) ? ' (asks for a reply)' : '';
 }
 
 /** The board state of a task: `ready`, `blocked by #1 #2`, or `-` (owned, or done). */
@@ -66,7 +74,8 @@ export function teamDetail(s: TeamSummary): string[] {
   const lines = [`Team ${c.name}${c.description ? ` — ${c.description}` : ''}`, `  created ${new Date(c.createdAt).toISOString()}, lead ${c.leadAgentId}`, '', 'Members:'];
   for (const m of s.members) {
     const bits = [m.isLead ? 'lead' : m.agentType ?? 'teammate', m.model, m.runtime ?? m.backendType, m.color].filter(Boolean).join(', ');
-    lines.push(`  ${m.name.padEnd(16)} ${bits}${m.isActive === true ? ', active' : ''} — ${m.unread} unread`);
+    const can = m.capabilities?.length ? ` — can: ${m.capabilities.join(', ')}` : '';
+    lines.push(`  ${m.name.padEnd(16)} ${bits}${m.isActive === true ? ', active' : ''} — ${m.unread} unread${can}`);
   }
   const t = s.tasks;
   lines.push('', `Tasks: ${t.pending} pending, ${t.in_progress} in progress, ${t.completed} completed`);

@@ -27,6 +27,8 @@ export interface AgentProcessOptions {
   /** Stops the teammate (SIGTERM/SIGINT in the CLI). */
   signal?: AbortSignal;
   pollMs?: number;
+  /** `TeammateOptions.idleNotifications` (default `changes`): `mailroom agent --idle-notifications`. */
+  idleNotifications?: 'changes' | 'every-turn' | undefined;
   /** Receives each log line (with a trailing newline). */
   out: (line: string) => void;
 }
@@ -53,7 +55,7 @@ export async function runAgentProcess(options: AgentProcessOptions): Promise<Tea
     reader = await ReaderLease.take(store, options.team, options.name, 'agent', { log });
     log(`started (pid ${process.pid}, model ${model.id}, team ${options.team})`);
     for (const reaped of await reapOrphanCommands(store, options.team)) log(describeReap(reaped));
-    const exit = await runTeammate({ root: store, team: options.team, name: options.name, model, signal: options.signal, pollMs: options.pollMs, log, reader });
+    const exit = await runTeammate({ root: store, team: options.team, name: options.name, model, signal: options.signal, pollMs: options.pollMs, log, reader, ...(options.idleNotifications ? { idleNotifications: options.idleNotifications } : {}) });
     log(`stopped: ${exit.reason}`);
     return exit;
   } finally {

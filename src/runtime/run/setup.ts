@@ -5,6 +5,7 @@
  */
 import { createTeam } from '../../core/teams.js';
 import { spawnMember } from '../../core/spawn.js';
+import { parseCapabilities, REQUIRES_KEY } from '../../domain/capabilities.js';
 import { addTask } from '../../core/tasks.js';
 import type { StoreRef } from '../../core/context.js';
 import { parseModelSpec } from '../models/index.js';
@@ -54,7 +55,7 @@ export async function setUpTeam(o: SetUpOptions): Promise<void> {
   const members = file.members.map((m) => ({ ...m, model: models.get(m.name)! }));
   await createTeam({ root, team: o.team, description: file.description, cwd: o.workdir, leadModel: RUN_LEAD_MODEL });
   for (const m of members) {
-    await spawnMember({ root, team: o.team, name: m.name, model: m.model, type: m.type, color: m.color, prompt: m.prompt ?? defaultPrompt(o.team), backend: 'in-process', cwd: o.workdir, approve: [...new Set([...file.approve, ...(m.approve ?? [])])] });
+    await spawnMember({ root, team: o.team, name: m.name, model: m.model, type: m.type, color: m.color, prompt: m.prompt ?? defaultPrompt(o.team), backend: 'in-process', cwd: o.workdir, capabilities: listOf(m.capabilities), approve: [...new Set([...file.approve, ...(m.approve ?? [])])] });
   }
   const ids = new Map<string, string>();
   for (const spec of file.tasks) {
@@ -72,7 +73,13 @@ function metadataOf(spec: TaskSpec, o: SetUpOptions): Record<string, unknown> {
   }
   if (spec.timeoutMs !== undefined) meta.timeoutMs = spec.timeoutMs;
   if (spec.outputs.length > 0) meta.outputs = spec.outputs;
+  const requires = parseCapabilities(listOf(spec.requires), 'requires');
+  if (requires.length > 0) meta[REQUIRES_KEY] = requires;
   return meta;
+}
+
+function listOf(value: string | readonly string[] | undefined): readonly string[] {
+  return value === undefined ? [] : typeof value === 'string' ? [value] : value;
 }
 
 function defaultPrompt(team: string): string {

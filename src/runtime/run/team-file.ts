@@ -11,6 +11,7 @@ import { PALETTE } from '../../protocol/config.js';
 import { APPROVABLE } from '../../protocol/settings.js';
 import { hostOf, type StoreRef } from '../../core/context.js';
 import { LEAD_NAME, assertValidName } from '../../domain/names.js';
+import { parseCapabilities } from '../../domain/capabilities.js';
 
 const MemberSpecSchema = z.object({
   name: z.string(),
@@ -21,6 +22,8 @@ const MemberSpecSchema = z.object({
   color: z.string().optional(),
   /** Side effects this member needs the lead's approval for (added to the file's `approve`). */
   approve: z.array(z.enum(APPROVABLE)).optional(),
+  /** What it can do (`[review, csv]` or `"review,csv"`), kept in its member record. */
+  capabilities: z.union([z.string(), z.array(z.string())]).optional(),
 }).strict();
 
 const TaskSpecSchema = z.object({
@@ -36,6 +39,8 @@ const TaskSpecSchema = z.object({
   owner: z.string().optional(),
   /** Files (relative to the work directory) the task produces, listed in the run report. */
   outputs: z.array(z.string()).default([]),
+  /** Capabilities its claimant must declare (stored as `metadata.requires`). */
+  requires: z.union([z.string(), z.array(z.string())]).optional(),
 }).strict();
 
 /** A parsed team file. */
@@ -99,10 +104,20 @@ function checkMembers(path: string, file: TeamFile): void {
     if (names.has(m.name)) throw invalid(path, `members.${i}: name "${m.name}" is used twice`);
     names.add(m.name);
     if (m.color !== undefined && !(PALETTE as readonly string[]).includes(m.color)) throw invalid(path, `members.${i}: color "${m.color}" is not one of ${PALETTE.join(', ')}`);
+    checkCapabilities(path, `members.${i}.capabilities`, m.capabilities);
   });
   file.tasks.forEach((t, i) => {
+    checkCapabilities(path, `tasks.${i}.requires`, t.requires);
     if (t.owner !== undefined && t.owner !== LEAD_NAME && !names.has(t.owner)) throw invalid(path, `tasks.${i} ("${t.subject}") is owned by "${t.owner}", who is not a member`);
   });
+}
+
+function checkCapabilities(path: string, where: string, value: string | readonly string[] | undefined): void {
+  try {
+    parseCapabilities(value === undefined ? [] : typeof value === 'string' ? [value] : value, where);
+  } catch (err) {
+    throw invalid(path, (err as Error).message.replace(/\.$/, ''));
+  }
 }
 
 function checkKeys(path: string, tasks: readonly TaskSpec[]): void {

@@ -13,6 +13,7 @@ import { readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { MailroomError, isErrno } from '../../errors.js';
 import { taskEvent } from '../../domain/events.js';
 import { applyClaim, busyRefusal, claimCandidates, claimRefusal } from '../../domain/task-claim.js';
+import { capabilitiesOf } from '../../domain/capabilities.js';
 import { addUnique, assertNoCycles, compareTaskIds, dependencyNotFound, indexTasks, taskNotFound, TASK_ID_PATTERN, type Edge } from '../../domain/task-board.js';
 import { applyTaskChange, draftTask, changedKeys } from '../../domain/task-patch.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
@@ -22,6 +23,7 @@ import type { HeldLock } from '../lock.js';
 import type { ClaimRequest, CreatedTask, CreateTaskOptions, OpContext, PatchedTask, TaskDraft, TaskPatch, Transition } from '../team-store.js';
 import { ensureDir, locked, stampOf, type FsContext } from './context.js';
 import { readTaskKey, writeTaskKey } from './idempotency.js';
+import { readMemberRecord } from './member-records.js';
 import { journal } from './journal.js';
 import { mergeHighWatermark, mergeObject } from './recover-object.js';
 import { readConfig } from './teams.js';
@@ -205,13 +207,16 @@ async function raiseHighWatermark(ctx: FsContext, team: string, id: string, list
  */
 export async function claimTask(ctx: FsContext, team: string, request: ClaimRequest, op?: OpContext): Promise<Transition<Task | undefined>> {
   const { claimant } = request;
+  // The claimant's declared capabilities (its member record; none for a member mailroom does not run).
+  // Read before the task lock: a record changes only when its member joins or leaves.
+  const capabilities = capabilitiesOf(await readMemberRecord(ctx, team, claimant).catch(() => undefined));
   if (request.id !== undefined) {
     const id = request.id;
-    if (!request.busyCheck) return claimById(ctx, team, id, claimant, op);
+    if (!request.busyCheck) return claimById(ctx, team, id, claimant, op, capabilities);
     return withList(ctx, team, async () => {
       const busy = busyRefusal(team, await listTasks(ctx, team), claimant, id);
       if (busy) throw busy;
-      return claimById(ctx, team, id, claimant, op);
+      return claimById(ctx, team, id, claimant, op, capabilities);
     });
   }
   return withList(ctx, team, async () => {
@@ -220,9 +225,9 @@ export async function claimTask(ctx: FsContext, team: string, request: ClaimRequ
       const busy = busyRefusal(team, tasks, claimant);
       if (busy) throw busy;
     }
-    for (const candidate of claimCandidates(tasks, claimant, request.preferAssigned === true)) {
+    for (const candidate of claimCandidates(tasks, claimant, request.preferAssigned === true, capabilities)) {
       try {
-        return await claimById(ctx, team, candidate.id, claimant, op);
+        return await claimById(ctx, team, candidate.id, claimant, op, capabilities);
       } catch (err) {
         if (!(err instanceof MailroomError) || err.code === 'LOCK_TIMEOUT') throw err;
       }
@@ -231,12 +236,12 @@ export async function claimTask(ctx: FsContext, team: string, request: ClaimRequ
   });
 }
 
-async function claimById(ctx: FsContext, team: string, id: string, claimant: string, op: OpContext | undefined): Promise<Transition<Task | undefined>> {
+async function claimById(ctx: FsContext, team: string, id: string, claimant: string, op: OpContext | undefined, capabilities: readonly string[]): Promise<Transition<Task | undefined>> {
   if (!(await readTask(ctx, team, id, { strict: true }))) throw taskNotFound(team, id);
   const board = indexTasks(await listTasks(ctx, team));
   const r = await changeTask(ctx, team, id, op, (t) => {
     board.set(t.id, t);
-    const refused = claimRefusal(team, t, claimant, board);
+    const refused = claimRefusal(team, t, claimant, board, capabilities);
     if (refused) throw refused;
     const before = { owner: t.owner, status: t.status };
     applyClaim(t, claimant);

@@ -5,6 +5,8 @@
 import { MailroomError, type ErrorCode } from '../../errors.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
 import { claimLost } from '../../domain/reader-claims.js';
+import { capabilityRefusal } from '../../domain/task-claim.js';
+import type { Task } from '../../protocol/task.js';
 import type { ReaderHolder } from '../team-store.js';
 import { decodeRows, type StreamRow } from './stream-codec.js';
 
@@ -51,6 +53,7 @@ const REASONS: Partial<Record<string, string>> = {
   TASK_ALREADY_RESOLVED: 'already_resolved',
   TASK_BLOCKED: 'blocked',
   AGENT_BUSY: 'agent_busy',
+  MISSING_CAPABILITY: 'missing_capability',
 };
 
 /** The MailroomError a refusal stands for. */
@@ -82,6 +85,12 @@ export function refusalError(r: Refusal, c: ErrorContext): MailroomError {
       return withReason(`Task #${d[0]} is blocked by ${ids(d.slice(1))}, not completed yet. Complete ${d.length > 2 ? 'them' : 'it'} first.`, { id: d[0], as: c.who, blockedBy: d.slice(1) });
     case 'AGENT_BUSY':
       return withReason(`${c.who} already owns open task ${ids(d)}; finish it before claiming another.`, { as: c.who, owned: d });
+    case 'MISSING_CAPABILITY': {
+      // The domain's own refusal (src/domain/task-claim.ts), so both backends word it alike.
+      const split = (csv: string | undefined) => (csv ? csv.split(',') : []);
+      const task = { id: d[0] ?? '', metadata: { requires: split(d[1]) } } as unknown as Task;
+      return capabilityRefusal(c.team, task, c.who ?? '', split(d[2])) ?? new MailroomError('INTERNAL', `Task #${d[0]}: a capability refusal with nothing missing.`);
+    }
     case 'TASK_CYCLE': {
       const cycle = d.slice(2);
       return new MailroomError('TASK_CYCLE', `Making #${d[0]} blocked by #${d[1]} would create a dependency cycle: ${cycle.map((id) => `#${id}`).join(' → ')} (each blocked by the next). Nothing was changed.`, { details: { team: c.team, cycle } });

@@ -5,14 +5,22 @@
  * through the gate, so the rules of those entries apply however they are reached.
  */
 import { z } from 'zod';
+import { openAskFrom, reply } from '../../core/ask.js';
 import { broadcast, sendMessage, type SentMessage } from '../../core/messages.js';
+import { MailroomError } from '../../errors.js';
 import { respondToShutdown } from '../../core/shutdown.js';
 import { leadHearingWarning } from '../../core/lead-hearing.js';
-import { requestId, summary } from '../args.js';
+import { idempotencyKey, requestId, summary } from '../args.js';
 import { defineTool } from '../entry.js';
 
 /** How MCP results show a sent message. */
-export const sentView = (s: SentMessage) => ({ to: s.to, timestamp: s.entry.timestamp, msg_id: s.entry.msg_id });
+export const sentView = (s: SentMessage) => ({
+  to: s.to,
+  timestamp: s.entry.timestamp,
+  msg_id: s.entry.msg_id,
+  ...(typeof s.entry.in_reply_to === 'string' ? { in_reply_to: s.entry.in_reply_to } : {}),
+  ...(s.replayed ? { replayed: true } : {}),
+});
 
 /** Adds the once-per-lead-session warning of a lead that cannot hear (core/lead-hearing.ts), when there is one. */
 const withWarning = <T extends object>(view: T, warning: string | undefined): T | (T & { warning: string }) => (warning === undefined ? view : { ...view, warning });
@@ -81,13 +89,16 @@ export const sendMessageTool = defineTool({
   description: (d) =>
     `Send a message to a member's inbox${d.member ? `, as "${d.member}"` : ''}: to one member by name (the lead is usually "team-lead"` +
     `${d.tool('list_members') ? `; ${d.tool('list_members')} lists them` : ''}), or to "*" for every other member. ` +
-    `${d.arg('message')} is the text, or a shutdown_response object answering a shutdown_request.`,
+    `${d.arg('message')} is the text, or a shutdown_response object answering a shutdown_request. ` +
+    `A message to the member who asked you something is your reply to its oldest open question; ${d.arg('inReplyTo')} names the question (its msg_id) explicitly.`,
   input: z.object({
     to: z.string().min(1).describe('Member name, or "*" to broadcast to every other member'),
     summary,
     message: z.union([z.string(), ShutdownResponse]).describe('Message text, or a shutdown_response object {type, request_id, approve, reason?}'),
+    inReplyTo: z.string().min(1).optional().describe('msg_id of the question this answers; the reply goes to its sender'),
+    idempotencyKey: idempotencyKey,
   }),
-  args: { mcp: { message: 'text' } },
+  args: { mcp: { message: 'text' }, runtime: { inReplyTo: 'in_reply_to' } },
   invokes: ['broadcast', 'shutdown_response'],
   hints: { destructive: false, idempotent: false },
   async run(input, ctx): Promise<Sent> {
@@ -96,9 +107,19 @@ export const sendMessageTool = defineTool({
       const sent = await ctx.invoke(shutdownResponseTool, { requestId: m.request_id, approve: m.approve, reason: m.reason });
       return { kind: 'shutdown', sent, approve: m.approve, requestId: m.request_id };
     }
-    if (input.to === '*') return { kind: 'broadcast', ...(await ctx.invoke(broadcastTool, { message: m, summary: input.summary })) };
-    const sent = await sendMessage({ ...ctx.target, from: ctx.member, to: input.to, text: m, summary: input.summary });
+    if (input.to === '*') {
+      if (input.inReplyTo !== undefined) throw new MailroomError('INVALID_ARGUMENT', 'A reply goes to the member who asked, not to "*": give its name as "to".');
+      const sent = await ctx.invoke(broadcastTool, { message: m, summary: input.summary });
+      ctx.record.messaged = [...(ctx.record.messaged ?? []), '*'];
+      return { kind: 'broadcast', ...sent };
+    }
+    const answers = input.inReplyTo ?? (await openAskFrom({ ...ctx.target, member: ctx.member, asker: input.to }));
+    const sent =
+      answers !== undefined
+        ? await reply({ ...ctx.target, from: ctx.member, to: input.to, inReplyTo: answers, text: m, summary: input.summary, idempotencyKey: input.idempotencyKey })
+        : await sendMessage({ ...ctx.target, from: ctx.member, to: input.to, text: m, summary: input.summary, ...(input.idempotencyKey !== undefined ? { idempotencyKey: input.idempotencyKey } : {}) });
     ctx.record.lastDirect = { to: input.to, text: m, summary: input.summary };
+    ctx.record.messaged = [...(ctx.record.messaged ?? []), sent.to];
     return { kind: 'direct', sent, warning: await leadHearingWarning({ ...ctx.target, to: [sent.to] }) };
   },
   views: {

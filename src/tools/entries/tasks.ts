@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { addTask, getTask, listTasks, type TaskView } from '../../core/tasks.js';
 import { updateTask } from '../../core/task-update.js';
-import { metadata, status, taskId, taskIds } from '../args.js';
+import { idempotencyKey, metadata, status, taskId, taskIds } from '../args.js';
 import { defineTool } from '../entry.js';
 
 /** A task view flattened for the runtime's tool results (fewer tokens): the task's fields plus its state. */
@@ -58,8 +58,9 @@ export const taskCreateTool = defineTool({
     blockedBy: taskIds.optional().describe('Ids of tasks that must complete first'),
     owner: text('Member to own it'),
     metadata: metadata.optional().describe('Free-form keys (a "command" is run by RunTaskCommand)'),
+    idempotencyKey,
   }),
-  run: (input, ctx) => addTask({ ...ctx.target, as: ctx.member, ...input }),
+  run: ({ idempotencyKey: key, ...input }, ctx) => addTask({ ...ctx.target, as: ctx.member, ...input, ...(key !== undefined ? { idempotencyKey: key } : {}) }),
   views: { runtime: (task) => task, mcp: (task) => ({ task }) },
 });
 

@@ -1,0 +1,39 @@
+/**
+ * `mailroom message show <msg_id>`: where a message is in its delivery states (queued → delivered
+ * → read → replied; core/delivery-status.ts), and when it reached each.
+ */
+import type { Argv, CommandModule } from 'yargs';
+import { emit } from '../output.js';
+import { teamTarget, type GlobalArgs } from '../globals.js';
+
+interface ShowArgs extends GlobalArgs {
+  id: string;
+}
+
+const show: CommandModule<GlobalArgs, ShowArgs> = {
+  command: 'show <id>',
+  describe: "A message's delivery state: queued, delivered, read, replied (with times)",
+  builder: (y) =>
+    y
+      .positional('id', { type: 'string', demandOption: true, describe: 'The message\'s msg_id (printed by `team send`)' })
+      .example('$0 message show 0b6f…', 'Has bob read it? Did he reply?') as Argv<ShowArgs>,
+  handler: async (a) => {
+    const { messageStatus, DELIVERY_STATES } = await import('../../core/delivery-status.js');
+    const s = await messageStatus({ ...(await teamTarget(a)), msgId: a.id });
+    emit(a.json, s, () => [
+      `Message ${s.msg_id} from ${s.from} to ${s.to}: ${s.state}`,
+      ...DELIVERY_STATES.map((state) => `  ${state.padEnd(10)} ${s.at[state] === undefined ? '-' : s.at[state] === true ? 'yes (time unknown)' : s.at[state]}${state === 'replied' && s.reply ? ` (reply ${s.reply})` : ''}`),
+    ]);
+  },
+};
+
+/** The `message` command group. */
+export const messageCommand: CommandModule<GlobalArgs, GlobalArgs> = {
+  command: 'message <command>',
+  describe: 'Messages: show one\'s delivery state',
+  builder: (y) => y.command([show] as unknown as CommandModule<GlobalArgs, GlobalArgs>[]).demandCommand(1, 'Name a message command (see --help).') as Argv<GlobalArgs>,
+  handler: () => undefined,
+};
+
+/** Subcommand names, for did-you-mean. */
+export const MESSAGE_COMMANDS = ['show'];

@@ -1,0 +1,58 @@
+/**
+ * `mailroom team ask <member> "<question>"`: send a message that expects a reply, wait for the
+ * reply (core/ask.ts) and print it. Exit 0 with the reply; WAIT_TIMEOUT (exit 9) when none came in
+ * time (the ask is then cancelled, and a late reply is marked as late in the asker's inbox);
+ * MEMBER_UNREACHABLE (exit 4) at once for a member that cannot answer.
+ */
+import type { Argv, CommandModule } from 'yargs';
+import { MailroomError } from '../../errors.js';
+import { durationOption } from '../durations.js';
+import { emit } from '../output.js';
+import { teamTarget, type GlobalArgs } from '../globals.js';
+import { routed } from '../route-option.js';
+
+interface AskArgs extends GlobalArgs {
+  to: string;
+  text?: string;
+  as?: string;
+  summary?: string;
+  timeout?: number;
+  'idempotency-key'?: string;
+  'to-capability'?: string;
+}
+
+async function readText(text: string | undefined): Promise<string> {
+  if (text !== '-') return text ?? '';
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').replace(/(\r?\n)+$/, '');
+}
+
+/** `team ask`. */
+export const teamAskCommand: CommandModule<GlobalArgs, AskArgs> = {
+  command: 'ask <to> [text]',
+  describe: 'Ask a member a question and wait for its reply (printed)',
+  builder: (y) =>
+    y
+      .positional('to', { type: 'string', demandOption: true, describe: 'Member to ask' })
+      .positional('text', { type: 'string', describe: 'The question ("-" reads stdin)' })
+      .nargs('text', 1)
+      .option('as', { alias: 'from', type: 'string', describe: 'Asker (default: team-lead); the reply arrives in its inbox' })
+      .option('summary', { type: 'string', describe: '5–10 word preview' })
+      .option('timeout', durationOption('How long to wait for the reply (default 60s)'))
+      .option('to-capability', { type: 'string', describe: 'Ask the least-loaded live member declaring this capability; the one argument is then the question' })
+      .option('idempotency-key', { type: 'string', describe: 'Retry-safe: an ask with a key already used sends nothing new and waits for the first ask\'s reply' })
+      .example('$0 team ask researcher "Which survey did you use?" --timeout 2m', 'Ask and print the answer')
+      .example('$0 team ask researcher "Status?" --json', 'The ask and its reply as JSON') as Argv<AskArgs>,
+  handler: async (a) => {
+    const target = await teamTarget(a);
+    if (a['to-capability'] !== undefined) {
+      await routed(a, target);
+    }
+    const text = await readText(a.text);
+    if (text === '') throw new MailroomError('MESSAGE_INVALID', 'The question is empty: give the text to ask.');
+    const { ask } = await import('../../core/ask.js');
+    const result = await ask({ ...target, to: a.to, from: a.as, text, summary: a.summary, timeoutMs: a.timeout, idempotencyKey: a['idempotency-key'] });
+    emit(a.json, result, () => result.reply.text);
+  },
+};

@@ -1,0 +1,82 @@
+/**
+ * `--idempotency-key` through the real binary, with retries racing each other in separate
+ * processes: `team send`, `task add` and `team ask` store one message, one task, one ask, and every
+ * retry returns the first result; over MCP (official SDK client) `send_message` and `task_create`
+ * take the same key.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { spawnMember } from '../../src/index.js';
+import { openFsStores } from '../../src/store/open.js';
+import { runCli } from '../helpers/cli.js';
+import { dataOf, startMcpMember } from '../helpers/mcp-client.js';
+import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+
+const RACERS = 6;
+let dir: TempDir;
+const cli = (...args: string[]) => runCli(['--root', dir.path, '--team', 'demo', ...args]);
+const race = <T>(make: () => Promise<T>) => Promise.all(Array.from({ length: RACERS }, make));
+
+beforeEach(async () => {
+  dir = await makeTempDir('mailroom-idem-');
+  expect((await runCli(['--root', dir.path, 'team', 'create', 'demo'])).code).toBe(0);
+  await spawnMember({ root: dir.path, team: 'demo', name: 'bob' });
+});
+afterEach(async () => {
+  await cli('team', 'stop', 'carol', '--force');
+  await dir.cleanup();
+});
+
+describe('--idempotency-key', () => {
+  it('team send: racing retries store one message and all print its msg_id; a different key sends again', async () => {
+    const runs = await race(() => cli('team', 'send', 'bob', 'Deploy v2', '--idempotency-key', 'deploy-v2', '--json'));
+    for (const run of runs) expect(run.code, run.stderr).toBe(0);
+    const sent = runs.map((r) => JSON.parse(r.stdout) as { entry: { msg_id: string }; replayed?: boolean });
+    expect(new Set(sent.map((s) => s.entry.msg_id)).size).toBe(1);
+    expect(sent.filter((s) => s.replayed !== true)).toHaveLength(1);
+    const store = openFsStores(dir.path).team;
+    expect((await store.readInbox('demo', 'bob')).filter((e) => e.text === 'Deploy v2')).toHaveLength(1);
+
+    const retry = await cli('team', 'send', 'bob', 'Deploy v2', '--idempotency-key', 'deploy-v2');
+    expect(retry.stdout).toContain('a retry of idempotency key "deploy-v2", nothing new stored');
+    expect((await cli('team', 'send', 'bob', 'Deploy v2', '--idempotency-key', 'deploy-v2-again')).code).toBe(0);
+    expect((await store.readInbox('demo', 'bob')).filter((e) => e.text === 'Deploy v2')).toHaveLength(2);
+  });
+
+  it('refuses the key with a protocol message, which it would ignore', async () => {
+    const run = await cli('team', 'send', 'bob', '--shutdown-request', '--idempotency-key', 'k');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--idempotency-key does not go with --shutdown-request');
+  });
+
+  it('task add: racing retries create one task, and all print it', async () => {
+    const runs = await race(() => cli('task', 'add', 'Write the changelog', '--idempotency-key', 'changelog', '--json'));
+    for (const run of runs) expect(run.code, run.stderr).toBe(0);
+    expect(new Set(runs.map((r) => (JSON.parse(r.stdout) as { id: string }).id))).toEqual(new Set(['1']));
+    expect((await openFsStores(dir.path).team.listTasks('demo')).map((t) => t.subject)).toEqual(['Write the changelog']);
+  });
+
+  it('team ask: racing retries send one ask and all get its one reply', async () => {
+    const script = join(dir.path, 'carol.json');
+    await writeFile(script, JSON.stringify([{ toolCalls: [{ name: 'SendMessage', input: { to: 'team-lead', message: 'ship it' } }] }]));
+    expect((await cli('team', 'spawn', 'carol', '--backend', 'process', '--model', `scripted:${script}`)).code).toBe(0);
+    const runs = await Promise.all([1, 2, 3].map(() => cli('team', 'ask', 'carol', 'Ship?', '--idempotency-key', 'ship-q', '--timeout', '30s')));
+    for (const run of runs) expect({ code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({ code: 0, stdout: 'ship it\n', stderr: '' });
+    expect((await openFsStores(dir.path).team.readInbox('demo', 'carol')).filter((e) => e.text === 'Ship?')).toHaveLength(1);
+  });
+
+  it('over MCP: send_message and task_create take idempotency_key', async () => {
+    const codex = await startMcpMember(['--root', dir.path, '--team', 'demo', '--as', 'codex']);
+    try {
+      const calls = await Promise.all([1, 2, 3].map(() => codex.call('send_message', { to: 'bob', text: 'Once only', idempotency_key: 'mcp-1' })));
+      const ids = calls.map((c) => dataOf<{ sent: { msg_id: string } }>(c).sent.msg_id);
+      expect(new Set(ids).size).toBe(1);
+      expect((await openFsStores(dir.path).team.readInbox('demo', 'bob')).filter((e) => e.text === 'Once only')).toHaveLength(1);
+      const tasks = await Promise.all([1, 2].map(() => codex.call('task_create', { subject: 'Once', idempotency_key: 'mcp-task' })));
+      expect(tasks.map((t) => dataOf<{ task: { id: string } }>(t).task.id)).toEqual(['1', '1']);
+    } finally {
+      await codex.close();
+    }
+  });
+});
