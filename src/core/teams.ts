@@ -11,6 +11,7 @@ import { recordIsFor } from '../protocol/member-record.js';
 import type { TaskStatus } from '../protocol/task.js';
 import type { DeletedTeam } from '../store/team-store.js';
 import { nowOf, opOf, teamOf, type BaseOptions, type TeamOptions } from './context.js';
+import { describeRunning, runningMembers } from './running-members.js';
 
 /** Input of {@link createTeam}. */
 export interface CreateTeamOptions extends TeamOptions {
@@ -138,13 +139,26 @@ function pick(m: Member): Partial<MemberSummary> {
 
 /**
  * Deletes the team: its config, inboxes, tasks, journal and archive move aside, restorable with
- * {@link restoreTeam}. Refused while a teammate is active (`isActive: true`) unless `force` is set.
+ * {@link restoreTeam}. Refused while any member runs (a live reader claim or a live recorded
+ * process, {@link runningMembers}: TEAMMATE_RUNNING listing them) and while a teammate is marked
+ * active (`isActive: true`, TEAM_ACTIVE), unless `force` is set (`team delete --force` stops the
+ * running teammates first: src/runtime/lifecycle/delete-team.ts).
  * @returns where the team went (`location`, for humans) and the id to restore it with
- * @throws TEAM_NOT_FOUND, TEAM_ACTIVE
+ * @throws TEAM_NOT_FOUND, TEAMMATE_RUNNING, TEAM_ACTIVE
  */
-export async function deleteTeam(options: TeamOptions & { force?: boolean }): Promise<DeletedTeam> {
+export async function deleteTeam(options: TeamOptions & { force?: boolean | undefined }): Promise<DeletedTeam> {
   const store = teamOf(options);
   const config = await store.readConfig(options.team);
+  if (!options.force) {
+    const running = await runningMembers(options);
+    if (running.length > 0) {
+      throw new MailroomError(
+        'TEAMMATE_RUNNING',
+        `Team "${options.team}" has running members: ${running.map(describeRunning).join(', ')}. Deleting it would pull their inboxes and tasks from under them. Stop them first (\`mailroom team stop <name>\`), or pass --force to stop them and delete.`,
+        { details: { team: options.team, running } },
+      );
+    }
+  }
   const active = config.members.filter((m) => isTeammate(config, m) && m.isActive === true).map((m) => m.name);
   if (active.length > 0 && !options.force) {
     throw new MailroomError(
