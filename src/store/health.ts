@@ -45,6 +45,10 @@ export interface StoreRepair {
   bytesFreed: number;
   /** Where a quarantined record (or a task list without a team) went, for humans. */
   movedTo?: string;
+  /** A salvaged inbox: how many complete entries were kept in it. */
+  kept?: number;
+  /** A salvaged inbox: bytes of its text that did not make an entry, set aside (UTF-8 bytes). */
+  setAsideBytes?: number;
 }
 
 /** Suffix stamp for quarantined files: `.corrupt-20260301T120000Z`-style, sortable, no colons. */

@@ -27,7 +27,7 @@ export const inboxCommand: CommandModule<GlobalArgs, InboxArgs> = {
       .option('unread', { type: 'boolean', describe: 'Only unread messages' })
       .option('mark-read', { type: 'boolean', describe: 'Mark the listed messages read' })
       .option('raw', { type: 'boolean', describe: 'Show the stored text instead of rendering structured messages' })
-      .option('all', { type: 'boolean', describe: 'Also list the read history: entries moved to the archive (<root>/mailroom/archive) and entries their reader removed (from the journal)' })
+      .option('all', { type: 'boolean', describe: 'Also list the history: entries moved to the archive (<root>/mailroom/archive), quarantined entries (in a corrupt copy set aside by doctor --fix) and entries their reader removed (from the journal)' })
       .example('$0 inbox --all', "List the lead's whole history, archived messages first")
       .example('$0 inbox --unread --mark-read', "Read the lead's new messages")
       .example('$0 inbox researcher --raw', "Show researcher's inbox as stored")

@@ -12,7 +12,7 @@ import type { Task } from '../../protocol/task.js';
  * read (`--mark-read`); `raw` shows the stored text.
  */
 export function messageLine(m: InboxMessage, raw = false): string {
-  const flag = m.entry.read !== true ? ' (unread)' : m.newlyRead ? ' (new)' : '';
+  const flag = (m.quarantined ? ' (quarantined)' : '') + (m.entry.read !== true ? ' (unread)' : m.newlyRead ? ' (new)' : '');
   const summary = m.entry.summary ? ` [${m.entry.summary}]` : '';
   const body = raw ? m.entry.text : describeText(m.parsed);
   return `${m.index + 1}. ${m.entry.timestamp} ${m.entry.from}${flag}${summary}: ${body}`;
