@@ -17,7 +17,8 @@ import { asTeamStore, teamOf, type StoreRef, type TeamOptions } from './context.
 import { diffSnapshots } from './tracker-diff.js';
 import { JournalReader } from './journal-reader.js';
 import { observedEvents } from './tracker-record.js';
-import { buildSnapshot, type TeamEnd, type TeamSnapshot } from './snapshot.js';
+import { buildSnapshot, type SnapshotProblem, type TeamEnd, type TeamSnapshot } from './snapshot.js';
+import type { MailroomError } from '../errors.js';
 import type { TeamEvent } from './events.js';
 import { MessageBook } from './message-book.js';
 import { recordObserved } from './journal.js';
@@ -51,6 +52,8 @@ export class TeamTracker {
   private pending: StoreHint[] = [];
   private cached: TeamSnapshot | undefined;
   private readonly store: TeamStore;
+  /** Files that cannot be read now, by inbox name (a corrupt inbox is flagged, not fatal: issue 9 item 5). */
+  private readonly problems = new Map<string, SnapshotProblem>();
 
   /** `store`: a filesystem root, opened stores, or a team store. */
   constructor(
@@ -77,7 +80,7 @@ export class TeamTracker {
         [...agents].map(async (agent) => ({
           agent,
           archived: (await this.store.readInboxHistory(this.team, agent)).archived,
-          entries: files.has(agent) ? await this.store.readInbox(this.team, agent) : undefined,
+          entries: files.has(agent) ? await this.readInboxFlagged(agent) : undefined,
         })),
       ),
       this.store.listTasks(this.team),
@@ -94,7 +97,7 @@ export class TeamTracker {
 
   /** The current snapshot (rebuilt only after a change). */
   snapshot(): TeamSnapshot {
-    this.cached ??= buildSnapshot({ team: this.team, config: this.config, exists: this.exists, ended: this.ended, messages: this.book.views(), tasks: [...this.tasks.values()], departed: this.departed, records: this.records });
+    this.cached ??= buildSnapshot({ team: this.team, config: this.config, exists: this.exists, ended: this.ended, messages: this.book.views(), tasks: [...this.tasks.values()], departed: this.departed, records: this.records, problems: [...this.problems.values()] });
     return this.cached;
   }
 
@@ -109,7 +112,15 @@ export class TeamTracker {
     if (configChanged) await this.attempt({ kind: 'config', team: this.team }, () => this.reloadConfig(events));
     // Inboxes vanish with a removed team: they were not read, so their last state stays in the picture.
     for (const member of this.exists ? new Set(work.flatMap((c) => (c.kind === 'inbox' ? [c.member] : []))) : []) {
-      await this.attempt({ kind: 'inbox', team: this.team, member }, async () => this.book.setInbox(member, await this.readInboxIfAny(member)));
+      await this.attempt({ kind: 'inbox', team: this.team, member }, async () => {
+        try {
+          this.book.setInbox(member, await this.readInboxIfAny(member));
+          this.problems.delete(member);
+        } catch (err) {
+          if (isMailroomError(err, 'FILE_CORRUPT')) this.problems.set(member, inboxProblem(member, err));
+          throw err;
+        }
+      });
     }
     const taskIds = await this.reloadTasks(work);
     this.readJournalEvents(await this.journal.next());
@@ -123,6 +134,19 @@ export class TeamTracker {
   /** mailroom's member records of the team (how each member runs); none when they cannot be read. */
   private async readRecords(): Promise<void> {
     this.records = new Map((await this.store.readMemberRecords(this.team).catch(() => [])).map((r) => [r.name, r]));
+  }
+
+  /** The inbox's valid entries; a corrupt inbox is flagged in the snapshot and read as absent. */
+  private async readInboxFlagged(agent: string): Promise<InboxEntry[] | undefined> {
+    try {
+      const entries = await this.store.readInbox(this.team, agent);
+      this.problems.delete(agent);
+      return entries;
+    } catch (err) {
+      if (!isMailroomError(err, 'FILE_CORRUPT')) throw err;
+      this.problems.set(agent, inboxProblem(agent, err));
+      return undefined;
+    }
   }
 
   /** The inbox's valid entries, or undefined when it does not exist (an empty read is checked). */
@@ -213,4 +237,10 @@ export class TeamTracker {
  */
 export async function snapshotTeam(options: TeamOptions): Promise<TeamSnapshot> {
   return new TeamTracker(teamOf(options), options.team, options.now ? { now: options.now } : {}).load();
+}
+
+/** The snapshot's flag for a corrupt inbox: its member, the file, the error and the command that repairs it. */
+function inboxProblem(member: string, err: MailroomError): SnapshotProblem {
+  const path = typeof err.details.path === 'string' ? err.details.path : undefined;
+  return { code: 'FILE_CORRUPT', member, ...(path ? { path } : {}), message: `${member}'s inbox cannot be read: ${err.message}`, fix: 'mailroom doctor --fix' };
 }
