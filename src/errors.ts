@@ -36,6 +36,7 @@ export type ErrorCode =
   | 'MODEL_ERROR'
   | 'SHUTDOWN_REJECTED'
   | 'TEAMMATE_RUNNING'
+  | 'NAME_TOO_LONG'
   | 'RUN_INCOMPLETE'
   | 'INTERNAL';
 
@@ -85,6 +86,7 @@ const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   TEAM_ACTIVE: 4,
   SHUTDOWN_REJECTED: 4,
   TEAMMATE_RUNNING: 4,
+  NAME_TOO_LONG: 2,
   TASK_BLOCKED: 5,
   TASK_CYCLE: 5,
   TASK_ALREADY_CLAIMED: 5,

@@ -3,7 +3,7 @@
  * 2.1.109 (reference §2 and the 2.1.109 snapshots).
  */
 import { randomUUID } from 'node:crypto';
-import { MailroomError } from '../errors.js';
+import { MailroomError, isMailroomError } from '../errors.js';
 import { LEAD_NAME, NAME_PATTERN, assertValidName } from '../domain/names.js';
 import { isTeammate } from '../domain/roster.js';
 import type { Member, TeamConfig } from '../protocol/config.js';
@@ -94,6 +94,12 @@ export interface MemberSummary {
   color?: string;
   isActive?: boolean;
   unread: number;
+  /**
+   * Set when this member cannot be served and the rest of the team still is (issue 9 item 6): its
+   * stable code (`NAME_TOO_LONG`: no inbox file can carry its name; `FILE_CORRUPT`: its inbox does
+   * not parse) and what is wrong. `unread` is then 0.
+   */
+  problem?: { code: string; message: string };
 }
 
 /** What `mailroom team show` displays. */
@@ -111,7 +117,14 @@ export async function showTeam(options: TeamOptions): Promise<TeamSummary> {
   const records = new Map((await store.readMemberRecords(options.team)).map((r) => [r.name, r]));
   const members: MemberSummary[] = [];
   for (const m of config.members) {
-    const inbox = await store.readInbox(options.team, m.name);
+    const read = await store.readInbox(options.team, m.name).then(
+      (inbox) => ({ inbox, problem: undefined }),
+      (err: unknown) => {
+        if (!isMailroomError(err, 'NAME_TOO_LONG') && !isMailroomError(err, 'FILE_CORRUPT')) throw err;
+        return { inbox: [], problem: { code: err.code, message: err.message } };
+      },
+    );
+    const inbox = read.inbox;
     const own = records.get(m.name);
     members.push({
       name: m.name,
@@ -120,6 +133,7 @@ export async function showTeam(options: TeamOptions): Promise<TeamSummary> {
       ...pick(m),
       ...(own && recordIsFor(own, m) ? { runtime: own.runtime } : {}),
       unread: inbox.filter((e) => e.read !== true).length,
+      ...(read.problem ? { problem: read.problem } : {}),
     });
   }
   const tasks: Record<TaskStatus, number> = { pending: 0, in_progress: 0, completed: 0 };

@@ -79,7 +79,7 @@ export class TeamTracker {
       Promise.all(
         [...agents].map(async (agent) => ({
           agent,
-          archived: (await this.store.readInboxHistory(this.team, agent)).archived,
+          archived: await this.readArchivedFlagged(agent),
           entries: files.has(agent) ? await this.readInboxFlagged(agent) : undefined,
         })),
       ),
@@ -136,6 +136,17 @@ export class TeamTracker {
     this.records = new Map((await this.store.readMemberRecords(this.team).catch(() => [])).map((r) => [r.name, r]));
   }
 
+  /** The inbox's archived entries; a member no inbox file can be named for is flagged (NAME_TOO_LONG) and has none. */
+  private async readArchivedFlagged(agent: string): Promise<InboxEntry[]> {
+    try {
+      return (await this.store.readInboxHistory(this.team, agent)).archived;
+    } catch (err) {
+      if (!isMailroomError(err, 'NAME_TOO_LONG')) throw err;
+      this.problems.set(agent, inboxProblem(agent, err));
+      return [];
+    }
+  }
+
   /** The inbox's valid entries; a corrupt inbox is flagged in the snapshot and read as absent. */
   private async readInboxFlagged(agent: string): Promise<InboxEntry[] | undefined> {
     try {
@@ -143,7 +154,7 @@ export class TeamTracker {
       this.problems.delete(agent);
       return entries;
     } catch (err) {
-      if (!isMailroomError(err, 'FILE_CORRUPT')) throw err;
+      if (!isMailroomError(err, 'FILE_CORRUPT') && !isMailroomError(err, 'NAME_TOO_LONG')) throw err;
       this.problems.set(agent, inboxProblem(agent, err));
       return undefined;
     }
@@ -241,6 +252,8 @@ export async function snapshotTeam(options: TeamOptions): Promise<TeamSnapshot> 
 
 /** The snapshot's flag for a corrupt inbox: its member, the file, the error and the command that repairs it. */
 function inboxProblem(member: string, err: MailroomError): SnapshotProblem {
+  const shown = member.length > 40 ? `${member.slice(0, 40)}…` : member;
+  if (err.code === 'NAME_TOO_LONG') return { code: err.code, member, message: `${shown} cannot be served: ${err.message}`, fix: 'mailroom doctor' };
   const path = typeof err.details.path === 'string' ? err.details.path : undefined;
-  return { code: 'FILE_CORRUPT', member, ...(path ? { path } : {}), message: `${member}'s inbox cannot be read: ${err.message}`, fix: 'mailroom doctor --fix' };
+  return { code: 'FILE_CORRUPT', member, ...(path ? { path } : {}), message: `${shown}'s inbox cannot be read: ${err.message}`, fix: 'mailroom doctor --fix' };
 }

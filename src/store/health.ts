@@ -33,7 +33,11 @@ export type StoreIssue =
    * A task list that belongs to no team (Claude Code 2.1.332 leaves `tasks/<list>/` behind when it
    * removes a session's team). `tasks`: its task files; `ageMs`: since anything in it last changed.
    */
-  | { kind: 'orphan-task-list'; location: string; list: string; tasks: number; ageMs: number };
+  | { kind: 'orphan-task-list'; location: string; list: string; tasks: number; ageMs: number }
+  /** A member name too long for the store to name its inbox file (`bytes` as a file name, `limit`). Not repaired: rename the member. */
+  | { kind: 'name-too-long'; location: string; team: string; member: string; bytes: number; limit: number }
+  /** Members whose names become the same inbox file (`location`) through the store's name rule: they would share one inbox. Not repaired: rename one. */
+  | { kind: 'inbox-collision'; location: string; team: string; members: string[] };
 
 /** The outcome of repairing one {@link StoreIssue}. */
 export interface StoreRepair {

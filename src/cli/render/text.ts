@@ -66,8 +66,11 @@ export function teamDetail(s: TeamSummary): string[] {
   const lines = [`Team ${c.name}${c.description ? ` — ${c.description}` : ''}`, `  created ${new Date(c.createdAt).toISOString()}, lead ${c.leadAgentId}`, '', 'Members:'];
   for (const m of s.members) {
     const bits = [m.isLead ? 'lead' : m.agentType ?? 'teammate', m.model, m.runtime ?? m.backendType, m.color].filter(Boolean).join(', ');
-    lines.push(`  ${m.name.padEnd(16)} ${bits}${m.isActive === true ? ', active' : ''} — ${m.unread} unread`);
+    const shown = m.name.length > 40 ? `${m.name.slice(0, 40)}…` : m.name;
+    const unread = m.problem ? `cannot be served: ${m.problem.code}` : `${m.unread} unread`;
+    lines.push(`  ${shown.padEnd(16)} ${bits}${m.isActive === true ? ', active' : ''} — ${unread}`);
   }
+  for (const m of s.members) if (m.problem) lines.push('', `${m.problem.code}: ${m.problem.message}`);
   const t = s.tasks;
   lines.push('', `Tasks: ${t.pending} pending, ${t.in_progress} in progress, ${t.completed} completed`);
   return lines;

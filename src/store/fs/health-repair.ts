@@ -35,6 +35,10 @@ export async function repairHealth(ctx: FsContext, issue: StoreIssue): Promise<S
       return removeStaleLock(issue.location, staleMs);
     case 'orphan-task-list':
       return moveTaskListAside(ctx, issue);
+    case 'name-too-long':
+      return kept(`not repaired automatically: rename ${shortName(issue.member)} in ${issue.location} to a name of at most ${issue.limit} bytes`);
+    case 'inbox-collision':
+      return kept(`not repaired automatically: rename all but one of ${issue.members.join(', ')} in the team's config.json`);
     case 'lock-leftover':
       if (basename(issue.location).includes(STALE_INFIX)) {
         await rm(issue.location, { recursive: true, force: true });
@@ -129,4 +133,8 @@ function kept(note: string, done = false): StoreRepair {
 /** The file whose lock guards `path` (its own: a lease sidecar has its own lock too). */
 export function guardOf(_ctx: FsContext, path: string, _kind: CorruptFile['fileKind']): string {
   return path;
+}
+
+function shortName(name: string): string {
+  return name.length > 40 ? `"${name.slice(0, 40)}…"` : `"${name}"`;
 }
