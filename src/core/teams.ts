@@ -42,7 +42,8 @@ export async function createTeam(options: CreateTeamOptions): Promise<TeamConfig
     leadSessionId: options.leadSessionId ?? randomUUID(),
     members: [leadMember(options, now)],
   });
-  return (await teamOf(options).createTeam(config, opOf(options))).value;
+  // The journal's first lines carry the config's createdAt, not a clock read a millisecond later.
+  return (await teamOf(options).createTeam(config, { ...opOf(options), now })).value;
 }
 
 function leadMember(options: CreateTeamOptions, now: number): Member {
