@@ -116,6 +116,7 @@ export async function showTeam(options: TeamOptions): Promise<TeamSummary> {
   const store = teamOf(options);
   const config = await store.readConfig(options.team);
   const records = new Map((await store.readMemberRecords(options.team)).map((r) => [r.name, r]));
+  const shared = new Map((await store.rosterIssues(options.team)).filter((i) => i.code === 'INBOX_SHARED').map((i) => [i.member, i.with]));
   const members: MemberSummary[] = [];
   for (const m of config.members) {
     const read = await store.readInbox(options.team, m.name).then(
@@ -134,12 +135,20 @@ export async function showTeam(options: TeamOptions): Promise<TeamSummary> {
       ...pick(m),
       ...(own && recordIsFor(own, m) ? { runtime: own.runtime } : {}),
       unread: inbox.filter((e) => e.read !== true).length,
-      ...(read.problem ? { problem: read.problem } : {}),
+      ...(read.problem ? { problem: read.problem } : shared.has(m.name) ? { problem: sharedInbox(m.name, shared.get(m.name)) } : {}),
     });
   }
   const tasks: Record<TaskStatus, number> = { pending: 0, in_progress: 0, completed: 0 };
   for (const t of await store.listTasks(options.team)) tasks[t.status]++;
   return { config, members, tasks };
+}
+
+/** The flag of a member whose inbox file is another member's (INBOX_SHARED). */
+export function sharedInbox(member: string, other: string | undefined): { code: string; message: string } {
+  return {
+    code: 'INBOX_SHARED',
+    message: `"${member}" has no inbox of its own: its name becomes the same inbox file as "${other ?? '?'}" (Claude Code's file-name rule), so each would read the other's messages. Rename one in config.json; \`mailroom doctor\` lists such names.`,
+  };
 }
 
 function pick(m: Member): Partial<MemberSummary> {

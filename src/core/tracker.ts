@@ -22,6 +22,7 @@ import type { MailroomError } from '../errors.js';
 import type { TeamEvent } from './events.js';
 import { MessageBook } from './message-book.js';
 import { recordObserved } from './journal.js';
+import { sharedInbox } from './teams.js';
 
 /** Options of {@link TeamTracker}. */
 export interface TrackerOptions {
@@ -73,6 +74,9 @@ export class TeamTracker {
     const removal = await this.store.teamRemoval(this.team);
     if (removal) this.ended = { location: removal.location };
     this.readJournalEvents(await this.journal.next());
+    for (const issue of await this.store.rosterIssues(this.team).catch(() => [])) {
+      if (issue.code === 'INBOX_SHARED') this.problems.set(issue.member, { code: issue.code, member: issue.member, message: sharedInbox(issue.member, issue.with).message, fix: 'mailroom doctor' });
+    }
     const files = new Set((await this.store.listInboxes(this.team)).map((i) => i.name));
     const agents = new Set([...this.config.members.map((m) => m.name), ...files]);
     const [inboxes, tasks] = await Promise.all([
@@ -115,7 +119,7 @@ export class TeamTracker {
       await this.attempt({ kind: 'inbox', team: this.team, member }, async () => {
         try {
           this.book.setInbox(member, await this.readInboxIfAny(member));
-          this.problems.delete(member);
+          this.clearProblem(member);
         } catch (err) {
           if (isMailroomError(err, 'FILE_CORRUPT')) this.problems.set(member, inboxProblem(member, err));
           throw err;
@@ -136,6 +140,11 @@ export class TeamTracker {
     this.records = new Map((await this.store.readMemberRecords(this.team).catch(() => [])).map((r) => [r.name, r]));
   }
 
+  /** Drops a read problem of `member` once its inbox reads (a shared inbox file stays flagged: it is the roster's doing). */
+  private clearProblem(member: string): void {
+    if (this.problems.get(member)?.code !== 'INBOX_SHARED') this.problems.delete(member);
+  }
+
   /** The inbox's archived entries; a member no inbox file can be named for is flagged (NAME_TOO_LONG) and has none. */
   private async readArchivedFlagged(agent: string): Promise<InboxEntry[]> {
     try {
@@ -151,7 +160,7 @@ export class TeamTracker {
   private async readInboxFlagged(agent: string): Promise<InboxEntry[] | undefined> {
     try {
       const entries = await this.store.readInbox(this.team, agent);
-      this.problems.delete(agent);
+      this.clearProblem(agent);
       return entries;
     } catch (err) {
       if (!isMailroomError(err, 'FILE_CORRUPT') && !isMailroomError(err, 'NAME_TOO_LONG')) throw err;

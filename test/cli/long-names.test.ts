@@ -46,19 +46,27 @@ describe('a Claude Code–written config with a 300-character member and two nam
     await writeFile(path, JSON.stringify(config));
   });
 
-  it('team show serves the team and flags the one member with NAME_TOO_LONG', async () => {
+  it('team show serves the team and flags the one member with NAME_TOO_LONG, and the later of two sharing an inbox file with INBOX_SHARED', async () => {
     const run = await mailroomOk(dir.path, 'team', 'show', 't');
     expect(run.stdout).toMatch(/bob .* — 0 unread/);
     expect(run.stdout).toContain('— cannot be served: NAME_TOO_LONG');
     const json = JSON.parse((await mailroomOk(dir.path, 'team', 'show', 't', '--json')).stdout) as { members: Array<{ name: string; problem?: { code: string } }> };
-    expect(json.members.filter((m) => m.problem).map((m) => [m.name.length, m.problem!.code])).toEqual([[300, 'NAME_TOO_LONG']]);
+    expect(json.members.filter((m) => m.problem).map((m) => [m.name.length > 40 ? m.name.length : m.name, m.problem!.code])).toEqual([
+      [300, 'NAME_TOO_LONG'],
+      ['cafè', 'INBOX_SHARED'],
+    ]);
+    expect(run.stdout).toMatch(/cafè .* — cannot be served: INBOX_SHARED/);
+    expect(run.stdout).toMatch(/café .* — 0 unread/);
   });
 
-  it('watch --json starts, listing every member, with the long one flagged', async () => {
+  it('watch --json starts, listing every member, with the long one and the sharing one flagged', async () => {
     child = startCli(['--root', dir.path, 'watch', 't', '--json'], cleanEnv());
     const ready = JSON.parse(await child.waitForLine((l) => l.includes('"ready"'))) as { members: unknown[]; problems: Array<{ code: string; member: string }> };
     expect(ready.members).toHaveLength(5);
-    expect(ready.problems.map((p) => [p.code, p.member.length])).toEqual([['NAME_TOO_LONG', 300]]);
+    expect(ready.problems.map((p) => [p.code, p.member.length > 40 ? p.member.length : p.member])).toEqual([
+      ['INBOX_SHARED', 'cafè'],
+      ['NAME_TOO_LONG', 300],
+    ]);
   });
 
   it('broadcast checks every recipient before writing any: refused, nobody got a copy', async () => {

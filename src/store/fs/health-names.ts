@@ -8,8 +8,23 @@
 import { join } from 'node:path';
 import type { StoreIssue } from '../health.js';
 import { MAX_NAME_BYTES, pathPart } from '../names.js';
+import type { TeamConfig } from '../../protocol/config.js';
+import type { RosterIssue } from '../team-store.js';
 import type { FsContext } from './context.js';
 import { listTeams, readConfig } from './teams.js';
+
+/** Roster members the layout cannot give an inbox of their own (TeamStore.rosterIssues). */
+export function rosterIssuesOf(config: TeamConfig): RosterIssue[] {
+  const out: RosterIssue[] = [];
+  const owner = new Map<string, string>();
+  for (const m of config.members) {
+    const part = pathPart(m.name);
+    if (Buffer.byteLength(part, 'utf8') > MAX_NAME_BYTES) out.push({ member: m.name, code: 'NAME_TOO_LONG' });
+    else if (owner.has(part)) out.push({ member: m.name, code: 'INBOX_SHARED', with: owner.get(part) });
+    else owner.set(part, m.name);
+  }
+  return out;
+}
 
 /** The name issues of every team, in team order. */
 export async function nameIssues(ctx: FsContext): Promise<StoreIssue[]> {
