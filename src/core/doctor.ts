@@ -84,6 +84,7 @@ function report(root: string, checks: Check[], fixed: boolean): DoctorReport {
 
 function storeCheck(repairOne: (issue: StoreIssue) => Promise<StoreRepair>, issue: StoreIssue): Check {
   const finding: DoctorFinding = { kind: issue.kind, severity: 'problem', message: describe(issue), path: issue.location };
+  if (issue.kind === 'name-too-long' || issue.kind === 'inbox-collision') finding.team = issue.team;
   if (issue.kind === 'temp-file') {
     finding.bytes = issue.bytes;
     if (!issue.removable) finding.severity = 'info';
@@ -106,6 +107,10 @@ function describe(issue: StoreIssue): string {
       return `${issue.location} is left over from an interrupted lock takeover (${age(issue.ageMs)} old).`;
     case 'server-setting':
       return `${issue.location}: ${issue.setting} is ${issue.value}: ${issue.detail} Fix: ${issue.fix}`;
+    case 'name-too-long':
+      return `Member "${issue.member.length > 40 ? `${issue.member.slice(0, 40)}…` : issue.member}" of team ${issue.team} has a name of ${issue.member.length} characters (${issue.bytes} bytes as a file name, more than ${issue.limit}): no inbox file can carry it, so it cannot be sent to or read (NAME_TOO_LONG). Rename it in ${issue.location}.`;
+    case 'inbox-collision':
+      return `Members ${issue.members.map((m) => `"${m}"`).join(' and ')} of team ${issue.team} share one inbox file, ${issue.location} (Claude Code's file-name rule maps both names to it): each would read the other's messages. Rename all but one.`;
     case 'orphan-task-list':
       return `Task list ${issue.location} (${issue.tasks} task${issue.tasks === 1 ? '' : 's'}, unchanged for ${age(issue.ageMs)}) belongs to no team: Claude Code 2.1.332 leaves a session's task list behind when it removes the team. Repair moves it to <root>/mailroom/leftovers/tasks/ (never deletes it).`;
   }

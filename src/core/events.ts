@@ -67,6 +67,20 @@ export function taskChanges(before: Task, after: Task): string[] {
   if (before.description !== after.description) out.push('description changed');
   if (before.blockedBy.join() !== after.blockedBy.join()) out.push(`blockedBy ${after.blockedBy.map((id) => `#${id}`).join(' ') || 'nothing'}`);
   if (before.blocks.join() !== after.blocks.join()) out.push(`blocks ${after.blocks.map((id) => `#${id}`).join(' ') || 'nothing'}`);
+  if ((before.activeForm ?? '') !== (after.activeForm ?? '')) out.push('activeForm changed');
+  out.push(...metadataChanges(before.metadata, after.metadata));
+  return out;
+}
+
+/** Metadata keys that differ, as `metadata progress → 3`, `metadata note removed` (values cut to 40 characters). */
+export function metadataChanges(before: Readonly<Record<string, unknown>> | undefined, after: Readonly<Record<string, unknown>> | undefined): string[] {
+  const was = before ?? {};
+  const now = after ?? {};
+  const out: string[] = [];
+  for (const key of [...new Set([...Object.keys(was), ...Object.keys(now)])].sort()) {
+    if (JSON.stringify(was[key]) === JSON.stringify(now[key])) continue;
+    out.push(Object.hasOwn(now, key) ? `metadata ${key} → ${oneLine(JSON.stringify(now[key]) ?? 'undefined', 40)}` : `metadata ${key} removed`);
+  }
   return out;
 }
 

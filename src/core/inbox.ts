@@ -22,6 +22,11 @@ export interface InboxMessage {
   /** Set when the entry comes from the inbox's archive (read history moved out of the file). */
   archived?: true;
   /**
+   * Set when the entry comes from a corrupt copy of the inbox set aside by `doctor --fix` (or by an
+   * older mailroom that moved a corrupt inbox aside whole) and is not in the live inbox.
+   */
+  quarantined?: true;
+  /**
    * Set when the entry is known from the journal only: it reached the inbox, and its reader removed
    * it since (Claude Code 2.1.332 deletes entries once delivered). It counts as read, and is shown
    * with `read: true`.
@@ -71,6 +76,7 @@ export async function readInbox(options: ReadInboxOptions): Promise<InboxView> {
     .map(({ entry, source }, index): InboxMessage => {
       const message: InboxMessage = { index, entry, parsed: parseMessageText(entry.text) };
       if (source === 'archive') message.archived = true;
+      if (source === 'quarantined') message.quarantined = true;
       if (source === 'removed') message.removed = true;
       return message;
     })
@@ -101,8 +107,11 @@ export async function markRead(options: MarkReadOptions): Promise<number> {
 /** An entry of an inbox's read history: where it is known from. */
 export interface HistoryEntry {
   entry: InboxEntry;
-  /** `archive`: mailroom moved it out of the inbox once read; `removed`: its reader removed it (journal). */
-  source: 'archive' | 'removed';
+  /**
+   * `archive`: mailroom moved it out of the inbox once read; `quarantined`: it is in a corrupt copy
+   * of the inbox set aside by `doctor --fix`, not in the inbox; `removed`: its reader removed it (journal).
+   */
+  source: 'archive' | 'quarantined' | 'removed';
 }
 
 /** Input of {@link inboxHistory}. */
@@ -119,6 +128,7 @@ export interface InboxHistoryOptions extends TeamOptions {
  * entry once and none that is still live (a crash between archiving and rewriting the inbox can
  * leave one in both: it is kept at its live position):
  * - entries mailroom moved to the inbox's archive (only read ones are moved);
+ * - quarantined entries: in a corrupt copy of the inbox set aside by `doctor --fix`, not in the inbox;
  * - entries the journal says reached the inbox that are gone from it although the file exists.
  *   Their reader removed them — Claude Code 2.1.332 deletes an entry once delivered, and drops
  *   the ones already read — so they **count as read**, never as lost, and are returned with
@@ -133,7 +143,10 @@ export async function inboxHistory(options: InboxHistoryOptions): Promise<Histor
     seen.add(entryKey(entry));
     out.push({ entry, source });
   };
-  for (const entry of (await store.readInboxHistory(options.team, options.agent)).archived) add(entry, 'archive');
+  const history = await store.readInboxHistory(options.team, options.agent);
+  for (const entry of history.archived) add(entry, 'archive');
+  // Before the journal's: an entry gone from the inbox because its file was set aside is not "removed by its reader".
+  for (const entry of history.quarantined) add(entry, 'quarantined');
   if (options.exists) {
     const journal = await store.readEvents(options.team);
     for (const e of journal.events) if (e.kind === 'message' && e.to === options.agent) add({ ...e.entry, read: true }, 'removed');

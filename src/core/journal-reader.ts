@@ -3,17 +3,21 @@
  * tracker show it. Several writers may record the same thing (mailroom's send and a watcher that
  * saw the entry land; two watchers), so a reader keeps: a message once per {@link messageKey}; a
  * task event only when the task's {@link taskSignature} changed; a member event only when it flips
- * the member's presence. Delivery, team-lifecycle and member-update events are in the journal
- * (`mailroom log` leaves them out, docs/journal.md) and are not news here.
+ * the member's presence. Delivery, team-lifecycle and member-update events are each a change of
+ * their own: they are always news (`mailroom log` shows them collapsed unless `--expand`,
+ * docs/journal.md).
  */
-import type { MemberEvent, MessageEvent, TaskEvent, TeamEventRecord } from '../protocol/events.js';
+import type { TeamEventRecord } from '../protocol/events.js';
 import type { Task } from '../protocol/task.js';
 import type { Cursor, TeamStore } from '../store/team-store.js';
 import { asTeamStore, type StoreRef } from './context.js';
 import { messageKey, taskSignature } from './journal.js';
 
-/** The events a journal reader shows: messages, task changes, members joining and leaving. */
-export type ShownEvent = MessageEvent | TaskEvent | (MemberEvent & { action: 'joined' | 'left' });
+/**
+ * The events a journal reader returns: every kind this release knows (messages, deliveries, task
+ * changes, members joining, leaving and changing, the team's lifecycle), duplicates dropped.
+ */
+export type ShownEvent = TeamEventRecord;
 
 /** Follows one team's journal; each {@link next} returns the new, deduplicated events. */
 export class JournalReader {
@@ -63,13 +67,16 @@ export class JournalReader {
         return true;
       }
       case 'member': {
-        if (event.action === 'updated') return false;
+        if (event.action === 'updated') return true;
         if (this.members.get(event.name)?.action === event.action) return false;
         this.members.set(event.name, { action: event.action, agentId: event.agentId ?? this.members.get(event.name)?.agentId });
         return true;
       }
-      default:
-        return false;
+      case 'delivery':
+      case 'team':
+      case 'refused':
+      case 'settings':
+        return true;
     }
   }
 

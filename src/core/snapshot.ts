@@ -78,6 +78,26 @@ export interface TeamSnapshot {
   /** Every known message, oldest first. */
   messages: MessageView[];
   counts: { unread: number; tasks: Record<TaskStatus, number> };
+  /**
+   * What the view cannot show, flagged instead of failing (issue 9 items 5, 6): e.g. a corrupt
+   * inbox (`FILE_CORRUPT`, its member, the file and `fix`: the command that repairs it). The rest
+   * of the team is shown. Empty when all is well.
+   */
+  problems: SnapshotProblem[];
+}
+
+/** One thing a snapshot could not read (see {@link TeamSnapshot.problems}). */
+export interface SnapshotProblem {
+  /** Stable error code (`FILE_CORRUPT`, …). */
+  code: string;
+  /** The member it concerns, when one. */
+  member?: string | undefined;
+  /** The file concerned, for humans. */
+  path?: string | undefined;
+  /** One sentence saying what is wrong. */
+  message: string;
+  /** The command that repairs it (without store options: callers add those). */
+  fix?: string | undefined;
 }
 
 /** How a team ended (see {@link TeamSnapshot.ended}). */
@@ -100,6 +120,8 @@ export interface SnapshotParts {
   departed: ReadonlyMap<string, string | undefined>;
   /** mailroom's member records, by member name (only those matching the roster entry are used). */
   records?: ReadonlyMap<string, MemberRecord> | undefined;
+  /** Flags for what could not be read (see {@link TeamSnapshot.problems}). */
+  problems?: readonly SnapshotProblem[] | undefined;
 }
 
 /** Builds the snapshot. Cost is linear in messages + tasks + members. */
@@ -116,7 +138,7 @@ export function buildSnapshot(parts: SnapshotParts): TeamSnapshot {
   const counts = { unread: 0, tasks: { pending: 0, in_progress: 0, completed: 0 } as Record<TaskStatus, number> };
   for (const m of parts.messages) if (m.status === 'unread') counts.unread++;
   for (const t of tasks) counts.tasks[t.task.status]++;
-  return { team: parts.team, exists: parts.exists, ...(parts.ended ? { ended: parts.ended } : {}), description: parts.config?.description, lead, members: rows, tasks, messages: parts.messages as MessageView[], counts };
+  return { team: parts.team, exists: parts.exists, ...(parts.ended ? { ended: parts.ended } : {}), description: parts.config?.description, lead, members: rows, tasks, messages: parts.messages as MessageView[], counts, problems: [...(parts.problems ?? [])] };
 }
 
 interface Signals {

@@ -3,7 +3,7 @@
  * 2.1.109 (reference §2 and the 2.1.109 snapshots).
  */
 import { randomUUID } from 'node:crypto';
-import { MailroomError } from '../errors.js';
+import { MailroomError, isMailroomError } from '../errors.js';
 import { LEAD_NAME, NAME_PATTERN, assertValidName } from '../domain/names.js';
 import { isTeammate } from '../domain/roster.js';
 import type { Member, TeamConfig } from '../protocol/config.js';
@@ -12,6 +12,7 @@ import { capabilitiesOf } from '../domain/capabilities.js';
 import type { TaskStatus } from '../protocol/task.js';
 import type { DeletedTeam } from '../store/team-store.js';
 import { nowOf, opOf, teamOf, type BaseOptions, type TeamOptions } from './context.js';
+import { describeRunning, runningMembers } from './running-members.js';
 
 /** Input of {@link createTeam}. */
 export interface CreateTeamOptions extends TeamOptions {
@@ -42,7 +43,8 @@ export async function createTeam(options: CreateTeamOptions): Promise<TeamConfig
     leadSessionId: options.leadSessionId ?? randomUUID(),
     members: [leadMember(options, now)],
   });
-  return (await teamOf(options).createTeam(config, opOf(options))).value;
+  // The journal's first lines carry the config's createdAt, not a clock read a millisecond later.
+  return (await teamOf(options).createTeam(config, { ...opOf(options), now })).value;
 }
 
 function leadMember(options: CreateTeamOptions, now: number): Member {
@@ -96,6 +98,12 @@ export interface MemberSummary {
   /** What it declares it can do, from its member record (omitted when none). */
   capabilities?: string[];
   unread: number;
+  /**
+   * Set when this member cannot be served and the rest of the team still is (issue 9 item 6): its
+   * stable code (`NAME_TOO_LONG`: no inbox file can carry its name; `FILE_CORRUPT`: its inbox does
+   * not parse) and what is wrong. `unread` is then 0.
+   */
+  problem?: { code: string; message: string };
 }
 
 /** What `mailroom team show` displays. */
@@ -111,9 +119,17 @@ export async function showTeam(options: TeamOptions): Promise<TeamSummary> {
   const store = teamOf(options);
   const config = await store.readConfig(options.team);
   const records = new Map((await store.readMemberRecords(options.team)).map((r) => [r.name, r]));
+  const shared = new Map((await store.rosterIssues(options.team)).filter((i) => i.code === 'INBOX_SHARED').map((i) => [i.member, i.with]));
   const members: MemberSummary[] = [];
   for (const m of config.members) {
-    const inbox = await store.readInbox(options.team, m.name);
+    const read = await store.readInbox(options.team, m.name).then(
+      (inbox) => ({ inbox, problem: undefined }),
+      (err: unknown) => {
+        if (!isMailroomError(err, 'NAME_TOO_LONG') && !isMailroomError(err, 'FILE_CORRUPT')) throw err;
+        return { inbox: [], problem: { code: err.code, message: err.message } };
+      },
+    );
+    const inbox = read.inbox;
     const own = records.get(m.name);
     members.push({
       name: m.name,
@@ -123,11 +139,20 @@ export async function showTeam(options: TeamOptions): Promise<TeamSummary> {
       ...(own && recordIsFor(own, m) ? { runtime: own.runtime } : {}),
       ...(own && recordIsFor(own, m) && capabilitiesOf(own).length > 0 ? { capabilities: capabilitiesOf(own) } : {}),
       unread: inbox.filter((e) => e.read !== true).length,
+      ...(read.problem ? { problem: read.problem } : shared.has(m.name) ? { problem: sharedInbox(m.name, shared.get(m.name)) } : {}),
     });
   }
   const tasks: Record<TaskStatus, number> = { pending: 0, in_progress: 0, completed: 0 };
   for (const t of await store.listTasks(options.team)) tasks[t.status]++;
   return { config, members, tasks };
+}
+
+/** The flag of a member whose inbox file is another member's (INBOX_SHARED). */
+export function sharedInbox(member: string, other: string | undefined): { code: string; message: string } {
+  return {
+    code: 'INBOX_SHARED',
+    message: `"${member}" has no inbox of its own: its name becomes the same inbox file as "${other ?? '?'}" (Claude Code's file-name rule), so each would read the other's messages. Rename one in config.json; \`mailroom doctor\` lists such names.`,
+  };
 }
 
 function pick(m: Member): Partial<MemberSummary> {
@@ -142,13 +167,26 @@ function pick(m: Member): Partial<MemberSummary> {
 
 /**
  * Deletes the team: its config, inboxes, tasks, journal and archive move aside, restorable with
- * {@link restoreTeam}. Refused while a teammate is active (`isActive: true`) unless `force` is set.
+ * {@link restoreTeam}. Refused while any member runs (a live reader claim or a live recorded
+ * process, {@link runningMembers}: TEAMMATE_RUNNING listing them) and while a teammate is marked
+ * active (`isActive: true`, TEAM_ACTIVE), unless `force` is set (`team delete --force` stops the
+ * running teammates first: src/runtime/lifecycle/delete-team.ts).
  * @returns where the team went (`location`, for humans) and the id to restore it with
- * @throws TEAM_NOT_FOUND, TEAM_ACTIVE
+ * @throws TEAM_NOT_FOUND, TEAMMATE_RUNNING, TEAM_ACTIVE
  */
-export async function deleteTeam(options: TeamOptions & { force?: boolean }): Promise<DeletedTeam> {
+export async function deleteTeam(options: TeamOptions & { force?: boolean | undefined }): Promise<DeletedTeam> {
   const store = teamOf(options);
   const config = await store.readConfig(options.team);
+  if (!options.force) {
+    const running = await runningMembers(options);
+    if (running.length > 0) {
+      throw new MailroomError(
+        'TEAMMATE_RUNNING',
+        `Team "${options.team}" has running members: ${running.map(describeRunning).join(', ')}. Deleting it would pull their inboxes and tasks from under them. Stop them first (\`mailroom team stop <name>\`), or pass --force to stop them and delete.`,
+        { details: { team: options.team, running } },
+      );
+    }
+  }
   const active = config.members.filter((m) => isTeammate(config, m) && m.isActive === true).map((m) => m.name);
   if (active.length > 0 && !options.force) {
     throw new MailroomError(

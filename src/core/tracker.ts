@@ -17,10 +17,12 @@ import { asTeamStore, teamOf, type StoreRef, type TeamOptions } from './context.
 import { diffSnapshots } from './tracker-diff.js';
 import { JournalReader } from './journal-reader.js';
 import { observedEvents } from './tracker-record.js';
-import { buildSnapshot, type TeamEnd, type TeamSnapshot } from './snapshot.js';
+import { buildSnapshot, type SnapshotProblem, type TeamEnd, type TeamSnapshot } from './snapshot.js';
+import type { MailroomError } from '../errors.js';
 import type { TeamEvent } from './events.js';
 import { MessageBook } from './message-book.js';
 import { recordObserved } from './journal.js';
+import { sharedInbox } from './teams.js';
 
 /** Options of {@link TeamTracker}. */
 export interface TrackerOptions {
@@ -51,6 +53,8 @@ export class TeamTracker {
   private pending: StoreHint[] = [];
   private cached: TeamSnapshot | undefined;
   private readonly store: TeamStore;
+  /** Files that cannot be read now, by inbox name (a corrupt inbox is flagged, not fatal: issue 9 item 5). */
+  private readonly problems = new Map<string, SnapshotProblem>();
 
   /** `store`: a filesystem root, opened stores, or a team store. */
   constructor(
@@ -70,14 +74,17 @@ export class TeamTracker {
     const removal = await this.store.teamRemoval(this.team);
     if (removal) this.ended = { location: removal.location };
     this.readJournalEvents(await this.journal.next());
+    for (const issue of await this.store.rosterIssues(this.team).catch(() => [])) {
+      if (issue.code === 'INBOX_SHARED') this.problems.set(issue.member, { code: issue.code, member: issue.member, message: sharedInbox(issue.member, issue.with).message, fix: 'mailroom doctor' });
+    }
     const files = new Set((await this.store.listInboxes(this.team)).map((i) => i.name));
     const agents = new Set([...this.config.members.map((m) => m.name), ...files]);
     const [inboxes, tasks] = await Promise.all([
       Promise.all(
         [...agents].map(async (agent) => ({
           agent,
-          archived: (await this.store.readInboxHistory(this.team, agent)).archived,
-          entries: files.has(agent) ? await this.store.readInbox(this.team, agent) : undefined,
+          archived: await this.readArchivedFlagged(agent),
+          entries: files.has(agent) ? await this.readInboxFlagged(agent) : undefined,
         })),
       ),
       this.store.listTasks(this.team),
@@ -94,7 +101,7 @@ export class TeamTracker {
 
   /** The current snapshot (rebuilt only after a change). */
   snapshot(): TeamSnapshot {
-    this.cached ??= buildSnapshot({ team: this.team, config: this.config, exists: this.exists, ended: this.ended, messages: this.book.views(), tasks: [...this.tasks.values()], departed: this.departed, records: this.records });
+    this.cached ??= buildSnapshot({ team: this.team, config: this.config, exists: this.exists, ended: this.ended, messages: this.book.views(), tasks: [...this.tasks.values()], departed: this.departed, records: this.records, problems: [...this.problems.values()] });
     return this.cached;
   }
 
@@ -109,7 +116,15 @@ export class TeamTracker {
     if (configChanged) await this.attempt({ kind: 'config', team: this.team }, () => this.reloadConfig(events));
     // Inboxes vanish with a removed team: they were not read, so their last state stays in the picture.
     for (const member of this.exists ? new Set(work.flatMap((c) => (c.kind === 'inbox' ? [c.member] : []))) : []) {
-      await this.attempt({ kind: 'inbox', team: this.team, member }, async () => this.book.setInbox(member, await this.readInboxIfAny(member)));
+      await this.attempt({ kind: 'inbox', team: this.team, member }, async () => {
+        try {
+          this.book.setInbox(member, await this.readInboxIfAny(member));
+          this.clearProblem(member);
+        } catch (err) {
+          if (isMailroomError(err, 'FILE_CORRUPT')) this.problems.set(member, inboxProblem(member, err));
+          throw err;
+        }
+      });
     }
     const taskIds = await this.reloadTasks(work);
     this.readJournalEvents(await this.journal.next());
@@ -123,6 +138,35 @@ export class TeamTracker {
   /** mailroom's member records of the team (how each member runs); none when they cannot be read. */
   private async readRecords(): Promise<void> {
     this.records = new Map((await this.store.readMemberRecords(this.team).catch(() => [])).map((r) => [r.name, r]));
+  }
+
+  /** Drops a read problem of `member` once its inbox reads (a shared inbox file stays flagged: it is the roster's doing). */
+  private clearProblem(member: string): void {
+    if (this.problems.get(member)?.code !== 'INBOX_SHARED') this.problems.delete(member);
+  }
+
+  /** The inbox's archived entries; a member no inbox file can be named for is flagged (NAME_TOO_LONG) and has none. */
+  private async readArchivedFlagged(agent: string): Promise<InboxEntry[]> {
+    try {
+      return (await this.store.readInboxHistory(this.team, agent)).archived;
+    } catch (err) {
+      if (!isMailroomError(err, 'NAME_TOO_LONG')) throw err;
+      this.problems.set(agent, inboxProblem(agent, err));
+      return [];
+    }
+  }
+
+  /** The inbox's valid entries; a corrupt inbox is flagged in the snapshot and read as absent. */
+  private async readInboxFlagged(agent: string): Promise<InboxEntry[] | undefined> {
+    try {
+      const entries = await this.store.readInbox(this.team, agent);
+      this.clearProblem(agent);
+      return entries;
+    } catch (err) {
+      if (!isMailroomError(err, 'FILE_CORRUPT') && !isMailroomError(err, 'NAME_TOO_LONG')) throw err;
+      this.problems.set(agent, inboxProblem(agent, err));
+      return undefined;
+    }
   }
 
   /** The inbox's valid entries, or undefined when it does not exist (an empty read is checked). */
@@ -213,4 +257,12 @@ export class TeamTracker {
  */
 export async function snapshotTeam(options: TeamOptions): Promise<TeamSnapshot> {
   return new TeamTracker(teamOf(options), options.team, options.now ? { now: options.now } : {}).load();
+}
+
+/** The snapshot's flag for a corrupt inbox: its member, the file, the error and the command that repairs it. */
+function inboxProblem(member: string, err: MailroomError): SnapshotProblem {
+  const shown = member.length > 40 ? `${member.slice(0, 40)}…` : member;
+  if (err.code === 'NAME_TOO_LONG') return { code: err.code, member, message: `${shown} cannot be served: ${err.message}`, fix: 'mailroom doctor' };
+  const path = typeof err.details.path === 'string' ? err.details.path : undefined;
+  return { code: 'FILE_CORRUPT', member, ...(path ? { path } : {}), message: `${shown}'s inbox cannot be read: ${err.message}`, fix: 'mailroom doctor --fix' };
 }

@@ -95,14 +95,24 @@ export function settingsEvent(s: EventStamp, changed: readonly string[]): Settin
 }
 
 /**
- * What a task looks like on the board, for deduplication: two events with the same signature
- * record no change on the board. Covers existence, status, owner, subject, description, active
- * form, deps.
+ * A task's whole state, for deduplication: two events with the same signature record no change.
+ * Covers existence, status, owner, subject, description, active form, deps and metadata (a
+ * metadata-only update is a change too: the journal is an audit trail, issue 9 item 7), and any
+ * other key a writer put in the file. Key order does not matter.
  */
 export function taskSignature(task: Task | undefined): string {
   if (!task) return 'deleted';
-  const { status, owner, subject, description, activeForm, blocks, blockedBy } = task;
-  return JSON.stringify([status, owner ?? '', subject, description, activeForm ?? '', blocks, blockedBy]);
+  const { status, owner, subject, description, activeForm, blocks, blockedBy, metadata, ...rest } = task;
+  return JSON.stringify([status, owner ?? '', subject, description, activeForm ?? '', blocks, blockedBy, canonical(metadata ?? {}), canonical(rest)]);
+}
+
+/** A JSON value with object keys sorted at every level, so equal values serialise equally. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) Object.defineProperty(out, key, { value: canonical((value as Record<string, unknown>)[key]), enumerable: true });
+  return out;
 }
 
 /** Events in the order given, as a readonly list (for `Transition.events`). */

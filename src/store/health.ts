@@ -41,7 +41,11 @@ export type StoreIssue =
    * durability a user may have chosen to give up. Never repaired by mailroom (the server is
    * shared; its configuration is its operator's): `fix` says what to change.
    */
-  | { kind: 'server-setting'; location: string; setting: string; value: string; severity: 'problem' | 'info'; detail: string; fix: string };
+  | { kind: 'server-setting'; location: string; setting: string; value: string; severity: 'problem' | 'info'; detail: string; fix: string }
+  /** A member name too long for the store to name its inbox file (`bytes` as a file name, `limit`). Not repaired: rename the member. */
+  | { kind: 'name-too-long'; location: string; team: string; member: string; bytes: number; limit: number }
+  /** Members whose names become the same inbox file (`location`) through the store's name rule: they would share one inbox. Not repaired: rename one. */
+  | { kind: 'inbox-collision'; location: string; team: string; members: string[] };
 
 /** The outcome of repairing one {@link StoreIssue}. */
 export interface StoreRepair {
@@ -53,6 +57,10 @@ export interface StoreRepair {
   bytesFreed: number;
   /** Where a quarantined record (or a task list without a team) went, for humans. */
   movedTo?: string;
+  /** A salvaged inbox: how many complete entries were kept in it. */
+  kept?: number;
+  /** A salvaged inbox: bytes of its text that did not make an entry, set aside (UTF-8 bytes). */
+  setAsideBytes?: number;
 }
 
 /** Suffix stamp for quarantined files: `.corrupt-20260301T120000Z`-style, sortable, no colons. */

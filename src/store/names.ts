@@ -5,6 +5,31 @@
  * and one inbox file; names Claude Code created with other characters are still read through them.
  */
 
+import { MailroomError } from '../errors.js';
+
+/**
+ * Longest path component a team or member name may become (UTF-8 bytes). File systems hold 255
+ * bytes per file name, and the store adds suffixes to a name's component (`.json.lock`,
+ * `.json.corrupt-<stamp>`, temp-file suffixes), so a longer name could be written by one step
+ * and fail in the next. Claude Code's own limit is the same 255 bytes (issue 9 item 6).
+ */
+export const MAX_NAME_BYTES = 200;
+
+/**
+ * `part` (the sanitised `name`) when it fits in {@link MAX_NAME_BYTES}.
+ * @throws NAME_TOO_LONG naming the kind (`team`, `member`), the length and the limit
+ */
+export function fittingPart(kind: 'team' | 'member', name: string, part: string): string {
+  const bytes = Buffer.byteLength(part, 'utf8');
+  if (bytes <= MAX_NAME_BYTES) return part;
+  const shown = name.length > 40 ? `${name.slice(0, 40)}…` : name;
+  throw new MailroomError(
+    'NAME_TOO_LONG',
+    `The ${kind} name "${shown}" is ${name.length} characters (${bytes} bytes as a file name); names of at most ${MAX_NAME_BYTES} bytes fit the store's files. ${kind === 'team' ? 'Use a shorter team name.' : 'Rename the member in config.json (Claude Code cannot create its inbox either), or remove it.'}`,
+    { details: { kind, name, bytes, limit: MAX_NAME_BYTES } },
+  );
+}
+
 /** Sanitiser for team directories (config.json): every char outside `[a-zA-Z0-9]` → `-`, then lowercase. */
 export function teamDirName(name: string): string {
   return name.replace(/[^a-zA-Z0-9]/g, '-').toLowerCase();

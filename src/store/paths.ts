@@ -5,7 +5,7 @@
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathPart, taskListId, teamDirName } from './names.js';
+import { fittingPart, pathPart, taskListId, teamDirName } from './names.js';
 
 /** Paths of one store root (`<root>/teams`, `<root>/tasks`). */
 export class Layout {
@@ -28,7 +28,7 @@ export class Layout {
 
   /** Directory holding config.json (lowercasing sanitiser). */
   teamDir(team: string): string {
-    return join(this.teamsDir, teamDirName(team));
+    return join(this.teamsDir, fittingPart('team', team, teamDirName(team)));
   }
 
   /** `teams/<teamDir>/config.json`. */
@@ -38,17 +38,17 @@ export class Layout {
 
   /** Directory of inbox files (case-keeping sanitiser). */
   inboxDir(team: string): string {
-    return join(this.teamsDir, pathPart(team), 'inboxes');
+    return join(this.teamsDir, fittingPart('team', team, pathPart(team)), 'inboxes');
   }
 
   /** `teams/<inboxTeam>/inboxes/<agent>.json`. */
   inboxPath(team: string, agent: string): string {
-    return join(this.inboxDir(team), `${pathPart(agent)}.json`);
+    return join(this.inboxDir(team), `${fittingPart('member', agent, pathPart(agent))}.json`);
   }
 
   /** `tasks/<listId>`. */
   taskDir(team: string): string {
-    return join(this.tasksRoot, taskListId(team));
+    return join(this.tasksRoot, fittingPart('team', team, taskListId(team)));
   }
 
   /** `tasks/<listId>/<id>.json`. */
@@ -71,7 +71,7 @@ export class Layout {
    * (docs/format.md "Inbox archive"), outside the directories Claude Code reads, globs and deletes.
    */
   inboxArchivePath(team: string, agent: string): string {
-    return join(this.inboxArchiveDir(team), `${pathPart(agent)}.ndjson`);
+    return join(this.inboxArchiveDir(team), `${fittingPart('member', agent, pathPart(agent))}.ndjson`);
   }
 
   /** `teams/<teamDir>/processes`. */
@@ -81,7 +81,7 @@ export class Layout {
 
   /** `teams/<teamDir>/processes/<agent>.json`: mailroom's pid record of a process-backend teammate. */
   processRecordPath(team: string, agent: string): string {
-    return join(this.teamDir(team), 'processes', `${pathPart(agent)}.json`);
+    return join(this.teamDir(team), 'processes', `${fittingPart('member', agent, pathPart(agent))}.json`);
   }
 
   /** `teams/<teamDir>/mailroom-settings.json`: mailroom's team settings (policy, signing); Claude Code never reads it. */
@@ -101,7 +101,7 @@ export class Layout {
 
   /** `teams/<teamDir>/logs/<agent>.log`: stdout and stderr of a process-backend teammate. */
   agentLogPath(team: string, agent: string): string {
-    return join(this.teamDir(team), 'logs', `${pathPart(agent)}.log`);
+    return join(this.teamDir(team), 'logs', `${fittingPart('member', agent, pathPart(agent))}.log`);
   }
 
   /**
@@ -120,7 +120,7 @@ export class Layout {
 
   /** `<root>/mailroom/commands/<team>` (case-keeping sanitiser). */
   commandRecordDir(team: string): string {
-    return join(this.commandsDir, pathPart(team));
+    return join(this.commandsDir, fittingPart('team', team, pathPart(team)));
   }
 
   /** `<root>/mailroom/commands/<team>/<pid>.json`: the record of the command whose `sh` has this pid. */
@@ -141,7 +141,7 @@ export class Layout {
    * archive, so a team re-created under the same name starts with an empty history.
    */
   deletedTeamDir(team: string, stamp: string): string {
-    return join(this.root, 'mailroom', 'deleted', `${pathPart(team)}-${stamp}`);
+    return join(this.root, 'mailroom', 'deleted', `${fittingPart('team', team, pathPart(team))}-${stamp}`);
   }
 
   /** `<root>/mailroom/deleted`: teams moved aside by `team delete` (restorable). */
@@ -154,27 +154,27 @@ export class Layout {
    * and not yet acknowledged), written under the inbox's own lock. Claude Code never reads it.
    */
   leasePath(team: string, agent: string): string {
-    return join(this.leaseDir(team), `${pathPart(agent)}.json`);
+    return join(this.leaseDir(team), `${fittingPart('member', agent, pathPart(agent))}.json`);
   }
 
   /** `<root>/mailroom/leases/<inboxTeam>`. */
   leaseDir(team: string): string {
-    return join(this.root, 'mailroom', 'leases', pathPart(team));
+    return join(this.root, 'mailroom', 'leases', fittingPart('team', team, pathPart(team)));
   }
 
   /** `<root>/mailroom/readers/<inboxTeam>/<agent>.json`: the member's reader claim; its mtime is the last beat. */
   readerClaimPath(team: string, agent: string): string {
-    return join(this.readerDir(team), `${pathPart(agent)}.json`);
+    return join(this.readerDir(team), `${fittingPart('member', agent, pathPart(agent))}.json`);
   }
 
   /** `<root>/mailroom/readers/<inboxTeam>`. */
   readerDir(team: string): string {
-    return join(this.root, 'mailroom', 'readers', pathPart(team));
+    return join(this.root, 'mailroom', 'readers', fittingPart('team', team, pathPart(team)));
   }
 
   /** `<root>/mailroom/idempotency/<inboxTeam>`: idempotency keys of appends and task creations. */
   idempotencyDir(team: string): string {
-    return join(this.root, 'mailroom', 'idempotency', pathPart(team));
+    return join(this.root, 'mailroom', 'idempotency', fittingPart('team', team, pathPart(team)));
   }
 
   /** `<root>/mailroom/members`: mailroom's member records, one directory per team. */
@@ -184,22 +184,22 @@ export class Layout {
 
   /** `<root>/mailroom/members/<team>` (case-keeping sanitiser): mailroom's member records of the team. */
   memberRecordDir(team: string): string {
-    return join(this.membersDir, pathPart(team));
+    return join(this.membersDir, fittingPart('team', team, pathPart(team)));
   }
 
   /** `<root>/mailroom/members/<team>/<agent>.json`: mailroom's own record of a member (docs/format.md "Member records"). */
   memberRecordPath(team: string, agent: string): string {
-    return join(this.memberRecordDir(team), `${pathPart(agent)}.json`);
+    return join(this.memberRecordDir(team), `${fittingPart('member', agent, pathPart(agent))}.json`);
   }
 
   /** `<root>/mailroom/archive/<inboxTeam>`: every archived inbox of the team. */
   inboxArchiveDir(team: string): string {
-    return join(this.root, 'mailroom', 'archive', pathPart(team));
+    return join(this.root, 'mailroom', 'archive', fittingPart('team', team, pathPart(team)));
   }
 
   /** `<root>/mailroom/journal/<team>.ndjson` (case-keeping sanitiser): the team's append-only journal. */
   journalPath(team: string): string {
-    return join(this.journalDir, `${pathPart(team)}.ndjson`);
+    return join(this.journalDir, `${fittingPart('team', team, pathPart(team))}.ndjson`);
   }
 }
 

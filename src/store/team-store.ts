@@ -146,6 +146,14 @@ export interface InboxHistory {
   quarantined: InboxEntry[];
 }
 
+/** A member {@link TeamStore.rosterIssues} flags. */
+export interface RosterIssue {
+  member: string;
+  code: 'NAME_TOO_LONG' | 'INBOX_SHARED';
+  /** For `INBOX_SHARED`: the member whose inbox file it would share. */
+  with?: string | undefined;
+}
+
 /** Options of {@link TeamStore.takeUnread}. */
 export interface TakeOptions extends OpContext {
   /** Who takes (a reader claim token, or any id unique to this reader): recorded on the lease. */
@@ -503,6 +511,15 @@ export interface TeamStore {
   releaseReader(team: string, member: string, token: string, ctx?: OpContext): Promise<Transition<void>>;
   /** Every claim as stored (dead ones included; tokens blanked). */
   readClaims(team: string): Promise<ReaderClaim[]>;
+
+  /**
+   * Members of the roster this backend cannot give an inbox of their own (issue 9 item 6): on the
+   * filesystem, names whose inbox file would be too long (`NAME_TOO_LONG`) and names that become
+   * another member's inbox file through Claude Code's sanitiser (`INBOX_SHARED`: `café`/`cafè` →
+   * `caf-.json`; the later member in the roster is flagged, `with` names the earlier). Empty on a
+   * backend that keys inboxes by the exact name. @throws TEAM_NOT_FOUND, FILE_CORRUPT
+   */
+  rosterIssues(team: string): Promise<RosterIssue[]>;
 
   // Events
   /** Events after `since` (default: from the start). */

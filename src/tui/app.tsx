@@ -26,10 +26,12 @@ export interface WatchAppProps {
   /** Sends `text` to `to` as the lead; resolves with a line for the footer. */
   onSend(to: string, text: string): Promise<string>;
   onQuit(): void;
+  /** Adds this command's store options to a repair command shown for a flagged problem. */
+  fixCommand?: ((command: string) => string) | undefined;
 }
 
 /** See the module comment. */
-export function WatchApp({ snapshot, status, columns, rows, onSend, onQuit }: WatchAppProps) {
+export function WatchApp({ snapshot, status, columns, rows, onSend, onQuit, fixCommand }: WatchAppProps) {
   const [ui, setUi] = useState<UiState>(INITIAL_UI);
   const latest = useRef(ui);
   const [notice, setNotice] = useState<{ text: string; over: string | undefined } | undefined>();
@@ -54,7 +56,9 @@ export function WatchApp({ snapshot, status, columns, rows, onSend, onQuit }: Wa
   // Text from agents is shown with its terminal-active characters escaped (core/terminal-text.ts);
   // lookups (selection, detail views) use the snapshot as it is.
   const safe = useMemo(() => terminalSafeDeep(snapshot), [snapshot]);
-  const h = layout(rows, snapshot);
+  // A corrupt file is flagged on its own line under the header (issue 9 item 5); the panes give up the rows.
+  const problems = safe.problems.slice(0, 2);
+  const h = layout(rows - problems.length, snapshot);
   const c = snapshot.counts.tasks;
   const footer = terminalSafe((notice && notice.over === status ? notice.text : status) ?? '');
   return (
@@ -63,6 +67,12 @@ export function WatchApp({ snapshot, status, columns, rows, onSend, onQuit }: Wa
         mailroom watch · team {safe.team}
         {snapshot.exists ? '' : ' (removed)'} · {plural(snapshot.members.length, 'member')} · {plural(c.pending + c.in_progress + c.completed, 'task')} · {plural(snapshot.messages.length, 'message')} ({snapshot.counts.unread} unread)
       </Text>
+      {problems.map((p, i) => (
+        <Text key={i} color="red" wrap="truncate">
+          ⚠ {p.code}: {p.message}
+          {p.fix ? ` Run \`${fixCommand ? fixCommand(p.fix) : p.fix}\`.` : ''}
+        </Text>
+      ))}
       <Body ui={ui} snapshot={snapshot} safe={safe} columns={columns} heights={h} />
       <Box flexGrow={1} />
       <Text dimColor wrap="truncate">

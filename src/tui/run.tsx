@@ -11,6 +11,10 @@ import type { Stores } from '../store/selection.js';
 import type { TeamSnapshot } from '../core/snapshot.js';
 import { terminalSafe } from '../core/terminal-text.js';
 import { WatchApp } from './app.js';
+import { hintScope, scopeHints } from '../cli/hint-scope.js';
+
+/** A repair command with this command line's store options (`mailroom --root … doctor --fix`). */
+const fixCommand = (command: string) => scopeHints(`\`${command}\``, hintScope(process.argv.slice(2))).slice(1, -1);
 import { clock } from './format.js';
 import { useLiveSnapshot, useTerminalSize, type LiveState, type SnapshotSource } from './use-live-snapshot.js';
 
@@ -27,7 +31,7 @@ function Live({ source, onSend }: { source: SnapshotSource; onSend(to: string, t
   const { stdout } = useStdout();
   const { columns, rows } = useTerminalSize(stdout);
   const { exit } = useApp();
-  return <WatchApp snapshot={snapshot} status={status} columns={columns} rows={Math.max(10, rows - 1)} onSend={onSend} onQuit={() => exit()} />;
+  return <WatchApp snapshot={snapshot} status={status} columns={columns} rows={Math.max(10, rows - 1)} onSend={onSend} onQuit={() => exit()} fixCommand={fixCommand} />;
 }
 
 /** The line printed after the screen closed because Claude Code removed the team. */

@@ -35,7 +35,8 @@ const CORRUPT: [string, string, string[]][] = [
   ['read: truncated inbox', 'teams/bad-inboxes/inboxes/alice.json', ['inbox', 'alice', '--team', 'bad-inboxes']],
   ['read: truncated inbox, --raw', 'teams/bad-inboxes/inboxes/alice.json', ['inbox', 'alice', '--raw', '--team', 'bad-inboxes']],
   ['read: inbox that is not an array', 'teams/bad-inboxes/inboxes/bob.json', ['inbox', 'bob', '--json', '--team', 'bad-inboxes']],
-  ['read: team show over a truncated inbox', 'teams/bad-inboxes/inboxes/alice.json', ['team', 'show', 'bad-inboxes']],
+  // `team show` over a truncated inbox serves the team and flags the member (issue 9 item 6; below).
+  ['read: truncated inbox, --json', 'teams/bad-inboxes/inboxes/alice.json', ['inbox', 'alice', '--json', '--team', 'bad-inboxes']],
   ['read: config with wrong types', 'teams/bad-config/config.json', ['team', 'show', 'bad-config']],
   ['read: config with wrong types, inbox', 'teams/bad-config/config.json', ['inbox', '--team', 'bad-config']],
   ['read: task whose id differs from its file name', 'tasks/bad-tasks/2.json', ['task', 'show', '2', '--team', 'bad-tasks']],
@@ -85,6 +86,14 @@ describe('every read and write that meets a broken file fails with FILE_CORRUPT 
     expect(runs[4]!.stderr).toMatch(/members: .*expected array/);
     expect(runs[6]!.stderr).toContain('id "3"');
   });
+});
+
+it('team show over a truncated inbox serves the team, flags the member with FILE_CORRUPT naming the file, and changes nothing', async () => {
+  const before = await snapshotBytes(root);
+  const run = await mailroomOk(root, 'team', 'show', 'bad-inboxes');
+  expect(run.stdout).toMatch(/alice .* — cannot be served: FILE_CORRUPT/);
+  expect(run.stdout).toContain(path('teams/bad-inboxes/inboxes/alice.json'));
+  expect(await snapshotBytes(root)).toEqual(before);
 });
 
 describe('listings skip broken files with a warning naming them', () => {

@@ -19,9 +19,10 @@ it('the journal of a new team starts with the lead joining at createdAt; spawns 
   await mailroomOk(root, 'team', 'spawn', 'alice');
   const events = (await mailroomOk(root, 'log', '--json')).stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
   expect(events.map((e) => [e.kind, e.action, e.name, e.source])).toEqual([
+    ['team', 'created', undefined, 'mailroom'],
     ['member', 'joined', 'team-lead', 'mailroom'],
     ['member', 'joined', 'alice', 'mailroom'],
   ]);
-  expect(events[0]!.at).toBe(new Date(config.createdAt).toISOString());
-  expect(events[0]!.agentId).toBe('team-lead@demo');
+  expect(events[1]!.at).toBe(new Date(config.createdAt).toISOString());
+  expect(events[1]!.agentId).toBe('team-lead@demo');
 });

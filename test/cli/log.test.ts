@@ -32,6 +32,7 @@ describe('mailroom log', () => {
     it('prints what passed through mailroom, in order', async () => {
       const run = await mailroomOk(dir.path, 'log');
       expect(run.stdout.trim().split('\n').map(body)).toEqual([
+        'team created',
         'team-lead joined the team',
         'alice joined the team',
         'team-lead → alice: Write the parser',
@@ -45,6 +46,7 @@ describe('mailroom log', () => {
       const json = await mailroomOk(dir.path, 'log', '--json');
       const events = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
       expect(events.map((e) => `${String(e.kind)}/${String(e.source)}`)).toEqual([
+        'team/mailroom',
         'member/mailroom',
         'member/mailroom',
         'message/mailroom',
@@ -52,7 +54,7 @@ describe('mailroom log', () => {
         'task/mailroom',
         'message/mailroom',
       ]);
-      expect(events[2]).toMatchObject({ v: 2, team: 'demo', actor: 'team-lead', to: 'alice', entry: { from: 'team-lead', text: 'Write the parser', read: false, msgV: 1 } });
+      expect(events[3]).toMatchObject({ v: 2, team: 'demo', actor: 'team-lead', to: 'alice', entry: { from: 'team-lead', text: 'Write the parser', read: false, msgV: 1 } });
       const tail = await mailroomOk(dir.path, 'log', '--tail', '2', '--no-record');
       expect(tail.stdout.trim().split('\n').map(body)).toEqual([
         'task #1 "Write the parser": status pending → in_progress, owner → alice',

@@ -21,7 +21,7 @@ afterEach(() => dir.cleanup());
 describe('team delete and team restore', () => {
   it('moves the team aside, says where, and brings it back whole', async () => {
     const deleted = await mailroomOk(dir.path, 'team', 'delete', 'demo');
-    expect(deleted.stdout).toMatch(/Deleted team demo \(moved to .*mailroom\/deleted\/demo-.*; `mailroom --root .* team restore demo` brings it back\)|Deleted team demo \(moved to .*mailroom\/deleted\/demo-.*; `mailroom team restore demo` brings it back\)/);
+    expect(deleted.stdout).toMatch(/Deleted team demo: config, inboxes, tasks and journal moved to .*mailroom\/deleted\/demo-.*; `mailroom team restore demo` brings it back/);
     expect((await mailroom(dir.path, 'task', 'list', '--team', 'demo')).code).toBe(3);
     const listed = JSON.parse((await mailroomOk(dir.path, 'team', 'restore', '--list', '--json')).stdout) as Array<{ team: string; id: string }>;
     expect(listed).toMatchObject([{ team: 'demo' }]);

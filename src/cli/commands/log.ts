@@ -11,18 +11,20 @@ interface LogArgs extends GlobalArgs {
   record?: boolean;
   tail?: number;
   actor?: string;
+  expand?: boolean;
 }
 
 /** `log`. */
 export const logCommand: CommandModule<GlobalArgs, LogArgs> = {
   command: 'log [team]',
-  describe: "Print the team's journal: messages, task changes, members joining and leaving",
+  describe: "Print the team's journal: every message, delivery, task change (metadata too) and member change",
   builder: (y) =>
     y
       .positional('team', { type: 'string', describe: 'Team (default: --team, $MAILROOM_TEAM, or the only team)' })
       .option('follow', { alias: 'f', type: 'boolean', describe: 'Keep printing new events until interrupted' })
       .option('tail', { type: 'number', describe: 'Print only the last N events of the history' })
       .option('actor', { type: 'string', describe: 'Only what this member did or tried (refused attempts included), every kind of event' })
+      .option('expand', { type: 'boolean', describe: 'One line per event (default: runs of deliveries and metadata-only updates share a line that says how many)' })
       .option('record', { type: 'boolean', default: true, describe: 'First journal what is on disk and not yet recorded (--no-record: only read)' })
       .example('$0 log demo', 'Print the history of team "demo"')
       .example('$0 log demo --actor bob --json', 'Everything bob did or was refused, as NDJSON')
@@ -39,6 +41,6 @@ export const logCommand: CommandModule<GlobalArgs, LogArgs> = {
       return;
     }
     const { runLog } = await import('../live/log.js');
-    await runLog({ store: root, team, json: a.json === true, follow: a.follow === true, record: a.record !== false, tail: a.tail });
+    await runLog({ store: root, team, json: a.json === true, follow: a.follow === true, record: a.record !== false, tail: a.tail, expand: a.expand === true });
   },
 };

@@ -8,6 +8,7 @@ import { teamAskCommand } from './team-ask.js';
 import { teamSpawnCommand } from './team-spawn.js';
 import { teamStopCommand } from './team-stop.js';
 import { teamPolicyCommand } from './team-policy.js';
+import { teamDeleteCommand } from './team-delete.js';
 import { emit } from '../output.js';
 import { openStore, teamTarget, type GlobalArgs } from '../globals.js';
 import { teamDetail } from '../render/text.js';
@@ -63,21 +64,6 @@ const show: CommandModule<GlobalArgs, Args<{ name?: string }>> = {
   },
 };
 
-const remove: CommandModule<GlobalArgs, Args<{ name: string; force?: boolean }>> = {
-  command: 'delete <name>',
-  describe: 'Delete a team: config, inboxes, tasks and history move aside, restorable (refused while teammates are active)',
-  builder: (y) =>
-    y
-      .positional('name', { type: 'string', demandOption: true, describe: 'Team to delete' })
-      .option('force', { type: 'boolean', describe: 'Delete even with active teammates' })
-      .example('$0 team delete research', 'Delete team "research"') as Argv<Args<{ name: string; force?: boolean }>>,
-  handler: async (a) => {
-    const { deleteTeam } = await import('../../core/teams.js');
-    const deleted = await deleteTeam({ root: await openStore(a), team: a.name, force: a.force });
-    emit(a.json, { deleted: a.name, id: deleted.id, location: deleted.location }, () => `Deleted team ${a.name} (moved to ${deleted.location}; \`mailroom team restore ${a.name}\` brings it back)`);
-  },
-};
-
 const restore: CommandModule<GlobalArgs, Args<{ name?: string; list?: boolean }>> = {
   command: 'restore [name]',
   describe: 'Bring back a team removed by `team delete` (its latest deletion, or one id from --list)',
@@ -101,7 +87,7 @@ const restore: CommandModule<GlobalArgs, Args<{ name?: string; list?: boolean }>
 };
 
 /** The subcommands of `team`, in help order. */
-export const TEAM_COMMANDS = [create, list, show, remove, restore, teamSpawnCommand, teamStopCommand, teamSendCommand, teamAskCommand, teamBroadcastCommand, teamPolicyCommand] as unknown as CommandModule<GlobalArgs, GlobalArgs>[];
+export const TEAM_COMMANDS = [create, list, show, teamDeleteCommand, restore, teamSpawnCommand, teamStopCommand, teamSendCommand, teamAskCommand, teamBroadcastCommand, teamPolicyCommand] as unknown as CommandModule<GlobalArgs, GlobalArgs>[];
 
 /** The `team` command group. */
 export const teamCommand: CommandModule<GlobalArgs, GlobalArgs> = {

@@ -1,21 +1,23 @@
 /**
- * `mailroom log`: prints the team's journal, deduplicated, one line per event (NDJSON with
- * `--json`, each line a journal event as stored): messages, task changes, members joining and
- * leaving (delivery and team-lifecycle events stay in the journal only, docs/journal.md). Unless
+ * `mailroom log`: prints the team's journal, deduplicated: every change (messages, deliveries,
+ * task changes including metadata-only updates, members joining, leaving and changing, the team's
+ * lifecycle). Runs of routine events (deliveries, metadata-only updates of one task, updates of one
+ * member) are collapsed into one line that says how many events it stands for, unless `--expand`;
+ * nothing is dropped (docs/journal.md). NDJSON with `--json`: each line a journal event as stored,
+ * never collapsed. Unless
  * `--no-record`, it first records what is in the store and not yet journaled, as `watch` does, so
  * the history is complete up to now; a team whose config is gone (a finished Claude Code session)
  * still has its journal printed. `--follow` keeps printing as events are recorded, by anyone, until
  * stopped: it reads the journal when the team's feed hints that it grew.
  */
 import { isMailroomError } from '../../errors.js';
-import { describeJournalEvent } from '../../core/events.js';
+import { JournalPrinter } from '../../core/journal-lines.js';
 import { describeText } from '../../core/describe.js';
 import { terminalSafe } from '../../core/terminal-text.js';
 import { followTeam, type Following } from '../../core/follow.js';
 import { JournalReader, type ShownEvent } from '../../core/journal-reader.js';
 import { TeamTracker } from '../../core/tracker.js';
 import { parseMessageText } from '../../protocol/structured.js';
-import type { Task } from '../../protocol/task.js';
 import type { Stores } from '../../store/selection.js';
 import { untilStopped, writeLine } from './stop.js';
 
@@ -28,6 +30,8 @@ export interface LogOptions {
   record: boolean;
   /** Print only the last N events of the history (follow still prints everything new). */
   tail?: number | undefined;
+  /** One line per event: no collapsing of routine runs. */
+  expand?: boolean | undefined;
 }
 
 /** Prints the journal; with `follow`, resolves only when stopped. */
@@ -36,17 +40,17 @@ export async function runLog(o: LogOptions): Promise<void> {
   let following: Following | undefined;
   if (o.follow) following = await followOrSkip(o);
   const reader = new JournalReader(o.store.team, o.team);
-  const printer = makePrinter(o.json);
-  const history = await reader.next();
-  const first = o.tail === undefined ? 0 : Math.max(0, history.length - o.tail);
-  history.forEach((e, i) => {
-    const line = printer.line(e);
-    if (i >= first) writeLine(line);
-  });
+  const printer = makePrinter(o.json, o.expand === true);
+  const history = printer.lines(await reader.next());
+  // --tail counts events: the last N events' lines (a collapsed line is kept whole).
+  let events = 0;
+  let first = history.length;
+  while (o.tail !== undefined && first > 0 && events < o.tail) events += history[--first]!.events;
+  history.slice(o.tail === undefined ? 0 : first).forEach((l) => writeLine(l.text));
   if (!o.follow) return;
   let reading: Promise<void> = Promise.resolve();
   const pull = () => {
-    reading = reading.then(() => reader.next()).then((events) => events.forEach((e) => writeLine(printer.line(e))), () => undefined);
+    reading = reading.then(() => reader.next()).then((events) => printer.lines(events).forEach((l) => writeLine(l.text)), () => undefined);
   };
   // A team whose config is gone has no feed to follow: its journal is re-read every second.
   const stop = following ? following.feed.subscribe((h) => (h.kind === 'events' || h.kind === 'tick') && pull()) : undefined;
@@ -76,15 +80,11 @@ async function followOrSkip(o: LogOptions): Promise<Following | undefined> {
   }
 }
 
-/** Formats events in journal order; remembers each task's last state so an update prints what changed. */
-function makePrinter(json: boolean): { line(e: ShownEvent): string } {
-  const tasks = new Map<string, Task>();
-  const describe = (text: string) => describeText(parseMessageText(text));
+/** Lines for events in journal order: NDJSON as stored with `json`, else the journal printer's text. */
+function makePrinter(json: boolean, expand: boolean): { lines(events: readonly ShownEvent[]): Array<{ text: string; events: number }> } {
+  const printer = new JournalPrinter((text) => describeText(parseMessageText(text)), expand);
   return {
-    line(e: ShownEvent): string {
-      const previous = e.kind === 'task' ? tasks.get(e.task.id) : undefined;
-      if (e.kind === 'task') tasks.set(e.task.id, e.task);
-      return json ? JSON.stringify(e) : terminalSafe(describeJournalEvent(e, describe, previous));
-    },
+    lines: (events) =>
+      json ? events.map((e) => ({ text: JSON.stringify(e), events: 1 })) : printer.lines(events).map((l) => ({ text: terminalSafe(l.text), events: l.events.length })),
   };
 }

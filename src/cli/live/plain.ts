@@ -6,7 +6,8 @@
 import { followTeam } from '../../core/follow.js';
 import type { Stores } from '../../store/selection.js';
 import type { TeamEvent } from '../../core/events.js';
-import { eventLine, eventRecord, readyLine, readyRecord } from './records.js';
+import { eventLine, eventRecord, problemLines, readyLine, readyRecord } from './records.js';
+import { hintScope, scopeHints } from '../hint-scope.js';
 import { terminalSafe } from '../../core/terminal-text.js';
 import { untilStopped, writeLine } from './stop.js';
 
@@ -35,7 +36,13 @@ export async function runPlainWatch(o: PlainWatchOptions): Promise<void> {
     onError: (err) => process.stderr.write(`mailroom watch: ${err instanceof Error ? err.message : String(err)}\n`),
   });
   const now = Date.now();
-  print(readyLine(following.initial, now), readyRecord(following.initial, now));
+  // A corrupt file is flagged and the rest of the team shown: the ready record carries `problems`,
+  // each with the command that repairs it (carrying this command's --root/--store/--claude).
+  const scope = hintScope(process.argv.slice(2));
+  const ready = readyRecord(following.initial, now);
+  if (following.initial.problems.length > 0) ready.problems = following.initial.problems.map((p) => ({ ...p, message: scopeHints(p.message, scope), ...(p.fix ? { fix: scopeHints(`\`${p.fix}\``, scope).slice(1, -1) } : {}) }));
+  print(readyLine(following.initial, now), ready);
+  if (!o.json) for (const line of problemLines(following.initial, now)) writeLine(terminalSafe(scopeHints(line, scope)));
   const ended = following.initial.ended;
   if (ended) {
     const e: TeamEvent = { kind: 'team', action: 'removed', final: true, ...(ended.location ? { location: ended.location } : {}) };

@@ -30,6 +30,7 @@ export function readyRecord(s: TeamSnapshot, atMs: number): Record<string, unkno
     tasks: s.counts.tasks,
     messages: s.messages.length,
     unread: s.counts.unread,
+    ...(s.problems.length > 0 ? { problems: s.problems } : {}),
   };
 }
 
@@ -43,4 +44,9 @@ export function readyLine(s: TeamSnapshot, atMs: number): string {
   const members = s.members.map((m) => `${m.name} ${m.state}`).join(', ');
   const tasks = s.counts.tasks.pending + s.counts.tasks.in_progress + s.counts.tasks.completed;
   return `${new Date(atMs).toISOString()}  watching team ${s.team}: ${s.members.length} members (${members}), ${tasks} tasks, ${s.messages.length} messages`;
+}
+
+/** One line per problem the snapshot flags (a corrupt inbox…), naming the command that repairs it. */
+export function problemLines(s: TeamSnapshot, atMs: number): string[] {
+  return s.problems.map((p) => `${new Date(atMs).toISOString()}  ${p.code}: ${p.message}${p.fix ? ` Run \`${p.fix}\`.` : ''}`);
 }

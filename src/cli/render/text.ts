@@ -13,7 +13,7 @@ import { askOf, inReplyTo, isLateReply } from '../../domain/replies.js';
  * read (`--mark-read`); `raw` shows the stored text.
  */
 export function messageLine(m: InboxMessage, raw = false): string {
-  const flag = m.entry.read !== true ? ' (unread)' : m.newlyRead ? ' (new)' : '';
+  const flag = (m.quarantined ? ' (quarantined)' : '') + (m.entry.read !== true ? ' (unread)' : m.newlyRead ? ' (new)' : '');
   const summary = m.entry.summary ? ` [${m.entry.summary}]` : '';
   const body = raw ? m.entry.text : describeText(m.parsed);
   return `${m.index + 1}. ${m.entry.timestamp} ${m.entry.from}${flag}${askNote(m.entry)}${summary}: ${body}`;
@@ -75,8 +75,11 @@ export function teamDetail(s: TeamSummary): string[] {
   for (const m of s.members) {
     const bits = [m.isLead ? 'lead' : m.agentType ?? 'teammate', m.model, m.runtime ?? m.backendType, m.color].filter(Boolean).join(', ');
     const can = m.capabilities?.length ? ` — can: ${m.capabilities.join(', ')}` : '';
-    lines.push(`  ${m.name.padEnd(16)} ${bits}${m.isActive === true ? ', active' : ''} — ${m.unread} unread${can}`);
+    const shown = m.name.length > 40 ? `${m.name.slice(0, 40)}…` : m.name;
+    const unread = m.problem ? `cannot be served: ${m.problem.code}` : `${m.unread} unread`;
+    lines.push(`  ${shown.padEnd(16)} ${bits}${m.isActive === true ? ', active' : ''} — ${unread}${can}`);
   }
+  for (const m of s.members) if (m.problem) lines.push('', `${m.problem.code}: ${m.problem.message}`);
   const t = s.tasks;
   lines.push('', `Tasks: ${t.pending} pending, ${t.in_progress} in progress, ${t.completed} completed`);
   return lines;

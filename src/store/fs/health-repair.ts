@@ -2,9 +2,10 @@
  * Repairing what {@link scanHealth} found (`mailroom doctor --fix`). Every repair re-checks its
  * condition first, under the lock that guards the file where there is one, so a file that healed
  * meanwhile, or a lock that came back to life, is left alone. Nothing is overwritten: broken state
- * files are renamed to `<file>.corrupt-<stamp>` beside themselves.
+ * files are renamed to `<file>.corrupt-<stamp>` beside themselves; a broken inbox is kept there whole
+ * and its complete entries are written back into the inbox.
  */
-import { readFile, rename, rm, unlink } from 'node:fs/promises';
+import { link, readFile, rename, rm, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { isErrno } from '../../errors.js';
 import { stampNow, type StoreIssue, type StoreRepair } from '../health.js';
@@ -15,6 +16,8 @@ import { STALE_INFIX, clearIfStale, guardedFiles, isStale, takeOverIfStale } fro
 import { lockDirFor } from '../paths.js';
 import type { FsContext } from './context.js';
 import { checkStateFile } from './health-files.js';
+import { salvageInboxText } from './inbox-salvage.js';
+import { writeInboxArray } from './inboxes.js';
 import { tempIssue } from './health-scan.js';
 import { moveTaskListAside } from './health-task-lists.js';
 
@@ -24,6 +27,7 @@ export async function repairHealth(ctx: FsContext, issue: StoreIssue): Promise<S
   switch (issue.kind) {
     case 'corrupt-file':
       if (issue.fileKind === 'highwatermark') return withListLock(ctx, issue.location, (list) => moveAside(issue, list)); // the list lock guards it
+      if (issue.fileKind === 'inbox') return withLock(issue.location, lockDirFor(issue.location), ctx.lock, (lock) => salvageInbox(issue, lock));
       return issue.fileKind === 'task' ? withListLock(ctx, issue.location, (list) => quarantine(ctx, issue.location, issue, list)) : quarantine(ctx, issue.location, issue);
     case 'temp-file':
       return removeTemp(issue.location, issue.target, staleMs);
@@ -31,6 +35,10 @@ export async function repairHealth(ctx: FsContext, issue: StoreIssue): Promise<S
       return removeStaleLock(issue.location, staleMs);
     case 'orphan-task-list':
       return moveTaskListAside(ctx, issue);
+    case 'name-too-long':
+      return kept(`not repaired automatically: rename ${shortName(issue.member)} in ${issue.location} to a name of at most ${issue.limit} bytes`);
+    case 'inbox-collision':
+      return kept(`not repaired automatically: rename all but one of ${issue.members.join(', ')} in the team's config.json`);
     case 'lock-leftover':
       if (basename(issue.location).includes(STALE_INFIX)) {
         await rm(issue.location, { recursive: true, force: true });
@@ -74,6 +82,24 @@ async function moveAside(issue: CorruptFile, lock: HeldLock, before?: () => Prom
   return { done: true, note: `moved aside to ${basename(movedTo)}`, bytesFreed: 0, movedTo };
 }
 
+/**
+ * A corrupt inbox keeps what can be kept (issue 9 item 4): under the inbox lock, the original file
+ * is kept whole as `<file>.corrupt-<stamp>` (a hard link, so the inbox path never goes missing) and
+ * the inbox is rewritten with its complete, valid entries ({@link salvageInboxText}); the repair
+ * says how many entries were kept and how many bytes were set aside.
+ */
+async function salvageInbox(issue: CorruptFile, lock: HeldLock): Promise<StoreRepair> {
+  if ((await checkStateFile(issue.location, issue.fileKind)) === undefined) return kept('it reads fine now (it was being rewritten): left as it is', true);
+  const text = await readFile(issue.location, 'utf8');
+  const { entries, setAsideBytes } = salvageInboxText(text);
+  const movedTo = `${issue.location}.corrupt-${stampNow()}`;
+  await lock.assertHeld(`salvaging ${issue.location}`);
+  await link(issue.location, movedTo);
+  await writeInboxArray(issue.location, entries, lock, undefined);
+  const note = `kept ${entries.length} complete entr${entries.length === 1 ? 'y' : 'ies'} in the inbox; ${setAsideBytes} byte${setAsideBytes === 1 ? '' : 's'} that did not parse set aside (the original file is kept as ${basename(movedTo)})`;
+  return { done: true, note, bytesFreed: 0, movedTo, kept: entries.length, setAsideBytes };
+}
+
 /** Runs `fn` under the task list lock of the task file at `taskPath`. */
 function withListLock<T>(ctx: FsContext, taskPath: string, fn: (list: HeldLock) => Promise<T>): Promise<T> {
   const anchor = join(dirname(taskPath), '.lock');
@@ -109,4 +135,8 @@ function kept(note: string, done = false): StoreRepair {
 /** The file whose lock guards `path` (its own: a lease sidecar has its own lock too). */
 export function guardOf(_ctx: FsContext, path: string, _kind: CorruptFile['fileKind']): string {
   return path;
+}
+
+function shortName(name: string): string {
+  return name.length > 40 ? `"${name.slice(0, 40)}…"` : `"${name}"`;
 }

@@ -8,6 +8,7 @@
  * `teams/*.deleted-<uuid>` tombstones (a team it is removing) are skipped. Each issue's `location`
  * is its path.
  */
+import { nameIssues } from './health-names.js';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { KEEP_NAME, TEMP_NAME } from '../atomic-write.js';
@@ -41,6 +42,7 @@ export async function scanTeamHealth(ctx: FsContext): Promise<StoreIssue[]> {
     for (const dir of await subdirs(join(ctx.layout.root, 'mailroom', parent))) await scanDir(ctx, dir, issues);
   }
   issues.push(...(await orphanTaskLists(ctx)));
+  issues.push(...(await nameIssues(ctx)));
   return sorted(issues);
 }
 

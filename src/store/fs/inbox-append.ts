@@ -38,6 +38,9 @@ export async function appendMessages(ctx: FsContext, team: string, messages: rea
   if (messages.length === 0) return { value: { messages: [], replayed: false }, events: [] };
   const config = await readConfig(ctx, team);
   for (const m of messages) requireMember(config, m.to, 'recipient');
+  // Every recipient's inbox file must be nameable before any copy is written (NAME_TOO_LONG): a
+  // broadcast never delivers to part of the team (issue 9 item 6).
+  for (const m of messages) ctx.layout.inboxPath(team, m.to);
   const key = options.idempotencyKey;
   if (key !== undefined) {
     const known = await readMessageKey(ctx, team, key);

@@ -15,7 +15,8 @@
  * and the live file passes {@link ARCHIVE_TRIGGER_BYTES}, an append first moves the *read entries
  * at the head* of the array to the archive (inbox-archive.ts), under the same lock.
  */
-import { readdir, rename, rm } from 'node:fs/promises';
+import { readFile, readdir, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { isErrno } from '../../errors.js';
 import { entryKey, isEarlierShutdownRequest, isUnreadEntry } from '../../domain/entries.js';
 import { deliveryEvent } from '../../domain/events.js';
@@ -31,6 +32,7 @@ import { exists, locked, stampOf, type FsContext } from './context.js';
 import { appendToArchive, readArchive } from './inbox-archive.js';
 import { journal } from './journal.js';
 import { mergeInbox } from './recover-inbox.js';
+import { salvageInboxText } from './inbox-salvage.js';
 import { readConfigAt } from './teams.js';
 
 /** A send may archive once the live file is larger than this (bytes of JSON text). */
@@ -81,9 +83,31 @@ export async function readInbox(ctx: FsContext, team: string, agent: string): Pr
   return validEntries((await readRaw(ctx.layout.inboxPath(team, agent)))?.raw ?? []);
 }
 
-/** The inbox's archived entries (oldest first; may repeat a live entry after a crash) and quarantined ones. */
+/**
+ * The inbox's archived entries (oldest first; may repeat a live entry after a crash) and
+ * quarantined ones: the valid entries of `<agent>.json.corrupt-*` files beside the inbox (kept by
+ * `doctor --fix`, or by an older mailroom that moved a corrupt inbox aside whole) that are not in
+ * the live inbox, oldest file first.
+ */
 export async function readInboxHistory(ctx: FsContext, team: string, agent: string): Promise<InboxHistory> {
-  return { archived: (await readArchive(ctx, team, agent)).entries, quarantined: [] };
+  return { archived: (await readArchive(ctx, team, agent)).entries, quarantined: await readQuarantined(ctx.layout.inboxPath(team, agent)) };
+}
+
+async function readQuarantined(path: string): Promise<InboxEntry[]> {
+  const prefix = `${basename(path)}.corrupt-`;
+  const names = (await readdir(dirname(path)).catch(() => [] as string[])).filter((n) => n.startsWith(prefix)).sort();
+  if (names.length === 0) return [];
+  const live = new Set((await readRaw(path).catch(() => undefined))?.raw.filter((e): e is InboxEntry => InboxEntrySchema.safeParse(e).success).map(entryKey));
+  const out: InboxEntry[] = [];
+  for (const name of names) {
+    const text = await readFile(join(dirname(path), name), 'utf8').catch(() => '');
+    for (const entry of salvageInboxText(text).entries) {
+      if (live.has(entryKey(entry))) continue;
+      live.add(entryKey(entry));
+      out.push(entry);
+    }
+  }
+  return out;
 }
 
 /**

@@ -46,6 +46,7 @@ import type {
   TeamStore,
   Transition,
   WatchHandle,
+  RosterIssue,
 } from '../team-store.js';
 import type { FsContext } from './context.js';
 import * as deleted from './deleted.js';
@@ -53,6 +54,7 @@ import { repairHealth } from './health-repair.js';
 import { scanTeamHealth } from './health-scan.js';
 import { importTeam } from './import.js';
 import { appendMessages } from './inbox-append.js';
+import { rosterIssuesOf } from './health-names.js';
 import * as inboxes from './inboxes.js';
 import * as journal from './journal.js';
 import * as leases from './leases.js';
@@ -212,6 +214,10 @@ export class FsTeamStore implements TeamStore {
   }
   readClaims(team: string): Promise<ReaderClaim[]> {
     return readers.readClaims(this.ctx, team);
+  }
+
+  async rosterIssues(team: string): Promise<RosterIssue[]> {
+    return rosterIssuesOf(await this.readConfig(team));
   }
 
   readEvents(team: string, options?: { since?: Cursor | undefined; limit?: number | undefined }): Promise<EventPage> {

@@ -179,6 +179,12 @@ export class RedisTeamStore implements T.TeamStore {
     return claims.readClaims(this.rc, team);
   }
 
+  /** Inboxes are keyed by the exact member name: every member has its own. */
+  async rosterIssues(team: string): Promise<T.RosterIssue[]> {
+    await this.readConfig(team);
+    return [];
+  }
+
   readEvents(team: string, options?: { since?: T.Cursor | undefined; limit?: number | undefined }): Promise<T.EventPage> {
     return events.readEvents(this.rc, team, options);
   }

@@ -34,7 +34,7 @@ const writeTask = (id: string, fields: Record<string, unknown>) =>
 const readTask = async (id: string) => JSON.parse(await readFile(layout.taskPath('t', id), 'utf8')) as Record<string, unknown>;
 
 describe('corrupt files', () => {
-  it('moves an unparseable inbox aside byte for byte, and a second run finds nothing', async () => {
+  it('keeps an unparseable inbox aside byte for byte, leaves the inbox with what parsed (nothing here), and a second run finds nothing', async () => {
     const inbox = await writeInboxFile(root, 't', 'team-lead', []);
     await writeFile(inbox, '[{"from": "alice", "te');
     expect(await kinds()).toEqual(['corrupt-file:problem']);
@@ -42,7 +42,8 @@ describe('corrupt files', () => {
     const movedTo = report.findings[0]!.repair!.movedTo!;
     expect(movedTo).toMatch(/team-lead\.json\.corrupt-\d{8}T\d{6}Z$/);
     expect(await readFile(movedTo, 'utf8')).toBe('[{"from": "alice", "te');
-    await expect(stat(inbox)).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(JSON.parse(await readFile(inbox, 'utf8'))).toEqual([]);
+    expect(report.findings[0]!.repair).toMatchObject({ kept: 0, setAsideBytes: Buffer.byteLength('{"from": "alice", "te') });
     expect(report.remaining).toBe(0);
     expect(await kinds()).toEqual([]);
   });
