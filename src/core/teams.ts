@@ -10,6 +10,8 @@ import type { Member, TeamConfig } from '../protocol/config.js';
 import { recordIsFor } from '../protocol/member-record.js';
 import type { TaskStatus } from '../protocol/task.js';
 import type { DeletedTeam } from '../store/team-store.js';
+import { presenceOf } from '../domain/presence.js';
+import { presenceView, type MemberPresence } from './presence.js';
 import { nowOf, opOf, teamOf, type BaseOptions, type TeamOptions } from './context.js';
 
 /** Input of {@link createTeam}. */
@@ -92,6 +94,8 @@ export interface MemberSummary {
   runtime?: string;
   color?: string;
   isActive?: boolean;
+  /** Who runs it now, from its reader claim (src/domain/presence.ts): working, idle, stopped or dead. */
+  presence: MemberPresence;
   unread: number;
 }
 
@@ -108,6 +112,8 @@ export async function showTeam(options: TeamOptions): Promise<TeamSummary> {
   const store = teamOf(options);
   const config = await store.readConfig(options.team);
   const records = new Map((await store.readMemberRecords(options.team)).map((r) => [r.name, r]));
+  const claims = await store.readClaims(options.team);
+  const now = nowOf(options);
   const members: MemberSummary[] = [];
   for (const m of config.members) {
     const inbox = await store.readInbox(options.team, m.name);
@@ -118,6 +124,7 @@ export async function showTeam(options: TeamOptions): Promise<TeamSummary> {
       isLead: m.agentId === config.leadAgentId,
       ...pick(m),
       ...(own && recordIsFor(own, m) ? { runtime: own.runtime } : {}),
+      presence: presenceView(presenceOf(m.name, claims, now)),
       unread: inbox.filter((e) => e.read !== true).length,
     });
   }

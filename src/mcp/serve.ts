@@ -4,6 +4,7 @@
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { leadName } from '../core/members.js';
 import { ReaderLease } from '../core/reader-claim.js';
 import type { Stores } from '../store/selection.js';
 import { joinTeam } from './join.js';
@@ -36,7 +37,9 @@ export interface ServeMcpOptions {
 export async function serveMcp(options: ServeMcpOptions): Promise<void> {
   const log = options.log ?? stderrLogger;
   const { member, registered } = await joinTeam({ store: options.store, team: options.team, name: options.as, model: options.model, type: options.type });
-  const reader = await ReaderLease.take(options.store, options.team, member.name, 'mcp', { log, onLost: (err) => log(`lost the reader claim: ${err.message}`) });
+  // The lead keeps no isActive (Claude Code's lead has none; TeamDelete looks at teammates only).
+  const isLead = leadName(await options.store.team.readConfig(options.team)) === member.name;
+  const reader = await ReaderLease.take(options.store, options.team, member.name, 'mcp', { log, syncActive: !isLead, onLost: (err) => log(`lost the reader claim: ${err.message}`) });
   log(`${registered ? 'joined' : 'acting as'} ${member.agentId} (store ${options.store.team.location})`);
   const session = new McpSession(options.store, options.team, member.name, log, reader);
   const server = createMcpServer(session);

@@ -3,7 +3,7 @@
  */
 import { describeText } from '../../core/describe.js';
 import type { InboxMessage } from '../../core/inbox.js';
-import type { TeamSummary } from '../../core/teams.js';
+import type { MemberSummary, TeamSummary } from '../../core/teams.js';
 import type { TaskView } from '../../core/tasks.js';
 import type { Task } from '../../protocol/task.js';
 
@@ -60,13 +60,25 @@ export function taskDetail(v: TaskView): string[] {
   return lines;
 }
 
+/**
+ * A member's presence in `team show`: `idle (pid 123 on host-a)`, `stopped (nothing runs it)`; a
+ * member mailroom does not run (Claude Code's own: no member record) and that holds no claim has
+ * no heartbeat to judge by.
+ */
+function presenceText(m: MemberSummary): string {
+  const p = m.presence;
+  if (p.state === 'stopped') return m.runtime === undefined ? 'no mailroom heartbeat' : 'stopped (nothing runs it)';
+  const where = p.pid !== undefined ? ` (pid ${p.pid}${p.host ? ` on ${p.host}` : ''})` : '';
+  return p.state === 'dead' ? `dead: no heartbeat since ${new Date(p.lastBeatAt ?? 0).toISOString()}${where}` : `${p.state}${where}`;
+}
+
 /** `mailroom team show` output. */
 export function teamDetail(s: TeamSummary): string[] {
   const c = s.config;
   const lines = [`Team ${c.name}${c.description ? ` — ${c.description}` : ''}`, `  created ${new Date(c.createdAt).toISOString()}, lead ${c.leadAgentId}`, '', 'Members:'];
   for (const m of s.members) {
     const bits = [m.isLead ? 'lead' : m.agentType ?? 'teammate', m.model, m.runtime ?? m.backendType, m.color].filter(Boolean).join(', ');
-    lines.push(`  ${m.name.padEnd(16)} ${bits}${m.isActive === true ? ', active' : ''} — ${m.unread} unread`);
+    lines.push(`  ${m.name.padEnd(16)} ${bits}${m.isActive === true ? ', active' : ''} — ${presenceText(m)}, ${m.unread} unread`);
   }
   const t = s.tasks;
   lines.push('', `Tasks: ${t.pending} pending, ${t.in_progress} in progress, ${t.completed} completed`);
