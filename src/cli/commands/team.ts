@@ -4,6 +4,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { teamBroadcastCommand, teamSendCommand } from './team-send.js';
 import { teamSpawnCommand } from './team-spawn.js';
+import { teamResumeCommand } from './team-resume.js';
 import { teamStopCommand } from './team-stop.js';
 import { emit } from '../output.js';
 import { openStore, teamTarget, type GlobalArgs } from '../globals.js';
@@ -91,7 +92,7 @@ const restore: CommandModule<GlobalArgs, Args<{ name?: string; list?: boolean }>
 };
 
 /** The subcommands of `team`, in help order. */
-export const TEAM_COMMANDS = [create, list, show, remove, restore, teamSpawnCommand, teamStopCommand, teamSendCommand, teamBroadcastCommand] as unknown as CommandModule<GlobalArgs, GlobalArgs>[];
+export const TEAM_COMMANDS = [create, list, show, remove, restore, teamResumeCommand, teamSpawnCommand, teamStopCommand, teamSendCommand, teamBroadcastCommand] as unknown as CommandModule<GlobalArgs, GlobalArgs>[];
 
 /** The `team` command group. */
 export const teamCommand: CommandModule<GlobalArgs, GlobalArgs> = {
