@@ -12,7 +12,7 @@ import type { TaskStatus } from '../protocol/task.js';
 import type { DeletedTeam } from '../store/team-store.js';
 import { presenceOf } from '../domain/presence.js';
 import { presenceView, type MemberPresence } from './presence.js';
-import { nowOf, opOf, teamOf, type BaseOptions, type TeamOptions } from './context.js';
+import { hostOf, nowOf, opOf, teamOf, type BaseOptions, type TeamOptions } from './context.js';
 
 /** Input of {@link createTeam}. */
 export interface CreateTeamOptions extends TeamOptions {
@@ -145,14 +145,29 @@ function pick(m: Member): Partial<MemberSummary> {
 
 /**
  * Deletes the team: its config, inboxes, tasks, journal and archive move aside, restorable with
- * {@link restoreTeam}. Refused while a teammate is active (`isActive: true`) unless `force` is set.
+ * {@link restoreTeam}. Refused while a teammate is active unless `force` is set: working by its
+ * presence for a member mailroom runs, `isActive: true` for another (Claude Code's own).
  * @returns where the team went (`location`, for humans) and the id to restore it with
  * @throws TEAM_NOT_FOUND, TEAM_ACTIVE
  */
 export async function deleteTeam(options: TeamOptions & { force?: boolean }): Promise<DeletedTeam> {
   const store = teamOf(options);
   const config = await store.readConfig(options.team);
-  const active = config.members.filter((m) => isTeammate(config, m) && m.isActive === true).map((m) => m.name);
+  const [records, claims] = await Promise.all([store.readMemberRecords(options.team), store.readClaims(options.team)]);
+  const now = nowOf(options);
+  // A member mailroom runs is active while its runtime beats `working` (a killed one may have left
+  // isActive true behind); one mailroom does not run (Claude Code's own) by its isActive.
+  const host = hostOf(options);
+  const isActiveNow = async (m: Member) => {
+    const own = records.find((r) => r.name === m.name);
+    if (!own || !recordIsFor(own, m)) return m.isActive === true;
+    const p = presenceOf(m.name, claims, now);
+    if (p.state !== 'working') return false;
+    // Its runtime on this machine is gone (killed before its claim ran out): not active.
+    return !(p.host === host.hostId && p.pid !== undefined && (await host.probeProcess(p.pid)).kind === 'exited');
+  };
+  const active: string[] = [];
+  for (const m of config.members) if (isTeammate(config, m) && (await isActiveNow(m))) active.push(m.name);
   if (active.length > 0 && !options.force) {
     throw new MailroomError(
       'TEAM_ACTIVE',

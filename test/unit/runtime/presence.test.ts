@@ -6,7 +6,8 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { showTeam } from '../../../src/core/teams.js';
+import { deleteTeam, showTeam } from '../../../src/core/teams.js';
+import { buildMember } from '../../../src/domain/roster.js';
 import { spawnMember } from '../../../src/core/spawn.js';
 import { sendMessage } from '../../../src/core/messages.js';
 import { openFsStores } from '../../../src/store/open.js';
@@ -72,6 +73,20 @@ async function runOneTurn(root: string, team: string, name: string): Promise<voi
   expect(after.presence).toEqual({ state: 'stopped' });
   expect(after.isActive).toBe(false);
 }
+
+describe('team delete and presence', () => {
+  it('a mailroom member left isActive true by a killed runtime does not block it; a Claude Code member with isActive true does', async () => {
+    dir = await makeTempDir();
+    await makeTeam(dir.path, 't', ['alice']);
+    const store = openFsStores(dir.path).team;
+    await store.updateMember('t', 'alice', { isActive: true });
+    await store.addMember('t', buildMember({ name: 'cc', team: 't', model: 'x', cwd: dir.path, joinedAt: Date.now() }));
+    await store.updateMember('t', 'cc', { isActive: true });
+    await expect(deleteTeam({ root: dir.path, team: 't' })).rejects.toMatchObject({ code: 'TEAM_ACTIVE', details: { active: ['cc'] } });
+    await store.updateMember('t', 'cc', { isActive: false });
+    await expect(deleteTeam({ root: dir.path, team: 't' })).resolves.toMatchObject({ team: 't' });
+  });
+});
 
 describe('presence and isActive', () => {
   it('team spawn of a member nothing runs writes isActive false and shows it stopped', async () => {
