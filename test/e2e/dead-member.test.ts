@@ -42,8 +42,11 @@ describe('a teammate killed mid-task', () => {
     const { process: started } = await spawnProcessTeammate({ root: dir.path, team: 't', name: 'bob', model: `scripted:${script}`, cwd: dir.path, prompt: 'Do the long job.' });
     pids.push(started.pid);
     await claimTask({ root: dir.path, team: 't', id: '1', as: 'bob' });
-    await until(async () => (await showTeam({ root: dir.path, team: 't' })).members.find((m) => m.name === 'bob')?.presence.state === 'working', 15_000, 'bob working');
-    expect((await store.team.readConfig('t')).members.find((m) => m.name === 'bob')?.isActive).toBe(true);
+    // The beat and the isActive write of the change are two store steps: wait for both.
+    await until(async () => {
+      const bob = (await showTeam({ root: dir.path, team: 't' })).members.find((m) => m.name === 'bob');
+      return bob?.presence.state === 'working' && bob.isActive === true;
+    }, 15_000, 'bob working, isActive true');
 
     process.kill(started.pid, 'SIGKILL');
     await until(() => !isAlive(started.pid), 5_000, 'bob to die');
