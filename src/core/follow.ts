@@ -92,9 +92,9 @@ export async function followTeam(options: FollowOptions): Promise<Following> {
   }
   feed.subscribe((hint: FeedHint) => {
     if (hint.kind === 'tick') return schedule(0);
-    if (hint.kind === 'claims') return;
+    // Claims (heartbeats) come every 5 s per running member: batched with the next tick or change.
     queue.push(hint);
-    schedule(options.debounceMs ?? 15);
+    schedule(hint.kind === 'claims' ? 250 : (options.debounceMs ?? 15));
   });
   await feed.start();
   let initial: TeamSnapshot;

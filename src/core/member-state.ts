@@ -6,17 +6,22 @@
  *    `shutdown_approved`.
  * 2. `waiting` — it sent a permission, sandbox or plan-approval request, after its last idle
  *    notice, that no response (matched by request id) has answered yet.
- * 3. `working` / `idle` — `isActive` when the config has it (pane teammates set it at the start and
+ * 3. From presence (issue 10) for a member a mailroom runtime runs or ran (it has a reader claim or
+ *    a member record): `dead` when its claim missed three beats, `stopped` when nothing holds it
+ *    (before rule 2: an open request of a stopped member waits for nobody), else its `working` /
+ *    `idle` as its runtime beats it (after rule 2).
+ * 3b. `working` / `idle` — `isActive` when the config has it (pane teammates set it at the start and
  *    end of each turn).
  * 4. Otherwise, from messages (in-process teammates never write `isActive`): `idle` when its last
  *    `idle_notification` is not older than both its last other message and the last message
  *    delivered to it (read, or gone from the inbox); `working` when either of those is newer.
  * 5. `unknown` — none of the above (nothing sent or delivered yet).
  */
+import type { Presence } from '../domain/presence.js';
 import type { ParsedText } from '../protocol/structured.js';
 
 /** The states the roster shows. */
-export type MemberState = 'working' | 'idle' | 'waiting' | 'stopped' | 'unknown';
+export type MemberState = 'working' | 'idle' | 'waiting' | 'stopped' | 'dead' | 'unknown';
 
 /** One message as the rule sees it (a {@link MessageView} fits). */
 export interface SignalMessage {
@@ -31,6 +36,8 @@ export interface SignalMessage {
 export interface StateSignals {
   inRoster: boolean;
   isActive?: boolean | undefined;
+  /** Its presence, for a member a mailroom runtime runs or ran (src/domain/presence.ts); undefined for others (Claude Code's own). */
+  presence?: Presence | undefined;
   /** Messages the member sent, oldest first. */
   sent: readonly SignalMessage[];
   /** Messages addressed to the member, oldest first. */
@@ -48,9 +55,13 @@ export function deriveMemberState(s: StateSignals): StateVerdict {
   if (!s.inRoster) return { state: 'stopped', reason: 'no longer in the roster' };
   const last = s.sent.at(-1);
   if (last && typeOf(last) === 'shutdown_approved') return { state: 'stopped', reason: `approved shutdown at ${last.entry.timestamp}` };
+  const p = s.presence;
+  if (p?.state === 'dead') return { state: 'dead', reason: `no heartbeat since ${new Date(p.lastBeatAt ?? 0).toISOString()} (process ${p.pid ?? '?'} on ${p.host ?? '?'})` };
+  if (p?.state === 'stopped') return { state: 'stopped', reason: 'nothing runs it (no reader claim)' };
   const lastIdle = latest(s.sent.filter((m) => typeOf(m) === 'idle_notification'));
   const pending = openRequest(s, lastIdle);
   if (pending) return { state: 'waiting', reason: `waiting for an answer to ${pending}` };
+  if (p?.state === 'working' || p?.state === 'idle') return { state: p.state, reason: `${p.state} (heartbeat of process ${p.pid ?? '?'} on ${p.host ?? '?'})` };
   if (s.isActive === true) return { state: 'working', reason: 'isActive is true' };
   if (s.isActive === false) return { state: 'idle', reason: 'isActive is false' };
   const lastOwn = latest(s.sent.filter((m) => typeOf(m) !== 'idle_notification'));

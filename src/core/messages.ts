@@ -102,6 +102,11 @@ export interface SendStructuredOptions extends TeamOptions {
   from?: string;
   /** The protocol object; `timestamp` and `from` are filled in when its type uses them and they are missing. */
   message: { type: string } & Record<string, unknown>;
+  /**
+   * The roster to check sender and recipient against, read before the sender left (a teammate's
+   * `shutdown_approved` is sent after it left, see {@link respondToShutdown}); default: read now.
+   */
+  rosterAsOf?: TeamConfig;
 }
 
 /**
@@ -110,7 +115,7 @@ export interface SendStructuredOptions extends TeamOptions {
  */
 export async function sendStructured(options: SendStructuredOptions): Promise<SentMessage & { message: StructuredMessage }> {
   const store = teamOf(options);
-  const config = await store.readConfig(options.team);
+  const config = options.rosterAsOf ?? (await store.readConfig(options.team));
   const from = options.from ?? leadName(config);
   const now = nowOf(options);
   const completed = completeStructured(withRequestId(options.message, { from, to: options.to, team: options.team, now }), from, now);

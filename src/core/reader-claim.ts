@@ -29,11 +29,19 @@ export interface HoldReaderOptions {
   beatMs?: number;
   /** Claim ttl (ms; default {@link DEFAULT_READER_TTL_MS}). */
   ttlMs?: number;
+  /**
+   * Keep the member's `isActive` in config.json as Claude Code does (true while working, false
+   * otherwise), written only when {@link ReaderLease.setState} changes it (default true).
+   */
+  syncActive?: boolean;
 }
 
 /** A reader claim this process holds, renewed until {@link ReaderLease.release}. */
 export class ReaderLease {
   private state: ReaderClaim['state'] = 'idle';
+  /** The `isActive` this lease last wrote (undefined: none yet). */
+  private written: boolean | undefined;
+  private writing: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private beating: Promise<void> | undefined;
   private readonly lost = new AbortController();
@@ -78,14 +86,58 @@ export class ReaderLease {
     return this.lost.signal;
   }
 
-  /** Records what the holder is doing (`working`/`idle`), sent with the next beat. */
-  setState(state: ReaderClaim['state']): void {
+  /**
+   * Records what the holder is doing (`working`/`idle`). A change is beaten at once (presence shows
+   * it within one store write) and, unless `syncActive` is false, written to the member's
+   * `isActive` in config.json (Claude Code's liveness flag: true while working). Resolves once both
+   * are stored (callers need not wait). Never rejects.
+   */
+  async setState(state: ReaderClaim['state']): Promise<void> {
+    const changed = this.state !== state;
     this.state = state;
+    if (this.released) return;
+    this.syncActive(state === 'working');
+    await Promise.all([changed ? this.beat({ fresh: true }) : this.beating, this.writing]);
   }
 
-  /** Renews the claim now (the timer does it every beat period). */
-  async beat(): Promise<void> {
+  /** Waits until the `isActive` writes asked for so far are done (tests, shutdown). */
+  async settled(): Promise<void> {
+    await this.writing;
+  }
+
+  /** How many times this lease rewrote the member's `isActive` (benchmarks). */
+  get activeWrites(): number {
+    return this.writes;
+  }
+  private writes = 0;
+
+  private syncActive(active: boolean): void {
+    if (this.options.syncActive === false || this.written === active) return;
+    this.written = active;
+    this.writing = this.writing.then(() => this.writeActive(active));
+  }
+
+  private async writeActive(active: boolean): Promise<void> {
+    try {
+      const { events } = await storeOf(this.root).team.updateMember(this.team, this.member, { isActive: active }, { actor: this.member });
+      if (events.length > 0) this.writes++;
+    } catch (err) {
+      // The member left (approved shutdown) or the team is gone: there is no flag to keep.
+      if (isMailroomError(err, 'MEMBER_NOT_FOUND') || isMailroomError(err, 'TEAM_NOT_FOUND')) return;
+      this.options.log?.(`could not set isActive of ${this.member}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /**
+   * Renews the claim now (the timer does it every beat period). A beat already in flight serves,
+   * unless `fresh` (the state changed since it started): then another follows it.
+   */
+  async beat(options: { fresh?: boolean } = {}): Promise<void> {
     if (this.released || this.lost.signal.aborted) return;
+    if (options.fresh && this.beating) {
+      const next = this.beating.then(() => this.beat());
+      return next;
+    }
     this.beating ??= storeOf(this.root)
       .team.beat(this.team, this.member, this.token, this.state)
       .then(
@@ -99,11 +151,16 @@ export class ReaderLease {
     await this.beating;
   }
 
-  /** Stops renewing and gives the claim up (its leases go back). Never throws. */
+  /**
+   * Stops renewing and gives the claim up (its leases go back); a member this lease marked active
+   * is marked `isActive: false` first (stopped). Never throws.
+   */
   async release(): Promise<void> {
     if (this.released) return;
+    if (this.written === true) this.syncActive(false);
     this.released = true;
     if (this.timer) clearInterval(this.timer);
+    await this.writing;
     await this.beating;
     await storeOf(this.root).team.releaseReader(this.team, this.member, this.token).catch(() => undefined);
   }

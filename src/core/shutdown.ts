@@ -8,9 +8,9 @@ import { leadName, requireMember } from '../domain/roster.js';
 import type { Task } from '../protocol/task.js';
 import { shutdownPaneFields } from '../protocol/backend.js';
 import { parseMessageText } from '../protocol/structured.js';
-import { opOf, teamOf, type TeamOptions } from './context.js';
+import { nowOf, opOf, teamOf, type TeamOptions } from './context.js';
 import { inboxHistory } from './inbox.js';
-import { sendStructured, type SentMessage } from './messages.js';
+import { completeStructured, sendStructured, type SentMessage } from './messages.js';
 
 /**
  * Sends `shutdown_request` from the lead to `to` (request id `shutdown-<epochMs>@<to>`).
@@ -42,6 +42,12 @@ export interface ShutdownResponseOptions extends TeamOptions {
    * inbox, live or archived. Set for model-driven answers (MCP, runtime tools), which may invent ids.
    */
   requireRequest?: boolean;
+  /**
+   * On approval, leave the roster first (its open tasks back to pending), then send the approval:
+   * what a teammate's own runtime does (runtime and MCP `shutdown_response`), so a lead that
+   * deletes the team on reading the approval is never refused for it.
+   */
+  leave?: boolean;
 }
 
 /**
@@ -73,7 +79,10 @@ async function requireShutdownRequest(options: ShutdownResponseOptions): Promise
 
 /**
  * Sends `shutdown_approved` (with the member's paneId and backendType where it has them:
- * {@link shutdownPaneFields}) or `shutdown_rejected`
+ * {@link shutdownPaneFields}) — with `leave`, after the member left the roster (its open tasks back
+ * to pending, {@link completeShutdown}), so a lead that deletes the team on reading the approval is
+ * never refused for it (issue 10: Claude Code's TeamDelete counts members still in config.json) — or
+ * `shutdown_rejected`
  * (with a reason) to the lead. @throws MESSAGE_INVALID when rejecting without a reason;
  * INVALID_ARGUMENT when `to` is given and is not the lead;
  * REQUEST_NOT_FOUND with `requireRequest` when no such request reached the responder
@@ -94,6 +103,12 @@ export async function respondToShutdown(options: ShutdownResponseOptions): Promi
   if (options.approve) {
     // timestamp is filled in by sendStructured: one instant for the entry and the message.
     Object.assign(message, shutdownPaneFields(member));
+  }
+  if (options.approve && options.leave) {
+    // The message is checked before the member leaves, so a malformed one changes nothing.
+    completeStructured(message, options.from, nowOf(options));
+    await completeShutdown({ ...options, name: options.from });
+    return sendStructured({ ...options, to: leadName(config), from: options.from, message, rosterAsOf: config });
   }
   return sendStructured({ ...options, to: leadName(config), from: options.from, message });
 }

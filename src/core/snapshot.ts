@@ -8,6 +8,7 @@ import type { InboxEntry } from '../protocol/inbox.js';
 import { recordIsFor, type MemberRecord } from '../protocol/member-record.js';
 import type { ParsedText } from '../protocol/structured.js';
 import type { Task, TaskStatus } from '../protocol/task.js';
+import { presenceOf, type Presence, type PresenceClaim } from '../domain/presence.js';
 import { deriveMemberState, type MemberState, type SignalMessage } from './member-state.js';
 import { indexTasks, isInternal } from '../domain/task-board.js';
 import { viewOf, type TaskView } from './tasks.js';
@@ -45,6 +46,8 @@ export interface MemberView {
   state: MemberState;
   /** Evidence for `state`, e.g. `idle notice at 2026-…`. */
   stateReason: string;
+  /** Its presence from its reader claim, for a member a mailroom runtime runs or ran (it has a claim or a member record). */
+  presence?: Presence | undefined;
   /** `backendType` as in config.json (Claude Code's backends only). */
   backendType?: string | undefined;
   /** How mailroom runs the member (`in-process`, `process`, `mcp`, …), from its member record. */
@@ -122,6 +125,10 @@ export interface SnapshotParts {
   records?: ReadonlyMap<string, MemberRecord> | undefined;
   /** Flags for what could not be read (see {@link TeamSnapshot.problems}). */
   problems?: readonly SnapshotProblem[] | undefined;
+  /** The team's reader claims (TeamStore.readClaims), for presence. */
+  claims?: readonly PresenceClaim[] | undefined;
+  /** The instant presence is judged at (epoch ms; default `Date.now()`). */
+  now?: number | undefined;
 }
 
 /** Builds the snapshot. Cost is linear in messages + tasks + members. */
@@ -161,7 +168,8 @@ function groupSignals(messages: readonly MessageView[]): Map<string, Signals> {
 
 function memberRow(m: Pick<Member, 'name' | 'agentId'> & Partial<Member>, parts: SnapshotParts, inRoster: boolean, tasks: TaskView[], signals: Map<string, Signals>): MemberView {
   const s = signals.get(m.name) ?? { sent: [], received: [], unread: 0 };
-  const verdict = deriveMemberState({ inRoster, isActive: m.isActive, sent: s.sent, received: s.received });
+  const presence = inRoster ? presenceFor(m, parts) : undefined;
+  const verdict = deriveMemberState({ inRoster, isActive: m.isActive, presence, sent: s.sent, received: s.received });
   return {
     name: m.name,
     agentId: m.agentId || undefined,
@@ -169,6 +177,7 @@ function memberRow(m: Pick<Member, 'name' | 'agentId'> & Partial<Member>, parts:
     inRoster,
     state: verdict.state,
     stateReason: verdict.reason,
+    ...(presence ? { presence } : {}),
     backendType: m.backendType,
     runtime: runtimeOf(m, parts),
     model: m.model,
@@ -177,6 +186,13 @@ function memberRow(m: Pick<Member, 'name' | 'agentId'> & Partial<Member>, parts:
     unread: s.unread,
     lastActivity: s.sent.at(-1)?.entry.timestamp,
   };
+}
+
+/** Presence of a member a mailroom runtime runs or ran (a claim or a matching member record), else undefined. */
+function presenceFor(m: Pick<Member, 'name' | 'agentId' | 'joinedAt'>, parts: SnapshotParts): Presence | undefined {
+  const claims = parts.claims ?? [];
+  if (!claims.some((c) => c.member === m.name) && runtimeOf(m, parts) === undefined) return undefined;
+  return presenceOf(m.name, claims, parts.now ?? Date.now());
 }
 
 function runtimeOf(m: Pick<Member, 'name' | 'agentId' | 'joinedAt'>, parts: SnapshotParts): string | undefined {

@@ -11,7 +11,9 @@ import { recordIsFor } from '../protocol/member-record.js';
 import { capabilitiesOf } from '../domain/capabilities.js';
 import type { TaskStatus } from '../protocol/task.js';
 import type { DeletedTeam } from '../store/team-store.js';
-import { nowOf, opOf, teamOf, type BaseOptions, type TeamOptions } from './context.js';
+import { presenceOf } from '../domain/presence.js';
+import { presenceView, type MemberPresence } from './presence.js';
+import { hostOf, nowOf, opOf, teamOf, type BaseOptions, type TeamOptions } from './context.js';
 import { describeRunning, runningMembers } from './running-members.js';
 
 /** Input of {@link createTeam}. */
@@ -97,6 +99,8 @@ export interface MemberSummary {
   isActive?: boolean;
   /** What it declares it can do, from its member record (omitted when none). */
   capabilities?: string[];
+  /** Who runs it now, from its reader claim (src/domain/presence.ts): working, idle, stopped or dead. */
+  presence: MemberPresence;
   unread: number;
   /**
    * Set when this member cannot be served and the rest of the team still is (issue 9 item 6): its
@@ -120,6 +124,8 @@ export async function showTeam(options: TeamOptions): Promise<TeamSummary> {
   const config = await store.readConfig(options.team);
   const records = new Map((await store.readMemberRecords(options.team)).map((r) => [r.name, r]));
   const shared = new Map((await store.rosterIssues(options.team)).filter((i) => i.code === 'INBOX_SHARED').map((i) => [i.member, i.with]));
+  const claims = await store.readClaims(options.team);
+  const now = nowOf(options);
   const members: MemberSummary[] = [];
   for (const m of config.members) {
     const read = await store.readInbox(options.team, m.name).then(
@@ -138,6 +144,7 @@ export async function showTeam(options: TeamOptions): Promise<TeamSummary> {
       ...pick(m),
       ...(own && recordIsFor(own, m) ? { runtime: own.runtime } : {}),
       ...(own && recordIsFor(own, m) && capabilitiesOf(own).length > 0 ? { capabilities: capabilitiesOf(own) } : {}),
+      presence: presenceView(presenceOf(m.name, claims, now)),
       unread: inbox.filter((e) => e.read !== true).length,
       ...(read.problem ? { problem: read.problem } : shared.has(m.name) ? { problem: sharedInbox(m.name, shared.get(m.name)) } : {}),
     });
@@ -171,6 +178,8 @@ function pick(m: Member): Partial<MemberSummary> {
  * process, {@link runningMembers}: TEAMMATE_RUNNING listing them) and while a teammate is marked
  * active (`isActive: true`, TEAM_ACTIVE), unless `force` is set (`team delete --force` stops the
  * running teammates first: src/runtime/lifecycle/delete-team.ts).
+ * A member mailroom runs counts as active while its presence is `working`; another (Claude Code's
+ * own) by its `isActive`.
  * @returns where the team went (`location`, for humans) and the id to restore it with
  * @throws TEAM_NOT_FOUND, TEAMMATE_RUNNING, TEAM_ACTIVE
  */
@@ -187,7 +196,21 @@ export async function deleteTeam(options: TeamOptions & { force?: boolean | unde
       );
     }
   }
-  const active = config.members.filter((m) => isTeammate(config, m) && m.isActive === true).map((m) => m.name);
+  const [records, claims] = await Promise.all([store.readMemberRecords(options.team), store.readClaims(options.team)]);
+  const now = nowOf(options);
+  // A member mailroom runs is active while its runtime beats `working` (a killed one may have left
+  // isActive true behind); one mailroom does not run (Claude Code's own) by its isActive.
+  const host = hostOf(options);
+  const isActiveNow = async (m: Member) => {
+    const own = records.find((r) => r.name === m.name);
+    if (!own || !recordIsFor(own, m)) return m.isActive === true;
+    const p = presenceOf(m.name, claims, now);
+    if (p.state !== 'working') return false;
+    // Its runtime on this machine is gone (killed before its claim ran out): not active.
+    return !(p.host === host.hostId && p.pid !== undefined && (await host.probeProcess(p.pid)).kind === 'exited');
+  };
+  const active: string[] = [];
+  for (const m of config.members) if (isTeammate(config, m) && (await isActiveNow(m))) active.push(m.name);
   if (active.length > 0 && !options.force) {
     throw new MailroomError(
       'TEAM_ACTIVE',

@@ -12,7 +12,7 @@ import type { InboxEntry } from '../protocol/inbox.js';
 import type { MemberRecord } from '../protocol/member-record.js';
 import type { Task } from '../protocol/task.js';
 import { compareTaskIds } from '../domain/task-board.js';
-import type { StoreHint, TeamStore } from '../store/team-store.js';
+import type { ReaderClaim, StoreHint, TeamStore } from '../store/team-store.js';
 import { asTeamStore, teamOf, type StoreRef, type TeamOptions } from './context.js';
 import { diffSnapshots } from './tracker-diff.js';
 import { JournalReader } from './journal-reader.js';
@@ -48,6 +48,7 @@ export class TeamTracker {
   private tasks = new Map<string, Task>();
   private readonly departed = new Map<string, string | undefined>();
   private records = new Map<string, MemberRecord>();
+  private claims: ReaderClaim[] = [];
   private readonly book = new MessageBook();
   private readonly journal: JournalReader;
   private pending: StoreHint[] = [];
@@ -71,6 +72,7 @@ export class TeamTracker {
     this.config = await this.store.readConfig(this.team);
     this.exists = true;
     await this.readRecords();
+    await this.readClaims();
     const removal = await this.store.teamRemoval(this.team);
     if (removal) this.ended = { location: removal.location };
     this.readJournalEvents(await this.journal.next());
@@ -101,7 +103,7 @@ export class TeamTracker {
 
   /** The current snapshot (rebuilt only after a change). */
   snapshot(): TeamSnapshot {
-    this.cached ??= buildSnapshot({ team: this.team, config: this.config, exists: this.exists, ended: this.ended, messages: this.book.views(), tasks: [...this.tasks.values()], departed: this.departed, records: this.records, problems: [...this.problems.values()] });
+    this.cached ??= buildSnapshot({ team: this.team, config: this.config, exists: this.exists, ended: this.ended, messages: this.book.views(), tasks: [...this.tasks.values()], departed: this.departed, records: this.records, problems: [...this.problems.values()], claims: this.claims, now: (this.options.now ?? Date.now)() });
     return this.cached;
   }
 
@@ -110,6 +112,7 @@ export class TeamTracker {
     const before = this.snapshot();
     const work = [...this.pending, ...changes.filter((c) => c.kind === 'config' || c.kind === 'inbox' || c.kind === 'task' || c.kind === 'events')];
     this.pending = [];
+    if (this.exists && changes.some((c) => c.kind === 'claims')) await this.readClaims();
     const configChanged = work.some((c) => c.kind === 'config');
     const beforeTasks = new Map(this.tasks);
     const events: TeamEvent[] = [];
@@ -167,6 +170,11 @@ export class TeamTracker {
       this.problems.set(agent, inboxProblem(agent, err));
       return undefined;
     }
+  }
+
+  /** The team's reader claims (presence); none when they cannot be read. Presence is judged again at every apply (a claim dies with time, not with a write). */
+  private async readClaims(): Promise<void> {
+    this.claims = await this.store.readClaims(this.team).catch(() => []);
   }
 
   /** The inbox's valid entries, or undefined when it does not exist (an empty read is checked). */

@@ -112,7 +112,8 @@ export interface MemberDraft {
 
 /**
  * A teammate in Claude Code's key order: agentId `<name>@<team>`, name, agentType?, color?,
- * joinedAt, tmuxPaneId, subscriptions, model, prompt?, planModeRequired, cwd, backendType? — the
+ * joinedAt, tmuxPaneId, subscriptions, model, prompt?, planModeRequired, cwd, backendType?, isActive
+ * (false: nothing runs it yet; TeamDelete of a Claude Code lead refuses a member whose flag is not false) — the
  * pane id and backend type saying what the member really is ({@link rosterBackend}: `""` and no
  * backend type for every member mailroom runs, a real pane only for a tmux/iTerm2 member).
  */
@@ -129,6 +130,8 @@ export function buildMember(d: MemberDraft): Member {
   m.planModeRequired = d.planModeRequired ?? false;
   m.cwd = d.cwd;
   if (roster.backendType !== undefined) m.backendType = roster.backendType;
+  // Claude Code's liveness flag: nothing runs the member yet (its runtime sets it while it works).
+  m.isActive = false;
   return m as Member;
 }
 

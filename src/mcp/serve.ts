@@ -4,6 +4,8 @@
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { startSweeper } from '../core/dead-members.js';
+import { leadName } from '../core/members.js';
 import { ReaderLease } from '../core/reader-claim.js';
 import type { Stores } from '../store/selection.js';
 import { joinTeam } from './join.js';
@@ -38,9 +40,13 @@ export interface ServeMcpOptions {
 export async function serveMcp(options: ServeMcpOptions): Promise<void> {
   const log = options.log ?? stderrLogger;
   const { member, registered } = await joinTeam({ store: options.store, team: options.team, name: options.as, model: options.model, type: options.type, capabilities: options.capabilities });
-  const reader = await ReaderLease.take(options.store, options.team, member.name, 'mcp', { log, onLost: (err) => log(`lost the reader claim: ${err.message}`) });
+  // The lead keeps no isActive (Claude Code's lead has none; TeamDelete looks at teammates only).
+  const isLead = leadName(await options.store.team.readConfig(options.team)) === member.name;
+  const reader = await ReaderLease.take(options.store, options.team, member.name, 'mcp', { log, syncActive: !isLead, onLost: (err) => log(`lost the reader claim: ${err.message}`) });
   log(`${registered ? 'joined' : 'acting as'} ${member.agentId} (store ${options.store.team.location})`);
   const session = new McpSession(options.store, options.team, member.name, log, reader);
+  // Any live runtime takes back the tasks of teammates that died (docs/runtime.md "Dead members").
+  const sweeper = startSweeper({ root: options.store, team: options.team, by: member.name, log });
   const server = createMcpServer(session);
   const stdin = options.stdin ?? process.stdin;
   const transport = new StdioServerTransport(stdin as typeof process.stdin, (options.stdout ?? process.stdout) as typeof process.stdout);
@@ -48,6 +54,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
   await server.connect(transport);
   const inFlight = trackRequests(transport);
   await ended;
+  sweeper.close();
   await session.close();
   // A client that writes its requests and then closes stdin (a pipe) still gets every answer.
   await inFlight.drained(DRAIN_LIMIT_MS);

@@ -5,6 +5,7 @@
  */
 import { MailroomError } from '../errors.js';
 import { TeamFeed } from '../core/feed.js';
+import { sendStructured } from '../core/messages.js';
 import type { ReaderLease } from '../core/reader-claim.js';
 import type { Stores } from '../store/selection.js';
 
@@ -63,6 +64,39 @@ export class McpSession {
   /** Aborted by {@link close}: pending waits end at once instead of holding the process open. */
   get closed(): AbortSignal {
     return this.closing.signal;
+  }
+
+  /**
+   * Presence around one tool call (docs/mcp.md "Presence"): waiting for a message is `idle`, any
+   * other call (and a wait that returned messages) is `working`; the reader claim carries it and
+   * keeps the member's `isActive` as Claude Code does.
+   */
+  async noteCall(toolId: string): Promise<void> {
+    if (toolId === 'wait_for_message') return this.reader?.setState('idle');
+    return this.working();
+  }
+
+  /**
+   * After a wait_for_message: messages mean work; a timeout sends the lead one `idle_notification`
+   * (`idleReason: available`), as a Claude Code teammate does when its turn ends — not again until
+   * the member worked in between. Never throws.
+   */
+  async noteWaitEnded(timedOut: boolean, lead: string): Promise<void> {
+    if (!timedOut) return this.working();
+    await this.reader?.setState('idle');
+    if (this.idleSent || this.me === lead) return;
+    this.idleSent = true;
+    await sendStructured({ root: this.store, team: this.team, from: this.me, to: lead, message: { type: 'idle_notification', idleReason: 'available' } }).catch((err: unknown) => {
+      this.idleSent = false;
+      this.log(`could not send idle_notification: ${err instanceof Error ? err.message : String(err)}`);
+    });
+  }
+
+  private idleSent = false;
+
+  private async working(): Promise<void> {
+    this.idleSent = false;
+    await this.reader?.setState('working');
   }
 
   /** Ends pending waits, releases the feed and gives the reader claim up. */

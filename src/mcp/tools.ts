@@ -30,7 +30,9 @@ export function registerCatalogueTools(server: McpServer, session: McpSession, c
       handler(session.log, name, async (args: Record<string, unknown>, extra: { signal: AbortSignal }) => {
         const input = toCanonical(entry, SURFACE, args);
         const ctx = callContext(session, await lead(), extra.signal);
+        await session.noteCall(entry.id);
         const result = await catalogue.call(entry.id, input, ctx, SURFACE);
+        if (entry.id === 'wait_for_message') await session.noteWaitEnded((result as { timedOut?: boolean }).timedOut === true, ctx.lead);
         return present(entry, result, input, ctx);
       }),
     );

@@ -15,6 +15,7 @@ import type { Model } from './models/types.js';
 import { runTeammate, type TeammateExit, type TeammateOptions, type TeammateState } from './teammate.js';
 import { deadline } from './deadline.js';
 import { ReaderLease } from '../core/reader-claim.js';
+import { startSweeper, type Sweeper } from '../core/dead-members.js';
 
 /** Input of {@link InProcessHost.open}. */
 export interface HostOptions {
@@ -52,12 +53,16 @@ interface Entry {
 /** Hosts in-process teammates of one team. */
 export class InProcessHost {
   private readonly entries = new Map<string, Entry>();
+  /** Takes back the tasks of the team's dead teammates while the host is open (docs/runtime.md "Dead members"). */
+  private readonly sweeper: Sweeper;
 
   private constructor(
     private readonly store: Stores,
     private readonly options: HostOptions,
     private readonly teamFeed: TeamFeed,
-  ) {}
+  ) {
+    this.sweeper = startSweeper({ root: store, team: options.team });
+  }
 
   /** Opens the host (starts watching the team). */
   static async open(options: HostOptions): Promise<InProcessHost> {
@@ -138,6 +143,7 @@ export class InProcessHost {
 
   /** Aborts every teammate still running, waits for them and stops watching. */
   async close(): Promise<void> {
+    this.sweeper.close();
     for (const e of this.entries.values()) e.controller.abort(new Error('host closed'));
     await Promise.allSettled([...this.entries.values()].map((e) => e.done));
     await this.teamFeed.close();

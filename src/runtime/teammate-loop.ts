@@ -222,7 +222,7 @@ export class TeammateLoop {
   private setState(state: TeammateState): void {
     if (this.state === state) return;
     this.state = state;
-    this.reader.setState(state === 'working' ? 'working' : 'idle');
+    void this.reader.setState(state === 'working' ? 'working' : 'idle');
     this.options.onState?.(state);
   }
 }

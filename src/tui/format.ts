@@ -52,6 +52,8 @@ export function stateColor(state: MemberState): string {
       return 'yellow';
     case 'stopped':
       return 'red';
+    case 'dead':
+      return 'magenta';
     case 'unknown':
       return 'gray';
   }

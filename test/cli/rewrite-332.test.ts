@@ -71,7 +71,8 @@ describe.each(['2-teammate-spawned', '3-teammate-idle', '4-shutdown-approved'])(
     expect(after.leadProcess).toEqual({ pid: 329, pidSpace: 'vm#pid:[4026531836]', claimedAt: 1796116016239, procStart: '436929', 'x-lease': 7 });
     const observer = before.members.find((m) => m.name === 'observer')!;
     const helper = after.members.at(-1)!;
-    expect(Object.keys(helper)).toEqual(Object.keys(observer).filter((k) => k !== 'backendType' && k !== 'x-future'));
+    expect(Object.keys(helper)).toEqual([...Object.keys(observer).filter((k) => k !== 'backendType' && k !== 'x-future' && k !== 'isActive'), 'isActive']);
+    expect(helper.isActive).toBe(false);
     expect(helper).toMatchObject({ agentId: `helper@${TEAM}`, name: 'helper', color: 'green', tmuxPaneId: '', subscriptions: [], model: 'claude-opus-5-5', planModeRequired: false, cwd: root });
     // The prompt is mailroom's: in its member record and the first inbox message, not in config.json.
     expect(await readJson(file(`mailroom/members/${TEAM}/helper.json`))).toMatchObject({ name: 'helper', runtime: 'in-process', prompt: 'Help observer.' });

@@ -102,7 +102,9 @@ describe('rewrites of fixtures/claude-code keep what they do not change', () => 
     expect({ ...after, members: after.members.slice(0, 3) }).toEqual(before);
     expect(keyPaths({ ...after, members: after.members.slice(0, 3) })).toEqual(keyPaths(before));
     const carol = after.members[3]!;
-    expect(Object.keys(carol)).toEqual(Object.keys(before.members[1]!).filter((k) => k !== 'isActive' && k !== 'x-future' && k !== 'backendType'));
+    // isActive false: nothing runs carol yet (Claude Code's TeamDelete counts a member without it as active).
+    expect(Object.keys(carol)).toEqual([...Object.keys(before.members[1]!).filter((k) => k !== 'isActive' && k !== 'x-future' && k !== 'backendType'), 'isActive']);
+    expect(carol.isActive).toBe(false);
     expect(carol).toMatchObject({ agentId: 'carol@demo', name: 'carol', color: 'yellow', tmuxPaneId: '', subscriptions: [] });
     const inbox = await readJson<Json[]>(file('teams/demo/inboxes/carol.json'));
     expect(inbox).toHaveLength(1);
@@ -190,7 +192,8 @@ describe('the same change on a Claude Code 2.1.109 snapshot gives what Claude Co
     expect({ ...after, members: after.members.slice(0, 2) }).toEqual(before);
     expect(keyPaths({ ...after, members: after.members.slice(0, 2) })).toEqual(keyPaths(before));
     // observer's keys, but no backendType: helper has no pane and is none of Claude Code's backends.
-    expect(Object.keys(after.members[2]!)).toEqual(Object.keys(before.members[1]!).filter((k) => k !== 'backendType'));
+    // ...and isActive false last, as pane teammates carry it: nothing runs helper yet.
+    expect(Object.keys(after.members[2]!)).toEqual([...Object.keys(before.members[1]!).filter((k) => k !== 'backendType'), 'isActive']);
     expect(after.members[2]).toMatchObject({ agentId: 'helper@compat', color: 'green', tmuxPaneId: '', planModeRequired: false });
   });
 });

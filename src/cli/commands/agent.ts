@@ -16,6 +16,19 @@ interface AgentArgs extends GlobalArgs {
   'idle-notifications'?: string;
 }
 
+/**
+ * Once the teammate stopped, the process ends even if a handle is left open (a file watch on a team
+ * directory that another client removed kept it alive, issue 10): a grace of
+ * {@link EXIT_GRACE_MS} for output to flush, then exit with the code set so far. The timer is
+ * unref'd: a process with nothing left open exits at once as usual.
+ */
+function exitSoon(): void {
+  setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
+}
+
+/** How long `mailroom agent` waits after its teammate stopped before it exits regardless (ms). */
+const EXIT_GRACE_MS = 1_000;
+
 /** `agent`. */
 export const agentCommand: CommandModule<GlobalArgs, AgentArgs> = {
   command: 'agent [name]',
@@ -44,6 +57,7 @@ export const agentCommand: CommandModule<GlobalArgs, AgentArgs> = {
     } finally {
       process.off('SIGTERM', stop);
       process.off('SIGINT', stop);
+      exitSoon();
     }
   },
 };

@@ -20,6 +20,7 @@ interface RunArgs extends GlobalArgs {
   'shutdown-timeout'?: number;
   'poll-ms'?: number;
   verbose?: boolean;
+  resume?: boolean;
 }
 
 /** `run`. */
@@ -35,6 +36,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       .option('shutdown-timeout', durationOption('Force a shutdown not answered within this long (default 30s)'))
       .option('poll-ms', durationOption('Safety-net re-read period of idle teammates (default 2000 ms)'))
       .option('verbose', { type: 'boolean', describe: "Also print idle notifications and the teammates' logs" })
+      .option('resume', { type: 'boolean', describe: 'If the team exists (the file ran before), resume it: keep its tasks and mail, re-register members that left' })
       .example('$0 run fixtures/demo/team.yaml --root /tmp/demo --workdir /tmp/demo/work', 'Run the offline demo team')
       .example('$0 run team.yaml --model anthropic:claude-sonnet-4-5', 'Same team, every member on Claude') as Argv<RunArgs>,
   handler: async (a) => {
@@ -56,6 +58,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       team: a.team,
       workdir: a.workdir,
       model: a.model,
+      resume: a.resume,
       timeoutMs: a.timeout,
       shutdownTimeoutMs: a['shutdown-timeout'],
       pollMs: a['poll-ms'],

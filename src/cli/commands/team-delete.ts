@@ -34,7 +34,7 @@ export const teamDeleteCommand: CommandModule<GlobalArgs, Args<{ name: string; f
     });
     const { deleted } = r;
     emit(a.json, { deleted: a.name, id: deleted.id, location: deleted.location, stopped: r.stopped, stillRunning: r.stillRunning }, () => [
-      ...r.stopped.map((s) => `Stopped ${s.name} (${{ approved: 'approved the shutdown', forced: 'forced', timeout: 'no answer in time: forced' }[s.outcome]}${s.killedPid !== undefined ? `, killed process ${s.killedPid}` : ''})`),
+      ...r.stopped.map((s) => `Stopped ${s.name} (${{ approved: 'approved the shutdown', forced: 'forced', timeout: 'no answer in time: forced', 'not-running': 'was not running: removed' }[s.outcome]}${s.killedPid !== undefined ? `, killed process ${s.killedPid}` : ''})`),
       ...r.stillRunning.map((m) => `${m.name} still runs (${m.kind ?? 'process'}${m.pid !== undefined ? ` ${m.pid}` : ''}): it will find the team gone`),
       `Deleted team ${a.name}: config, inboxes, tasks and journal moved to ${deleted.location}; \`mailroom team restore ${a.name}\` brings it back`,
     ]);

@@ -6,6 +6,7 @@ import { MailroomError } from '../../errors.js';
 import { teamBroadcastCommand, teamSendCommand } from './team-send.js';
 import { teamAskCommand } from './team-ask.js';
 import { teamSpawnCommand } from './team-spawn.js';
+import { teamResumeCommand } from './team-resume.js';
 import { teamStopCommand } from './team-stop.js';
 import { teamPolicyCommand } from './team-policy.js';
 import { teamDeleteCommand } from './team-delete.js';
@@ -87,7 +88,7 @@ const restore: CommandModule<GlobalArgs, Args<{ name?: string; list?: boolean }>
 };
 
 /** The subcommands of `team`, in help order. */
-export const TEAM_COMMANDS = [create, list, show, teamDeleteCommand, restore, teamSpawnCommand, teamStopCommand, teamSendCommand, teamAskCommand, teamBroadcastCommand, teamPolicyCommand] as unknown as CommandModule<GlobalArgs, GlobalArgs>[];
+export const TEAM_COMMANDS = [create, list, show, teamDeleteCommand, restore, teamResumeCommand, teamSpawnCommand, teamStopCommand, teamSendCommand, teamAskCommand, teamBroadcastCommand, teamPolicyCommand] as unknown as CommandModule<GlobalArgs, GlobalArgs>[];
 
 /** The `team` command group. */
 export const teamCommand: CommandModule<GlobalArgs, GlobalArgs> = {

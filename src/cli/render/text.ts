@@ -3,7 +3,7 @@
  */
 import { describeText } from '../../core/describe.js';
 import type { InboxMessage } from '../../core/inbox.js';
-import type { TeamSummary } from '../../core/teams.js';
+import type { MemberSummary, TeamSummary } from '../../core/teams.js';
 import type { TaskView } from '../../core/tasks.js';
 import type { Task } from '../../protocol/task.js';
 import { askOf, inReplyTo, isLateReply } from '../../domain/replies.js';
@@ -68,6 +68,18 @@ export function taskDetail(v: TaskView): string[] {
   return lines;
 }
 
+/**
+ * A member's presence in `team show`: `idle (pid 123 on host-a)`, `stopped (nothing runs it)`; a
+ * member mailroom does not run (Claude Code's own: no member record) and that holds no claim has
+ * no heartbeat to judge by.
+ */
+function presenceText(m: MemberSummary): string {
+  const p = m.presence;
+  if (p.state === 'stopped') return m.runtime === undefined ? 'no mailroom heartbeat' : 'stopped (nothing runs it)';
+  const where = p.pid !== undefined ? ` (pid ${p.pid}${p.host ? ` on ${p.host}` : ''})` : '';
+  return p.state === 'dead' ? `dead: no heartbeat since ${new Date(p.lastBeatAt ?? 0).toISOString()}${where}` : `${p.state}${where}`;
+}
+
 /** `mailroom team show` output. */
 export function teamDetail(s: TeamSummary): string[] {
   const c = s.config;
@@ -76,7 +88,7 @@ export function teamDetail(s: TeamSummary): string[] {
     const bits = [m.isLead ? 'lead' : m.agentType ?? 'teammate', m.model, m.runtime ?? m.backendType, m.color].filter(Boolean).join(', ');
     const can = m.capabilities?.length ? ` — can: ${m.capabilities.join(', ')}` : '';
     const shown = m.name.length > 40 ? `${m.name.slice(0, 40)}…` : m.name;
-    const unread = m.problem ? `cannot be served: ${m.problem.code}` : `${m.unread} unread`;
+    const unread = m.problem ? `cannot be served: ${m.problem.code}` : `${presenceText(m)}, ${m.unread} unread`;
     lines.push(`  ${shown.padEnd(16)} ${bits}${m.isActive === true ? ', active' : ''} — ${unread}${can}`);
   }
   for (const m of s.members) if (m.problem) lines.push('', `${m.problem.code}: ${m.problem.message}`);

@@ -8,6 +8,9 @@
 import { MailroomError } from '../../errors.js';
 import { storeOf, type TeamOptions } from '../../core/context.js';
 import { requireMember } from '../../core/members.js';
+import { isAlive, presenceOf } from '../../domain/presence.js';
+import type { Member } from '../../protocol/config.js';
+import { recordIsFor } from '../../protocol/member-record.js';
 import { completeShutdown } from '../../core/shutdown.js';
 import type { Stores } from '../../store/selection.js';
 import { stopProcessGroup } from '../../core/process-group.js';
@@ -42,8 +45,12 @@ export interface StopWait {
 /** What {@link stopTeammate} did. */
 export interface StopResult {
   name: string;
-  /** `approved` by the teammate, `forced` (--force), or `timeout` (no answer, then forced). */
-  outcome: 'approved' | 'forced' | 'timeout';
+  /**
+   * `approved` by the teammate, `forced` (--force), `timeout` (no answer, then forced), or
+   * `not-running`: a member mailroom runs that nothing ran (no live reader claim, no live process)
+   * — torn down at once, without a request nobody would answer.
+   */
+  outcome: 'approved' | 'forced' | 'timeout' | 'not-running';
   requestId?: string;
   /** Pid of the process that was signalled, if one was. */
   killedPid?: number;
@@ -57,8 +64,9 @@ export interface StopResult {
  */
 export async function stopTeammate(options: StopOptions): Promise<StopResult> {
   const stores = storeOf(options.root);
-  requireMember(await stores.team.readConfig(options.team), options.name, 'teammate');
+  const member = requireMember(await stores.team.readConfig(options.team), options.name, 'teammate');
   if (options.force) return teardown(stores, options, 'forced', true);
+  if (await nothingRuns(stores, options.team, member)) return teardown(stores, options, 'not-running', true);
   const timeoutMs = options.timeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
   const { requestId, answer } = await shutdownHandshake({
     store: stores,
@@ -78,6 +86,19 @@ export async function stopTeammate(options: StopOptions): Promise<StopResult> {
   }
   const result = await teardown(stores, options, answer.kind === 'approved' ? 'approved' : 'timeout', answer.kind !== 'approved');
   return { ...result, requestId };
+}
+
+/**
+ * True for a member mailroom registered (it has a member record) whose reader claim is not live and
+ * whose recorded process (if any) is gone: no runtime of it can answer a shutdown_request. A member
+ * mailroom does not run (Claude Code's own) may be served by its own client: it is always asked.
+ */
+async function nothingRuns(stores: Stores, team: string, member: Member): Promise<boolean> {
+  const [records, claims, processRecord] = await Promise.all([stores.team.readMemberRecords(team), stores.team.readClaims(team), stores.host.readProcessRecord(team, member.name).catch(() => undefined)]);
+  const own = records.find((r) => r.name === member.name);
+  if (!own || !recordIsFor(own, member)) return false;
+  if (isAlive(presenceOf(member.name, claims, Date.now()))) return false;
+  return processRecord === undefined || !(await mayBeRunning(processRecord));
 }
 
 async function teardown(stores: Stores, o: StopOptions, outcome: StopResult['outcome'], kill: boolean): Promise<StopResult> {

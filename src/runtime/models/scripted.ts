@@ -3,13 +3,23 @@
  * and records every request it got. For mailroom's tests and for users' tests of their own teams.
  * When the script runs out it ends the turn with no output. A file script is YAML or JSON: a list
  * of turns, or `{turns: [...]}`.
+ *
+ * A request id exists only once the lead sent its request, so a script cannot spell it: in a tool
+ * call's input, {@link SHUTDOWN_REQUEST_ID} (in any string, at any depth) becomes the `requestId` of
+ * the latest `shutdown_request` delivered in the conversation so far (left as is when none was), so a
+ * script can play a complete teammate: `{name: SendMessage, input: {to: team-lead, message: {type:
+ * shutdown_response, request_id: "{{shutdown_request_id}}", approve: true}}}`.
  */
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { MailroomError } from '../../errors.js';
 import { readUserFile } from '../../store/user-files.js';
 import { modelCallAborted } from './abort.js';
+import { shutdownRequestIn } from './request-view.js';
 import type { Model, ModelRequest, ModelResponse, StopReason } from './types.js';
+
+/** The placeholder a scripted tool call's input uses for the pending shutdown request's id. */
+export const SHUTDOWN_REQUEST_ID = '{{shutdown_request_id}}';
 
 /** One scripted reply. `stopReason` defaults to `tool_use` when there are tool calls, else `end_turn`. */
 export const ScriptedTurnSchema = z.object({
@@ -50,7 +60,7 @@ export function createScriptedModel(options: ScriptedModelOptions): ScriptedMode
       await options.onCall?.(request, index);
       const turn = turns[index];
       if (turn?.delayMs) await delay(turn.delayMs, request.signal, id);
-      return turn ? replyOf(turn, index) : { content: [], stopReason: 'end_turn' };
+      return turn ? replyOf(turn, index, request) : { content: [], stopReason: 'end_turn' };
     },
   };
 }
@@ -66,12 +76,33 @@ export async function loadScriptedModel(path: string): Promise<ScriptedModel> {
   return createScriptedModel({ turns: parsed.data, name: path });
 }
 
-function replyOf(turn: z.output<typeof ScriptedTurnSchema>, index: number): ModelResponse {
+function replyOf(turn: z.output<typeof ScriptedTurnSchema>, index: number, request: ModelRequest): ModelResponse {
   const content: ModelResponse['content'] = [];
   if (turn.text) content.push({ type: 'text', text: turn.text });
-  (turn.toolCalls ?? []).forEach((c, i) => content.push({ type: 'tool_use', id: c.id ?? `toolu_scripted_${index}_${i}`, name: c.name, input: c.input }));
+  const requestId = latestShutdownRequestId(request);
+  (turn.toolCalls ?? []).forEach((c, i) => content.push({ type: 'tool_use', id: c.id ?? `toolu_scripted_${index}_${i}`, name: c.name, input: fillIn(c.input, requestId) as Record<string, unknown> }));
   const stopReason: StopReason = turn.stopReason ?? (turn.toolCalls?.length ? 'tool_use' : 'end_turn');
   return { content, stopReason };
+}
+
+/** The requestId of the newest shutdown_request delivered in the request's user turns. */
+function latestShutdownRequestId(request: ModelRequest): string | undefined {
+  for (let i = request.messages.length - 1; i >= 0; i--) {
+    const m = request.messages[i];
+    if (m?.role !== 'user') continue;
+    const found = shutdownRequestIn(m);
+    if (found) return found.requestId;
+  }
+  return undefined;
+}
+
+/** `value` with {@link SHUTDOWN_REQUEST_ID} replaced in every string (a copy; unchanged without an id). */
+function fillIn(value: unknown, requestId: string | undefined): unknown {
+  if (requestId === undefined) return value;
+  if (typeof value === 'string') return value.split(SHUTDOWN_REQUEST_ID).join(requestId);
+  if (Array.isArray(value)) return value.map((v) => fillIn(v, requestId));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillIn(v, requestId)]));
+  return value;
 }
 
 function delay(ms: number, signal: AbortSignal, id: string): Promise<void> {

@@ -11,6 +11,7 @@ import { MailroomError, isMailroomError } from '../../errors.js';
 import { storeOf, type StoreRef } from '../../core/context.js';
 import { requireMember } from '../../core/members.js';
 import { describeReap, reapOrphanCommands } from '../../core/orphan-commands.js';
+import { startSweeper, type Sweeper } from '../../core/dead-members.js';
 import { ReaderLease } from '../../core/reader-claim.js';
 import type { Stores } from '../../store/selection.js';
 import { createModel } from '../models/index.js';
@@ -45,6 +46,7 @@ export async function runAgentProcess(options: AgentProcessOptions): Promise<Tea
   const member = requireMember(await store.team.readConfig(options.team), options.name, 'teammate');
   await claimTeammate(store, options.team, options.name, await ownAgentRecord(options.team, options.name, options.model));
   let reader: ReaderLease | undefined;
+  let sweeper: Sweeper | undefined;
   try {
     const spec = options.model ?? member.model;
     const model = await createModel(spec).catch((err: unknown) => {
@@ -54,11 +56,14 @@ export async function runAgentProcess(options: AgentProcessOptions): Promise<Tea
     const log = (line: string) => options.out(`${new Date().toISOString()} ${options.name}: ${line}\n`);
     reader = await ReaderLease.take(store, options.team, options.name, 'agent', { log });
     log(`started (pid ${process.pid}, model ${model.id}, team ${options.team})`);
+    // Any live runtime takes back the tasks of teammates that died (docs/runtime.md "Dead members").
+    sweeper = startSweeper({ root: store, team: options.team, by: options.name, log });
     for (const reaped of await reapOrphanCommands(store, options.team)) log(describeReap(reaped));
     const exit = await runTeammate({ root: store, team: options.team, name: options.name, model, signal: options.signal, pollMs: options.pollMs, log, reader, ...(options.idleNotifications ? { idleNotifications: options.idleNotifications } : {}) });
     log(`stopped: ${exit.reason}`);
     return exit;
   } finally {
+    sweeper?.close();
     await reader?.release();
     await forgetOwnRecord(options, store);
   }

@@ -17,7 +17,9 @@ import { waitUntilQuiet } from './quiet.js';
 import { summarise, type RunReport } from './report.js';
 import { TurnFailures, type TurnFailure } from './turn-failures.js';
 import { snapshotOutputs, sortOutputs } from './outputs.js';
-import { resolveMembers, setUpTeam, type SetUpMember } from './setup.js';
+import { rejoinTeam, resolveMembers, setUpTeam, type SetUpMember } from './setup.js';
+import { isMailroomError } from '../../errors.js';
+import type { Stores } from '../../store/selection.js';
 import { loadTeamFile } from './team-file.js';
 import { deadline } from '../deadline.js';
 
@@ -31,6 +33,11 @@ export interface RunTeamOptions {
   file: string;
   /** Team name (default: the file's `team`). */
   team?: string;
+  /**
+   * When the team exists already, resume it instead of refusing with TEAM_EXISTS: keep its tasks,
+   * inboxes and members, register again the file's members that left, and run until quiet.
+   */
+  resume?: boolean;
   /** Work directory (default: the file's `workdir`, relative to it, else the current directory). */
   workdir?: string;
   /** Model for every member, overriding the file. */
@@ -74,7 +81,11 @@ export async function runTeam(o: RunTeamOptions): Promise<RunReport> {
   const models = await Promise.all(members.map((m) => createModel(m.model)));
   const workdir = await stores.host.ensureUserDir(o.workdir ?? (loaded.file.workdir !== undefined ? resolve(loaded.dir, loaded.file.workdir) : process.cwd()), 'work directory');
   const declared = await snapshotOutputs(stores.host, loaded, workdir);
-  await setUpTeam({ store: stores, loaded, team, workdir, members });
+  const setUp = { store: stores, loaded, team, workdir, members };
+  if (o.resume && (await teamExists(stores, team))) {
+    const rejoined = await rejoinTeam(setUp);
+    o.onNotice?.(`resuming team ${team}${rejoined.length ? `; registered again: ${rejoined.join(', ')}` : ''}`);
+  } else await setUpTeam(setUp);
   const startedAt = Date.now();
   let poke = () => {};
   const host = await InProcessHost.open({ root: stores, team, pollMs: o.pollMs, log: o.onLog, onState: () => poke() });
@@ -102,6 +113,16 @@ export async function runTeam(o: RunTeamOptions): Promise<RunReport> {
     await lead.stop(); // the last messages (shutdown answers) are reported before the caller prints the report
     await host.close();
   }
+}
+
+async function teamExists(stores: Stores, team: string): Promise<boolean> {
+  return stores.team.readConfig(team).then(
+    () => true,
+    (err: unknown) => {
+      if (isMailroomError(err, 'TEAM_NOT_FOUND')) return false;
+      throw err;
+    },
+  );
 }
 
 /** Stops every member through the handshake; `force` skips it, and `signal` (Ctrl-C) forces the ones still waiting. */

@@ -7,7 +7,7 @@ import { createTeam } from '../../core/teams.js';
 import { spawnMember } from '../../core/spawn.js';
 import { parseCapabilities, REQUIRES_KEY } from '../../domain/capabilities.js';
 import { addTask } from '../../core/tasks.js';
-import type { StoreRef } from '../../core/context.js';
+import { storeOf, type StoreRef } from '../../core/context.js';
 import { parseModelSpec } from '../models/index.js';
 import type { LoadedTeamFile, TaskSpec } from './team-file.js';
 
@@ -62,6 +62,27 @@ export async function setUpTeam(o: SetUpOptions): Promise<void> {
     const task = await addTask({ root, team: o.team, subject: spec.subject, description: spec.description, activeForm: spec.activeForm, owner: spec.owner, blockedBy: spec.blockedBy.map((k) => ids.get(k)!), metadata: metadataOf(spec, o) });
     if (spec.key !== undefined) ids.set(spec.key, task.id);
   }
+}
+
+/**
+ * `mailroom run --resume` of a team that exists (a run that already ran, or was interrupted): the
+ * team, its tasks and its inboxes are kept; every member of the file no longer in the roster (it
+ * left at the end of the earlier run) is registered again, with its prompt. Nothing else is written.
+ * @returns the names registered again
+ * @throws INVALID_NAME, INVALID_ARGUMENT (model)
+ */
+export async function rejoinTeam(o: SetUpOptions): Promise<string[]> {
+  const { file } = o.loaded;
+  const root = o.store;
+  const models = new Map(o.members.map((m) => [m.name, m.model]));
+  const roster = new Set((await storeOf(root).team.readConfig(o.team)).members.map((m) => m.name));
+  const added: string[] = [];
+  for (const m of file.members) {
+    if (roster.has(m.name)) continue;
+    await spawnMember({ root, team: o.team, name: m.name, model: models.get(m.name)!, type: m.type, color: m.color, prompt: m.prompt ?? defaultPrompt(o.team), backend: 'in-process', cwd: o.workdir });
+    added.push(m.name);
+  }
+  return added;
 }
 
 function metadataOf(spec: TaskSpec, o: SetUpOptions): Record<string, unknown> {

@@ -78,6 +78,10 @@ export async function watchTeam(ctx: FsContext, team: string, listener: (hint: S
   await new Promise<void>((resolve, reject) => {
     watcher.once('ready', () => resolve());
     watcher.once('error', reject);
+  }).catch(async (err: unknown) => {
+    // A watch that failed to start (its directory removed meanwhile) must not stay open: it would keep the process alive.
+    await watcher.close();
+    throw err;
   });
   const direct = [...dirs, ...quiet].map((d) => watchDirectly(d, (p) => !isNoise(p) && onPath(p)));
   return {

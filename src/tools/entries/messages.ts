@@ -41,7 +41,7 @@ export const shutdownResponseTool = defineTool({
   }),
   hints: { destructive: true, idempotent: false },
   async run(input, ctx) {
-    const sent = await respondToShutdown({ ...ctx.target, from: ctx.member, requestId: input.requestId, approve: input.approve, reason: input.reason, requireRequest: true });
+    const sent = await respondToShutdown({ ...ctx.target, from: ctx.member, requestId: input.requestId, approve: input.approve, reason: input.reason, requireRequest: true, leave: true });
     if (input.approve) ctx.record.shutdownApproved = { requestId: input.requestId };
     return sent;
   },

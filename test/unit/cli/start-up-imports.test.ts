@@ -9,6 +9,8 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildMember } from '../../../src/domain/roster.js';
+import { openFsStores } from '../../../src/store/open.js';
 import { BIN } from '../../helpers/cli.js';
 import { cleanEnv, mailroomOk } from '../../helpers/store-files.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
@@ -116,7 +118,9 @@ describe('the real binary: modules loaded from node_modules', () => {
   });
 
   it('the hooks see a package a verb loads: team stop waits with chokidar', async () => {
-    await mailroomOk(tmp.path, 'team', 'spawn', 'bob');
+    // A member mailroom did not register (no member record, as Claude Code's own): it is asked, and waited for.
+    const { team } = await mailroomOk(tmp.path, 'team', 'list', '--json').then((r) => ({ team: (JSON.parse(r.stdout) as string[])[0]! }));
+    await openFsStores(tmp.path).team.addMember(team, buildMember({ name: 'bob', team, model: 'x', cwd: tmp.path, joinedAt: Date.now() }));
     const run = await loadedBy('team', 'stop', 'bob', '--timeout', '100ms');
     expect(run.code).toBe(0);
     expect(run.loaded).toContain('chokidar');
