@@ -23,8 +23,8 @@ describe('capabilities', () => {
     expect((await cli('team', 'spawn', 'rita', '--capability', 'review,csv')).code).toBe(0);
     expect((await cli('team', 'spawn', 'dan', '--capability', 'csv')).code).toBe(0);
     const show = await cli('team', 'show');
-    expect(show.stdout).toMatch(/rita .* — 0 unread — can: review, csv\n/);
-    expect(show.stdout).toMatch(/dan .* — 0 unread — can: csv\n/);
+    expect(show.stdout).toMatch(/rita .* 0 unread — can: review, csv\n/);
+    expect(show.stdout).toMatch(/dan .* 0 unread — can: csv\n/);
     const json = JSON.parse((await cli('team', 'show', '--json')).stdout) as { members: { name: string; capabilities?: string[] }[] };
     expect(json.members.map((m) => [m.name, m.capabilities])).toEqual([['team-lead', undefined], ['rita', ['review', 'csv']], ['dan', ['csv']]]);
 

@@ -48,7 +48,7 @@ describe('a Claude Code–written config with a 300-character member and two nam
 
   it('team show serves the team and flags the one member with NAME_TOO_LONG, and the later of two sharing an inbox file with INBOX_SHARED', async () => {
     const run = await mailroomOk(dir.path, 'team', 'show', 't');
-    expect(run.stdout).toMatch(/bob .* — 0 unread/);
+    expect(run.stdout).toMatch(/bob .* — stopped \(nothing runs it\), 0 unread/);
     expect(run.stdout).toContain('— cannot be served: NAME_TOO_LONG');
     const json = JSON.parse((await mailroomOk(dir.path, 'team', 'show', 't', '--json')).stdout) as { members: Array<{ name: string; problem?: { code: string } }> };
     expect(json.members.filter((m) => m.problem).map((m) => [m.name.length > 40 ? m.name.length : m.name, m.problem!.code])).toEqual([
@@ -56,7 +56,7 @@ describe('a Claude Code–written config with a 300-character member and two nam
       ['cafè', 'INBOX_SHARED'],
     ]);
     expect(run.stdout).toMatch(/cafè .* — cannot be served: INBOX_SHARED/);
-    expect(run.stdout).toMatch(/café .* — 0 unread/);
+    expect(run.stdout).toMatch(/café .* — no mailroom heartbeat, 0 unread/);
   });
 
   it('watch --json starts, listing every member, with the long one and the sharing one flagged', async () => {

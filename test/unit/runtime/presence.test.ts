@@ -49,7 +49,8 @@ async function isActiveUpdates(root: string, team: string, name: string): Promis
 async function runOneTurn(root: string, team: string, name: string): Promise<void> {
   const { model, open, calling } = gatedModel();
   const stop = new AbortController();
-  const running = runTeammate({ root, team, name, model, signal: stop.signal, pollMs: 200 });
+  // Tasks are not this test's subject (the 2.1.109 fixture has a ready task): only mail starts the turn.
+  const running = runTeammate({ root, team, name, model, signal: stop.signal, pollMs: 200, takesTasks: false });
   await until(async () => (await member(root, team, name)).presence.state === 'idle', 10_000, 'idle presence');
   expect((await member(root, team, name)).isActive).toBe(false);
   await sendMessage({ root, team, from: 'team-lead', to: name, text: 'please work' });
