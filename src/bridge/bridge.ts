@@ -263,6 +263,7 @@ class Engine implements Bridge {
     const r = await syncTasks({ team: this.team, local: this.o.local, remote: this.o.remote }, this.state.tasks);
     this.state.tasks = r.base;
     await saveState(this.o.host, this.team, this.state);
+    if (r.again) this.dirty.tasks = true; // a local file changed under the step: sync it again
     if (r.toLocal + r.toRemote + r.conflicts.length > 0) this.o.onStatus?.({ kind: 'tasks', toLocal: r.toLocal, toRemote: r.toRemote, conflicts: r.conflicts });
   }
 

@@ -25,6 +25,8 @@ export interface BoardSides {
   team: string;
   local: TeamStore;
   remote: TeamStore;
+  /** Names this machine's board in the idempotency key of a task it creates in Redis (default: the local store's location). */
+  origin?: string | undefined;
 }
 
 /** What a board sync did. */
@@ -35,6 +37,8 @@ export interface BoardSyncResult {
   toRemote: number;
   /** Ids whose local edit lost to Redis. */
   conflicts: string[];
+  /** A local file changed while it was being synced (its write was refused): sync again. */
+  again: boolean;
 }
 
 const CTX = { actor: 'mailroom-bridge' };
@@ -45,7 +49,7 @@ export async function syncTasks(sides: BoardSides, base: Readonly<Record<string,
   const [ls, rs] = await Promise.all([local.listTasks(team), remote.listTasks(team)]);
   const L = new Map(ls.map((t) => [t.id, t]));
   const R = new Map(rs.map((t) => [t.id, t]));
-  const out: BoardSyncResult = { base: {}, toLocal: 0, toRemote: 0, conflicts: [] };
+  const out: BoardSyncResult = { base: {}, toLocal: 0, toRemote: 0, conflicts: [], again: false };
   const ids = [...new Set([...L.keys(), ...R.keys(), ...Object.keys(base)])].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0));
   const moved = new Set<string>();
   for (const id of ids) {
@@ -53,50 +57,77 @@ export async function syncTasks(sides: BoardSides, base: Readonly<Record<string,
     const b = base[id];
     const l = L.get(id);
     const r = R.get(id);
+    try {
+      await syncOne(sides, { id, b, l, r, L }, out, moved);
+    } catch (err) {
+      // Claude Code wrote the local file meanwhile (a compare-and-set on it refused): keep the old
+      // base, so the next step sees that write as a local change.
+      if (!(err instanceof MailroomError && (err.code === 'TASK_CONFLICT' || err.code === 'TASK_NOT_FOUND'))) throw err;
+      if (b) out.base[id] = b;
+      out.again = true;
+    }
+  }
+  return out;
+}
+
+async function syncOne(sides: BoardSides, c: { id: string; b: Task | undefined; l: Task | undefined; r: Task | undefined; L: Map<string, Task> }, out: BoardSyncResult, moved: Set<string>): Promise<void> {
+  const { team, local } = sides;
+  const { id, b, l, r, L } = c;
+  const put = (task: Task, expect: Task | undefined) => local.putTask(team, task, { ...CTX, expect: expect ?? null });
+  {
     if (same(l, r)) {
       if (r) out.base[id] = r;
-      continue;
+      return;
     }
     const localChanged = !same(l, b);
     const remoteChanged = !same(r, b);
     if (!localChanged) {
-      await toLocal(sides, id, r);
+      await toLocal(sides, id, r, l);
       if (r) out.base[id] = r;
       out.toLocal++;
-      continue;
+      return;
     }
     if (l && !b && !(r && r.subject === l.subject && r.description === l.description)) {
       // Created locally (a Redis task of the id, if any, is another task: it keeps the id).
       const created = await createRemote(sides, l);
       out.toRemote++;
-      out.base[created.id] = created;
-      await local.putTask(team, created, CTX);
       moved.add(created.id);
-      if (created.id !== id) {
-        await toLocal(sides, id, r);
-        if (r) out.base[id] = r;
+      if (created.id === id) {
+        await put(created, l);
+        out.base[id] = created;
+        return;
       }
-      continue;
+      // The new Redis id first. A local file there is another task Claude Code created meanwhile
+      // (Redis just allocated that id, so no synced task had it): move it to Redis first.
+      let there = L.get(created.id);
+      if (there && !same(there, created)) {
+        await syncOne(sides, { id: created.id, b: undefined, l: there, r: undefined, L }, out, moved);
+        there = undefined;
+      }
+      await put(created, there);
+      out.base[created.id] = created;
+      await toLocal(sides, id, r, l);
+      if (r) out.base[id] = r;
+      return;
     }
     if (!remoteChanged && b && r) {
       const applied = l ? await applyEdit(sides, b, l) : await deleteRemote(sides, id);
       if (applied !== 'conflict') {
         out.toRemote++;
         if (applied) {
+          if (!same(l, applied)) await put(applied, l);
           out.base[id] = applied;
-          if (!same(l, applied)) await local.putTask(team, applied, CTX);
         }
-        continue;
+        return;
       }
     }
     // Both changed, or the compare-and-set was refused: Redis wins, the local version is journalled.
-    const truth = (await remote.readTask(team, id)) ?? undefined;
-    await toLocal(sides, id, truth);
+    const truth = (await sides.remote.readTask(team, id)) ?? undefined;
+    await toLocal(sides, id, truth, l);
     if (truth) out.base[id] = truth;
     if (l) await journalConflict(sides, l, truth);
     out.conflicts.push(id);
   }
-  return out;
 }
 
 function same(a: Task | undefined, b: Task | undefined): boolean {
@@ -104,9 +135,14 @@ function same(a: Task | undefined, b: Task | undefined): boolean {
   return changedKeys(a, b).length === 0;
 }
 
-async function toLocal(sides: BoardSides, id: string, task: Task | undefined): Promise<void> {
-  if (task) await sides.local.putTask(sides.team, task, CTX);
-  else if (await sides.local.readTask(sides.team, id)) await sides.local.deleteTask(sides.team, id, CTX);
+/** Writes Redis's version (`task`; none: deleted) to the local file, which must still be `seen`. @throws TASK_CONFLICT (it changed) */
+async function toLocal(sides: BoardSides, id: string, task: Task | undefined, seen: Task | undefined): Promise<void> {
+  if (task) await sides.local.putTask(sides.team, task, { ...CTX, expect: seen ?? null });
+  else if (seen) {
+    const now = await sides.local.readTask(sides.team, id);
+    if (!same(now ?? undefined, seen)) throw new MailroomError('TASK_CONFLICT', `Task #${id} of team "${sides.team}" changed since it was read: not deleted.`);
+    await sides.local.deleteTask(sides.team, id, CTX);
+  }
 }
 
 /** A task Claude Code created locally, created in Redis (next Redis id), its status and owner as given. */
@@ -115,7 +151,12 @@ async function createRemote(sides: BoardSides, l: Task): Promise<Task> {
   const existing = new Set((await remote.listTasks(team)).map((t) => t.id));
   const blockedBy = l.blockedBy.filter((x) => existing.has(x));
   const draft = { subject: l.subject, description: l.description, activeForm: l.activeForm, owner: l.owner, blockedBy, metadata: l.metadata };
-  let task = (await remote.createTask(team, draft, CTX)).value.task;
+  // Keyed by this board and the local id (never reused locally): a retry after a crash or a refused
+  // local write gets the task created the first time, not a second one.
+  const key = `mailroom-bridge:${sides.origin ?? sides.local.location}:${team}:${l.id}:${l.subject}`;
+  const made = (await remote.createTask(team, draft, { ...CTX, idempotencyKey: key })).value;
+  let task = made.task;
+  if (made.replayed) return (await remote.readTask(team, task.id)) ?? task;
   if (l.status !== 'pending') {
     try {
       task = (await remote.patchTask(team, task.id, { status: l.status }, CTX)).value.task;

@@ -203,6 +203,17 @@ export interface CreateTaskOptions extends OpContext {
   idempotencyKey?: string | undefined;
 }
 
+/** Options of {@link TeamStore.putTask}. */
+export interface PutTaskOptions extends OpContext {
+  /**
+   * Compare-and-set: the task as the caller last read it (`null`: absent). When the stored task is
+   * not that (same keys and values, as `changedKeys` compares them) nothing is written and
+   * TASK_CONFLICT is thrown — so a mirror never overwrites a write it did not see (the bridge vs.
+   * Claude Code's own TaskCreate/TaskUpdate). Omitted: no check.
+   */
+  expect?: Task | null | undefined;
+}
+
 /** Result of {@link TeamStore.createTask}. */
 export interface CreatedTask {
   task: Task;
@@ -491,9 +502,10 @@ export interface TeamStore {
    * docs/bridge.md "Tasks"). Created when absent, replaced when different — every field, its links
    * as given (the caller mirrors a whole board) — and the high-water mark raised to its id. No write
    * and no event when equal. Events: task created, or task updated with the changed keys.
-   * @throws TEAM_NOT_FOUND, FILE_CORRUPT (the stored task does not parse: never overwritten), INVALID_ARGUMENT (`task` is not a valid task)
+   * With `expect`, a compare-and-set ({@link PutTaskOptions.expect}).
+   * @throws TEAM_NOT_FOUND, FILE_CORRUPT (the stored task does not parse: never overwritten), INVALID_ARGUMENT (`task` is not a valid task), TASK_CONFLICT (`expect` given and not met)
    */
-  putTask(team: string, task: Task, ctx?: OpContext): Promise<Transition<Task>>;
+  putTask(team: string, task: Task, ctx?: PutTaskOptions): Promise<Transition<Task>>;
   /** Puts `owner`'s tasks with one of `statuses` (default: not completed) back to pending with no owner. */
   unassignTasks(team: string, owner: string, options?: OpContext & { statuses?: readonly TaskStatus[] }): Promise<Transition<Task[]>>;
 

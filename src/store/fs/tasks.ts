@@ -20,7 +20,7 @@ import type { TeamEventRecord } from '../../protocol/events.js';
 import { TaskSchema, canonicalTask, type Task, type TaskStatus } from '../../protocol/task.js';
 import { corruptFile, readJsonFile, writeJsonFile, writeTextFile, FILE_MODE } from '../json-file.js';
 import type { HeldLock } from '../lock.js';
-import type { ClaimRequest, CreatedTask, CreateTaskOptions, OpContext, PatchedTask, TaskDraft, TaskPatch, Transition } from '../team-store.js';
+import type { ClaimRequest, CreatedTask, CreateTaskOptions, OpContext, PatchedTask, PutTaskOptions, TaskDraft, TaskPatch, Transition } from '../team-store.js';
 import { ensureDir, locked, stampOf, type FsContext } from './context.js';
 import { readTaskKey, writeTaskKey } from './idempotency.js';
 import { readMemberRecord } from './member-records.js';
@@ -331,17 +331,20 @@ export async function deleteTask(ctx: FsContext, team: string, id: string, op?: 
  * absent (the high-water mark raised to its id), else the task lock's read-modify-write replacing
  * every key. @throws TEAM_NOT_FOUND, FILE_CORRUPT (the stored file does not parse), INVALID_ARGUMENT
  */
-export async function putTask(ctx: FsContext, team: string, task: Task, op?: OpContext): Promise<Transition<Task>> {
+export async function putTask(ctx: FsContext, team: string, task: Task, op?: PutTaskOptions): Promise<Transition<Task>> {
   const parsed = TaskSchema.safeParse(task);
   if (!parsed.success || !TASK_ID_PATTERN.test(task.id)) throw new MailroomError('INVALID_ARGUMENT', `Task ${JSON.stringify(task.id)} cannot be written to team "${team}": it is not a valid task (${parsed.success ? 'its id is not a task id' : parsed.error.message}).`);
   await readConfig(ctx, team);
   return withList(ctx, team, async (list) => {
     const read = await readTaskFile(ctx, team, task.id);
     if (read.state === 'invalid') throw read.error;
+    // Creations hold the list lock (held here); updates the task lock (checked again inside it below).
+    if (op?.expect !== undefined && (op.expect === null) !== (read.state === 'missing')) throw putConflict(team, task.id);
     await raiseHighWatermark(ctx, team, task.id, list);
     if (read.state === 'missing') return { value: canonicalTask(task), events: await writeNewTask(ctx, team, task, list, op) };
     const want = canonicalTask(structuredClone(task));
     const r = await changeTask(ctx, team, task.id, op, (t) => {
+      if (op?.expect && changedKeys(t, canonicalTask(structuredClone(op.expect))).length > 0) throw putConflict(team, task.id);
       const changed = changedKeys(t, want);
       for (const k of changed) {
         if (k in want) (t as Record<string, unknown>)[k] = (want as Record<string, unknown>)[k];
@@ -351,6 +354,10 @@ export async function putTask(ctx: FsContext, team: string, task: Task, op?: OpC
     });
     return { value: r.task, events: r.events };
   });
+}
+
+function putConflict(team: string, id: string): MailroomError {
+  return new MailroomError('TASK_CONFLICT', `Task #${id} of team "${team}" changed since it was read: nothing was written; read it again and retry.`);
 }
 
 /**

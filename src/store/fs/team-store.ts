@@ -15,6 +15,7 @@ import type { LockOptions } from '../lock.js';
 import { Layout } from '../paths.js';
 import type { StoreSelection } from '../selection.js';
 import type {
+  PutTaskOptions,
   AddMemberOptions,
   AppendOptions,
   AppendResult,
@@ -196,7 +197,7 @@ export class FsTeamStore implements TeamStore {
   deleteTask(team: string, id: string, ctx?: OpContext): Promise<Transition<Task>> {
     return tasks.deleteTask(this.ctx, team, id, ctx);
   }
-  putTask(team: string, task: Task, ctx?: OpContext): Promise<Transition<Task>> {
+  putTask(team: string, task: Task, ctx?: PutTaskOptions): Promise<Transition<Task>> {
     return tasks.putTask(this.ctx, team, task, ctx);
   }
   unassignTasks(team: string, owner: string, options?: OpContext & { statuses?: readonly TaskStatus[] }): Promise<Transition<Task[]>> {

@@ -159,7 +159,7 @@ export class RedisTeamStore implements T.TeamStore {
   deleteTask(team: string, id: string, ctx?: T.OpContext): Promise<T.Transition<Task>> {
     return tasks.deleteTask(this.rc, team, id, ctx);
   }
-  putTask(team: string, task: Task, ctx?: T.OpContext): Promise<T.Transition<Task>> {
+  putTask(team: string, task: Task, ctx?: T.PutTaskOptions): Promise<T.Transition<Task>> {
     return tasks.putTask(this.rc, team, task, ctx);
   }
   unassignTasks(team: string, owner: string, options?: T.OpContext & { statuses?: readonly TaskStatus[] }): Promise<T.Transition<Task[]>> {

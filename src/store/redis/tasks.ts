@@ -10,7 +10,7 @@ import { MailroomError } from '../../errors.js';
 import { TaskSchema, canonicalTask, type Task, type TaskStatus } from '../../protocol/task.js';
 import { assertMetadataDepth } from '../../domain/task-board.js';
 import { applyTaskChange, draftTask } from '../../domain/task-patch.js';
-import type { ClaimRequest, CreateTaskOptions, CreatedTask, OpContext, PatchedTask, TaskDraft, TaskEdge, TaskPatch, Transition } from '../team-store.js';
+import type { ClaimRequest, CreateTaskOptions, CreatedTask, OpContext, PatchedTask, PutTaskOptions, TaskDraft, TaskEdge, TaskPatch, Transition } from '../team-store.js';
 import { assembleTask, taskDocTail } from './codec.js';
 import { envOf, retryUnavailable, runOnce, runTeamScript, untilSet, type RedisContext } from './context.js';
 import { AUTO_KEY_TTL_MS, IDEMPOTENCY_TTL_MS } from './inboxes.js';
@@ -136,12 +136,18 @@ export async function deleteTask(rc: RedisContext, team: string, id: string, ctx
 }
 
 /** Writes a task as it is under its id (a mirror: the bridge). @throws TEAM_NOT_FOUND, INVALID_ARGUMENT */
-export async function putTask(rc: RedisContext, team: string, task: Task, ctx?: OpContext): Promise<Transition<Task>> {
+export async function putTask(rc: RedisContext, team: string, task: Task, ctx?: PutTaskOptions): Promise<Transition<Task>> {
   const parsed = TaskSchema.safeParse(task);
   if (!parsed.success || !TASK_ID.test(task.id)) throw new MailroomError('INVALID_ARGUMENT', `Task ${JSON.stringify(task.id)} cannot be written to team "${team}": it is not a valid task (${parsed.success ? 'its id is not a task id' : parsed.error.message}).`);
   const whole = canonicalTask(structuredClone(task));
   const doc = JSON.stringify(whole);
   const args = [envOf(team, ctx), whole.id, doc, whole.status, whole.owner ?? '', JSON.stringify(whole.blocks), JSON.stringify(whole.blockedBy), whole.metadata?._internal === true ? '1' : '0'];
+  const expect = ctx?.expect;
+  if (expect === null) args.push('absent');
+  else if (expect) {
+    const e = canonicalTask(structuredClone(expect));
+    args.push('match', JSON.stringify(e), e.status, e.owner ?? '', JSON.stringify(e.blocks), JSON.stringify(e.blockedBy));
+  }
   const out = await runOnce(rc, 'put-task', team, args);
   return { value: assembleTask(out.value as unknown[]), events: out.events };
 }

@@ -4,14 +4,31 @@
 -- ARGV[1] event envelope JSON   ARGV[2] id   ARGV[3] task document JSON   ARGV[4] status
 -- ARGV[5] owner ('' = none)   ARGV[6] blocks (JSON array)   ARGV[7] blockedBy (JSON array)
 -- ARGV[8] internal ('1' | '0')
+-- ARGV[9] compare-and-set (optional): 'absent' | 'match' (then ARGV[10..14]: the expected task's
+--         document JSON, status, owner ('' = none), blocks, blockedBy); not met: err TASK_CONFLICT
+--         { id, status ('absent' when none), owner }
 -- Returns ok task tuple (as stored) with events task created | task updated (the top-level keys
--- whose value changed); nothing when equal; err TEAM_NOT_FOUND.
+-- whose value changed); nothing when equal; err TEAM_NOT_FOUND, TASK_CONFLICT.
 local base, env, id = KEYS[1], ARGV[1], ARGV[2]
 local P = gen_prefix(base)
 if not P then return fail('TEAM_NOT_FOUND') end
 local k = tkey(P, id)
 local before = task_tuple(P, id)
 local owner = ARGV[5]
+local function doc_differs(x, y)
+  if x == y then return false end
+  local a, b = cjson.decode(x), cjson.decode(y)
+  local skip = { id = true, status = true, owner = true, blocks = true, blockedBy = true }
+  for key, v in pairs(a) do if not skip[key] and (b[key] == nil or cjson.encode(v) ~= cjson.encode(b[key])) then return true end end
+  for key, _ in pairs(b) do if not skip[key] and a[key] == nil then return true end end
+  return false
+end
+if ARGV[9] == 'absent' and before then return fail('TASK_CONFLICT', id, before[3], before[4] or '') end
+if ARGV[9] == 'match' then
+  if not before or before[3] ~= ARGV[11] or (before[4] or '') ~= ARGV[12] or before[5] ~= ARGV[13] or before[6] ~= ARGV[14] or doc_differs(before[2], ARGV[10]) then
+    return fail('TASK_CONFLICT', id, before and before[3] or 'absent', before and before[4] or '')
+  end
+end
 if before and before[2] == ARGV[3] and before[3] == ARGV[4] and (before[4] or '') == owner and before[5] == ARGV[6] and before[6] == ARGV[7] then
   return done(base, before)
 end
