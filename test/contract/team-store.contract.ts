@@ -633,6 +633,21 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         expect((await refusal(store.putTask('nope', mirrored))).code).toBe('TEAM_NOT_FOUND');
       });
 
+      it('puts a task as a compare-and-set: written only while the stored task is what the caller read (or absent)', async () => {
+        await withTeam('alice');
+        const v1 = { id: '4', subject: 'mirror', description: 'd', status: 'pending' as const, blocks: [], blockedBy: [], metadata: { k: 1 } };
+        expect((await refusal(store.putTask(T, v1, { expect: { ...v1, subject: 'other' } }))).code).toBe('TASK_CONFLICT');
+        expect(await store.readTask(T, '4')).toBeUndefined();
+        await store.putTask(T, v1, { expect: null });
+        expect((await refusal(store.putTask(T, { ...v1, subject: 'again' }, { expect: null }))).code).toBe('TASK_CONFLICT');
+        const v2 = { ...v1, owner: 'alice', status: 'in_progress' as const };
+        await store.putTask(T, v2, { expect: v1 });
+        for (const stale of [v1, { ...v2, metadata: { k: 2 } }, { ...v2, blockedBy: ['9'] }]) {
+          expect((await refusal(store.putTask(T, { ...v2, subject: 'lost' }, { expect: stale }))).code).toBe('TASK_CONFLICT');
+        }
+        expect(await store.readTask(T, '4')).toEqual(v2);
+      });
+
       it('unassigns an owner\'s open tasks', async () => {
         await withTeam('alice');
         await store.createTask(T, { subject: 'a', description: '' });
