@@ -260,6 +260,7 @@ class Engine implements Bridge {
   }
 
   private async tasks(): Promise<void> {
+    if (!(await readOrMissing(this.o.local, this.team))) return; // Claude Code removed its team: nothing to sync
     const r = await syncTasks({ team: this.team, local: this.o.local, remote: this.o.remote }, this.state.tasks);
     this.state.tasks = r.base;
     await saveState(this.o.host, this.team, this.state);

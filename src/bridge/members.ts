@@ -71,10 +71,13 @@ export function localCopy(member: Member, isActive: boolean | undefined): Member
   return copy;
 }
 
-/** `isActive` for a remote member: its presence, or (no claim) the value its machine published. */
-function desiredActive(sides: RosterSides, member: Member): boolean | undefined {
+/**
+ * `isActive` for a remote member: its presence, or (no claim: never started, or stopped and gave its
+ * claim up) the value its machine published, and `false` when none did — nothing reads its inbox.
+ */
+function desiredActive(sides: RosterSides, member: Member): boolean {
   const p = presenceOf(member.name, sides.claims, sides.now);
-  return p.state === 'stopped' ? member.isActive : isAlive(p);
+  return p.state === 'stopped' ? (member.isActive ?? false) : isAlive(p);
 }
 
 /** Carries `isActive` from the member's own side to the other. @returns whether anything changed */

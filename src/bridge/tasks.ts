@@ -50,6 +50,12 @@ export async function syncTasks(sides: BoardSides, base: Readonly<Record<string,
   const L = new Map(ls.map((t) => [t.id, t]));
   const R = new Map(rs.map((t) => [t.id, t]));
   const out: BoardSyncResult = { base: {}, toLocal: 0, toRemote: 0, conflicts: [], again: false };
+  if (ls.length === 0 && Object.keys(base).length > 0 && (await local.readHighWatermark(team)) === '0') {
+    // The local task list is gone as a whole (Claude Code 2.1.109 removes tasks/<team>/ at exit;
+    // a deletion by Claude Code keeps the directory and raises .highwatermark): not a deletion of
+    // every task. Nothing is synced; the bases stay for a list that comes back.
+    return { ...out, base: { ...base } };
+  }
   const ids = [...new Set([...L.keys(), ...R.keys(), ...Object.keys(base)])].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0));
   const moved = new Set<string>();
   for (const id of ids) {
@@ -111,6 +117,7 @@ async function syncOne(sides: BoardSides, c: { id: string; b: Task | undefined; 
       return;
     }
     if (!remoteChanged && b && r) {
+      if (!l && !(await localListStands(sides))) return; // the list is being removed (Claude Code's exit)
       const applied = l ? await applyEdit(sides, b, l) : await deleteRemote(sides, id);
       if (applied !== 'conflict') {
         out.toRemote++;
@@ -204,6 +211,21 @@ function metadataPatch(before: Record<string, unknown> | undefined, after: Recor
     if (JSON.stringify(a) !== JSON.stringify(b)) patch[k] = b === undefined ? null : b;
   }
   return Object.keys(patch).length > 0 ? patch : undefined;
+}
+
+/**
+ * Whether the local team and task list still stand, checked after the listing that missed a task:
+ * Claude Code removes `teams/<team>` before `tasks/<team>` (its team deletion and clean-up at exit),
+ * so a task missing because the whole list is going is seen with the team already gone.
+ */
+async function localListStands(sides: BoardSides): Promise<boolean> {
+  try {
+    await sides.local.readConfig(sides.team);
+  } catch (err) {
+    if (err instanceof MailroomError && err.code === 'TEAM_NOT_FOUND') return false;
+    throw err;
+  }
+  return (await sides.local.readHighWatermark(sides.team)) !== '0';
 }
 
 async function deleteRemote(sides: BoardSides, id: string): Promise<undefined> {
