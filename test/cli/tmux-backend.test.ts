@@ -117,3 +117,13 @@ it('without tmux on PATH: TMUX_NOT_FOUND naming the fix, and nothing registered'
   expect((await store.team.readConfig('demo')).members.map((m) => m.name)).toEqual(['team-lead']);
   expect(await store.team.readInbox('demo', 'bob').catch(() => [])).toEqual([]);
 });
+
+it('an agent that dies as it starts: its error code and last lines, the pane closed, the registration rolled back', async () => {
+  const r = await mailroom('team', 'spawn', 'bob', '--backend', 'tmux', '--model', `scripted:${join(dir.path, 'no-such-script.json')}`, '--json');
+  expect(r.code, r.stderr).toBe(2);
+  expect(JSON.parse(r.stderr)).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
+  expect(r.stderr).toContain('no-such-script.json');
+  expect(await panes()).toEqual([]);
+  const store = openFsStores(join(dir.path, 'root'));
+  expect((await store.team.readConfig('demo')).members.map((m) => m.name)).toEqual(['team-lead']);
+});
