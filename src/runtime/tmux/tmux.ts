@@ -1,29 +1,32 @@
 /**
  * Running the `tmux` client for the tmux backend: found on `PATH` (else TMUX_NOT_FOUND, with the
- * fix), talking to the server the caller's environment names (`$TMUX` inside a tmux session, else
+ * fix: `tmux -V` fails with ENOENT), talking to the server the caller's environment names (`$TMUX` inside a tmux session, else
  * the default server under `$TMUX_TMPDIR`), as tmux itself does.
  */
 import { execFile } from 'node:child_process';
-import { constants } from 'node:fs';
-import { access } from 'node:fs/promises';
-import { delimiter, join } from 'node:path';
-import { MailroomError } from '../../errors.js';
+import { MailroomError, isErrno } from '../../errors.js';
 
 /**
- * The `tmux` executable on `PATH`.
+ * The `tmux` client to run (`tmux`, looked up on `PATH` by the OS), once `tmux -V` ran.
  * @throws TMUX_NOT_FOUND (exit 3) naming the fix: install tmux, or use another backend
  */
-export async function findTmux(path: string | undefined = process.env['PATH']): Promise<string> {
-  for (const dir of (path ?? '').split(delimiter)) {
-    if (dir === '') continue;
-    const candidate = join(dir, 'tmux');
-    if (await access(candidate, constants.X_OK).then(() => true, () => false)) return candidate;
-  }
-  throw new MailroomError(
-    'TMUX_NOT_FOUND',
-    'The tmux backend needs tmux, and no `tmux` is on PATH: install it (`apt install tmux` on Debian/Ubuntu, `brew install tmux` on macOS) and run the same command again, or use `--backend process` (a detached process, no pane).',
-    { details: { path: path ?? '' } },
-  );
+export async function findTmux(): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    execFile('tmux', ['-V'], (err) => {
+      if (!err) return resolve();
+      if (isErrno(err, 'ENOENT') || isErrno(err, 'EACCES')) {
+        return reject(
+          new MailroomError(
+            'TMUX_NOT_FOUND',
+            'The tmux backend needs tmux, and no `tmux` is on PATH: install it (`apt install tmux` on Debian/Ubuntu, `brew install tmux` on macOS) and run the same command again, or use `--backend process` (a detached process, no pane).',
+            { details: { path: process.env['PATH'] ?? '' } },
+          ),
+        );
+      }
+      reject(new MailroomError('INTERNAL', `\`tmux -V\` failed: ${err.message}`, { cause: err }));
+    });
+  });
+  return 'tmux';
 }
 
 /**
