@@ -127,3 +127,22 @@ it('an agent that dies as it starts: its error code and last lines, the pane clo
   const store = openFsStores(join(dir.path, 'root'));
   expect((await store.team.readConfig('demo')).members.map((m) => m.name)).toEqual(['team-lead']);
 });
+
+it('a tmux member killed with SIGKILL: its pane closes, and team resume starts it in a new pane, recorded anew', async () => {
+  const first = JSON.parse((await ok('team', 'spawn', 'bob', '--backend', 'tmux', '--json')).stdout) as { paneId: string; pid: number };
+  process.kill(first.pid, 'SIGKILL');
+  await until(async () => !(await panes()).some((p) => p.startsWith(`${first.paneId} `)), 10_000, 'the pane to close');
+  const resumed = await ok('team', 'resume', '--json');
+  const [again] = JSON.parse(resumed.stdout) as { name: string; outcome: string; pid: number }[];
+  expect(again).toMatchObject({ name: 'bob', outcome: 'restarted' });
+  expect(again!.pid).not.toBe(first.pid);
+  const store = openFsStores(join(dir.path, 'root'));
+  const bob = (await store.team.readConfig('demo')).members.find((m) => m.name === 'bob');
+  expect(bob?.backendType).toBe('tmux');
+  expect(bob?.tmuxPaneId).toMatch(/^%\d+$/);
+  // (Its pane id may be %0 again: the closed pane was the session's last, so tmux started a new server.)
+  expect(await tmux('display-message', '-p', '-t', bob!.tmuxPaneId, '#{pane_pid}')).toBe(`${again!.pid}\n`);
+  expect((await panes()).find((p) => p.startsWith(`${bob!.tmuxPaneId} `))).toMatch(/node bob$/);
+  await ok('team', 'stop', 'bob', '--timeout', '10s');
+  expect(await panes()).toEqual([]);
+});

@@ -10,7 +10,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { MailroomError, isErrorCode } from '../../errors.js';
-import { storeOf } from '../../core/context.js';
+import { storeOf, type TeamOptions } from '../../core/context.js';
+import { requireMember } from '../../core/members.js';
+import { assertNotRunning } from '../process/claim.js';
 import { rollBackSpawn } from '../../core/spawn-rollback.js';
 import { spawnMember, type SpawnOptions } from '../../core/spawn.js';
 import type { Member } from '../../protocol/config.js';
@@ -50,11 +52,40 @@ export type TmuxSpawnOptions = SpawnOptions & {
  * tmux command failed, quoting it), the agent's own error code when it exited during start-up
  */
 export async function spawnTmuxTeammate(options: TmuxSpawnOptions): Promise<SpawnedPane> {
-  const bin = await findTmux();
+  await findTmux();
   const member = await spawnMember({ ...options, backend: 'tmux', paneId: undefined });
+  try {
+    return await startTmuxTeammate({ root: options.root, team: options.team, name: member.name, startUpTimeoutMs: options.startUpTimeoutMs });
+  } catch (err) {
+    await rollBackSpawn({ root: options.root, team: options.team, member, prompt: options.prompt }).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Input of {@link startTmuxTeammate}. */
+export interface TmuxStartOptions {
+  root: TeamOptions['root'];
+  team: string;
+  /** A registered member. */
+  name: string;
+  /** As {@link TmuxSpawnOptions.startUpTimeoutMs}. */
+  startUpTimeoutMs?: number | undefined;
+}
+
+/**
+ * Starts registered member `name` in a new tmux window (as {@link spawnTmuxTeammate} does after
+ * registering; also `team resume` of a tmux member) and records the pane in its roster entry. On
+ * failure the pane is closed and the entry's `tmuxPaneId` emptied; the member stays registered.
+ * @throws TMUX_NOT_FOUND, MEMBER_NOT_FOUND, TEAMMATE_RUNNING, INTERNAL (a tmux command failed), the
+ * agent's own error code when it exited during start-up
+ */
+export async function startTmuxTeammate(options: TmuxStartOptions): Promise<SpawnedPane> {
+  const bin = await findTmux();
+  const store = storeOf(options.root);
+  const member = requireMember(await store.team.readConfig(options.team), options.name, 'teammate');
+  await assertNotRunning(store, options.team, member.name);
   let paneId: string | undefined;
   try {
-    const store = storeOf(options.root);
     const channel = `mailroom-${randomBytes(6).toString('hex')}`;
     const agent = [process.execPath, CLI_PATH, 'agent', member.name, '--team', options.team, ...selectionArgs(store.selection)];
     // The agent starts once the pane is recorded: `tmux wait-for` keeps a signal sent before it waits.
@@ -72,8 +103,10 @@ export async function spawnTmuxTeammate(options: TmuxSpawnOptions): Promise<Spaw
     await tmux(bin, ['set-option', '-p', '-t', paneId, 'remain-on-exit', 'off']);
     return { member: recorded, paneId, pid: opened.pid, session: opened.session };
   } catch (err) {
-    if (paneId !== undefined) await closeMemberPane({ team: options.team, name: member.name, paneId }).catch(() => undefined);
-    await rollBackSpawn({ root: options.root, team: options.team, member, prompt: options.prompt }).catch(() => undefined);
+    if (paneId !== undefined) {
+      await closeMemberPane({ team: options.team, name: member.name, paneId }).catch(() => undefined);
+      await store.team.updateMember(options.team, member.name, { tmuxPaneId: '' }).catch(() => undefined);
+    }
     throw err;
   }
 }
