@@ -141,7 +141,7 @@ it('a tmux member killed with SIGKILL: its pane closes, and team resume starts i
   expect(bob?.backendType).toBe('tmux');
   expect(bob?.tmuxPaneId).toMatch(/^%\d+$/);
   // (Its pane id may be %0 again: the closed pane was the session's last, so tmux started a new server.)
-  expect(await tmux('display-message', '-p', '-t', bob!.tmuxPaneId, '#{pane_pid}')).toBe(`${again!.pid}\n`);
+  expect(await tmux('display-message', '-p', '-t', String(bob?.tmuxPaneId), '#{pane_pid}')).toBe(`${again!.pid}\n`);
   expect((await panes()).find((p) => p.startsWith(`${bob!.tmuxPaneId} `))).toMatch(/node bob$/);
   await ok('team', 'stop', 'bob', '--timeout', '10s');
   expect(await panes()).toEqual([]);
