@@ -43,6 +43,7 @@ export type ErrorCode =
   | 'MESSAGE_NOT_FOUND'
   | 'MEMBER_UNREACHABLE'
   | 'WAIT_TIMEOUT'
+  | 'TMUX_NOT_FOUND'
   | 'INTERNAL';
 
 /** Optional extra data carried by an error, printed by `--json` output. */
@@ -111,6 +112,7 @@ const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   MESSAGE_NOT_FOUND: 3,
   MEMBER_UNREACHABLE: 4,
   WAIT_TIMEOUT: 9,
+  TMUX_NOT_FOUND: 3,
   MODEL_ERROR: 1,
   INTERNAL: 1,
 };

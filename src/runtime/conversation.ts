@@ -15,6 +15,17 @@ export class Conversation {
     return [...this.turns];
   }
 
+  /** Puts earlier turns (a restored transcript) before everything; only into an empty conversation. */
+  restore(turns: readonly ChatMessage[]): void {
+    if (this.turns.length === 0 && this.pending.length === 0) this.turns.push(...turns);
+  }
+
+  /** How many turns are settled: those up to the last assistant turn (a trailing user turn may still grow). */
+  get settled(): number {
+    for (let i = this.turns.length - 1; i >= 0; i--) if (this.turns[i]!.role === 'assistant') return i + 1;
+    return 0;
+  }
+
   /** Queues content for the next user turn (tool results, wrapped messages, notes). */
   queue(...blocks: ContentBlock[]): void {
     this.pending.push(...blocks);

@@ -22,6 +22,7 @@ import { idleFields, sendIdleNotification } from './lifecycle/idle.js';
 import { openAskFrom, reply } from '../core/ask.js';
 import { sendMessage } from '../core/messages.js';
 import type { TeammateExit, TeammateOptions, TeammateState } from './teammate.js';
+import { appendTurns, loadTurns, type TranscriptRef } from './transcript.js';
 import { runTurn, type TurnOutcome } from './turn.js';
 import { Waiter } from './wake/waiter.js';
 import { WorkFinder, type Work } from './work.js';
@@ -45,6 +46,8 @@ export class TeammateLoop {
     private readonly options: TeammateOptions,
     private readonly feed: TeamFeed,
     private readonly reader: ReaderLease,
+    /** The member's `joinedAt`: whose transcript lines are this member's. */
+    private readonly joinedAt?: number,
   ) {
     this.log = options.log ?? (() => undefined);
     this.planning = options.planMode === true;
@@ -55,6 +58,7 @@ export class TeammateLoop {
 
   /** Runs until the teammate stops. */
   async run(): Promise<TeammateExit> {
+    await this.restoreTranscript();
     const unsubscribe = this.feed.subscribe((hint) => this.noticeWhileBusy(hint));
     try {
       return await this.loop();
@@ -125,10 +129,43 @@ export class TeammateLoop {
       const deps = { model: this.options.model, mailbox: this.mailbox, tools: { store, team, name, lead, cwd, signal, feed: this.feed, catalogue: this.planning ? PLAN_CATALOGUE : undefined }, log: this.log };
       const outcome = await runTurn(this.conversation, { ...deps, maxSteps: this.options.maxSteps, onRequest: this.options.onRequest });
       if (outcome.error !== undefined) this.log(`turn failed: ${errorText(outcome.error)}`);
+      await this.saveTranscript();
       return outcome;
     } catch (err) {
       if (signal.aborted) return undefined;
       throw err;
+    }
+  }
+
+  /** Turns already in the transcript (restored or appended). */
+  private saved = 0;
+
+  private transcriptRef(): TranscriptRef {
+    return { host: this.ctx.store.host, team: this.ctx.team, name: this.ctx.name, joinedAt: this.joinedAt };
+  }
+
+  private async restoreTranscript(): Promise<void> {
+    if (!this.options.transcript) return;
+    try {
+      const turns = await loadTurns(this.transcriptRef());
+      this.conversation.restore(turns);
+      this.saved = turns.length;
+      if (turns.length > 0) this.log(`restored ${turns.length} turns of the earlier conversation from the transcript`);
+    } catch (err) {
+      this.log(`could not read the transcript (starting afresh): ${errorText(err)}`);
+    }
+  }
+
+  /** Appends the turns settled since the last save (a failed write is logged; the next save retries them). */
+  private async saveTranscript(): Promise<void> {
+    if (!this.options.transcript) return;
+    const settled = this.conversation.settled;
+    if (settled <= this.saved) return;
+    try {
+      await appendTurns(this.transcriptRef(), this.conversation.messages.slice(this.saved, settled));
+      this.saved = settled;
+    } catch (err) {
+      this.log(`could not write the transcript: ${errorText(err)}`);
     }
   }
 

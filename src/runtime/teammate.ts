@@ -55,6 +55,12 @@ export interface TeammateOptions {
    * (docs/runtime.md "No lost report"; default true).
    */
   reportUnsentText?: boolean;
+  /**
+   * Keep the conversation in the member's transcript on this machine and restore it when the
+   * member's runtime starts again (docs/runtime.md "Transcripts"; default false; `mailroom agent`
+   * turns it on for every model but `worker`).
+   */
+  transcript?: boolean;
 }
 
 /** Where a teammate is in its loop: `idle` means waiting for work. */
@@ -94,7 +100,7 @@ export async function runTeammate(options: TeammateOptions): Promise<TeammateExi
   try {
     const own = options.feed ? undefined : await TeamFeed.open(stores, options.team, { pollMs: options.pollMs });
     try {
-      return await runAsTeammate(ctx, () => new TeammateLoop(ctx, { ...options, log, planMode: options.planMode ?? member.planModeRequired === true }, options.feed ?? own!, reader).run());
+      return await runAsTeammate(ctx, () => new TeammateLoop(ctx, { ...options, log, planMode: options.planMode ?? member.planModeRequired === true }, options.feed ?? own!, reader, member.joinedAt).run());
     } finally {
       await own?.close();
     }

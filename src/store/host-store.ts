@@ -87,6 +87,16 @@ export interface HostStore {
   /** Replaces the bridge state of `team` atomically (a crash leaves the old or the new text, never a mix). */
   writeBridgeState(team: string, text: string): Promise<void>;
 
+  /**
+   * Appends `lines` (each one JSON text without a newline) to the member's transcript on this machine
+   * (`mailroom/transcripts/<team>/<member>.ndjson`). Bounded: once the file exceeds `maxBytes`, it
+   * is rewritten atomically with only its newest whole lines, at most half of `maxBytes`.
+   * @throws FILE_ACCESS naming the file
+   */
+  appendTranscript(team: string, member: string, lines: readonly string[], maxBytes: number): Promise<void>;
+  /** The member's transcript as UTF-8 text (`""` when there is none). */
+  readTranscript(team: string, member: string): Promise<string>;
+
   /** Problems in this machine's own files (corrupt records, temp files, stale locks). */
   scanHealth(): Promise<StoreIssue[]>;
   /** Repairs one of {@link scanHealth}'s issues after re-checking it. */

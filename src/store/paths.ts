@@ -113,6 +113,14 @@ export class Layout {
     return join(this.root, 'mailroom', 'commands');
   }
 
+  /**
+   * `<root>/mailroom/transcripts/<team>/<agent>.ndjson`: an LLM member's conversation on this machine
+   * (docs/runtime.md "Transcripts"); outside `teams/<team>/`, which Claude Code removes at session end.
+   */
+  transcriptPath(team: string, agent: string): string {
+    return join(this.root, 'mailroom', 'transcripts', pathPart(team), `${fittingPart('member', agent, pathPart(agent))}.ndjson`);
+  }
+
   /** `<root>/mailroom/bridge/<team>.json`: the saved state of this machine's `mailroom bridge` of the team. */
   bridgeStatePath(team: string): string {
     return join(this.root, 'mailroom', 'bridge', `${pathPart(team)}.json`);

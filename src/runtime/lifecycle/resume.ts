@@ -10,6 +10,7 @@ import { storeOf, type TeamOptions } from '../../core/context.js';
 import { mayBeRunning } from '../../core/process-identity.js';
 import { isAlive, presenceOf } from '../../domain/presence.js';
 import { startProcessTeammate } from '../process/start.js';
+import { startTmuxTeammate } from '../tmux/spawn.js';
 
 /** What {@link resumeTeam} did for one recorded member. */
 export interface ResumedMember {
@@ -44,7 +45,9 @@ export async function resumeTeam(options: TeamOptions): Promise<ResumedMember[]>
       continue;
     }
     try {
-      const started = await startProcessTeammate({ root: stores, team: options.team, name, ...(record.model ? { model: record.model } : {}) });
+      // A tmux member comes back in a new pane of its own (recorded anew), any other as a detached process.
+      const tmuxMember = config.members.find((m) => m.name === name)?.backendType === 'tmux';
+      const started = tmuxMember ? await startTmuxTeammate({ root: stores, team: options.team, name }) : await startProcessTeammate({ root: stores, team: options.team, name, ...(record.model ? { model: record.model } : {}) });
       out.push({ name, outcome: 'restarted', pid: started.pid });
     } catch (err) {
       out.push({ name, outcome: 'failed', error: err instanceof Error ? err.message : String(err) });

@@ -17,6 +17,7 @@ import { stopProcessGroup } from '../../core/process-group.js';
 import { livenessOf, mayBeRunning, waitUntilGone } from '../../core/process-identity.js';
 import type { ProcessRecord } from '../../protocol/process.js';
 import { terminate } from '../process/kill.js';
+import { closeMemberPane } from '../tmux/close.js';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, shutdownHandshake } from './answer.js';
 
 /** Input of {@link stopTeammate}. */
@@ -56,6 +57,8 @@ export interface StopResult {
   killedPid?: number;
   /** Ids of tasks that went back to pending. */
   unassigned: string[];
+  /** The tmux pane (`%N`) that `team stop` killed because it was still open (tmux backend). */
+  closedPane?: string;
 }
 
 /**
@@ -65,8 +68,8 @@ export interface StopResult {
 export async function stopTeammate(options: StopOptions): Promise<StopResult> {
   const stores = storeOf(options.root);
   const member = requireMember(await stores.team.readConfig(options.team), options.name, 'teammate');
-  if (options.force) return teardown(stores, options, 'forced', true);
-  if (await nothingRuns(stores, options.team, member)) return teardown(stores, options, 'not-running', true);
+  if (options.force) return teardown(stores, options, member, 'forced', true);
+  if (await nothingRuns(stores, options.team, member)) return teardown(stores, options, member, 'not-running', true);
   const timeoutMs = options.timeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
   const { requestId, answer } = await shutdownHandshake({
     store: stores,
@@ -84,7 +87,7 @@ export async function stopTeammate(options: StopOptions): Promise<StopResult> {
       details: { team: options.team, name: options.name, requestId, reason: answer.reason },
     });
   }
-  const result = await teardown(stores, options, answer.kind === 'approved' ? 'approved' : 'timeout', answer.kind !== 'approved');
+  const result = await teardown(stores, options, member, answer.kind === 'approved' ? 'approved' : 'timeout', answer.kind !== 'approved');
   return { ...result, requestId };
 }
 
@@ -101,7 +104,7 @@ async function nothingRuns(stores: Stores, team: string, member: Member): Promis
   return processRecord === undefined || !(await mayBeRunning(processRecord));
 }
 
-async function teardown(stores: Stores, o: StopOptions, outcome: StopResult['outcome'], kill: boolean): Promise<StopResult> {
+async function teardown(stores: Stores, o: StopOptions, member: Member, outcome: StopResult['outcome'], kill: boolean): Promise<StopResult> {
   const record = await stores.host.readProcessRecord(o.team, o.name);
   let killedPid: number | undefined;
   if (record) {
@@ -110,7 +113,9 @@ async function teardown(stores: Stores, o: StopOptions, outcome: StopResult['out
     if (!(await mayBeRunning(record))) await stores.host.deleteProcessRecord(o.team, o.name);
   }
   const done = await completeShutdown({ root: stores, team: o.team, name: o.name });
-  return { name: o.name, outcome, unassigned: done.unassigned.map((t) => t.id), ...(killedPid !== undefined ? { killedPid } : {}) };
+  // A tmux member's pane closes with its agent; one left open (its agent was killed, or kept by remain-on-exit) is closed here.
+  const closedPane = member.backendType === 'tmux' && member.tmuxPaneId ? await closeMemberPane({ team: o.team, name: o.name, paneId: member.tmuxPaneId }) : false;
+  return { name: o.name, outcome, unassigned: done.unassigned.map((t) => t.id), ...(killedPid !== undefined ? { killedPid } : {}), ...(closedPane ? { closedPane: member.tmuxPaneId } : {}) };
 }
 
 /**

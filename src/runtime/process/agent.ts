@@ -59,7 +59,7 @@ export async function runAgentProcess(options: AgentProcessOptions): Promise<Tea
     // Any live runtime takes back the tasks of teammates that died (docs/runtime.md "Dead members").
     sweeper = startSweeper({ root: store, team: options.team, by: options.name, log });
     for (const reaped of await reapOrphanCommands(store, options.team)) log(describeReap(reaped));
-    const exit = await runTeammate({ root: store, team: options.team, name: options.name, model, signal: options.signal, pollMs: options.pollMs, log, reader, ...(options.idleNotifications ? { idleNotifications: options.idleNotifications } : {}) });
+    const exit = await runTeammate({ root: store, team: options.team, name: options.name, model, signal: options.signal, pollMs: options.pollMs, log, reader, transcript: model.id !== 'worker', ...(options.idleNotifications ? { idleNotifications: options.idleNotifications } : {}) });
     log(`stopped: ${exit.reason}`);
     return exit;
   } finally {

@@ -25,6 +25,7 @@ import type { FsContext } from './context.js';
 import { repairHealth } from './health-repair.js';
 import { scanHostHealth } from './health-scan.js';
 import * as processes from './processes.js';
+import * as transcripts from './transcripts.js';
 
 let cachedHostId: string | undefined;
 
@@ -113,6 +114,12 @@ export class FsHostStore implements HostStore {
   }
   listProcessRecords(team: string): Promise<ProcessRecord[]> {
     return processes.listProcessRecords(this.ctx, team);
+  }
+  appendTranscript(team: string, member: string, lines: readonly string[], maxBytes: number): Promise<void> {
+    return transcripts.appendTranscript(this.ctx, team, member, lines, maxBytes);
+  }
+  readTranscript(team: string, member: string): Promise<string> {
+    return transcripts.readTranscript(this.ctx, team, member);
   }
   openAgentLog(team: string, member: string): Promise<AgentLog> {
     return processes.openAgentLog(this.ctx, team, member);
