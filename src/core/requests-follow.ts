@@ -31,14 +31,21 @@ export interface RequestsFollower {
 /**
  * Lists the open requests once, then again on each {@link RequestsFollower.refresh}; `onChange`
  * is called after every listing that opened or closed a request. A listing that fails (a file
- * caught half-written) keeps the previous list and reports the error to `onError`.
+ * caught half-written, the team being removed) keeps the previous list (none at first) and reports
+ * the error to `onError`.
  */
 export async function followRequests(
   options: TeamOptions,
   onChange: (change: RequestsChange) => void,
   onError: (err: unknown) => void = () => undefined,
 ): Promise<RequestsFollower & { initial: OpenRequest[] }> {
-  let open: OpenRequest[] = await listRequests(options);
+  let open: OpenRequest[] = [];
+  try {
+    open = await listRequests(options);
+  } catch (err) {
+    // A team being removed or a corrupt inbox: watch reports those itself; no requests until they list.
+    onError(err);
+  }
   let running: Promise<void> | undefined;
   let again = false;
   const once = async () => {

@@ -29,7 +29,8 @@ export interface PlainWatchOptions {
 export async function runPlainWatch(o: PlainWatchOptions): Promise<void> {
   const print = (plain: string, json: Record<string, unknown>) => writeLine(o.json ? JSON.stringify(json) : terminalSafe(plain));
   const onError = (err: unknown) => process.stderr.write(`mailroom watch: ${err instanceof Error ? err.message : String(err)}\n`);
-  // The same listing as `mailroom requests`, again after each update of the feed.
+  // The same listing as `mailroom requests`, again after each update of the feed. A listing that
+  // fails (the team being removed, a corrupt inbox) is not printed: the feed reports those itself.
   let started = false;
   const requests = await followRequests(
     { root: o.store, team: o.team },
@@ -39,7 +40,6 @@ export async function runPlainWatch(o: PlainWatchOptions): Promise<void> {
       for (const r of change.opened) print(requestLine(now, r, 'open'), requestRecord(o.team, now, r, 'open'));
       for (const r of change.closed) print(requestLine(now, r, 'answered'), requestRecord(o.team, now, r, 'answered'));
     },
-    onError,
   );
   const following = await followTeam({
     store: o.store,
