@@ -6,7 +6,7 @@
 import { leadName } from '../domain/roster.js';
 import { policyError, policyRefusal, type PolicyAction } from '../domain/policy.js';
 import { MailroomError } from '../errors.js';
-import type { TeamPolicy } from '../protocol/settings.js';
+import type { SettingsPatch, TeamPolicy } from '../protocol/settings.js';
 import { opOf, teamOf, type TeamOptions } from './context.js';
 import { journalled } from './refusals.js';
 
@@ -52,26 +52,18 @@ const TOP_RULES = ['createTasks', 'assignTasks', 'deleteTasks', 'stopMembers'];
  */
 export async function changePolicy(options: TeamOptions & { as?: string | undefined }, changes: readonly PolicyChange[]): Promise<TeamPolicy> {
   const store = teamOf(options);
-  const [config, settings] = await Promise.all([store.readConfig(options.team), store.readSettings(options.team)]);
+  const config = await store.readConfig(options.team);
   const lead = leadName(config);
   if (options.as !== undefined && options.as !== lead) throw policyError({ rule: 'lead-only', message: `Only the lead (${lead}) changes the team policy` });
-  const next: Record<string, unknown> = { ...(settings.policy ?? {}) };
-  const message: Record<string, readonly string[]> = { ...((settings.policy?.message as Record<string, readonly string[]> | undefined) ?? {}) };
+  // Each change patches its one rule inside the store's transition (never the whole policy as
+  // read here), so two edits of different rules made at the same time both survive.
+  const patch: SettingsPatch = {};
   for (const c of changes) {
-    if (c.rule.startsWith('message.') && c.rule.length > 'message.'.length) {
-      const sender = c.rule.slice('message.'.length);
-      if (c.who === undefined) delete message[sender];
-      else message[sender] = [...c.who];
-    } else if (TOP_RULES.includes(c.rule)) {
-      if (c.who === undefined) delete next[c.rule];
-      else next[c.rule] = [...c.who];
-    } else {
+    if (!(c.rule.startsWith('message.') && c.rule.length > 'message.'.length) && !TOP_RULES.includes(c.rule)) {
       throw new MailroomError('INVALID_ARGUMENT', `Unknown policy rule "${c.rule}": use one of ${[...TOP_RULES, 'message.<sender>', 'message.*'].join(', ')}.`);
     }
+    patch[`policy.${c.rule}`] = c.who === undefined ? null : [...c.who];
   }
-  if (Object.keys(message).length > 0) next.message = message;
-  else delete next.message;
-  const policy = Object.keys(next).length > 0 ? (next as TeamPolicy) : null;
-  await store.updateSettings(options.team, { policy }, opOf(options, options.as ?? lead));
-  return policy ?? {};
+  const done = await store.updateSettings(options.team, patch, opOf(options, options.as ?? lead));
+  return done.value.settings.policy ?? {};
 }

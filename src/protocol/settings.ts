@@ -83,8 +83,16 @@ export function defaultSettings(): TeamSettings {
 
 /**
  * A settings change: each key set to its new value, `null` removes it. Applied by
- * `applySettingsPatch` (src/domain/settings.ts) inside the store's transition.
+ * `applySettingsPatch` (src/domain/settings.ts) inside the store's transition, so a patch is
+ * applied to the document as it is at that moment.
+ *
+ * Besides whole top-level keys, one policy rule can be patched alone, so two edits of different
+ * rules made at the same time both survive: `policy.createTasks` (and the other top rules of
+ * {@link POLICY_RULES}) and `policy.message.<sender>` (`policy.message.*`: every sender without its
+ * own entry) set that rule's list, `null` removes it; a policy (or `message` map) left empty is removed.
  */
 export type SettingsPatch = {
   [K in Exclude<keyof TeamSettings, 'v'>]?: TeamSettings[K] | null;
+} & {
+  [rule: `policy.${string}`]: string[] | null | undefined;
 };

@@ -5,14 +5,14 @@
 import type { TeamSnapshot } from '../core/snapshot.js';
 import { shareRows } from './fit.js';
 
-/** The three panes of the main view. */
-export type PaneName = 'roster' | 'tasks' | 'messages';
+/** The panes of the main view (`requests` only while a request is open). */
+export type PaneName = 'roster' | 'tasks' | 'messages' | 'requests';
 
 /** What fills the body: the three panes, or one opened item. */
 export type View = { kind: 'main' } | { kind: 'member'; name: string } | { kind: 'task'; id: string } | { kind: 'message'; key: string };
 
 /** The view Enter opens on row `index` of `pane`. */
-export function openView(s: TeamSnapshot, pane: PaneName, index: number): View {
+export function openView(s: TeamSnapshot, pane: Exclude<PaneName, 'requests'>, index: number): View {
   if (pane === 'roster') {
     const m = s.members[index];
     return m ? { kind: 'member', name: m.name } : { kind: 'main' };
@@ -43,9 +43,12 @@ export function nextRecipient(s: TeamSnapshot, preferred: string | undefined, st
  * and the rows left go to the pane missing most (fit.ts shareRows). Rows no pane wants stay blank
  * below the panes, so no pane shows empty rows.
  */
-export function layout(rows: number, s: TeamSnapshot): { body: number; roster: number; tasks: number; messages: number } {
+export function layout(rows: number, s: TeamSnapshot, openRequests = 0): { body: number; roster: number; tasks: number; messages: number; requests: number } {
   const body = Math.max(3, rows - 2);
+  // Open requests wait for the lead: their pane comes first, as tall as its rows (border 2, title
+  // 1), at most a quarter of the body (and its `+N more` line); the other three share the rest.
+  const requests = openRequests === 0 ? 0 : Math.min(openRequests + 3, Math.max(4, Math.floor(body / 4)));
   const wants = [Math.max(1, s.members.length) + 4, Math.max(1, s.tasks.length) + 4, Math.max(1, s.messages.length) + 3];
-  const [roster, tasks, messages] = shareRows(body, wants, [6, 6, 5]) as [number, number, number];
-  return { body, roster, tasks, messages };
+  const [roster, tasks, messages] = shareRows(body - requests, wants, [6, 6, 5]) as [number, number, number];
+  return { body, roster, tasks, messages, requests };
 }

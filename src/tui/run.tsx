@@ -7,6 +7,8 @@ import { render, useApp, useStdout } from 'ink';
 import { describeEvent } from '../core/events.js';
 import { followTeam } from '../core/follow.js';
 import { sendMessage } from '../core/messages.js';
+import { answerRequest } from '../core/requests.js';
+import { followRequests } from '../core/requests-follow.js';
 import type { Stores } from '../store/selection.js';
 import type { TeamSnapshot } from '../core/snapshot.js';
 import { terminalSafe } from '../core/terminal-text.js';
@@ -26,12 +28,14 @@ export interface TuiOptions {
   record: boolean;
 }
 
-function Live({ source, onSend }: { source: SnapshotSource; onSend(to: string, text: string): Promise<string> }) {
-  const { snapshot, status } = useLiveSnapshot(source);
+type Answer = (id: string, approve: boolean, reason: string | undefined) => Promise<string>;
+
+function Live({ source, onSend, onAnswer }: { source: SnapshotSource; onSend(to: string, text: string): Promise<string>; onAnswer: Answer }) {
+  const { snapshot, status, requests } = useLiveSnapshot(source);
   const { stdout } = useStdout();
   const { columns, rows } = useTerminalSize(stdout);
   const { exit } = useApp();
-  return <WatchApp snapshot={snapshot} status={status} columns={columns} rows={Math.max(10, rows - 1)} onSend={onSend} onQuit={() => exit()} fixCommand={fixCommand} />;
+  return <WatchApp snapshot={snapshot} status={status} columns={columns} rows={Math.max(10, rows - 1)} onSend={onSend} requests={requests} onAnswer={onAnswer} onQuit={() => exit()} fixCommand={fixCommand} />;
 }
 
 /** The line printed after the screen closed because Claude Code removed the team. */
@@ -47,23 +51,39 @@ function endLine(snapshot: TeamSnapshot): string {
  */
 export async function runTui(o: TuiOptions): Promise<void> {
   const listeners = new Set<(state: LiveState) => void>();
+  let status: string | undefined;
+  let latest: TeamSnapshot | undefined;
+  const emit = () => {
+    if (latest) for (const l of listeners) l({ snapshot: latest, status, requests: requests.current() });
+  };
+  // The open requests, listed again after each change the feed reports (the answer lands in a
+  // teammate's inbox, the request in the lead's); a failed listing keeps the last one.
+  const requests = await followRequests({ root: o.store, team: o.team }, () => emit());
   const following = await followTeam({
     store: o.store,
     team: o.team,
     record: o.record,
     onUpdate: (u) => {
       const last = u.events.at(-1);
-      const status = last ? `${clock(new Date().toISOString())} ${describeEvent(last)}` : undefined;
-      for (const l of listeners) l({ snapshot: u.snapshot, status });
+      status = last ? `${clock(new Date().toISOString())} ${describeEvent(last)}` : undefined;
+      latest = u.snapshot;
+      emit();
+      void requests.refresh();
     },
   });
+  latest ??= following.initial;
   const source: SnapshotSource = {
     initial: following.initial,
     subscribe: (l) => {
       listeners.add(l);
-      l({ snapshot: following.current() });
+      l({ snapshot: following.current(), requests: requests.current() });
       return () => listeners.delete(l);
     },
+  };
+  const onAnswer: Answer = async (id, approve, reason) => {
+    const a = await answerRequest({ root: o.store, team: o.team, requestId: id, approve, reason });
+    void requests.refresh();
+    return `${a.approved ? 'approved' : 'denied'} ${a.request.id} (${a.request.kind}) — answer sent to ${a.request.from} at ${clock(a.sent.entry.timestamp)}`;
   };
   const onSend = async (to: string, text: string) => {
     const sent = await sendMessage({ root: o.store, team: o.team, to, text });
@@ -77,7 +97,7 @@ export async function runTui(o: TuiOptions): Promise<void> {
   let ended = false;
   process.stdout.write('\u001b[?1049h\u001b[H');
   try {
-    const app = render(<Live source={source} onSend={onSend} />, { exitOnCtrlC: false });
+    const app = render(<Live source={source} onSend={onSend} onAnswer={onAnswer} />, { exitOnCtrlC: false });
     const stop = () => app.unmount();
     process.once('SIGTERM', stop);
     process.once('SIGHUP', stop);

@@ -4,11 +4,13 @@
  */
 import { useEffect, useState } from 'react';
 import type { TeamSnapshot } from '../core/snapshot.js';
+import type { OpenRequest } from '../core/requests.js';
 
-/** One update for the screen: the new snapshot and a line describing the latest event. */
+/** One update for the screen: the new snapshot, a line describing the latest event, the open requests. */
 export interface LiveState {
   snapshot: TeamSnapshot;
   status?: string | undefined;
+  requests?: readonly OpenRequest[] | undefined;
 }
 
 /** Where snapshots come from. `subscribe` returns an unsubscribe function. */

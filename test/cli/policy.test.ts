@@ -78,3 +78,27 @@ it('runtime tools: a teammate\'s TaskCreate is refused and the model reads the r
   expect(JSON.stringify(model.requests[1]!.messages)).toContain('policy.createTasks');
   expect(await openFsStores(dir.path).team.listTasks('demo')).toEqual([]);
 });
+
+it('task delete --as and team stop --as: the policy binds the named member at the CLI too', async () => {
+  await mailroomOk(dir.path, 'task', 'add', 'Keep me');
+  await mailroomOk(dir.path, 'team', 'policy', '--allow', 'deleteTasks=alice', '--allow', 'stopMembers=alice');
+  const del = await mailroom(dir.path, 'task', 'delete', '1', '--as', 'bob', '--json');
+  expect(del.code).not.toBe(0);
+  expect(JSON.parse(del.stderr)).toMatchObject({ error: { code: 'NOT_PERMITTED', details: { rule: 'policy.deleteTasks' } } });
+  const stop = await mailroom(dir.path, 'team', 'stop', 'alice', '--force', '--as', 'bob', '--json');
+  expect(stop.code).not.toBe(0);
+  expect(JSON.parse(stop.stderr)).toMatchObject({ error: { code: 'NOT_PERMITTED', details: { rule: 'policy.stopMembers' } } });
+  const store = openFsStores(dir.path).team;
+  expect((await store.listTasks('demo')).map((t) => t.subject)).toEqual(['Keep me']);
+  expect((await store.readConfig('demo')).members.map((m) => m.name)).toContain('alice');
+
+  await mailroomOk(dir.path, 'task', 'delete', '1', '--as', 'alice');
+  expect(await store.listTasks('demo')).toEqual([]);
+  await mailroomOk(dir.path, 'team', 'stop', 'bob', '--force', '--as', 'alice');
+  expect((await store.readConfig('demo')).members.map((m) => m.name)).not.toContain('bob');
+  const refused = (await store.readEvents('demo')).events.filter((e) => e.kind === 'refused');
+  expect(refused).toMatchObject([
+    { actor: 'bob', action: 'task.delete', rule: 'policy.deleteTasks' },
+    { actor: 'bob', action: 'member.stop', rule: 'policy.stopMembers' },
+  ]);
+});

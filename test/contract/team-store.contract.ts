@@ -686,6 +686,34 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         expect(await store.readSettings(T)).toEqual({ v: 1, policy: { createTasks: ['alice'] } });
       });
 
+      it('patches one policy rule inside the transition: concurrent edits of different rules all survive', async () => {
+        await withTeam('alice', 'bob');
+        await store.updateSettings(T, { policy: { stopMembers: ['alice'] }, approve: ['commands'] });
+        // Many at once, each of its own rule (a whole-policy write would keep only the last).
+        await Promise.all([
+          store.updateSettings(T, { 'policy.createTasks': ['alice'] }, { actor: 'team-lead' }),
+          store.updateSettings(T, { 'policy.deleteTasks': ['bob'] }, { actor: 'team-lead' }),
+          store.updateSettings(T, { 'policy.assignTasks': ['@lead'] }, { actor: 'team-lead' }),
+          store.updateSettings(T, { 'policy.message.bob': ['@lead'] }, { actor: 'team-lead' }),
+          store.updateSettings(T, { 'policy.message.*': ['*'] }, { actor: 'team-lead' }),
+          store.updateSettings(T, { 'policy.stopMembers': null }, { actor: 'team-lead' }),
+        ]);
+        expect(await store.readSettings(T)).toEqual({
+          v: 1,
+          approve: ['commands'],
+          policy: { createTasks: ['alice'], deleteTasks: ['bob'], assignTasks: ['@lead'], message: { bob: ['@lead'], '*': ['*'] } },
+        });
+        const events = (await store.readEvents(T)).events.filter((e) => e.kind === 'settings');
+        expect(events.length).toBe(7);
+        // Removing the last rules removes the map and the policy; unknown rules change nothing.
+        await store.updateSettings(T, { 'policy.message.bob': null, 'policy.message.*': null, 'policy.createTasks': null, 'policy.deleteTasks': null, 'policy.assignTasks': null });
+        expect(await store.readSettings(T)).toEqual({ v: 1, approve: ['commands'] });
+        const bad = await refusal(store.updateSettings(T, { 'policy.sendMoney': ['alice'] }));
+        expect(bad.code).toBe('INVALID_ARGUMENT');
+        expect(bad.message).toContain('policy.sendMoney');
+        expect(await store.readSettings(T)).toEqual({ v: 1, approve: ['commands'] });
+      });
+
       it('refuses an invalid result (INVALID_ARGUMENT, nothing written) and an unknown team (TEAM_NOT_FOUND)', async () => {
         await withTeam();
         const bad = await refusal(store.updateSettings(T, { policy: { createTasks: 'alice' } as never }));

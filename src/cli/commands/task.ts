@@ -105,16 +105,20 @@ const show: CommandModule<GlobalArgs, GlobalArgs & { id: string }> = {
   },
 };
 
-const remove: CommandModule<GlobalArgs, GlobalArgs & { id: string }> = {
+const remove: CommandModule<GlobalArgs, GlobalArgs & { id: string; as?: string }> = {
   command: 'delete <id>',
   describe: 'Delete a task (its id is never reused; references to it are removed)',
-  builder: (y) => y.positional('id', { type: 'string', demandOption: true, describe: 'Task id' }).example('$0 task delete 3', 'Delete task #3') as Argv<GlobalArgs & { id: string }>,
+  builder: (y) =>
+    y
+      .positional('id', { type: 'string', demandOption: true, describe: 'Task id' })
+      .option('as', { type: 'string', describe: 'Who deletes it (default: team-lead); the team policy (deleteTasks) binds this member' })
+      .example('$0 task delete 3', 'Delete task #3') as Argv<GlobalArgs & { id: string; as?: string }>,
   handler: async (a) => {
     const { deleteTask } = await import('../../core/tasks.js');
     const target = await teamTarget(a);
     const { requirePermitted } = await import('../../core/policy.js');
-    await requirePermitted(target, undefined, [{ rule: 'deleteTasks', id: String(a.id) }]);
-    const task = await deleteTask({ ...target, id: String(a.id) });
+    await requirePermitted(target, a.as, [{ rule: 'deleteTasks', id: String(a.id) }]);
+    const task = await deleteTask({ ...target, id: String(a.id), ...(a.as !== undefined ? { as: a.as } : {}) });
     emit(a.json, { deleted: task }, () => `Deleted task #${task.id}: ${task.subject}`);
   },
 };

@@ -14,6 +14,7 @@ interface StopArgs extends GlobalArgs {
   force?: boolean;
   timeout?: number;
   reason?: string;
+  as?: string;
 }
 
 /** `team stop`. */
@@ -26,6 +27,7 @@ export const teamStopCommand: CommandModule<GlobalArgs, StopArgs> = {
       .option('force', { type: 'boolean', describe: 'Do not ask: kill its process and remove it now' })
       .option('timeout', durationOption('How long to wait for an answer before forcing (default 30s)'))
       .option('reason', { type: 'string', describe: 'Reason sent with the shutdown_request' })
+      .option('as', { type: 'string', describe: 'Who asks for the stop (default: team-lead); the team policy (stopMembers) binds this member. The shutdown_request itself comes from the lead, the only sender Claude Code obeys' })
       .example('$0 team stop alice', 'Ask alice to shut down, force after 30 s')
       .example('$0 team stop alice --timeout 2m', 'Give alice two minutes to finish')
       .example('$0 team stop alice --force', 'Kill alice now and unassign her tasks') as Argv<StopArgs>,
@@ -33,7 +35,7 @@ export const teamStopCommand: CommandModule<GlobalArgs, StopArgs> = {
     const { stopTeammate } = await import('../../runtime/lifecycle/stop.js');
     const target = await teamTarget(a);
     const { requirePermitted } = await import('../../core/policy.js');
-    await requirePermitted(target, undefined, [{ rule: 'stopMembers', target: a.name }]);
+    await requirePermitted(target, a.as, [{ rule: 'stopMembers', target: a.name }]);
     const r = await stopTeammate({ ...target, name: a.name, force: a.force, timeoutMs: a.timeout, reason: a.reason, onWaiting: (w) => {
         // With --json, stderr carries only the JSON error object.
         if (!a.json) process.stderr.write(`${waitingLine(a.name, w)}\n`);

@@ -6,7 +6,8 @@
 import { followTeam } from '../../core/follow.js';
 import type { Stores } from '../../store/selection.js';
 import type { TeamEvent } from '../../core/events.js';
-import { eventLine, eventRecord, problemLines, readyLine, readyRecord } from './records.js';
+import { eventLine, eventRecord, problemLines, readyLine, readyRecord, requestFields, requestLine, requestRecord } from './records.js';
+import { followRequests } from '../../core/requests-follow.js';
 import { hintScope, scopeHints } from '../hint-scope.js';
 import { terminalSafe } from '../../core/terminal-text.js';
 import { untilStopped, writeLine } from './stop.js';
@@ -20,11 +21,26 @@ export interface PlainWatchOptions {
 }
 
 /**
- * Prints a ready line, then one line per event. Resolves when stopped, or once the team is removed
+ * Prints a ready line (with `--json`, the open requests in its `requests`; plain, one line per open
+ * request after it), then one line per event, and a `request` line when a request opens or is
+ * answered. Resolves when stopped, or once the team is removed
  * for good (Claude Code ended its session: the last line says so). @throws TEAM_NOT_FOUND
  */
 export async function runPlainWatch(o: PlainWatchOptions): Promise<void> {
   const print = (plain: string, json: Record<string, unknown>) => writeLine(o.json ? JSON.stringify(json) : terminalSafe(plain));
+  const onError = (err: unknown) => process.stderr.write(`mailroom watch: ${err instanceof Error ? err.message : String(err)}\n`);
+  // The same listing as `mailroom requests`, again after each update of the feed. A listing that
+  // fails (the team being removed, a corrupt inbox) is not printed: the feed reports those itself.
+  let started = false;
+  const requests = await followRequests(
+    { root: o.store, team: o.team },
+    (change) => {
+      if (!started) return;
+      const now = Date.now();
+      for (const r of change.opened) print(requestLine(now, r, 'open'), requestRecord(o.team, now, r, 'open'));
+      for (const r of change.closed) print(requestLine(now, r, 'answered'), requestRecord(o.team, now, r, 'answered'));
+    },
+  );
   const following = await followTeam({
     store: o.store,
     team: o.team,
@@ -32,8 +48,9 @@ export async function runPlainWatch(o: PlainWatchOptions): Promise<void> {
     onUpdate: (update) => {
       const now = Date.now();
       for (const e of update.events) print(eventLine(now, e), eventRecord(o.team, now, e));
+      if (started) void requests.refresh();
     },
-    onError: (err) => process.stderr.write(`mailroom watch: ${err instanceof Error ? err.message : String(err)}\n`),
+    onError,
   });
   const now = Date.now();
   // A corrupt file is flagged and the rest of the team shown: the ready record carries `problems`,
@@ -41,8 +58,14 @@ export async function runPlainWatch(o: PlainWatchOptions): Promise<void> {
   const scope = hintScope(process.argv.slice(2));
   const ready = readyRecord(following.initial, now);
   if (following.initial.problems.length > 0) ready.problems = following.initial.problems.map((p) => ({ ...p, message: scopeHints(p.message, scope), ...(p.fix ? { fix: scopeHints(`\`${p.fix}\``, scope).slice(1, -1) } : {}) }));
+  const open = requests.current();
+  ready.requests = open.map(requestFields);
   print(readyLine(following.initial, now), ready);
   if (!o.json) for (const line of problemLines(following.initial, now)) writeLine(terminalSafe(scopeHints(line, scope)));
+  if (!o.json) for (const r of open) writeLine(terminalSafe(requestLine(now, r, 'open')));
+  started = true;
+  // A request sent between the first listing and now is printed by this listing.
+  void requests.refresh();
   const ended = following.initial.ended;
   if (ended) {
     const e: TeamEvent = { kind: 'team', action: 'removed', final: true, ...(ended.location ? { location: ended.location } : {}) };

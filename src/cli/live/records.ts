@@ -4,6 +4,7 @@
  */
 import { describeEvent, type TeamEvent } from '../../core/events.js';
 import type { TeamSnapshot } from '../../core/snapshot.js';
+import type { OpenRequest } from '../../core/requests.js';
 
 /** The JSON form of an event: `{at, team, kind, …}`; messages are flattened to their entry. */
 export function eventRecord(team: string, atMs: number, e: TeamEvent): Record<string, unknown> {
@@ -49,4 +50,23 @@ export function readyLine(s: TeamSnapshot, atMs: number): string {
 /** One line per problem the snapshot flags (a corrupt inbox…), naming the command that repairs it. */
 export function problemLines(s: TeamSnapshot, atMs: number): string[] {
   return s.problems.map((p) => `${new Date(atMs).toISOString()}  ${p.code}: ${p.message}${p.fix ? ` Run \`${p.fix}\`.` : ''}`);
+}
+
+/**
+ * A request that opened (`open`: listed when watching starts, or sent since) or was answered, as
+ * one line: `request perm-… (permission) from alice open: Bash: npm publish — mailroom approve perm-… / deny perm-… --reason …`.
+ */
+export function requestLine(atMs: number, r: OpenRequest, action: 'open' | 'answered'): string {
+  const head = `${new Date(atMs).toISOString()}  request ${r.id} (${r.kind}) from ${r.from}`;
+  return action === 'answered' ? `${head} answered` : `${head} open: ${r.summary} — \`mailroom approve ${r.id}\` or \`mailroom deny ${r.id} --reason …\``;
+}
+
+/** The JSON form of {@link requestLine}: `{at, team, kind: "request", action, id, requestKind, from, summary, timestamp}`. */
+export function requestRecord(team: string, atMs: number, r: OpenRequest, action: 'open' | 'answered'): Record<string, unknown> {
+  return { at: new Date(atMs).toISOString(), team, kind: 'request', action, ...requestFields(r) };
+}
+
+/** A request's fields in the ready record and {@link requestRecord}. */
+export function requestFields(r: OpenRequest): Record<string, unknown> {
+  return { id: r.id, requestKind: r.kind, from: r.from, to: r.to, timestamp: r.timestamp, summary: r.summary, message: r.message };
 }

@@ -1,6 +1,8 @@
 -- updateSettings (compare-and-set): replaces the team's settings document with the caller's
 -- patched copy (src/domain/settings.ts) if its version is still the one the caller read, and
--- journals a settings event naming the changed keys.
+-- journals a settings event naming the changed keys. On 'retry' the caller re-reads and applies
+-- its patch again (a rule-level patch, `policy.createTasks`, so concurrent edits of different
+-- rules all survive).
 -- KEYS[1] base prefix
 -- ARGV[1] event envelope JSON (v 3)   ARGV[2] expected version   ARGV[3] new document JSON
 -- ARGV[4] changed keys (comma-separated)
