@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { InboxEntrySchema, type InboxEntry } from '../protocol/inbox.js';
-import { entryKey } from './entries.js';
+import { entryKey, isShutdownRequest, isUnreadEntry } from './entries.js';
 
 /** A dead letter as stored (docs/format.md "Dead letters"). */
 export const DeadLetterSchema = z.object({
@@ -28,6 +28,14 @@ export type DeadLetter = z.infer<typeof DeadLetterSchema>;
 export function deadLetterId(entry: InboxEntry): string {
   if (typeof entry.msg_id === 'string' && entry.msg_id !== '') return entry.msg_id;
   return `dl-${createHash('sha256').update(entryKey(entry)).digest('hex').slice(0, 12)}`;
+}
+
+/**
+ * Whether an entry left in a departed member's inbox becomes a dead letter: unread, and not a
+ * `shutdown_request` (its member's leaving answered it; a name that joins again has it retired).
+ */
+export function isDeadLetter(entry: InboxEntry): boolean {
+  return isUnreadEntry(entry) && !isShutdownRequest(entry);
 }
 
 /** The dead letter of `entry`, unread in `to`'s inbox, dead-lettered at `at` (epoch ms). */

@@ -458,8 +458,8 @@ export interface TeamStore {
 
   // Dead letters (issue 11 item 4; docs/format.md "Dead letters")
   /**
-   * Moves the unread entries of the inbox of `member`, who is no longer in the roster, to the
-   * team's dead-letter store: each is added there (once per id: a repeated call adds nothing) and
+   * Moves the unread entries (but `shutdown_request`s: `isDeadLetter`) of the inbox of `member`,
+   * who is no longer in the roster, to the team's dead-letter store: each is added there (once per id: a repeated call adds nothing) and
    * then marked read in the inbox, where Claude Code's readers skip it. A no-op (`[]`, nothing
    * written) while `member` is in the roster (it rejoined), and for a missing or empty inbox.
    * Events: `delivery` dead-lettered per entry moved. Called by core right after

@@ -811,6 +811,8 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
           { to: 'alice', entry: entry('bob', 'read one') },
           { to: 'alice', entry: entry('bob', 'unread one') },
           { to: 'alice', entry: { from: 'team-lead', text: 'no msg_id', timestamp: new Date().toISOString(), read: false } },
+          // Its member's leaving answered it: not a dead letter, left as it is.
+          { to: 'alice', entry: entry('team-lead', JSON.stringify({ type: 'shutdown_request', requestId: 'shutdown-1@alice', from: 'team-lead', timestamp: '2020-01-01T00:00:00.000Z' })) },
         ]);
         await store.markRead(T, 'alice', [sent.value.messages[0]!.entry.msg_id!]);
         expect((await store.deadLetterInbox(T, 'alice')).value).toEqual([]);
@@ -826,7 +828,7 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
           { kind: 'delivery', to: 'alice', state: 'dead-lettered', key: moved.value[0]!.id },
           { kind: 'delivery', to: 'alice', state: 'dead-lettered' },
         ]);
-        expect((await store.readInbox(T, 'alice')).map((e) => e.read)).toEqual([true, true, true]);
+        expect((await store.readInbox(T, 'alice')).map((e) => e.read)).toEqual([true, true, true, false]);
         expect(await store.listDeadLetters(T)).toEqual(moved.value);
         const again = await store.deadLetterInbox(T, 'alice');
         expect(again).toEqual({ value: [], events: [] });

@@ -10,8 +10,8 @@
  */
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import { deadLetterOf, DeadLetterSchema, type DeadLetter } from '../../domain/dead-letters.js';
-import { entryKey, isUnreadEntry } from '../../domain/entries.js';
+import { deadLetterOf, DeadLetterSchema, isDeadLetter, type DeadLetter } from '../../domain/dead-letters.js';
+import { entryKey } from '../../domain/entries.js';
 import { deliveryEvent } from '../../domain/events.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
 import { corruptFile, readJsonFile, writeJsonFile } from '../json-file.js';
@@ -54,7 +54,7 @@ export async function deadLetterInbox(ctx: FsContext, team: string, member: stri
   if (config.members.some((m) => m.name === member)) return { value: [], events: [] };
   const events: TeamEventRecord[] = [];
   const moved = await withInbox(ctx, team, member, async (inbox) => {
-    const unread = inbox.entries.filter(isUnreadEntry);
+    const unread = inbox.entries.filter(isDeadLetter);
     if (unread.length === 0) return { result: [] as DeadLetter[], write: false };
     const letters = unread.map((e) => deadLetterOf(member, e, nowOf(op)));
     const added = await changeFile(ctx, team, (stored) => {

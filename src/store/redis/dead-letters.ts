@@ -4,7 +4,7 @@
  * entries is one script (dead-letter-inbox.lua) given the documents built here from the inbox as
  * read; removing one is one script, exactly once.
  */
-import { deadLetterOf, DeadLetterSchema, type DeadLetter } from '../../domain/dead-letters.js';
+import { deadLetterOf, DeadLetterSchema, isDeadLetter, type DeadLetter } from '../../domain/dead-letters.js';
 import { entryKey } from '../../domain/entries.js';
 import type { OpContext, Transition } from '../team-store.js';
 import { assembleEntry } from './codec.js';
@@ -18,10 +18,9 @@ function parse(doc: string): DeadLetter {
 /** Moves a departed member's unread entries to the dead letters (one script). */
 export async function deadLetterInbox(rc: RedisContext, team: string, member: string, ctx?: OpContext): Promise<Transition<DeadLetter[]>> {
   const inbox = await readInboxRows(rc, team, member, 'live');
-  const unread = inbox.rows.filter((r) => r.unread);
+  const unread = inbox.rows.filter((r) => r.unread).map((row) => ({ row, entry: assembleEntry(row.doc, true) })).filter((u) => isDeadLetter(u.entry));
   const args = [envOf(team, ctx), member, String(unread.length)];
-  for (const row of unread) {
-    const entry = assembleEntry(row.doc, true);
+  for (const { row, entry } of unread) {
     const letter = deadLetterOf(member, entry, nowOf(ctx));
     args.push(row.seq, letter.id, entryKey(entry), JSON.stringify(letter));
   }
