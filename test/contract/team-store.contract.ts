@@ -835,6 +835,20 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         expect(await store.listDeadLetters(T)).toHaveLength(2);
       });
 
+      it('moves the dead letters aside with a deleted team and back with its restore', async () => {
+        await withTeam('alice');
+        await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'orphan') }]);
+        await store.removeMember(T, 'alice');
+        const letters = (await store.deadLetterInbox(T, 'alice')).value;
+        expect(letters).toHaveLength(1);
+        const gone = await store.deleteTeam(T);
+        await store.createTeam(teamConfig(T));
+        expect(await store.listDeadLetters(T)).toEqual([]);
+        await store.deleteTeam(T);
+        await store.restoreTeam(gone.value.id);
+        expect(await store.listDeadLetters(T)).toEqual(letters);
+      });
+
       it('removes a dead letter exactly once among racing callers', async () => {
         await withTeam('alice');
         await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'orphan') }]);
