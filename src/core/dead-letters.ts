@@ -61,7 +61,7 @@ export interface RetriedLetter {
 }
 
 /** Input of {@link retryDeadLetters}. */
-export interface RetryOptions extends TeamOptions {
+export interface DeadLetterRetryOptions extends TeamOptions {
   /** Dead letter ids; omit with `all`. */
   ids?: readonly string[];
   all?: boolean;
@@ -83,7 +83,7 @@ function targetOf(letter: DeadLetter, members: Set<string>, to: string | undefin
  * checked before anything is sent.
  * @throws MESSAGE_NOT_FOUND (an id that is not a dead letter), MEMBER_NOT_FOUND (no recipient), TEAM_NOT_FOUND
  */
-export async function retryDeadLetters(options: RetryOptions): Promise<RetriedLetter[]> {
+export async function retryDeadLetters(options: DeadLetterRetryOptions): Promise<RetriedLetter[]> {
   const store = teamOf(options);
   const members = memberNames(await store.readConfig(options.team));
   const stored = await store.listDeadLetters(options.team);
