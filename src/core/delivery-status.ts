@@ -77,10 +77,12 @@ export async function statusOf(store: TeamStore, team: string, to: string, entry
   const key = entryKey(entry);
   const t = times.get(`${to}\u0000${key}`) ?? {};
   const at: MessageStatus['at'] = { queued: entry.timestamp };
-  if (t.deadLettered !== undefined) {
-    at[DEAD_LETTERED] = t.deadLettered;
-    const kept = (await store.listDeadLetters(team)).some((l) => l.to === to && l.id === deadLetterId(entry));
-    return { msg_id: key, to, from: entry.from, text: entry.text, state: DEAD_LETTERED, at, dead_letter: kept };
+  // Read with no journalled read: it may be a dead letter whose journal line is not written yet
+  // (the store adds the dead letter, marks the entry read, then journals).
+  const letter = t.deadLettered !== undefined || (entry.read === true && t.read === undefined) ? (await store.listDeadLetters(team)).find((l) => l.to === to && l.id === deadLetterId(entry)) : undefined;
+  if (t.deadLettered !== undefined || letter) {
+    at[DEAD_LETTERED] = t.deadLettered ?? letter!.at;
+    return { msg_id: key, to, from: entry.from, text: entry.text, state: DEAD_LETTERED, at, dead_letter: letter !== undefined };
   }
   if (t.delivered !== undefined || t.read !== undefined || entry.read === true) at.delivered = t.delivered ?? t.read ?? true;
   if (t.read !== undefined || entry.read === true) at.read = t.read ?? true;

@@ -93,6 +93,22 @@ describe('dead letters', () => {
     for (const e of await store.readInbox('t', 'bob')) expect(InboxEntrySchema.safeParse(e).success).toBe(true);
   });
 
+  it('a send waiting for "read" ends as soon as its recipient leaves with it unread', async () => {
+    const store = openFsStores(tmp.path).team;
+    const waiting = mailroom(tmp.path, 'team', 'send', 'dan', 'read me', '--wait', 'read', '--timeout', '120s');
+    // Wait for the message to be in dan's inbox (the journal's message event), then stop dan.
+    const until = Date.now() + 30_000;
+    while (!(await store.readInbox('t', 'dan')).some((e) => e.text === 'read me')) {
+      if (Date.now() > until) throw new Error('the message never reached dan');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    await mailroomOk(tmp.path, 'team', 'stop', 'dan');
+    const run = await waiting;
+    expect(run.code).toBe(9);
+    expect(run.stderr).toContain('dead-lettered');
+    expect(run.stderr).not.toContain('did not reach');
+  });
+
   it('refuses retry without an id or --all, with a usage error', async () => {
     const run = await mailroom(tmp.path, 'dead-letter', 'retry');
     expect(run.code).not.toBe(0);
