@@ -37,7 +37,8 @@ describe('dead letters', () => {
     const readOne = await send('dan', 'already read', 'bob');
     await store.markRead('t', 'dan', [readOne]);
 
-    await mailroomOk(tmp.path, 'team', 'stop', 'dan');
+    const stopped = await mailroomOk(tmp.path, 'team', 'stop', 'dan');
+    expect(stopped.stdout).toContain('; 2 unread messages dead-lettered, senders told (`mailroom dead-letter list`)');
 
     const list = JSON.parse((await mailroomOk(tmp.path, 'dead-letter', 'list', '--json')).stdout) as Array<{ id: string; to: string; entry: { from: string; text: string } }>;
     expect(list.map((l) => [l.id, l.to, l.entry.from, l.entry.text])).toEqual([

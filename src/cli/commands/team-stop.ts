@@ -43,7 +43,9 @@ export const teamStopCommand: CommandModule<GlobalArgs, StopArgs> = {
       const how = { approved: 'approved the shutdown', forced: 'was stopped (--force)', timeout: 'did not answer in time: stopped', 'not-running': 'was not running (no heartbeat, no process), so it was not asked: removed' }[r.outcome];
       const tasks = r.unassigned.length ? `; unassigned ${r.unassigned.map((id) => `#${id}`).join(', ')}` : '';
       const pid = r.killedPid !== undefined ? `; killed process ${r.killedPid}` : '';
-      return `${r.name} ${how} and left team ${target.team}${tasks}${pid}`;
+      const n = r.deadLettered?.length ?? 0;
+      const dead = n > 0 ? `; ${n} unread message${n === 1 ? '' : 's'} dead-lettered, senders told (\`mailroom dead-letter list\`)` : '';
+      return `${r.name} ${how} and left team ${target.team}${tasks}${pid}${dead}`;
     });
   },
 };

@@ -56,6 +56,8 @@ export interface StopResult {
   killedPid?: number;
   /** Ids of tasks that went back to pending. */
   unassigned: string[];
+  /** Ids of its unread messages moved to the dead letters here (their senders told); absent when none. */
+  deadLettered?: string[];
 }
 
 /**
@@ -110,7 +112,13 @@ async function teardown(stores: Stores, o: StopOptions, outcome: StopResult['out
     if (!(await mayBeRunning(record))) await stores.host.deleteProcessRecord(o.team, o.name);
   }
   const done = await completeShutdown({ root: stores, team: o.team, name: o.name });
-  return { name: o.name, outcome, unassigned: done.unassigned.map((t) => t.id), ...(killedPid !== undefined ? { killedPid } : {}) };
+  return {
+    name: o.name,
+    outcome,
+    unassigned: done.unassigned.map((t) => t.id),
+    ...(killedPid !== undefined ? { killedPid } : {}),
+    ...(done.deadLettered.length > 0 ? { deadLettered: done.deadLettered.map((l) => l.id) } : {}),
+  };
 }
 
 /**
