@@ -98,6 +98,8 @@ export {
   type ShutdownResponseOptions,
   type ShutdownOutcome,
 } from './core/shutdown.js';
+export { deadLetterDeparted, retryDeadLetters, listDeadLetters, NOTICE_SENDER, type RetriedLetter, type DeadLetterRetryOptions } from './core/dead-letters.js';
+export { DeadLetterSchema, deadLetterId, isDeadLetter, type DeadLetter } from './domain/dead-letters.js';
 
 export {
   EVENT_VERSION,

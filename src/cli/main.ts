@@ -25,6 +25,7 @@ import { STORE_COMMANDS, storeCommand } from './commands/store.js';
 import { bridgeCommand } from './commands/bridge.js';
 import { approveCommand, denyCommand, requestsCommand } from './commands/requests.js';
 import { MESSAGE_COMMANDS, messageCommand } from './commands/message.js';
+import { DEAD_LETTER_COMMANDS, deadLetterCommand } from './commands/dead-letter.js';
 
 /** Every top-level command. Add new command modules here. */
 const COMMANDS: CommandModule<GlobalArgs, never>[] = [
@@ -32,6 +33,7 @@ const COMMANDS: CommandModule<GlobalArgs, never>[] = [
   taskCommand,
   inboxCommand,
   messageCommand,
+  deadLetterCommand,
   runCommand,
   agentCommand,
   mcpCommand,
@@ -58,6 +60,7 @@ const TREE: CommandTree = {
   task: TASK_COMMANDS.map(nameOf),
   store: STORE_COMMANDS.map(nameOf),
   message: MESSAGE_COMMANDS,
+  'dead-letter': DEAD_LETTER_COMMANDS,
   completion: [],
 };
 

@@ -9,6 +9,7 @@ import { MailroomError } from '../errors.js';
 import type { DeliveryEvent } from '../protocol/events.js';
 import type { InboxEntry } from '../protocol/inbox.js';
 import { entryKey } from '../domain/entries.js';
+import { deadLetterId } from '../domain/dead-letters.js';
 import { findReply } from '../domain/replies.js';
 import type { TeamStore } from '../store/team-store.js';
 import { teamOf, type TeamOptions } from './context.js';
@@ -20,23 +21,38 @@ export const DELIVERY_STATES = ['queued', 'delivered', 'read', 'replied'] as con
 /** One of {@link DELIVERY_STATES}. */
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
+/**
+ * Where a message can end instead: its recipient left the team with it unread, and it went to the
+ * dead letters (src/core/dead-letters.ts). Not on the way to any {@link DeliveryState}.
+ */
+export const DEAD_LETTERED = 'dead-lettered';
+
 /** Where a message is and when it reached each state (ISO-8601; `true` when reached at an unknown time). */
 export interface MessageStatus {
   msg_id: string;
   to: string;
   from: string;
   text: string;
-  /** The furthest state reached. */
-  state: DeliveryState;
+  /** The furthest state reached, or {@link DEAD_LETTERED} (its recipient left with it unread). */
+  state: DeliveryState | typeof DEAD_LETTERED;
   /** When each state reached was reached. */
-  at: Partial<Record<DeliveryState, string | true>>;
+  at: Partial<Record<DeliveryState | typeof DEAD_LETTERED, string | true>>;
+  /** For a dead letter: still kept (`true`), or re-sent by `dead-letter retry` (`false`). */
+  dead_letter?: boolean | undefined;
   /** The reply's msg_id, once replied. */
   reply?: string | undefined;
 }
 
+/** Delivered, read and dead-lettered instants of one entry (ISO-8601). */
+export interface Times {
+  delivered?: string;
+  read?: string;
+  deadLettered?: string;
+}
+
 /** Delivered/read instants per entry key, from a team's whole journal (one pass). */
-export async function deliveryTimes(store: TeamStore, team: string): Promise<Map<string, { delivered?: string; read?: string }>> {
-  const times = new Map<string, { delivered?: string; read?: string }>();
+export async function deliveryTimes(store: TeamStore, team: string): Promise<Map<string, Times>> {
+  const times = new Map<string, Times>();
   let since: Awaited<ReturnType<TeamStore['readEvents']>>['cursor'] | undefined;
   for (;;) {
     const page = await store.readEvents(team, since === undefined ? {} : { since });
@@ -47,6 +63,7 @@ export async function deliveryTimes(store: TeamStore, team: string): Promise<Map
       const t = times.get(key) ?? {};
       if (d.state === 'delivered') t.delivered ??= d.at;
       if (d.state === 'read') t.read ??= d.at;
+      if (d.state === 'dead-lettered') t.deadLettered ??= d.at;
       times.set(key, t);
     }
     if (page.events.length === 0 || page.cursor === since) break;
@@ -56,10 +73,17 @@ export async function deliveryTimes(store: TeamStore, team: string): Promise<Map
 }
 
 /** The status of `entry` in `to`'s inbox, given the journal's {@link deliveryTimes}. */
-export async function statusOf(store: TeamStore, team: string, to: string, entry: InboxEntry, times: Map<string, { delivered?: string; read?: string }>): Promise<MessageStatus> {
+export async function statusOf(store: TeamStore, team: string, to: string, entry: InboxEntry, times: Map<string, Times>): Promise<MessageStatus> {
   const key = entryKey(entry);
   const t = times.get(`${to}\u0000${key}`) ?? {};
   const at: MessageStatus['at'] = { queued: entry.timestamp };
+  // Read with no journalled read: it may be a dead letter whose journal line is not written yet
+  // (the store adds the dead letter, marks the entry read, then journals).
+  const letter = t.deadLettered !== undefined || (entry.read === true && t.read === undefined) ? (await store.listDeadLetters(team)).find((l) => l.to === to && l.id === deadLetterId(entry)) : undefined;
+  if (t.deadLettered !== undefined || letter) {
+    at[DEAD_LETTERED] = t.deadLettered ?? letter!.at;
+    return { msg_id: key, to, from: entry.from, text: entry.text, state: DEAD_LETTERED, at, dead_letter: letter !== undefined };
+  }
   if (t.delivered !== undefined || t.read !== undefined || entry.read === true) at.delivered = t.delivered ?? t.read ?? true;
   if (t.read !== undefined || entry.read === true) at.read = t.read ?? true;
   const reply = entry.msg_id !== undefined ? findReply(await store.readInbox(team, entry.from), entry.msg_id, to) : undefined;
@@ -83,6 +107,12 @@ export async function messageStatus(options: TeamOptions & { msgId: string }): P
     const entry = (await store.readInbox(options.team, inbox.name)).find((e) => e.msg_id === options.msgId);
     if (entry) return statusOf(store, options.team, inbox.name, entry, await deliveryTimes(store, options.team));
   }
+  // Its inbox may be gone (Claude Code deletes a departed member's files): the dead letter remains.
+  const letter = (await store.listDeadLetters(options.team)).find((l) => l.id === options.msgId);
+  if (letter) {
+    const at: MessageStatus['at'] = { queued: letter.entry.timestamp, [DEAD_LETTERED]: letter.at };
+    return { msg_id: letter.id, to: letter.to, from: letter.entry.from, text: letter.entry.text, state: DEAD_LETTERED, at, dead_letter: true };
+  }
   throw new MailroomError('MESSAGE_NOT_FOUND', `No message with msg_id ${options.msgId} in team "${options.team}"'s inboxes. List one with \`mailroom inbox <member> --status\`.`, {
     details: { team: options.team, msg_id: options.msgId },
   });
@@ -90,6 +120,7 @@ export async function messageStatus(options: TeamOptions & { msgId: string }): P
 
 /** True when `status` has reached `state` (or a later one). */
 export function reached(status: MessageStatus, state: DeliveryState): boolean {
+  if (status.state === DEAD_LETTERED) return false;
   return DELIVERY_STATES.indexOf(status.state) >= DELIVERY_STATES.indexOf(state);
 }
 
@@ -107,6 +138,11 @@ export async function waitForState(options: TeamOptions & { msgId: string; state
       try {
         const status = await messageStatus(options);
         if (reached(status, options.state)) return status;
+        if (status.state === DEAD_LETTERED) {
+          throw new MailroomError('WAIT_TIMEOUT', `Message ${options.msgId} to ${status.to} will not reach "${options.state}": ${status.to} left the team and it was dead-lettered. Re-send it with \`mailroom dead-letter retry ${options.msgId} --to <member>\`.`, {
+            details: { msg_id: options.msgId, wanted: options.state, status },
+          });
+        }
         const left = until - Date.now();
         if (left <= 0) {
           throw new MailroomError('WAIT_TIMEOUT', `Message ${options.msgId} to ${status.to} did not reach "${options.state}" within ${options.timeoutMs} ms (it is ${status.state}).`, {

@@ -3,6 +3,8 @@
  * `shutdown_approved` or `shutdown_rejected` (echoing the request id byte for byte); on approval the
  * lead removes the member and returns its open tasks to pending with no owner.
  */
+import { deadLetterDeparted } from './dead-letters.js';
+import type { DeadLetter } from '../domain/dead-letters.js';
 import { MailroomError } from '../errors.js';
 import { leadName, requireMember } from '../domain/roster.js';
 import type { Task } from '../protocol/task.js';
@@ -119,19 +121,24 @@ export interface ShutdownOutcome {
   removed: boolean;
   /** Tasks that went back to pending with no owner. */
   unassigned: Task[];
+  /** Its unread messages, moved to the dead letters (their senders told; src/core/dead-letters.ts). */
+  deadLettered: DeadLetter[];
 }
 
 /**
  * The lead's side of an approval: removes the member (by name or agentId) and, in the same store
- * transition, unassigns every non-completed task it owned (owner dropped, status pending). A member
- * already gone from the roster still gets its tasks unassigned (by name and `<name>@<team>`).
+ * transition, unassigns every non-completed task it owned (owner dropped, status pending); then its
+ * unread messages are dead-lettered and their senders told ({@link deadLetterDeparted}). A member
+ * already gone from the roster still gets its tasks unassigned (by name and `<name>@<team>`) and its
+ * unread messages dead-lettered.
  */
 export async function completeShutdown(options: TeamOptions & { name: string }): Promise<ShutdownOutcome> {
   const store = teamOf(options);
   const op = opOf(options);
   const { value } = await store.removeMember(options.team, options.name, op);
-  if (value) return { removed: true, unassigned: value.unassigned };
+  if (value) return { removed: true, unassigned: value.unassigned, deadLettered: await deadLetterDeparted({ ...options, name: value.member.name }) };
   const unassigned: Task[] = [];
   for (const owner of new Set([options.name, `${options.name}@${options.team}`])) unassigned.push(...(await store.unassignTasks(options.team, owner, op)).value);
-  return { removed: false, unassigned };
+  const name = options.name.endsWith(`@${options.team}`) ? options.name.slice(0, -options.team.length - 1) : options.name;
+  return { removed: false, unassigned, deadLettered: await deadLetterDeparted({ ...options, name }) };
 }

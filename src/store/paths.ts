@@ -205,6 +205,11 @@ export class Layout {
     return join(this.root, 'mailroom', 'archive', fittingPart('team', team, pathPart(team)));
   }
 
+  /** `<root>/mailroom/dead-letters/<team>.json`: the team's dead letters (a JSON array; docs/format.md "Dead letters"). */
+  deadLettersPath(team: string): string {
+    return join(this.root, 'mailroom', 'dead-letters', `${fittingPart('team', team, pathPart(team))}.json`);
+  }
+
   /** `<root>/mailroom/journal/<team>.ndjson` (case-keeping sanitiser): the team's append-only journal. */
   journalPath(team: string): string {
     return join(this.journalDir, `${fittingPart('team', team, pathPart(team))}.ndjson`);

@@ -21,6 +21,7 @@ import type { MemberRecord, MemberRecordDraft } from '../protocol/member-record.
 import type { SettingsPatch, TeamSettings } from '../protocol/settings.js';
 import type { SettingsChange } from '../domain/settings.js';
 import type { Refusal } from '../domain/events.js';
+import type { DeadLetter } from '../domain/dead-letters.js';
 import type { Task, TaskStatus } from '../protocol/task.js';
 import type { StoreIssue, StoreRepair } from './health.js';
 import type { StoreSelection } from './selection.js';
@@ -465,6 +466,27 @@ export interface TeamStore {
   archiveInbox(team: string, member: string, ctx?: OpContext): Promise<Transition<number>>;
   /** Moves a whole inbox aside (e.g. one of a non-member). @returns where it went, for humans, or undefined when absent */
   setInboxAside(team: string, name: string, ctx?: OpContext): Promise<Transition<string | undefined>>;
+
+  // Dead letters (issue 11 item 4; docs/format.md "Dead letters")
+  /**
+   * Moves the unread entries (but `shutdown_request`s: `isDeadLetter`) of the inbox of `member`,
+   * who is no longer in the roster, to the team's dead-letter store: each is added there (once per id: a repeated call adds nothing) and
+   * then marked read in the inbox, where Claude Code's readers skip it. A no-op (`[]`, nothing
+   * written) while `member` is in the roster (it rejoined), and for a missing or empty inbox.
+   * Events: `delivery` dead-lettered per entry moved. Called by core right after
+   * {@link removeMember} (docs/decisions.md "Dead letters").
+   * @returns the dead letters added, in inbox order
+   * @throws TEAM_NOT_FOUND, FILE_CORRUPT (the inbox or the dead-letter store does not parse: never overwritten)
+   */
+  deadLetterInbox(team: string, member: string, ctx?: OpContext): Promise<Transition<DeadLetter[]>>;
+  /** The team's dead letters, oldest first. @throws TEAM_NOT_FOUND, FILE_CORRUPT */
+  listDeadLetters(team: string): Promise<DeadLetter[]>;
+  /**
+   * Removes dead letter `id`, exactly once across racing callers: the one that removed it gets it,
+   * every other `undefined`. No events (its re-sent message is journalled by its append).
+   * @throws TEAM_NOT_FOUND, FILE_CORRUPT
+   */
+  removeDeadLetter(team: string, id: string, ctx?: OpContext): Promise<Transition<DeadLetter | undefined>>;
 
   // Tasks
   /** Valid tasks in numeric id order (invalid ones skipped, as Claude Code does; warned once). */

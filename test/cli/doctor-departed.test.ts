@@ -4,7 +4,7 @@
  * as info and exits 0 (it used to call it a problem, "0 unread: never delivered", and exit 7 on a
  * healthy team); an inbox with unread messages for a non-member stays a problem.
  */
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TempDir } from '../helpers/temp-dir.js';
@@ -30,6 +30,14 @@ describe('doctor on a Claude Code team after a teammate shut down', () => {
     await mailroomOk(dir.path, 'team', 'spawn', 'observer');
     await mailroomOk(dir.path, 'team', 'send', 'observer', 'are you there?');
     await mailroomOk(dir.path, 'team', 'stop', 'observer', '--force');
+    // mailroom's stop dead-lettered it (kept, its sender told): nothing is left unread there.
+    expect((await mailroomOk(dir.path, 'dead-letter', 'list')).stdout).toContain('are you there?');
+    expect((await mailroom(dir.path, 'doctor')).code).toBe(0);
+    // Another writer (Claude Code, a script) appends to the departed member's inbox afterwards.
+    const inbox = join(dir.path, 'teams/compat/inboxes/observer.json');
+    const entries = JSON.parse(await readFile(inbox, 'utf8')) as unknown[];
+    entries.push({ from: 'team-lead', text: 'still there?', timestamp: new Date().toISOString(), read: false });
+    await writeFile(inbox, JSON.stringify(entries, null, 2));
     const run = await mailroom(dir.path, 'doctor');
     expect(run.code).toBe(7);
     expect(run.stdout).toMatch(/Inbox "observer" .*1 unread: never delivered/);

@@ -847,6 +847,64 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
       });
     });
 
+    describe('dead letters', () => {
+      it('moves the unread entries of a departed member to the dead letters, once, journalling each', async () => {
+        await withTeam('alice', 'bob');
+        const sent = await store.appendMessages(T, [
+          { to: 'alice', entry: entry('bob', 'read one') },
+          { to: 'alice', entry: entry('bob', 'unread one') },
+          { to: 'alice', entry: { from: 'team-lead', text: 'no msg_id', timestamp: new Date().toISOString(), read: false } },
+          // Its member's leaving answered it: not a dead letter, left as it is.
+          { to: 'alice', entry: entry('team-lead', JSON.stringify({ type: 'shutdown_request', requestId: 'shutdown-1@alice', from: 'team-lead', timestamp: '2020-01-01T00:00:00.000Z' })) },
+        ]);
+        await store.markRead(T, 'alice', [sent.value.messages[0]!.entry.msg_id!]);
+        expect((await store.deadLetterInbox(T, 'alice')).value).toEqual([]);
+        await store.removeMember(T, 'alice');
+        const moved = await journalled(T, () => store.deadLetterInbox(T, 'alice', { now: Date.parse('2026-01-02T03:04:05.000Z') }));
+        expect(moved.value.map((l) => [l.to, l.entry.text, l.entry.read, l.at])).toEqual([
+          ['alice', 'unread one', false, '2026-01-02T03:04:05.000Z'],
+          ['alice', 'no msg_id', false, '2026-01-02T03:04:05.000Z'],
+        ]);
+        expect(moved.value[0]!.id).toBe(sent.value.messages[1]!.entry.msg_id);
+        expect(moved.value[1]!.id).toMatch(/^dl-[0-9a-f]{12}$/);
+        expect(moved.events).toMatchObject([
+          { kind: 'delivery', to: 'alice', state: 'dead-lettered', key: moved.value[0]!.id },
+          { kind: 'delivery', to: 'alice', state: 'dead-lettered' },
+        ]);
+        expect((await store.readInbox(T, 'alice')).map((e) => e.read)).toEqual([true, true, true, false]);
+        expect(await store.listDeadLetters(T)).toEqual(moved.value);
+        const again = await store.deadLetterInbox(T, 'alice');
+        expect(again).toEqual({ value: [], events: [] });
+        expect(await store.listDeadLetters(T)).toHaveLength(2);
+      });
+
+      it('moves the dead letters aside with a deleted team and back with its restore', async () => {
+        await withTeam('alice');
+        await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'orphan') }]);
+        await store.removeMember(T, 'alice');
+        const letters = (await store.deadLetterInbox(T, 'alice')).value;
+        expect(letters).toHaveLength(1);
+        const gone = await store.deleteTeam(T);
+        await store.createTeam(teamConfig(T));
+        expect(await store.listDeadLetters(T)).toEqual([]);
+        await store.deleteTeam(T);
+        await store.restoreTeam(gone.value.id);
+        expect(await store.listDeadLetters(T)).toEqual(letters);
+      });
+
+      it('removes a dead letter exactly once among racing callers', async () => {
+        await withTeam('alice');
+        await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'orphan') }]);
+        await store.removeMember(T, 'alice');
+        const [letter] = (await store.deadLetterInbox(T, 'alice')).value;
+        const results = await Promise.all(Array.from({ length: 4 }, () => store.removeDeadLetter(T, letter!.id)));
+        expect(results.filter((r) => r.value !== undefined).map((r) => r.value)).toEqual([letter]);
+        expect(await store.listDeadLetters(T)).toEqual([]);
+        expect((await store.removeDeadLetter(T, 'nope')).value).toBeUndefined();
+        expect((await refusal(store.listDeadLetters('no-such-team'))).code).toBe('TEAM_NOT_FOUND');
+      });
+    });
+
     describe('across processes', () => {
       it('gives a task to exactly one of six racing claimants', async () => {
         await withTeam('c0', 'c1', 'c2', 'c3', 'c4', 'c5');

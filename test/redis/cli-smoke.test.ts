@@ -2,7 +2,7 @@
  * The real `mailroom` binary on the Redis store (`--store redis://…`), as opened by
  * src/store/open.ts — a smoke check of the selection, not the full CLI on Redis (wiring the
  * runtime, watch and mcp onto it is later work): the hot verbs create a team, spawn, send, read
- * the inbox, add, claim and list tasks, with the team state in Redis (nothing under `teams/` or
+ * the inbox, add, claim and list tasks, stop a member with unread mail (dead letters), with the team state in Redis (nothing under `teams/` or
  * `tasks/` of the root, which holds only this machine's records) and the member record in Redis
  * too; an unreachable server is STORE_UNAVAILABLE (exit 6) through the CLI's one error table.
  */
@@ -34,6 +34,24 @@ async function ok(...args: string[]): Promise<string> {
 }
 
 describe('mailroom --store redis://…', () => {
+  it('dead-letters a stopped member\'s unread mail, lists it, shows it and retries it once', async () => {
+    await ok('team', 'create', 'dl');
+    await ok('--team', 'dl', 'team', 'spawn', 'dan');
+    const sent = JSON.parse(await ok('--team', 'dl', 'team', 'send', 'dan', 'for dan', '--json')) as { entry: { msg_id: string } };
+    const id = sent.entry.msg_id;
+    await ok('--team', 'dl', 'team', 'stop', 'dan');
+    const list = JSON.parse(await ok('--team', 'dl', 'dead-letter', 'list', '--json')) as Array<{ id: string; to: string }>;
+    expect(list.map((l) => [l.id, l.to])).toEqual([[id, 'dan']]);
+    expect(JSON.parse(await ok('--team', 'dl', 'message', 'show', id, '--json'))).toMatchObject({ state: 'dead-lettered', dead_letter: true });
+    const lead = JSON.parse(await ok('--team', 'dl', 'inbox', 'team-lead', '--json')) as { messages: Array<{ entry: { from: string; dead_letter?: string } }> };
+    expect(lead.messages.filter((m) => m.entry.from === 'system').map((m) => m.entry.dead_letter)).toEqual([id]);
+    await ok('--team', 'dl', 'dead-letter', 'retry', id, '--to', 'team-lead');
+    expect((await mailroom('--team', 'dl', 'dead-letter', 'retry', id, '--to', 'team-lead')).code).toBe(3);
+    const after = JSON.parse(await ok('--team', 'dl', 'inbox', 'team-lead', '--json')) as { messages: Array<{ entry: { text: string } }> };
+    expect(after.messages.filter((m) => m.entry.text === 'for dan')).toHaveLength(1);
+    expect(await ok('--team', 'dl', 'dead-letter', 'list')).toBe('No dead letters.\n');
+  });
+
   it('creates a team, spawns, sends, reads the inbox, adds, claims and lists tasks', async () => {
     await ok('team', 'create', 'demo');
     await ok('--team', 'demo', 'team', 'spawn', 'alice', '--prompt', 'Write the parser');

@@ -12,7 +12,7 @@ interface ShowArgs extends GlobalArgs {
 
 const show: CommandModule<GlobalArgs, ShowArgs> = {
   command: 'show <id>',
-  describe: "A message's delivery state: queued, delivered, read, replied (with times)",
+  describe: "A message's delivery state: queued, delivered, read, replied, or dead-lettered (with times)",
   builder: (y) =>
     y
       .positional('id', { type: 'string', demandOption: true, describe: 'The message\'s msg_id (printed by `team send`)' })
@@ -23,6 +23,9 @@ const show: CommandModule<GlobalArgs, ShowArgs> = {
     emit(a.json, s, () => [
       `Message ${s.msg_id} from ${s.from} to ${s.to}: ${s.state}`,
       ...DELIVERY_STATES.map((state) => `  ${state.padEnd(10)} ${s.at[state] === undefined ? '-' : s.at[state] === true ? 'yes (time unknown)' : s.at[state]}${state === 'replied' && s.reply ? ` (reply ${s.reply})` : ''}`),
+      ...(s.state === 'dead-lettered'
+        ? [`  dead-lettered ${String(s.at['dead-lettered'])}: ${s.to} left the team with it unread; ${s.dead_letter ? `re-send it with \`mailroom dead-letter retry ${s.msg_id} --to <member>\`` : 're-sent since by `dead-letter retry`'}`]
+        : []),
     ]);
   },
 };

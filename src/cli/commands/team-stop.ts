@@ -46,7 +46,9 @@ export const teamStopCommand: CommandModule<GlobalArgs, StopArgs> = {
       const tasks = r.unassigned.length ? `; unassigned ${r.unassigned.map((id) => `#${id}`).join(', ')}` : '';
       const pid = r.killedPid !== undefined ? `; killed process ${r.killedPid}` : '';
       const pane = r.closedPane !== undefined ? `; closed tmux pane ${r.closedPane}` : '';
-      return `${r.name} ${how} and left team ${target.team}${tasks}${pid}${pane}`;
+      const n = r.deadLettered?.length ?? 0;
+      const dead = n > 0 ? `; ${n} unread message${n === 1 ? '' : 's'} dead-lettered, senders told (\`mailroom dead-letter list\`)` : '';
+      return `${r.name} ${how} and left team ${target.team}${tasks}${pid}${pane}${dead}`;
     });
   },
 };

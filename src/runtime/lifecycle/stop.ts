@@ -59,6 +59,8 @@ export interface StopResult {
   unassigned: string[];
   /** The tmux pane (`%N`) that `team stop` killed because it was still open (tmux backend). */
   closedPane?: string;
+  /** Ids of its unread messages moved to the dead letters here (their senders told); absent when none. */
+  deadLettered?: string[];
 }
 
 /**
@@ -115,7 +117,14 @@ async function teardown(stores: Stores, o: StopOptions, member: Member, outcome:
   const done = await completeShutdown({ root: stores, team: o.team, name: o.name });
   // A tmux member's pane closes with its agent; one left open (its agent was killed, or kept by remain-on-exit) is closed here.
   const closedPane = member.backendType === 'tmux' && member.tmuxPaneId ? await closeMemberPane({ team: o.team, name: o.name, paneId: member.tmuxPaneId }) : false;
-  return { name: o.name, outcome, unassigned: done.unassigned.map((t) => t.id), ...(killedPid !== undefined ? { killedPid } : {}), ...(closedPane ? { closedPane: member.tmuxPaneId } : {}) };
+  return {
+    name: o.name,
+    outcome,
+    unassigned: done.unassigned.map((t) => t.id),
+    ...(killedPid !== undefined ? { killedPid } : {}),
+    ...(done.deadLettered.length > 0 ? { deadLettered: done.deadLettered.map((l) => l.id) } : {}),
+    ...(closedPane ? { closedPane: member.tmuxPaneId } : {}),
+  };
 }
 
 /**

@@ -47,6 +47,7 @@ function partsOf(ctx: FsContext, team: string): Array<[string, string]> {
     ['leases', layout.leaseDir(team)],
     ['idempotency', layout.idempotencyDir(team)],
     ['members', layout.memberRecordDir(team)],
+    ['dead-letters.json', layout.deadLettersPath(team)],
   );
   return parts;
 }

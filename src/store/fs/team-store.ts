@@ -51,6 +51,8 @@ import type {
 } from '../team-store.js';
 import type { FsContext } from './context.js';
 import * as deleted from './deleted.js';
+import * as deadLetters from './dead-letters.js';
+import type { DeadLetter } from '../../domain/dead-letters.js';
 import { repairHealth } from './health-repair.js';
 import { scanTeamHealth } from './health-scan.js';
 import { importTeam } from './import.js';
@@ -119,6 +121,16 @@ export class FsTeamStore implements TeamStore {
   }
   removeMember(team: string, nameOrAgentId: string, ctx?: OpContext): Promise<Transition<RemovedMember | undefined>> {
     return roster.removeMember(this.ctx, team, nameOrAgentId, ctx);
+  }
+
+  deadLetterInbox(team: string, member: string, ctx?: OpContext): Promise<Transition<DeadLetter[]>> {
+    return deadLetters.deadLetterInbox(this.ctx, team, member, ctx);
+  }
+  listDeadLetters(team: string): Promise<DeadLetter[]> {
+    return deadLetters.listDeadLetters(this.ctx, team);
+  }
+  removeDeadLetter(team: string, id: string): Promise<Transition<DeadLetter | undefined>> {
+    return deadLetters.removeDeadLetter(this.ctx, team, id);
   }
 
   readMemberRecords(team: string): Promise<MemberRecord[]> {

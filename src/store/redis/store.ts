@@ -25,6 +25,8 @@ import { importTeam } from './import.js';
 import { scanServerSettings } from './server-health.js';
 import * as inboxes from './inboxes.js';
 import * as members from './members.js';
+import * as deadLetters from './dead-letters.js';
+import type { DeadLetter } from '../../domain/dead-letters.js';
 import * as tasks from './tasks.js';
 import * as teams from './teams.js';
 import { Watcher } from './watch.js';
@@ -81,6 +83,16 @@ export class RedisTeamStore implements T.TeamStore {
   }
   removeMember(team: string, nameOrAgentId: string, ctx?: T.OpContext): Promise<T.Transition<T.RemovedMember | undefined>> {
     return members.removeMember(this.rc, team, nameOrAgentId, ctx);
+  }
+
+  deadLetterInbox(team: string, member: string, ctx?: T.OpContext): Promise<T.Transition<DeadLetter[]>> {
+    return deadLetters.deadLetterInbox(this.rc, team, member, ctx);
+  }
+  listDeadLetters(team: string): Promise<DeadLetter[]> {
+    return deadLetters.listDeadLetters(this.rc, team);
+  }
+  removeDeadLetter(team: string, id: string): Promise<T.Transition<DeadLetter | undefined>> {
+    return deadLetters.removeDeadLetter(this.rc, team, id);
   }
 
   readMemberRecords(team: string): Promise<MemberRecord[]> {
