@@ -5,24 +5,11 @@
  * them. Pure: the shape of a dead letter, its id, and the notice its sender gets.
  */
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
-import { InboxEntrySchema, type InboxEntry } from '../protocol/inbox.js';
+import { DeadLetterSchema, type DeadLetter } from '../protocol/dead-letter.js';
+import type { InboxEntry } from '../protocol/inbox.js';
 import { entryKey, isShutdownRequest, isUnreadEntry } from './entries.js';
 
-/** A dead letter as stored (docs/format.md "Dead letters"). */
-export const DeadLetterSchema = z.object({
-  /** The entry's `msg_id`, else `dl-` and 12 hex digits of SHA-256 of its identity (Claude Code's entries have no msg_id). */
-  id: z.string(),
-  /** The member whose inbox it was in (who left). */
-  to: z.string(),
-  /** The entry as it was in the inbox, unread. */
-  entry: InboxEntrySchema,
-  /** When it was dead-lettered: ISO-8601 UTC with milliseconds. */
-  at: z.string(),
-});
-
-/** One dead letter. */
-export type DeadLetter = z.infer<typeof DeadLetterSchema>;
+export { DeadLetterSchema, type DeadLetter };
 
 /** The id of the dead letter made of `entry`: its msg_id, else a short hash of its identity. */
 export function deadLetterId(entry: InboxEntry): string {

@@ -49,7 +49,8 @@ describe('process backend', () => {
     const stop = await runCli(['team', 'stop', 'bob', '--force', '--root', dir.path, '--team', 't']);
     expect(stop.stderr).toBe('');
     expect(stop.code).toBe(0);
-    expect(stop.stdout).toBe(`bob was stopped (--force) and left team t; unassigned #1; killed process ${started.pid}\n`);
+    // Its prompt was in the model call the stop cut short, never acknowledged: still unread, so it is dead-lettered.
+    expect(stop.stdout).toBe(`bob was stopped (--force) and left team t; unassigned #1; killed process ${started.pid}; 1 unread message dead-lettered, senders told (\`mailroom dead-letter list\`)\n`);
     expect(isAlive(started.pid)).toBe(false);
     // The model program is a grandchild (`sh -c` forks it; dash does not exec): when its group is
     // killed it is orphaned, and its zombie counts as alive until PID 1 reaps it, which the CI VM's
