@@ -93,7 +93,15 @@ describe('one team across two machines sharing Redis', () => {
     expect(existsSync(join(dir.path, 'a', 'teams', 'demo', 'processes'))).toBe(false);
 
     // The lead on A stops both through the handshake; the processes on B exit by themselves.
-    for (const name of ['alice', 'bob']) expect(await onA('team', 'stop', name)).toContain(`${name} approved the shutdown and left team demo`);
+    // A has no process record of B's teammates, but their presence is live: no "nothing will
+    // answer — Ctrl-C" warning (a new user's trial saw it on a stop that was working).
+    for (const name of ['alice', 'bob']) {
+      const stop = await runCli(['--store', server.url, '--root', join(dir.path, 'a'), '--team', 'demo', 'team', 'stop', name], cleanEnv({ MAILROOM_STORE: '' }));
+      expect(stop.code, stop.stderr).toBe(0);
+      expect(stop.stdout).toContain(`${name} approved the shutdown and left team demo`);
+      expect(stop.stderr).toMatch(/^Asked \S+ to shut down/);
+      expect(stop.stderr).not.toContain('nothing will answer');
+    }
     await until(() => pids.every((p) => !alive(p)), 15_000, 'the agents on B to exit');
     expect(JSON.parse(await onA('team', 'show', '--json'))).toMatchObject({ members: [{ name: 'team-lead' }] });
   });

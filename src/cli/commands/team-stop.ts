@@ -56,5 +56,5 @@ export const teamStopCommand: CommandModule<GlobalArgs, StopArgs> = {
 /** The stderr line while `team stop` waits for the answer. */
 function waitingLine(name: string, w: StopWait): string {
   const line = `Asked ${name} to shut down (${w.requestId}); waiting up to ${w.timeoutMs >= 1000 ? `${Math.round(w.timeoutMs / 1000)} s` : `${w.timeoutMs} ms`} for the answer, then forcing.`;
-  return w.recordedProcess ? line : `${line} No running \`mailroom agent\` process is recorded for ${name}: unless a \`mailroom run\` or another client serves it, nothing will answer — Ctrl-C and use --force.`;
+  return w.recordedProcess || w.present ? line : `${line} No running \`mailroom agent\` process is recorded for ${name}: unless a \`mailroom run\` or another client serves it, nothing will answer — Ctrl-C and use --force.`;
 }

@@ -41,6 +41,8 @@ export interface StopWait {
   timeoutMs: number;
   /** True when a process record (`mailroom agent`, detached or foreground) exists for the teammate. In-process teammates of `mailroom run` have none. */
   recordedProcess: boolean;
+  /** True when the teammate's presence is live (working or idle): a runtime beats it, on this machine or another sharing the store. */
+  present: boolean;
 }
 
 /** What {@link stopTeammate} did. */
@@ -81,7 +83,8 @@ export async function stopTeammate(options: StopOptions): Promise<StopResult> {
     timeoutMs,
     onSent: async (id) => {
       const record = await stores.host.readProcessRecord(options.team, options.name).catch(() => undefined);
-      options.onWaiting?.({ requestId: id, timeoutMs, recordedProcess: record !== undefined && (await mayBeRunning(record)) });
+      const present = isAlive(presenceOf(options.name, await stores.team.readClaims(options.team).catch(() => []), Date.now()));
+      options.onWaiting?.({ requestId: id, timeoutMs, recordedProcess: record !== undefined && (await mayBeRunning(record)), present });
     },
   });
   if (answer.kind === 'rejected') {
