@@ -64,14 +64,8 @@ for _, e in ipairs(edges) do
   local list = blocked_by(blocked)
   if not contains(list, blocker) then list[#list + 1] = blocker end
 end
-local changed, order = {}, {}
-local function touch(id, field)
-  if not changed[id] then
-    changed[id] = {}
-    order[#order + 1] = id
-  end
-  if not contains(changed[id], field) then changed[id][#changed[id] + 1] = field end
-end
+local changes = task_changes()
+local touch = changes.touch
 for _, e in ipairs(edges) do
   local blocked, blocker = e[1], e[2]
   local bb = decode_ids(R('HGET', tkey(P, blocked), 'blockedBy'))
@@ -87,11 +81,4 @@ for _, e in ipairs(edges) do
     touch(blocker, 'blocks')
   end
 end
-local out = {}
-for _, id in ipairs(order) do
-  bump_task(P, id)
-  local t = task_tuple(P, id)
-  task_event(P, env, 'updated', t, table.concat(changed[id], ','))
-  out[#out + 1] = t
-end
-return done(base, out)
+return done(base, changes.finish(P, env))

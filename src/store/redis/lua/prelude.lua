@@ -209,3 +209,29 @@ local function hmget_all(key, fields)
   end
   return out
 end
+
+-- The tasks a link or unlink changes: touch(id, field) records each in first-touched order;
+-- finish(P, env) bumps each one's version, journals one `updated` event per task with the fields
+-- changed, and returns their tuples.
+local function task_changes()
+  local changed, order = {}, {}
+  local self = {}
+  function self.touch(id, field)
+    if not changed[id] then
+      changed[id] = {}
+      order[#order + 1] = id
+    end
+    if not contains(changed[id], field) then changed[id][#changed[id] + 1] = field end
+  end
+  function self.finish(P, env)
+    local out = {}
+    for _, id in ipairs(order) do
+      bump_task(P, id)
+      local t = task_tuple(P, id)
+      task_event(P, env, 'updated', t, table.concat(changed[id], ','))
+      out[#out + 1] = t
+    end
+    return out
+  end
+  return self
+end

@@ -11,14 +11,8 @@ for i = 0, n * 2 - 1 do
   local id = ARGV[3 + i]
   if R('EXISTS', tkey(P, id)) == 0 then return fail('TASK_NOT_FOUND', id) end
 end
-local changed, order = {}, {}
-local function touch(id, field)
-  if not changed[id] then
-    changed[id] = {}
-    order[#order + 1] = id
-  end
-  if not contains(changed[id], field) then changed[id][#changed[id] + 1] = field end
-end
+local changes = task_changes()
+local touch = changes.touch
 for i = 0, n - 1 do
   local blocked, blocker = ARGV[3 + i * 2], ARGV[4 + i * 2]
   local bb = decode_ids(R('HGET', tkey(P, blocked), 'blockedBy'))
@@ -32,11 +26,4 @@ for i = 0, n - 1 do
     touch(blocker, 'blocks')
   end
 end
-local out = {}
-for _, id in ipairs(order) do
-  bump_task(P, id)
-  local t = task_tuple(P, id)
-  task_event(P, env, 'updated', t, table.concat(changed[id], ','))
-  out[#out + 1] = t
-end
-return done(base, out)
+return done(base, changes.finish(P, env))
