@@ -93,7 +93,7 @@ export const TEAM_COMMANDS = [create, list, show, teamDeleteCommand, restore, te
 /** The `team` command group. */
 export const teamCommand: CommandModule<GlobalArgs, GlobalArgs> = {
   command: 'team <command>',
-  describe: 'Teams: create, list, show, delete, restore, spawn, stop, send, broadcast',
+  describe: 'Teams: create, list, show, delete, restore, resume, spawn, stop, send, ask, broadcast, policy',
   builder: (y) =>
     y
       .command(TEAM_COMMANDS)
