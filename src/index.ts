@@ -41,8 +41,8 @@ export {
   type FsSelection,
 } from './store/open.js';
 export type { StoreSelection, Stores } from './store/selection.js';
-export { Layout, resolveRoot } from './store/paths.js';
-export { teamDirName, pathPart, taskListId } from './store/names.js';
+export { Layout, resolveRoot } from './store/fs/paths.js';
+export { teamDirName, pathPart, taskListId } from './store/fs/names.js';
 export { NAME_PATTERN, LEAD_NAME, RESERVED_NAMES, assertValidName, suggestName, type NameCheckOptions } from './domain/names.js';
 export { entryKey, tripleKey, messageKey, assignTimestamps, idempotentMsgId } from './domain/entries.js';
 export { DEFAULT_LEASE_MS, selectTake, acknowledgedKeys, liveLeases, type LeaseRecord, type TakeSelection } from './domain/leases.js';
@@ -52,7 +52,7 @@ export { applyTaskChange, draftTask, changedKeys, type TaskChange, type TaskDraf
 export { buildMember, nextColor, withColor, applyMemberPatch, assertFreeName, type MemberDraft } from './domain/roster.js';
 export { messageEvent, deliveryEvent, taskEvent, memberEvent, teamEvent, taskSignature, type EventStamp } from './domain/events.js';
 export { compareTaskIds, assertNoCycles, taskNotFound } from './domain/task-board.js';
-export { STALE_MS, DEFAULT_WAIT_MS, acquireLock, withLock, type HeldLock, type LockOptions } from './store/lock.js';
+export { STALE_MS, DEFAULT_WAIT_MS, acquireLock, withLock, type HeldLock, type LockOptions } from './store/fs/lock.js';
 
 export { storeOf, type BaseOptions, type StoreRef, type TeamOptions } from './core/context.js';
 export { leadOf, leadName, findMember, requireMember, isTeammate } from './core/members.js';
@@ -138,7 +138,7 @@ export {
 } from './tools/index.js';
 
 // Claude Code 2.1.332 (issue 17): tombstones, member roster shape, member records, a lead that cannot hear.
-export { TOMBSTONE_PATTERN, tombstoneOf } from './store/names.js';
+export { TOMBSTONE_PATTERN, tombstoneOf } from './store/fs/names.js';
 export { MEMBER_RUNTIMES, PANE_BACKENDS, rosterBackend, shutdownPaneFields, hasInProcessShape, type MemberRuntime, type RosterBackend } from './protocol/backend.js';
 export { MEMBER_RECORD_VERSION, MemberRecordSchema, recordIsFor, type MemberRecord, type MemberRecordDraft } from './protocol/member-record.js';
 export { teamKeepsPrompts, hasSessionLead } from './protocol/config.js';

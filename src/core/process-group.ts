@@ -3,7 +3,7 @@
  * so leads its own group — without ever signalling a process that merely inherited a pid: the
  * leader's identity (pid and start time) is checked before the first signal.
  */
-import { probeProcess } from '../store/proc.js';
+import { probeProcess } from '../store/fs/proc.js';
 import { livenessOf, waitUntilGone, type Liveness, type ProcessIdentity } from './process-identity.js';
 
 /** Default time between SIGTERM and SIGKILL (ms). */

@@ -1,13 +1,13 @@
 /**
  * Telling a recorded process from whatever has its pid now. A pid is reused by the kernel once its
  * process is gone, so a record keeps the pid *and* the start time (`/proc/<pid>/stat` field 22, read
- * by src/store/proc.ts): the same pid with another start time is another process. Where the start
+ * by src/store/fs/proc.ts): the same pid with another start time is another process. Where the start
  * time cannot be read (not Linux), a live pid is `unverified`, and nothing unverified is ever
  * signalled by a reaper.
  */
 import { judgeProcess, type Liveness } from '../domain/processes.js';
 import type { ProcessIdentity } from '../protocol/command.js';
-import { probeProcess } from '../store/proc.js';
+import { probeProcess } from '../store/fs/proc.js';
 
 export type { ProcessIdentity } from '../protocol/command.js';
 export type { Liveness } from '../domain/processes.js';

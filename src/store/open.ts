@@ -15,8 +15,8 @@
 import { fileURLToPath } from 'node:url';
 import { MailroomError } from '../errors.js';
 import type { HostStore } from './host-store.js';
-import type { LockOptions } from './lock.js';
-import { resolveRoot } from './paths.js';
+import type { LockOptions } from './fs/lock.js';
+import { resolveRoot } from './fs/paths.js';
 import type { StoreSelection, Stores } from './selection.js';
 import type { TeamStore } from './team-store.js';
 import { FsStores } from './fs/stores.js';

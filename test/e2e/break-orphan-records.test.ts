@@ -15,7 +15,7 @@ import { stopProcessGroup } from '../../src/core/process-group.js';
 import { ownIdentity } from '../../src/core/process-identity.js';
 import type { CommandRecord } from '../../src/protocol/command.js';
 import { openFsStores } from '../../src/store/open.js';
-import { probeProcess } from '../../src/store/proc.js';
+import { probeProcess } from '../../src/store/fs/proc.js';
 import { isRunning, killLeftovers } from '../helpers/processes.js';
 import { mailroom, mailroomOk } from '../helpers/store-files.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';

@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sendMessage } from '../../src/core/messages.js';
 import { spawnMember } from '../../src/core/spawn.js';
 import type { Stores } from '../../src/store/selection.js';
-import { Layout } from '../../src/store/paths.js';
+import { Layout } from '../../src/store/fs/paths.js';
 import { openFsStores } from '../../src/store/open.js';
 import { isAlive } from '../../src/runtime/process/kill.js';
 import { startProcessTeammate } from '../../src/runtime/process/start.js';

@@ -18,7 +18,7 @@ import { createTeam } from '../../src/core/teams.js';
 import { ownIdentity } from '../../src/core/process-identity.js';
 import type { CommandRecord } from '../../src/protocol/command.js';
 import { openFsStores } from '../../src/store/open.js';
-import { probeProcess } from '../../src/store/proc.js';
+import { probeProcess } from '../../src/store/fs/proc.js';
 import { startCli, type LineChild } from '../helpers/line-child.js';
 import { isRunning, killLeftovers, pidFrom } from '../helpers/processes.js';
 import { until } from '../helpers/runtime.js';

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addTask } from '../../src/core/tasks.js';
 import { claimTask } from '../../src/core/task-claim.js';
-import { Layout } from '../../src/store/paths.js';
+import { Layout } from '../../src/store/fs/paths.js';
 import { openFsStores } from '../../src/store/open.js';
 import { isAlive } from '../../src/runtime/process/kill.js';
 import { spawnProcessTeammate } from '../../src/runtime/process/spawn.js';

@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import { createTeam } from '../../src/core/teams.js';
 import { spawnMember, type BackendType } from '../../src/core/spawn.js';
 import { makeInboxEntry, type InboxEntry } from '../../src/protocol/inbox.js';
-import { Layout } from '../../src/store/paths.js';
+import { Layout } from '../../src/store/fs/paths.js';
 
 /** Creates `team` in `root` with the lead and the given teammates (no spawn prompt, so no inbox yet). */
 export async function makeTeam(root: string, team: string, members: ReadonlyArray<string | { name: string; backend: BackendType }> = []): Promise<void> {

@@ -33,7 +33,7 @@ async function imports(layer: string): Promise<Array<{ file: string; spec: strin
 }
 
 /** Store modules the layers above may use: the interfaces, the one place that opens a store, health shapes, and this machine's process probe. */
-const STORE_API = /\/store\/(team-store|host-store|selection|open|health|proc|user-files)\.js$/;
+const STORE_API = /\/store\/(team-store|host-store|selection|open|health|fs\/proc|fs\/user-files)\.js$/;
 
 describe('layering', () => {
   it.each(['core', 'runtime', 'mcp', 'cli', 'tui', 'tools'])('src/%s uses only the store API and no file system', async (layer) => {

@@ -13,7 +13,7 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { MailroomError } from '../../errors.js';
-import { readUserFile } from '../../store/user-files.js';
+import { readUserFile } from '../../store/fs/user-files.js';
 import { modelCallAborted } from './abort.js';
 import { shutdownRequestIn } from './request-view.js';
 import type { Model, ModelRequest, ModelResponse, StopReason } from './types.js';

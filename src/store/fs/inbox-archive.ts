@@ -13,8 +13,8 @@ import { open, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileWriteError, isErrno } from '../../errors.js';
 import { InboxEntrySchema, type InboxEntry } from '../../protocol/inbox.js';
-import type { HeldLock } from '../lock.js';
-import { FILE_MODE } from '../modes.js';
+import type { HeldLock } from './lock.js';
+import { FILE_MODE } from './modes.js';
 import { ensureDir, type FsContext } from './context.js';
 
 /** What an archive holds: its valid entries in archive order, and how many lines did not parse. */

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { doctor } from '../../../src/core/doctor.js';
 import { addTask } from '../../../src/core/tasks.js';
 import { openFsStores } from '../../../src/store/open.js';
-import { Layout } from '../../../src/store/paths.js';
+import { Layout } from '../../../src/store/fs/paths.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
 import { historyEntries, makeTeam, writeInboxFile } from '../../helpers/team-setup.js';
 

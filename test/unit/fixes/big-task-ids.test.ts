@@ -11,7 +11,7 @@ import { TeamTracker } from '../../../src/core/tracker.js';
 import { diffSnapshots } from '../../../src/core/tracker-diff.js';
 import { compareTaskIds } from '../../../src/domain/task-board.js';
 import type { Task } from '../../../src/protocol/task.js';
-import { Layout } from '../../../src/store/paths.js';
+import { Layout } from '../../../src/store/fs/paths.js';
 import { buildSnapshot } from '../../../src/core/snapshot.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
 

@@ -9,7 +9,7 @@ import { sendMessage } from '../../../src/core/messages.js';
 import { readInbox } from '../../../src/core/inbox.js';
 import { archiveInbox, autoArchiveAllowed } from '../../../src/core/inbox-archive.js';
 import { openFsStores } from '../../../src/store/open.js';
-import { Layout } from '../../../src/store/paths.js';
+import { Layout } from '../../../src/store/fs/paths.js';
 import { ARCHIVE_TRIGGER_BYTES } from '../../../src/store/fs/inboxes.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
 import { historyEntries, makeTeam, writeInboxFile } from '../../helpers/team-setup.js';

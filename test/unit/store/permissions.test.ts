@@ -10,8 +10,8 @@ import { sendMessage } from '../../../src/core/messages.js';
 import { addTask, deleteTask } from '../../../src/core/tasks.js';
 import { archiveInbox } from '../../../src/core/inbox-archive.js';
 import { markRead } from '../../../src/core/inbox.js';
-import { acquireLock } from '../../../src/store/lock.js';
-import { Layout } from '../../../src/store/paths.js';
+import { acquireLock } from '../../../src/store/fs/lock.js';
+import { Layout } from '../../../src/store/fs/paths.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
 import { makeTeam } from '../../helpers/team-setup.js';
 

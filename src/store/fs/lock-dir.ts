@@ -13,7 +13,7 @@
  */
 import { mkdir, rmdir, stat, utimes } from 'node:fs/promises';
 import { rmdirSync } from 'node:fs';
-import { MailroomError, isErrno } from '../errors.js';
+import { MailroomError, isErrno } from '../../errors.js';
 import { DIR_MODE } from './modes.js';
 
 /** Identity of a lock directory: its inode and exact mtime (ns). */

@@ -4,7 +4,7 @@
  * them: `JSON.stringify(value, null, 2)` with no trailing newline.
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
-import { MailroomError, isErrno } from '../errors.js';
+import { MailroomError, isErrno } from '../../errors.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { writeLocked, type LockedWriteOptions } from './locked-write.js';
 import type { HeldLock } from './lock.js';
@@ -94,7 +94,7 @@ function describeCause(cause: Error): string {
 
 /**
  * Writes `value` to `path` atomically. When `lock` is given, the write is the locked write step of
- * src/store/locked-write.ts: the lock is confirmed right before the rename (lost: nothing is
+ * src/store/fs/locked-write.ts: the lock is confirmed right before the rename (lost: nothing is
  * written, LOCK_COMPROMISED) and again right after it; a write that landed after its lock was lost
  * is repaired (`options.recovery` merges back the other holder's change), so a paused holder never
  * silently overwrites a newer file.

@@ -7,7 +7,7 @@
  * A `beforeRename` check runs after the slow part (write + fsync) and immediately before the
  * file is replaced: lock holders confirm there that they still hold their lock, so a holder paused
  * during the write never replaces a newer file. Two more steps serve a holder paused *after* that
- * check (src/store/locked-write.ts, docs/decisions.md "Locks"):
+ * check (src/store/fs/locked-write.ts, docs/decisions.md "Locks"):
  * - `keepReplaced`: right before the rename, the file about to be replaced is hard-linked to
  *   `<file>.keep-<uint32>`, so a write that turns out to have landed after its lock was lost can
  *   put back or merge what it replaced;
@@ -20,7 +20,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { link, lstat, open, realpath, rename, stat, unlink } from 'node:fs/promises';
-import { MailroomError, fileWriteError, isErrno } from '../errors.js';
+import { MailroomError, fileWriteError, isErrno } from '../../errors.js';
 import { FILE_MODE } from './modes.js';
 import { testFreeze } from './test-freeze.js';
 

@@ -14,9 +14,9 @@
  *   (see {@link DirLock}). It reports LOCK_COMPROMISED instead of crashing.
  * - A taker cancels the stale holder's unfinished write (lock-takeover.ts), and a write that lost
  *   its lock is redone: {@link withLock} runs its function again under a new lock when a write
- *   inside reports LOCK_COMPROMISED with nothing of it left in the file (src/store/locked-write.ts).
+ *   inside reports LOCK_COMPROMISED with nothing of it left in the file (src/store/fs/locked-write.ts).
  */
-import { MailroomError, isErrno } from '../errors.js';
+import { MailroomError, isErrno } from '../../errors.js';
 import { DirLock } from './lock-dir.js';
 import { discardIfSame, guardedFiles, takeOverIfStale, type TakeoverInfo, type TakeoverResult } from './lock-takeover.js';
 

@@ -5,7 +5,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { MailroomError, isErrno } from '../errors.js';
+import { MailroomError, isErrno } from '../../errors.js';
 import { makeDirs } from './make-dirs.js';
 
 /**

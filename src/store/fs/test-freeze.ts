@@ -4,7 +4,7 @@
  * SIGSTOP the first time a write of a matching file reaches each `<point>`, after printing
  * `mailroom-test: frozen <point> <file>` on stderr, exactly as a writer paused there (SIGSTOP, a
  * frozen VM, swap) would be. The test resumes it with SIGCONT. Points, in the order a write passes
- * them (src/store/atomic-write.ts):
+ * them (src/store/fs/atomic-write.ts):
  * - `before-link`: after the ownership check, before the replaced file is kept (hard link);
  * - `before-rename`: after that link, right before the `rename`;
  * - `after-rename`: right after the `rename`, before the lock is confirmed again.

@@ -5,7 +5,7 @@
  * and one inbox file; names Claude Code created with other characters are still read through them.
  */
 
-import { MailroomError } from '../errors.js';
+import { MailroomError } from '../../errors.js';
 
 /**
  * Longest path component a team or member name may become (UTF-8 bytes). File systems hold 255

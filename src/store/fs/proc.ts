@@ -1,21 +1,14 @@
 /**
  * What the operating system says about a process, read from Linux's `/proc/<pid>/stat` (proc(5)).
  * mailroom records the start time of the processes it may later signal, so a pid the kernel has
- * given to another process since is never mistaken for the recorded one. It lives in `src/store/`
- * because this is the only layer that reads files; it reads, never writes.
+ * given to another process since is never mistaken for the recorded one. It lives in `src/store/fs/`
+ * because the store is the only layer that reads files (others reach it as `HostStore.probeProcess`);
+ * it reads, never writes.
  */
 import { readFile } from 'node:fs/promises';
+import type { ProcessProbe } from '../../domain/processes.js';
 
-/**
- * One look at a process:
- * - `running`: it exists and has not exited; `startTime` is field 22 of its stat line (clock ticks
- *   after boot: equal values mean the same process), `pgid` field 5 (its process group);
- * - `exited`: no such process, or a zombie (exited, not yet reaped by its parent: it can no longer
- *   run, and signals to it do nothing);
- * - `unknown`: `/proc` cannot be read here (not Linux, no `/proc`, or a `/proc` that hides the
- *   process from us).
- */
-export type ProcessProbe = { kind: 'running'; startTime: number; pgid: number } | { kind: 'exited' } | { kind: 'unknown' };
+export type { ProcessProbe } from '../../domain/processes.js';
 
 /** Reads `/proc/<pid>/stat`. Never throws. */
 export async function probeProcess(pid: number): Promise<ProcessProbe> {

@@ -23,7 +23,7 @@
  * writer's `link` and `rename` (two adjacent syscalls) is replaced without being kept.
  */
 import { open, readFile, rename, unlink } from 'node:fs/promises';
-import { MailroomError, isErrno } from '../errors.js';
+import { MailroomError, isErrno } from '../../errors.js';
 import { FileExists, WriteCancelled, writeFileAtomic, type AtomicWriteResult } from './atomic-write.js';
 import { lostLock, type HeldLock } from './lock.js';
 import { testFreeze } from './test-freeze.js';

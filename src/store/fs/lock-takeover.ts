@@ -15,12 +15,12 @@
  * So before it removes the stale lock, the taker deletes the temporary files (`<file>.<uint32>`) of
  * the files that lock guards that are older than the holder's check margin: a paused holder's
  * `rename` then fails (ENOENT) instead of landing, and it retries under a new lock
- * (src/store/locked-write.ts). A temporary file younger than the margin cannot be the stale
+ * (src/store/fs/locked-write.ts). A temporary file younger than the margin cannot be the stale
  * holder's (docs/decisions.md "Locks"), so a concurrent inbox creation keeps its own.
  */
 import { lstat, mkdir, readdir, rename, rm, rmdir, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { isErrno } from '../errors.js';
+import { isErrno } from '../../errors.js';
 import { TEMP_NAME } from './atomic-write.js';
 import { ageMs, budgetMarginMs, dirId, type DirId } from './lock-dir.js';
 import { DIR_MODE } from './modes.js';
