@@ -42,8 +42,8 @@ export interface ReapOutcome extends OrphanCommand {
 export async function findOrphanCommands(store: Stores, team?: string): Promise<OrphanCommand[]> {
   const found: OrphanCommand[] = [];
   for (const record of await store.host.listCommandRecords(team)) {
-    if (await mayBeRunning(record.owner)) continue;
-    found.push({ record, verdict: verdictOf(await livenessOf({ pid: record.pid, startTime: record.startTime })) });
+    if (await mayBeRunning(store.host, record.owner)) continue;
+    found.push({ record, verdict: verdictOf(await livenessOf(store.host, { pid: record.pid, startTime: record.startTime })) });
   }
   return found;
 }
@@ -53,13 +53,13 @@ export async function reapOrphan(store: Stores, found: OrphanCommand, graceMs = 
   const { record } = found;
   if (found.verdict === 'unverified') return { ...found, action: 'left', note: `not signalled: process ${record.pid} cannot be verified to be the command (no start time, or it does not lead process group ${record.pgid}); check it with \`ps -o pid,args -g ${record.pgid}\`` };
   if (found.verdict === 'orphan') {
-    const stop = await stopProcessGroup(record.pgid, { pid: record.pid, startTime: record.startTime }, graceMs);
+    const stop = await stopProcessGroup(store.host, record.pgid, { pid: record.pid, startTime: record.startTime }, graceMs);
     if (!stop.signalled) return reapOrphan(store, { record, verdict: verdictOf(stop.liveness) }, graceMs); // it changed meanwhile
     if (!stop.stopped) return { ...found, action: 'left', note: `process group ${record.pgid} still runs after SIGKILL` };
     await store.host.deleteCommandRecord(record.team, record.pid);
     return { ...found, action: 'killed', note: `stopped process group ${record.pgid} (${stop.signal}); ${await taskNote(store, record)}` };
   }
-  if (found.verdict === 'finished' && (await stopLeaderlessGroup(record.pgid, graceMs))) {
+  if (found.verdict === 'finished' && (await stopLeaderlessGroup(store.host, record.pgid, graceMs))) {
     await store.host.deleteCommandRecord(record.team, record.pid);
     return { ...found, action: 'killed', note: `its shell had ended; stopped what it left in process group ${record.pgid}; ${await taskNote(store, record)}` };
   }

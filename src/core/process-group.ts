@@ -3,8 +3,7 @@
  * so leads its own group — without ever signalling a process that merely inherited a pid: the
  * leader's identity (pid and start time) is checked before the first signal.
  */
-import { probeProcess } from '../store/fs/proc.js';
-import { livenessOf, waitUntilGone, type Liveness, type ProcessIdentity } from './process-identity.js';
+import { livenessOf, waitUntilGone, type Liveness, type ProcessIdentity, type ProcessProber } from './process-identity.js';
 
 /** Default time between SIGTERM and SIGKILL (ms). */
 export const DEFAULT_GRACE_MS = 2_000;
@@ -25,20 +24,20 @@ export type GroupStop =
  * group), the process alone is signalled; so is pid 1, as `kill(-1)` would signal every process.
  * A process that left the group (`setsid`) is not reached.
  */
-export async function stopProcessGroup(pgid: number, leader: ProcessIdentity, graceMs = DEFAULT_GRACE_MS): Promise<GroupStop> {
-  const liveness = await livenessOf(leader);
+export async function stopProcessGroup(host: ProcessProber, pgid: number, leader: ProcessIdentity, graceMs = DEFAULT_GRACE_MS): Promise<GroupStop> {
+  const liveness = await livenessOf(host, leader);
   if (liveness !== 'alive') return { signalled: false, liveness };
-  const target = await targetOf(pgid, leader.pid);
+  const target = await targetOf(host, pgid, leader.pid);
   if (target === undefined) {
-    const now = await livenessOf(leader); // it may have ended meanwhile
+    const now = await livenessOf(host, leader); // it may have ended meanwhile
     return { signalled: false, liveness: now === 'alive' ? 'unverified' : now };
   }
   signal(target, 'SIGTERM');
-  const termed = await waitUntilGone(leader, graceMs);
+  const termed = await waitUntilGone(host, leader, graceMs);
   // Once the leader is gone, only its group (if it led one) is still ours to signal.
   if (target < 0 || !termed) signal(target, 'SIGKILL');
 
-  const stopped = termed || (await waitUntilGone(leader, 1_000));
+  const stopped = termed || (await waitUntilGone(host, leader, 1_000));
   return { signalled: true, signal: termed ? 'SIGTERM' : 'SIGKILL', stopped };
 }
 
@@ -46,8 +45,8 @@ export async function stopProcessGroup(pgid: number, leader: ProcessIdentity, gr
  * What `kill()` gets: `-pgid` when the leader leads group `pgid` (and `pgid` > 1), the leader's
  * own pid when `pgid` is that pid, else undefined (not verified: nothing is signalled).
  */
-async function targetOf(pgid: number, leaderPid: number): Promise<number | undefined> {
-  const probe = await probeProcess(leaderPid);
+async function targetOf(host: ProcessProber, pgid: number, leaderPid: number): Promise<number | undefined> {
+  const probe = await host.probeProcess(leaderPid);
   if (probe.kind !== 'running') return undefined;
   if (probe.pgid === pgid && pgid > 1) return -pgid;
   return pgid === leaderPid ? leaderPid : undefined;
@@ -78,8 +77,8 @@ export function groupHasMembers(pgid: number): boolean {
  * the pid `pgid` (probe `exited`): Linux never gives a new process a pid still in use as a group id,
  * so the members are the leader's own descendants. @returns true when the group was signalled
  */
-export async function stopLeaderlessGroup(pgid: number, graceMs = DEFAULT_GRACE_MS): Promise<boolean> {
-  if (!groupHasMembers(pgid) || (await probeProcess(pgid)).kind !== 'exited') return false;
+export async function stopLeaderlessGroup(host: ProcessProber, pgid: number, graceMs = DEFAULT_GRACE_MS): Promise<boolean> {
+  if (!groupHasMembers(pgid) || (await host.probeProcess(pgid)).kind !== 'exited') return false;
   signal(-pgid, 'SIGTERM');
   const deadline = Date.now() + graceMs;
   while (groupHasMembers(pgid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));

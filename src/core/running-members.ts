@@ -42,7 +42,7 @@ export async function runningMembers(options: TeamOptions): Promise<RunningMembe
       continue;
     }
     const record = records.get(m.name);
-    if (record && (await mayBeRunning(record))) out.push({ name: m.name, pid: record.pid, by: 'process' });
+    if (record && (await mayBeRunning(stores.host, record))) out.push({ name: m.name, pid: record.pid, by: 'process' });
   }
   return out;
 }

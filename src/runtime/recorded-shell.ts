@@ -41,7 +41,7 @@ export async function runRecordedShell(ref: CommandOwnerRef, options: ShellOptio
 
 async function record(ref: CommandOwnerRef, command: string, pid: number): Promise<CommandRecord | undefined> {
   try {
-    const [self, owner] = await Promise.all([identify(pid), ownIdentity()]);
+    const [self, owner] = await Promise.all([identify(ref.store.host, pid), ownIdentity(ref.store.host)]);
     if (!self) return undefined; // already over: nothing left to reap
     const entry: CommandRecord = {
       team: ref.team,

@@ -82,6 +82,15 @@ export function openFsStores(root: string, options: OpenOptions = {}): Stores {
   return new FsStores(root, options.lock);
 }
 
+/**
+ * This machine's host store at the default root (`$MAILROOM_ROOT`, else `~/.mailroom`), for callers
+ * that have no stores open and need only what does not depend on the root (the process probe, files
+ * the user names). Cheap, no handles.
+ */
+export function localHostStore(): HostStore {
+  return openFsStores(resolveRoot({})).host;
+}
+
 /** A directory (the filesystem store's root) or an opened {@link Stores}, as core use cases take it. */
 export type StoreRef = string | Stores;
 

@@ -40,7 +40,7 @@ export async function resumeTeam(options: TeamOptions): Promise<ResumedMember[]>
     // A claim still live but held by the recorded (dead) process is that process's: its ttl has not run out yet.
     const p = presenceOf(name, claims, Date.now());
     const otherRuntime = isAlive(p) && !(p.host === stores.host.hostId && p.pid === record.pid);
-    if ((await mayBeRunning(record)) || otherRuntime) {
+    if ((await mayBeRunning(stores.host, record)) || otherRuntime) {
       out.push({ name, outcome: 'running', pid: record.pid });
       continue;
     }

@@ -44,12 +44,12 @@ export interface AgentProcessOptions {
 export async function runAgentProcess(options: AgentProcessOptions): Promise<TeammateExit> {
   const store = storeOf(options.root);
   const member = requireMember(await store.team.readConfig(options.team), options.name, 'teammate');
-  await claimTeammate(store, options.team, options.name, await ownAgentRecord(options.team, options.name, options.model));
+  await claimTeammate(store, options.team, options.name, await ownAgentRecord(store, options.team, options.name, options.model));
   let reader: ReaderLease | undefined;
   let sweeper: Sweeper | undefined;
   try {
     const spec = options.model ?? member.model;
-    const model = await createModel(spec).catch((err: unknown) => {
+    const model = await createModel(spec, store.host).catch((err: unknown) => {
       if (!isMailroomError(err, 'INVALID_ARGUMENT') || options.model) throw err;
       throw new MailroomError('INVALID_ARGUMENT', `${err.message} (it comes from ${options.name}'s "model" in config.json; pass --model kind:name to choose one).`, { cause: err });
     });

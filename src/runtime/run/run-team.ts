@@ -78,7 +78,7 @@ export async function runTeam(o: RunTeamOptions): Promise<RunReport> {
   // Everything that can fail without the store is done first (models: specs, keys, script files;
   // the work directory), so a failure leaves no half-created team and the same command can be rerun.
   const members = resolveMembers(loaded, o.model);
-  const models = await Promise.all(members.map((m) => createModel(m.model)));
+  const models = await Promise.all(members.map((m) => createModel(m.model, stores.host)));
   const workdir = await stores.host.ensureUserDir(o.workdir ?? (loaded.file.workdir !== undefined ? resolve(loaded.dir, loaded.file.workdir) : process.cwd()), 'work directory');
   const declared = await snapshotOutputs(stores.host, loaded, workdir);
   const setUp = { store: stores, loaded, team, workdir, members };
