@@ -6,7 +6,7 @@
  */
 import { useMemo, useRef, useState } from 'react';
 import { Box, Text, useInput } from 'ink';
-import type { TeamSnapshot } from '../core/snapshot.js';
+import type { TeamSnapshot } from '../core/live/snapshot.js';
 import { terminalSafe, terminalSafeDeep } from '../core/terminal-text.js';
 import { MemberDetail, MessageDetail, TaskDetail } from './detail-views.js';
 import { INITIAL_UI, reduceKey, selectedRow, splitKeys, type Effect, type UiState } from './keys.js';
@@ -15,7 +15,7 @@ import { layout } from './navigation.js';
 import { RosterPane } from './roster-pane.js';
 import { SendForm } from './send-form.js';
 import { DenyForm, RequestsPane } from './requests-pane.js';
-import type { OpenRequest } from '../core/requests.js';
+import type { OpenRequest } from '../core/messages/approvals.js';
 import { TasksPane } from './tasks-pane.js';
 import { plural } from '../cli/render/plural.js';
 
@@ -29,7 +29,7 @@ export interface WatchAppProps {
   /** Sends `text` to `to` as the lead; resolves with a line for the footer. */
   onSend(to: string, text: string): Promise<string>;
   onQuit(): void;
-  /** The open requests (core/requests-follow.ts); the pane shows while any is open. */
+  /** The open requests (core/live/requests-follow.ts); the pane shows while any is open. */
   requests?: readonly OpenRequest[] | undefined;
   /** Approves or denies (with a reason) request `id` as the lead; resolves with a line for the footer. */
   onAnswer?: ((id: string, approve: boolean, reason: string | undefined) => Promise<string>) | undefined;

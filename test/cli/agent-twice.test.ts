@@ -6,7 +6,7 @@
  * `teams/<team>/processes/<name>.json` and removes the record when it exits.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ownIdentity } from '../../src/core/process-identity.js';
+import { ownIdentity } from '../../src/core/processes/process-identity.js';
 import { startProcessTeammate } from '../../src/runtime/process/start.js';
 import { localHostStore, openFsStores } from '../../src/store/open.js';
 import { startCli, type LineChild } from '../helpers/line-child.js';

@@ -7,7 +7,7 @@
  * Its unread mail is delivered and its own assigned task found first, as at any start.
  */
 import { storeOf, type TeamOptions } from '../../core/context.js';
-import { mayBeRunning } from '../../core/process-identity.js';
+import { mayBeRunning } from '../../core/processes/process-identity.js';
 import { isAlive, presenceOf } from '../../domain/presence.js';
 import { startProcessTeammate } from '../process/start.js';
 import { startTmuxTeammate } from '../tmux/spawn.js';

@@ -7,14 +7,14 @@
  */
 import { MailroomError } from '../../errors.js';
 import { storeOf, type TeamOptions } from '../../core/context.js';
-import { requireMember } from '../../core/members.js';
+import { requireMember } from '../../domain/roster.js';
 import { isAlive, presenceOf } from '../../domain/presence.js';
 import type { Member } from '../../protocol/config.js';
 import { recordIsFor } from '../../protocol/member-record.js';
-import { completeShutdown } from '../../core/shutdown.js';
+import { completeShutdown } from '../../core/members/shutdown.js';
 import type { Stores } from '../../store/selection.js';
-import { stopProcessGroup } from '../../core/process-group.js';
-import { livenessOf, mayBeRunning, waitUntilGone, type ProcessProber } from '../../core/process-identity.js';
+import { stopProcessGroup } from '../../core/processes/process-group.js';
+import { livenessOf, mayBeRunning, waitUntilGone, type ProcessProber } from '../../core/processes/process-identity.js';
 import type { ProcessRecord } from '../../protocol/process.js';
 import { terminate } from '../process/kill.js';
 import { closeMemberPane } from '../tmux/close.js';

@@ -3,16 +3,16 @@
  * starts it, its output going to the log file) or in the foreground. It first claims the member's
  * pid record (`teams/<team>/processes/<name>.json`), so a second runtime for the member — foreground
  * or detached — is refused while this one runs; then it reaps the team's commands orphaned by a
- * runtime that died (core/orphan-commands.ts); it logs one timestamped line per event to `out`, and
+ * runtime that died (core/processes/orphan-commands.ts); it logs one timestamped line per event to `out`, and
  * removes its own pid record whenever it returns (a SIGKILLed agent leaves a record that the next
  * claim finds stale).
  */
 import { MailroomError, isMailroomError } from '../../errors.js';
 import { storeOf, type StoreRef } from '../../core/context.js';
-import { requireMember } from '../../core/members.js';
-import { describeReap, reapOrphanCommands } from '../../core/orphan-commands.js';
-import { startSweeper, type Sweeper } from '../../core/dead-members.js';
-import { ReaderLease } from '../../core/reader-claim.js';
+import { requireMember } from '../../domain/roster.js';
+import { describeReap, reapOrphanCommands } from '../../core/processes/orphan-commands.js';
+import { startSweeper, type Sweeper } from '../../core/members/dead-members.js';
+import { ReaderLease } from '../../core/members/reader-claim.js';
 import type { Stores } from '../../store/selection.js';
 import { createModel } from '../models/index.js';
 import { runTeammate, type TeammateExit } from '../teammate.js';

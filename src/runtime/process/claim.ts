@@ -4,12 +4,12 @@
  * itself, foreground or detached — and a claim is refused while another recorded process may still
  * run on this machine. A record whose process is gone, or whose pid now belongs to another process
  * (start time differs), is stale and replaced. (The member's reader claim, which every kind of
- * reader holds, is taken as the teammate starts: core/reader-claim.ts.)
+ * reader holds, is taken as the teammate starts: core/members/reader-claim.ts.)
  */
 import { MailroomError } from '../../errors.js';
 import type { StoreRef } from '../../core/context.js';
 import { hostOf } from '../../core/context.js';
-import { identify, mayBeRunning } from '../../core/process-identity.js';
+import { identify, mayBeRunning } from '../../core/processes/process-identity.js';
 import type { ProcessRecord } from '../../protocol/process.js';
 
 /**

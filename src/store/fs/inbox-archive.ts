@@ -6,7 +6,7 @@
  *
  * Crash safety: entries are appended (and fsynced) *before* the live file is rewritten without
  * them, so a crash in between leaves an entry in both places, never in neither; readers drop the
- * duplicate (core/inbox.ts). A writer killed mid-append leaves a torn last line: the next
+ * duplicate (core/messages/inbox-read.ts). A writer killed mid-append leaves a torn last line: the next
  * append starts on a fresh line, and readers skip lines that do not parse.
  */
 import { open, readFile } from 'node:fs/promises';
