@@ -7,7 +7,7 @@
 import { useMemo, useRef, useState } from 'react';
 import { Box, Text, useInput } from 'ink';
 import type { TeamSnapshot } from '../core/live/snapshot.js';
-import { terminalSafe, terminalSafeDeep } from '../core/terminal-text.js';
+import { terminalSafe, terminalSafeDeep } from '../core/text/terminal-text.js';
 import { MemberDetail, MessageDetail, TaskDetail } from './detail-views.js';
 import { INITIAL_UI, reduceKey, selectedRow, splitKeys, type Effect, type UiState } from './keys.js';
 import { MessagesPane } from './messages-pane.js';
@@ -17,7 +17,7 @@ import { SendForm } from './send-form.js';
 import { DenyForm, RequestsPane } from './requests-pane.js';
 import type { OpenRequest } from '../core/messages/approvals.js';
 import { TasksPane } from './tasks-pane.js';
-import { plural } from '../cli/render/plural.js';
+import { plural } from '../core/text/plural.js';
 
 /** Props of {@link WatchApp}. */
 export interface WatchAppProps {
@@ -70,7 +70,7 @@ export function WatchApp({ snapshot, status, columns, rows, onSend, onQuit, fixC
     setUi(next);
   });
 
-  // Text from agents is shown with its terminal-active characters escaped (core/terminal-text.ts);
+  // Text from agents is shown with its terminal-active characters escaped (core/text/terminal-text.ts);
   // lookups (selection, detail views) use the snapshot as it is.
   const safe = useMemo(() => terminalSafeDeep(snapshot), [snapshot]);
   // A corrupt file is flagged on its own line under the header (issue 9 item 5); the panes give up the rows.

@@ -5,7 +5,7 @@
 import { Box, Text } from 'ink';
 import type { MemberView, MessageView } from '../core/live/snapshot.js';
 import type { TaskView } from '../core/tasks/board.js';
-import { plural } from '../cli/render/plural.js';
+import { plural } from '../core/text/plural.js';
 import { cell, clock, paletteColor, stateColor } from './format.js';
 import { fitText, listWindow } from './fit.js';
 import { boardState } from './tasks-pane.js';

@@ -11,9 +11,9 @@ import { answerRequest } from '../core/messages/approvals.js';
 import { followRequests } from '../core/live/requests-follow.js';
 import type { Stores } from '../store/selection.js';
 import type { TeamSnapshot } from '../core/live/snapshot.js';
-import { terminalSafe } from '../core/terminal-text.js';
+import { terminalSafe } from '../core/text/terminal-text.js';
 import { WatchApp } from './app.js';
-import { hintScope, scopeHints } from '../cli/hint-scope.js';
+import { hintScope, scopeHints } from '../core/text/hint-scope.js';
 
 /** A repair command with this command line's store options (`mailroom --root … doctor --fix`). */
 const fixCommand = (command: string) => scopeHints(`\`${command}\``, hintScope(process.argv.slice(2))).slice(1, -1);

@@ -8,7 +8,7 @@ import { MailroomError } from '../../errors.js';
 import { emit } from '../output.js';
 import { openStore, type GlobalArgs } from '../globals.js';
 import type { DoctorFinding, DoctorReport } from '../../core/doctor/doctor.js';
-import { plural } from '../render/plural.js';
+import { plural } from '../../core/text/plural.js';
 
 interface DoctorArgs extends GlobalArgs {
   fix?: boolean;

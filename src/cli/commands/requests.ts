@@ -7,7 +7,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { emit } from '../output.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
-import { terminalSafe } from '../../core/terminal-text.js';
+import { terminalSafe } from '../../core/text/terminal-text.js';
 import type { Answered, ListedRequest } from '../../core/messages/approvals.js';
 
 interface RequestsArgs extends GlobalArgs {

@@ -5,7 +5,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { emit } from '../output.js';
 import { openStoreNamed, type GlobalArgs } from '../globals.js';
-import { plural } from '../render/plural.js';
+import { plural } from '../../core/text/plural.js';
 
 interface CopyArgs extends GlobalArgs {
   from: string;

@@ -6,11 +6,11 @@ import { MailroomError } from '../../errors.js';
 import { emit } from '../output.js';
 import { durationOption } from '../durations.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
-import { plural } from '../render/plural.js';
+import { plural } from '../../core/text/plural.js';
 import type { SentMessage } from '../../core/messages/send.js';
 import type { Stores } from '../../store/selection.js';
 import { leadHearingWarning } from '../../core/messages/lead-hearing.js';
-import { terminalSafe } from '../../core/terminal-text.js';
+import { terminalSafe } from '../../core/text/terminal-text.js';
 import { routed } from '../route-option.js';
 
 interface SendArgs extends GlobalArgs {

@@ -13,7 +13,7 @@ import { teamDeleteCommand } from './team-delete.js';
 import { emit } from '../output.js';
 import { openStore, teamTarget, type GlobalArgs } from '../globals.js';
 import { teamDetail } from '../render/text.js';
-import { plural } from '../render/plural.js';
+import { plural } from '../../core/text/plural.js';
 
 type Args<T> = GlobalArgs & T;
 

@@ -5,7 +5,7 @@
  */
 import { describeJournalEvent } from '../../core/live/watch-events.js';
 import { describeText } from '../../core/live/describe.js';
-import { terminalSafe } from '../../core/terminal-text.js';
+import { terminalSafe } from '../../core/text/terminal-text.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
 import { parseMessageText } from '../../protocol/structured.js';
 import type { Stores } from '../../store/selection.js';

@@ -13,7 +13,7 @@
 import { isMailroomError } from '../../errors.js';
 import { JournalPrinter } from '../../core/live/journal-lines.js';
 import { describeText } from '../../core/live/describe.js';
-import { terminalSafe } from '../../core/terminal-text.js';
+import { terminalSafe } from '../../core/text/terminal-text.js';
 import { followTeam, type Following } from '../../core/live/follow.js';
 import { JournalReader, type ShownEvent } from '../../core/live/journal-reader.js';
 import { TeamTracker } from '../../core/live/tracker.js';

@@ -8,8 +8,8 @@ import type { Stores } from '../../store/selection.js';
 import type { TeamEvent } from '../../core/live/watch-events.js';
 import { eventLine, eventRecord, problemLines, readyLine, readyRecord, requestFields, requestLine, requestRecord } from './records.js';
 import { followRequests } from '../../core/live/requests-follow.js';
-import { hintScope, scopeHints } from '../hint-scope.js';
-import { terminalSafe } from '../../core/terminal-text.js';
+import { hintScope, scopeHints } from '../../core/text/hint-scope.js';
+import { terminalSafe } from '../../core/text/terminal-text.js';
 import { untilStopped, writeLine } from './stop.js';
 
 /** Options of {@link runPlainWatch}. */

@@ -14,7 +14,7 @@ import { selectionHint } from '../../store/open.js';
 import type { Stores } from '../../store/selection.js';
 import { DEFAULT_GRACE_MS, stopLeaderlessGroup, stopProcessGroup } from './process-group.js';
 import { livenessOf, mayBeRunning, type Liveness } from './process-identity.js';
-import { shellQuote } from '../shell-quote.js';
+import { shellQuote } from '../text/shell-quote.js';
 
 /**
  * A record judged: `orphan` (owner dead, command running as recorded), `finished` (owner and

@@ -4,7 +4,7 @@
  * carry the same options, or copying it would act on ~/.mailroom or on another team.
  */
 
-import { shellQuote } from '../core/shell-quote.js';
+import { shellQuote } from './shell-quote.js';
 
 /** Global options of a command line that decide which store and team it acts on, e.g. `['--root', '/tmp/x']`. */
 export type HintScope = readonly string[];
