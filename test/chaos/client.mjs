@@ -15,7 +15,7 @@
 import { openSync, writeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { openStores, claimNextTask, updateTask, makeInboxEntry } from '../../dist/index.js';
-import { sweepDeadMembers } from '../../dist/core/dead-members.js';
+import { sweepDeadMembers } from '../../dist/core/members/dead-members.js';
 
 const cfg = JSON.parse(process.argv[2]);
 const fd = openSync(`${cfg.dir}/${cfg.id}.ndjson`, 'a');
