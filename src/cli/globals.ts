@@ -6,8 +6,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Argv } from 'yargs';
-import { openStores, resolveSelection, type OpenOptions } from '../store/open.js';
-import { parseStoreTimeout } from '../store/store-timeout.js';
+import { openStores, parseStoreTimeout, resolveSelection, type OpenOptions } from '../store/open.js';
 import type { Stores } from '../store/selection.js';
 
 /** Parsed global options every command sees. */

@@ -21,6 +21,8 @@ import type { StoreSelection, Stores } from './selection.js';
 import type { TeamStore } from './team-store.js';
 import { FsStores } from './fs/stores.js';
 
+export { DEFAULT_STORE_TIMEOUT_MS, parseStoreTimeout } from './store-timeout.js';
+
 /** A selection of the Redis backend. */
 export type RedisSelection = Extract<StoreSelection, { kind: 'redis' }>;
 /** A selection of the filesystem backend. */
