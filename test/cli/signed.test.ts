@@ -47,7 +47,7 @@ it('open team: a hand-appended shutdown_request is obeyed', async () => {
   await until(async () => !(await members()).includes('bob'), 20_000, 'bob to leave');
 });
 
-it('signed team: the forged request is consumed and ignored (and logged); the lead\'s signed one works', async () => {
+it('signed team: the forged request is consumed and withheld (and logged); the lead\'s signed one works', async () => {
   const created = JSON.parse((await mailroomOk(dir.path, 'team', 'create', 'demo', '--signed', '--json')).stdout) as { signing: { alg: string; keyId: string } };
   expect(created.signing).toMatchObject({ alg: 'ed25519', keyId: expect.stringMatching(/^[0-9a-f]{16}$/), publicKey: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
   for (const file of ['team-lead.key.json', 'lead-pin.json']) expect((await stat(join(dir.path, 'mailroom', 'keys', 'demo', file))).mode & 0o777).toBe(0o600);
