@@ -13,6 +13,7 @@ import { ControlGuard, enableSigning } from '../../../src/core/signing.js';
 import { spawnMember } from '../../../src/core/spawn.js';
 import { createTeam } from '../../../src/core/teams.js';
 import type { InboxEntry } from '../../../src/protocol/inbox.js';
+import { wrapMessages } from '../../../src/runtime/delivery/wrap.js';
 import { CONTROL_TTL_MS } from '../../../src/protocol/signature.js';
 import { openFsStores } from '../../../src/store/open.js';
 import type { Stores } from '../../../src/store/selection.js';
@@ -53,6 +54,10 @@ it("a member's message is verified; a forged, altered or Claude Code member's on
   const j = await judge('alice', entries);
   expect(j.verified.has(entries.find((e) => e.text === 'parser done')!)).toBe(true);
   expect(j.unverified.has(byId('cc'))).toBe(true);
+  // The model sees the Claude Code member's message marked unverified, and nothing marked verified.
+  const wrapped = wrapMessages([byId('cc'), entries.find((e) => e.text === 'parser done')!], j.unverified);
+  expect(wrapped).toContain('<teammate-message teammate_id="carol" verified="false">');
+  expect(wrapped).not.toContain('verified="true"');
   expect(j.refused.map((r) => [r.entry.msg_id, r.check])).toEqual(expect.arrayContaining([['altered', 'bad-signature'], ['unsigned', 'unsigned']]));
   // Copied into another inbox, it names the wrong recipient.
   expect((await judge('bob', [genuine])).refused[0]?.check).toBe('bad-signature');
