@@ -3,10 +3,10 @@
 // beside the send latency of the same run: `sendMessage` from a member in an open team and in a
 // signed one (the signed send also reads the pin, the sender's key file and the member records),
 // and the guard's judgement of one delivered message.
-import { sendMessage } from '../dist/core/messages.js';
-import { ControlGuard, enableSigning } from '../dist/core/signing.js';
-import { spawnMember } from '../dist/core/spawn.js';
-import { createTeam } from '../dist/core/teams.js';
+import { sendMessage } from '../dist/core/messages/send.js';
+import { ControlGuard, enableSigning } from '../dist/core/teams/signing.js';
+import { spawnMember } from '../dist/core/members/spawn.js';
+import { createTeam } from '../dist/core/teams/team-lifecycle.js';
 import { decodeCertificate, decodeSignature, encodeCertificate, encodeSignature, makeCertificate, newKeyPair, newNonce, signEntry, verifyCertificate, verifyEntry } from '../dist/protocol/signature.js';
 import { openFsStores } from '../dist/store/open.js';
 import { median, quantile } from './lib/stats.mjs';

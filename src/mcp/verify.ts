@@ -1,12 +1,12 @@
 /**
  * The signed-team guard on what MCP hands an agent (`read_inbox`, `wait_for_message`; docs/mcp.md
- * "Signed teams"): the same check as the runtime's (core/signing.ts). A message that fails
+ * "Signed teams"): the same check as the runtime's (core/teams/signing.ts). A message that fails
  * verification is never handed over as genuine: it is listed with `verified: false`, `withheld:
  * true` and the reason, without its text or protocol type, and reported to the lead and the
  * journal. In a signed team every other message says `verified: true` or `false` (a sender that
  * cannot sign); in an open team nothing is added.
  */
-import { ControlGuard, reportWithheld } from '../core/signing.js';
+import { ControlGuard, reportWithheld } from '../core/teams/signing.js';
 import type { InboxEntry } from '../protocol/inbox.js';
 import type { MessageView } from './inbox.js';
 import type { McpSession } from './session.js';

@@ -5,7 +5,7 @@
  * them succeeded, and put back (and out of the conversation) when it failed or was aborted, so a
  * crash after a failed request loses nothing (../shared/cases/04).
  */
-import { ControlGuard, reportWithheld } from '../core/signing.js';
+import { ControlGuard, reportWithheld } from '../core/teams/signing.js';
 import type { InboxEntry } from '../protocol/inbox.js';
 import { CONTROL_TYPES } from '../protocol/signature.js';
 import { wrapMessages } from './delivery/wrap.js';

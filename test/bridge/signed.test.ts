@@ -7,10 +7,10 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { sendMessage } from '../../src/core/messages.js';
-import { ControlGuard, enableSigning } from '../../src/core/signing.js';
-import { spawnMember } from '../../src/core/spawn.js';
-import { createTeam } from '../../src/core/teams.js';
+import { sendMessage } from '../../src/core/messages/send.js';
+import { ControlGuard, enableSigning } from '../../src/core/teams/signing.js';
+import { spawnMember } from '../../src/core/members/spawn.js';
+import { createTeam } from '../../src/core/teams/team-lifecycle.js';
 import { openFsStores } from '../../src/store/open.js';
 import { until } from '../helpers/runtime.js';
 import { inboxFile, TEAM, twoMachines, type TwoMachines } from './setup.js';

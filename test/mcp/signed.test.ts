@@ -5,7 +5,7 @@
  * is signed with its own key, made when it joined.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ControlGuard } from '../../src/core/signing.js';
+import { ControlGuard } from '../../src/core/teams/signing.js';
 import { makeInboxEntry } from '../../src/protocol/inbox.js';
 import { openFsStores } from '../../src/store/open.js';
 import { runCli } from '../helpers/cli.js';

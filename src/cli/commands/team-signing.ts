@@ -21,7 +21,7 @@ export const teamRekeyCommand: CommandModule<GlobalArgs, RekeyArgs> = {
       .example('$0 team rekey --member bob', "bob's private key was lost: give it a new one here") as Argv<RekeyArgs>,
   handler: async (a) => {
     const target = await teamTarget(a);
-    const { rekeyTeam } = await import('../../core/identity.js');
+    const { rekeyTeam } = await import('../../core/trust/identity.js');
     const done = await rekeyTeam({ ...target, ...(a.member !== undefined ? { member: a.member } : {}) });
     emit(a.json, done, () =>
       done.memberKeyId !== undefined
@@ -38,7 +38,7 @@ export const teamUnsignCommand: CommandModule<GlobalArgs, GlobalArgs> = {
   builder: (y) => y.example('$0 team unsign', 'Make the team open again, as the lead') as Argv<GlobalArgs>,
   handler: async (a) => {
     const target = await teamTarget(a);
-    const { unsignTeam } = await import('../../core/identity.js');
+    const { unsignTeam } = await import('../../core/trust/identity.js');
     const done = await unsignTeam(target);
     emit(a.json, done, () => `Team ${target.team} is signed off (lead key ${done.keyId}): open from now on`);
   },

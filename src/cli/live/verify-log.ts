@@ -2,8 +2,8 @@
  * `mailroom log --verify`: prints each journalled message that fails verification and a summary;
  * throws SIGNATURE_INVALID (exit 5) when any failed.
  */
-import { verifyJournal } from '../../core/log-verify.js';
-import { terminalSafe } from '../../core/terminal-text.js';
+import { verifyJournal } from '../../core/trust/log-verify.js';
+import { terminalSafe } from '../../core/text/terminal-text.js';
 import { MailroomError } from '../../errors.js';
 import type { Stores } from '../../store/selection.js';
 import { writeLine } from './stop.js';

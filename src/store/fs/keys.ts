@@ -8,10 +8,10 @@ import { dirname } from 'node:path';
 import type { z } from 'zod';
 import { MailroomError } from '../../errors.js';
 import { LeadPinSchema, ObeyedIdsSchema, StoredKeySchema, type LeadPin, type ObeyedIds, type StoredKey } from '../../protocol/identity-files.js';
-import { writeFileAtomic } from '../atomic-write.js';
-import { formatJson } from '../json-file.js';
-import { makeDirs } from '../make-dirs.js';
-import { DIR_MODE } from '../modes.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { formatJson } from './json-file.js';
+import { makeDirs } from './make-dirs.js';
+import { DIR_MODE } from './modes.js';
 import type { FsContext } from './context.js';
 
 /** Reads one identity file: undefined when missing. @throws KEY_PERMISSIONS (readable by others), FILE_CORRUPT */

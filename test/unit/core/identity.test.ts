@@ -6,12 +6,12 @@
 import { chmod, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { rekeyTeam, unsignTeam } from '../../../src/core/identity.js';
-import { verifyJournal } from '../../../src/core/log-verify.js';
-import { sendMessage, sendStructured } from '../../../src/core/messages.js';
-import { ControlGuard, enableSigning } from '../../../src/core/signing.js';
-import { spawnMember } from '../../../src/core/spawn.js';
-import { createTeam } from '../../../src/core/teams.js';
+import { rekeyTeam, unsignTeam } from '../../../src/core/trust/identity.js';
+import { verifyJournal } from '../../../src/core/trust/log-verify.js';
+import { sendMessage, sendStructured } from '../../../src/core/messages/send.js';
+import { ControlGuard, enableSigning } from '../../../src/core/teams/signing.js';
+import { spawnMember } from '../../../src/core/members/spawn.js';
+import { createTeam } from '../../../src/core/teams/team-lifecycle.js';
 import type { InboxEntry } from '../../../src/protocol/inbox.js';
 import { wrapMessages } from '../../../src/runtime/delivery/wrap.js';
 import { CONTROL_TTL_MS } from '../../../src/protocol/signature.js';

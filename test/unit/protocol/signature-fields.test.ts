@@ -6,10 +6,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { sendMessage } from '../../../src/core/messages.js';
-import { ControlGuard, enableSigning } from '../../../src/core/signing.js';
-import { spawnMember } from '../../../src/core/spawn.js';
-import { createTeam } from '../../../src/core/teams.js';
+import { sendMessage } from '../../../src/core/messages/send.js';
+import { ControlGuard, enableSigning } from '../../../src/core/teams/signing.js';
+import { spawnMember } from '../../../src/core/members/spawn.js';
+import { createTeam } from '../../../src/core/teams/team-lifecycle.js';
 import { openFsStores } from '../../../src/store/open.js';
 import { patchJson, teamPaths } from '../../helpers/claude-writer.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
