@@ -1,5 +1,5 @@
 /**
- * Verifying inbox entries against what this machine trusts (core/trust.ts): the one check every
+ * Verifying inbox entries against what this machine trusts (core/trust/trust.ts): the one check every
  * reader applies — the runtime before a model call, MCP `read_inbox`/`wait_for_message`, a
  * teammate waiting for the lead's answer, `mailroom log --verify` (docs/approvals.md "Signed teams").
  *
