@@ -37,6 +37,9 @@ export type ErrorCode =
   | 'FILE_ACCESS'
   | 'STORE_UNHEALTHY'
   | 'STORE_UNAVAILABLE'
+  // Issue 21 item 4: a full Redis (maxmemory, noeviction) refuses writes; a team whose keys vanished under a process that had opened it.
+  | 'STORE_FULL'
+  | 'TEAM_LOST'
   | 'NOT_SUPPORTED'
   | 'MODEL_ERROR'
   | 'SHUTDOWN_REJECTED'
@@ -115,6 +118,9 @@ const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   FILE_CORRUPT: 7,
   FILE_ACCESS: 7,
   STORE_UNHEALTHY: 7,
+  // Issue 21 item 4: both need the operator (memory, durability settings), not a plain retry.
+  STORE_FULL: 7,
+  TEAM_LOST: 7,
   RUN_INCOMPLETE: 8,
   MISSING_CAPABILITY: 5,
   NO_CAPABLE_MEMBER: 3,

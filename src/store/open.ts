@@ -21,6 +21,8 @@ import type { StoreSelection, Stores } from './selection.js';
 import type { TeamStore } from './team-store.js';
 import { FsStores } from './fs/stores.js';
 
+export { DEFAULT_STORE_TIMEOUT_MS, parseStoreTimeout } from './store-timeout.js';
+
 /** A selection of the Redis backend. */
 export type RedisSelection = Extract<StoreSelection, { kind: 'redis' }>;
 /** A selection of the filesystem backend. */
@@ -42,6 +44,16 @@ export interface SelectionInput {
 export interface OpenOptions {
   /** Lock tuning and warnings of the filesystem store (lock takeovers are reported here). */
   lock?: LockOptions | undefined;
+  /**
+   * Deadline of every call to a network store (ms; default `$MAILROOM_STORE_TIMEOUT`, else 10 000):
+   * past it the call fails with STORE_UNAVAILABLE instead of hanging. The filesystem store's
+   * calls are bounded by their lock waits instead (LOCK_TIMEOUT).
+   */
+  storeTimeoutMs?: number | undefined;
+  /** Do not warn about a server that can lose acknowledged mail (default `$MAILROOM_ALLOW_VOLATILE`). */
+  allowVolatile?: boolean | undefined;
+  /** Where the once-per-process durability warning goes (default: stderr). */
+  onWarning?: ((message: string) => void) | undefined;
 }
 
 /** A module that implements the Redis backend (`./redis/index.js`). */

@@ -9,12 +9,15 @@ import { RedisConnection, type ConnectionOptions } from './connection.js';
 import { loadScripts } from './scripts.js';
 import { RedisTeamStore } from './store.js';
 import { assertRedisUrl } from './url.js';
+import { allowVolatile, storeTimeoutMs } from '../store-timeout.js';
+import { warnIfVolatile } from './volatile.js';
 
 export { RedisTeamStore } from './store.js';
 export { redactUrl } from './url.js';
 
 /**
- * Connects to the Redis server of `selection` and returns its team store (the host store of a
+ * Connects to the Redis server of `selection` (every call with the deadline `options.timeoutMs`,
+ * default 10 s) and returns its team store (the host store of a
  * Redis selection is the filesystem host store at `selection.hostRoot`). Close it when done.
  * @throws INVALID_ARGUMENT (not a Redis URL), STORE_UNAVAILABLE (server unreachable; the URL named without its password)
  */
@@ -36,12 +39,15 @@ export interface RedisOpenOptions extends OpenOptions {
 }
 
 /**
- * What `openStores` (src/store/open.ts) calls for a Redis selection: the Redis team store, and this
- * machine's host store — the filesystem host store at `selection.hostRoot` (pid and command
+ * What `openStores` (src/store/open.ts) calls for a Redis selection: the Redis team store (deadline
+ * `storeTimeoutMs`, else `$MAILROOM_STORE_TIMEOUT`, else 10 s; a once-per-process warning on a
+ * server that can lose acknowledged mail unless `allowVolatile`), and this machine's host store — the filesystem host store at `selection.hostRoot` (pid and command
  * records and agent logs never leave the machine). @throws INVALID_ARGUMENT, STORE_UNAVAILABLE
  */
 export async function openRedisStores(selection: Extract<StoreSelection, { kind: 'redis' }>, options: RedisOpenOptions = {}): Promise<Stores> {
-  const team = await openRedisTeamStore(selection, options.connection);
+  const timeoutMs = options.connection?.timeoutMs ?? storeTimeoutMs(options.storeTimeoutMs);
+  const team = await openRedisTeamStore(selection, { ...options.connection, timeoutMs });
+  if (!allowVolatile(options.allowVolatile)) await warnIfVolatile(team.connection, options.onWarning ?? ((m) => process.stderr.write(`${m}\n`)));
   const host = new FsHostStore(selection.hostRoot, options.lock);
   return { selection, team, host, close: () => team.close() };
 }

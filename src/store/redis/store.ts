@@ -40,8 +40,13 @@ export class RedisTeamStore implements T.TeamStore {
     readonly selection: Extract<StoreSelection, { kind: 'redis' }>,
     private readonly conn: RedisConnection,
   ) {
-    this.rc = { conn, location: conn.location };
+    this.rc = { conn, location: conn.location, known: new Map() };
     this.watcher = new Watcher(conn, async (team) => (await inboxes.listInboxes(this.rc, team)).map((i) => i.name));
+  }
+
+  /** The connection (for server checks made at open). */
+  get connection(): RedisConnection {
+    return this.conn;
   }
 
   /** The URL without its password. */
