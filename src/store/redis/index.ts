@@ -2,7 +2,7 @@
  * The Redis backend's entry, loaded by src/store/open.ts with a dynamic `import()` only when a
  * `redis://` or `rediss://` store is selected (so the filesystem default never loads node-redis).
  */
-import { FsHostStore } from '../fs/host-store.js';
+import type { HostStore } from '../host-store.js';
 import type { OpenOptions } from '../open.js';
 import type { StoreSelection, Stores } from '../selection.js';
 import { RedisConnection, type ConnectionOptions } from './connection.js';
@@ -36,12 +36,12 @@ export interface RedisOpenOptions extends OpenOptions {
 }
 
 /**
- * What `openStores` (src/store/open.ts) calls for a Redis selection: the Redis team store, and this
- * machine's host store — the filesystem host store at `selection.hostRoot` (pid and command
- * records and agent logs never leave the machine). @throws INVALID_ARGUMENT, STORE_UNAVAILABLE
+ * What `openStores` (src/store/open.ts) calls for a Redis selection: the Redis team store, beside
+ * `host`, this machine's host store, which open.ts makes (the filesystem host store at
+ * `selection.hostRoot`: pid and command records and agent logs never leave the machine).
+ * @throws INVALID_ARGUMENT, STORE_UNAVAILABLE
  */
-export async function openRedisStores(selection: Extract<StoreSelection, { kind: 'redis' }>, options: RedisOpenOptions = {}): Promise<Stores> {
+export async function openRedisStores(selection: Extract<StoreSelection, { kind: 'redis' }>, options: RedisOpenOptions, host: HostStore): Promise<Stores> {
   const team = await openRedisTeamStore(selection, options.connection);
-  const host = new FsHostStore(selection.hostRoot, options.lock);
   return { selection, team, host, close: () => team.close() };
 }
