@@ -44,7 +44,7 @@ export { entryKey, tripleKey, messageKey, assignTimestamps, idempotentMsgId } fr
 export { DEFAULT_LEASE_MS, selectTake, acknowledgedKeys, liveLeases, type LeaseRecord, type TakeSelection } from './domain/leases.js';
 export { BEAT_INTERVAL_MS, DEFAULT_READER_TTL_MS, isLiveClaim, mayTakeOver, readerTaken } from './domain/reader-claims.js';
 export { claimRefusal, busyRefusal, claimCandidates, applyClaim } from './domain/task-claim.js';
-export { applyTaskChange, draftTask, changedKeys, type TaskChange, type TaskDraftFields } from './domain/task-patch.js';
+export { applyTaskChange, draftTask, changedKeys } from './domain/task-patch.js';
 export { buildMember, nextColor, withColor, applyMemberPatch, assertFreeName, type MemberDraft } from './domain/roster.js';
 export { messageEvent, deliveryEvent, taskEvent, memberEvent, teamEvent, taskSignature, type EventStamp } from './domain/events.js';
 export { compareTaskIds, assertNoCycles, taskNotFound } from './domain/task-board.js';
