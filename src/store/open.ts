@@ -10,7 +10,7 @@
  *
  * The Redis backend lives in `./redis/index.js`, loaded with a dynamic import only when a `redis://`
  * or `rediss://` selection is opened, so the send path never loads the redis client. That module
- * exports `openRedisStores(selection, options): Promise<Stores>`.
+ * exports `openRedisStores(selection, options, host): Promise<Stores>`.
  */
 import { fileURLToPath } from 'node:url';
 import { MailroomError } from '../errors.js';
@@ -19,6 +19,7 @@ import type { LockOptions } from './fs/lock.js';
 import { resolveRoot } from './fs/paths.js';
 import type { StoreSelection, Stores } from './selection.js';
 import type { TeamStore } from './team-store.js';
+import { FsHostStore } from './fs/host-store.js';
 import { FsStores } from './fs/stores.js';
 
 export { DEFAULT_STORE_TIMEOUT_MS, parseStoreTimeout } from './store-timeout.js';
@@ -58,7 +59,8 @@ export interface OpenOptions {
 
 /** A module that implements the Redis backend (`./redis/index.js`). */
 export interface RedisBackendModule {
-  openRedisStores(selection: RedisSelection, options: OpenOptions): Promise<Stores>;
+  /** Connects the Redis team store; `host` is this machine's host store (always local files). */
+  openRedisStores(selection: RedisSelection, options: OpenOptions, host: HostStore): Promise<Stores>;
 }
 
 /**
@@ -83,7 +85,7 @@ export function resolveSelection(input: SelectionInput = {}): StoreSelection {
 export async function openStores(selection: StoreSelection, options: OpenOptions = {}): Promise<Stores> {
   if (selection.kind === 'fs') return new FsStores(selection.root, options.lock);
   const backend = await loadRedisBackend();
-  return backend.openRedisStores(selection, options);
+  return backend.openRedisStores(selection, options, new FsHostStore(selection.hostRoot, options.lock));
 }
 
 /**

@@ -23,8 +23,12 @@ import type { SettingsChange } from '../domain/settings.js';
 import type { Refusal } from '../domain/events.js';
 import type { DeadLetter } from '../domain/dead-letters.js';
 import type { Task, TaskStatus } from '../protocol/task.js';
+import type { TaskDraft, TaskPatch } from '../domain/task-patch.js';
 import type { StoreIssue, StoreRepair } from './health.js';
 import type { StoreSelection } from './selection.js';
+
+/** The task shapes of {@link TeamStore.createTask} and {@link TeamStore.patchTask}: the domain's, one name each. */
+export type { TaskDraft, TaskPatch } from '../domain/task-patch.js';
 
 /** An opaque position in a team's event stream; only the backend that issued it understands it. */
 export type Cursor = string & { readonly __cursor: unique symbol };
@@ -186,17 +190,6 @@ export interface Lease {
   remaining: number;
 }
 
-/** A new task (the store assigns its id). */
-export interface TaskDraft {
-  subject: string;
-  description: string;
-  activeForm?: string | undefined;
-  owner?: string | undefined;
-  /** Ids of existing tasks that must complete first (linked both ways). */
-  blockedBy?: readonly string[] | undefined;
-  /** Keys with a `null` value are dropped. */
-  metadata?: Readonly<Record<string, unknown>> | undefined;
-}
 
 /** Options of {@link TeamStore.createTask}. */
 export interface CreateTaskOptions extends OpContext {
@@ -233,17 +226,6 @@ export interface ClaimRequest {
   busyCheck?: boolean | undefined;
 }
 
-/** A task change. `null` clears a field; metadata is merged per key (`null` deletes a key). */
-export interface TaskPatch {
-  subject?: string | undefined;
-  description?: string | undefined;
-  activeForm?: string | null | undefined;
-  owner?: string | null | undefined;
-  status?: TaskStatus | undefined;
-  metadata?: Readonly<Record<string, unknown>> | undefined;
-  /** Compare-and-set: refuse (TASK_CONFLICT) unless the task still has these values. */
-  expect?: { status?: TaskStatus; owner?: string | null } | undefined;
-}
 
 /** Result of {@link TeamStore.patchTask}. */
 export interface PatchedTask {

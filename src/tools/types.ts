@@ -69,7 +69,7 @@ export interface CommandRequest {
   signal: AbortSignal;
 }
 
-/** What a command did (the runtime's `ShellResult`). */
+/** What a command did (the runtime's `runShell` returns it too). */
 export interface CommandResult {
   /** Exit code; `null` when killed by a signal or when it could not start. */
   exitCode: number | null;

@@ -8,6 +8,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { openRedisStores } from '../../src/store/redis/index.js';
+import { FsHostStore } from '../../src/store/fs/host-store.js';
 import { runCli } from '../helpers/cli.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { cleanEnv } from '../helpers/store-files.js';
@@ -93,7 +94,7 @@ describe('opening a team on a volatile server', () => {
     const s = await server({ aof: true, args: ['--maxmemory-policy', 'volatile-lru'] });
     const warnings: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const stores = await openRedisStores({ kind: 'redis', url: s.url, hostRoot: '/nonexistent' }, { allowVolatile: false, onWarning: (m) => warnings.push(m) });
+      const stores = await openRedisStores({ kind: 'redis', url: s.url, hostRoot: '/nonexistent' }, { allowVolatile: false, onWarning: (m) => warnings.push(m) }, new FsHostStore('/nonexistent'));
       await stores.close();
     }
     expect(warnings).toHaveLength(1);

@@ -2,7 +2,7 @@
  * The Redis backend's entry, loaded by src/store/open.ts with a dynamic `import()` only when a
  * `redis://` or `rediss://` store is selected (so the filesystem default never loads node-redis).
  */
-import { FsHostStore } from '../fs/host-store.js';
+import type { HostStore } from '../host-store.js';
 import type { OpenOptions } from '../open.js';
 import type { StoreSelection, Stores } from '../selection.js';
 import { RedisConnection, type ConnectionOptions } from './connection.js';
@@ -39,15 +39,16 @@ export interface RedisOpenOptions extends OpenOptions {
 }
 
 /**
+/**
  * What `openStores` (src/store/open.ts) calls for a Redis selection: the Redis team store (deadline
  * `storeTimeoutMs`, else `$MAILROOM_STORE_TIMEOUT`, else 10 s; a once-per-process warning on a
- * server that can lose acknowledged mail unless `allowVolatile`), and this machine's host store — the filesystem host store at `selection.hostRoot` (pid and command
- * records and agent logs never leave the machine). @throws INVALID_ARGUMENT, STORE_UNAVAILABLE
+ * server that can lose acknowledged mail unless `allowVolatile`), beside `host`, this machine's
+ * host store, which open.ts makes (the filesystem host store at `selection.hostRoot`: pid and
+ * command records and agent logs never leave the machine). @throws INVALID_ARGUMENT, STORE_UNAVAILABLE
  */
-export async function openRedisStores(selection: Extract<StoreSelection, { kind: 'redis' }>, options: RedisOpenOptions = {}): Promise<Stores> {
+export async function openRedisStores(selection: Extract<StoreSelection, { kind: 'redis' }>, options: RedisOpenOptions, host: HostStore): Promise<Stores> {
   const timeoutMs = options.connection?.timeoutMs ?? storeTimeoutMs(options.storeTimeoutMs);
   const team = await openRedisTeamStore(selection, { ...options.connection, timeoutMs });
   if (!allowVolatile(options.allowVolatile)) await warnIfVolatile(team.connection, options.onWarning ?? ((m) => process.stderr.write(`${m}\n`)));
-  const host = new FsHostStore(selection.hostRoot, options.lock);
   return { selection, team, host, close: () => team.close() };
 }
