@@ -6,7 +6,7 @@
  * out again (its server died before the acknowledgement) keeps its msg_id and is marked
  * `redelivered` with its `delivery_count`.
  */
-import type { InboxMessage } from '../core/inbox.js';
+import type { InboxMessage } from '../core/messages/inbox-read.js';
 import { askOf, inReplyTo, isLateReply } from '../domain/replies.js';
 import { parseMessageText } from '../protocol/structured.js';
 import type { HandedLease } from './handout.js';

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { readerFenced } from '../../domain/reader-claims.js';
-import { readJsonFile } from '../json-file.js';
+import { readJsonFile } from './json-file.js';
 import type { FsContext } from './context.js';
 
 const FenceSchema = z.looseObject({

@@ -8,9 +8,9 @@
  * time (the teammate gets them in batches and answers them in delivery order) to keep the run short.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ask } from '../../../src/core/ask.js';
-import { spawnMember } from '../../../src/core/spawn.js';
-import { createTeam } from '../../../src/core/teams.js';
+import { ask } from '../../../src/core/messages/ask.js';
+import { spawnMember } from '../../../src/core/members/spawn.js';
+import { createTeam } from '../../../src/core/teams/team-lifecycle.js';
 import type { ModelResponse } from '../../../src/runtime/models/types.js';
 import { runTeammate } from '../../../src/runtime/teammate.js';
 import { openStores } from '../../../src/store/open.js';
