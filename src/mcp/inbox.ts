@@ -11,6 +11,7 @@ import { askOf, inReplyTo, isLateReply } from '../domain/replies.js';
 import { parseMessageText } from '../protocol/structured.js';
 import type { HandedLease } from './handout.js';
 import type { McpSession } from './session.js';
+import { guardViews } from './verify.js';
 
 /** A message as an MCP tool returns it. `message` is the parsed protocol object, when `text` is one. */
 export interface MessageView {
@@ -72,7 +73,9 @@ export function consumeUnread(session: McpSession, limit: number, acked: readonl
     await session.handOut.acknowledge(acked);
     const lease = await session.handOut.take(limit);
     const messages = lease.entries.map((entry, index): InboxMessage => ({ index, entry, parsed: parseMessageText(entry.text) }));
-    return { messages: messages.map((m, i) => withDeliveries(viewOfMessage(m), lease.deliveries[i] ?? 1)), remaining: lease.remaining };
+    const views = messages.map((m, i) => withDeliveries(viewOfMessage(m), lease.deliveries[i] ?? 1));
+    // Signed teams: what fails verification is withheld, listed with its reason (mcp/verify.ts).
+    return { messages: await guardViews(session, lease.entries, views), remaining: lease.remaining };
   });
 }
 

@@ -13,6 +13,7 @@ import { MailroomError } from '../../errors.js';
 import { DIR_MODE, FILE_MODE } from './modes.js';
 import { hostname } from 'node:os';
 import type { CommandRecord } from '../../protocol/command.js';
+import type { LeadPin, ObeyedIds, StoredKey } from '../../protocol/identity-files.js';
 import type { ProcessRecord } from '../../protocol/process.js';
 import type { StoreIssue, StoreRepair } from '../health.js';
 import type { AgentLog, HostStore } from '../host-store.js';
@@ -22,6 +23,7 @@ import { probeProcess, type ProcessProbe } from './proc.js';
 import { ensureUserDir, readUserFile, requireUserDir, userFileMtimeMs } from './user-files.js';
 import * as bridgeState from './bridge-state.js';
 import * as commands from './commands.js';
+import * as keys from './keys.js';
 import type { FsContext } from './context.js';
 import { repairHealth } from './health-repair.js';
 import { scanHostHealth } from './health-scan.js';
@@ -89,6 +91,25 @@ export class FsHostStore implements HostStore {
       throw err;
     }
     return key;
+  }
+
+  readMemberKey(team: string, member: string): Promise<StoredKey | undefined> {
+    return keys.readMemberKey(this.ctx, team, member);
+  }
+  writeMemberKey(key: StoredKey): Promise<void> {
+    return keys.writeMemberKey(this.ctx, key);
+  }
+  readLeadPin(team: string): Promise<LeadPin | undefined> {
+    return keys.readLeadPin(this.ctx, team);
+  }
+  writeLeadPin(pin: LeadPin): Promise<void> {
+    return keys.writeLeadPin(this.ctx, pin);
+  }
+  readObeyed(team: string, member: string): Promise<ObeyedIds | undefined> {
+    return keys.readObeyed(this.ctx, team, member);
+  }
+  writeObeyed(team: string, member: string, obeyed: ObeyedIds): Promise<void> {
+    return keys.writeObeyed(this.ctx, team, member, obeyed);
   }
 
   async readHooksFile(team: string): Promise<{ path: string; text: string } | undefined> {
