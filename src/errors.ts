@@ -44,6 +44,9 @@ export type ErrorCode =
   | 'MODEL_ERROR'
   | 'SHUTDOWN_REJECTED'
   | 'TEAMMATE_RUNNING'
+  // Issue 21: a reader whose claim was taken over may neither take nor acknowledge; one bridge per (root, team).
+  | 'READER_FENCED'
+  | 'BRIDGE_RUNNING'
   | 'NAME_TOO_LONG'
   | 'RUN_INCOMPLETE'
   | 'MISSING_CAPABILITY'
@@ -100,6 +103,9 @@ const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   TEAM_ACTIVE: 4,
   SHUTDOWN_REJECTED: 4,
   TEAMMATE_RUNNING: 4,
+  // Issue 21 (acknowledged hand-out, one bridge per team): conflicts with the live holder.
+  READER_FENCED: 4,
+  BRIDGE_RUNNING: 4,
   NAME_TOO_LONG: 2,
   TASK_BLOCKED: 5,
   TASK_CYCLE: 5,

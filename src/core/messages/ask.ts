@@ -230,18 +230,34 @@ async function findAsk(store: TeamStore, team: string, member: string, id: strin
 }
 
 /**
- * The ask from `asker` in `member`'s inbox that a message from `member` to `asker` answers when it
- * names none: the oldest ask that has no reply in `asker`'s inbox yet (also one past its
- * `reply_by`: that reply is then sent, and reported, as late). Undefined when there is none (the
- * message is a plain one).
+ * The ask from `asker` to `member` that a message from `member` to `asker` answers when it names
+ * none: the oldest ask with no reply from `member` yet whose `reply_by` has not passed, else the
+ * oldest one past it (that reply is then sent, and reported, as late). Undefined when there is
+ * none (the message is a plain one). Both inboxes are read whole — live entries and the archive —
+ * so archiving (a mailroom-run teammate archives its inbox right after acknowledging a delivery,
+ * before the turn's tool calls run) never unlinks an ask from its reply (issue 21 item 7).
  */
 export async function openAskFrom(options: TeamOptions & { member: string; asker: string }): Promise<string | undefined> {
   const store = teamOf(options);
-  const asks = (await store.readInbox(options.team, options.member))
+  const asks = (await wholeInbox(store, options.team, options.member))
     .filter((e) => e.from === options.asker)
     .map(askOf)
     .filter((a): a is { id: string; replyBy?: string } => a !== undefined);
   if (asks.length === 0) return undefined;
-  const answered = new Set((await store.readInbox(options.team, options.asker)).filter((e) => e.from === options.member).map(inReplyTo));
-  return asks.find((a) => !answered.has(a.id))?.id;
+  const answered = new Set((await wholeInbox(store, options.team, options.asker)).filter((e) => e.from === options.member).map(inReplyTo));
+  const open = asks.filter((a) => !answered.has(a.id));
+  const now = nowOf(options);
+  return (open.find((a) => !askExpired(a, now)) ?? open[0])?.id;
+}
+
+/** An inbox's archived entries, then its live ones (oldest first), once per identity. */
+async function wholeInbox(store: TeamStore, team: string, member: string): Promise<InboxEntry[]> {
+  const [history, live] = await Promise.all([store.readInboxHistory(team, member), store.readInbox(team, member)]);
+  const seen = new Set<string>();
+  return [...history.archived, ...live].filter((e) => {
+    const key = entryKey(e);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

@@ -133,7 +133,7 @@ export class RedisTeamStore implements T.TeamStore {
   takeUnread(team: string, member: string, options: T.TakeOptions): Promise<T.Transition<T.Lease>> {
     return inboxes.takeUnread(this.rc, team, member, options);
   }
-  acknowledge(team: string, member: string, leaseId: string, options?: T.OpContext & { keys?: readonly string[] }): Promise<T.Transition<number>> {
+  acknowledge(team: string, member: string, leaseId: string, options?: T.AcknowledgeOptions): Promise<T.Transition<number>> {
     return inboxes.acknowledge(this.rc, team, member, leaseId, options);
   }
   release(team: string, member: string, leaseId: string, ctx?: T.OpContext): Promise<T.Transition<number>> {
