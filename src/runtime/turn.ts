@@ -7,6 +7,7 @@
  */
 import { ControlGuard } from '../core/signing.js';
 import { journalRefusal } from '../core/refusals.js';
+import { withheldLeadOnly } from './delivery/lead-only.js';
 import type { InboxEntry } from '../protocol/inbox.js';
 import { SIGNED_TYPES } from '../protocol/signature.js';
 import { wrapMessages } from './delivery/wrap.js';
@@ -76,6 +77,8 @@ async function step(conversation: Conversation, deps: TurnDeps): Promise<ModelRe
   const delivery = taken.value;
   // In a signed team a control message without a valid signature is not obeyed: it is consumed (read) but never shown to the model.
   const refused = await refusedControls(deps, delivery.entries);
+  // In every team a lead-only message (shutdown_request, the approval answers) from anyone but the lead is not obeyed either.
+  for (const e of await withheldLeadOnly({ store, team, name, lead, log: deps.log }, delivery.entries)) refused.add(e);
   const delivered = refused.size === 0 ? delivery.entries : delivery.entries.filter((e) => !refused.has(e));
   const block: ContentBlock | undefined = delivered.length > 0 ? { type: 'text', text: wrapMessages(delivered) } : undefined;
   if (block) conversation.queue(block);
