@@ -19,7 +19,7 @@ export const LEAD_ONLY_TYPES: readonly string[] = ['shutdown_request', 'permissi
 /** An attempt the policy decides on. `leadOnly`: sending a {@link LEAD_ONLY_TYPES} message. */
 export type PolicyAction =
   | { rule: 'message'; to: string }
-  | { rule: 'leadOnly'; type: string; to: string }
+  | { rule: 'leadOnly'; type: string; to?: string | undefined }
   | { rule: 'createTasks' }
   | { rule: 'assignTasks'; owner: string }
   | { rule: 'deleteTasks'; id: string }
@@ -39,7 +39,7 @@ function allows(who: readonly string[], name: string, lead: string): boolean {
 export function policyRefusal(policy: TeamPolicy | undefined, actor: string, lead: string, action: PolicyAction): PolicyRefusal | undefined {
   if (actor === lead) return undefined;
   if (action.rule === 'leadOnly') {
-    return { rule: 'lead-only', message: `${actor} may not send a ${action.type} (to ${action.to}): only the lead (${lead}) answers requests and asks members to shut down` };
+    return { rule: 'lead-only', message: `${actor} may not send ${/^[aeiou]/.test(action.type) ? 'an' : 'a'} ${action.type}${action.to !== undefined ? ` (to ${action.to})` : ''}: only the lead (${lead}) answers requests and asks members to shut down` };
   }
   if (!policy) return undefined;
   if (action.rule === 'message') {

@@ -14,6 +14,7 @@
  */
 import { createClient, ErrorReply, type RedisClientType } from 'redis';
 import { MailroomError } from '../../errors.js';
+import { tlsFailure, tlsOptionsOf } from './tls.js';
 import { redactUrl } from './url.js';
 
 /** The node-redis client as created here (RESP3, node-redis 6's default). */
@@ -37,21 +38,30 @@ export class RedisConnection {
     /** The URL without its password. */
     readonly location: string,
     private readonly waitMs: number,
+    /** Opens another client to the same server without credentials (the doctor's probe of the default user). */
+    private readonly anonymous: () => Client,
   ) {}
 
-  /** Connects. @throws STORE_UNAVAILABLE naming the URL (without its password) */
+  /**
+   * Connects; a `rediss://` URL uses TLS with the files `$MAILROOM_TLS_CA`/`_CERT`/`_KEY` name (./tls.ts).
+   * @throws STORE_UNAVAILABLE naming the URL (without its password; a TLS failure says what to change), INVALID_ARGUMENT (an unreadable TLS file)
+   */
   static async open(url: string, options: ConnectionOptions = {}): Promise<RedisConnection> {
     let ready = false;
-    const client: Client = createClient({
-      url,
-      RESP: 3,
-      disableOfflineQueue: true,
-      socket: {
-        connectTimeout: options.connectTimeoutMs ?? 5_000,
-        reconnectStrategy: (retries: number, cause: Error) => (ready ? Math.min(50 * 2 ** retries, 1_000) : cause),
-      },
-    });
-    const conn = new RedisConnection(client, redactUrl(url), options.waitMs ?? 5_000);
+    const tls = tlsOptionsOf(url);
+    const make = (at: string, reconnect: boolean): Client =>
+      createClient({
+        url: at,
+        RESP: 3,
+        disableOfflineQueue: true,
+        socket: {
+          ...(tls ?? {}),
+          connectTimeout: options.connectTimeoutMs ?? 5_000,
+          reconnectStrategy: (retries: number, cause: Error) => (reconnect && ready ? Math.min(50 * 2 ** retries, 1_000) : cause),
+        },
+      }) as Client;
+    const client = make(url, true);
+    const conn = new RedisConnection(client, redactUrl(url), options.waitMs ?? 5_000, () => make(withoutCredentials(url), false));
     client.on('error', (err: unknown) => {
       conn.lastError = err;
     });
@@ -91,6 +101,26 @@ export class RedisConnection {
     } catch (err) {
       if (isConnectionFault(err)) throw this.unavailable(err);
       throw err;
+    }
+  }
+
+  /**
+   * True when a client without credentials is let in (the `default` user is on with no password):
+   * anyone who reaches the port can read and change every team. False when it is refused.
+   * @throws STORE_UNAVAILABLE when the server cannot be reached at all
+   */
+  async defaultUserOpen(): Promise<boolean> {
+    const probe = this.anonymous();
+    probe.on('error', () => undefined);
+    try {
+      await probe.connect();
+      await probe.ping();
+      return true;
+    } catch (err) {
+      if (err instanceof ErrorReply || /NOAUTH|WRONGPASS|NOPERM|authentication/i.test(String(err))) return false;
+      throw this.unavailable(err);
+    } finally {
+      if (probe.isOpen) await probe.close().catch(() => probe.destroy());
     }
   }
 
@@ -137,8 +167,18 @@ export function isConnectionFault(err: unknown): boolean {
   return typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EPIPE)$/.test(code);
 }
 
+/** `url` without its user name and password. */
+function withoutCredentials(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.toString();
+}
+
 function describe(err: unknown): string {
   if (!(err instanceof Error)) return '';
+  const tls = tlsFailure(err);
+  if (tls !== undefined) return tls;
   const code = (err as NodeJS.ErrnoException).code;
   if (err.constructor.name === 'ReconnectStrategyError' && err.cause instanceof Error) return describe(err.cause);
   return code ? `${code}` : err.message;
