@@ -14,7 +14,7 @@
  */
 import { createClient, ErrorReply, type RedisClientType } from 'redis';
 import { MailroomError } from '../../errors.js';
-import { tlsFailure, tlsOptionsOf } from './tls.js';
+import { TLS_TIMEOUT_HINT, tlsFailure, tlsOptionsOf } from './tls.js';
 import { redactUrl } from './url.js';
 
 /** The node-redis client as created here (RESP3, node-redis 6's default). */
@@ -32,6 +32,8 @@ export interface ConnectionOptions {
 export class RedisConnection {
   private lastError: unknown;
   private closing = false;
+  /** True for a `rediss://` connection (a timeout then most likely means a plain server). */
+  private tls = false;
 
   private constructor(
     readonly client: Client,
@@ -62,6 +64,7 @@ export class RedisConnection {
       }) as Client;
     const client = make(url, true);
     const conn = new RedisConnection(client, redactUrl(url), options.waitMs ?? 5_000, () => make(withoutCredentials(url), false));
+    conn.tls = tls !== undefined;
     client.on('error', (err: unknown) => {
       conn.lastError = err;
     });
@@ -126,7 +129,8 @@ export class RedisConnection {
 
   /** STORE_UNAVAILABLE for `cause`, naming the URL without its password. */
   unavailable(cause: unknown): MailroomError {
-    const reason = describe(cause ?? this.lastError);
+    const described = describe(cause ?? this.lastError);
+    const reason = this.tls && /timeout/i.test(described) ? `${described}; ${TLS_TIMEOUT_HINT}` : described;
     return new MailroomError(
       'STORE_UNAVAILABLE',
       `Cannot reach the Redis store at ${this.location}${reason ? ` (${reason})` : ''}. Start Redis or check --store / $MAILROOM_STORE, then retry; a change whose connection dropped mid-call may have gone through.`,

@@ -42,7 +42,7 @@ export function tlsFailure(err: unknown): string | undefined {
   if (/^ERR_SSL_(WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST|RECORD_LAYER_FAILURE)/.test(code) || /wrong version number|packet length too long/i.test(err.message)) {
     return `TLS handshake failed (${code || err.message}): the server on that port does not speak TLS — use redis:// for it, or the port of its tls-port`;
   }
-  if (/CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME/.test(code)) {
+  if (/CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME/.test(code) || /certificate/i.test(err.message)) {
     return `the server's TLS certificate was not accepted (${code}): give the CA that signed it in $${TLS_ENV.ca}, and connect by a name or address the certificate lists`;
   }
   if (/^ERR_SSL_/.test(code) || /alert|handshake/i.test(err.message)) {
@@ -50,3 +50,6 @@ export function tlsFailure(err: unknown): string | undefined {
   }
   return undefined;
 }
+
+/** Why a TLS connection timed out: most often a plain server, which waits for a command and never answers the handshake. */
+export const TLS_TIMEOUT_HINT = 'no TLS handshake before the connect timeout: the server on that port may not speak TLS — use redis:// for it, or the port of its tls-port';
