@@ -1,7 +1,7 @@
 /**
  * Team policy (src/protocol/settings.ts `policy`): who may message whom, create, assign or delete
  * tasks, and stop members; and the lead-only answers. The one pure check, run by the use cases
- * that send, assign, create, delete, answer or stop (through core/policy.ts), so every surface —
+ * that send, assign, create, delete, answer or stop (through core/teams/policy.ts), so every surface —
  * CLI, runtime tools, MCP, library, bridge — is bound by construction. Default open: a rule that
  * is absent permits everyone. The lead is never refused, and anyone may message the lead (idle
  * notifications, answers and reports must always get through). Lead-only messages

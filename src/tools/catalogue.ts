@@ -124,7 +124,7 @@ export class Catalogue {
     try {
       return await entry.run(input, this.handlerContext(ctx, call));
     } catch (err) {
-      // A use case's refusal (the team policy, src/core/policy.ts) names the tool too, as a rule's does.
+      // A use case's refusal (the team policy, src/core/teams/policy.ts) names the tool too, as a rule's does.
       if (isMailroomError(err, 'NOT_PERMITTED') && err.details.tool === undefined) throw new MailroomError('NOT_PERMITTED', err.message, { cause: err.cause, details: { ...err.details, tool: id } });
       throw err;
     }

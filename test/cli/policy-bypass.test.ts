@@ -7,9 +7,9 @@
  * (`mailroom log --actor bob`, item 6).
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ask, reply } from '../../src/core/ask.js';
-import { sendMessage } from '../../src/core/messages.js';
-import { requestShutdown } from '../../src/core/shutdown.js';
+import { ask, reply } from '../../src/core/messages/ask.js';
+import { sendMessage } from '../../src/core/messages/send.js';
+import { requestShutdown } from '../../src/core/members/shutdown.js';
 import type { StoreRef } from '../../src/core/context.js';
 import { createScriptedModel } from '../../src/runtime/models/scripted.js';
 import { runTeammate } from '../../src/runtime/teammate.js';

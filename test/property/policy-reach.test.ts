@@ -8,12 +8,12 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { reply } from '../../src/core/ask.js';
-import { broadcast, sendMessage, sendStructured } from '../../src/core/messages.js';
-import { changePolicy, leadOnlyType } from '../../src/core/policy.js';
-import { answerRequest } from '../../src/core/requests.js';
-import { updateTask } from '../../src/core/task-update.js';
-import { addTask } from '../../src/core/tasks.js';
+import { reply } from '../../src/core/messages/ask.js';
+import { broadcast, sendMessage, sendStructured } from '../../src/core/messages/send.js';
+import { changePolicy, leadOnlyType } from '../../src/core/teams/policy.js';
+import { answerRequest } from '../../src/core/messages/approvals.js';
+import { updateTask } from '../../src/core/tasks/update.js';
+import { addTask } from '../../src/core/tasks/board.js';
 import { policyRefusal } from '../../src/domain/policy.js';
 import { isMailroomError, type ErrorCode } from '../../src/errors.js';
 import type { TeamPolicy } from '../../src/protocol/settings.js';

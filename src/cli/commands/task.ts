@@ -40,7 +40,7 @@ const add: CommandModule<GlobalArgs, AddArgs> = {
       .option('requires', { type: 'string', array: true, describe: 'Capabilities a claimant must declare, e.g. review,csv (stored as metadata.requires)' })
       .example('$0 task add "Summarise data" --blocked-by 1 --metadata command="wc -l data.csv"', 'Add a task blocked by #1') as Argv<AddArgs>,
   handler: async (a) => {
-    const { addTask } = await import('../../core/tasks.js');
+    const { addTask } = await import('../../core/tasks/board.js');
     const target = await teamTarget(a);
     const task = await addTask({
       ...target,
@@ -86,7 +86,7 @@ const list: CommandModule<GlobalArgs, ListArgs> = {
       .option('ready', { type: 'boolean', describe: 'Only pending, unowned, unblocked tasks' })
       .example('$0 task list --ready', 'Tasks anyone can claim now') as Argv<ListArgs>,
   handler: async (a) => {
-    const { listTasks } = await import('../../core/tasks.js');
+    const { listTasks } = await import('../../core/tasks/board.js');
     const views = await listTasks({ ...(await teamTarget(a)), status: parseStatus(a.status), owner: a.owner, ready: a.ready });
     emit(a.json, views, () => (views.length ? taskTable(views) : ['(no tasks)']));
   },
@@ -97,7 +97,7 @@ const show: CommandModule<GlobalArgs, GlobalArgs & { id: string }> = {
   describe: 'Show one task',
   builder: (y) => y.positional('id', { type: 'string', demandOption: true, describe: 'Task id' }).example('$0 task show 2', 'Show task #2') as Argv<GlobalArgs & { id: string }>,
   handler: async (a) => {
-    const { getTask } = await import('../../core/tasks.js');
+    const { getTask } = await import('../../core/tasks/board.js');
     const view = await getTask({ ...(await teamTarget(a)), id: String(a.id) });
     emit(a.json, view, () => taskDetail(view));
   },
@@ -112,7 +112,7 @@ const remove: CommandModule<GlobalArgs, GlobalArgs & { id: string; as?: string }
       .option('as', { type: 'string', describe: 'Who deletes it (default: team-lead); the team policy (deleteTasks) binds this member' })
       .example('$0 task delete 3', 'Delete task #3') as Argv<GlobalArgs & { id: string; as?: string }>,
   handler: async (a) => {
-    const { deleteTask } = await import('../../core/tasks.js');
+    const { deleteTask } = await import('../../core/tasks/board.js');
     const target = await teamTarget(a);
     const task = await deleteTask({ ...target, id: String(a.id), ...(a.as !== undefined ? { as: a.as } : {}) });
     emit(a.json, { deleted: task }, () => `Deleted task #${task.id}: ${task.subject}`);

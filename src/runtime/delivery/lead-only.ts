@@ -3,11 +3,11 @@
  * shutdown_request or a permission, plan or sandbox answer whose entry is not from the lead is
  * withheld from the model in every team, open or signed, logged, and journalled as a refusal
  * (rule `lead-only`, actor: whom it claims to be from). The use cases refuse to send such a message
- * (src/core/policy.ts); this catches one written into the inbox file by other means.
+ * (src/core/teams/policy.ts); this catches one written into the inbox file by other means.
  */
-import { journalRefusal } from '../../core/refusals.js';
+import { journalRefusal } from '../../core/live/journal-refusals.js';
 import type { StoreRef } from '../../core/context.js';
-import { leadOnlyType } from '../../core/policy.js';
+import { leadOnlyType } from '../../core/teams/policy.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
 
 /** Where the withheld entries are reported. */

@@ -1,14 +1,14 @@
 /**
  * The lead's approval tools (MCP): list_requests, approve_request, deny_request — the same use
- * cases as `mailroom requests`/`approve`/`deny` (core/requests.ts), answering in Claude Code's
+ * cases as `mailroom requests`/`approve`/`deny` (core/messages/approvals.ts), answering in Claude Code's
  * response shapes. Only the lead lists them (rule `lead-only`); an answer from anyone else is
- * refused by the use case itself (the team policy's lead-only answers, src/core/policy.ts), as on
+ * refused by the use case itself (the team policy's lead-only answers, src/core/teams/policy.ts), as on
  * every surface.
  */
 import { z } from 'zod';
-import { answerRequest, listRequests, type Answered, type ListedRequest } from '../../core/requests.js';
+import { answerRequest, listRequests, type Answered, type ListedRequest } from '../../core/messages/approvals.js';
 import { defineTool } from '../entry.js';
-import { journalled } from '../../core/refusals.js';
+import { journalled } from '../../core/live/journal-refusals.js';
 import { notPermitted, type ToolRule } from '../rules.js';
 
 /** Refuses a caller that is not the team's lead. */
