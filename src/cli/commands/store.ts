@@ -50,8 +50,7 @@ const grant: CommandModule<GlobalArgs, GrantArgs> = {
       .example('$0 store grant --team demo --store redis://admin:secret@10.0.0.5:6379', 'A user for team demo; give the printed URL to its machines')
       .example('$0 store grant --team demo --member alice --print', 'Print the command for an operator to run') as Argv<GrantArgs>,
   handler: async (a) => {
-    const { resolveSelection } = await import('../../store/open.js');
-    const { grantTeamAccess } = await import('../../store/grant.js');
+    const { grantTeamAccess, resolveSelection } = await import('../../store/open.js');
     const selection = resolveSelection({ store: a.store, root: a.root, claude: a.claude });
     const r = await grantTeamAccess(selection, { team: a.team as string, member: a.member, print: a.print });
     emit(a.json, r, () =>

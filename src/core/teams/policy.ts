@@ -1,6 +1,6 @@
 /**
  * Enforcing the team policy (src/domain/policy.ts) inside the use cases: each use case that sends
- * (core/messages.ts `deliver`, so also asks, replies, answers, assignment notices and shutdown
+ * (core/messages/send.ts `deliver`, so also asks, replies, answers, assignment notices and shutdown
  * requests), creates, assigns or deletes tasks, or stops a member calls {@link requirePermitted}
  * with its actor before it changes anything. No surface checks on its own.
  */
