@@ -203,3 +203,6 @@ async function loadRedisBackend(): Promise<RedisBackendModule> {
     throw new MailroomError('NOT_SUPPORTED', 'The Redis store needs the `redis` package, which is not installed: reinstall mailroom with its dependencies (npm install -g agent-mailroom), or use the filesystem store (--root, $MAILROOM_ROOT).', { cause: err });
   }
 }
+
+/** `mailroom store grant`: a Redis ACL user fenced into one team (./grant.ts). */
+export { grantTeamAccess, type GrantResult } from './grant.js';

@@ -19,6 +19,7 @@ import type { TeamStore } from '../../store/team-store.js';
 import { isoTime, nowOf, teamOf, type TeamOptions } from '../context.js';
 import { TeamFeed, type FeedHint } from '../live/feed.js';
 import { sendMessage, type SentMessage } from './send.js';
+import { requirePermitted } from '../teams/policy.js';
 
 /** How long an ask waits for its reply by default (ms). */
 export const DEFAULT_ASK_TIMEOUT_MS = 60_000;
@@ -57,7 +58,7 @@ export interface AskResult {
  * An ask to a member that cannot answer (presence `dead`, or `stopped` for a member mailroom runs)
  * fails at once. On timeout the ask is cancelled (its `reply_by` has passed): a reply sent after
  * that still reaches the asker's inbox, marked `late_reply`.
- * @throws MEMBER_UNREACHABLE (dead or stopped recipient, before anything is sent), WAIT_TIMEOUT
+ * @throws NOT_PERMITTED (the team policy refuses the asker), MEMBER_UNREACHABLE (dead or stopped recipient, before anything is sent), WAIT_TIMEOUT
  * (`details.msg_id`: the cancelled ask), MEMBER_NOT_FOUND, MESSAGE_INVALID, and what sending throws
  */
 export async function ask(options: AskOptions): Promise<AskResult> {
@@ -66,6 +67,8 @@ export async function ask(options: AskOptions): Promise<AskResult> {
   const from = options.from ?? leadName(config);
   const recipient = requireMember(config, options.to, 'recipient');
   requireMember(config, from, 'sender');
+  // The policy first: a refused ask says why, whether or not the recipient runs.
+  await requirePermitted(options, from, [{ rule: 'message', to: options.to }], config);
   await assertReachable(store, config, recipient);
   const timeoutMs = options.timeoutMs ?? DEFAULT_ASK_TIMEOUT_MS;
   const feed = await TeamFeed.open(options.root, options.team);
@@ -91,6 +94,7 @@ function sendAsk(options: AskOptions, from: string, replyBy: number): Promise<Se
     root: options.root,
     team: options.team,
     now: options.now,
+    surface: options.surface,
     to: options.to,
     from,
     text: options.text,
@@ -208,6 +212,7 @@ export async function reply(options: ReplyOptions): Promise<SentReply> {
     root: options.root,
     team: options.team,
     now: () => now,
+    surface: options.surface,
     to: askEntry.from,
     from: options.from,
     text: options.text,

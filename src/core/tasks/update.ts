@@ -16,6 +16,7 @@ import { opOf, teamOf, type TeamOptions } from '../context.js';
 import { notifyAssignment } from './assignment-message.js';
 import { deleteTask, type MetadataPatch } from './board.js';
 import { requireHooksPass } from '../teams/hooks.js';
+import { assignmentActions, requirePermitted } from '../teams/policy.js';
 
 export { mergeMetadata } from '../../domain/task-patch.js';
 
@@ -52,7 +53,8 @@ export interface UpdateTaskResult {
  * Applies the changes. Dependencies are removed first, then added (refused on unknown ids or
  * cycles, nothing changed then), then the fields. Removing a dependency the task does not have
  * changes nothing; an id with no task file (a dangling reference) can be removed.
- * @throws INVALID_ARGUMENT (malformed id, metadata too deep), TASK_NOT_FOUND, TASK_CYCLE, TASK_BLOCKED, MEMBER_NOT_FOUND
+ * @throws INVALID_ARGUMENT (malformed id, metadata too deep), TASK_NOT_FOUND, TASK_CYCLE, TASK_BLOCKED, MEMBER_NOT_FOUND,
+ * NOT_PERMITTED (the team policy: deleteTasks, assignTasks, the message rule for a new owner's task_assignment)
  */
 export async function updateTask(options: UpdateTaskOptions): Promise<UpdateTaskResult> {
   const store = teamOf(options);
@@ -63,6 +65,8 @@ export async function updateTask(options: UpdateTaskOptions): Promise<UpdateTask
   const actor = options.as ?? leadName(config);
   if (options.as !== undefined) requireMember(config, options.as, 'member');
   if (options.owner) requireMember(config, options.owner, 'owner');
+  // The policy binds the updater: giving the task to another member assigns it and messages it.
+  await requirePermitted(options, actor, assignmentActions(options.owner, actor), config);
   if (options.status === 'completed') await completionHooks(options, actor);
   const op = opOf(options, actor);
   const removed = [...(options.removeBlockedBy ?? []).map((b) => ({ blocked: options.id, blocker: b })), ...(options.removeBlocks ?? []).map((b) => ({ blocked: b, blocker: options.id }))];

@@ -21,6 +21,7 @@
  */
 import { createClient, ErrorReply, type RedisClientType } from 'redis';
 import { MailroomError } from '../../errors.js';
+import { TLS_TIMEOUT_HINT, tlsFailure, tlsOptionsOf } from './tls.js';
 import { redactUrl } from './url.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../store-timeout.js';
 
@@ -42,6 +43,8 @@ export interface ConnectionOptions {
 export class RedisConnection {
   private lastError: unknown;
   private closing = false;
+  /** True for a `rediss://` connection (a timeout then most likely means a plain server). */
+  private tls = false;
 
   private constructor(
     readonly client: Client,
@@ -50,22 +53,32 @@ export class RedisConnection {
     private readonly waitMs: number,
     /** Deadline of every call (ms). */
     readonly timeoutMs: number,
+    /** Opens another client to the same server without credentials (the doctor's probe of the default user). */
+    private readonly anonymous: () => Client,
   ) {}
 
-  /** Connects. @throws STORE_UNAVAILABLE naming the URL (without its password) */
+  /**
+   * Connects; a `rediss://` URL uses TLS with the files `$MAILROOM_TLS_CA`/`_CERT`/`_KEY` name (./tls.ts).
+   * @throws STORE_UNAVAILABLE naming the URL (without its password; a TLS failure says what to change), INVALID_ARGUMENT (an unreadable TLS file)
+   */
   static async open(url: string, options: ConnectionOptions = {}): Promise<RedisConnection> {
     let ready = false;
     const timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
-    const client: Client = createClient({
-      url,
-      RESP: 3,
-      disableOfflineQueue: true,
-      socket: {
-        connectTimeout: Math.min(options.connectTimeoutMs ?? 5_000, timeoutMs),
-        reconnectStrategy: (retries: number, cause: Error) => (ready ? Math.min(50 * 2 ** retries, 1_000) : cause),
-      },
-    });
-    const conn = new RedisConnection(client, redactUrl(url), Math.min(options.waitMs ?? 5_000, timeoutMs), timeoutMs);
+    const tls = tlsOptionsOf(url);
+    const make = (at: string, reconnect: boolean): Client =>
+      createClient({
+        url: at,
+        RESP: 3,
+        disableOfflineQueue: true,
+        socket: {
+          ...(tls ?? {}),
+          connectTimeout: Math.min(options.connectTimeoutMs ?? 5_000, timeoutMs),
+          reconnectStrategy: (retries: number, cause: Error) => (reconnect && ready ? Math.min(50 * 2 ** retries, 1_000) : cause),
+        },
+      }) as Client;
+    const client = make(url, true);
+    const conn = new RedisConnection(client, redactUrl(url), Math.min(options.waitMs ?? 5_000, timeoutMs), timeoutMs, () => make(withoutCredentials(url), false));
+    conn.tls = tls !== undefined;
     client.on('error', (err: unknown) => {
       conn.lastError = err;
     });
@@ -148,9 +161,30 @@ export class RedisConnection {
     );
   }
 
+  /**
+   * True when a client without credentials is let in (the `default` user is on with no password):
+   * anyone who reaches the port can read and change every team. False when it is refused.
+   * @throws STORE_UNAVAILABLE when the server cannot be reached at all
+   */
+  async defaultUserOpen(): Promise<boolean> {
+    const probe = this.anonymous();
+    probe.on('error', () => undefined);
+    try {
+      await probe.connect();
+      await probe.ping();
+      return true;
+    } catch (err) {
+      if (err instanceof ErrorReply || /NOAUTH|WRONGPASS|NOPERM|authentication/i.test(String(err))) return false;
+      throw this.unavailable(err);
+    } finally {
+      if (probe.isOpen) await probe.close().catch(() => probe.destroy());
+    }
+  }
+
   /** STORE_UNAVAILABLE for `cause`, naming the URL without its password. */
   unavailable(cause: unknown): MailroomError {
-    const reason = describe(cause ?? this.lastError);
+    const described = describe(cause ?? this.lastError);
+    const reason = this.tls && /timeout/i.test(described) ? `${described}; ${TLS_TIMEOUT_HINT}` : described;
     return new MailroomError(
       'STORE_UNAVAILABLE',
       `Cannot reach the Redis store at ${this.location}${reason ? ` (${reason})` : ''}. Start Redis or check --store / $MAILROOM_STORE, then retry; a change whose connection dropped mid-call may have gone through.`,
@@ -196,8 +230,18 @@ export function isConnectionFault(err: unknown): boolean {
   return typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EPIPE)$/.test(code);
 }
 
+/** `url` without its user name and password. */
+function withoutCredentials(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.toString();
+}
+
 function describe(err: unknown): string {
   if (!(err instanceof Error)) return '';
+  const tls = tlsFailure(err);
+  if (tls !== undefined) return tls;
   const code = (err as NodeJS.ErrnoException).code;
   if (err.constructor.name === 'ReconnectStrategyError' && err.cause instanceof Error) return describe(err.cause);
   return code ? `${code}` : err.message;

@@ -11,6 +11,7 @@ import { RedisTeamStore } from './store.js';
 import { assertRedisUrl } from './url.js';
 import { allowVolatile, storeTimeoutMs } from '../store-timeout.js';
 import { warnIfVolatile } from './volatile.js';
+import { grantCommandLine, teamGrant } from './acl.js';
 
 export { RedisTeamStore } from './store.js';
 export { redactUrl } from './url.js';
@@ -51,4 +52,32 @@ export async function openRedisStores(selection: Extract<StoreSelection, { kind:
   const team = await openRedisTeamStore(selection, { ...options.connection, timeoutMs });
   if (!allowVolatile(options.allowVolatile)) await warnIfVolatile(team.connection, options.onWarning ?? ((m) => process.stderr.write(`${m}\n`)));
   return { selection, team, host, close: () => team.close() };
+}
+
+/** What {@link grantTeamStore} did. */
+export interface GrantResult {
+  user: string;
+  /** The store URL that logs in as the user (its password in it: shown once). */
+  url: string;
+  /** The `ACL SETUSER` command (for `--print`: to be run by an operator). */
+  command: string;
+  /** False with `print`: nothing was changed on the server. */
+  applied: boolean;
+}
+
+/**
+ * `mailroom store grant`: an ACL user fenced into `team`'s keys (./acl.ts) on the server of
+ * `selection`, created there unless `print`. The team must exist.
+ * @throws TEAM_NOT_FOUND, NOT_PERMITTED (the URL's user may not create users), STORE_UNAVAILABLE
+ */
+export async function grantTeamStore(selection: Extract<StoreSelection, { kind: 'redis' }>, options: { team: string; member?: string | undefined; print?: boolean | undefined }): Promise<GrantResult> {
+  const store = await openRedisTeamStore(selection);
+  try {
+    await store.readConfig(options.team);
+    const grant = teamGrant(selection.url, options.team, options.member);
+    if (!options.print) await store.grant(grant);
+    return { user: grant.user, url: grant.url, command: grantCommandLine(grant), applied: !options.print };
+  } finally {
+    await store.close();
+  }
 }
