@@ -22,6 +22,8 @@ export type ErrorCode =
   | 'TASK_ALREADY_CLAIMED'
   | 'TASK_ALREADY_RESOLVED'
   | 'TASK_CONFLICT'
+  // A task write carrying a stale fencing token (src/domain/task-fence.ts): its writer lost the task.
+  | 'TASK_FENCED'
   | 'AGENT_BUSY'
   | 'NOT_PERMITTED'
   | 'NO_READY_TASK'
@@ -98,6 +100,7 @@ const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   TASK_ALREADY_CLAIMED: 5,
   TASK_ALREADY_RESOLVED: 5,
   TASK_CONFLICT: 5,
+  TASK_FENCED: 5,
   AGENT_BUSY: 5,
   NOT_PERMITTED: 5,
   LOCK_TIMEOUT: 6,

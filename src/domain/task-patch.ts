@@ -7,6 +7,7 @@
 import { MailroomError } from '../errors.js';
 import { isUnowned, type Task, type TaskStatus } from '../protocol/task.js';
 import { openBlockers } from './task-board.js';
+import { fenceRefusal, issueFence } from './task-fence.js';
 
 /** A task change. `null` clears a field; metadata is merged per key (`null` deletes a key). */
 export interface TaskChange {
@@ -18,6 +19,11 @@ export interface TaskChange {
   metadata?: Readonly<Record<string, unknown>> | undefined;
   /** Compare-and-set: refuse (TASK_CONFLICT) unless the task still has these values (`owner: null`: unowned). */
   expect?: { status?: TaskStatus; owner?: string | null } | undefined;
+  /**
+   * An owner's write: the fencing token its claim got (src/domain/task-fence.ts). Refused
+   * (TASK_FENCED) unless the actor still owns the task under exactly this token.
+   */
+  fencingToken?: number | undefined;
 }
 
 /** A new task's fields (the id comes from the store). */
@@ -44,9 +50,14 @@ export function mergeMetadata(current: Readonly<Record<string, unknown>> | undef
 /**
  * Applies `change` to `task` in place, as `actor`. `byId` is the board (for blockers).
  * @returns the top-level keys whose value changed (empty: nothing to write)
- * @throws TASK_CONFLICT (`expect` not met), TASK_BLOCKED (starting or completing with an open blocker)
+ * A change that gives the task a new owner issues its next fencing token.
+ * @throws TASK_FENCED (`fencingToken` stale), TASK_CONFLICT (`expect` not met), TASK_BLOCKED (starting or completing with an open blocker)
  */
 export function applyTaskChange(team: string, task: Task, change: TaskChange, actor: string | undefined, byId: ReadonlyMap<string, Task>): string[] {
+  if (change.fencingToken !== undefined) {
+    const fenced = fenceRefusal(team, task, actor, change.fencingToken);
+    if (fenced) throw fenced;
+  }
   assertExpected(team, task, change);
   assertUnblocked(team, task, change, byId);
   const before = snapshot(task);
@@ -61,6 +72,7 @@ export function applyTaskChange(team: string, task: Task, change: TaskChange, ac
     if (change.status === 'in_progress' && isUnowned(task) && change.owner === undefined && actor !== undefined) task.owner = actor;
     task.status = change.status;
   }
+  if (!isUnowned(task) && task.owner !== before.owner) issueFence(task); // a new owner is a claim
   if (change.metadata) {
     const merged = mergeMetadata(task.metadata, change.metadata);
     if (merged === undefined) delete t.metadata;

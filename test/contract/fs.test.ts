@@ -7,8 +7,9 @@ import { openStores } from '../../src/store/open.js';
 import type { TeamStore } from '../../src/store/team-store.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { teamStoreContract } from './team-store.contract.js';
+import { fencingContract } from './fencing.contract.js';
 
-teamStoreContract('filesystem', {
+const backend = {
   open: async () => {
     const dir = await makeTempDir('mailroom-contract-');
     return (await openStores({ kind: 'fs', root: dir.path })).team;
@@ -16,4 +17,7 @@ teamStoreContract('filesystem', {
   dispose: async (store: TeamStore) => {
     if (store.selection.kind === 'fs') await rm(store.selection.root, { recursive: true, force: true });
   },
-});
+};
+
+teamStoreContract('filesystem', backend);
+fencingContract('filesystem', backend);

@@ -8,6 +8,7 @@ import { createClient } from 'redis';
 import { openStores } from '../../src/store/open.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { teamStoreContract } from './team-store.contract.js';
+import { fencingContract } from './fencing.contract.js';
 
 let server: RedisServer;
 beforeAll(async () => {
@@ -24,9 +25,12 @@ async function flush(url: string): Promise<void> {
   await client.close();
 }
 
-teamStoreContract('redis', {
+const backend = {
   open: async () => {
     await flush(server.url);
     return (await openStores({ kind: 'redis', url: server.url, hostRoot: server.dir })).team;
   },
-});
+};
+
+teamStoreContract('redis', backend);
+fencingContract('redis', backend);
