@@ -3,6 +3,7 @@
  * (one store watch, started on the first wait or resource subscription), this server's reader
  * claim, and a stderr logger (stdout carries only the protocol).
  */
+import { HeldClaims } from '../core/task-fencing.js';
 import { MailroomError } from '../errors.js';
 import { TeamFeed } from '../core/feed.js';
 import { sendStructured } from '../core/messages.js';
@@ -21,6 +22,8 @@ export const stderrLogger: Logger = (line) => {
 export class McpSession {
   /** The team's feed (started on first use). */
   readonly feed: TeamFeed;
+  /** The fencing tokens of the tasks this server's member claimed (docs/runtime.md "Fencing tokens"). */
+  readonly claims = new HeldClaims();
   private consuming: Promise<unknown> = Promise.resolve();
   private readonly closing = new AbortController();
 

@@ -19,13 +19,18 @@ export const taskClaimTool = defineTool({
     `Claim a task for yourself (owner = you, status in_progress). With ${d.arg('taskId')}: that task, or an error with reason ` +
     `already_claimed, already_resolved or blocked. Without: your own assigned task if one is ready, else the lowest-id ready task. ` +
     `${d.arg('busyCheck')} refuses (agent_busy) while you own another open task. ` +
+    'Each claim gets a new fencingToken: your later writes about the task carry it, and are refused (TASK_FENCED) once you lost the task. ' +
     (d.surface === 'runtime' ? 'Returns {"claimed": task}, or {"claimed": null} when none is ready.' : 'Returns {task}; NO_READY_TASK when none is ready.'),
   input: z.object({
     taskId: taskId.optional().describe('Task id; omit for the next ready task'),
     busyCheck: z.boolean().optional().describe('Refuse while you own an open task'),
   }),
   args: { mcp: { taskId: 'id' } },
-  run: (input, ctx) => claim(input.taskId, input.busyCheck, ctx),
+  run: async (input, ctx) => {
+    const task = await claim(input.taskId, input.busyCheck, ctx);
+    if (task) ctx.claims?.hold(task.id, typeof task.fencingToken === 'number' ? task.fencingToken : undefined);
+    return task;
+  },
   views: {
     runtime: (task) => ({ claimed: task ?? null }),
     mcp: (task, _input, ctx) => {
