@@ -16,6 +16,7 @@ import { isTeammate, leadName } from '../domain/roster.js';
 import type { Task } from '../protocol/task.js';
 import { nowOf, teamOf, type TeamOptions } from './context.js';
 import { sendMessage } from './messages.js';
+import { livenessTiming } from './liveness.js';
 
 /** How long a member stays dead before its tasks are taken back (ms): one more claim ttl, 30 s after its last beat in all. */
 export const DEAD_GRACE_MS = 15_000;
@@ -33,7 +34,7 @@ export interface SweptMember {
 
 /** Input of {@link sweepDeadMembers}. */
 export interface SweepOptions extends TeamOptions {
-  /** Dead for at least this long before anything is taken back (ms; default {@link DEAD_GRACE_MS}). */
+  /** Dead for at least this long before anything is taken back (ms; default {@link DEAD_GRACE_MS}, or 3 × `$MAILROOM_BEAT_MS`: ./liveness.ts). */
   graceMs?: number;
   /** Who sweeps (journalled as the actor of the task changes). */
   by?: string;
@@ -48,7 +49,7 @@ export async function sweepDeadMembers(options: SweepOptions): Promise<SweptMemb
   const store = teamOf(options);
   const [config, claims] = await Promise.all([store.readConfig(options.team), store.readClaims(options.team)]);
   const now = nowOf(options);
-  const grace = options.graceMs ?? DEAD_GRACE_MS;
+  const grace = options.graceMs ?? livenessTiming().graceMs;
   const swept: SweptMember[] = [];
   for (const m of config.members) {
     if (!isTeammate(config, m)) continue;
@@ -80,12 +81,12 @@ export interface Sweeper {
 }
 
 /**
- * Sweeps the team every {@link SWEEP_INTERVAL_MS} until closed (an unref'd timer: it never keeps
+ * Sweeps the team at once and then every {@link SWEEP_INTERVAL_MS} (or `$MAILROOM_BEAT_MS`) until closed (an unref'd timer: it never keeps
  * the process alive). Errors are logged and retried at the next interval.
  */
 export function startSweeper(options: SweepOptions & { log?: (line: string) => void; intervalMs?: number }): Sweeper {
   let running = false;
-  const timer = setInterval(() => {
+  const tick = () => {
     if (running) return;
     running = true;
     sweepDeadMembers(options)
@@ -94,7 +95,24 @@ export function startSweeper(options: SweepOptions & { log?: (line: string) => v
       })
       .catch((err: unknown) => options.log?.(`could not sweep dead members (will retry): ${err instanceof Error ? err.message : String(err)}`))
       .finally(() => (running = false));
-  }, options.intervalMs ?? SWEEP_INTERVAL_MS);
+  };
+  const timer = setInterval(tick, options.intervalMs ?? livenessTiming().sweepMs);
   timer.unref();
+  setImmediate(tick); // a first sweep at once: a member that died before this sweeper started is noticed now
   return { close: () => clearInterval(timer) };
+}
+
+/**
+ * One sweep that never fails its caller (issue 23 item 1: "somebody always notices"): every command
+ * that reads a team runs it first, so a member that died with no runtime left to notice is handled
+ * by whoever looks next. It writes only when a member is dead past the grace and still owns tasks;
+ * two at once do it once (see {@link sweepDeadMembers}). Errors are dropped: the command's own
+ * read reports a missing team or an unreachable store.
+ */
+export async function sweepQuietly(options: SweepOptions): Promise<SweptMember[]> {
+  try {
+    return await sweepDeadMembers(options);
+  } catch {
+    return [];
+  }
 }

@@ -9,6 +9,7 @@
  * had our pid) — is evicted at once (compare-and-set on host, pid, start instant), so a restarted
  * runtime does not wait out the ttl; the evicted holder's leases go back at once.
  */
+import { livenessTiming } from './liveness.js';
 import { isMailroomError, MailroomError } from '../errors.js';
 import { BEAT_INTERVAL_MS, DEFAULT_READER_TTL_MS } from '../domain/reader-claims.js';
 import type { ReaderClaim, ReaderHolder } from '../store/team-store.js';
@@ -54,7 +55,7 @@ export class ReaderLease {
     readonly claim: ReaderClaim,
     private readonly options: HoldReaderOptions,
   ) {
-    this.timer = setInterval(() => void this.beat(), options.beatMs ?? BEAT_INTERVAL_MS);
+    this.timer = setInterval(() => void this.beat(), options.beatMs ?? livenessTiming().beatMs);
     this.timer.unref();
   }
 
@@ -65,7 +66,7 @@ export class ReaderLease {
   static async take(root: StoreRef, team: string, member: string, kind: ReaderHolder['kind'], options: HoldReaderOptions = {}): Promise<ReaderLease> {
     const stores = storeOf(root);
     const holder: ReaderHolder = { kind, host: stores.host.hostId, pid: process.pid, startedAt: PROCESS_STARTED_AT };
-    const ttl = options.ttlMs === undefined ? {} : { ttlMs: options.ttlMs };
+    const ttl = { ttlMs: options.ttlMs ?? livenessTiming().ttlMs };
     try {
       return new ReaderLease(root, team, member, (await stores.team.claimReader(team, member, holder, ttl)).value, options);
     } catch (err) {

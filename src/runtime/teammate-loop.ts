@@ -55,7 +55,7 @@ export class TeammateLoop {
     this.log = options.log ?? (() => undefined);
     this.planning = options.planMode === true;
     this.mailbox = new Mailbox(ctx.store, ctx.team, ctx.name, ctx.lead, reader.token);
-    this.finder = new WorkFinder(ctx.store.team, ctx.team, ctx.name, this.mailbox, options.takesTasks ?? true);
+    this.finder = new WorkFinder(ctx.store.team, ctx.team, ctx.name, this.mailbox, options.takesTasks ?? true, this.claims);
     this.waiter = new Waiter<Work>(feed, ctx.name, options.takesTasks ?? true);
   }
 

@@ -17,7 +17,7 @@ export const taskClaimTool = defineTool({
   names: { runtime: 'TaskClaim', mcp: 'task_claim' },
   description: (d) =>
     `Claim a task for yourself (owner = you, status in_progress). With ${d.arg('taskId')}: that task, or an error with reason ` +
-    `already_claimed, already_resolved or blocked. Without: your own assigned task if one is ready, else the lowest-id ready task. ` +
+    `already_claimed, already_resolved or blocked. Without: your own task left in progress by an earlier process of yours, else your own assigned task if one is ready, else the lowest-id ready task. ` +
     `${d.arg('busyCheck')} refuses (agent_busy) while you own another open task. ` +
     'Each claim gets a new fencingToken: your later writes about the task carry it, and are refused (TASK_FENCED) once you lost the task. ' +
     (d.surface === 'runtime' ? 'Returns {"claimed": task}, or {"claimed": null} when none is ready.' : 'Returns {task}; NO_READY_TASK when none is ready.'),
@@ -43,6 +43,11 @@ export const taskClaimTool = defineTool({
 async function claim(id: string | undefined, busyCheck: boolean | undefined, ctx: ToolCallContext): Promise<Task | undefined> {
   const base = { ...ctx.target, as: ctx.member, busyCheck };
   if (id !== undefined) return claimTask({ ...base, id });
+  // Its own task first: one left in progress by an earlier process of this member (resumed), re-claimed for a new token.
+  if (ctx.claims) {
+    const left = (await listTasks({ ...ctx.target, owner: ctx.member, status: 'in_progress' })).find((v) => ctx.claims!.tokenOf(v.task.id) === undefined);
+    if (left) return claimTask({ ...base, id: left.task.id });
+  }
   const mine = await listTasks({ ...ctx.target, owner: ctx.member, status: 'pending' });
   const assigned = mine.find((v) => !v.blocked);
   if (assigned) return claimTask({ ...base, id: assigned.task.id });
