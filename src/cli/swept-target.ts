@@ -9,7 +9,7 @@ import { teamTarget, type GlobalArgs } from './globals.js';
 /** {@link teamTarget}, then one quiet sweep of that team (never fails the command). */
 export async function sweptTeamTarget(args: GlobalArgs & { as?: string | undefined }): Promise<{ root: Stores; team: string }> {
   const target = await teamTarget(args);
-  const { sweepQuietly } = await import('../core/dead-members.js');
+  const { sweepQuietly } = await import('../core/members/dead-members.js');
   await sweepQuietly({ ...target, by: args.as });
   return target;
 }

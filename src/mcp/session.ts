@@ -3,11 +3,11 @@
  * (one store watch, started on the first wait or resource subscription), this server's reader
  * claim, and a stderr logger (stdout carries only the protocol).
  */
-import { HeldClaims } from '../core/task-fencing.js';
+import { HeldClaims } from '../core/tasks/fencing.js';
 import { MailroomError } from '../errors.js';
-import { TeamFeed } from '../core/feed.js';
-import { sendStructured } from '../core/messages.js';
-import type { ReaderLease } from '../core/reader-claim.js';
+import { TeamFeed } from '../core/live/feed.js';
+import { sendStructured } from '../core/messages/send.js';
+import type { ReaderLease } from '../core/members/reader-claim.js';
 import type { Stores } from '../store/selection.js';
 
 /** Writes one diagnostic line. Never stdout: that is the MCP channel. */

@@ -3,8 +3,8 @@
  * write carries the token the surface's {@link HeldClaims} keep for the task; a TASK_FENCED refusal
  * is recorded on the turn (`lostTasks`) and told to the lead once, then rethrown for the caller.
  */
-import { updateTask, type UpdateTaskOptions, type UpdateTaskResult } from '../core/task-update.js';
-import { reportLostTask } from '../core/task-fencing.js';
+import { updateTask, type UpdateTaskOptions, type UpdateTaskResult } from '../core/tasks/update.js';
+import { reportLostTask } from '../core/tasks/fencing.js';
 import { isMailroomError } from '../errors.js';
 import type { ToolContext } from './types.js';
 

@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MailroomError } from '../../src/errors.js';
 import type { TeamStore } from '../../src/store/team-store.js';
-import { readTeamImage } from '../../src/core/store-copy.js';
+import { readTeamImage } from '../../src/core/teams/store-copy.js';
 import { teamConfig, teammate, type ContractBackend } from './team-store.contract.js';
 
 const T = 'crew';

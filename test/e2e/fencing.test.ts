@@ -9,9 +9,9 @@
 import { access, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEAD_GRACE_MS, sweepDeadMembers } from '../../src/core/dead-members.js';
-import { readInbox } from '../../src/core/inbox.js';
-import { addTask } from '../../src/core/tasks.js';
+import { DEAD_GRACE_MS, sweepDeadMembers } from '../../src/core/members/dead-members.js';
+import { readInbox } from '../../src/core/messages/inbox-read.js';
+import { addTask } from '../../src/core/tasks/board.js';
 import { openFsStores } from '../../src/store/open.js';
 import { isAlive } from '../../src/runtime/process/kill.js';
 import { spawnProcessTeammate } from '../../src/runtime/process/spawn.js';

@@ -8,8 +8,8 @@ import type { Argv, CommandModule } from 'yargs';
 import { MailroomError } from '../../errors.js';
 import { emit } from '../output.js';
 import { openStore, type GlobalArgs } from '../globals.js';
-import type { DoctorFinding, DoctorReport } from '../../core/doctor.js';
-import { plural } from '../render/plural.js';
+import type { DoctorFinding, DoctorReport } from '../../core/doctor/doctor.js';
+import { plural } from '../../core/text/plural.js';
 
 interface DoctorArgs extends GlobalArgs {
   fix?: boolean;
@@ -25,7 +25,7 @@ export const doctorCommand: CommandModule<GlobalArgs, DoctorArgs> = {
       .example('$0 doctor', 'Report problems; exit 7 if there are any')
       .example('$0 doctor --fix --json', 'Repair and print the report as JSON') as Argv<DoctorArgs>,
   handler: async (a) => {
-    const { doctor } = await import('../../core/doctor.js');
+    const { doctor } = await import('../../core/doctor/doctor.js');
     const root = await openStore(a);
     await sweepTeams(root, a.team);
     const report = await doctor({ root, team: a.team, fix: a.fix });
@@ -55,7 +55,7 @@ function line(f: DoctorFinding): string {
 
 /** The dead-member sweep of the team (or of every team) before the check (issue 23 item 1); never fails. */
 async function sweepTeams(root: Stores, team: string | undefined): Promise<void> {
-  const { sweepQuietly } = await import('../../core/dead-members.js');
+  const { sweepQuietly } = await import('../../core/members/dead-members.js');
   const teams = team !== undefined ? [team] : await root.team.listTeams().then((refs) => refs.map((r) => r.name), () => []);
   for (const t of teams) await sweepQuietly({ root, team: t });
 }

@@ -28,7 +28,7 @@ export const watchCommand: CommandModule<GlobalArgs, WatchArgs> = {
     const { root, team } = await sweptTeamTarget(a);
     const record = a.record !== false;
     // watch notices too: it sweeps on its own timer while it runs (docs/runtime.md "Dead members").
-    const { startSweeper } = await import('../../core/dead-members.js');
+    const { startSweeper } = await import('../../core/members/dead-members.js');
     startSweeper({ root, team });
     if (a.json || a.plain || !process.stdout.isTTY || !process.stdin.isTTY) {
       const { runPlainWatch } = await import('../live/plain.js');

@@ -43,7 +43,7 @@ export async function runBridgeCommand(a: GlobalArgs): Promise<void> {
     const bridge = await startBridge({ team, local: local.team, host: local.host, remote: remote.team, onStatus: say });
     say({ kind: 'started', local: selection.hostRoot, store: redactUrl(selection.url) });
     // The bridge notices dead members of the shared team too, on its own timer (issue 23 item 1).
-    const { startSweeper } = await import('../../core/dead-members.js');
+    const { startSweeper } = await import('../../core/members/dead-members.js');
     const sweeper = startSweeper({ root: remote, team });
     await stopped;
     sweeper.close();

@@ -6,8 +6,8 @@ import type { Catalogue } from '../../tools/catalogue.js';
 import type { TurnRecord } from '../../tools/types.js';
 import type { ToolSpec } from '../models/types.js';
 import type { Stores } from '../../store/selection.js';
-import type { TeamFeed } from '../../core/feed.js';
-import type { HeldClaims } from '../../core/task-fencing.js';
+import type { TeamFeed } from '../../core/live/feed.js';
+import type { HeldClaims } from '../../core/tasks/fencing.js';
 
 export type { TurnRecord } from '../../tools/types.js';
 

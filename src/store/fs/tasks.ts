@@ -19,8 +19,8 @@ import { applyTaskChange, draftTask, changedKeys } from '../../domain/task-patch
 import { FENCE_KEY, fenceOf } from '../../domain/task-fence.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
 import { TaskSchema, canonicalTask, type Task, type TaskStatus } from '../../protocol/task.js';
-import { corruptFile, readJsonFile, writeJsonFile, writeTextFile, FILE_MODE } from '../json-file.js';
-import type { HeldLock } from '../lock.js';
+import { corruptFile, readJsonFile, writeJsonFile, writeTextFile, FILE_MODE } from './json-file.js';
+import type { HeldLock } from './lock.js';
 import type { ClaimRequest, CreatedTask, CreateTaskOptions, OpContext, PatchedTask, PutTaskOptions, TaskDraft, TaskPatch, Transition } from '../team-store.js';
 import { ensureDir, locked, stampOf, type FsContext } from './context.js';
 import { readTaskKey, writeTaskKey } from './idempotency.js';

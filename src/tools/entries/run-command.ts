@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { MailroomError } from '../../errors.js';
-import { getTask } from '../../core/tasks.js';
+import { getTask } from '../../core/tasks/board.js';
 import { fencedUpdate } from '../fenced.js';
 import type { Task } from '../../protocol/task.js';
 import { taskId } from '../args.js';

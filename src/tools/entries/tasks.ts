@@ -4,7 +4,7 @@
  * the caller as the actor (creator, assigner of task_assignment messages, updater).
  */
 import { z } from 'zod';
-import { addTask, getTask, listTasks, type TaskView } from '../../core/tasks.js';
+import { addTask, getTask, listTasks, type TaskView } from '../../core/tasks/board.js';
 import { fencedUpdate } from '../fenced.js';
 import { idempotencyKey, metadata, status, taskId, taskIds } from '../args.js';
 import { defineTool } from '../entry.js';
