@@ -38,6 +38,12 @@ export interface SweepOptions extends TeamOptions {
   graceMs?: number;
   /** Who sweeps (journalled as the actor of the task changes). */
   by?: string;
+  /**
+   * The sweeper's own beating (a runtime's `ReaderLease.continuousMs`): for how long its own beats
+   * have landed without a gap. A sweeper that could not beat through the window it judges (ttl +
+   * grace) declares nobody dead: a store stall stopped everyone's beats alike.
+   */
+  continuity?: () => number;
 }
 
 /**
@@ -47,9 +53,15 @@ export interface SweepOptions extends TeamOptions {
  */
 export async function sweepDeadMembers(options: SweepOptions): Promise<SweptMember[]> {
   const store = teamOf(options);
+  const timing = livenessTiming();
+  const grace = options.graceMs ?? timing.graceMs;
+  if (options.continuity && options.continuity() < timing.ttlMs + grace) return [];
+  const asked = performance.now();
   const [config, claims] = await Promise.all([store.readConfig(options.team), store.readClaims(options.team)]);
+  // A read that itself waited longer than a beat period saw a stalled store (or a frozen sweeper):
+  // the members' beats could not land either, so nobody is judged from it.
+  if (options.now === undefined && performance.now() - asked > Math.max(timing.beatMs, 1_000)) return [];
   const now = nowOf(options);
-  const grace = options.graceMs ?? livenessTiming().graceMs;
   const swept: SweptMember[] = [];
   for (const m of config.members) {
     if (!isTeammate(config, m)) continue;
