@@ -22,6 +22,8 @@ export type ErrorCode =
   | 'TASK_ALREADY_CLAIMED'
   | 'TASK_ALREADY_RESOLVED'
   | 'TASK_CONFLICT'
+  // A task write carrying a stale fencing token (src/domain/task-fence.ts): its writer lost the task.
+  | 'TASK_FENCED'
   | 'AGENT_BUSY'
   | 'NOT_PERMITTED'
   // Signed teams (issue 22): a member's private key is not on this machine; a key file others can
@@ -112,6 +114,7 @@ const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   TASK_ALREADY_CLAIMED: 5,
   TASK_ALREADY_RESOLVED: 5,
   TASK_CONFLICT: 5,
+  TASK_FENCED: 5,
   AGENT_BUSY: 5,
   NOT_PERMITTED: 5,
   // Signed teams (issue 22)

@@ -11,6 +11,7 @@ import { MailroomError } from '../errors.js';
 import { isUnowned, type Task } from '../protocol/task.js';
 import { missingCapabilities, taskRequires } from './capabilities.js';
 import { indexTasks, isInternal, isReady, openBlockers } from './task-board.js';
+import { issueFence } from './task-fence.js';
 
 /** Claude Code's claim refusal reasons, and mailroom's `missing_capability`. */
 export type ClaimRefusal = 'already_claimed' | 'already_resolved' | 'blocked' | 'agent_busy' | 'missing_capability';
@@ -78,8 +79,13 @@ export function claimCandidates(tasks: readonly Task[], claimant: string, prefer
   return [...assigned, ...tasks.filter((t) => isReady(t, byId) && able(t))];
 }
 
-/** Makes `task` claimed by `claimant` in place: owner and status in_progress (mailroom's claim, docs/format.md §9). */
-export function applyClaim(task: Task, claimant: string): void {
+/**
+ * Makes `task` claimed by `claimant` in place: owner and status in_progress (mailroom's claim,
+ * docs/format.md §9), and the task's next fencing token (every claim gets one, a re-claim by the
+ * same owner too: an earlier process of that owner is fenced off). @returns the token
+ */
+export function applyClaim(task: Task, claimant: string): number {
   task.owner = claimant;
   task.status = 'in_progress';
+  return issueFence(task);
 }

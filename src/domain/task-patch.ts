@@ -7,6 +7,7 @@
 import { MailroomError } from '../errors.js';
 import { isUnowned, type Task, type TaskStatus } from '../protocol/task.js';
 import { openBlockers } from './task-board.js';
+import { fenceRefusal, issueFence } from './task-fence.js';
 
 /**
  * A task change (`TeamStore.patchTask`'s input, re-exported by src/store/team-store.ts). `null`
@@ -21,6 +22,11 @@ export interface TaskPatch {
   metadata?: Readonly<Record<string, unknown>> | undefined;
   /** Compare-and-set: refuse (TASK_CONFLICT) unless the task still has these values (`owner: null`: unowned). */
   expect?: { status?: TaskStatus; owner?: string | null } | undefined;
+  /**
+   * An owner's write: the fencing token its claim got (src/domain/task-fence.ts). Refused
+   * (TASK_FENCED) unless the actor still owns the task under exactly this token.
+   */
+  fencingToken?: number | undefined;
 }
 
 /** A new task's fields (`TeamStore.createTask`'s input; the store assigns its id). */
@@ -49,9 +55,14 @@ export function mergeMetadata(current: Readonly<Record<string, unknown>> | undef
 /**
  * Applies `change` to `task` in place, as `actor`. `byId` is the board (for blockers).
  * @returns the top-level keys whose value changed (empty: nothing to write)
- * @throws TASK_CONFLICT (`expect` not met), TASK_BLOCKED (starting or completing with an open blocker)
+ * A change that gives the task a new owner issues its next fencing token.
+ * @throws TASK_FENCED (`fencingToken` stale), TASK_CONFLICT (`expect` not met), TASK_BLOCKED (starting or completing with an open blocker)
  */
 export function applyTaskChange(team: string, task: Task, change: TaskPatch, actor: string | undefined, byId: ReadonlyMap<string, Task>): string[] {
+  if (change.fencingToken !== undefined) {
+    const fenced = fenceRefusal(team, task, actor, change.fencingToken);
+    if (fenced) throw fenced;
+  }
   assertExpected(team, task, change);
   assertUnblocked(team, task, change, byId);
   const before = snapshot(task);
@@ -66,6 +77,7 @@ export function applyTaskChange(team: string, task: Task, change: TaskPatch, act
     if (change.status === 'in_progress' && isUnowned(task) && change.owner === undefined && actor !== undefined) task.owner = actor;
     task.status = change.status;
   }
+  if (!isUnowned(task) && task.owner !== before.owner) issueFence(task); // a new owner is a claim
   if (change.metadata) {
     const merged = mergeMetadata(task.metadata, change.metadata);
     if (merged === undefined) delete t.metadata;

@@ -3,6 +3,7 @@
  * (one store watch, started on the first wait or resource subscription), this server's reader
  * claim, and a stderr logger (stdout carries only the protocol).
  */
+import { HeldClaims } from '../core/tasks/fencing.js';
 import { MailroomError } from '../errors.js';
 import { TeamFeed } from '../core/live/feed.js';
 import { sendStructured } from '../core/messages/send.js';
@@ -24,6 +25,8 @@ export class McpSession {
   readonly feed: TeamFeed;
   /** Messages handed to the client and not acknowledged yet (./handout.ts). */
   readonly handOut: HandOut;
+  /** The fencing tokens of the tasks this server's member claimed (docs/runtime.md "Fencing tokens"). */
+  readonly claims = new HeldClaims();
   private consuming: Promise<unknown> = Promise.resolve();
   private readonly closing = new AbortController();
 

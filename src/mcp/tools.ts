@@ -56,6 +56,7 @@ function callContext(session: McpSession, lead: string, signal: AbortSignal): To
     signal,
     record: {},
     log: session.log,
+    claims: session.claims,
     services: {
       inbox: {
         take: (limit) => consumeUnread(session, limit),

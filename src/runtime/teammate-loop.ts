@@ -15,6 +15,7 @@ const PLAN_MODE_NOTE = '<plan-mode>You are in plan mode (planModeRequired): chan
 const PLAN_CATALOGUE = CATALOGUE.withRules('*', { name: 'plan-mode', enabled: (scope) => CATALOGUE.get(scope.tool)?.hints.readOnly === true });
 import type { ReaderLease } from '../core/members/reader-claim.js';
 import { completeShutdown } from '../core/members/shutdown.js';
+import { HeldClaims } from '../core/tasks/fencing.js';
 import type { TeammateContext } from './context.js';
 import { Conversation } from './conversation.js';
 import { Mailbox } from './delivery/mailbox.js';
@@ -40,6 +41,8 @@ export class TeammateLoop {
   private planning: boolean;
   /** The fields of the last idle_notification sent (for `idleNotifications: changes`). */
   private lastIdle: string | undefined;
+  /** The fencing tokens of this process's claims (docs/runtime.md "Fencing tokens"). */
+  private readonly claims = new HeldClaims();
 
   constructor(
     private readonly ctx: TeammateContext,
@@ -52,7 +55,7 @@ export class TeammateLoop {
     this.log = options.log ?? (() => undefined);
     this.planning = options.planMode === true;
     this.mailbox = new Mailbox(ctx.store, ctx.team, ctx.name, ctx.lead, reader.token);
-    this.finder = new WorkFinder(ctx.store.team, ctx.team, ctx.name, this.mailbox, options.takesTasks ?? true);
+    this.finder = new WorkFinder(ctx.store.team, ctx.team, ctx.name, this.mailbox, options.takesTasks ?? true, this.claims);
     this.waiter = new Waiter<Work>(feed, ctx.name, options.takesTasks ?? true);
   }
 
@@ -126,7 +129,7 @@ export class TeammateLoop {
   private async turn(): Promise<TurnOutcome | undefined> {
     const { store, team, name, lead, cwd, signal } = this.ctx;
     try {
-      const deps = { model: this.options.model, mailbox: this.mailbox, tools: { store, team, name, lead, cwd, signal, feed: this.feed, catalogue: this.planning ? PLAN_CATALOGUE : undefined }, log: this.log };
+      const deps = { model: this.options.model, mailbox: this.mailbox, tools: { store, team, name, lead, cwd, signal, feed: this.feed, claims: this.claims, catalogue: this.planning ? PLAN_CATALOGUE : undefined }, log: this.log };
       const outcome = await runTurn(this.conversation, { ...deps, maxSteps: this.options.maxSteps, onRequest: this.options.onRequest });
       if (outcome.error !== undefined) this.log(`turn failed: ${errorText(outcome.error)}`);
       await this.saveTranscript();
@@ -186,6 +189,8 @@ export class TeammateLoop {
   private async reportUnsentText(outcome: TurnOutcome): Promise<void> {
     const text = outcome.record.lastText?.trim();
     const messaged = outcome.record.messaged ?? [];
+    // A turn that lost its task (TASK_FENCED) already told the lead; its text is not the outcome.
+    if (outcome.record.lostTasks?.length) return;
     if (this.options.reportUnsentText === false || !text || messaged.includes(this.ctx.lead) || messaged.includes('*') || this.ctx.name === this.ctx.lead) return;
     const { store, team, name, lead } = this.ctx;
     try {

@@ -10,6 +10,7 @@ import { indexTasks, isInternal, openBlockers } from '../domain/task-board.js';
 import { isUnowned, type Task } from '../protocol/task.js';
 import type { TeamStore } from '../store/team-store.js';
 import type { Mailbox } from './delivery/mailbox.js';
+import type { HeldClaims } from '../core/tasks/fencing.js';
 
 /** A reason to run a turn, or to stop. */
 export type Work = { kind: 'messages' } | { kind: 'task'; task: Task } | { kind: 'removed' };
@@ -24,6 +25,8 @@ export class WorkFinder {
     private readonly name: string,
     private readonly mailbox: Mailbox,
     private readonly takesTasks: boolean,
+    /** This process's claims: an own in_progress task it holds no token for is an earlier process's (resume). */
+    private readonly claims?: HeldClaims,
   ) {}
 
   /** The next work, or undefined when there is none. */
@@ -31,12 +34,35 @@ export class WorkFinder {
     if (!(await this.isMember())) return { kind: 'removed' };
     if (await this.mailbox.hasUnread()) return { kind: 'messages' };
     if (!this.takesTasks) return undefined;
-    const task = this.nextOffer(await this.store.listTasks(this.team));
+    const tasks = await this.store.listTasks(this.team);
+    const resumed = this.resumedTask(tasks);
+    if (resumed) return { kind: 'task', task: resumed };
+    const task = this.nextOffer(tasks);
     return task ? { kind: 'task', task } : undefined;
   }
 
-  /** The opening note of a turn started for a ready task. */
+  /**
+   * Its own task first (issue 23 item 1): a task in_progress under this member's name that this
+   * process never claimed was left by an earlier process of the member (killed, then `team resume`).
+   * Offered once, before any ready task.
+   */
+  private resumedTask(tasks: readonly Task[]): Task | undefined {
+    if (!this.claims) return undefined;
+    const own = tasks.find((t) => t.status === 'in_progress' && t.owner === this.name && !isInternal(t) && this.claims!.tokenOf(t.id) === undefined && !this.resumed.has(t.id));
+    if (own) this.resumed.add(own.id);
+    return own;
+  }
+
+  private readonly resumed = new Set<string>();
+
+  /** The opening note of a turn started for a ready task (or for its own task left in progress). */
   static note(task: Task, name: string): string {
+    if (task.status === 'in_progress' && task.owner === name) {
+      return (
+        `Task #${task.id} "${task.subject}" is yours and was in progress when your earlier process stopped. ` +
+        'Carry it on: claim it again with TaskClaim (a new fencing token) and finish it — or release it with TaskUpdate (owner "", status pending) and tell the lead why.'
+      );
+    }
     const whose = task.owner === name ? 'is assigned to you and ready' : 'is ready: pending, unowned and unblocked';
     return `Task #${task.id} "${task.subject}" ${whose}. Claim it with TaskClaim and do it, or end your turn if it is not for you.`;
   }

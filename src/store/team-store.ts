@@ -507,15 +507,18 @@ export interface TeamStore {
   createTask(team: string, draft: TaskDraft, options?: CreateTaskOptions): Promise<Transition<CreatedTask>>;
   /**
    * Claims a task (owner = claimant, status in_progress): exactly one winner among racing claims.
-   * `undefined` when no task is ready (claims without `id` only).
+   * Every claim issues the task's next fencing token (`fencingToken`, one more than before; a
+   * re-claim by its owner too), returned on the task: the claimant's writes carry it
+   * ({@link TaskPatch.fencingToken}). `undefined` when no task is ready (claims without `id` only).
    * @throws TASK_NOT_FOUND, TASK_ALREADY_CLAIMED, TASK_ALREADY_RESOLVED, TASK_BLOCKED, AGENT_BUSY (each with `details.reason`)
    */
   claimTask(team: string, request: ClaimRequest, ctx?: OpContext): Promise<Transition<Task | undefined>>;
   /**
    * Changes a task's fields. Starting or completing a task with an open blocker is refused
    * (TASK_BLOCKED); `status: in_progress` on an unowned task without `owner` makes `ctx.actor` the owner.
+   * A change that gives the task a new owner issues its next fencing token.
    * A patch that changes nothing writes nothing and journals nothing.
-   * @throws TASK_NOT_FOUND, TASK_BLOCKED, TASK_CONFLICT (`expect` not met)
+   * @throws TASK_NOT_FOUND, TASK_FENCED (`fencingToken` stale), TASK_BLOCKED, TASK_CONFLICT (`expect` not met)
    */
   patchTask(team: string, id: string, patch: TaskPatch, ctx?: OpContext): Promise<Transition<PatchedTask>>;
   /** Adds dependencies on both tasks of each edge; a cycle is refused and nothing changes. @throws TASK_NOT_FOUND, TASK_CYCLE */

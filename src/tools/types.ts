@@ -6,6 +6,7 @@
  */
 import type { TeamOptions } from '../core/context.js';
 import type { TeamFeed } from '../core/live/feed.js';
+import type { HeldClaims } from '../core/tasks/fencing.js';
 
 /** The surfaces a tool can be exposed on: the runtime's model tools and the MCP server. */
 export type Surface = 'runtime' | 'mcp';
@@ -38,6 +39,8 @@ export interface TurnRecord {
   shutdownApproved?: { requestId: string };
   /** Set when a hook answered `{"continue": false}`: the turn ends and the teammate stops (`reason`: its stopReason). */
   hookStop?: { reason: string };
+  /** Tasks whose write was refused in the turn (TASK_FENCED): the member lost them; the lead was told, the turn's report is not sent. */
+  lostTasks?: string[];
 }
 
 /** Unread messages handed out by one inbox read, and how many stay unread after it. */
@@ -126,4 +129,10 @@ export interface ToolContext {
   readonly services: Partial<ToolServices>;
   /** The team's feed when the surface has one open (runtime): waits (e.g. for the lead's approval) use it instead of opening their own. */
   readonly feed?: TeamFeed | undefined;
+  /**
+   * The fencing tokens of the tasks this member's process claimed (runtime: one per teammate
+   * process; MCP: one per server). Task writes about them carry the token (docs/runtime.md
+   * "Fencing tokens"); without it (a surface that keeps none) writes go unfenced.
+   */
+  readonly claims?: HeldClaims | undefined;
 }

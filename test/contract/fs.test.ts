@@ -8,8 +8,9 @@ import type { TeamStore } from '../../src/store/team-store.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { teamStoreContract } from './team-store.contract.js';
 import { handOutContract } from './handout.contract.js';
+import { fencingContract } from './fencing.contract.js';
 
-teamStoreContract('filesystem', {
+const backend = {
   open: async () => {
     const dir = await makeTempDir('mailroom-contract-');
     return (await openStores({ kind: 'fs', root: dir.path })).team;
@@ -17,14 +18,8 @@ teamStoreContract('filesystem', {
   dispose: async (store: TeamStore) => {
     if (store.selection.kind === 'fs') await rm(store.selection.root, { recursive: true, force: true });
   },
-});
+};
 
-handOutContract('filesystem', {
-  open: async () => {
-    const dir = await makeTempDir('mailroom-contract-');
-    return (await openStores({ kind: 'fs', root: dir.path })).team;
-  },
-  dispose: async (store: TeamStore) => {
-    if (store.selection.kind === 'fs') await rm(store.selection.root, { recursive: true, force: true });
-  },
-});
+teamStoreContract('filesystem', backend);
+fencingContract('filesystem', backend);
+handOutContract('filesystem', backend);

@@ -9,6 +9,7 @@ import { openStores } from '../../src/store/open.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { teamStoreContract } from './team-store.contract.js';
 import { handOutContract } from './handout.contract.js';
+import { fencingContract } from './fencing.contract.js';
 
 let server: RedisServer;
 beforeAll(async () => {
@@ -25,16 +26,13 @@ async function flush(url: string): Promise<void> {
   await client.close();
 }
 
-teamStoreContract('redis', {
+const backend = {
   open: async () => {
     await flush(server.url);
     return (await openStores({ kind: 'redis', url: server.url, hostRoot: server.dir })).team;
   },
-});
+};
 
-handOutContract('redis', {
-  open: async () => {
-    await flush(server.url);
-    return (await openStores({ kind: 'redis', url: server.url, hostRoot: server.dir })).team;
-  },
-});
+teamStoreContract('redis', backend);
+fencingContract('redis', backend);
+handOutContract('redis', backend);

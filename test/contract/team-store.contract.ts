@@ -555,7 +555,7 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         expect(started.value.previous).toMatchObject({ status: 'pending' });
         expect(started.value.task).toMatchObject({ owner: 'alice', status: 'in_progress', metadata: { y: 2, z: 3 } });
         expect(started.events).toMatchObject([{ kind: 'task', action: 'updated', actor: 'alice' }]);
-        expect((started.events[0] as { changed?: string[] }).changed?.sort()).toEqual(['metadata', 'owner', 'status']);
+        expect((started.events[0] as { changed?: string[] }).changed?.sort()).toEqual(['fencingToken', 'metadata', 'owner', 'status']);
         const blocked = await refusal(store.patchTask(T, '2', { status: 'completed' }));
         expect(blocked.code).toBe('TASK_BLOCKED');
         expect(blocked.details.blockedBy).toEqual(['1']);

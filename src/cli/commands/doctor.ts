@@ -3,6 +3,7 @@
  * writers, stale locks, one-sided or dangling task dependencies, tasks owned by departed members
  * and inboxes of non-members. Exits 7 (STORE_UNHEALTHY) while problems remain.
  */
+import type { Stores } from '../../store/selection.js';
 import type { Argv, CommandModule } from 'yargs';
 import { MailroomError } from '../../errors.js';
 import { emit } from '../output.js';
@@ -25,7 +26,9 @@ export const doctorCommand: CommandModule<GlobalArgs, DoctorArgs> = {
       .example('$0 doctor --fix --json', 'Repair and print the report as JSON') as Argv<DoctorArgs>,
   handler: async (a) => {
     const { doctor } = await import('../../core/doctor/doctor.js');
-    const report = await doctor({ root: await openStore(a), team: a.team, fix: a.fix });
+    const root = await openStore(a);
+    await sweepTeams(root, a.team);
+    const report = await doctor({ root, team: a.team, fix: a.fix });
     emit(a.json, report, () => render(report));
     if (report.remaining > 0) {
       const hint = report.fixed ? 'See the notes above for why they were left.' : 'Run `mailroom doctor --fix` to repair them.';
@@ -48,4 +51,11 @@ function line(f: DoctorFinding): string {
   const tag = f.severity === 'info' ? 'info' : f.kind;
   const repair = f.repair ? ` → ${f.repair.done ? 'fixed' : 'not fixed'}: ${f.repair.note}` : '';
   return `[${tag}] ${f.message}${repair}`;
+}
+
+/** The dead-member sweep of the team (or of every team) before the check (issue 23 item 1); never fails. */
+async function sweepTeams(root: Stores, team: string | undefined): Promise<void> {
+  const { sweepQuietly } = await import('../../core/members/dead-members.js');
+  const teams = team !== undefined ? [team] : await root.team.listTeams().then((refs) => refs.map((r) => r.name), () => []);
+  for (const t of teams) await sweepQuietly({ root, team: t });
 }

@@ -1,6 +1,7 @@
 /**
  * `mailroom inbox [agent]`: list an inbox in arrival order.
  */
+import { sweptTeamTarget } from '../swept-target.js';
 import type { Argv, CommandModule } from 'yargs';
 import { MailroomError } from '../../errors.js';
 import { emit } from '../output.js';
@@ -40,7 +41,7 @@ export const inboxCommand: CommandModule<GlobalArgs, InboxArgs> = {
       throw new MailroomError('USAGE', `Give the inbox once: "${a.agent}" and --as ${a.as} name different members. Run with --help for usage.`);
     }
     const { readInbox } = await import('../../core/messages/inbox-read.js');
-    const target = await teamTarget(a);
+    const target = await sweptTeamTarget(a);
     const view = await readInbox({ ...target, agent: a.agent ?? a.as, unread: a.unread, markRead: a['mark-read'], includeArchived: a.all });
     if (a.status) {
       const { deliveryTimes, statusOf } = await import('../../core/messages/delivery-status.js');

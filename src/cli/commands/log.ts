@@ -2,6 +2,7 @@
  * `mailroom log [team]`: print the team's journal (what passed through mailroom and what `watch`
  * observed), optionally following it. The heavy part loads inside the handler.
  */
+import { sweptTeamTarget } from '../swept-target.js';
 import type { Argv, CommandModule } from 'yargs';
 import { MailroomError } from '../../errors.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
@@ -36,7 +37,7 @@ export const logCommand: CommandModule<GlobalArgs, LogArgs> = {
     if (a.tail !== undefined && (!Number.isInteger(a.tail) || a.tail < 0)) {
       throw new MailroomError('INVALID_ARGUMENT', `--tail must be a whole number of events (got ${a.tail}).`);
     }
-    const { root, team } = await teamTarget(a);
+    const { root, team } = await sweptTeamTarget(a);
     if (a.verify) {
       const { runVerifyLog } = await import('../live/verify-log.js');
       await runVerifyLog({ store: root, team, json: a.json === true });

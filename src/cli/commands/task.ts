@@ -7,6 +7,7 @@ import { TASK_STATUSES, type TaskStatus } from '../../protocol/task.js';
 import { parseCapabilities, REQUIRES_KEY } from '../../domain/capabilities.js';
 import { emit } from '../output.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
+import { sweptTeamTarget } from '../swept-target.js';
 import { parseIds, parseMetadata } from '../parse.js';
 import { taskDetail, taskTable } from '../render/text.js';
 import { taskUpdateCommand } from './task-update.js';
@@ -87,7 +88,7 @@ const list: CommandModule<GlobalArgs, ListArgs> = {
       .example('$0 task list --ready', 'Tasks anyone can claim now') as Argv<ListArgs>,
   handler: async (a) => {
     const { listTasks } = await import('../../core/tasks/board.js');
-    const views = await listTasks({ ...(await teamTarget(a)), status: parseStatus(a.status), owner: a.owner, ready: a.ready });
+    const views = await listTasks({ ...(await sweptTeamTarget(a)), status: parseStatus(a.status), owner: a.owner, ready: a.ready });
     emit(a.json, views, () => (views.length ? taskTable(views) : ['(no tasks)']));
   },
 };
@@ -98,7 +99,7 @@ const show: CommandModule<GlobalArgs, GlobalArgs & { id: string }> = {
   builder: (y) => y.positional('id', { type: 'string', demandOption: true, describe: 'Task id' }).example('$0 task show 2', 'Show task #2') as Argv<GlobalArgs & { id: string }>,
   handler: async (a) => {
     const { getTask } = await import('../../core/tasks/board.js');
-    const view = await getTask({ ...(await teamTarget(a)), id: String(a.id) });
+    const view = await getTask({ ...(await sweptTeamTarget(a)), id: String(a.id) });
     emit(a.json, view, () => taskDetail(view));
   },
 };

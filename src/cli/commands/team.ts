@@ -1,6 +1,7 @@
 /**
  * `mailroom team …`: create, list, show, delete, spawn, send, broadcast.
  */
+import { sweptTeamTarget } from '../swept-target.js';
 import type { Argv, CommandModule } from 'yargs';
 import { MailroomError } from '../../errors.js';
 import { teamBroadcastCommand, teamSendCommand } from './team-send.js';
@@ -59,7 +60,7 @@ const show: CommandModule<GlobalArgs, Args<{ name?: string }>> = {
       .positional('name', { type: 'string', describe: 'Team (default: --team, $MAILROOM_TEAM, or the only team)' })
       .example('$0 team show research', 'Show team "research"') as Argv<Args<{ name?: string }>>,
   handler: async (a) => {
-    const target = await teamTarget({ ...a, team: a.name ?? a.team });
+    const target = await sweptTeamTarget({ ...a, team: a.name ?? a.team });
     const { showTeam } = await import('../../core/teams/team-lifecycle.js');
     const summary = await showTeam(target);
     emit(a.json, summary, () => teamDetail(summary));

@@ -3,6 +3,7 @@
  * message flow; keys to open, send and quit); otherwise (piped, CI, another agent) one line per
  * event, or NDJSON with `--json`. ink, react and chokidar load inside the handler only.
  */
+import { sweptTeamTarget } from '../swept-target.js';
 import type { Argv, CommandModule } from 'yargs';
 import { teamTarget, type GlobalArgs } from '../globals.js';
 
@@ -24,8 +25,11 @@ export const watchCommand: CommandModule<GlobalArgs, WatchArgs> = {
       .example('$0 watch --claude', "Watch Claude Code's own team (e.g. session-1a2b3c4d)")
       .example('$0 watch demo --json | jq .kind', 'Stream events as NDJSON') as Argv<WatchArgs>,
   handler: async (a) => {
-    const { root, team } = await teamTarget(a);
+    const { root, team } = await sweptTeamTarget(a);
     const record = a.record !== false;
+    // watch notices too: it sweeps on its own timer while it runs (docs/runtime.md "Dead members").
+    const { startSweeper } = await import('../../core/members/dead-members.js');
+    startSweeper({ root, team });
     if (a.json || a.plain || !process.stdout.isTTY || !process.stdin.isTTY) {
       const { runPlainWatch } = await import('../live/plain.js');
       await runPlainWatch({ store: root, team, json: a.json === true, record });

@@ -53,7 +53,11 @@ async function bridgeUntilStopped(a: GlobalArgs, team: string, selection: Extrac
   try {
     const bridge = await startBridge({ team, local: local.team, host: local.host, remote: remote.team, onStatus: say });
     say({ kind: 'started', local: selection.hostRoot, store: redactUrl(selection.url) });
+    // The bridge notices dead members of the shared team too, on its own timer (issue 23 item 1).
+    const { startSweeper } = await import('../../core/members/dead-members.js');
+    const sweeper = startSweeper({ root: remote, team });
     await stopped;
+    sweeper.close();
     await bridge.stop();
   } finally {
     await remote.close();

@@ -16,6 +16,7 @@ import { isTeammate, leadName } from '../../domain/roster.js';
 import type { Task } from '../../protocol/task.js';
 import { nowOf, teamOf, type TeamOptions } from '../context.js';
 import { sendMessage } from '../messages/send.js';
+import { livenessTiming } from './liveness.js';
 
 /** How long a member stays dead before its tasks are taken back (ms): one more claim ttl, 30 s after its last beat in all. */
 export const DEAD_GRACE_MS = 15_000;
@@ -33,10 +34,16 @@ export interface SweptMember {
 
 /** Input of {@link sweepDeadMembers}. */
 export interface SweepOptions extends TeamOptions {
-  /** Dead for at least this long before anything is taken back (ms; default {@link DEAD_GRACE_MS}). */
+  /** Dead for at least this long before anything is taken back (ms; default {@link DEAD_GRACE_MS}, or 3 × `$MAILROOM_BEAT_MS`: ./liveness.ts). */
   graceMs?: number;
   /** Who sweeps (journalled as the actor of the task changes). */
   by?: string;
+  /**
+   * The sweeper's own beating (a runtime's `ReaderLease.continuousMs`): for how long its own beats
+   * have landed without a gap. A sweeper that could not beat through the window it judges (ttl +
+   * grace) declares nobody dead: a store stall stopped everyone's beats alike.
+   */
+  continuity?: () => number;
 }
 
 /**
@@ -46,9 +53,15 @@ export interface SweepOptions extends TeamOptions {
  */
 export async function sweepDeadMembers(options: SweepOptions): Promise<SweptMember[]> {
   const store = teamOf(options);
+  const timing = livenessTiming();
+  const grace = options.graceMs ?? timing.graceMs;
+  if (options.continuity && options.continuity() < timing.ttlMs + grace) return [];
+  const asked = performance.now();
   const [config, claims] = await Promise.all([store.readConfig(options.team), store.readClaims(options.team)]);
+  // A read that itself waited longer than a beat period saw a stalled store (or a frozen sweeper):
+  // the members' beats could not land either, so nobody is judged from it.
+  if (options.now === undefined && performance.now() - asked > Math.max(timing.beatMs, 1_000)) return [];
   const now = nowOf(options);
-  const grace = options.graceMs ?? DEAD_GRACE_MS;
   const swept: SweptMember[] = [];
   for (const m of config.members) {
     if (!isTeammate(config, m)) continue;
@@ -80,12 +93,12 @@ export interface Sweeper {
 }
 
 /**
- * Sweeps the team every {@link SWEEP_INTERVAL_MS} until closed (an unref'd timer: it never keeps
+ * Sweeps the team at once and then every {@link SWEEP_INTERVAL_MS} (or `$MAILROOM_BEAT_MS`) until closed (an unref'd timer: it never keeps
  * the process alive). Errors are logged and retried at the next interval.
  */
 export function startSweeper(options: SweepOptions & { log?: (line: string) => void; intervalMs?: number }): Sweeper {
   let running = false;
-  const timer = setInterval(() => {
+  const tick = () => {
     if (running) return;
     running = true;
     sweepDeadMembers(options)
@@ -94,7 +107,24 @@ export function startSweeper(options: SweepOptions & { log?: (line: string) => v
       })
       .catch((err: unknown) => options.log?.(`could not sweep dead members (will retry): ${err instanceof Error ? err.message : String(err)}`))
       .finally(() => (running = false));
-  }, options.intervalMs ?? SWEEP_INTERVAL_MS);
+  };
+  const timer = setInterval(tick, options.intervalMs ?? livenessTiming().sweepMs);
   timer.unref();
+  setImmediate(tick); // a first sweep at once: a member that died before this sweeper started is noticed now
   return { close: () => clearInterval(timer) };
+}
+
+/**
+ * One sweep that never fails its caller (issue 23 item 1: "somebody always notices"): every command
+ * that reads a team runs it first, so a member that died with no runtime left to notice is handled
+ * by whoever looks next. It writes only when a member is dead past the grace and still owns tasks;
+ * two at once do it once (see {@link sweepDeadMembers}). Errors are dropped: the command's own
+ * read reports a missing team or an unreachable store.
+ */
+export async function sweepQuietly(options: SweepOptions): Promise<SweptMember[]> {
+  try {
+    return await sweepDeadMembers(options);
+  } catch {
+    return [];
+  }
 }

@@ -17,6 +17,9 @@ import { notifyAssignment } from './assignment-message.js';
 import { deleteTask, type MetadataPatch } from './board.js';
 import { requireHooksPass } from '../teams/hooks.js';
 import { assignmentActions, requirePermitted } from '../teams/policy.js';
+import { journalRefusal } from '../live/journal-refusals.js';
+import { fenceOf } from '../../domain/task-fence.js';
+import { isMailroomError } from '../../errors.js';
 
 export { mergeMetadata } from '../../domain/task-patch.js';
 
@@ -39,6 +42,18 @@ export interface UpdateTaskOptions extends TeamOptions {
   metadata?: MetadataPatch;
   /** Who makes the change (default: the lead); becomes the owner when an unowned task starts. */
   as?: string;
+  /**
+   * An owner's write: the fencing token its claim returned (docs/runtime.md "Fencing tokens").
+   * Refused with TASK_FENCED (journalled as a `refused` event by `as`) unless `as` still owns the
+   * task under this token; then nothing is written. A member removed meanwhile gets TASK_FENCED
+   * too (its tasks were unassigned), not MEMBER_NOT_FOUND.
+   */
+  fencingToken?: number;
+  /**
+   * `as` is the caller's own member (a runtime writing its task's outcome), which a forced stop may
+   * have removed meanwhile: journalled as the actor without checking the roster.
+   */
+  asSelf?: boolean;
 }
 
 /** Result of {@link updateTask}: the task after the change (or as it was when deleted). */
@@ -47,6 +62,8 @@ export interface UpdateTaskResult {
   deleted: boolean;
   /** True when a task_assignment was sent to a new owner. */
   notified: boolean;
+  /** Set when this change gave the task a new owner (a claim): the fencing token it issued. */
+  fencingToken?: number;
 }
 
 /**
@@ -63,7 +80,7 @@ export async function updateTask(options: UpdateTaskOptions): Promise<UpdateTask
   assertMetadataDepth(options.metadata);
   const config = await store.readConfig(options.team);
   const actor = options.as ?? leadName(config);
-  if (options.as !== undefined) requireMember(config, options.as, 'member');
+  if (options.as !== undefined && options.fencingToken === undefined && options.asSelf !== true) requireMember(config, options.as, 'member');
   if (options.owner) requireMember(config, options.owner, 'owner');
   // The policy binds the updater: giving the task to another member assigns it and messages it.
   await requirePermitted(options, actor, assignmentActions(options.owner, actor), config);
@@ -71,14 +88,21 @@ export async function updateTask(options: UpdateTaskOptions): Promise<UpdateTask
   const op = opOf(options, actor);
   const removed = [...(options.removeBlockedBy ?? []).map((b) => ({ blocked: options.id, blocker: b })), ...(options.removeBlocks ?? []).map((b) => ({ blocked: b, blocker: options.id }))];
   const edges = [...(options.addBlockedBy ?? []).map((b) => ({ blocked: options.id, blocker: b })), ...(options.addBlocks ?? []).map((b) => ({ blocked: b, blocker: options.id }))];
-  const patch: TaskPatch = { subject: options.subject, description: options.description, activeForm: options.activeForm, owner: options.owner, status: options.status, metadata: options.metadata };
+  const patch: TaskPatch = { subject: options.subject, description: options.description, activeForm: options.activeForm, owner: options.owner, status: options.status, metadata: options.metadata, fencingToken: options.fencingToken };
   if (removed.length + edges.length > 0) await assertWholeUpdate(store, options, removed, edges, patch, actor);
   if (removed.length > 0) await store.unlinkTasks(options.team, removed, op);
   if (edges.length > 0) await store.linkTasks(options.team, edges, op);
-  const { value } = await store.patchTask(options.team, options.id, patch, op);
+  const { value } = await store.patchTask(options.team, options.id, patch, op).catch((err: unknown) => rethrowFenced(options, actor, err));
   const ownerChanged = !isUnowned(value.task) && value.task.owner !== value.previous.owner;
   const notified = ownerChanged ? await notifyAssignment(options, value.task, actor) : false;
-  return { task: value.task, deleted: false, notified };
+  const issued = fenceOf(value.task) !== fenceOf(value.previous) && value.task.owner === actor ? { fencingToken: fenceOf(value.task) } : {};
+  return { task: value.task, deleted: false, notified, ...issued };
+}
+
+/** Journals a TASK_FENCED refusal with the real actor (the stale owner), then rethrows whatever `err` is. */
+async function rethrowFenced(options: UpdateTaskOptions, actor: string, err: unknown): Promise<never> {
+  if (isMailroomError(err, 'TASK_FENCED')) await journalRefusal(options, actor, { action: 'task_update', rule: 'fencing', code: err.code, message: err.message, target: `#${options.id}` });
+  throw err;
 }
 
 /**

@@ -40,6 +40,9 @@ function afterClaim(claim: NamedResult, lead: string, id: () => string): ModelRe
 
 function afterRun(run: NamedResult, lead: string, id: () => string): ModelResponse {
   const out = resultJson(run);
+  // A refused outcome because the task was taken back while we ran it (TASK_FENCED: "no longer
+  // owns task", src/domain/task-fence.ts): the runtime told the lead already; stop here.
+  if (!out && run.result.isError && /no longer owns task/.test(String(run.result.content))) return done('I lost this task; its current owner carries it on.');
   if (!out) return tools(use(id, 'SendMessage', { to: lead, summary: 'Could not run a task', message: `Could not run the task: ${run.result.content}` }));
   const { taskId, subject, exitCode, durationMs } = out as { taskId: string; subject: string; exitCode: number; durationMs: number };
   if (exitCode === 0) {

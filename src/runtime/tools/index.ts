@@ -79,6 +79,7 @@ function callContext(ctx: ToolContext): CallContext {
     signal: ctx.signal,
     record: ctx.record,
     feed: ctx.feed,
+    claims: ctx.claims,
     log: ctx.log ?? (() => undefined),
     services: {
       commands: {

@@ -7,6 +7,7 @@ import type { TurnRecord } from '../../tools/types.js';
 import type { ToolSpec } from '../models/types.js';
 import type { Stores } from '../../store/selection.js';
 import type { TeamFeed } from '../../core/live/feed.js';
+import type { HeldClaims } from '../../core/tasks/fencing.js';
 
 export type { TurnRecord } from '../../tools/types.js';
 
@@ -30,6 +31,8 @@ export interface ToolContext {
   catalogue?: Catalogue | undefined;
   /** The team's feed (the teammate's), for tools that wait (the lead's approval). */
   feed?: TeamFeed | undefined;
+  /** The fencing tokens of the tasks this teammate's process claimed (kept across turns). */
+  claims?: HeldClaims | undefined;
 }
 
 /** A tool: its spec and its implementation. `run` returns the text of the tool result. */

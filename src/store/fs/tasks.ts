@@ -16,6 +16,7 @@ import { applyClaim, busyRefusal, claimCandidates, claimRefusal } from '../../do
 import { capabilitiesOf } from '../../domain/capabilities.js';
 import { addUnique, assertNoCycles, compareTaskIds, dependencyNotFound, indexTasks, taskNotFound, TASK_ID_PATTERN, type Edge } from '../../domain/task-board.js';
 import { applyTaskChange, draftTask, changedKeys } from '../../domain/task-patch.js';
+import { FENCE_KEY, fenceOf } from '../../domain/task-fence.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
 import { TaskSchema, canonicalTask, type Task, type TaskStatus } from '../../protocol/task.js';
 import { corruptFile, readJsonFile, writeJsonFile, writeTextFile, FILE_MODE } from './json-file.js';
@@ -243,9 +244,9 @@ async function claimById(ctx: FsContext, team: string, id: string, claimant: str
     board.set(t.id, t);
     const refused = claimRefusal(team, t, claimant, board, capabilities);
     if (refused) throw refused;
-    const before = { owner: t.owner, status: t.status };
+    const before = { owner: t.owner, status: t.status, fence: fenceOf(t) };
     applyClaim(t, claimant);
-    return changedKeys(before, { owner: t.owner, status: t.status });
+    return changedKeys(before, { owner: t.owner, status: t.status, fence: fenceOf(t) }).map((k) => (k === 'fence' ? FENCE_KEY : k));
   });
   return { value: r.task, events: r.events };
 }

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Member, TeamConfig } from '../../protocol/config.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
 import { canonicalTask, type Task } from '../../protocol/task.js';
+import { FENCE_KEY, fenceOf } from '../../domain/task-fence.js';
 
 /** An inbox entry prepared for append-messages.lua: its JSON split around the timestamp value. */
 export interface EntryParts {
@@ -49,12 +50,17 @@ export function assembleEntry(doc: string, unread: boolean): InboxEntry {
   return entry;
 }
 
-/** A task as scripts return it: id, document, status, owner (null: none), blocks and blockedBy as JSON arrays. */
-export type TaskTuple = [id: string, doc: string, status: string, owner: string | null, blocks: string, blockedBy: string];
+/**
+ * A task as scripts return it: id, document, status, owner (null: none), blocks and blockedBy as
+ * JSON arrays, and its fencing token (decimal; null or absent: none). The token lives in its own
+ * hash field ('fence'), never in the document, so a script can issue the next one without
+ * re-encoding the document.
+ */
+export type TaskTuple = [id: string, doc: string, status: string, owner: string | null, blocks: string, blockedBy: string, fence?: string | number | null];
 
-/** The task from its stored document and fields, in the document's key order (known keys added where Claude Code puts them). */
+/** The task from its stored document and fields, in the document's key order (known keys added where Claude Code puts them; the fencing token last). */
 export function assembleTask(tuple: readonly unknown[]): Task {
-  const [id, doc, status, owner, blocks, blockedBy] = tuple as TaskTuple;
+  const [id, doc, status, owner, blocks, blockedBy, fence] = tuple as TaskTuple;
   const task = JSON.parse(doc) as Record<string, unknown>;
   const keys = Object.keys(task);
   task.id = id;
@@ -62,7 +68,17 @@ export function assembleTask(tuple: readonly unknown[]): Task {
   task.owner = owner === null ? undefined : owner;
   task.blocks = JSON.parse(blocks) as string[];
   task.blockedBy = JSON.parse(blockedBy) as string[];
+  if (fence !== undefined && fence !== null && (fence as unknown) !== false) task[FENCE_KEY] = Number(fence);
+  else delete task[FENCE_KEY];
   return canonicalTask(task as Task, keys);
+}
+
+/** The task's document without its fencing token (kept in a hash field beside it), and the token ('' = none). */
+export function splitFence(task: Task): { doc: Task; fence: string } {
+  const doc = { ...task } as Record<string, unknown>;
+  const had = Object.hasOwn(doc, FENCE_KEY);
+  delete doc[FENCE_KEY];
+  return { doc: canonicalTask(doc as Task, Object.keys(doc)), fence: had ? String(fenceOf(task)) : '' };
 }
 
 /** A new task's document without its id: the script writes `{"id":"<id>"` + this. */

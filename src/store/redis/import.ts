@@ -12,7 +12,7 @@ import type { TeamConfig } from '../../protocol/config.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
 import { canonicalTask } from '../../protocol/task.js';
 import type { InboxImage, OpContext, TeamImage, Transition } from '../team-store.js';
-import { configSkeleton } from './codec.js';
+import { configSkeleton, splitFence } from './codec.js';
 import { runOnce, type RedisContext } from './context.js';
 import { TEAMS_KEY } from './keys.js';
 
@@ -28,8 +28,8 @@ export async function importTeam(rc: RedisContext, image: TeamImage, _ctx?: OpCo
   args.push(String(image.tasks.length));
   for (const task of image.tasks) {
     const hasOwner = task.owner !== undefined;
-    const doc = JSON.stringify(canonicalTask(task, Object.keys(task)));
-    args.push(task.id, doc, task.status, hasOwner ? '1' : '0', task.owner ?? '', JSON.stringify(task.blocks), JSON.stringify(task.blockedBy), task.metadata?._internal === true ? '1' : '0');
+    const { doc, fence } = splitFence(canonicalTask(task, Object.keys(task)));
+    args.push(task.id, JSON.stringify(doc), task.status, hasOwner ? '1' : '0', task.owner ?? '', JSON.stringify(task.blocks), JSON.stringify(task.blockedBy), task.metadata?._internal === true ? '1' : '0', fence);
   }
   args.push(String(image.events.length), ...image.events.map((e) => JSON.stringify(e)));
   await runOnce(rc, 'import-team', team, args, {}, [TEAMS_KEY]);

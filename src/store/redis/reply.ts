@@ -6,6 +6,7 @@ import { MailroomError, type ErrorCode } from '../../errors.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
 import { claimLost, readerFenced } from '../../domain/reader-claims.js';
 import { capabilityRefusal } from '../../domain/task-claim.js';
+import { taskFenced } from '../../domain/task-fence.js';
 import type { Task } from '../../protocol/task.js';
 import type { ReaderHolder } from '../team-store.js';
 import { decodeRows, type StreamRow } from './stream-codec.js';
@@ -97,6 +98,9 @@ export function refusalError(r: Refusal, c: ErrorContext): MailroomError {
     }
     case 'TASK_CONFLICT':
       return new MailroomError('TASK_CONFLICT', `Task #${d[0]} changed meanwhile (now ${d[1]}${d[2] ? `, owner ${d[2]}` : ', no owner'}): read it again and retry.`, { details: { team: c.team, id: d[0], status: d[1], owner: d[2] === '' ? undefined : d[2] } });
+    case 'TASK_FENCED':
+      // The domain's own refusal (src/domain/task-fence.ts), so both backends word it alike.
+      return taskFenced(c.team, d[0] ?? '', c.who ?? '', Number(d[1]), Number(d[2]), d[3] ? d[3] : undefined);
     case 'TEAMMATE_RUNNING': {
       const f = fieldsOf(d);
       const holder = f.has('host') ? { kind: (f.get('kind') ?? 'agent') as ReaderHolder['kind'], host: f.get('host')!, pid: Number(f.get('pid')), startedAt: Number(f.get('startedAt')) } : undefined;

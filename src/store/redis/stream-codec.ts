@@ -51,7 +51,7 @@ export function decodeRow(row: StreamRow): TeamEventRecord | undefined {
   const entry = f.get('entry');
   if (entry !== undefined) event.entry = JSON.parse(entry) as unknown;
   const task = f.get('task');
-  if (task !== undefined) event.task = assembleTask([JSON.parse(task).id, task, f.get('st'), f.get('ow') ?? null, f.get('bk'), f.get('bb')]);
+  if (task !== undefined) event.task = assembleTask([JSON.parse(task).id, task, f.get('st'), f.get('ow') ?? null, f.get('bk'), f.get('bb'), f.get('fe') ?? null]);
   return parseEvent(event);
 }
 

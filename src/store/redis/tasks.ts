@@ -11,7 +11,7 @@ import { TaskSchema, canonicalTask, type Task, type TaskStatus } from '../../pro
 import { assertMetadataDepth } from '../../domain/task-board.js';
 import { applyTaskChange, draftTask } from '../../domain/task-patch.js';
 import type { ClaimRequest, CreateTaskOptions, CreatedTask, OpContext, PatchedTask, PutTaskOptions, TaskDraft, TaskEdge, TaskPatch, Transition } from '../team-store.js';
-import { assembleTask, taskDocTail } from './codec.js';
+import { assembleTask, splitFence, taskDocTail } from './codec.js';
 import { envOf, retryUnavailable, runOnce, runTeamScript, untilSet, type RedisContext } from './context.js';
 import { AUTO_KEY_TTL_MS, IDEMPOTENCY_TTL_MS } from './inboxes.js';
 import { refusalError } from './reply.js';
@@ -78,9 +78,10 @@ export async function patchTask(rc: RedisContext, team: string, id: string, patc
     const row = TASK_ID.test(id) ? (await readRows(rc, team, id)).rows[0] : undefined;
     if (!row) throw refusalError({ code: 'TASK_NOT_FOUND', details: [id] }, { team, location: rc.location });
     const doc = patchDocument(team, String(row[1]), patch);
-    const args = [envOf(team, ctx), id, doc.changed.length > 0 ? String(row[6]) : '', doc.json, doc.internal ? '1' : '0', doc.changed.join(',')];
-    args.push(...ownerArgs(patch.owner), patch.status ?? '', patch.expect?.status ?? '', ...expectOwnerArgs(patch.expect), ctx?.actor ?? '');
+    const args = [envOf(team, ctx), id, doc.changed.length > 0 ? String(row[7]) : '', doc.json, doc.internal ? '1' : '0', doc.changed.join(',')];
+    args.push(...ownerArgs(patch.owner), patch.status ?? '', patch.expect?.status ?? '', ...expectOwnerArgs(patch.expect), ctx?.actor ?? '', patch.fencingToken === undefined ? '' : String(patch.fencingToken));
     const out = await runTeamScript(rc, 'patch-task', team, args, { who: ctx?.actor });
+    // (TASK_FENCED is refused by the script itself: the check and the write are one step.)
     if (out === 'retry') return out;
     const [before, after] = out.value as [unknown[], unknown[]];
     return { value: { task: assembleTask(after), previous: assembleTask(before) }, events: out.events };
@@ -140,13 +141,13 @@ export async function putTask(rc: RedisContext, team: string, task: Task, ctx?: 
   const parsed = TaskSchema.safeParse(task);
   if (!parsed.success || !TASK_ID.test(task.id)) throw new MailroomError('INVALID_ARGUMENT', `Task ${JSON.stringify(task.id)} cannot be written to team "${team}": it is not a valid task (${parsed.success ? 'its id is not a task id' : parsed.error.message}).`);
   const whole = canonicalTask(structuredClone(task));
-  const doc = JSON.stringify(whole);
-  const args = [envOf(team, ctx), whole.id, doc, whole.status, whole.owner ?? '', JSON.stringify(whole.blocks), JSON.stringify(whole.blockedBy), whole.metadata?._internal === true ? '1' : '0'];
+  const { doc, fence } = splitFence(whole);
+  const args = [envOf(team, ctx), whole.id, JSON.stringify(doc), whole.status, whole.owner ?? '', JSON.stringify(whole.blocks), JSON.stringify(whole.blockedBy), whole.metadata?._internal === true ? '1' : '0', fence];
   const expect = ctx?.expect;
   if (expect === null) args.push('absent');
   else if (expect) {
-    const e = canonicalTask(structuredClone(expect));
-    args.push('match', JSON.stringify(e), e.status, e.owner ?? '', JSON.stringify(e.blocks), JSON.stringify(e.blockedBy));
+    const e = splitFence(canonicalTask(structuredClone(expect)));
+    args.push('match', JSON.stringify(e.doc), e.doc.status, e.doc.owner ?? '', JSON.stringify(e.doc.blocks), JSON.stringify(e.doc.blockedBy), e.fence);
   }
   const out = await runOnce(rc, 'put-task', team, args);
   return { value: assembleTask(out.value as unknown[]), events: out.events };

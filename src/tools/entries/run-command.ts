@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { MailroomError } from '../../errors.js';
 import { getTask } from '../../core/tasks/board.js';
-import { updateTask } from '../../core/tasks/update.js';
+import { fencedUpdate } from '../fenced.js';
 import type { Task } from '../../protocol/task.js';
 import { taskId } from '../args.js';
 import { defineTool, serviceOf, type ToolCallContext } from '../entry.js';
@@ -38,8 +38,10 @@ export const runTaskCommandTool = defineTool({
     const result = await serviceOf(ctx, 'commands').run({ taskId: task.id, command, cwd: ctx.cwd, env: envOf(task, ctx), timeoutMs: timeoutOf(task), signal: ctx.signal });
     if (result.aborted) throw ctx.signal.reason ?? new Error('aborted');
     const outcome = outcomeOf(result, startedAt);
-    // Metadata only, no actor: the outcome is recorded even if a forced stop removed the member meanwhile.
-    await updateTask({ ...ctx.target, id: task.id, metadata: outcome });
+    // Fenced by the token of the caller's claim: a caller that lost the task meanwhile (swept while
+    // frozen) records nothing over the current owner's outcome. Journalled as the caller, which a
+    // forced stop may have removed meanwhile (asSelf).
+    await fencedUpdate(ctx, { id: task.id, metadata: outcome }, 'Its RunTaskCommand result', { asSelf: true });
     if (outcome.exitCode !== 0) ctx.record.finishedTask = { id: task.id, status: 'failed', failureReason: failureOf(result) };
     return { taskId: task.id, subject: task.subject, ...outcome };
   },

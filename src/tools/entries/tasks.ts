@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { addTask, getTask, listTasks, type TaskView } from '../../core/tasks/board.js';
-import { updateTask } from '../../core/tasks/update.js';
+import { fencedUpdate } from '../fenced.js';
 import { idempotencyKey, metadata, status, taskId, taskIds } from '../args.js';
 import { defineTool } from '../entry.js';
 
@@ -84,7 +84,7 @@ export const taskUpdateTool = defineTool({
   }),
   args: { mcp: { taskId: 'id' } },
   async run({ taskId: id, ...changes }, ctx) {
-    const result = await updateTask({ ...ctx.target, as: ctx.member, id, ...changes });
+    const result = await fencedUpdate(ctx, { id, ...changes }, changes.status === 'completed' ? 'Its completion' : 'Its TaskUpdate');
     if (changes.status === 'completed') ctx.record.finishedTask = { id, status: 'resolved' };
     return { ...result };
   },

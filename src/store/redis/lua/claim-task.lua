@@ -8,6 +8,7 @@
 -- KEYS[1] base prefix
 -- ARGV[1] event envelope JSON   ARGV[2] claimant   ARGV[3] task id ('' = the lowest-id ready task)
 -- ARGV[4] preferAssigned ('1' | '0')   ARGV[5] busyCheck ('1' | '0')
+-- Every claim issues the task's next fencing token (hash field 'fence', HINCRBY).
 -- Returns ok task tuple | ok false (no ready task) with event task updated (when it changed);
 -- err TEAM_NOT_FOUND; err TASK_NOT_FOUND { id }; err TASK_ALREADY_CLAIMED { id, owner };
 -- err TASK_ALREADY_RESOLVED { id }; err TASK_BLOCKED { id, open blocker ids... }; err AGENT_BUSY { owned ids... };
@@ -106,10 +107,11 @@ if #lacking > 0 then return fail('MISSING_CAPABILITY', target, table.concat(requ
 local changed = {}
 if v[2] ~= claimant then changed[#changed + 1] = 'owner' end
 if v[1] ~= 'in_progress' then changed[#changed + 1] = 'status' end
-if #changed > 0 then
-  R('HSET', k, 'owner', claimant, 'status', 'in_progress')
-  bump_task(P, target)
-end
+-- Every claim issues the task's next fencing token (a re-claim by its owner too).
+changed[#changed + 1] = 'fencingToken'
+R('HSET', k, 'owner', claimant, 'status', 'in_progress')
+issue_fence(P, target)
+bump_task(P, target)
 local t = task_tuple(P, target)
-if #changed > 0 then task_event(P, env, 'updated', t, table.concat(changed, ',')) end
+task_event(P, env, 'updated', t, table.concat(changed, ','))
 return done(base, t)

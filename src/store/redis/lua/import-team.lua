@@ -72,10 +72,11 @@ for _ = 1, tonumber(take()) do
   hint('inbox ' .. name)
 end
 for _ = 1, tonumber(take()) do
-  local id, doc, status, hasOwner, owner, blocks, blockedBy, internal = take(), take(), take(), take(), take(), take(), take(), take()
+  local id, doc, status, hasOwner, owner, blocks, blockedBy, internal, fence = take(), take(), take(), take(), take(), take(), take(), take(), take()
   local k = tkey(P, id)
   R('HSET', k, 'doc', doc, 'status', status, 'blocks', blocks, 'blockedBy', blockedBy, 'internal', internal, 'ver', '1', 'dver', '1')
   if hasOwner == '1' then R('HSET', k, 'owner', owner) end
+  if fence ~= '' then R('HSET', k, 'fence', fence) end
   R('ZADD', P .. 'tasks', 0, pad(id))
 end
 for _ = 1, tonumber(take()) do

@@ -9,7 +9,10 @@
 -- ARGV[4] new document   ARGV[5] internal ('1' | '0')   ARGV[6] document keys changed (comma-separated)
 -- ARGV[7] owner: 'keep' | 'clear' | 'set'   ARGV[8] new owner   ARGV[9] status ('' = keep)
 -- ARGV[10] expected status ('' = any)   ARGV[11] expected owner: 'any' | 'none' | 'value'   ARGV[12] its value
--- ARGV[13] actor ('' = none)
+-- ARGV[13] actor ('' = none)   ARGV[14] the writer's fencing token ('' = an unfenced write)
+-- A fenced write is refused unless the actor owns the task under exactly that token
+-- (src/domain/task-fence.ts): err TASK_FENCED { id, token, current, owner }. A new owner is a
+-- claim: the task's next fencing token is issued.
 -- Returns ok { before tuple, after tuple } with event task updated (when it changed); retry;
 -- err TEAM_NOT_FOUND; err TASK_NOT_FOUND { id }; err TASK_CONFLICT { id, status, owner };
 -- err TASK_BLOCKED { id, open blocker ids... }.
@@ -21,6 +24,12 @@ local before = task_tuple(P, id)
 if not before then return fail('TASK_NOT_FOUND', id) end
 if ARGV[3] ~= '' and R('HGET', k, 'dver') ~= ARGV[3] then return { 'retry' } end
 local status, owner = before[3], before[4]
+if ARGV[14] ~= '' then
+  local current = fence_of(P, id)
+  if unowned(owner) or owner ~= ARGV[13] or tostring(current) ~= ARGV[14] then
+    return fail('TASK_FENCED', id, ARGV[14], tostring(current), owner or '')
+  end
+end
 local conflict = (ARGV[10] ~= '' and status ~= ARGV[10])
   or (ARGV[11] == 'none' and not unowned(owner))
   or (ARGV[11] == 'value' and owner ~= ARGV[12])
@@ -40,6 +49,8 @@ if newOwner ~= owner and not (unowned(newOwner) and unowned(owner) and (newOwner
   changed[#changed + 1] = 'owner'
 end
 if newStatus ~= status then changed[#changed + 1] = 'status' end
+local claimed = newOwner and newOwner ~= '' and newOwner ~= owner
+if claimed then changed[#changed + 1] = 'fencingToken' end
 if #changed == 0 then return done(base, { before, before }) end
 if ARGV[3] ~= '' then
   R('HSET', k, 'doc', ARGV[4], 'internal', ARGV[5])
@@ -47,6 +58,7 @@ if ARGV[3] ~= '' then
 end
 if newOwner then R('HSET', k, 'owner', newOwner) else R('HDEL', k, 'owner') end
 R('HSET', k, 'status', newStatus)
+if claimed then issue_fence(P, id) end
 bump_task(P, id)
 local after = task_tuple(P, id)
 task_event(P, env, 'updated', after, table.concat(changed, ','))

@@ -130,9 +130,19 @@ end
 
 -- { id, doc, status, owner|false, blocks, blockedBy } or nil.
 local function task_tuple(P, id)
-  local v = R('HMGET', tkey(P, id), 'doc', 'status', 'owner', 'blocks', 'blockedBy')
+  local v = R('HMGET', tkey(P, id), 'doc', 'status', 'owner', 'blocks', 'blockedBy', 'fence')
   if not v[1] then return nil end
-  return { id, v[1], v[2], v[3], v[4], v[5] }
+  return { id, v[1], v[2], v[3], v[4], v[5], v[6] }
+end
+
+-- The task's fencing token (src/domain/task-fence.ts), 0 when it has none.
+local function fence_of(P, id)
+  return tonumber(R('HGET', tkey(P, id), 'fence') or '0') or 0
+end
+
+-- Issues the task's next fencing token (a claim); returns it.
+local function issue_fence(P, id)
+  return R('HINCRBY', tkey(P, id), 'fence', 1)
 end
 
 local function unowned(owner)
@@ -154,6 +164,10 @@ local function task_event(P, env, action, tuple, changed)
   if tuple[4] then
     f[#f + 1] = 'ow'
     f[#f + 1] = tuple[4]
+  end
+  if tuple[7] then
+    f[#f + 1] = 'fe'
+    f[#f + 1] = tuple[7]
   end
   if changed and changed ~= '' then
     f[#f + 1] = 'changed'
