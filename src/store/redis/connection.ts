@@ -1,23 +1,23 @@
 /**
- * One connection to Redis (node-redis), shared by a store's commands, and the mapping of
+ * One connection to Redis (./resp-client.ts), shared by a store's commands, and the mapping of
  * connection faults to STORE_UNAVAILABLE.
  *
  * Opening fails fast when the server cannot be reached (a CLI command should not hang). Once
  * connected, the client reconnects by itself with backoff (50 ms doubling to 1 s) for as long
  * as the store is open, so a long-lived store survives a Redis restart. Commands are never
- * queued while disconnected (`disableOfflineQueue`): a call made then waits up to
+ * queued while disconnected: a call made then waits up to
  * `waitMs` for the connection to come back and fails with STORE_UNAVAILABLE otherwise, before
  * anything was sent. A call whose connection drops while it is in flight also fails with
  * STORE_UNAVAILABLE; its script may or may not have run (a script runs whole or not at all).
  * Appends, task creation and takes retry once by themselves with the same key or lease id
  * (context.ts `retryUnavailable`), which the script replays instead of applying twice.
  */
-import { createClient, ErrorReply, type RedisClientType } from 'redis';
+import { ErrorReply, RespClient } from './resp-client.js';
 import { MailroomError } from '../../errors.js';
 import { redactUrl } from './url.js';
 
-/** The node-redis client as created here (RESP3, node-redis 6's default). */
-export type Client = RedisClientType<Record<string, never>, Record<string, never>, Record<string, never>, 3>;
+/** The store's RESP3 client (./resp-client.ts). */
+export type Client = RespClient;
 
 /** Options of {@link RedisConnection.open}. */
 export interface ConnectionOptions {
@@ -42,14 +42,10 @@ export class RedisConnection {
   /** Connects. @throws STORE_UNAVAILABLE naming the URL (without its password) */
   static async open(url: string, options: ConnectionOptions = {}): Promise<RedisConnection> {
     let ready = false;
-    const client: Client = createClient({
+    const client: Client = new RespClient({
       url,
-      RESP: 3,
-      disableOfflineQueue: true,
-      socket: {
-        connectTimeout: options.connectTimeoutMs ?? 5_000,
-        reconnectStrategy: (retries: number, cause: Error) => (ready ? Math.min(50 * 2 ** retries, 1_000) : cause),
-      },
+      connectTimeout: options.connectTimeoutMs ?? 5_000,
+      reconnectStrategy: (retries: number, cause: Error) => (ready ? Math.min(50 * 2 ** retries, 1_000) : cause),
     });
     const conn = new RedisConnection(client, redactUrl(url), options.waitMs ?? 5_000);
     client.on('error', (err: unknown) => {
@@ -67,9 +63,7 @@ export class RedisConnection {
   /** A second connection to the same server (for subscriptions), with the same fault handling. */
   async duplicate(): Promise<Client> {
     let ready = false;
-    const sub: Client = this.client.duplicate({
-      socket: { ...this.client.options?.socket, reconnectStrategy: (retries: number, cause: Error) => (ready ? Math.min(50 * 2 ** retries, 1_000) : cause) },
-    });
+    const sub: Client = this.client.duplicate({ reconnectStrategy: (retries: number, cause: Error) => (ready ? Math.min(50 * 2 ** retries, 1_000) : cause) });
     sub.on('error', () => undefined);
     try {
       await sub.connect();
@@ -109,6 +103,7 @@ export class RedisConnection {
     if (this.closing) return;
     this.closing = true;
     if (this.client.isOpen) await this.client.close().catch(() => this.client.destroy());
+    else this.client.destroy();
   }
 
   private async waitReady(): Promise<void> {
