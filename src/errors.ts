@@ -24,6 +24,11 @@ export type ErrorCode =
   | 'TASK_CONFLICT'
   | 'AGENT_BUSY'
   | 'NOT_PERMITTED'
+  // Signed teams (issue 22): a member's private key is not on this machine; a key file others can
+  // read; `log --verify` found messages that fail verification.
+  | 'KEY_MISSING'
+  | 'KEY_PERMISSIONS'
+  | 'SIGNATURE_INVALID'
   | 'NO_READY_TASK'
   | 'MESSAGE_INVALID'
   | 'LOCK_TIMEOUT'
@@ -100,6 +105,10 @@ const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   TASK_CONFLICT: 5,
   AGENT_BUSY: 5,
   NOT_PERMITTED: 5,
+  // Signed teams (issue 22)
+  KEY_MISSING: 3,
+  KEY_PERMISSIONS: 7,
+  SIGNATURE_INVALID: 5,
   LOCK_TIMEOUT: 6,
   LOCK_COMPROMISED: 6,
   STORE_UNAVAILABLE: 6,

@@ -171,5 +171,6 @@ export function memberRecordOf(team: string, member: Member, draft: MemberRecord
   if (draft.prompt !== undefined) r.prompt = draft.prompt;
   if (draft.approve !== undefined && draft.approve.length > 0) r.approve = [...draft.approve];
   if (draft.capabilities !== undefined && draft.capabilities.length > 0) r.capabilities = [...draft.capabilities];
+  if (draft.identity !== undefined) r.identity = { ...draft.identity };
   return r;
 }

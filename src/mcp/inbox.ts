@@ -8,6 +8,7 @@ import type { InboxMessage } from '../core/messages/inbox-read.js';
 import { askOf, inReplyTo, isLateReply } from '../domain/replies.js';
 import { parseMessageText } from '../protocol/structured.js';
 import type { McpSession } from './session.js';
+import { guardViews } from './verify.js';
 
 /** A message as an MCP tool returns it. `message` is the parsed protocol object, when `text` is one. */
 export interface MessageView {
@@ -60,7 +61,8 @@ export function consumeUnread(session: McpSession, limit: number): Promise<Consu
     await store.readConfig(session.team); // TEAM_NOT_FOUND, as before, for a team that is gone
     const { value } = await store.takeUnread(session.team, session.me, { reader: session.readerToken(), limit, acknowledge: true });
     const messages = value.entries.map((entry, index): InboxMessage => ({ index, entry: { ...entry, read: true }, parsed: parseMessageText(entry.text) }));
-    return { messages: messages.map(viewOfMessage), remaining: value.remaining };
+    // Signed teams: what fails verification is withheld, listed with its reason (mcp/verify.ts).
+    return { messages: await guardViews(session, value.entries, messages.map(viewOfMessage)), remaining: value.remaining };
   });
 }
 

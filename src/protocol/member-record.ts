@@ -36,6 +36,12 @@ export const MemberRecordSchema = z.looseObject({
   approve: z.array(z.enum(APPROVABLE)).optional(),
   /** What it declares it can do (`review`, `csv`): `team send --to-capability`, tasks' `metadata.requires`. */
   capabilities: z.array(z.string()).optional(),
+  /**
+   * In a signed team: the member's Ed25519 public key (raw, base64url) and its certificate from the
+   * lead (`cert`, a `mailroom_cert` value; absent while no lead key endorsed it). The private key
+   * stays in the host store of the machine it was made on (docs/approvals.md "Signed teams").
+   */
+  identity: z.object({ publicKey: z.string(), keyId: z.string(), cert: z.string().optional() }).optional(),
 });
 
 /** A parsed member record. */
@@ -51,6 +57,15 @@ export interface MemberRecordDraft {
   approve?: readonly Approvable[] | undefined;
   /** Its capabilities (src/domain/capabilities.ts names); none when empty or absent. */
   capabilities?: readonly string[] | undefined;
+  /** Its public identity in a signed team (see {@link MemberRecordSchema}). */
+  identity?: MemberIdentity | undefined;
+}
+
+/** A member's public identity in a signed team: its public key, key id, and the lead's certificate. */
+export interface MemberIdentity {
+  publicKey: string;
+  keyId: string;
+  cert?: string | undefined;
 }
 
 /** True when `record` is about `member` as it is now in the roster (same agentId and joinedAt). */

@@ -4,8 +4,8 @@
  *
  * - `policy`: who may do what (message whom, create, assign or delete tasks, stop members). A key
  *   that is absent is open, as today and as in Claude Code; the lead is never refused.
- * - `signing`: the team is signed (`team create --signed`): lead-only control messages carry an
- *   HMAC-SHA256 signature with the team's key (kept in the host store, mode 0600); only its id is here.
+ * - `signing`: the team is signed (`team create --signed`): every message a mailroom member sends
+ *   carries its Ed25519 signature; here only public keys (see {@link SigningSchema}).
  * - `approve`: side effects every teammate needs the lead's approval for (`commands`: task commands
  *   run by RunTaskCommand); a member record can add its own.
  * - `approvalTimeoutMs`: how long a teammate waits for the lead's answer to a permission request.
@@ -48,17 +48,30 @@ export const POLICY_RULES = ['message', 'createTasks', 'assignTasks', 'deleteTas
 /** One of {@link POLICY_RULES}. */
 export type PolicyRule = (typeof POLICY_RULES)[number];
 
+/** A lead key rotation as stored (src/protocol/signature.ts `Rotation`). */
+const RotationSchema = z.object({ from: z.string(), publicKey: z.string(), at: z.number(), signature: z.string() });
+
 /**
- * How a signed team's control messages are signed (`team create --signed`): HMAC-SHA256 with a
- * per-team key that lives only in the host store of the machines that hold it (mode 0600, never
- * in shared state); here only its id, so every member knows the team is signed.
+ * How a signed team is signed (`team create --signed`, docs/approvals.md "Signed teams"): Ed25519,
+ * one key pair per member, each made where it runs (private keys only in host stores, mode 0600).
+ * Here only public information, none of which a reader trusts on its own: the lead's current public
+ * key (`publicKey`, id `keyId`; a machine pins it when it joins and thereafter trusts only keys its
+ * pin endorses), the `rotations` that led to it (each signed by the key before), members'
+ * certificates re-endorsed by `team rekey` (`certs`, by name: `mailroom_cert` values), and `off`
+ * once the lead signed the team off (`team unsign`). `hmac-sha256` is the earlier release's
+ * one-key form (no `publicKey`): its machines obey no control message until `team rekey`.
  */
 export const SigningSchema = z.looseObject({
-  alg: z.literal('hmac-sha256'),
-  /** First 16 hex digits of the SHA-256 of the key: names the key in every signature. */
+  alg: z.enum(['ed25519', 'hmac-sha256']),
+  /** Id of the lead's current key: first 16 hex digits of the SHA-256 of its raw public key. */
   keyId: z.string(),
-  /** When the key was made (epoch ms). */
+  /** The lead's current public key (raw, base64url). */
+  publicKey: z.string().optional(),
+  /** When the current key was made (epoch ms). */
   since: z.number(),
+  rotations: z.array(RotationSchema).optional(),
+  certs: z.record(z.string(), z.string()).optional(),
+  off: z.object({ keyId: z.string(), at: z.number(), signature: z.string() }).optional(),
 });
 
 /** A team's signing information. */

@@ -5,10 +5,9 @@
  * them succeeded, and put back (and out of the conversation) when it failed or was aborted, so a
  * crash after a failed request loses nothing (../shared/cases/04).
  */
-import { ControlGuard } from '../core/teams/signing.js';
-import { journalRefusal } from '../core/live/journal-refusals.js';
+import { ControlGuard, reportWithheld } from '../core/teams/signing.js';
 import type { InboxEntry } from '../protocol/inbox.js';
-import { SIGNED_TYPES } from '../protocol/signature.js';
+import { CONTROL_TYPES } from '../protocol/signature.js';
 import { wrapMessages } from './delivery/wrap.js';
 import type { Mailbox } from './delivery/mailbox.js';
 import type { Conversation } from './conversation.js';
@@ -74,10 +73,11 @@ async function step(conversation: Conversation, deps: TurnDeps): Promise<ModelRe
   const [taken, prompt] = await Promise.allSettled([deps.mailbox.take(), loadSystemPrompt(store.team, team, name)]);
   if (taken.status === 'rejected') throw taken.reason;
   const delivery = taken.value;
-  // In a signed team a control message without a valid signature is not obeyed: it is consumed (read) but never shown to the model.
-  const refused = await refusedControls(deps, delivery.entries);
+  // In a signed team a message that fails verification is not obeyed: it is consumed (read) but never shown to the model.
+  const guard = new ControlGuard({ root: store, team }, name);
+  const { refused, unverified } = await guardEntries(deps, guard, delivery.entries);
   const delivered = refused.size === 0 ? delivery.entries : delivery.entries.filter((e) => !refused.has(e));
-  const block: ContentBlock | undefined = delivered.length > 0 ? { type: 'text', text: wrapMessages(delivered) } : undefined;
+  const block: ContentBlock | undefined = delivered.length > 0 ? { type: 'text', text: wrapMessages(delivered, unverified) } : undefined;
   if (block) conversation.queue(block);
   if (!conversation.hasPending()) {
     // Only refused control messages came: they are consumed all the same.
@@ -97,6 +97,7 @@ async function step(conversation: Conversation, deps: TurnDeps): Promise<ModelRe
     throw err;
   }
   await deps.mailbox.acknowledge(delivery).catch((e: unknown) => deps.log(`could not mark ${delivered.length} delivered message(s) read: ${e instanceof Error ? e.message : String(e)}`));
+  await guard.remember(delivered).catch((e: unknown) => deps.log(`could not remember the obeyed control message(s): ${e instanceof Error ? e.message : String(e)}`));
   conversation.addAssistant(response.content);
   deps.log(`model call → ${describeResponse(response)}${delivered.length ? ` (delivered ${delivered.length} message${delivered.length > 1 ? 's' : ''})` : ''}`);
   return response;
@@ -112,22 +113,18 @@ function describeResponse(r: ModelResponse): string {
   return tools.length > 0 ? `tools ${tools.join(', ')}` : r.stopReason;
 }
 
-/** The delivered entries that are control messages without a valid signature in a signed team, each logged. */
-async function refusedControls(deps: TurnDeps, entries: readonly InboxEntry[]): Promise<Set<InboxEntry>> {
+/** The delivered entries to withhold (each logged and reported) and those to show marked unverified. */
+async function guardEntries(deps: TurnDeps, guard: ControlGuard, entries: readonly InboxEntry[]): Promise<{ refused: Set<InboxEntry>; unverified: Set<InboxEntry> }> {
   const { store, team, name } = deps.tools;
   try {
-    const refused = await new ControlGuard({ root: store, team }, name).refused(entries);
-    for (const r of refused) {
-      const why = `ignored a ${r.type} from "${r.entry.from}": ${r.check === 'unsigned' ? 'not signed' : 'its signature does not verify'}, and this team is signed`;
-      deps.log(why);
-      // Journalled as attempted by whom it claims to be from: `log --actor team-lead` shows the forgery.
-      await journalRefusal({ root: store, team }, r.entry.from, { action: 'control', rule: 'signature', code: 'NOT_PERMITTED', message: why, target: name, surface: 'runtime' });
-    }
-    return new Set(refused.map((r) => r.entry));
+    const judged = await guard.judge(entries);
+    for (const r of judged.refused) deps.log(`withheld a message from "${r.entry.from}": ${r.reason} (check ${r.check}), and this team is signed`);
+    await reportWithheld({ root: store, team }, name, judged.refused, 'runtime', deps.log);
+    return { refused: new Set(judged.refused.map((r) => r.entry)), unverified: judged.unverified };
   } catch (err) {
-    // Signed, but this machine cannot verify (no key): obey no control message at all.
-    const controls = entries.filter((e) => SIGNED_TYPES.some((t) => e.text.includes(`"${t}"`)));
-    if (controls.length > 0) deps.log(`ignored ${controls.length} control message(s): ${err instanceof Error ? err.message : String(err)}`);
-    return new Set(controls);
+    // Signed, but this machine cannot verify (a key file it must not use): obey no control message at all.
+    const controls = entries.filter((e) => CONTROL_TYPES.some((t) => e.text.includes(`"${t}"`)));
+    if (controls.length > 0) deps.log(`withheld ${controls.length} control message(s): ${err instanceof Error ? err.message : String(err)}`);
+    return { refused: new Set(controls), unverified: new Set() };
   }
 }

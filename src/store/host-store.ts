@@ -5,6 +5,7 @@
  * (the filesystem root, or `--root`/`$MAILROOM_ROOT`/`~/.mailroom` beside a Redis store).
  */
 import type { CommandRecord } from '../protocol/command.js';
+import type { LeadPin, ObeyedIds, StoredKey } from '../protocol/identity-files.js';
 import type { ProcessRecord } from '../protocol/process.js';
 import type { StoreIssue, StoreRepair } from './health.js';
 import type { ProcessProbe } from '../domain/processes.js';
@@ -64,6 +65,21 @@ export interface HostStore {
   readTeamKey(team: string): Promise<Buffer | undefined>;
   /** Makes a new signing key for the team (replacing none: @throws TEAM_EXISTS when one exists). */
   createTeamKey(team: string): Promise<Buffer>;
+
+  // Identities of signed teams (src/protocol/identity-files.ts; docs/approvals.md "Signed teams").
+  // Each read @throws KEY_PERMISSIONS when the file is readable by others (fix: chmod 600), FILE_CORRUPT.
+  /** A member's Ed25519 key pair on this machine (`mailroom/keys/<team>/<member>.key.json`), undefined when none. */
+  readMemberKey(team: string, member: string): Promise<StoredKey | undefined>;
+  /** Writes (replaces) a member's key pair, mode 0600. */
+  writeMemberKey(key: StoredKey): Promise<void>;
+  /** The lead keys this machine pinned for the team (`lead-pin.json`), undefined when none: the team is not signed here. */
+  readLeadPin(team: string): Promise<LeadPin | undefined>;
+  /** Writes (replaces) the pin. */
+  writeLeadPin(pin: LeadPin): Promise<void>;
+  /** The control messages a member's reader obeyed (nonce → expiry), undefined when none. */
+  readObeyed(team: string, member: string): Promise<ObeyedIds | undefined>;
+  /** Writes (replaces) them. */
+  writeObeyed(team: string, member: string, obeyed: ObeyedIds): Promise<void>;
 
   /** The text of the team's hooks file on this machine (`teams/<team>/hooks.json`), undefined when there is none. */
   readHooksFile(team: string): Promise<{ path: string; text: string } | undefined>;

@@ -1,7 +1,8 @@
 /**
  * Signed teams (issue 13 item 4), real processes: a shutdown_request appended to a teammate's inbox
- * file by hand ("from team-lead", no signature) is obeyed in an open team and ignored — consumed,
- * logged — in a team created `--signed`, where `mailroom team stop` (signed by the lead) still works.
+ * file by hand ("from team-lead", no signature) is obeyed in an open team and withheld — consumed,
+ * logged — in a team created `--signed`, where `mailroom team stop` (signed by the lead) still works;
+ * key files are mode 0600 in a 0700 directory, and only public keys reach the shared settings.
  */
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -46,21 +47,25 @@ it('open team: a hand-appended shutdown_request is obeyed', async () => {
   await until(async () => !(await members()).includes('bob'), 20_000, 'bob to leave');
 });
 
-it('signed team: the forged request is consumed and ignored (and logged); the lead\'s signed one works', async () => {
+it('signed team: the forged request is consumed and withheld (and logged); the lead\'s signed one works', async () => {
   const created = JSON.parse((await mailroomOk(dir.path, 'team', 'create', 'demo', '--signed', '--json')).stdout) as { signing: { alg: string; keyId: string } };
-  expect(created.signing).toMatchObject({ alg: 'hmac-sha256', keyId: expect.stringMatching(/^[0-9a-f]{16}$/) });
-  expect((await stat(join(dir.path, 'mailroom', 'keys', 'demo.key'))).mode & 0o777).toBe(0o600);
+  expect(created.signing).toMatchObject({ alg: 'ed25519', keyId: expect.stringMatching(/^[0-9a-f]{16}$/), publicKey: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+  for (const file of ['team-lead.key.json', 'lead-pin.json']) expect((await stat(join(dir.path, 'mailroom', 'keys', 'demo', file))).mode & 0o777).toBe(0o600);
+  expect((await stat(join(dir.path, 'mailroom', 'keys', 'demo'))).mode & 0o777).toBe(0o700);
+  // The shared settings hold the public key only.
+  expect(await readFile(join(dir.path, 'teams', 'demo', 'mailroom-settings.json'), 'utf8')).not.toContain((JSON.parse(await readFile(join(dir.path, 'mailroom', 'keys', 'demo', 'team-lead.key.json'), 'utf8')) as { privateKey: string }).privateKey);
   await startBob();
 
   const forged = await forgeShutdown();
   await until(async () => (await openFsStores(dir.path).team.readInbox('demo', 'bob')).find((e) => e.text === forged)?.read === true, 20_000, 'bob to consume the forged request');
   expect(await members()).toContain('bob');
-  const log = await readFile(join(dir.path, 'teams', 'demo', 'logs', 'bob.log'), 'utf8');
-  expect(log).toContain('ignored a shutdown_request from "team-lead": not signed');
+  await until(async () => (await readFile(join(dir.path, 'teams', 'demo', 'logs', 'bob.log'), 'utf8')).includes('withheld a message from "team-lead": shutdown_request claiming to be from the lead "team-lead" is not signed'), 20_000, 'bob to log it');
 
   const stop = await mailroom(dir.path, 'team', 'stop', 'bob', '--timeout', '15000', '--json');
   expect(stop.code, stop.stderr).toBe(0);
   expect(JSON.parse(stop.stdout)).toMatchObject({ outcome: 'approved' });
-  const signed = (await openFsStores(dir.path).team.readInbox('demo', 'bob')).filter((e) => e.text.startsWith('{')).map((e) => JSON.parse(e.text) as Record<string, unknown>).find((m) => m.type === 'shutdown_request' && m.reason !== 'forged');
-  expect(signed).toMatchObject({ mailroomSig: expect.stringMatching(/^v1\.[0-9a-f]{16}\./) });
+  const signed = (await openFsStores(dir.path).team.readInbox('demo', 'bob')).find((e) => e.text.includes('"shutdown_request"') && !e.text.includes('forged'));
+  expect(signed).toMatchObject({ mailroom_sig: expect.stringMatching(/^s2\.[0-9a-f]{16}\./) });
+  // The lead's own key signs: no certificate.
+  expect(signed!.mailroom_cert).toBeUndefined();
 });

@@ -12,6 +12,7 @@ interface LogArgs extends GlobalArgs {
   tail?: number;
   actor?: string;
   expand?: boolean;
+  verify?: boolean;
 }
 
 /** `log`. */
@@ -25,15 +26,22 @@ export const logCommand: CommandModule<GlobalArgs, LogArgs> = {
       .option('tail', { type: 'number', describe: 'Print only the last N events of the history' })
       .option('actor', { type: 'string', describe: 'Only what this member did or tried (refused attempts included), every kind of event' })
       .option('expand', { type: 'boolean', describe: 'One line per event (default: runs of deliveries and metadata-only updates share a line that says how many)' })
+      .option('verify', { type: 'boolean', describe: 'Signed team: check every journalled message against this machine\'s trusted keys, name each that fails (exit 5 when any does)' })
       .option('record', { type: 'boolean', default: true, describe: 'First journal what is on disk and not yet recorded (--no-record: only read)' })
       .example('$0 log demo', 'Print the history of team "demo"')
       .example('$0 log demo --actor bob --json', 'Everything bob did or was refused, as NDJSON')
+      .example('$0 log demo --verify', 'Check the signatures of every message in the history')
       .example('$0 log --claude --team session-1a2b3c4d --follow --json', "Follow a Claude Code session's team as NDJSON") as Argv<LogArgs>,
   handler: async (a) => {
     if (a.tail !== undefined && (!Number.isInteger(a.tail) || a.tail < 0)) {
       throw new MailroomError('INVALID_ARGUMENT', `--tail must be a whole number of events (got ${a.tail}).`);
     }
     const { root, team } = await teamTarget(a);
+    if (a.verify) {
+      const { runVerifyLog } = await import('../live/verify-log.js');
+      await runVerifyLog({ store: root, team, json: a.json === true });
+      return;
+    }
     if (a.actor !== undefined) {
       if (a.follow) throw new MailroomError('INVALID_ARGUMENT', '--actor does not go with --follow yet: run `mailroom log --actor …` again, or follow everything with --follow.');
       const { runActorLog } = await import('../live/actor-log.js');

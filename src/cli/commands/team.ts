@@ -10,6 +10,7 @@ import { teamResumeCommand } from './team-resume.js';
 import { teamStopCommand } from './team-stop.js';
 import { teamPolicyCommand } from './team-policy.js';
 import { teamDeleteCommand } from './team-delete.js';
+import { teamRekeyCommand, teamUnsignCommand } from './team-signing.js';
 import { emit } from '../output.js';
 import { openStore, teamTarget, type GlobalArgs } from '../globals.js';
 import { teamDetail } from '../render/text.js';
@@ -24,14 +25,14 @@ const create: CommandModule<GlobalArgs, Args<{ team: string; description?: strin
     y
       .positional('team', { type: 'string', demandOption: true, describe: 'Team name (^[a-z0-9][a-z0-9-]{0,63}$)' })
       .option('description', { type: 'string', describe: 'Free-text description' })
-      .option('signed', { type: 'boolean', describe: "Sign the lead's control messages (shutdown, approvals, assignments) with a team key; mailroom teammates ignore unsigned ones" })
+      .option('signed', { type: 'boolean', describe: 'Every mailroom member signs what it sends (Ed25519 key per member); unsigned or forged messages are withheld' })
       .example('$0 team create research --description "Literature review"', 'Create team "research"')
       .example('$0 team create ops --signed', 'A team where a hand-written shutdown_request stops nobody') as Argv<Args<{ team: string; description?: string; signed?: boolean }>>,
   handler: async (a) => {
     const { createTeam } = await import('../../core/teams/team-lifecycle.js');
     const root = await openStore(a);
-    if (a.signed && (await root.host.readTeamKey(a.team)) !== undefined) {
-      throw new MailroomError('TEAM_EXISTS', `A signing key for team "${a.team}" is left on this machine (${root.host.location}/mailroom/keys/${a.team}.key): move it away, or restore that team.`);
+    if (a.signed && ((await root.host.readTeamKey(a.team)) !== undefined || (await root.host.readLeadPin(a.team)) !== undefined)) {
+      throw new MailroomError('TEAM_EXISTS', `Signing keys of an earlier team "${a.team}" are left on this machine (${root.host.location}/mailroom/keys/${a.team}/ or ${a.team}.key): move them away, or restore that team.`);
     }
     const config = await createTeam({ root, team: a.team, description: a.description });
     const signing = a.signed ? await (await import('../../core/teams/signing.js')).enableSigning({ root, team: a.team }) : undefined;
@@ -88,12 +89,12 @@ const restore: CommandModule<GlobalArgs, Args<{ name?: string; list?: boolean }>
 };
 
 /** The subcommands of `team`, in help order. */
-export const TEAM_COMMANDS = [create, list, show, teamDeleteCommand, restore, teamResumeCommand, teamSpawnCommand, teamStopCommand, teamSendCommand, teamAskCommand, teamBroadcastCommand, teamPolicyCommand] as unknown as CommandModule<GlobalArgs, GlobalArgs>[];
+export const TEAM_COMMANDS = [create, list, show, teamDeleteCommand, restore, teamResumeCommand, teamSpawnCommand, teamStopCommand, teamSendCommand, teamAskCommand, teamBroadcastCommand, teamPolicyCommand, teamRekeyCommand, teamUnsignCommand] as unknown as CommandModule<GlobalArgs, GlobalArgs>[];
 
 /** The `team` command group. */
 export const teamCommand: CommandModule<GlobalArgs, GlobalArgs> = {
   command: 'team <command>',
-  describe: 'Teams: create, list, show, delete, restore, resume, spawn, stop, send, ask, broadcast, policy',
+  describe: 'Teams: create, list, show, delete, restore, resume, spawn, stop, send, ask, broadcast, policy, rekey, unsign',
   builder: (y) =>
     y
       .command(TEAM_COMMANDS)

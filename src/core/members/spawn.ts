@@ -6,6 +6,7 @@
  * The spawn prompt becomes the first inbox message from the lead. Starting the teammate is the
  * runtime's job.
  */
+import { makeIdentity } from '../trust/identity.js';
 import type { Approvable } from '../../protocol/settings.js';
 import { MailroomError } from '../../errors.js';
 import { assertValidName } from '../../domain/names.js';
@@ -95,7 +96,9 @@ export async function spawnMember(options: SpawnOptions): Promise<Member> {
   const runtime = options.backend ?? 'in-process';
   const prompt = teamKeepsPrompts(config) ? options.prompt : undefined;
   const draft = buildMember({ ...options, team: options.team, backend: runtime, prompt, model: options.model ?? 'worker', cwd, joinedAt: nowOf(options) });
-  const record = { runtime, prompt: options.prompt, capabilities: parseCapabilities(options.capabilities), approve: options.approve };
+  // In a signed team its key pair is made here, where it is spawned (core/trust/identity.ts).
+  const identity = await makeIdentity(options, options.name, draft.joinedAt ?? nowOf(options));
+  const record = { runtime, prompt: options.prompt, capabilities: parseCapabilities(options.capabilities), approve: options.approve, identity };
   const { value: member } = await store.addMember(options.team, draft, { ...opOf(options), assignColor: true, retireEarlierShutdownRequests: true, record });
   if (options.prompt) {
     await sendMessage({ ...options, from: leadName(await store.readConfig(options.team)), to: options.name, text: options.prompt });

@@ -119,11 +119,13 @@ async function waitForAnswer(options: WaitOptions, feed: TeamFeed, requestId: st
 
 async function findAnswer(options: WaitOptions, requestId: string, match: AnswerMatcher): Promise<PermissionAnswer | undefined> {
   const entries = (await teamOf(options).readInbox(options.team, options.from)).filter((e) => match(e, requestId) !== undefined);
-  // In a signed team an answer without the lead's signature is ignored (core/teams/signing.ts).
-  const refused = new Set((await new ControlGuard(options, options.from).refused(entries)).map((r) => r.entry));
+  // In a signed team an answer that fails verification is ignored (core/teams/signing.ts).
+  const guard = new ControlGuard(options, options.from);
+  const refused = new Set((await guard.refused(entries)).map((r) => r.entry));
   const entry = entries.find((e) => !refused.has(e));
   if (!entry) return undefined;
   if (entry.read !== true) await markRead({ ...options, agent: options.from, entries: [entry] });
+  await guard.remember([entry]);
   return match(entry, requestId);
 }
 

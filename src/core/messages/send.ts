@@ -14,7 +14,7 @@ import { leadName, requireMember } from '../../domain/roster.js';
 import type { TeamStore } from '../../store/team-store.js';
 import { isoTime, nowOf, opOf, teamOf, type TeamOptions } from '../context.js';
 import { autoArchiveAllowed } from './inbox-archive.js';
-import { signIfControl } from '../teams/signing.js';
+import { signOutgoing } from '../trust/message-signing.js';
 
 /** Input of {@link sendMessage}. */
 export interface SendOptions extends TeamOptions {
@@ -66,7 +66,8 @@ async function deliver(store: TeamStore, config: TeamConfig, options: Omit<SendO
   for (const to of recipients) requireMember(config, to, 'recipient');
   if (options.text === '') throw new MailroomError('MESSAGE_INVALID', 'Message text is empty: give the text to send.');
   if (recipients.length === 0) return [];
-  const messages = recipients.map((to) => ({ to, entry: buildEntry(options, from, sender.color) }));
+  // In a signed team every entry carries its sender's signature (core/trust/message-signing.ts).
+  const messages = await signOutgoing(options, config, from, recipients.map((to) => ({ to, entry: buildEntry(options, from, sender.color) })));
   const archiveRead = recipients.filter((to) => autoArchiveAllowed(config, to));
   const { value } = await store.appendMessages(options.team, messages, { ...opOf(options, from), archiveRead, idempotencyKey: options.idempotencyKey });
   return value.messages.map((m) => (value.replayed ? { to: m.to, entry: m.entry, replayed: true as const } : { to: m.to, entry: m.entry }));
@@ -119,8 +120,7 @@ export async function sendStructured(options: SendStructuredOptions): Promise<Se
   const from = options.from ?? leadName(config);
   const now = nowOf(options);
   const completed = completeStructured(withRequestId(options.message, { from, to: options.to, team: options.team, now }), from, now);
-  // A signed team's lead-only control messages carry the team's signature (core/teams/signing.ts).
-  const message = (await signIfControl(options, completed as StructuredMessage & Record<string, unknown>, from, options.to)) as StructuredMessage;
+  const message = completed;
   // The entry carries the same instant as the message inside it (and its request id), as in Claude Code.
   const [sent] = await deliver(store, config, { ...options, now: () => now, from, text: JSON.stringify(message) }, [options.to]);
   return { ...sent!, message };

@@ -1,87 +1,122 @@
 /**
- * Signed teams (`team create --signed`, docs/approvals.md "Signed teams"): the lead's control
- * messages (shutdown_request, task_assignment, the approval answers) carry an HMAC signature with
- * the team's key, and mailroom teammates ignore — and report — one without a valid signature, so a
- * `shutdown_request` appended to an inbox file by hand stops nobody.
+ * The guard every mailroom reader of a signed team puts before what it hands on (docs/approvals.md
+ * "Signed teams"): the runtime before a model call, MCP `read_inbox`/`wait_for_message`, a teammate
+ * waiting for the lead's answer. Entries that fail verification (core/trust/verify.ts) are withheld and
+ * reported — journalled as a `refused` event under the member they claim to be from, and told to
+ * the lead — and the control messages a reader obeys are remembered (host store), so a replayed one
+ * is refused.
  */
-import { MailroomError } from '../../errors.js';
-import { leadName } from '../../domain/roster.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
-import { SIGNED_TYPES, keyIdOf, signMessage, verifyMessage, type SignatureCheck } from '../../protocol/signature.js';
-import { parseMessageText } from '../../protocol/structured.js';
-import type { Signing } from '../../protocol/settings.js';
-import { hostOf, nowOf, opOf, teamOf, type TeamOptions } from '../context.js';
+import { findMember, leadName } from '../../domain/roster.js';
+import { hostOf, nowOf, teamOf, type TeamOptions } from '../context.js';
+import { sendMessage } from '../messages/send.js';
+import { journalRefusal } from '../live/journal-refusals.js';
+import { loadTrust, type Trust } from '../trust/trust.js';
+import { verdictOf, type FailCheck, type Verdict } from '../trust/verify.js';
 
-/**
- * Makes the team signed: a new key in this machine's host store (mode 0600) and `signing` in the
- * team's settings. @returns the signing settings. @throws TEAM_EXISTS (a key exists), TEAM_NOT_FOUND
- */
-export async function enableSigning(options: TeamOptions): Promise<Signing> {
-  await teamOf(options).readConfig(options.team);
-  const key = await hostOf(options).createTeamKey(options.team);
-  const signing: Signing = { alg: 'hmac-sha256', keyId: keyIdOf(key), since: nowOf(options) };
-  await teamOf(options).updateSettings(options.team, { signing }, opOf(options));
-  return signing;
-}
+export { enableSigning } from '../trust/identity.js';
 
-/** The team's key when it is signed (undefined: an open team). @throws NOT_PERMITTED when signed and this machine lacks the key */
-async function keyOf(options: TeamOptions, signing: Signing | undefined): Promise<Buffer | undefined> {
-  if (!signing) return undefined;
-  const key = await hostOf(options).readTeamKey(options.team);
-  if (!key || keyIdOf(key) !== signing.keyId) {
-    throw new MailroomError('NOT_PERMITTED', `Team "${options.team}" is signed (key ${signing.keyId}) and this machine has ${key ? 'another key' : 'no key'}: copy mailroom/keys/${options.team}.key from the machine that created the team (mode 0600). (rule: signature)`, {
-      details: { rule: 'signature', keyId: signing.keyId },
-    });
-  }
-  return key;
-}
-
-/**
- * Signs `message` when the team is signed, its type is a lead-only control message and the lead
- * sends it; otherwise returns it unchanged.
- */
-export async function signIfControl<M extends { type: string } & Record<string, unknown>>(options: TeamOptions, message: M, from: string, to: string): Promise<M> {
-  if (!SIGNED_TYPES.includes(message.type)) return message;
-  const store = teamOf(options);
-  const [settings, config] = await Promise.all([store.readSettings(options.team), store.readConfig(options.team)]);
-  if (!settings.signing || from !== leadName(config)) return message;
-  const key = await keyOf(options, settings.signing);
-  return key ? signMessage(message, key, options.team, to) : message;
-}
-
-/** A control message a teammate must not obey. */
+/** An entry that must not be handed on. */
 export interface RefusedControl {
   entry: InboxEntry;
-  type: string;
-  check: Exclude<SignatureCheck, 'valid'>;
+  /** Its control type, when it is a control message. */
+  type: string | undefined;
+  check: FailCheck;
+  /** Why, in words (names the claimed sender). */
+  reason: string;
 }
 
-/**
- * A reader of `to`'s inbox in a signed team: which of `entries` are control messages without a
- * valid signature (to be ignored and reported). An open team refuses none.
- */
+/** The guard's judgement of a batch. */
+export interface Judged {
+  /** Entries to withhold. */
+  refused: RefusedControl[];
+  /** Entries shown but not verified (senders that cannot sign, in a signed team). */
+  unverified: Set<InboxEntry>;
+  /** Verified entries. */
+  verified: Set<InboxEntry>;
+}
+
+/** A reader of `to`'s inbox: judges entries, and remembers the control messages it obeyed. */
 export class ControlGuard {
-  private key: Buffer | undefined | null = null;
+  private readonly verdicts = new Map<InboxEntry, Verdict>();
 
   constructor(
     private readonly options: TeamOptions,
     private readonly to: string,
   ) {}
 
-  /** The refused entries among `entries` (none in an open team). */
+  /** Judges `entries` (none refused in an open team). @throws KEY_PERMISSIONS, FILE_CORRUPT (identity files on this machine) */
+  async judge(entries: readonly InboxEntry[]): Promise<Judged> {
+    const out: Judged = { refused: [], unverified: new Set(), verified: new Set() };
+    if (entries.length === 0) return out;
+    const trust = await loadTrust(this.options);
+    if (!trust.signed) return out;
+    const reader = await this.readerOf(trust);
+    for (const entry of entries) {
+      const v = verdictOf(trust, entry, this.to, reader);
+      this.verdicts.set(entry, v);
+      if (v.status === 'failed') out.refused.push({ entry, type: controlOf(entry), check: v.check, reason: v.reason });
+      else if (v.status === 'unverified') out.unverified.add(entry);
+      else if (v.status === 'verified') out.verified.add(entry);
+    }
+    return out;
+  }
+
+  /** The refused entries among `entries` (see {@link judge}). */
   async refused(entries: readonly InboxEntry[]): Promise<RefusedControl[]> {
-    const controls = entries.flatMap((entry) => {
-      const p = parseMessageText(entry.text);
-      return p.kind === 'structured' && SIGNED_TYPES.includes(p.message.type) ? [{ entry, message: p.message as unknown as Record<string, unknown>, type: p.message.type }] : [];
-    });
-    if (controls.length === 0) return [];
-    const settings = await teamOf(this.options).readSettings(this.options.team);
-    if (!settings.signing) return [];
-    if (this.key === null) this.key = await keyOf(this.options, settings.signing);
-    const key = this.key!;
-    return controls.flatMap((c) => {
-      const check = verifyMessage(c.message, key, this.options.team, this.to);
-      return check === 'valid' ? [] : [{ entry: c.entry, type: c.type, check }];
-    });
+    return (await this.judge(entries)).refused;
+  }
+
+  /** Records that the verified control messages among `entries` were obeyed (handed on), so a replay of one is refused. */
+  async remember(entries: readonly InboxEntry[]): Promise<void> {
+    const nonces: [string, number][] = [];
+    for (const e of entries) {
+      const v = this.verdicts.get(e);
+      if (v?.status === 'verified' && v.expires !== undefined && controlOf(e)) nonces.push([v.nonce, v.expires]);
+    }
+    if (nonces.length === 0) return;
+    const host = hostOf(this.options);
+    const trust = await loadTrust(this.options, { pin: false });
+    const joinedAt = findMember(trust.config, this.to)?.joinedAt ?? 0;
+    const now = nowOf(this.options);
+    const prior = await host.readObeyed(this.options.team, this.to);
+    const ids: Record<string, number> = {};
+    if (prior && prior.joinedAt === joinedAt) for (const [id, exp] of Object.entries(prior.ids)) if (exp >= now) ids[id] = exp;
+    for (const [id, exp] of nonces) ids[id] = exp;
+    await host.writeObeyed(this.options.team, this.to, { v: 1, joinedAt, ids });
+  }
+
+  private async readerOf(trust: Trust) {
+    const member = findMember(trust.config, this.to);
+    return { name: this.to, joinedAt: member?.joinedAt, obeyed: await hostOf(this.options).readObeyed(this.options.team, this.to), now: nowOf(this.options) };
+  }
+}
+
+function controlOf(entry: InboxEntry): string | undefined {
+  try {
+    const parsed = JSON.parse(entry.text) as { type?: unknown };
+    return typeof parsed?.type === 'string' ? parsed.type : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reports withheld entries: a `refused` event per entry (actor: whom it claims to be from, rule
+ * `signature`) and, unless the reader is the lead, one message to the lead naming them. Never
+ * throws; `log` gets what could not be reported.
+ */
+export async function reportWithheld(options: TeamOptions, reader: string, refused: readonly RefusedControl[], surface: string, log: (line: string) => void): Promise<void> {
+  if (refused.length === 0) return;
+  for (const r of refused) {
+    await journalRefusal(options, r.entry.from, { action: 'control', rule: 'signature', code: 'NOT_PERMITTED', message: `withheld from ${reader}: ${r.reason}`, target: reader, surface }).catch((e: unknown) => log(`could not journal a withheld message: ${String(e)}`));
+  }
+  try {
+    const lead = leadName(await teamOf(options).readConfig(options.team));
+    if (reader === lead) return;
+    const lines = refused.map((r) => `- ${r.reason} (msg_id ${r.entry.msg_id ?? 'none'})`);
+    await sendMessage({ ...options, from: reader, to: lead, text: `Withheld ${refused.length} message(s) that failed verification in signed team "${options.team}":\n${lines.join('\n')}`, summary: 'Withheld unverifiable messages' });
+  } catch (e) {
+    log(`could not tell the lead about withheld messages: ${e instanceof Error ? e.message : String(e)}`);
   }
 }

@@ -24,18 +24,23 @@ export function neutraliseBody(text: string): string {
   return text.replace(/<\/teammate-message/gi, '&lt;/teammate-message');
 }
 
-/** Wraps one inbox entry. */
-export function wrapMessage(entry: InboxEntry): string {
+/**
+ * Wraps one inbox entry. `unverified`: in a signed team, a message whose sender cannot sign (a
+ * Claude Code member) gets `verified="false"` last, as Claude Code 2.1.332 marks an unverified
+ * lead message (reference §7.6); nothing is ever marked verified.
+ */
+export function wrapMessage(entry: InboxEntry, unverified = false): string {
   const attrs = [`teammate_id="${escapeAttribute(senderOf(entry))}"`];
   if (entry.color && (PALETTE as readonly string[]).includes(entry.color)) attrs.push(`color="${escapeAttribute(entry.color)}"`);
   const summary = (entry.summary ?? '').trim().slice(0, SUMMARY_CAP);
   if (summary !== '') attrs.push(`summary="${escapeAttribute(summary)}"`);
+  if (unverified) attrs.push('verified="false"');
   return `<teammate-message ${attrs.join(' ')}>\n${neutraliseBody(entry.text)}\n</teammate-message>`;
 }
 
-/** Wraps several entries, in the given order, joined by one blank line. */
-export function wrapMessages(entries: readonly InboxEntry[]): string {
-  return entries.map(wrapMessage).join('\n\n');
+/** Wraps several entries, in the given order, joined by one blank line; those in `unverified` marked so. */
+export function wrapMessages(entries: readonly InboxEntry[], unverified?: ReadonlySet<InboxEntry>): string {
+  return entries.map((e) => wrapMessage(e, unverified?.has(e) ?? false)).join('\n\n');
 }
 
 function senderOf(entry: InboxEntry): string {

@@ -7,6 +7,7 @@
  * removes its own pid record whenever it returns (a SIGKILLed agent leaves a record that the next
  * claim finds stale).
  */
+import { assertCanSign } from '../../core/trust/message-signing.js';
 import { MailroomError, isMailroomError } from '../../errors.js';
 import { storeOf, type StoreRef } from '../../core/context.js';
 import { requireMember } from '../../domain/roster.js';
@@ -44,6 +45,8 @@ export interface AgentProcessOptions {
 export async function runAgentProcess(options: AgentProcessOptions): Promise<TeammateExit> {
   const store = storeOf(options.root);
   const member = requireMember(await store.team.readConfig(options.team), options.name, 'teammate');
+  // In a signed team a teammate signs everything it sends: refuse to start without its key (core/trust/message-signing.ts).
+  await assertCanSign({ root: store, team: options.team }, options.name);
   await claimTeammate(store, options.team, options.name, await ownAgentRecord(store, options.team, options.name, options.model));
   let reader: ReaderLease | undefined;
   let sweeper: Sweeper | undefined;

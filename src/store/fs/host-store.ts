@@ -12,6 +12,7 @@ import { MailroomError } from '../../errors.js';
 import { DIR_MODE, FILE_MODE } from './modes.js';
 import { hostname } from 'node:os';
 import type { CommandRecord } from '../../protocol/command.js';
+import type { LeadPin, ObeyedIds, StoredKey } from '../../protocol/identity-files.js';
 import type { ProcessRecord } from '../../protocol/process.js';
 import type { StoreIssue, StoreRepair } from '../health.js';
 import type { AgentLog, HostStore } from '../host-store.js';
@@ -19,6 +20,7 @@ import type { LockOptions } from './lock.js';
 import { Layout } from './paths.js';
 import { probeProcess, type ProcessProbe } from './proc.js';
 import { ensureUserDir, readUserFile, requireUserDir, userFileMtimeMs } from './user-files.js';
+import * as keys from './keys.js';
 import type { FsContext } from './context.js';
 
 let cachedHostId: string | undefined;
@@ -82,6 +84,25 @@ export class FsHostStore implements HostStore {
       throw err;
     }
     return key;
+  }
+
+  readMemberKey(team: string, member: string): Promise<StoredKey | undefined> {
+    return keys.readMemberKey(this.ctx, team, member);
+  }
+  writeMemberKey(key: StoredKey): Promise<void> {
+    return keys.writeMemberKey(this.ctx, key);
+  }
+  readLeadPin(team: string): Promise<LeadPin | undefined> {
+    return keys.readLeadPin(this.ctx, team);
+  }
+  writeLeadPin(pin: LeadPin): Promise<void> {
+    return keys.writeLeadPin(this.ctx, pin);
+  }
+  readObeyed(team: string, member: string): Promise<ObeyedIds | undefined> {
+    return keys.readObeyed(this.ctx, team, member);
+  }
+  writeObeyed(team: string, member: string, obeyed: ObeyedIds): Promise<void> {
+    return keys.writeObeyed(this.ctx, team, member, obeyed);
   }
 
   async readHooksFile(team: string): Promise<{ path: string; text: string } | undefined> {

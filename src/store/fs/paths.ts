@@ -94,6 +94,26 @@ export class Layout {
     return join(this.root, 'mailroom', 'keys', `${pathPart(team)}.key`);
   }
 
+  /** `<root>/mailroom/keys/<team>/`: this machine's identity files of a signed team (src/protocol/identity-files.ts). */
+  identityDir(team: string): string {
+    return join(this.root, 'mailroom', 'keys', fittingPart('team', team, pathPart(team)));
+  }
+
+  /** `<root>/mailroom/keys/<team>/<member>.key.json`: a member's key pair on this machine (mode 0600). */
+  memberKeyPath(team: string, member: string): string {
+    return join(this.identityDir(team), `${fittingPart('member', member, pathPart(member))}.key.json`);
+  }
+
+  /** `<root>/mailroom/keys/<team>/lead-pin.json`: the lead keys this machine trusts. */
+  leadPinPath(team: string): string {
+    return join(this.identityDir(team), 'lead-pin.json');
+  }
+
+  /** `<root>/mailroom/keys/<team>/<member>.obeyed.json`: control messages the member's reader obeyed. */
+  obeyedPath(team: string, member: string): string {
+    return join(this.identityDir(team), `${fittingPart('member', member, pathPart(member))}.obeyed.json`);
+  }
+
   /** `teams/<teamDir>/hooks.json`: the team's hooks on this machine (docs/approvals.md "Hooks"). */
   hooksPath(team: string): string {
     return join(this.teamDir(team), 'hooks.json');

@@ -1,0 +1,120 @@
+/**
+ * Verifying inbox entries against what this machine trusts (core/trust/trust.ts): the one check every
+ * reader applies — the runtime before a model call, MCP `read_inbox`/`wait_for_message`, a
+ * teammate waiting for the lead's answer, `mailroom log --verify` (docs/approvals.md "Signed teams").
+ *
+ * In a signed team an entry is
+ * - `verified`: signed by the lead's pinned key (as the lead), or by a member's key that a
+ *   pinned lead key endorsed for that name;
+ * - `unverified`: from a sender that cannot sign (a Claude Code member, or a name without an
+ *   identity) and not a control message — shown, marked unverified, never as verified;
+ * - failed (withheld and reported): unsigned or badly signed while its sender is the lead or a
+ *   mailroom member with an identity, any control message that does not verify, and — for the
+ *   reader a control message is for — one bound to another incarnation, older than the reader's
+ *   incarnation, past its expiry, or obeyed before.
+ */
+import { findMember } from '../../domain/roster.js';
+import type { InboxEntry } from '../../protocol/inbox.js';
+import type { ObeyedIds } from '../../protocol/identity-files.js';
+import { recordIsFor } from '../../protocol/member-record.js';
+import { CERT_FIELD, CONTROL_TYPES, SIG_FIELD, decodeCertificate, decodeSignature, verifyCertificate, verifyEntry, type Certificate } from '../../protocol/signature.js';
+import { parseMessageText } from '../../protocol/structured.js';
+import { currentLeadKey, type Trust } from './trust.js';
+
+/** Why an entry failed verification (stable words, shown in logs, MCP `reason` and `log --verify`). */
+export type FailCheck =
+  | 'unsigned'
+  | 'bad-signature'
+  | 'unknown-key'
+  | 'bad-certificate'
+  | 'replaced-key'
+  | 'retired-lead-key'
+  | 'other-incarnation'
+  | 'older-than-incarnation'
+  | 'expired'
+  | 'replayed'
+  | 'no-lead-key';
+
+/** The outcome for one entry. */
+export type Verdict =
+  | { status: 'open' }
+  | { status: 'verified'; signer: 'lead' | 'member'; nonce: string; expires?: number | undefined }
+  | { status: 'unverified' }
+  | { status: 'failed'; check: FailCheck; reason: string };
+
+/** The reader a control message is checked for (live reading; `log --verify` passes none). */
+export interface ReaderView {
+  name: string;
+  /** Its incarnation (roster `joinedAt`). */
+  joinedAt: number | undefined;
+  obeyed: ObeyedIds | undefined;
+  now: number;
+}
+
+/** The protocol type of a control message in `text`, else undefined. */
+export function controlTypeOf(text: string): string | undefined {
+  const p = parseMessageText(text);
+  return p.kind === 'structured' && CONTROL_TYPES.includes(p.message.type) ? p.message.type : undefined;
+}
+
+/** Judges one entry that reached `to`'s inbox. */
+export function verdictOf(trust: Trust, entry: InboxEntry, to: string, reader?: ReaderView): Verdict {
+  if (!trust.signed) return { status: 'open' };
+  const control = controlTypeOf(entry.text);
+  const fail = (check: FailCheck, reason: string): Verdict => ({ status: 'failed', check, reason: control ? `${control} ${reason}` : reason });
+  const isLead = entry.from === trust.lead;
+  const identity = isLead ? undefined : identityOf(trust, entry.from);
+  const sig = decodeSignature(entry[SIG_FIELD]);
+  if (!sig) {
+    if (entry[SIG_FIELD] !== undefined) return fail('bad-signature', `from "${entry.from}": its signature field is malformed`);
+    if (isLead) return fail('unsigned', `claiming to be from the lead "${entry.from}" is not signed`);
+    if (identity) return fail('unsigned', `from "${entry.from}" is not signed, and "${entry.from}" is a mailroom member that signs every message`);
+    if (control) return fail('unsigned', `from "${entry.from}" is not signed (control messages must be)`);
+    return { status: 'unverified' };
+  }
+  if (trust.keys.length === 0) return fail('no-lead-key', `from "${entry.from}" cannot be checked: this machine holds only an earlier release's HMAC team key; run \`mailroom team rekey\` where the lead runs`);
+  const signed = { team: trust.team, from: entry.from, to, msgId: entry.msg_id ?? '', text: entry.text, summary: entry.summary };
+  const leadKey = trust.keys.find((k) => k.keyId === sig.keyId);
+  let signer: 'lead' | 'member';
+  if (leadKey) {
+    if (!isLead) return fail('bad-signature', `from "${entry.from}" is signed with the lead's key but not sent by the lead`);
+    if (!verifyEntry(leadKey.publicKey, signed, sig)) return fail('bad-signature', `from "${entry.from}": its signature does not verify`);
+    if (control && reader && leadKey !== currentLeadKey(trust)) return fail('retired-lead-key', `from "${entry.from}" is signed with a lead key retired by \`team rekey\``);
+    signer = 'lead';
+  } else {
+    const cert = decodeCertificate(entry[CERT_FIELD]);
+    if (!cert) return fail('unknown-key', `from "${entry.from}": signed by key ${sig.keyId}, which no trusted key endorses (no certificate)`);
+    const endorser = trust.keys.find((k) => k.keyId === cert.leadKeyId);
+    if (!endorser || !verifyCertificate(cert, trust.team, entry.from, endorser.publicKey)) return fail('bad-certificate', `from "${entry.from}": its certificate is not the lead's endorsement of "${entry.from}"`);
+    if (!verifyEntry(cert.publicKey, signed, sig)) return fail('bad-signature', `from "${entry.from}": its signature does not verify`);
+    if (reader && identity && sameIncarnation(identity, cert) && identity.publicKey !== cert.publicKey) return fail('replaced-key', `from "${entry.from}" is signed with a key the member no longer holds (re-keyed)`);
+    signer = 'member';
+  }
+  if (control && reader) {
+    const inc = reader.joinedAt;
+    if (inc !== undefined && sig.incarnation !== inc) return fail('other-incarnation', `from "${entry.from}" was signed for another incarnation of "${reader.name}" (joined ${sig.incarnation ?? 'unknown'}, this one ${inc}): a replay`);
+    if (inc !== undefined && sig.at < inc) return fail('older-than-incarnation', `from "${entry.from}" was signed before "${reader.name}" joined`);
+    if (sig.expires === undefined || reader.now > sig.expires) return fail('expired', `from "${entry.from}" expired at ${sig.expires === undefined ? '(no expiry)' : new Date(sig.expires).toISOString()}`);
+    if (reader.obeyed && reader.obeyed.joinedAt === inc && reader.obeyed.ids[sig.nonce] !== undefined) return fail('replayed', `from "${entry.from}" was obeyed before (nonce ${sig.nonce}): a replay`);
+  }
+  return { status: 'verified', signer, nonce: sig.nonce, expires: sig.expires };
+}
+
+interface Identity {
+  publicKey: string;
+  joinedAt: number;
+}
+
+/** The identity a current member of that name holds (a re-endorsed certificate in the settings beats its record's). */
+function identityOf(trust: Trust, name: string): Identity | undefined {
+  const member = findMember(trust.config, name);
+  if (!member) return undefined;
+  const record = trust.records.find((r) => r.name === name && recordIsFor(r, member));
+  const reissued = decodeCertificate(trust.settings.signing?.certs?.[name]);
+  if (reissued && reissued.joinedAt === member.joinedAt) return { publicKey: reissued.publicKey, joinedAt: reissued.joinedAt };
+  return record?.identity ? { publicKey: record.identity.publicKey, joinedAt: record.joinedAt } : undefined;
+}
+
+function sameIncarnation(identity: Identity, cert: Certificate): boolean {
+  return identity.joinedAt === cert.joinedAt;
+}

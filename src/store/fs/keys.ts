@@ -1,0 +1,70 @@
+/**
+ * This machine's identity files of signed teams (src/protocol/identity-files.ts): member key pairs,
+ * the pinned lead keys, the obeyed control ids. Files mode 0600 in a 0700 directory, written
+ * atomically (temp file + rename). A key file others can read is refused, never used.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { z } from 'zod';
+import { MailroomError } from '../../errors.js';
+import { LeadPinSchema, ObeyedIdsSchema, StoredKeySchema, type LeadPin, type ObeyedIds, type StoredKey } from '../../protocol/identity-files.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { formatJson } from './json-file.js';
+import { makeDirs } from './make-dirs.js';
+import { DIR_MODE } from './modes.js';
+import type { FsContext } from './context.js';
+
+/** Reads one identity file: undefined when missing. @throws KEY_PERMISSIONS (readable by others), FILE_CORRUPT */
+async function readIdentityFile<T>(path: string, schema: z.ZodType<T>, what: string): Promise<T | undefined> {
+  let text: string;
+  try {
+    const s = await stat(path);
+    if ((s.mode & 0o077) !== 0) {
+      const mode = (s.mode & 0o777).toString(8).padStart(4, '0');
+      throw new MailroomError('KEY_PERMISSIONS', `${path} (${what}) has mode ${mode}: others may read or change it, so mailroom does not use it. Fix: chmod 600 ${path} (and check nobody else copied it).`, { details: { path, mode } });
+    }
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = undefined;
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new MailroomError('FILE_CORRUPT', `${path} is not a mailroom ${what}: restore it from a backup of this machine, or remove it and run \`mailroom team rekey\` where the lead runs.`, { details: { path } });
+  return parsed.data;
+}
+
+async function writeIdentityFile(path: string, value: unknown): Promise<void> {
+  await makeDirs(dirname(path), DIR_MODE);
+  await writeFileAtomic(path, formatJson(value));
+}
+
+/** A member's key pair on this machine. */
+export function readMemberKey(ctx: FsContext, team: string, member: string): Promise<StoredKey | undefined> {
+  return readIdentityFile(ctx.layout.memberKeyPath(team, member), StoredKeySchema, 'member key');
+}
+/** Writes (replaces) a member's key pair, mode 0600. */
+export function writeMemberKey(ctx: FsContext, key: StoredKey): Promise<void> {
+  return writeIdentityFile(ctx.layout.memberKeyPath(key.team, key.name), key);
+}
+/** The lead keys this machine pinned for `team`. */
+export function readLeadPin(ctx: FsContext, team: string): Promise<LeadPin | undefined> {
+  return readIdentityFile(ctx.layout.leadPinPath(team), LeadPinSchema, 'lead key pin');
+}
+/** Writes (replaces) the pin. */
+export function writeLeadPin(ctx: FsContext, pin: LeadPin): Promise<void> {
+  return writeIdentityFile(ctx.layout.leadPinPath(pin.team), pin);
+}
+/** The control ids a member's reader obeyed. */
+export function readObeyed(ctx: FsContext, team: string, member: string): Promise<ObeyedIds | undefined> {
+  return readIdentityFile(ctx.layout.obeyedPath(team, member), ObeyedIdsSchema, 'obeyed-ids file');
+}
+/** Writes (replaces) them. */
+export function writeObeyed(ctx: FsContext, team: string, member: string, obeyed: ObeyedIds): Promise<void> {
+  return writeIdentityFile(ctx.layout.obeyedPath(team, member), obeyed);
+}
