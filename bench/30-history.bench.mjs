@@ -1,10 +1,10 @@
 // Cost of one send (core sendMessage, in process) against the size of the recipient's read
 // history (../shared/cases/03): with archiving (the lead's inbox: read history moves to
 // <root>/mailroom/archive once the file passes 64 KiB) and without (an in-process teammate's
-// inbox, never archived automatically). Baseline: the same send to an empty inbox.
+// inbox in Claude Code's in-process shape, never archived automatically). Baseline: the same send to an empty inbox.
 import { sendMessage } from '../dist/core/messages/send.js';
 import { median } from './lib/stats.mjs';
-import { makeTeam, writeHistory } from './lib/setup.mjs';
+import { makeClaudeInProcess, makeTeam, writeHistory } from './lib/setup.mjs';
 
 async function timeSends(root, to, runs) {
   const times = [];
@@ -19,6 +19,9 @@ async function timeSends(root, to, runs) {
 async function scenario(ctx, size, to, runs) {
   const root = await ctx.tempRoot();
   await makeTeam(root, ['a', 'b']);
+  // b as Claude Code records an in-process teammate: never archived automatically (a member
+  // makeTeam registers is one mailroom runs, whose read history IS archived).
+  await makeClaudeInProcess(root, 'b');
   if (size > 0) await writeHistory(root, to, size);
   const [first, ...rest] = await timeSends(root, to, runs + 1);
   return { first, steady: median(rest) };

@@ -2,7 +2,7 @@
 // 10 000 messages (half in the lead's inbox, the rest spread over the teammates). Medians (and a
 // p95) of: a cold snapshot (config + every inbox + every task + journal), the first start that
 // journals every message, applying one inbox or task change to a loaded tracker, rendering the
-// screen (ink, 120×40), a file change until the screen shows it (chokidar → tracker → render), and
+// screen (ink, 120×40), a file change until the screen shows it (fs.watch → tracker → render), and
 // reading and formatting the journal. Baselines are measured in the same run.
 // A bench module for bench/run.mjs (`npm run bench`, or `node bench/run.mjs --only watch`); run
 // alone (`npm run build && node bench/40-watch.bench.mjs [--quick]`) it prints its own table.
@@ -127,7 +127,7 @@ export default async function watchBench(ctx) {
   }
   row('watch: re-render with a new snapshot', median(rerender), { label: 'first frame', value: firstFrameMs });
 
-  // End to end, as `watch` runs: the inbox file is replaced (atomic rename) → chokidar event →
+  // End to end, as `watch` runs: the inbox file is replaced (atomic rename) → fs.watch event →
   // 15 ms debounce → tracker.apply → the screen re-rendered with the new message visible.
   const toUpdate = [];
   const toFrame = [];
@@ -154,7 +154,7 @@ export default async function watchBench(ctx) {
   }
   await following.close();
   ui.unmount();
-  row('watch: file change → snapshot updated (chokidar + tracker), median', median(toUpdate), perChange);
+  row('watch: file change → snapshot updated (fs.watch + tracker), median', median(toUpdate), perChange);
   row('watch: file change → screen shows it, median', median(toFrame), perChange);
   row('watch: file change → screen shows it, p95', quantile(toFrame, 0.95), perChange);
 

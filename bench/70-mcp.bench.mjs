@@ -97,7 +97,7 @@ export default async function mcpBench(ctx) {
   ctx.log(`mcp: start ${median(start).toFixed(0)} ms, list ${median(r.list).toFixed(1)} ms, send ${median(r.send).toFixed(1)} ms, wake ${median(r.wake).toFixed(1)} ms (p90 ${quantile(r.wake, 0.9).toFixed(1)})`);
   const n = `median of ${rounds}`;
   return [
-    { metric: '`mailroom mcp` start (spawn + join + initialize)', note: `median of ${start.length}`, value: median(start), unit: 'ms', baseline: { label: '`node -e 0`', value: median(node) } },
+    { metric: '`mailroom mcp` start (spawn + join + initialize)', note: `median of ${start.length}`, value: median(start), unit: 'ms', baseline: { label: '`node -e 0`', value: median(node) }, goal: '≤ 2×' },
     { metric: 'MCP `list_members` round trip', note: n, value: median(r.list), unit: 'ms', baseline: { label: '`showTeam` in-process', value: median(r.show) } },
     { metric: 'MCP `send_message` round trip', note: n, value: median(r.send), unit: 'ms', baseline: { label: '`sendMessage` in-process', value: median(r.lib) } },
     { metric: 'MCP `wait_for_message` wake: send start → result', note: n, value: median(r.wake), unit: 'ms', baseline: { label: 'same wait in-process (`waitForUnread`)', value: median(r.inproc) } },

@@ -5,11 +5,12 @@
 //
 // A bench module (see bench/README.md) default-exports `async (ctx) => Row[]`, where
 //   Row = { metric: string, value: number, unit: string,
-//           baseline?: { label: string, value: number }, note?: string }
+//           baseline?: { label: string, value: number }, note?: string,
+//           goal?: string (e.g. '≤ 1.5×'), load?: number (default: the 1-min load average when the module ended) }
 // and ctx = { quick: boolean, tempRoot(): Promise<string>, log(line: string): void }.
 import { readdir } from 'node:fs/promises';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { machine } from './lib/machine.mjs';
@@ -29,15 +30,18 @@ const ctx = {
   log: (line) => process.stderr.write(`  ${line}\n`),
 };
 
+const startLoad = loadavg().map((l) => l.toFixed(2)).join(' ');
 const modules = (await readdir(dir)).filter((f) => f.endsWith('.bench.mjs') && (!only || f.includes(only))).sort();
 const rows = [];
 try {
   for (const file of modules) {
-    process.stderr.write(`bench: ${file}\n`);
+    process.stderr.write(`bench: ${file} (load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})\n`);
     const mod = await import(pathToFileURL(join(dir, file)).href);
-    rows.push(...(await mod.default(ctx)));
+    const made = await mod.default(ctx);
+    const load = loadavg()[0];
+    rows.push(...made.map((r) => ({ load, ...r })));
   }
 } finally {
   for (const t of temps) await rm(t, { recursive: true, force: true });
 }
-process.stdout.write(`${renderTable(rows)}\n\n${await machine()}\n`);
+process.stdout.write(`Load average at start: ${startLoad}.\n\n${renderTable(rows)}\n\n${await machine()}\n`);

@@ -7,9 +7,11 @@
  * The cache lives in `$MAILROOM_COMPILE_CACHE`, else `$XDG_CACHE_HOME/mailroom`, else
  * `~/.cache/mailroom` (a directory of this user's, mode 0700: cached code is executable code).
  * `MAILROOM_COMPILE_CACHE=off` turns it off. An entry is named for the bundle's SHA-256 (written
- * by the build on its first line, `// sha256:<hex>`; a bundle without one is not cached), the Node
- * version and the architecture, and V8 checks it again (`cachedDataRejected`); any failure to read
- * or write it only means compiling as without a cache. Edit dist/mailroom.cjs by hand only with
+ * by the build on its first line, `// sha256:<hex>`; a bundle without one is not cached), the
+ * install (a hash of the bundle's own path: V8 keeps the script name of the compile that made an
+ * entry, so two installs sharing one entry would see each other's path in stack traces and
+ * profiles), the Node version and the architecture, and V8 checks it again
+ * (`cachedDataRejected`); any failure to read or write it only means compiling as without a cache. Edit dist/mailroom.cjs by hand only with
  * the cache off: the key is the build's hash, not one taken at each start.
  *
  * A CommonJS module (`.cts`, loaded by bin/mailroom.js, itself CommonJS through bin/package.json):
@@ -31,7 +33,7 @@ export interface BundledCli {
 export const BUNDLE_PATH = join(__dirname, '..', 'mailroom.cjs');
 
 /** Cache entries kept per cache directory (older ones, of other versions, are removed). */
-const KEEP_ENTRIES = 8;
+const KEEP_ENTRIES = 16;
 
 /** Directory of the code cache, or undefined when it is turned off. */
 export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -52,7 +54,7 @@ export function loadCli(bundlePath: string = BUNDLE_PATH): BundledCli {
   const source = readFileSync(bundlePath);
   const dir = compileCacheDir();
   const hash = /^\/\/ sha256:([0-9a-f]{64})\n/.exec(source.subarray(0, 80).toString('latin1'))?.[1];
-  const entry = dir && hash && join(dir, `cli-${hash.slice(0, 20)}-${process.version}-${process.arch}.v8`);
+  const entry = dir && hash && join(dir, cacheEntryName(hash, bundlePath));
   const cachedData = entry ? readOrUndefined(entry) : undefined;
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __mailroom_import) {${source.toString('utf8')}\n})`, { filename: bundlePath, cachedData });
   const module = { exports: {} as BundledCli };
@@ -73,6 +75,24 @@ export function loadCli(bundlePath: string = BUNDLE_PATH): BundledCli {
       return code;
     },
   };
+}
+
+/**
+ * File name of the cache entry for the bundle with SHA-256 `hash` (hex) at `bundlePath`: one per
+ * build, install, Node version and architecture (see the module comment).
+ */
+export function cacheEntryName(hash: string, bundlePath: string): string {
+  return `cli-${hash.slice(0, 20)}-${pathHash(bundlePath)}-${process.version}-${process.arch}.v8`;
+}
+
+/** FNV-1a (32 bit) of `text` in hex: names the install without loading node:crypto. */
+function pathHash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, '0');
 }
 
 function readOrUndefined(path: string): Buffer | undefined {

@@ -13,7 +13,7 @@ import { MailroomError } from '../../src/errors.js';
 import { EVENT_VERSION, type TeamEventRecord } from '../../src/protocol/events.js';
 import type { Member, TeamConfig } from '../../src/protocol/config.js';
 import { makeInboxEntry, type InboxEntry } from '../../src/protocol/inbox.js';
-import type { StoreHint, TeamStore, Transition } from '../../src/store/team-store.js';
+import type { AppendResult, StoreHint, TeamStore, Transition } from '../../src/store/team-store.js';
 import { startChild, type Child } from '../helpers/child.js';
 import { readTeamImage } from '../../src/core/teams/store-copy.js';
 
@@ -328,6 +328,27 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         expect(await store.readInbox(T, 'alice')).toEqual([]);
         expect(await store.listInboxes(T)).toEqual([]);
         expect((await store.readEvents(T)).events.filter((e) => e.kind === 'message')).toEqual([]);
+      });
+
+      it('answers each of many concurrent appends with its own messages and events; one refused append fails alone', async () => {
+        await withTeam('alice', 'bob');
+        const calls = Array.from({ length: 12 }, (_, i) =>
+          store.appendMessages(T, i === 5 ? [{ to: 'alice', entry: entry('bob', 'bad-a') }, { to: 'nobody', entry: entry('bob', 'bad-b') }] : [{ to: i % 2 ? 'alice' : 'bob', entry: entry('team-lead', `m${i}`) }, { to: 'alice', entry: entry('team-lead', `n${i}`) }]),
+        );
+        const results = await Promise.allSettled(calls);
+        results.forEach((r, i) => {
+          if (i === 5) {
+            expect(r.status).toBe('rejected');
+            expect((r as PromiseRejectedResult).reason).toMatchObject({ code: 'MEMBER_NOT_FOUND' });
+            return;
+          }
+          expect(r.status).toBe('fulfilled');
+          const t = (r as PromiseFulfilledResult<Transition<AppendResult>>).value;
+          expect(t.value.messages.map((m) => `${m.to}:${m.entry.text}`)).toEqual([`${i % 2 ? 'alice' : 'bob'}:m${i}`, `alice:n${i}`]);
+          expect(t.events.map((e) => (e.kind === 'message' ? `${e.to}:${e.entry.text}` : e.kind))).toEqual([`${i % 2 ? 'alice' : 'bob'}:m${i}`, `alice:n${i}`]);
+        });
+        const texts = [...(await store.readInbox(T, 'alice')), ...(await store.readInbox(T, 'bob'))].map((e) => e.text);
+        expect(texts.sort()).toEqual(Array.from({ length: 12 }, (_, i) => (i === 5 ? [] : [`m${i}`, `n${i}`])).flat().sort());
       });
 
       it('keeps (from, timestamp, text) unique and timestamps non-decreasing in inbox order', async () => {

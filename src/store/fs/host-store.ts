@@ -21,14 +21,8 @@ import type { LockOptions } from './lock.js';
 import { Layout } from './paths.js';
 import { probeProcess, type ProcessProbe } from './proc.js';
 import { ensureUserDir, readUserFile, requireUserDir, userFileMtimeMs } from './user-files.js';
-import * as bridgeState from './bridge-state.js';
-import * as commands from './commands.js';
 import * as keys from './keys.js';
 import type { FsContext } from './context.js';
-import { repairHealth } from './health-repair.js';
-import { scanHostHealth } from './health-scan.js';
-import * as processes from './processes.js';
-import * as transcripts from './transcripts.js';
 
 let cachedHostId: string | undefined;
 
@@ -123,48 +117,49 @@ export class FsHostStore implements HostStore {
   }
 
   readProcessRecord(team: string, member: string): Promise<ProcessRecord | undefined> {
-    return processes.readProcessRecord(this.ctx, team, member);
+    return import('./processes.js').then((m) => m.readProcessRecord(this.ctx, team, member));
   }
   writeProcessRecord(team: string, member: string, record: ProcessRecord): Promise<void> {
-    return processes.writeProcessRecord(this.ctx, team, member, record);
+    return import('./processes.js').then((m) => m.writeProcessRecord(this.ctx, team, member, record));
   }
   claimProcessRecord(team: string, member: string, record: ProcessRecord): Promise<ProcessRecord | undefined> {
-    return processes.claimProcessRecord(this.ctx, team, member, record);
-  }  claimBridgeRecord(team: string, record: ProcessRecord): Promise<ProcessRecord | undefined> {
-    return processes.claimRecordAt(this.ctx, this.ctx.layout.bridgeRecordPath(team), record);
+    return import('./processes.js').then((m) => m.claimProcessRecord(this.ctx, team, member, record));
+  }
+  claimBridgeRecord(team: string, record: ProcessRecord): Promise<ProcessRecord | undefined> {
+    return import('./processes.js').then((m) => m.claimRecordAt(this.ctx, this.ctx.layout.bridgeRecordPath(team), record));
   }
   async releaseBridgeRecord(team: string, pid: number): Promise<void> {
     const path = this.ctx.layout.bridgeRecordPath(team);
-    const current = await processes.readRecordAt(path).catch(() => undefined);
+    const current = await import('./processes.js').then((m) => m.readRecordAt(path)).catch(() => undefined);
     if (current?.pid === pid) await rm(path, { force: true });
   }
 
   deleteProcessRecord(team: string, member: string): Promise<void> {
-    return processes.deleteProcessRecord(this.ctx, team, member);
+    return import('./processes.js').then((m) => m.deleteProcessRecord(this.ctx, team, member));
   }
   listProcessRecords(team: string): Promise<ProcessRecord[]> {
-    return processes.listProcessRecords(this.ctx, team);
+    return import('./processes.js').then((m) => m.listProcessRecords(this.ctx, team));
   }
   appendTranscript(team: string, member: string, lines: readonly string[], maxBytes: number): Promise<void> {
-    return transcripts.appendTranscript(this.ctx, team, member, lines, maxBytes);
+    return import('./transcripts.js').then((m) => m.appendTranscript(this.ctx, team, member, lines, maxBytes));
   }
   readTranscript(team: string, member: string): Promise<string> {
-    return transcripts.readTranscript(this.ctx, team, member);
+    return import('./transcripts.js').then((m) => m.readTranscript(this.ctx, team, member));
   }
   openAgentLog(team: string, member: string): Promise<AgentLog> {
-    return processes.openAgentLog(this.ctx, team, member);
+    return import('./processes.js').then((m) => m.openAgentLog(this.ctx, team, member));
   }
   readAgentLog(team: string, member: string, options?: { from?: number; maxBytes?: number }): Promise<string> {
-    return processes.readAgentLog(this.ctx, team, member, options);
+    return import('./processes.js').then((m) => m.readAgentLog(this.ctx, team, member, options));
   }
   writeCommandRecord(record: CommandRecord): Promise<void> {
-    return commands.writeCommandRecord(this.ctx, record);
+    return import('./commands.js').then((m) => m.writeCommandRecord(this.ctx, record));
   }
   deleteCommandRecord(team: string, pid: number): Promise<void> {
-    return commands.deleteCommandRecord(this.ctx, team, pid);
+    return import('./commands.js').then((m) => m.deleteCommandRecord(this.ctx, team, pid));
   }
   listCommandRecords(team?: string): Promise<CommandRecord[]> {
-    return commands.listCommandRecords(this.ctx, team);
+    return import('./commands.js').then((m) => m.listCommandRecords(this.ctx, team));
   }
   probeProcess(pid: number): Promise<ProcessProbe> {
     return probeProcess(pid);
@@ -182,15 +177,15 @@ export class FsHostStore implements HostStore {
     return userFileMtimeMs(path);
   }
   readBridgeState(team: string): Promise<string | undefined> {
-    return bridgeState.readBridgeState(this.ctx, team);
+    return import('./bridge-state.js').then((m) => m.readBridgeState(this.ctx, team));
   }
   writeBridgeState(team: string, text: string): Promise<void> {
-    return bridgeState.writeBridgeState(this.ctx, team, text);
+    return import('./bridge-state.js').then((m) => m.writeBridgeState(this.ctx, team, text));
   }
   scanHealth(): Promise<StoreIssue[]> {
-    return scanHostHealth(this.ctx);
+    return import('./health-scan.js').then((m) => m.scanHostHealth(this.ctx));
   }
   repairHealth(issue: StoreIssue): Promise<StoreRepair> {
-    return repairHealth(this.ctx, issue);
+    return import('./health-repair.js').then((m) => m.repairHealth(this.ctx, issue));
   }
 }

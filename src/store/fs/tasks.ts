@@ -228,7 +228,7 @@ export async function claimTask(ctx: FsContext, team: string, request: ClaimRequ
     }
     for (const candidate of claimCandidates(tasks, claimant, request.preferAssigned === true, capabilities)) {
       try {
-        return await claimById(ctx, team, candidate.id, claimant, op, capabilities);
+        return await claimById(ctx, team, candidate.id, claimant, op, capabilities, tasks);
       } catch (err) {
         if (!(err instanceof MailroomError) || err.code === 'LOCK_TIMEOUT') throw err;
       }
@@ -237,9 +237,14 @@ export async function claimTask(ctx: FsContext, team: string, request: ClaimRequ
   });
 }
 
-async function claimById(ctx: FsContext, team: string, id: string, claimant: string, op: OpContext | undefined, capabilities: readonly string[]): Promise<Transition<Task | undefined>> {
+/**
+ * Claims task `id`. `listed` is the board the caller already read under the list lock (claim
+ * --next): it is used for the blockers instead of reading every task file a second time (the
+ * task itself is re-read under its own lock either way; a blocker may change after either read).
+ */
+async function claimById(ctx: FsContext, team: string, id: string, claimant: string, op: OpContext | undefined, capabilities: readonly string[], listed?: readonly Task[]): Promise<Transition<Task | undefined>> {
   if (!(await readTask(ctx, team, id, { strict: true }))) throw taskNotFound(team, id);
-  const board = indexTasks(await listTasks(ctx, team));
+  const board = indexTasks(listed ? listed.map((t) => ({ ...t })) : await listTasks(ctx, team));
   const r = await changeTask(ctx, team, id, op, (t) => {
     board.set(t.id, t);
     const refused = claimRefusal(team, t, claimant, board, capabilities);

@@ -51,12 +51,7 @@ import type {
   RosterIssue,
 } from '../team-store.js';
 import type { FsContext } from './context.js';
-import * as deleted from './deleted.js';
-import * as deadLetters from './dead-letters.js';
 import type { DeadLetter } from '../../domain/dead-letters.js';
-import { repairHealth } from './health-repair.js';
-import { scanTeamHealth } from './health-scan.js';
-import { importTeam } from './import.js';
 import { appendMessages } from './inbox-append.js';
 import { rosterIssuesOf } from './health-names.js';
 import * as inboxes from './inboxes.js';
@@ -99,19 +94,19 @@ export class FsTeamStore implements TeamStore {
     return teams.createTeam(this.ctx, config, ctx);
   }
   deleteTeam(team: string, ctx?: OpContext): Promise<Transition<DeletedTeam>> {
-    return deleted.deleteTeam(this.ctx, team, ctx);
+    return import('./deleted.js').then((m) => m.deleteTeam(this.ctx, team, ctx));
   }
   teamRemoval(team: string): Promise<TeamRemoval | undefined> {
     return teams.teamRemoval(this.ctx, team);
   }
   listDeletedTeams(team?: string): Promise<DeletedTeam[]> {
-    return deleted.listDeletedTeams(this.ctx, team);
+    return import('./deleted.js').then((m) => m.listDeletedTeams(this.ctx, team));
   }
   restoreTeam(id: string, ctx?: OpContext): Promise<Transition<TeamConfig>> {
-    return deleted.restoreTeam(this.ctx, id, ctx);
+    return import('./deleted.js').then((m) => m.restoreTeam(this.ctx, id, ctx));
   }
   importTeam(image: TeamImage, ctx?: OpContext): Promise<Transition<TeamConfig>> {
-    return importTeam(this.ctx, image, ctx);
+    return import('./import.js').then((m) => m.importTeam(this.ctx, image, ctx));
   }
 
   addMember(team: string, member: Member, options?: AddMemberOptions): Promise<Transition<Member>> {
@@ -125,13 +120,13 @@ export class FsTeamStore implements TeamStore {
   }
 
   deadLetterInbox(team: string, member: string, ctx?: OpContext): Promise<Transition<DeadLetter[]>> {
-    return deadLetters.deadLetterInbox(this.ctx, team, member, ctx);
+    return import('./dead-letters.js').then((m) => m.deadLetterInbox(this.ctx, team, member, ctx));
   }
   listDeadLetters(team: string): Promise<DeadLetter[]> {
-    return deadLetters.listDeadLetters(this.ctx, team);
+    return import('./dead-letters.js').then((m) => m.listDeadLetters(this.ctx, team));
   }
   removeDeadLetter(team: string, id: string): Promise<Transition<DeadLetter | undefined>> {
-    return deadLetters.removeDeadLetter(this.ctx, team, id);
+    return import('./dead-letters.js').then((m) => m.removeDeadLetter(this.ctx, team, id));
   }
 
   readMemberRecords(team: string): Promise<MemberRecord[]> {
@@ -245,10 +240,10 @@ export class FsTeamStore implements TeamStore {
   }
 
   scanHealth(): Promise<StoreIssue[]> {
-    return scanTeamHealth(this.ctx);
+    return import('./health-scan.js').then((m) => m.scanTeamHealth(this.ctx));
   }
   repairHealth(issue: StoreIssue): Promise<StoreRepair> {
-    return repairHealth(this.ctx, issue);
+    return import('./health-repair.js').then((m) => m.repairHealth(this.ctx, issue));
   }
 
   close(): Promise<void> {

@@ -1,15 +1,17 @@
 /**
- * Watching a team on the filesystem with chokidar (loaded lazily: the send path never pays for it)
- * plus a plain `fs.watch` per directory for prompt hints. Hints are not data: a listener re-reads
- * through the store. They name members and task ids, never file names: an inbox file's stem is
- * mapped back to the roster's member names (Claude Code's sanitiser maps `Ann Lee.v2` to
- * `Ann-Lee-v2.json`); a stem no member maps to is hinted under its own name.
+ * Watching a team on the filesystem with targeted `fs.watch` watches (inotify on Linux,
+ * FSEvents/kqueue on macOS), one per directory that holds the team's files. Hints are not data:
+ * a listener re-reads through the store. They name members and task ids, never file names: an
+ * inbox file's stem is mapped back to the roster's member names (Claude Code's sanitiser maps
+ * `Ann Lee.v2` to `Ann-Lee-v2.json`); a stem no member maps to is hinted under its own name.
  *
- * chokidar re-reads a directory at most once a second after a rename in it, so with atomic writers
- * (temp file + rename, as every mailroom write) it reports a burst of writes late or as one event.
- * `fs.watch` (inotify on Linux, FSEvents/kqueue on macOS) runs alongside it for prompt hints;
- * chokidar stays for what `fs.watch` misses (directories replaced). The journal and reader-claim
- * directories are watched with `fs.watch` only (`events` and `claims` hints).
+ * A watch on a directory follows its inode, so each directory's parent is watched too, for that
+ * one name: when the directory is replaced (a team deleted and created again, a restore, a
+ * directory moved aside by `doctor --fix`), its watch is opened again on the new directory and
+ * every listener gets a hint for everything (it may have missed changes meanwhile). Nothing is
+ * polled or rescanned, so an idle watcher costs no CPU (this replaced chokidar, whose directory
+ * rescans and throttle timers cost idle agents CPU and kept a finished `team ask` alive:
+ * docs/decisions.md "Targeted watches instead of chokidar").
  */
 import { watch as fsWatch, type FSWatcher } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
@@ -51,19 +53,18 @@ function classify(paths: WatchedPaths, team: string, path: string): { hint: Stor
 
 /**
  * Watches config.json, the inboxes, the task list, the journal and the reader claims of `team`.
- * Resolves once the watcher is ready (initial scan done), so a change made after the promise
- * resolves is always reported.
+ * Resolves once every watch is open, so a change made after the promise resolves is reported.
  */
 export async function watchTeam(ctx: FsContext, team: string, listener: (hint: StoreHint) => void): Promise<WatchHandle> {
-  const { watch } = await import('chokidar');
   const { layout } = ctx;
-  const dirs = [layout.teamDir(team), layout.inboxDir(team), layout.taskDir(team)];
-  const quiet = [layout.journalDir, layout.readerDir(team)];
-  for (const d of [...dirs, ...quiet]) await ensureDir(d);
+  const dirs = [layout.teamDir(team), layout.inboxDir(team), layout.taskDir(team), layout.journalDir, layout.readerDir(team)];
+  for (const d of dirs) await ensureDir(d);
   const roster = new Roster(ctx, team);
   await roster.refresh();
   const paths = watchedPaths(ctx, team);
+  let closed = false;
   const onPath = (p: string) => {
+    if (closed || isNoise(p)) return;
     const found = classify(paths, team, p);
     if (!found) return;
     if ('stem' in found) {
@@ -73,23 +74,63 @@ export async function watchTeam(ctx: FsContext, team: string, listener: (hint: S
     if (found.hint.kind === 'config') void roster.refresh().finally(() => listener(found.hint));
     else listener(found.hint);
   };
-  const watcher = watch(dirs, { ignoreInitial: true, depth: 0, ignored: (p: string) => isNoise(p) });
-  watcher.on('add', onPath).on('change', onPath).on('unlink', onPath);
-  await new Promise<void>((resolve, reject) => {
-    watcher.once('ready', () => resolve());
-    watcher.once('error', reject);
-  }).catch(async (err: unknown) => {
-    // A watch that failed to start (its directory removed meanwhile) must not stay open: it would keep the process alive.
-    await watcher.close();
-    throw err;
-  });
-  const direct = [...dirs, ...quiet].map((d) => watchDirectly(d, (p) => !isNoise(p) && onPath(p)));
+  const everything = () => {
+    void roster.refresh().finally(() => {
+      if (closed) return;
+      for (const kind of ['config', 'task', 'events', 'claims'] as const) listener({ kind, team });
+      for (const member of roster.names()) listener({ kind: 'inbox', team, member });
+    });
+  };
+  const set = new DirWatches(onPath, everything);
+  for (const d of dirs) set.add(d);
   return {
-    close: async () => {
-      for (const w of direct) w?.close();
-      await watcher.close();
+    close: () => {
+      closed = true;
+      set.close();
+      return Promise.resolve();
     },
   };
+}
+
+/**
+ * `fs.watch` of a set of directories, each re-opened when its parent says the name was replaced
+ * (see the module comment); `onReplaced` runs after a re-open.
+ */
+class DirWatches {
+  private readonly own = new Map<string, FSWatcher | undefined>();
+  private readonly parents = new Map<string, { watcher: FSWatcher | undefined; children: Set<string> }>();
+
+  constructor(
+    private readonly onPath: (path: string) => void,
+    private readonly onReplaced: () => void,
+  ) {}
+
+  add(dir: string): void {
+    if (this.own.has(dir)) return;
+    this.own.set(dir, watchDirectly(dir, this.onPath));
+    const parent = dirname(dir);
+    let entry = this.parents.get(parent);
+    if (!entry) {
+      const children = new Set<string>();
+      entry = { children, watcher: watchDirectly(parent, (p) => children.has(p) && this.reopen(p)) };
+      this.parents.set(parent, entry);
+    }
+    entry.children.add(dir);
+  }
+
+  close(): void {
+    for (const w of this.own.values()) w?.close();
+    for (const p of this.parents.values()) p.watcher?.close();
+    this.own.clear();
+    this.parents.clear();
+  }
+
+  private reopen(dir: string): void {
+    if (!this.own.has(dir)) return;
+    this.own.get(dir)?.close();
+    this.own.set(dir, watchDirectly(dir, this.onPath));
+    this.onReplaced();
+  }
 }
 
 /** The roster's names by inbox stem, re-read on every config change. */
@@ -110,13 +151,18 @@ class Roster {
     this.byStem = map;
   }
 
+  /** Every member name of the roster. */
+  names(): string[] {
+    return [...this.byStem.values()].flat();
+  }
+
   /** The members whose inbox file is `<stem>.json` (the stem itself when none is). */
   membersOf(stem: string): string[] {
     return this.byStem.get(stem) ?? [stem];
   }
 }
 
-/** `fs.watch` of one directory, reporting full paths; undefined when it cannot be watched (chokidar still does). */
+/** `fs.watch` of one directory, reporting full paths; undefined when it cannot be watched (missing: its parent's watch re-opens it when it appears). */
 function watchDirectly(dir: string, onPath: (path: string) => void): FSWatcher | undefined {
   try {
     const w = fsWatch(dir, (_event, name) => {

@@ -1,11 +1,11 @@
 /**
- * One connection to Redis (node-redis), shared by a store's commands, and the mapping of
+ * One connection to Redis (./resp-client.ts), shared by a store's commands, and the mapping of
  * connection faults to STORE_UNAVAILABLE.
  *
  * Opening fails fast when the server cannot be reached (a CLI command should not hang). Once
  * connected, the client reconnects by itself with backoff (50 ms doubling to 1 s) for as long
  * as the store is open, so a long-lived store survives a Redis restart. Commands are never
- * queued while disconnected (`disableOfflineQueue`): a call made then waits up to
+ * queued while disconnected: a call made then waits up to
  * `waitMs` for the connection to come back and fails with STORE_UNAVAILABLE otherwise, before
  * anything was sent. A call whose connection drops while it is in flight also fails with
  * STORE_UNAVAILABLE; its script may or may not have run (a script runs whole or not at all).
@@ -19,14 +19,14 @@
  * server wakes up: the result of such a call is unknown, as for a dropped connection. A server that
  * refuses a write because it is full (`OOM` with `maxmemory-policy noeviction`) is STORE_FULL.
  */
-import { createClient, ErrorReply, type RedisClientType } from 'redis';
+import { ErrorReply, RespClient } from './resp-client.js';
 import { MailroomError } from '../../errors.js';
 import { TLS_TIMEOUT_HINT, tlsFailure, tlsOptionsOf } from './tls.js';
 import { redactUrl } from './url.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../store-timeout.js';
 
-/** The node-redis client as created here (RESP3, node-redis 6's default). */
-export type Client = RedisClientType<Record<string, never>, Record<string, never>, Record<string, never>, 3>;
+/** The store's RESP3 client (./resp-client.ts). */
+export type Client = RespClient;
 
 
 /** Options of {@link RedisConnection.open}. */
@@ -66,16 +66,12 @@ export class RedisConnection {
     const timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
     const tls = tlsOptionsOf(url);
     const make = (at: string, reconnect: boolean): Client =>
-      createClient({
+      new RespClient({
         url: at,
-        RESP: 3,
-        disableOfflineQueue: true,
-        socket: {
-          ...(tls ?? {}),
-          connectTimeout: Math.min(options.connectTimeoutMs ?? 5_000, timeoutMs),
-          reconnectStrategy: (retries: number, cause: Error) => (reconnect && ready ? Math.min(50 * 2 ** retries, 1_000) : cause),
-        },
-      }) as Client;
+        ...(tls ? { tls } : {}),
+        connectTimeout: Math.min(options.connectTimeoutMs ?? 5_000, timeoutMs),
+        reconnectStrategy: (retries: number, cause: Error) => (reconnect && ready ? Math.min(50 * 2 ** retries, 1_000) : cause),
+      });
     const client = make(url, true);
     const conn = new RedisConnection(client, redactUrl(url), Math.min(options.waitMs ?? 5_000, timeoutMs), timeoutMs, () => make(withoutCredentials(url), false));
     conn.tls = tls !== undefined;
@@ -96,9 +92,7 @@ export class RedisConnection {
   /** A second connection to the same server (for subscriptions), with the same fault handling. */
   async duplicate(): Promise<Client> {
     let ready = false;
-    const sub: Client = this.client.duplicate({
-      socket: { ...this.client.options?.socket, reconnectStrategy: (retries: number, cause: Error) => (ready ? Math.min(50 * 2 ** retries, 1_000) : cause) },
-    });
+    const sub: Client = this.client.duplicate({ reconnectStrategy: (retries: number, cause: Error) => (ready ? Math.min(50 * 2 ** retries, 1_000) : cause) });
     sub.on('error', () => undefined);
     try {
       await sub.connect();
@@ -197,6 +191,7 @@ export class RedisConnection {
     if (this.closing) return;
     this.closing = true;
     if (this.client.isOpen) await this.client.close().catch(() => this.client.destroy());
+    else this.client.destroy();
   }
 
   private async waitReady(): Promise<void> {

@@ -6,7 +6,6 @@ import type { HostStore } from '../host-store.js';
 import type { OpenOptions } from '../open.js';
 import type { StoreSelection, Stores } from '../selection.js';
 import { RedisConnection, type ConnectionOptions } from './connection.js';
-import { loadScripts } from './scripts.js';
 import { RedisTeamStore } from './store.js';
 import { assertRedisUrl } from './url.js';
 import { allowVolatile, storeTimeoutMs } from '../store-timeout.js';
@@ -25,12 +24,6 @@ export { redactUrl } from './url.js';
 export async function openRedisTeamStore(selection: Extract<StoreSelection, { kind: 'redis' }>, options: ConnectionOptions = {}): Promise<RedisTeamStore> {
   assertRedisUrl(selection.url);
   const conn = await RedisConnection.open(selection.url, options);
-  try {
-    await loadScripts(conn);
-  } catch (err) {
-    await conn.close();
-    throw err;
-  }
   return new RedisTeamStore(selection, conn);
 }
 

@@ -6,13 +6,13 @@
  * without one gets a bare `#!lua` (issue 21 item 4): Redis then applies its OOM rule to the script as
  * a whole, before it runs, so a full server (maxmemory, noeviction) refuses a transition at once
  * (STORE_FULL) instead of letting a script whose first write frees memory go on writing past the limit.
- * Scripts are loaded once per connection with SCRIPT LOAD; a server that lost its script cache
- * (restarted) answers NOSCRIPT, and the script is loaded again and the call repeated (nothing
- * ran the first time).
+ * A script runs by EVALSHA; a server that does not hold it yet (first use, or restarted) answers
+ * NOSCRIPT, and the script is loaded with SCRIPT LOAD and the call repeated (nothing ran the
+ * first time). Sources are read and hashed on first use.
  */
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { ErrorReply } from 'redis';
+import { ErrorReply } from './resp-client.js';
 import type { Client, RedisConnection } from './connection.js';
 
 /** Every script, by name (the file is `lua/<name>.lua`). */
@@ -67,27 +67,30 @@ export interface Script {
   sha: string;
 }
 
-let cache: ReadonlyMap<ScriptName, Script> | undefined;
+const cache = new Map<ScriptName, Script>();
+let prelude: string | undefined;
 
 /** The shared helpers prepended to every script (./lua/prelude.lua). */
 export function preludeSource(): string {
   return readFileSync(new URL('./lua/prelude.lua', import.meta.url), 'utf8');
 }
 
-/** Reads and assembles every script (once per process). */
+/** One script, read and assembled on first use (a one-shot verb reads only the scripts it runs). */
+export function script(name: ScriptName): Script {
+  const known = cache.get(name);
+  if (known) return known;
+  prelude ??= preludeSource();
+  const body = readFileSync(new URL(`./lua/${name}.lua`, import.meta.url), 'utf8');
+  const shebang = body.startsWith('#!') ? body.slice(0, body.indexOf('\n') + 1) : '';
+  const source = `${shebang || '#!lua\n'}${prelude}\n${body.slice(shebang.length)}`;
+  const made: Script = { name, source, sha: createHash('sha1').update(source).digest('hex') };
+  cache.set(name, made);
+  return made;
+}
+
+/** Every script, by name. */
 export function scripts(): ReadonlyMap<ScriptName, Script> {
-  if (cache) return cache;
-  const read = (name: string) => readFileSync(new URL(`./lua/${name}.lua`, import.meta.url), 'utf8');
-  const prelude = preludeSource();
-  const map = new Map<ScriptName, Script>();
-  for (const name of SCRIPT_NAMES) {
-    const body = read(name);
-    const shebang = body.startsWith('#!') ? body.slice(0, body.indexOf('\n') + 1) : '';
-    const source = `${shebang || '#!lua\n'}${prelude}\n${body.slice(shebang.length)}`;
-    map.set(name, { name, source, sha: createHash('sha1').update(source).digest('hex') });
-  }
-  cache = map;
-  return map;
+  return new Map(SCRIPT_NAMES.map((name) => [name, script(name)]));
 }
 
 /** A raw script reply: nested arrays of strings and nulls. */
@@ -98,19 +101,19 @@ export type RawReply = unknown;
  * @throws STORE_UNAVAILABLE (connection), INTERNAL (a script error: a bug, with the server's message)
  */
 export async function runScript(conn: RedisConnection, name: ScriptName, keys: readonly string[], args: readonly string[]): Promise<RawReply> {
-  const script = scripts().get(name)!;
+  const known = script(name);
   return conn.call(async (client) => {
     try {
-      return await evalSha(client, script, keys, args);
+      return await evalSha(client, known, keys, args);
     } catch (err) {
       if (!(err instanceof ErrorReply) || !err.message.startsWith('NOSCRIPT')) throw err;
-      await client.sendCommand(['SCRIPT', 'LOAD', script.source]);
-      return evalSha(client, script, keys, args);
+      await client.sendCommand(['SCRIPT', 'LOAD', known.source]);
+      return evalSha(client, known, keys, args);
     }
   });
 }
 
-/** Loads every script into the server's cache (pipelined), so first calls need no NOSCRIPT retry. */
+/** Loads every script into the server's cache (pipelined), so first calls need no NOSCRIPT retry (opening a store does not: a script is loaded on its first NOSCRIPT). */
 export async function loadScripts(conn: RedisConnection): Promise<void> {
   await conn.call((client) => Promise.all([...scripts().values()].map((script) => client.sendCommand(['SCRIPT', 'LOAD', script.source]))));
 }

@@ -32,17 +32,20 @@ import type { DeadLetter } from '../../domain/dead-letters.js';
 import * as tasks from './tasks.js';
 import * as teams from './teams.js';
 import { Watcher } from './watch.js';
+import { AppendBatcher } from './append-batcher.js';
 
 /** The team store on Redis. Open it with `openRedisTeamStore` (./index.ts). */
 export class RedisTeamStore implements T.TeamStore {
   private readonly rc: RedisContext;
   private readonly watcher: Watcher;
+  private readonly appends: AppendBatcher;
 
   constructor(
     readonly selection: Extract<StoreSelection, { kind: 'redis' }>,
     private readonly conn: RedisConnection,
   ) {
     this.rc = { conn, location: conn.location, known: new Map() };
+    this.appends = new AppendBatcher((team, messages, options) => inboxes.appendMessages(this.rc, team, messages, options));
     this.watcher = new Watcher(conn, async (team) => (await inboxes.listInboxes(this.rc, team)).map((i) => i.name));
   }
 
@@ -121,7 +124,7 @@ export class RedisTeamStore implements T.TeamStore {
   }
 
   appendMessages(team: string, messages: readonly T.OutgoingMessage[], options?: T.AppendOptions): Promise<T.Transition<T.AppendResult>> {
-    return inboxes.appendMessages(this.rc, team, messages, options);
+    return this.appends.append(team, messages, options);
   }
   readInbox(team: string, member: string): Promise<InboxEntry[]> {
     return inboxes.readInbox(this.rc, team, member);

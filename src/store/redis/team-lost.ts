@@ -37,7 +37,7 @@ export async function lostOrGone(rc: RedisContext, team: string): Promise<Mailro
 }
 
 async function deletedSince(rc: RedisContext, team: string, since: number): Promise<boolean> {
-  const ids = await rc.conn.call((c) => c.zRangeByScore(DELETED_KEY, since, '+inf'));
+  const ids = (await rc.conn.call((c) => c.sendCommand(['ZRANGE', DELETED_KEY, String(since), '+inf', 'BYSCORE']))) as string[];
   for (const id of ids) {
     if ((await rc.conn.call((c) => c.hGet(`${DELETED_KEY}:${id}`, 'team'))) === team) return true;
   }

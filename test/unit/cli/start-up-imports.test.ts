@@ -117,12 +117,19 @@ describe('the real binary: modules loaded from node_modules', () => {
     expect(run.loaded).toEqual([]);
   });
 
-  it('the hooks see a package a verb loads: team stop waits with chokidar', async () => {
+  it('the hooks see a package that is loaded', async () => {
+    const loaded = await new Promise<string>((resolve) => {
+      execFile(process.execPath, ['--import', HOOKS, '--input-type=module', '-e', "await import('ink')"], { cwd: fileURLToPath(new URL('../../../', import.meta.url)), env: cleanEnv() }, (_err, _out, stderr) => resolve(stderr));
+    });
+    expect(loaded).toMatch(/^LOADED .*node_modules\/ink\//m);
+  });
+
+  it('team stop waits for the member with fs.watch: no package loaded', async () => {
     // A member mailroom did not register (no member record, as Claude Code's own): it is asked, and waited for.
     const { team } = await mailroomOk(tmp.path, 'team', 'list', '--json').then((r) => ({ team: (JSON.parse(r.stdout) as string[])[0]! }));
     await openFsStores(tmp.path).team.addMember(team, buildMember({ name: 'bob', team, model: 'x', cwd: tmp.path, joinedAt: Date.now() }));
     const run = await loadedBy('team', 'stop', 'bob', '--timeout', '100ms');
     expect(run.code).toBe(0);
-    expect(run.loaded).toContain('chokidar');
+    expect(run.loaded).toEqual([]);
   });
 });

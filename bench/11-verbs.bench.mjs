@@ -1,0 +1,93 @@
+// One-shot verbs beyond the files send (issue 24 item 1, issue 23 item 7), each a fresh CLI
+// process, interleaved with its baseline: any verb on `--store redis://` (`team send`) against
+// `node -e 0`; Redis `team create` and `team spawn --backend process` (goal under 1 s); and
+// `team ask` to a running process agent (it must exit as soon as it prints the reply) against
+// `team send` plus one `inbox` poll. Starts its own redis-server.
+import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { median, timeNode } from './lib/stats.mjs';
+import { startRedis } from './lib/redis-server.mjs';
+
+const BIN = fileURLToPath(new URL('../bin/mailroom.js', import.meta.url));
+
+function mailroom(args, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`mailroom ${args.join(' ')} exited ${code}: ${out}`))));
+  });
+}
+
+export default async function verbsBench(ctx) {
+  const runs = ctx.quick ? 6 : 20;
+  const env = { ...process.env, MAILROOM_COMPILE_CACHE: join(await ctx.tempRoot(), 'cache') };
+  const redis = await startRedis();
+  const rows = [];
+  try {
+    const host = await ctx.tempRoot();
+    const on = (...args) => ['--store', redis.url, '--root', host, ...args];
+    await mailroom(on('team', 'create', 'warm'), env); // fills the compile cache
+    const send = [];
+    const create = [];
+    const bare = [];
+    for (let i = 0; i < runs; i++) {
+      create.push(await timeNode([BIN, ...on('team', 'create', `t${i}`)], env));
+      bare.push(await timeNode(['-e', '0']));
+      send.push(await timeNode([BIN, ...on('--team', `t${i}`, 'team', 'send', 'team-lead', `hello ${i}`)], env));
+    }
+    const spawnRuns = ctx.quick ? 3 : 6;
+    const spawned = [];
+    const spawnBare = [];
+    for (let i = 0; i < spawnRuns; i++) {
+      spawned.push(await timeNode([BIN, ...on('--team', 't0', 'team', 'spawn', `p${i}`, '--backend', 'process', '--model', 'worker')], env));
+      spawnBare.push(await timeNode(['-e', '0']));
+    }
+    for (let i = 0; i < spawnRuns; i++) await mailroom(on('--team', 't0', 'team', 'stop', `p${i}`, '--force'), env).catch(() => undefined);
+    const nodeMs = median(bare);
+    ctx.log(`redis: send ${median(send).toFixed(0)} ms, create ${median(create).toFixed(0)} ms, spawn --backend process ${median(spawned).toFixed(0)} ms; node -e 0 ${nodeMs.toFixed(0)} ms`);
+    rows.push(
+      { metric: '`mailroom team send --store redis://`, wall time', note: `median of ${runs}`, value: median(send), unit: 'ms', baseline: { label: '`node -e 0`', value: nodeMs }, goal: '≤ 2×' },
+      { metric: '`mailroom team create --store redis://`, wall time', note: `median of ${runs}`, value: median(create), unit: 'ms', baseline: { label: '`node -e 0`', value: nodeMs }, goal: '< 1 000 ms' },
+      { metric: '`mailroom team spawn --backend process --store redis://`, wall time', note: `median of ${spawnRuns}`, value: median(spawned), unit: 'ms', baseline: { label: '`node -e 0`', value: median(spawnBare) }, goal: '< 1 000 ms' },
+    );
+  } finally {
+    await redis.stop();
+  }
+  rows.push(...(await askRows(ctx, env, runs)));
+  return rows;
+}
+
+/** `team ask` to a running process agent whose scripted model answers each question, against `team send` + one `inbox`. */
+async function askRows(ctx, env, runs) {
+  const root = await ctx.tempRoot();
+  const cli = (...args) => ['--root', root, '--team', 'demo', ...args];
+  await mailroom(['--root', root, 'team', 'create', 'demo'], env);
+  // Each question: one model request that replies, then one that ends the turn.
+  const steps = Array.from({ length: runs + 2 }, (_, i) => [{ toolCalls: [{ name: 'SendMessage', input: { to: 'team-lead', message: `answer ${i}` } }] }, { text: 'done' }]).flat();
+  const script = join(root, 'bob.json');
+  await writeFile(script, JSON.stringify(steps));
+  await mailroom(cli('team', 'spawn', 'bob', '--backend', 'process', '--model', `scripted:${script}`), env);
+  const asks = [];
+  const base = [];
+  try {
+    for (let i = -1; i < runs; i++) {
+      const a = await timeNode([BIN, ...cli('team', 'ask', 'bob', `question ${i}`, '--timeout', '30s')], env);
+      const start = performance.now();
+      await mailroom(cli('team', 'send', 'team-lead', `note ${i}`, '--as', 'bob'), env);
+      await mailroom(cli('inbox', 'team-lead'), env);
+      const b = performance.now() - start;
+      if (i >= 0) {
+        asks.push(a);
+        base.push(b);
+      }
+    }
+  } finally {
+    await mailroom(cli('team', 'stop', 'bob', '--force'), env).catch(() => undefined);
+  }
+  ctx.log(`team ask: median ${median(asks).toFixed(0)} ms; team send + inbox ${median(base).toFixed(0)} ms`);
+  return [{ metric: '`mailroom team ask` to a running process agent, wall time (exits once the reply is printed)', note: `median of ${asks.length}`, value: median(asks), unit: 'ms', baseline: { label: '`team send` + one `inbox` poll', value: median(base) }, goal: '≤ 1.5×' }];
+}

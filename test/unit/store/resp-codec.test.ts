@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { encodeCommand, ErrorReply, PushReply, RespDecoder } from '../../../src/store/redis/resp-codec.js';
+
+/** Feeds `bytes` to a fresh decoder `step` bytes at a time; returns every value decoded. */
+function decodeInSteps(bytes: Buffer, step: number): unknown[] {
+  const decoder = new RespDecoder();
+  const out: unknown[] = [];
+  for (let i = 0; i < bytes.length; i += step) out.push(...decoder.push(bytes.subarray(i, i + step)));
+  return out;
+}
+
+describe('RESP codec', () => {
+  it('encodes a command as an array of bulk strings, lengths in bytes', () => {
+    expect(encodeCommand(['SET', 'k', 'é']).toString()).toBe('*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$2\r\né\r\n');
+  });
+
+  it('decodes every RESP3 type as node-redis does by default', () => {
+    const wire = [
+      '+OK\r\n',
+      '-ERR bad\r\n',
+      ':42\r\n',
+      '$4\r\nhé!\r\n',
+      '$-1\r\n',
+      '*2\r\n$1\r\na\r\n_\r\n',
+      '*-1\r\n',
+      '%1\r\n+key\r\n:1\r\n',
+      '~1\r\n+m\r\n',
+      '#t\r\n',
+      ',1.5\r\n',
+      '=7\r\ntxt:abc\r\n',
+      '(123456789012345678901\r\n',
+      '|1\r\n+ttl\r\n:3\r\n+after-attribute\r\n',
+      '>3\r\n$7\r\nmessage\r\n$2\r\nch\r\n$2\r\nhi\r\n',
+    ].join('');
+    const values = decodeInSteps(Buffer.from(wire), 1_000);
+    expect(values.slice(0, 1)).toEqual(['OK']);
+    expect(values[1]).toBeInstanceOf(ErrorReply);
+    expect((values[1] as Error).message).toBe('ERR bad');
+    expect(values.slice(2, 14)).toEqual([42, 'hé!', null, ['a', null], null, { key: 1 }, ['m'], true, 1.5, 'abc', '123456789012345678901', 'after-attribute']);
+    expect(values[14]).toEqual(new PushReply(['message', 'ch', 'hi']));
+  });
+
+  it('decodes the same values whatever the chunking, multi-byte characters split across chunks included', () => {
+    const big = 'ü'.repeat(50_000);
+    const wire = Buffer.from(`*3\r\n$${Buffer.byteLength(big)}\r\n${big}\r\n:7\r\n*1\r\n$3\r\nend\r\n+PONG\r\n`);
+    for (const step of [1, 3, 7, 1_024, 65_536, wire.length]) {
+      expect(decodeInSteps(wire, step)).toEqual([[big, 7, ['end']], 'PONG']);
+    }
+  });
+
+  it('refuses bytes that are not RESP', () => {
+    expect(() => new RespDecoder().push(Buffer.from('HTTP/1.1 400\r\n'))).toThrow(/Not a RESP reply/);
+  });
+});
