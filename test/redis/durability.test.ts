@@ -19,8 +19,9 @@ afterAll(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
+/** A server with a password for its default user, so doctor's only findings are the durability settings under test. */
 async function server(options: Parameters<typeof startRedis>[0]): Promise<RedisServer> {
-  const s = await startRedis(options);
+  const s = await startRedis({ password: 'durability-test', ...options });
   cleanups.push(() => s.stop());
   return s;
 }
