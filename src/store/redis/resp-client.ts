@@ -18,7 +18,7 @@
  * - `close()` waits for the replies in flight, then ends the socket; `destroy()` ends it at once.
  */
 import { EventEmitter } from 'node:events';
-import { connect as netConnect, type Socket } from 'node:net';
+import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { encodeCommand, ErrorReply, PushReply, RespDecoder } from './resp-codec.js';
 
@@ -234,7 +234,7 @@ export class RespClient extends EventEmitter {
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     const port = Number(url.port || 6379);
     const timeoutMs = this.options.connectTimeout ?? 5_000;
-    const socket: Socket = url.protocol === 'rediss:' ? tlsConnect({ ...(this.options.tls ?? {}), host, port, servername: host }) : netConnect({ host, port });
+    const socket: Socket = url.protocol === 'rediss:' ? tlsConnect({ ...(this.options.tls ?? {}), host, port, ...(isIP(host) === 0 ? { servername: host } : {}) }) : netConnect({ host, port });
     this.socket = socket;
     this.decoder = new RespDecoder();
     socket.setNoDelay(true);
@@ -251,7 +251,12 @@ export class RespClient extends EventEmitter {
           reject(new ConnectionTimeoutError());
           socket.destroy();
         }, timeoutMs);
-        socket.once(url.protocol === 'rediss:' ? 'secureConnect' : 'connect', () => resolve());
+        socket.once(url.protocol === 'rediss:' ? 'secureConnect' : 'connect', () => {
+          // Connected: the handshake that follows is bounded by the caller's deadline (a paused
+          // server accepts the connection and never answers: that is a stall, not a refused connect).
+          clearTimeout(timer);
+          resolve();
+        });
         socket.once('error', reject);
         socket.once('close', () => reject(new SocketClosedUnexpectedlyError()));
         socket.on('close', () => this.onClose(socket));
