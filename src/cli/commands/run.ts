@@ -11,6 +11,7 @@ import { shellQuote } from '../../core/shell-quote.js';
 import { selectionHint } from '../../store/open.js';
 import { durationOption } from '../durations.js';
 import { plural } from '../render/plural.js';
+import type { RunReport } from '../../runtime/run/report.js';
 
 interface RunArgs extends GlobalArgs {
   file: string;
@@ -21,6 +22,7 @@ interface RunArgs extends GlobalArgs {
   'poll-ms'?: number;
   verbose?: boolean;
   resume?: boolean;
+  'max-failed-turns'?: number;
 }
 
 /** `run`. */
@@ -35,6 +37,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       .option('timeout', durationOption('Give up after this long (default 10m)'))
       .option('shutdown-timeout', durationOption('Force a shutdown not answered within this long (default 30s)'))
       .option('poll-ms', durationOption('Safety-net re-read period of idle teammates (default 2000 ms)'))
+      .option('max-failed-turns', { type: 'number', describe: 'Give up once every member failed this many model calls in a row (default 3)' })
       .option('verbose', { type: 'boolean', describe: "Also print idle notifications and the teammates' logs" })
       .option('resume', { type: 'boolean', describe: 'If the team exists (the file ran before), resume it: keep its tasks and mail, re-register members that left' })
       .example('$0 run fixtures/demo/team.yaml --root /tmp/demo --workdir /tmp/demo/work', 'Run the offline demo team')
@@ -62,6 +65,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       timeoutMs: a.timeout,
       shutdownTimeoutMs: a['shutdown-timeout'],
       pollMs: a['poll-ms'],
+      maxFailedTurns: a['max-failed-turns'],
       onMessage: (entry, at, lead) => print(render.progressLine(entry, at, a.verbose === true, lead)),
       onLog: (name, line) => a.verbose && print(`  ${name}: ${line}`),
       onTurnFailed: (f, at) => failures.show(f.name, f.reason) && process.stderr.write(`${terminalSafe(render.turnFailedLine(f.name, f.reason, at))}\n`),
@@ -72,11 +76,26 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       process.off('SIGTERM', onSignal);
     });
     emit(a.json, report, () => render.reportLines(report));
-    if (!report.complete) {
-      const open = report.tasks.filter((t) => t.status !== 'completed').map((t) => `#${t.id}`);
-      throw new MailroomError('RUN_INCOMPLETE', `The run ended with ${plural(open.length, 'task')} not completed (${open.join(', ')})${report.timedOut ? ' after the run timeout' : report.interrupted ? ' (interrupted)' : ''}. See each task's metadata.outputTail: mailroom task show <id> ${selectionHint(stores.selection).map(shellQuote).join(' ')} --team ${shellQuote(report.team)}.`, {
-        details: { team: report.team, open },
-      });
-    }
+    if (!report.complete) throw incomplete(report, selectionHint(stores.selection).map(shellQuote).join(' '));
   },
 };
+
+/**
+ * RUN_INCOMPLETE for a report: the open tasks, the cause, and pointers that exist — `task show` for
+ * a task whose command ran (its metadata.outputTail), the members' failures for a model that kept
+ * failing, else the task list.
+ */
+function incomplete(report: RunReport, scope: string): MailroomError {
+  const open = report.tasks.filter((t) => t.status !== 'completed');
+  const ids = open.map((t) => `#${t.id}`);
+  const sel = `${scope ? `${scope} ` : ''}--team ${shellQuote(report.team)}`;
+  const ran = open.filter((t) => t.exitCode !== undefined);
+  const pointers = [
+    ...(ran.length > 0 ? [`the output of ${ran.map((t) => `#${t.id}`).join(', ')} is in its metadata.outputTail: mailroom task show ${ran[0]!.id} ${sel}`] : []),
+    ...(report.endReason === 'models-failing' ? ["fix the model (the members' last failures are above and in --json members[].lastFailure), then run again with --resume"] : []),
+    `the board: mailroom task list ${sel}`,
+  ];
+  return new MailroomError('RUN_INCOMPLETE', `The run ended with ${plural(open.length, 'task')} not completed (${ids.join(', ')}): ${report.cause ?? report.endReason}. See ${pointers.join('; ')}.`, {
+    details: { team: report.team, open: ids, endReason: report.endReason, ...(report.cause ? { cause: report.cause } : {}) },
+  });
+}
