@@ -14,7 +14,8 @@ import { plural } from '../render/plural.js';
 import type { RunReport } from '../../runtime/run/report.js';
 
 interface RunArgs extends GlobalArgs {
-  file: string;
+  file?: string;
+  example?: boolean;
   model?: string;
   workdir?: string;
   timeout?: number;
@@ -27,11 +28,12 @@ interface RunArgs extends GlobalArgs {
 
 /** `run`. */
 export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
-  command: 'run <file>',
+  command: 'run [file]',
   describe: 'Run a team file (members, models, tasks with dependencies) to completion, then shut the team down',
   builder: (y) =>
     y
-      .positional('file', { type: 'string', demandOption: true, describe: 'Team file (YAML or JSON), see docs/runtime.md' })
+      .positional('file', { type: 'string', describe: 'Team file (YAML or JSON), see docs/runtime.md' })
+      .option('example', { type: 'boolean', describe: 'Run the demo team file shipped with mailroom (three offline workers, six tasks) instead of a file' })
       .option('model', { type: 'string', describe: 'Model for every member, kind:name (overrides the file)' })
       .option('workdir', { type: 'string', describe: "Members' working directory (default: the file's workdir, else the current directory)" })
       .option('timeout', durationOption('Give up after this long (default 10m)'))
@@ -40,13 +42,14 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       .option('max-failed-turns', { type: 'number', describe: 'Give up once every member failed this many model calls in a row (default 3)' })
       .option('verbose', { type: 'boolean', describe: "Also print idle notifications and the teammates' logs" })
       .option('resume', { type: 'boolean', describe: 'If the team exists (the file ran before), resume it: keep its tasks and mail, re-register members that left' })
-      .example('$0 run fixtures/demo/team.yaml --root /tmp/demo --workdir /tmp/demo/work', 'Run the offline demo team')
+      .example('$0 run --example --root /tmp/demo --workdir /tmp/demo/work', 'Run the offline demo team shipped with mailroom')
       .example('$0 run team.yaml --model anthropic:claude-sonnet-4-5', 'Same team, every member on Claude') as Argv<RunArgs>,
   handler: async (a) => {
+    const file = await teamFileOf(a);
     const { runTeam } = await import('../../runtime/run/run-team.js');
     const render = await import('../render/run-report.js');
     const print = (line: string | undefined) => line !== undefined && !a.json && process.stdout.write(`${terminalSafe(line)}\n`);
-    print(`mailroom run: ${a.file}`);
+    print(`mailroom run: ${file}`);
     const failures = new render.RepeatFilter(); // a member's failure is printed again only when its reason changes
     // Ctrl-C / SIGTERM: stop the teammates and their commands (own process groups), then report.
     // A second signal, with the handlers gone, ends the process at once.
@@ -57,7 +60,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     const stores = await openStore(a);
     const report = await runTeam({
       store: stores,
-      file: a.file,
+      file,
       team: a.team,
       workdir: a.workdir,
       model: a.model,
@@ -98,4 +101,12 @@ function incomplete(report: RunReport, scope: string): MailroomError {
   return new MailroomError('RUN_INCOMPLETE', `The run ended with ${plural(open.length, 'task')} not completed (${ids.join(', ')}): ${report.cause ?? report.endReason}. See ${pointers.join('; ')}.`, {
     details: { team: report.team, open: ids, endReason: report.endReason, ...(report.cause ? { cause: report.cause } : {}) },
   });
+}
+
+/** The team file to run: `<file>`, or the packaged demo with --example (exactly one). @throws USAGE */
+async function teamFileOf(a: RunArgs): Promise<string> {
+  if (a.example && a.file !== undefined) throw new MailroomError('USAGE', `Give a team file or --example, not both (got ${a.file} and --example).`);
+  if (a.example) return (await import('../../runtime/run/example.js')).EXAMPLE_TEAM_FILE;
+  if (a.file === undefined || a.file === '') throw new MailroomError('USAGE', 'Give a team file to run (mailroom run team.yaml), or --example for the demo team shipped with mailroom.');
+  return a.file;
 }
