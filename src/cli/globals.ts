@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import type { Argv } from 'yargs';
 import { openStores, resolveSelection } from '../store/open.js';
 import type { Stores } from '../store/selection.js';
+import { checkSelectionFlags } from './option-checks.js';
 
 /** Parsed global options every command sees. */
 export interface GlobalArgs {
@@ -32,6 +33,7 @@ const opened = new Set<Stores>();
 
 /** Opens the stores the global options select; lock warnings go to stderr. Closed by {@link closeStores}. */
 export async function openStore(args: GlobalArgs): Promise<Stores> {
+  checkSelectionFlags(args);
   const selection = resolveSelection({ store: args.store, root: args.root, claude: args.claude });
   const stores = await openStores(selection, { lock: { onWarning: (m) => process.stderr.write(`${m}\n`) } });
   opened.add(stores);
