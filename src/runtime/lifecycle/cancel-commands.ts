@@ -8,8 +8,8 @@
  * command end (killed), records its outcome and answers the request; a record whose runtime is gone
  * is removed here. A process whose identity cannot be verified (pid reused) is never signalled.
  */
-import { stopProcessGroup } from '../../core/process-group.js';
-import { mayBeRunning } from '../../core/process-identity.js';
+import { stopProcessGroup } from '../../core/processes/process-group.js';
+import { mayBeRunning } from '../../core/processes/process-identity.js';
 import type { CommandRecord } from '../../protocol/command.js';
 import type { Stores } from '../../store/selection.js';
 
@@ -27,9 +27,9 @@ export async function cancelMemberCommands(stores: Stores, team: string, name: s
 }
 
 async function cancelOne(stores: Stores, record: CommandRecord, graceMs: number): Promise<boolean> {
-  const stop = await stopProcessGroup(record.pgid, { pid: record.pid, startTime: record.startTime }, graceMs);
+  const stop = await stopProcessGroup(stores.host, record.pgid, { pid: record.pid, startTime: record.startTime }, graceMs);
   // The runtime that ran it removes the record as the command ends; one whose runtime is gone cannot.
   const ended = stop.signalled ? stop.stopped : stop.liveness === 'dead';
-  if (ended && !(await mayBeRunning(record.owner))) await stores.host.deleteCommandRecord(record.team, record.pid).catch(() => undefined);
+  if (ended && !(await mayBeRunning(stores.host, record.owner))) await stores.host.deleteCommandRecord(record.team, record.pid).catch(() => undefined);
   return stop.signalled;
 }
