@@ -11,8 +11,10 @@ import { fileURLToPath } from 'node:url';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 if (!existsSync(join(repo, 'dist', 'cli', 'main.js'))) {
-  console.error('demo: dist/ is missing. Build first: npm run build (npm ci does it for you).');
-  process.exit(1);
+  // `npm ci` does not build (the build runs on `npm pack`, so installing a tarball runs no script).
+  console.log('demo: building the CLI first (npm run build)');
+  const built = spawnSync('npm', ['run', 'build'], { cwd: repo, stdio: 'inherit' });
+  if (built.status !== 0) process.exit(built.status ?? 1);
 }
 const root = mkdtempSync(join(tmpdir(), 'mailroom-demo-'));
 const workdir = join(root, 'work');

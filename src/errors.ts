@@ -33,6 +33,8 @@ export type ErrorCode =
   | 'SIGNATURE_INVALID'
   | 'NO_READY_TASK'
   | 'MESSAGE_INVALID'
+  // A message over the team's maxMessageBytes (issue 23).
+  | 'MESSAGE_TOO_LARGE'
   | 'LOCK_TIMEOUT'
   | 'LOCK_COMPROMISED'
   | 'FILE_CORRUPT'
@@ -93,6 +95,7 @@ const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   INVALID_NAME: 2,
   INVALID_ARGUMENT: 2,
   MESSAGE_INVALID: 2,
+  MESSAGE_TOO_LARGE: 2,
   NOT_SUPPORTED: 2,
   TEAM_AMBIGUOUS: 2,
   TEAM_NOT_FOUND: 3,

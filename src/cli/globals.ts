@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import type { Argv } from 'yargs';
 import { openStores, parseStoreTimeout, resolveSelection, type OpenOptions } from '../store/open.js';
 import type { Stores } from '../store/selection.js';
+import { checkSelectionFlags } from './option-checks.js';
 
 /** Parsed global options every command sees. */
 export interface GlobalArgs {
@@ -36,6 +37,7 @@ const opened = new Set<Stores>();
 
 /** Opens the stores the global options select; lock warnings go to stderr. Closed by {@link closeStores}. */
 export async function openStore(args: GlobalArgs): Promise<Stores> {
+  checkSelectionFlags(args);
   const selection = resolveSelection({ store: args.store, root: args.root, claude: args.claude });
   const stores = await openStores(selection, openOptions(args));
   opened.add(stores);

@@ -84,6 +84,11 @@ function skipHelpPreRender(parser: unknown): void {
 function completionShell(argv: string[]): string[] {
   const i = argv.indexOf('completion');
   const shell = i >= 0 ? argv[i + 1] : undefined;
+  if (argv.includes('--get-yargs-completions')) return argv; // a TAB press, not the `completion` command
+  if (shell !== undefined && !shell.startsWith('-') && shell !== 'bash' && shell !== 'zsh') {
+    // yargs would print the bash script for any other word, e.g. `completion fish`.
+    throw new MailroomError('USAGE', `mailroom completion supports bash and zsh, not "${shell}". Run mailroom completion bash >> ~/.bashrc or mailroom completion zsh >> ~/.zshrc.`, { details: { shell } });
+  }
   if (shell !== 'bash' && shell !== 'zsh') return argv;
   process.env.SHELL = `/bin/${shell}`;
   if (shell === 'bash') delete process.env.ZSH_NAME;
@@ -110,7 +115,12 @@ function usageError(message: string, argv: readonly string[], y: unknown): Mailr
  */
 export async function main(input: string[]): Promise<number> {
   let exitCode = 0;
-  const argv = completionShell(input);
+  let argv: string[];
+  try {
+    argv = completionShell(input);
+  } catch (err) {
+    return reportError(err, input.includes('--json'), hintScope(input));
+  }
   const wantsJson = argv.includes('--json');
   const parser = withGlobals(yargs(argv))
     .scriptName('mailroom')
@@ -120,7 +130,7 @@ export async function main(input: string[]): Promise<number> {
     .middleware(optionChecks)
     .example('$0 team create demo', 'Create team "demo" in ~/.mailroom (or $MAILROOM_ROOT)')
     .example('$0 watch --claude', "Watch Claude Code's own team live")
-    .example('$0 run fixtures/demo/team.yaml --root /tmp/demo', 'Run a team file to completion')
+    .example('$0 run --example --root /tmp/demo', 'Run the demo team file shipped with mailroom to completion')
     .example('source <($0 completion)', 'Tab completion in this shell')
     .demandCommand(1, 'Name a command: team, task, inbox … (see --help).')
     .strict()

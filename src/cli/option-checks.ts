@@ -7,6 +7,7 @@
  */
 import { MailroomError } from '../errors.js';
 import { DURATION_OPTIONS, parseDuration } from './durations.js';
+import { redactUrl } from '../store/open.js';
 
 /** The declared options of the running command, as yargs reports them (`getOptions()`). */
 export interface DeclaredOptions {
@@ -28,6 +29,10 @@ export function checkOptionValues(argv: Record<string, unknown>, declared: Decla
       argv[name.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase())] = ms;
       continue;
     }
+    if (Array.isArray(value) && value.length === 0 && declared.array.includes(name)) {
+      // `task add x --blocked-by` (no ids) would silently mean "none".
+      throw new MailroomError('USAGE', `--${name} was given without a value. Give one (e.g. --${name} ${name === 'blocked-by' || name === 'blocks' ? '1,2' : '<value>'}), or leave the option out. Run with --help for usage.`, { details: { option: name } });
+    }
     if (Array.isArray(value) && !declared.array.includes(name)) {
       const names = [name, ...(declared.alias?.[name] ?? [])].filter((n) => n.length > 1 && !/[A-Z]/.test(n)).map((n) => `--${n}`).join('/');
       throw usage(`${names} was given ${value.length} times (${value.map((v) => JSON.stringify(v)).join(', ')}); it takes one value.`);
@@ -45,4 +50,24 @@ function describe(value: unknown): string {
 
 function usage(message: string): MailroomError {
   return new MailroomError('INVALID_ARGUMENT', `${message} Run with --help for usage.`);
+}
+
+/**
+ * Store-selecting flags that cannot both hold: `--claude` (Claude Code's directory as the store)
+ * with `--store`/$MAILROOM_STORE (another store) — one would silently lose. `mailroom bridge` joins
+ * `--claude` (its local side) with `--store` (its shared side): there `--claude` with `--root` (two
+ * local directories) conflicts. Elsewhere `--root` wins over `--claude`, as documented (docs/mcp.md).
+ * @throws USAGE naming both and the fix
+ */
+export function checkSelectionFlags(args: { claude?: boolean | undefined; store?: string | undefined; root?: string | undefined }, options: { bridge?: boolean; env?: NodeJS.ProcessEnv } = {}): void {
+  if (!args.claude) return;
+  if (options.bridge) {
+    if (args.root === undefined || args.root === '') return;
+    throw new MailroomError('USAGE', `mailroom bridge got --claude and --root ${args.root}: both name the local directory to bridge. Give one: --claude for Claude Code's own directory ($CLAUDE_CONFIG_DIR or ~/.claude), or --root ${args.root}.`, { details: { root: args.root } });
+  }
+  const env = options.env ?? process.env;
+  const store = args.store !== undefined && args.store !== '' ? { text: `--store ${redactUrl(args.store)}`, from: 'flag' } : env.MAILROOM_STORE ? { text: `$MAILROOM_STORE (${redactUrl(env.MAILROOM_STORE)})`, from: 'env' } : undefined;
+  if (store === undefined) return;
+  const fix = store.from === 'env' ? 'unset MAILROOM_STORE for this command (MAILROOM_STORE= mailroom …)' : 'drop --store';
+  throw new MailroomError('USAGE', `--claude and ${store.text} name two different stores. To work on Claude Code's own teams, ${fix}; to work on that store, drop --claude. (mailroom bridge is the command that joins the two.)`, { details: { store: store.text } });
 }

@@ -9,6 +9,8 @@
  * - `approve`: side effects every teammate needs the lead's approval for (`commands`: task commands
  *   run by RunTaskCommand); a member record can add its own.
  * - `approvalTimeoutMs`: how long a teammate waits for the lead's answer to a permission request.
+ * - `maxMessageBytes`: the largest message text (UTF-8 bytes) a send accepts (default
+ *   {@link DEFAULT_MAX_MESSAGE_BYTES}).
  *
  * Unknown keys are kept (a later release may add some).
  */
@@ -84,7 +86,14 @@ export const TeamSettingsSchema = z.looseObject({
   signing: SigningSchema.optional(),
   approve: z.array(z.enum(APPROVABLE)).optional(),
   approvalTimeoutMs: z.number().int().positive().optional(),
+  maxMessageBytes: z.number().int().min(1024).optional(),
 });
+
+/** The largest message text a send accepts when the team sets no `maxMessageBytes` (bytes, UTF-8): 256 KiB. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 256 * 1024;
+
+/** The smallest `maxMessageBytes` a team may set (bytes): 1 KiB. */
+export const MIN_MAX_MESSAGE_BYTES = 1024;
 
 /** A team's settings; `{v: 1}` means "as Claude Code": open, unsigned, nothing to approve. */
 export type TeamSettings = z.infer<typeof TeamSettingsSchema>;

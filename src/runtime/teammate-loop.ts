@@ -91,6 +91,7 @@ export class TeammateLoop {
       if (this.planning) this.conversation.queue({ type: 'text', text: PLAN_MODE_NOTE });
       const outcome = await this.turn();
       if (outcome === undefined) return { reason: 'aborted' };
+      this.options.onTurn?.(outcome.error === undefined ? { failed: false } : { failed: true, reason: errorText(outcome.error) });
       if (outcome.record.shutdownApproved) return this.leave(outcome.record.shutdownApproved.requestId);
       if (outcome.record.hookStop) return this.stopByHook(outcome.record.hookStop.reason);
       if (this.planning && outcome.steps > 0 && outcome.error === undefined) {

@@ -45,6 +45,11 @@ export interface TeammateOptions {
   /** Observes state changes. */
   onState?: (state: TeammateState) => void;
   /**
+   * Observes the end of every turn: `failed` when its model call threw (`reason`: the error's
+   * message). `mailroom run` counts failures in a row to end a run nobody can make progress in.
+   */
+  onTurn?: (turn: { failed: boolean; reason?: string }) => void;
+  /**
    * When to send the lead an idle_notification after a turn (docs/runtime.md "Idle notification"):
    * `changes` (default) skips one that says nothing the previous one did not (same reason, summary,
    * task and result); `every-turn` sends one after every turn, as Claude Code does.

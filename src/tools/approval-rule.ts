@@ -3,11 +3,15 @@
  * (member record `approve`) asks the lead with a `permission_request` before a task's command runs,
  * and the call waits for the answer (core/messages/ask-lead.ts). A denial or no answer in time refuses the
  * call with NOT_PERMITTED naming the rule and the lead's reason; the model reads it as the tool's
- * error result.
+ * error result. The task lands with the one who decided: back to `pending`, assigned to the lead,
+ * with `metadata.commandDenied` ({by, reason, requestId, at}) — no teammate is offered it again (so
+ * the lead is not asked again), and the turn's idle_notification names it as failed with the reason
+ * (docs/approvals.md).
  */
 import { askPermission, needsApproval } from '../core/messages/ask-lead.js';
 import { getTask } from '../core/tasks/board.js';
 import { journalled } from '../core/live/journal-refusals.js';
+import { updateTask } from '../core/tasks/update.js';
 import { notPermitted, type ToolRule } from './rules.js';
 
 /** Rule name reported in refusals. */
@@ -35,6 +39,9 @@ export const commandApprovalRule: ToolRule = {
     });
     if (!answer.approved) {
       const why = answer.timedOut ? answer.reason : `${ctx.lead} denied it: ${answer.reason ?? 'no reason given'}`;
+      const denied = { by: ctx.lead, reason: answer.reason ?? (answer.timedOut ? 'no answer in time' : 'no reason given'), requestId: answer.requestId, at: new Date().toISOString() };
+      await updateTask({ ...ctx.target, id: task.id, status: 'pending', owner: ctx.lead, metadata: { commandDenied: denied } });
+      ctx.record.finishedTask = { id: task.id, status: 'failed', failureReason: `command not run: ${why}` };
       throw await journalled(ctx.target, ctx.member, 'command', notPermitted(COMMAND_APPROVAL_RULE, call, `Task #${task.id}'s command was not run: ${why}`, { requestId: answer.requestId }), { target: `#${task.id}`, surface: call.surface });
     }
     ctx.log(`${ctx.lead} approved task #${task.id}'s command (${answer.requestId})`);

@@ -21,6 +21,7 @@ let prefix: string;
 let root: string;
 let elsewhere: string;
 let cache: string;
+let installOutput: string;
 
 function run(command: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<CliRun> {
   return new Promise((resolve) => {
@@ -49,6 +50,7 @@ beforeAll(async () => {
   const [{ filename }] = JSON.parse(pack.stdout) as [{ filename: string }];
   const install = await run('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--prefer-offline', join(tmp.path, filename)], { cwd: elsewhere });
   if (install.code !== 0) throw new Error(`npm install -g of the packed tarball failed (the npm registry must be reachable for its dependencies): ${install.stderr}`);
+  installOutput = install.stdout + install.stderr;
 }, INSTALL_MS);
 afterAll(() => tmp?.cleanup());
 
@@ -81,4 +83,26 @@ describe('npm pack → npm install -g --prefix <empty dir> → mailroom', () => 
   it('keeps a compile cache for the installed CLI', async () => {
     expect((await readdir(cache)).filter((f) => f.endsWith('.v8'))).toHaveLength(1);
   });
+
+  it('installs without an install-script warning, and ships the LICENSE and the demo team file', async () => {
+    expect(installOutput).not.toMatch(/prepare|install script|allowScripts/i);
+    const pkg = join(prefix, 'lib', 'node_modules', 'agent-mailroom');
+    expect(await readFile(join(pkg, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} mailroom contributors\n/);
+    expect((await readdir(join(pkg, 'fixtures', 'demo'))).sort()).toEqual(['sales.csv', 'team.yaml']);
+    const manifest = JSON.parse(await readFile(join(pkg, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    expect(Object.keys(manifest.scripts ?? {})).not.toContain('prepare');
+  });
+
+  it("runs the README's demo from the install: mailroom run --example, then task list", async () => {
+    const demoRoot = join(tmp.path, 'demo');
+    const env = cleanEnv({ MAILROOM_COMPILE_CACHE: cache });
+    const demo = await run(join(prefix, 'bin', 'mailroom'), ['run', '--example', '--root', demoRoot, '--workdir', join(demoRoot, 'work')], { cwd: elsewhere, env });
+    expect(demo.code, demo.stderr).toBe(0);
+    expect(demo.stdout).toContain('6/6 tasks completed');
+    const tasks = await run(join(prefix, 'bin', 'mailroom'), ['task', 'list', '--root', demoRoot, '--team', 'demo', '--json'], { cwd: elsewhere, env });
+    expect((JSON.parse(tasks.stdout) as Array<{ task: { status: string } }>).map((t) => t.task.status)).toEqual(Array(6).fill('completed'));
+    const completion = await run(join(prefix, 'bin', 'mailroom'), ['completion'], { cwd: elsewhere, env });
+    expect(completion.code, completion.stderr).toBe(0);
+    expect(completion.stdout).toContain('mailroom');
+  }, 120_000);
 });

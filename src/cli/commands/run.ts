@@ -11,9 +11,11 @@ import { shellQuote } from '../../core/text/shell-quote.js';
 import { selectionHint } from '../../store/open.js';
 import { durationOption } from '../durations.js';
 import { plural } from '../../core/text/plural.js';
+import type { RunReport } from '../../runtime/run/report.js';
 
 interface RunArgs extends GlobalArgs {
-  file: string;
+  file?: string;
+  example?: boolean;
   model?: string;
   workdir?: string;
   timeout?: number;
@@ -21,29 +23,33 @@ interface RunArgs extends GlobalArgs {
   'poll-ms'?: number;
   verbose?: boolean;
   resume?: boolean;
+  'max-failed-turns'?: number;
 }
 
 /** `run`. */
 export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
-  command: 'run <file>',
+  command: 'run [file]',
   describe: 'Run a team file (members, models, tasks with dependencies) to completion, then shut the team down',
   builder: (y) =>
     y
-      .positional('file', { type: 'string', demandOption: true, describe: 'Team file (YAML or JSON), see docs/runtime.md' })
+      .positional('file', { type: 'string', describe: 'Team file (YAML or JSON), see docs/runtime.md' })
+      .option('example', { type: 'boolean', describe: 'Run the demo team file shipped with mailroom (three offline workers, six tasks) instead of a file' })
       .option('model', { type: 'string', describe: 'Model for every member, kind:name (overrides the file)' })
       .option('workdir', { type: 'string', describe: "Members' working directory (default: the file's workdir, else the current directory)" })
       .option('timeout', durationOption('Give up after this long (default 10m)'))
       .option('shutdown-timeout', durationOption('Force a shutdown not answered within this long (default 30s)'))
       .option('poll-ms', durationOption('Safety-net re-read period of idle teammates (default 2000 ms)'))
+      .option('max-failed-turns', { type: 'number', describe: 'Give up once every member failed this many model calls in a row (default 3)' })
       .option('verbose', { type: 'boolean', describe: "Also print idle notifications and the teammates' logs" })
       .option('resume', { type: 'boolean', describe: 'If the team exists (the file ran before), resume it: keep its tasks and mail, re-register members that left' })
-      .example('$0 run fixtures/demo/team.yaml --root /tmp/demo --workdir /tmp/demo/work', 'Run the offline demo team')
+      .example('$0 run --example --root /tmp/demo --workdir /tmp/demo/work', 'Run the offline demo team shipped with mailroom')
       .example('$0 run team.yaml --model anthropic:claude-sonnet-4-5', 'Same team, every member on Claude') as Argv<RunArgs>,
   handler: async (a) => {
+    const file = await teamFileOf(a);
     const { runTeam } = await import('../../runtime/run/run-team.js');
     const render = await import('../render/run-report.js');
     const print = (line: string | undefined) => line !== undefined && !a.json && process.stdout.write(`${terminalSafe(line)}\n`);
-    print(`mailroom run: ${a.file}`);
+    print(`mailroom run: ${file}`);
     const failures = new render.RepeatFilter(); // a member's failure is printed again only when its reason changes
     // Ctrl-C / SIGTERM: stop the teammates and their commands (own process groups), then report.
     // A second signal, with the handlers gone, ends the process at once.
@@ -54,7 +60,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     const stores = await openStore(a);
     const report = await runTeam({
       store: stores,
-      file: a.file,
+      file,
       team: a.team,
       workdir: a.workdir,
       model: a.model,
@@ -62,6 +68,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       timeoutMs: a.timeout,
       shutdownTimeoutMs: a['shutdown-timeout'],
       pollMs: a['poll-ms'],
+      maxFailedTurns: a['max-failed-turns'],
       onMessage: (entry, at, lead) => print(render.progressLine(entry, at, a.verbose === true, lead)),
       onLog: (name, line) => a.verbose && print(`  ${name}: ${line}`),
       onTurnFailed: (f, at) => failures.show(f.name, f.reason) && process.stderr.write(`${terminalSafe(render.turnFailedLine(f.name, f.reason, at))}\n`),
@@ -72,11 +79,34 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       process.off('SIGTERM', onSignal);
     });
     emit(a.json, report, () => render.reportLines(report));
-    if (!report.complete) {
-      const open = report.tasks.filter((t) => t.status !== 'completed').map((t) => `#${t.id}`);
-      throw new MailroomError('RUN_INCOMPLETE', `The run ended with ${plural(open.length, 'task')} not completed (${open.join(', ')})${report.timedOut ? ' after the run timeout' : report.interrupted ? ' (interrupted)' : ''}. See each task's metadata.outputTail: mailroom task show <id> ${selectionHint(stores.selection).map(shellQuote).join(' ')} --team ${shellQuote(report.team)}.`, {
-        details: { team: report.team, open },
-      });
-    }
+    if (!report.complete) throw incomplete(report, selectionHint(stores.selection).map(shellQuote).join(' '));
   },
 };
+
+/**
+ * RUN_INCOMPLETE for a report: the open tasks, the cause, and pointers that exist — `task show` for
+ * a task whose command ran (its metadata.outputTail), the members' failures for a model that kept
+ * failing, else the task list.
+ */
+function incomplete(report: RunReport, scope: string): MailroomError {
+  const open = report.tasks.filter((t) => t.status !== 'completed');
+  const ids = open.map((t) => `#${t.id}`);
+  const sel = `${scope ? `${scope} ` : ''}--team ${shellQuote(report.team)}`;
+  const ran = open.filter((t) => t.exitCode !== undefined);
+  const pointers = [
+    ...(ran.length > 0 ? [`the output of ${ran.map((t) => `#${t.id}`).join(', ')} is in its metadata.outputTail: mailroom task show ${ran[0]!.id} ${sel}`] : []),
+    ...(report.endReason === 'models-failing' ? ["fix the model (the members' last failures are above and in --json members[].lastFailure), then run again with --resume"] : []),
+    `the board: mailroom task list ${sel}`,
+  ];
+  return new MailroomError('RUN_INCOMPLETE', `The run ended with ${plural(open.length, 'task')} not completed (${ids.join(', ')}): ${report.cause ?? report.endReason}. See ${pointers.join('; ')}.`, {
+    details: { team: report.team, open: ids, endReason: report.endReason, ...(report.cause ? { cause: report.cause } : {}) },
+  });
+}
+
+/** The team file to run: `<file>`, or the packaged demo with --example (exactly one). @throws USAGE */
+async function teamFileOf(a: RunArgs): Promise<string> {
+  if (a.example && a.file !== undefined) throw new MailroomError('USAGE', `Give a team file or --example, not both (got ${a.file} and --example).`);
+  if (a.example) return (await import('../../runtime/run/example.js')).EXAMPLE_TEAM_FILE;
+  if (a.file === undefined || a.file === '') throw new MailroomError('USAGE', 'Give a team file to run (mailroom run team.yaml), or --example for the demo team shipped with mailroom.');
+  return a.file;
+}

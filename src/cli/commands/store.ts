@@ -7,6 +7,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { emit } from '../output.js';
 import { openStoreNamed, type GlobalArgs } from '../globals.js';
 import { plural } from '../../core/text/plural.js';
+import { storeValueScope, withHintScope } from '../../core/text/hint-scope.js';
 
 interface CopyArgs extends GlobalArgs {
   from: string;
@@ -27,7 +28,10 @@ const copy: CommandModule<GlobalArgs, CopyArgs> = {
     const { copyTeam } = await import('../../core/teams/store-copy.js');
     const from = await openStoreNamed(a.from, a);
     const to = await openStoreNamed(a.to, a);
-    const report = await copyTeam({ from, to, team: a.team as string });
+    // A hint about the target (TEAM_EXISTS: `mailroom team delete …`) must name the target store.
+    const report = await copyTeam({ from, to, team: a.team as string }).catch((err: unknown) => {
+      throw withHintScope(err, storeValueScope(a.to));
+    });
     emit(a.json, report, () => [
       `Copied team ${report.team} from ${report.from} to ${report.to}: ${plural(report.members, 'member')}, ${plural(report.entries, 'message')} in ${plural(report.inboxes, 'inbox', 'inboxes')} (${report.unread} unread, ${report.archived} archived), ${plural(report.tasks, 'task')}, ${plural(report.events, 'journal event')}.`,
     ]);

@@ -46,7 +46,9 @@ export const teamStopCommand: CommandModule<GlobalArgs, StopArgs> = {
       const pane = r.closedPane !== undefined ? `; closed tmux pane ${r.closedPane}` : '';
       const n = r.deadLettered?.length ?? 0;
       const dead = n > 0 ? `; ${n} unread message${n === 1 ? '' : 's'} dead-lettered, senders told (\`mailroom dead-letter list\`)` : '';
-      return `${r.name} ${how} and left team ${target.team}${tasks}${pid}${pane}${dead}`;
+      const c = r.cancelledCommands ?? [];
+      const cancelled = c.length > 0 ? `; cancelled ${c.length} running command${c.length === 1 ? '' : 's'} (pid ${c.join(', ')})` : '';
+      return `${r.name} ${how} and left team ${target.team}${tasks}${cancelled}${pid}${pane}${dead}`;
     });
   },
 };

@@ -6,6 +6,7 @@
  */
 import { startBridge, type BridgeStatus } from '../../bridge/bridge.js';
 import { claimBridge } from '../../bridge/one-bridge.js';
+import { checkSelectionFlags } from '../option-checks.js';
 import { MailroomError } from '../../errors.js';
 import { openFsStores, openStores, redactUrl, resolveSelection } from '../../store/open.js';
 import type { StoreSelection, Stores } from '../../store/selection.js';
@@ -19,6 +20,7 @@ import { untilStopped, writeLine } from './stop.js';
 export async function runBridgeCommand(a: GlobalArgs): Promise<void> {
   const team = a.team ?? process.env.MAILROOM_TEAM;
   if (team === undefined || team === '') throw new MailroomError('INVALID_ARGUMENT', 'mailroom bridge needs the team to bridge: pass --team <name> (or set $MAILROOM_TEAM).');
+  checkSelectionFlags(a, { bridge: true });
   const selection = resolveSelection({ store: a.store, root: a.root, claude: a.claude });
   if (selection.kind !== 'redis') {
     throw new MailroomError('INVALID_ARGUMENT', 'mailroom bridge connects the local Claude Code team to a shared Redis store: pass --store redis://host:port (or set $MAILROOM_STORE), with --claude for Claude Code\'s own directory.');

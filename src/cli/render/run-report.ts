@@ -32,11 +32,21 @@ export function reportLines(r: RunReport): string[] {
     ...r.members.map(memberRow),
     '',
     `Shutdown: ${r.shutdown.map((s) => `${s.name} ${s.outcome}`).join(', ') || '(no teammates)'}`,
-    `${r.complete ? 'Done' : r.timedOut ? 'Timed out' : r.interrupted ? 'Interrupted' : 'Stopped'} in ${(r.durationMs / 1000).toFixed(2)}s: ${done}/${r.tasks.length} tasks completed. Team "${r.team}" is in ${r.root}.`,
+    `${ENDED[r.endReason]} in ${(r.durationMs / 1000).toFixed(2)}s: ${done}/${r.tasks.length} tasks completed. Team "${r.team}" is in ${r.root}.`,
+    ...(r.cause ? [`Why: ${r.cause}.`] : []),
     ...(r.outputs.length || r.olderOutputs.length ? ['', 'Files to look at:', ...r.outputs.map((o) => `  cat ${o}`)] : []),
     ...r.olderOutputs.map((o) => `  Not written by this run (from before): ${o}`),
   ];
 }
+
+/** The first words of the report's last line, per way a run ends. */
+const ENDED: Readonly<Record<RunReport['endReason'], string>> = {
+  complete: 'Done',
+  quiet: 'Stopped (nobody could take the work left)',
+  'models-failing': 'Gave up (every model call failing)',
+  timeout: 'Timed out',
+  interrupted: 'Interrupted',
+};
 
 function memberRow(m: MemberReport): string {
   const completed = m.completed.length ? `completed ${m.completed.map((id) => `#${id}`).join(', ')}` : 'completed nothing';

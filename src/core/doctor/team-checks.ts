@@ -14,6 +14,7 @@ import type { Task } from '../../protocol/task.js';
 import type { StoreRepair } from '../../store/health.js';
 import type { TeamStore } from '../../store/team-store.js';
 import type { Check } from './findings.js';
+import { plural } from '../text/plural.js';
 
 /** Every team-level check for one team. */
 export async function checkTeam(store: TeamStore, team: string, config: TeamConfig): Promise<Check[]> {
@@ -74,7 +75,7 @@ async function inboxChecks(store: TeamStore, team: string, config: TeamConfig): 
     const unread = entries?.filter((e) => e.read !== true).length;
     // All read: the history Claude Code keeps after a member leaves (2.1.109 snapshot 5), not a problem.
     const history = entries !== undefined && unread === 0;
-    const contents = !entries ? '' : history ? ` (${entries.length} messages, all read: kept as history)` : ` (${entries.length} messages, ${unread} unread: never delivered)`;
+    const contents = !entries ? '' : history ? ` (${plural(entries.length, 'message')}, all read: kept as history)` : ` (${plural(entries.length, 'message')}, ${unread} unread: never delivered)`;
     const message = `Inbox "${agent}" belongs to no member of team "${config.name}"${contents}.`;
     const check = teamCheck(team, 'orphan-inbox', message, async () => {
       const to = (await store.setInboxAside(team, agent)).value;

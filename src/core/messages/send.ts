@@ -8,6 +8,7 @@ import { MailroomError } from '../../errors.js';
 import type { TeamConfig } from '../../protocol/config.js';
 import { makeInboxEntry, type InboxEntry } from '../../protocol/inbox.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../protocol/json-depth.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, MIN_MAX_MESSAGE_BYTES } from '../../protocol/settings.js';
 import { STRUCTURED_SCHEMAS, isStructuredType, type StructuredMessage } from '../../protocol/structured.js';
 import { permissionRequestId, planApprovalRequestId, sandboxRequestId, shutdownRequestId } from '../../protocol/ids.js';
 import { leadName, requireMember } from '../../domain/roster.js';
@@ -50,7 +51,8 @@ export interface SentMessage {
 /**
  * Appends one message to `to`'s inbox.
  * @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND (sender or recipient), MESSAGE_INVALID (empty text),
- * NOT_PERMITTED (the team policy refuses the sender, `details.rule`), LOCK_TIMEOUT, FILE_CORRUPT
+ * MESSAGE_TOO_LARGE (over the team's maxMessageBytes), NOT_PERMITTED (the team policy refuses the
+ * sender, `details.rule`), LOCK_TIMEOUT, FILE_CORRUPT
  */
 export async function sendMessage(options: SendOptions): Promise<SentMessage> {
   const store = teamOf(options);
@@ -69,6 +71,7 @@ async function deliver(store: TeamStore, config: TeamConfig, options: Omit<SendO
   const sender = requireMember(config, from, 'sender');
   for (const to of recipients) requireMember(config, to, 'recipient');
   if (options.text === '') throw new MailroomError('MESSAGE_INVALID', 'Message text is empty: give the text to send.');
+  await requireSize(store, options.team, options.text);
   if (recipients.length === 0) return [];
   // The team policy binds the sender here, whichever surface sent (src/domain/policy.ts).
   await requirePermitted(options, from, recipients.flatMap((to) => messageActions(options.text, to)), config);
@@ -213,3 +216,20 @@ function buildEntry(options: Omit<SendOptions, 'to'>, from: string, color: strin
   });
 }
 
+/**
+ * Refuses a text over the team's `maxMessageBytes` (UTF-8 bytes; default
+ * {@link DEFAULT_MAX_MESSAGE_BYTES}): it would be stored in every copy and the journal, and printed
+ * whole. @throws MESSAGE_TOO_LARGE naming the size, the limit and the setting
+ */
+async function requireSize(store: TeamStore, team: string, text: string): Promise<void> {
+  // A UTF-16 code unit is at most 3 UTF-8 bytes: a text that short is under any allowed limit, no read.
+  if (text.length * 3 <= MIN_MAX_MESSAGE_BYTES) return;
+  const bytes = Buffer.byteLength(text, 'utf8');
+  const limit = (await store.readSettings(team)).maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  if (bytes <= limit) return;
+  throw new MailroomError(
+    'MESSAGE_TOO_LARGE',
+    `The message is ${bytes} bytes, over team ${team}'s limit of ${limit} bytes (setting maxMessageBytes; default ${DEFAULT_MAX_MESSAGE_BYTES}, 256 KiB). Send a shorter message — put the content in a file and send its path — or raise the limit with \`mailroom team policy --max-message-bytes <bytes>\`.`,
+    { details: { team, bytes, maxMessageBytes: limit } },
+  );
+}

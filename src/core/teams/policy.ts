@@ -84,7 +84,7 @@ const TOP_RULES = ['createTasks', 'assignTasks', 'deleteTasks', 'stopMembers'];
 
 /**
  * Changes the team policy rule by rule and returns it. Only the lead may (`as`, default the lead).
- * @throws INVALID_ARGUMENT (unknown rule), NOT_PERMITTED (not the lead), TEAM_NOT_FOUND
+ * @throws INVALID_ARGUMENT (unknown rule), USAGE (a name that is no member), NOT_PERMITTED (not the lead), TEAM_NOT_FOUND
  */
 export async function changePolicy(options: TeamOptions & { as?: string | undefined }, changes: readonly PolicyChange[]): Promise<TeamPolicy> {
   const store = teamOf(options);
@@ -98,8 +98,25 @@ export async function changePolicy(options: TeamOptions & { as?: string | undefi
     if (!(c.rule.startsWith('message.') && c.rule.length > 'message.'.length) && !TOP_RULES.includes(c.rule)) {
       throw new MailroomError('INVALID_ARGUMENT', `Unknown policy rule "${c.rule}": use one of ${[...TOP_RULES, 'message.<sender>', 'message.*'].join(', ')}.`);
     }
+    requireKnownNames(config, c);
     patch[`policy.${c.rule}`] = c.who === undefined ? null : [...c.who];
   }
   const done = await store.updateSettings(options.team, patch, opOf(options, options.as ?? lead));
   return done.value.settings.policy ?? {};
+}
+
+/**
+ * A policy names members: each name in `who` (besides `*` and `@lead`), and the sender of a
+ * `message.<sender>` rule, must be one — a misspelt name would silently grant nothing.
+ * @throws USAGE naming the name and the members
+ */
+function requireKnownNames(config: TeamConfig, change: PolicyChange): void {
+  const members = config.members.map((m) => m.name);
+  const sender = change.rule.startsWith('message.') ? change.rule.slice('message.'.length) : undefined;
+  const names = [...(sender !== undefined && sender !== '*' ? [sender] : []), ...(change.who ?? []).filter((w) => w !== '*' && w !== '@lead')];
+  const unknown = names.find((n) => !members.includes(n));
+  if (unknown === undefined) return;
+  throw new MailroomError('USAGE', `Policy rule ${change.rule} names "${unknown}", who is not a member of team ${config.name}. Members: ${members.join(', ')}; or use * (every member) or @lead. Spawn the member first, then set the rule.`, {
+    details: { rule: change.rule, name: unknown, members },
+  });
 }

@@ -4,6 +4,9 @@
  * carry the same options, or copying it would act on ~/.mailroom or on another team.
  */
 
+import { resolve } from 'node:path';
+import { MailroomError } from '../../errors.js';
+import { redactUrl } from '../../store/open.js';
 import { shellQuote } from './shell-quote.js';
 
 /** Global options of a command line that decide which store and team it acts on, e.g. `['--root', '/tmp/x']`. */
@@ -63,4 +66,23 @@ function dropTeam(scope: HintScope): string[] {
   const i = scope.indexOf('--team');
   if (i >= 0) return [...scope.slice(0, i), ...scope.slice(i + 2)];
   return scope.filter((arg) => !arg.startsWith('--team='));
+}
+
+/**
+ * The scope of a store named by one option value (`store copy --to <dir|url>`): `--store <url>`
+ * (its password shown as `***`) or `--root <absolute dir>`.
+ */
+export function storeValueScope(value: string): HintScope {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? option('store', redactUrl(value)) : option('root', resolve(value));
+}
+
+/**
+ * `err` with its suggested commands scoped to `scope` (see {@link scopeHints}); for an error about
+ * another store than the command line's own (e.g. `store copy`'s target), so the later scoping by
+ * the command line leaves them alone. Any other value is returned unchanged.
+ */
+export function withHintScope(err: unknown, scope: HintScope): unknown {
+  if (!(err instanceof MailroomError)) return err;
+  const message = scopeHints(err.message, scope);
+  return message === err.message ? err : new MailroomError(err.code, message, { cause: err, details: err.details });
 }

@@ -20,6 +20,7 @@ import type { ProcessRecord } from '../../protocol/process.js';
 import { terminate } from '../process/kill.js';
 import { closeMemberPane } from '../tmux/close.js';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, shutdownHandshake } from './answer.js';
+import { cancelMemberCommands } from './cancel-commands.js';
 
 /** Input of {@link stopTeammate}. */
 export interface StopOptions extends TeamOptions {
@@ -69,6 +70,8 @@ export interface StopResult {
   closedPane?: string;
   /** Ids of its unread messages moved to the dead letters here (their senders told); absent when none. */
   deadLettered?: string[];
+  /** Pids of its running commands (task commands, a `command:` model's program) that the stop cancelled; absent when none. */
+  cancelledCommands?: number[];
 }
 
 /**
@@ -84,6 +87,7 @@ export async function stopTeammate(options: StopOptions): Promise<StopResult> {
   if (options.force) return teardown(stores, options, member, 'forced', true);
   if (await nothingRuns(stores, options.team, member)) return teardown(stores, options, member, 'not-running', true);
   const timeoutMs = options.timeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+  let cancelled: Promise<number[]> = Promise.resolve([]);
   const { requestId, answer } = await shutdownHandshake({
     store: stores,
     team: options.team,
@@ -94,15 +98,19 @@ export async function stopTeammate(options: StopOptions): Promise<StopResult> {
       const record = await stores.host.readProcessRecord(options.team, options.name).catch(() => undefined);
       const present = isAlive(presenceOf(options.name, await stores.team.readClaims(options.team).catch(() => []), Date.now()));
       options.onWaiting?.({ requestId: id, timeoutMs, recordedProcess: record !== undefined && (await mayBeRunning(stores.host, record)), present });
+      // A teammate busy in a command reads the request only when the command ends: end it now.
+      cancelled = cancelMemberCommands(stores, options.team, options.name);
     },
   });
+  const cancelledCommands = await cancelled;
   if (answer.kind === 'rejected') {
     throw new MailroomError('SHUTDOWN_REJECTED', `${options.name} rejected the shutdown: ${answer.reason}. Ask again later, or stop it with --force.`, {
       details: { team: options.team, name: options.name, requestId, reason: answer.reason },
     });
   }
   const result = await teardown(stores, options, member, answer.kind === 'approved' ? 'approved' : 'timeout', answer.kind !== 'approved');
-  return { ...result, requestId };
+  const all = [...new Set([...cancelledCommands, ...(result.cancelledCommands ?? [])])];
+  return { ...result, requestId, ...(all.length > 0 ? { cancelledCommands: all } : {}) };
 }
 
 /**
@@ -126,6 +134,8 @@ async function teardown(stores: Stores, o: StopOptions, member: Member, outcome:
     // A process still there after SIGKILL (stuck in the kernel) keeps its record: a later stop or doctor finds it.
     if (!(await mayBeRunning(stores.host, record))) await stores.host.deleteProcessRecord(o.team, o.name);
   }
+  // Its commands run in their own process groups: a killed runtime leaves them running.
+  const cancelledCommands = kill ? await cancelMemberCommands(stores, o.team, o.name) : [];
   const done = await completeShutdown({ root: stores, team: o.team, name: o.name });
   // A tmux member's pane closes with its agent; one left open (its agent was killed, or kept by remain-on-exit) is closed here.
   const closedPane = member.backendType === 'tmux' && member.tmuxPaneId ? await closeMemberPane({ team: o.team, name: o.name, paneId: member.tmuxPaneId }) : false;
@@ -136,6 +146,7 @@ async function teardown(stores: Stores, o: StopOptions, member: Member, outcome:
     ...(killedPid !== undefined ? { killedPid } : {}),
     ...(done.deadLettered.length > 0 ? { deadLettered: done.deadLettered.map((l) => l.id) } : {}),
     ...(closedPane ? { closedPane: member.tmuxPaneId } : {}),
+    ...(cancelledCommands.length > 0 ? { cancelledCommands } : {}),
   };
 }
 

@@ -6,6 +6,7 @@
 import type { Task } from '../../protocol/task.js';
 import type { HostStopResult } from '../host.js';
 import type { TurnFailures } from './turn-failures.js';
+import type { EndReason } from './end-cause.js';
 
 /** One task in the report. Times are ms since the run started. */
 export interface TaskReport {
@@ -54,6 +55,10 @@ export interface RunReport {
   timedOut: boolean;
   /** True when the run was interrupted (SIGINT/SIGTERM, {@link RunTeamOptions.signal}) before the team was done. */
   interrupted: boolean;
+  /** How the run ended (see {@link EndReason}): `models-failing` when every member's model call failed N times in a row. */
+  endReason: EndReason;
+  /** Why tasks stayed open, one sentence naming each (absent when complete). */
+  cause?: string;
   tasks: TaskReport[];
   members: MemberReport[];
   shutdown: HostStopResult[];

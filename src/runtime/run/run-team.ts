@@ -22,6 +22,8 @@ import { isMailroomError } from '../../errors.js';
 import type { Stores } from '../../store/selection.js';
 import { loadTeamFile } from './team-file.js';
 import { deadline } from '../deadline.js';
+import { DEFAULT_MAX_FAILED_TURNS, StallWatch, stallCause } from './stall.js';
+import { endOf } from './end-cause.js';
 
 /** Default run timeout (ms). */
 export const DEFAULT_RUN_TIMEOUT_MS = 600_000;
@@ -47,6 +49,12 @@ export interface RunTeamOptions {
   pollMs?: number;
   /** Each message that reaches the lead, with ms since the start and the lead's member name (`team-lead`). */
   onMessage?: (entry: InboxEntry, atMs: number, lead: string) => void;
+  /**
+   * End the run when every teammate's last this-many turns failed in a row (its model call threw:
+   * nobody can make progress); default {@link DEFAULT_MAX_FAILED_TURNS}. The report says
+   * `endReason: "models-failing"`.
+   */
+  maxFailedTurns?: number;
   /** Teammates' log lines. */
   onLog?: (name: string, line: string) => void;
   /** Each turn of a member that failed (its model call threw), with ms since the start; also in the report. */
@@ -97,18 +105,30 @@ export async function runTeam(o: RunTeamOptions): Promise<RunReport> {
   });
   try {
     await lead.start(host.feed);
-    const hosted = members.map((m, i) => host.add(m.name, models[i]!));
+    const maxFailed = Math.max(1, o.maxFailedTurns ?? DEFAULT_MAX_FAILED_TURNS);
+    const stalled = new AbortController();
+    let stallReason: string | undefined;
+    const live = () => host.teammates().filter((t) => t.state !== 'stopped').map((t) => t.name);
+    const stall = new StallWatch(live, maxFailed, (reasons) => {
+      stallReason = stallCause(reasons, maxFailed);
+      stalled.abort();
+    });
+    const hosted = members.map((m, i) => host.add(m.name, models[i]!, { onTurn: (t) => stall.turn(m.name, t) }));
     await Promise.all(hosted.map((h) => h.ready)); // TEAMMATE_RUNNING: another runtime reads a member's inbox
-    const limit = deadline(o.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS, o.signal);
+    const limit = deadline(o.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS, o.signal, stalled.signal);
     const quiet = waitUntilQuiet(stores, team, host, limit.signal);
     poke = quiet.poke;
     const finished = await quiet.done.finally(limit.dispose);
     const interrupted = !finished && o.signal?.aborted === true;
+    const stuck = !finished && !interrupted && stallReason !== undefined;
     const before = await stores.team.listTasks(team);
-    const shutdown = await shutDownAll(host, members, o.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS, interrupted, o.signal);
+    // Members whose model keeps failing cannot answer a shutdown_request either: they are not asked.
+    const shutdown = await shutDownAll(host, members, o.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS, interrupted || stuck, o.signal);
     await lead.drain(); // the last idle notifications count in the report
     const summary = summarise(before, await stores.team.listTasks(team), members, startedAt, failures);
-    return { team, root: stores.team.location, workdir, durationMs: Date.now() - startedAt, timedOut: !finished && !interrupted, interrupted, shutdown, ...summary, ...(await sortOutputs(stores.host, declared)) };
+    const timedOut = !finished && !interrupted && !stuck;
+    const end = endOf({ complete: summary.complete, timedOut, interrupted, stallReason: stuck ? stallReason : undefined, tasks: summary.tasks, before });
+    return { team, root: stores.team.location, workdir, durationMs: Date.now() - startedAt, timedOut, interrupted, ...end, shutdown, ...summary, ...(await sortOutputs(stores.host, declared)) };
   } finally {
     await lead.stop(); // the last messages (shutdown answers) are reported before the caller prints the report
     await host.close();
