@@ -12,7 +12,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { openFsStores, Layout, createTeam, snapshotTeam, TeamTracker, followTeam, updateTask, JournalReader, describeJournalEvent, parseMessageText } from '../dist/index.js';
+import { openFsStores, createTeam, snapshotTeam, TeamTracker, followTeam, updateTask, JournalReader, describeJournalEvent, parseMessageText } from '../dist/index.js';
+import { Layout } from '../dist/internals.js';
 import { describeText } from '../dist/core/live/describe.js';
 
 // As `mailroom watch` does before loading the screen: React's production build.

@@ -5,7 +5,8 @@
 // visible at all), and `sendMessage` to a registered member nobody runs (interleaved), i.e. what
 // the send itself costs. Claude Code's documented poll intervals appear only in a note.
 import { dirname } from 'node:path';
-import { createTeam, spawnMember, sendMessage, runTeammate, openFsStores, Layout } from '../dist/index.js';
+import { createTeam, spawnMember, sendMessage, runTeammate, openFsStores } from '../dist/index.js';
+import { Layout } from '../dist/internals.js';
 import { probeFile, sleep, within } from './lib/probe.mjs';
 import { quantile } from './lib/stats.mjs';
 

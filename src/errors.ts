@@ -37,10 +37,16 @@ export type ErrorCode =
   | 'FILE_ACCESS'
   | 'STORE_UNHEALTHY'
   | 'STORE_UNAVAILABLE'
+  // Issue 21 item 4: a full Redis (maxmemory, noeviction) refuses writes; a team whose keys vanished under a process that had opened it.
+  | 'STORE_FULL'
+  | 'TEAM_LOST'
   | 'NOT_SUPPORTED'
   | 'MODEL_ERROR'
   | 'SHUTDOWN_REJECTED'
   | 'TEAMMATE_RUNNING'
+  // Issue 21: a reader whose claim was taken over may neither take nor acknowledge; one bridge per (root, team).
+  | 'READER_FENCED'
+  | 'BRIDGE_RUNNING'
   | 'NAME_TOO_LONG'
   | 'RUN_INCOMPLETE'
   | 'MISSING_CAPABILITY'
@@ -97,6 +103,9 @@ const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   TEAM_ACTIVE: 4,
   SHUTDOWN_REJECTED: 4,
   TEAMMATE_RUNNING: 4,
+  // Issue 21 (acknowledged hand-out, one bridge per team): conflicts with the live holder.
+  READER_FENCED: 4,
+  BRIDGE_RUNNING: 4,
   NAME_TOO_LONG: 2,
   TASK_BLOCKED: 5,
   TASK_CYCLE: 5,
@@ -115,6 +124,9 @@ const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   FILE_CORRUPT: 7,
   FILE_ACCESS: 7,
   STORE_UNHEALTHY: 7,
+  // Issue 21 item 4: both need the operator (memory, durability settings), not a plain retry.
+  STORE_FULL: 7,
+  TEAM_LOST: 7,
   RUN_INCOMPLETE: 8,
   MISSING_CAPABILITY: 5,
   NO_CAPABLE_MEMBER: 3,

@@ -2,7 +2,8 @@
  * mailroom's public library API. Every CLI verb is one of these functions: they take
  * `{ root, team, … }` (root = a filesystem store's directory, or {@link Stores} opened with
  * {@link openStores}) and return data; they never print or exit. Errors are
- * {@link MailroomError}s with stable codes.
+ * {@link MailroomError}s with stable codes. The filesystem backend's own pieces (its classes,
+ * layout, path rules and lock) are under the subpath `agent-mailroom/internals` (src/internals.ts).
  */
 export { MailroomError, exitCodeFor, isMailroomError, type ErrorCode, type ErrorDetails } from './errors.js';
 
@@ -22,9 +23,6 @@ export { shutdownRequestId, planApprovalRequestId, permissionRequestId, sandboxR
 
 export type * from './store/team-store.js';
 export type { HostStore, AgentLog } from './store/host-store.js';
-export { FsTeamStore } from './store/fs/team-store.js';
-export { FsHostStore, localHostId } from './store/fs/host-store.js';
-export { FsStores } from './store/fs/stores.js';
 export {
   openStores,
   openFsStores,
@@ -41,18 +39,15 @@ export {
   type FsSelection,
 } from './store/open.js';
 export type { StoreSelection, Stores } from './store/selection.js';
-export { Layout, resolveRoot } from './store/fs/paths.js';
-export { teamDirName, pathPart, taskListId } from './store/fs/names.js';
 export { NAME_PATTERN, LEAD_NAME, RESERVED_NAMES, assertValidName, suggestName, type NameCheckOptions } from './domain/names.js';
 export { entryKey, tripleKey, messageKey, assignTimestamps, idempotentMsgId } from './domain/entries.js';
 export { DEFAULT_LEASE_MS, selectTake, acknowledgedKeys, liveLeases, type LeaseRecord, type TakeSelection } from './domain/leases.js';
 export { BEAT_INTERVAL_MS, DEFAULT_READER_TTL_MS, isLiveClaim, mayTakeOver, readerTaken } from './domain/reader-claims.js';
 export { claimRefusal, busyRefusal, claimCandidates, applyClaim } from './domain/task-claim.js';
-export { applyTaskChange, draftTask, changedKeys, type TaskChange, type TaskDraftFields } from './domain/task-patch.js';
+export { applyTaskChange, draftTask, changedKeys } from './domain/task-patch.js';
 export { buildMember, nextColor, withColor, applyMemberPatch, assertFreeName, type MemberDraft } from './domain/roster.js';
 export { messageEvent, deliveryEvent, taskEvent, memberEvent, teamEvent, taskSignature, type EventStamp } from './domain/events.js';
 export { compareTaskIds, assertNoCycles, taskNotFound } from './domain/task-board.js';
-export { STALE_MS, DEFAULT_WAIT_MS, acquireLock, withLock, type HeldLock, type LockOptions } from './store/fs/lock.js';
 
 export { storeOf, type BaseOptions, type StoreRef, type TeamOptions } from './core/context.js';
 export { leadOf, leadName, findMember, requireMember, isTeammate } from './domain/roster.js';
@@ -137,8 +132,7 @@ export {
   type Surface,
 } from './tools/index.js';
 
-// Claude Code 2.1.332 (issue 17): tombstones, member roster shape, member records, a lead that cannot hear.
-export { TOMBSTONE_PATTERN, tombstoneOf } from './store/fs/names.js';
+// Claude Code 2.1.332 (issue 17): member roster shape, member records, a lead that cannot hear.
 export { MEMBER_RUNTIMES, PANE_BACKENDS, rosterBackend, shutdownPaneFields, hasInProcessShape, type MemberRuntime, type RosterBackend } from './protocol/backend.js';
 export { MEMBER_RECORD_VERSION, MemberRecordSchema, recordIsFor, type MemberRecord, type MemberRecordDraft } from './protocol/member-record.js';
 export { teamKeepsPrompts, hasSessionLead } from './protocol/config.js';

@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Argv } from 'yargs';
-import { openStores, resolveSelection } from '../store/open.js';
+import { openStores, parseStoreTimeout, resolveSelection, type OpenOptions } from '../store/open.js';
 import type { Stores } from '../store/selection.js';
 
 /** Parsed global options every command sees. */
@@ -16,6 +16,8 @@ export interface GlobalArgs {
   claude?: boolean | undefined;
   team?: string | undefined;
   json?: boolean | undefined;
+  'store-timeout'?: string | undefined;
+  'allow-volatile'?: boolean | undefined;
 }
 
 /** Declares the global options on the top-level parser. */
@@ -25,7 +27,9 @@ export function withGlobals<T>(y: Argv<T>): Argv<T & GlobalArgs> {
     .option('root', { type: 'string', describe: 'Store root (default $MAILROOM_ROOT, else ~/.mailroom); with --store, this machine\'s own directory', global: true })
     .option('claude', { type: 'boolean', describe: "Work on Claude Code's own teams ($CLAUDE_CONFIG_DIR or ~/.claude)", global: true })
     .option('team', { type: 'string', describe: 'Team (default $MAILROOM_TEAM, else the only team)', global: true })
-    .option('json', { type: 'boolean', describe: 'Print machine-readable JSON', global: true }) as Argv<T & GlobalArgs>;
+    .option('json', { type: 'boolean', describe: 'Print machine-readable JSON', global: true })
+    .option('store-timeout', { type: 'string', describe: 'Deadline of each call to a network store, e.g. 10s (default $MAILROOM_STORE_TIMEOUT, else 10s): past it, STORE_UNAVAILABLE', global: true })
+    .option('allow-volatile', { type: 'boolean', describe: 'Do not warn about a Redis store that can lose acknowledged mail (default $MAILROOM_ALLOW_VOLATILE)', global: true }) as Argv<T & GlobalArgs>;
 }
 
 const opened = new Set<Stores>();
@@ -33,9 +37,21 @@ const opened = new Set<Stores>();
 /** Opens the stores the global options select; lock warnings go to stderr. Closed by {@link closeStores}. */
 export async function openStore(args: GlobalArgs): Promise<Stores> {
   const selection = resolveSelection({ store: args.store, root: args.root, claude: args.claude });
-  const stores = await openStores(selection, { lock: { onWarning: (m) => process.stderr.write(`${m}\n`) } });
+  const stores = await openStores(selection, openOptions(args));
   opened.add(stores);
   return stores;
+}
+
+/** The open options the global flags give (`--store-timeout`, `--allow-volatile`); lock and durability warnings to stderr. */
+function openOptions(args: GlobalArgs): OpenOptions {
+  const warn = (m: string) => process.stderr.write(`${m}\n`);
+  const timeout = args['store-timeout'];
+  return {
+    lock: { onWarning: warn },
+    onWarning: warn,
+    ...(timeout !== undefined ? { storeTimeoutMs: parseStoreTimeout(String(timeout), '--store-timeout') } : {}),
+    ...(args['allow-volatile'] !== undefined ? { allowVolatile: args['allow-volatile'] } : {}),
+  };
 }
 
 /**
@@ -47,7 +63,7 @@ export async function openStore(args: GlobalArgs): Promise<Stores> {
 export async function openStoreNamed(value: string, args: GlobalArgs): Promise<Stores> {
   const store = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : pathToFileURL(resolve(value)).href;
   const selection = resolveSelection({ store, root: args.root, claude: args.claude });
-  const stores = await openStores(selection, { lock: { onWarning: (m) => process.stderr.write(`${m}\n`) } });
+  const stores = await openStores(selection, openOptions(args));
   opened.add(stores);
   return stores;
 }
@@ -59,9 +75,9 @@ export async function closeStores(): Promise<void> {
 }
 
 /** Stores plus the team to act on (resolved from --team, $MAILROOM_TEAM, or the only team). */
-export async function teamTarget(args: GlobalArgs): Promise<{ root: Stores; team: string }> {
+export async function teamTarget(args: GlobalArgs): Promise<{ root: Stores; team: string; surface: 'cli' }> {
   const root = await openStore(args);
   const { resolveTeam } = await import('../core/teams/team-lifecycle.js');
   const team = await resolveTeam({ root, team: args.team, envTeam: process.env.MAILROOM_TEAM });
-  return { root, team };
+  return { root, team, surface: 'cli' };
 }

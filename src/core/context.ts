@@ -18,6 +18,8 @@ export interface BaseOptions {
   root: StoreRef;
   /** Clock in epoch ms (tests inject one); default `Date.now`. */
   now?: () => number;
+  /** The surface the call came from (`cli`, `runtime`, `mcp`, …), journalled with a refusal; optional. */
+  surface?: string | undefined;
 }
 
 /** Options of use cases that act on one team. */

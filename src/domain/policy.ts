@@ -1,16 +1,25 @@
 /**
  * Team policy (src/protocol/settings.ts `policy`): who may message whom, create, assign or delete
- * tasks, and stop members. The one pure check behind every surface — the catalogue rule
- * (src/tools/policy-rule.ts) for runtime and MCP tools, and core/teams/policy.ts for CLI verbs. Default
- * open: a rule that is absent permits everyone. The lead is never refused, and anyone may message
- * the lead (idle notifications, answers and reports must always get through).
+ * tasks, and stop members; and the lead-only answers. The one pure check, run by the use cases
+ * that send, assign, create, delete, answer or stop (through core/teams/policy.ts), so every surface —
+ * CLI, runtime tools, MCP, library, bridge — is bound by construction. Default open: a rule that
+ * is absent permits everyone. The lead is never refused, and anyone may message the lead (idle
+ * notifications, answers and reports must always get through). Lead-only messages
+ * ({@link LEAD_ONLY_TYPES}) come from the lead alone in every team, with or without a policy.
  */
 import { MailroomError } from '../errors.js';
 import type { PolicyRule, TeamPolicy } from '../protocol/settings.js';
 
-/** An attempt the policy decides on. */
+/**
+ * The protocol messages only the lead sends (reference §4: Claude Code obeys them only from the
+ * lead): the answers to permission, plan and sandbox requests, and shutdown requests.
+ */
+export const LEAD_ONLY_TYPES: readonly string[] = ['shutdown_request', 'permission_response', 'plan_approval_response', 'sandbox_permission_response'];
+
+/** An attempt the policy decides on. `leadOnly`: sending a {@link LEAD_ONLY_TYPES} message. */
 export type PolicyAction =
   | { rule: 'message'; to: string }
+  | { rule: 'leadOnly'; type: string; to?: string | undefined }
   | { rule: 'createTasks' }
   | { rule: 'assignTasks'; owner: string }
   | { rule: 'deleteTasks'; id: string }
@@ -28,7 +37,11 @@ function allows(who: readonly string[], name: string, lead: string): boolean {
 
 /** Why `actor` may not do `action` under `policy`, or undefined when it may. */
 export function policyRefusal(policy: TeamPolicy | undefined, actor: string, lead: string, action: PolicyAction): PolicyRefusal | undefined {
-  if (!policy || actor === lead) return undefined;
+  if (actor === lead) return undefined;
+  if (action.rule === 'leadOnly') {
+    return { rule: 'lead-only', message: `${actor} may not send ${/^[aeiou]/.test(action.type) ? 'an' : 'a'} ${action.type}${action.to !== undefined ? ` (to ${action.to})` : ''}: only the lead (${lead}) answers requests and asks members to shut down` };
+  }
+  if (!policy) return undefined;
   if (action.rule === 'message') {
     if (action.to === lead) return undefined;
     const own = policy.message?.[actor];

@@ -65,3 +65,18 @@ export function claimLost(team: string, member: string, holder: ClaimHolder | un
   if (holder) return readerTaken(team, member, holder);
   return new MailroomError('TEAMMATE_RUNNING', `${member}'s reader claim is gone (released, or the team was deleted): this reader must stop reading.`, { details: { team, name: member } });
 }
+
+/**
+ * READER_FENCED (exit 4): a take or an acknowledgement by a reader whose claim token no longer
+ * holds the member's claim (taken over after it was presumed dead, or released). Nothing was taken
+ * or marked: what it had been handed goes (or went) back to the member's current reader.
+ */
+export function readerFenced(team: string, member: string, holder: ClaimHolder | undefined): MailroomError {
+  const now = holder ? `it is now held by ${KIND_TEXT[holder.kind]}, process ${holder.pid} on host ${holder.host}` : 'no reader holds it now';
+  return new MailroomError(
+    'READER_FENCED',
+    `This reader no longer holds ${member}'s reader claim (${now}): it may not take or acknowledge ${member}'s messages. ` +
+      `Messages it was handed and did not acknowledge go to the current reader again (same msg_id, marked redelivered). Stop this reader.`,
+    { details: { team, name: member, ...(holder ? { holder: { kind: holder.kind, host: holder.host, pid: holder.pid, startedAt: holder.startedAt } } : {}) } },
+  );
+}

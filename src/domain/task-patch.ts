@@ -8,8 +8,11 @@ import { MailroomError } from '../errors.js';
 import { isUnowned, type Task, type TaskStatus } from '../protocol/task.js';
 import { openBlockers } from './task-board.js';
 
-/** A task change. `null` clears a field; metadata is merged per key (`null` deletes a key). */
-export interface TaskChange {
+/**
+ * A task change (`TeamStore.patchTask`'s input, re-exported by src/store/team-store.ts). `null`
+ * clears a field; metadata is merged per key (`null` deletes a key).
+ */
+export interface TaskPatch {
   subject?: string | undefined;
   description?: string | undefined;
   activeForm?: string | null | undefined;
@@ -20,13 +23,15 @@ export interface TaskChange {
   expect?: { status?: TaskStatus; owner?: string | null } | undefined;
 }
 
-/** A new task's fields (the id comes from the store). */
-export interface TaskDraftFields {
+/** A new task's fields (`TeamStore.createTask`'s input; the store assigns its id). */
+export interface TaskDraft {
   subject: string;
   description: string;
   activeForm?: string | undefined;
   owner?: string | undefined;
+  /** Ids of existing tasks that must complete first (linked both ways). */
   blockedBy?: readonly string[] | undefined;
+  /** Keys with a `null` value are dropped. */
   metadata?: Readonly<Record<string, unknown>> | undefined;
 }
 
@@ -46,7 +51,7 @@ export function mergeMetadata(current: Readonly<Record<string, unknown>> | undef
  * @returns the top-level keys whose value changed (empty: nothing to write)
  * @throws TASK_CONFLICT (`expect` not met), TASK_BLOCKED (starting or completing with an open blocker)
  */
-export function applyTaskChange(team: string, task: Task, change: TaskChange, actor: string | undefined, byId: ReadonlyMap<string, Task>): string[] {
+export function applyTaskChange(team: string, task: Task, change: TaskPatch, actor: string | undefined, byId: ReadonlyMap<string, Task>): string[] {
   assertExpected(team, task, change);
   assertUnblocked(team, task, change, byId);
   const before = snapshot(task);
@@ -70,7 +75,7 @@ export function applyTaskChange(team: string, task: Task, change: TaskChange, ac
 }
 
 /** A new task in Claude Code's key order: id, subject, description, activeForm?, owner?, status, blocks, blockedBy, metadata?. */
-export function draftTask(id: string, d: TaskDraftFields): Task {
+export function draftTask(id: string, d: TaskDraft): Task {
   const task: Record<string, unknown> = { id, subject: d.subject, description: d.description };
   if (d.activeForm !== undefined) task.activeForm = d.activeForm;
   if (d.owner) task.owner = d.owner;
@@ -92,7 +97,7 @@ export function changedKeys(before: Readonly<Record<string, unknown>>, after: Re
   return [...keys].filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
 }
 
-function assertExpected(team: string, task: Task, change: TaskChange): void {
+function assertExpected(team: string, task: Task, change: TaskPatch): void {
   const want = change.expect;
   if (!want) return;
   const owner = isUnowned(task) ? null : task.owner;
@@ -104,7 +109,7 @@ function assertExpected(team: string, task: Task, change: TaskChange): void {
   });
 }
 
-function assertUnblocked(team: string, task: Task, change: TaskChange, byId: ReadonlyMap<string, Task>): void {
+function assertUnblocked(team: string, task: Task, change: TaskPatch, byId: ReadonlyMap<string, Task>): void {
   if (change.status !== 'in_progress' && change.status !== 'completed') return;
   if (task.status === change.status) return;
   const open = openBlockers(task, byId);

@@ -1,12 +1,15 @@
 /**
- * Consuming this agent's inbox: the oldest unread messages, taken and marked read in one go as
- * they are handed to the agent (that is when it consumed them, reference §3 / case 04) — a lease
- * taken under this server's reader claim and acknowledged at once, so no message is handed out
- * twice, whatever else reads — and waiting for the next one on the team's feed, with no polling.
+ * Consuming this agent's inbox: the oldest unread messages, handed out under a lease of this
+ * server's reader claim and marked read only once the client acknowledged them — by its next
+ * read_inbox / wait_for_message or the `ack` tool (./handout.ts; docs/mcp.md "Delivery
+ * guarantee") — and waiting for the next one on the team's feed, with no polling. A message handed
+ * out again (its server died before the acknowledgement) keeps its msg_id and is marked
+ * `redelivered` with its `delivery_count`.
  */
 import type { InboxMessage } from '../core/messages/inbox-read.js';
 import { askOf, inReplyTo, isLateReply } from '../domain/replies.js';
 import { parseMessageText } from '../protocol/structured.js';
+import type { HandedLease } from './handout.js';
 import type { McpSession } from './session.js';
 import { guardViews } from './verify.js';
 
@@ -26,6 +29,10 @@ export interface MessageView {
   in_reply_to?: string;
   /** On a reply sent after its ask had timed out. */
   late_reply?: true;
+  /** Set when this message was handed out before and not acknowledged (e.g. the server that got it died): same msg_id, seen again. */
+  redelivered?: true;
+  /** With `redelivered`: how many times it has been handed out, this time included (2 or more). */
+  delivery_count?: number;
   /** Protocol type (e.g. `shutdown_request`) when `text` is a JSON object with a string `type`. */
   type?: string;
   message?: Record<string, unknown>;
@@ -54,16 +61,27 @@ export function viewOfMessage(m: InboxMessage): MessageView {
   return view;
 }
 
-/** Takes up to `limit` of the oldest unread messages and marks exactly those read. @throws TEAMMATE_RUNNING (the reader claim was lost) */
-export function consumeUnread(session: McpSession, limit: number): Promise<Consumed> {
+/**
+ * Acknowledges `acked` (the leases handed out by calls that had returned when this call arrived:
+ * the client received them), then hands out up to `limit` of the oldest unread messages under a new
+ * lease. @throws TEAMMATE_RUNNING (the reader claim was lost), READER_FENCED (taken over meanwhile)
+ */
+export function consumeUnread(session: McpSession, limit: number, acked: readonly HandedLease[] = session.handOut.delivered()): Promise<Consumed> {
   return session.consume(async () => {
     const store = session.store.team;
     await store.readConfig(session.team); // TEAM_NOT_FOUND, as before, for a team that is gone
-    const { value } = await store.takeUnread(session.team, session.me, { reader: session.readerToken(), limit, acknowledge: true });
-    const messages = value.entries.map((entry, index): InboxMessage => ({ index, entry: { ...entry, read: true }, parsed: parseMessageText(entry.text) }));
+    await session.handOut.acknowledge(acked);
+    const lease = await session.handOut.take(limit);
+    const messages = lease.entries.map((entry, index): InboxMessage => ({ index, entry, parsed: parseMessageText(entry.text) }));
+    const views = messages.map((m, i) => withDeliveries(viewOfMessage(m), lease.deliveries[i] ?? 1));
     // Signed teams: what fails verification is withheld, listed with its reason (mcp/verify.ts).
-    return { messages: await guardViews(session, value.entries, messages.map(viewOfMessage)), remaining: value.remaining };
+    return { messages: await guardViews(session, lease.entries, views), remaining: lease.remaining };
   });
+}
+
+/** Marks a view handed out before (`count` > 1) as a redelivery. */
+function withDeliveries(view: MessageView, count: number): MessageView {
+  return count > 1 ? { ...view, redelivered: true, delivery_count: count } : view;
 }
 
 /**
@@ -75,13 +93,16 @@ export async function waitForUnread(session: McpSession, timeoutMs: number, limi
   const signal = request ? AbortSignal.any([request, session.closed]) : session.closed;
   // A server that is closing hands out nothing and starts no new watch.
   if (signal.aborted) return { messages: [], remaining: 0 };
+  // What the client had received when it called: acknowledged by the first read below.
+  let acked = session.handOut.delivered();
   await session.feed.start();
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const hint = session.feed.next((c) => c.kind === 'inbox' && c.member === session.me);
     try {
       if (signal.aborted) return { messages: [], remaining: 0 };
-      const got = await consumeUnread(session, limit);
+      const got = await consumeUnread(session, limit, acked);
+      acked = [];
       const left = deadline - Date.now();
       if (got.messages.length > 0 || left <= 0) return got;
       if (!(await woken(hint.promise, left, signal))) return got;

@@ -7,6 +7,7 @@ import { MailroomError } from '../errors.js';
 import { TeamFeed } from '../core/live/feed.js';
 import { sendStructured } from '../core/messages/send.js';
 import type { ReaderLease } from '../core/members/reader-claim.js';
+import { HandOut } from './handout.js';
 import type { Stores } from '../store/selection.js';
 
 /** Writes one diagnostic line. Never stdout: that is the MCP channel. */
@@ -21,6 +22,8 @@ export const stderrLogger: Logger = (line) => {
 export class McpSession {
   /** The team's feed (started on first use). */
   readonly feed: TeamFeed;
+  /** Messages handed to the client and not acknowledged yet (./handout.ts). */
+  readonly handOut: HandOut;
   private consuming: Promise<unknown> = Promise.resolve();
   private readonly closing = new AbortController();
 
@@ -34,6 +37,7 @@ export class McpSession {
     readonly reader?: ReaderLease,
   ) {
     this.feed = new TeamFeed(store, team, { pollMs: 0 });
+    this.handOut = new HandOut(this);
   }
 
   /** The options every core use case takes. */

@@ -60,6 +60,7 @@ function callContext(session: McpSession, lead: string, signal: AbortSignal): To
       inbox: {
         take: (limit) => consumeUnread(session, limit),
         wait: (timeoutMs, limit, waitSignal) => waitForUnread(session, timeoutMs, limit, waitSignal),
+        ack: (msgIds) => session.consume(() => session.handOut.ack(msgIds)),
       },
     },
   };

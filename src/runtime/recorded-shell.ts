@@ -12,7 +12,8 @@
 import { identify, ownIdentity } from '../core/processes/process-identity.js';
 import type { CommandRecord } from '../protocol/command.js';
 import type { Stores } from '../store/selection.js';
-import { runShell, type ShellOptions, type ShellResult } from './shell.js';
+import { runShell, type ShellOptions } from './shell.js';
+import type { CommandResult } from '../tools/types.js';
 
 /** Whose command it is. */
 export interface CommandOwnerRef {
@@ -25,7 +26,7 @@ export interface CommandOwnerRef {
 }
 
 /** Runs the command as {@link runShell} does, recorded while it runs. Never rejects. */
-export async function runRecordedShell(ref: CommandOwnerRef, options: ShellOptions): Promise<ShellResult> {
+export async function runRecordedShell(ref: CommandOwnerRef, options: ShellOptions): Promise<CommandResult> {
   let recorded: Promise<CommandRecord | undefined> = Promise.resolve(undefined);
   const result = await runShell({
     ...options,

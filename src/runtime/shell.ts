@@ -8,6 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import { groupHasMembers } from '../core/processes/process-group.js';
+import type { CommandResult } from '../tools/types.js';
 
 /** Time a command's leftover background processes get between SIGTERM and SIGKILL (ms). */
 export const LEFTOVER_GRACE_MS = 2_000;
@@ -32,22 +33,8 @@ export interface ShellOptions {
   onSpawn?: (pid: number) => void;
 }
 
-/** What a command did. */
-export interface ShellResult {
-  /** Exit code; `null` when killed by a signal or when it could not start. */
-  exitCode: number | null;
-  stdout: string;
-  stderr: string;
-  durationMs: number;
-  timedOut: boolean;
-  /** True when `signal` aborted the command. */
-  aborted: boolean;
-  /** Why the command could not start (e.g. cwd missing). */
-  spawnError?: string;
-}
-
 /** Runs `options.command` and resolves when it exits (never rejects). */
-export function runShell(options: ShellOptions): Promise<ShellResult> {
+export function runShell(options: ShellOptions): Promise<CommandResult> {
   const started = performance.now();
   return new Promise((resolve) => {
     const child = spawn('sh', ['-c', options.command], {

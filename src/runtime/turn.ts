@@ -6,6 +6,8 @@
  * crash after a failed request loses nothing (../shared/cases/04).
  */
 import { ControlGuard, reportWithheld } from '../core/teams/signing.js';
+import { journalRefusal } from '../core/live/journal-refusals.js';
+import { withheldLeadOnly } from './delivery/lead-only.js';
 import type { InboxEntry } from '../protocol/inbox.js';
 import { CONTROL_TYPES } from '../protocol/signature.js';
 import { wrapMessages } from './delivery/wrap.js';
@@ -76,6 +78,8 @@ async function step(conversation: Conversation, deps: TurnDeps): Promise<ModelRe
   // In a signed team a message that fails verification is not obeyed: it is consumed (read) but never shown to the model.
   const guard = new ControlGuard({ root: store, team }, name);
   const { refused, unverified } = await guardEntries(deps, guard, delivery.entries);
+  // In every team a lead-only message (shutdown_request, the approval answers) from anyone but the lead is not obeyed either.
+  for (const e of await withheldLeadOnly({ store, team, name, lead, log: deps.log }, delivery.entries)) refused.add(e);
   const delivered = refused.size === 0 ? delivery.entries : delivery.entries.filter((e) => !refused.has(e));
   const block: ContentBlock | undefined = delivered.length > 0 ? { type: 'text', text: wrapMessages(delivered, unverified) } : undefined;
   if (block) conversation.queue(block);

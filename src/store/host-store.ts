@@ -40,6 +40,13 @@ export interface HostStore {
   claimProcessRecord(team: string, member: string, record: ProcessRecord): Promise<ProcessRecord | undefined>;
   /** Removes the pid record (no-op when absent). */
   deleteProcessRecord(team: string, member: string): Promise<void>;
+  /**
+   * Claims the one `mailroom bridge` of `team` on this root (issue 21): writes `record` unless a
+   * recorded bridge of another identity may still run on this host. @returns that live holder, or undefined when written
+   */
+  claimBridgeRecord(team: string, record: ProcessRecord): Promise<ProcessRecord | undefined>;
+  /** Removes the bridge record when it is still `pid`'s (no-op otherwise). */
+  releaseBridgeRecord(team: string, pid: number): Promise<void>;
   /** Members of `team` with a pid record. */
   listProcessRecords(team: string): Promise<ProcessRecord[]>;
 

@@ -10,7 +10,7 @@
  *
  * The Redis backend lives in `./redis/index.js`, loaded with a dynamic import only when a `redis://`
  * or `rediss://` selection is opened, so the send path never loads the redis client. That module
- * exports `openRedisStores(selection, options): Promise<Stores>`.
+ * exports `openRedisStores(selection, options, host): Promise<Stores>`.
  */
 import { fileURLToPath } from 'node:url';
 import { MailroomError } from '../errors.js';
@@ -19,7 +19,10 @@ import type { LockOptions } from './fs/lock.js';
 import { resolveRoot } from './fs/paths.js';
 import type { StoreSelection, Stores } from './selection.js';
 import type { TeamStore } from './team-store.js';
+import { FsHostStore } from './fs/host-store.js';
 import { FsStores } from './fs/stores.js';
+
+export { DEFAULT_STORE_TIMEOUT_MS, parseStoreTimeout } from './store-timeout.js';
 
 /** A selection of the Redis backend. */
 export type RedisSelection = Extract<StoreSelection, { kind: 'redis' }>;
@@ -42,11 +45,22 @@ export interface SelectionInput {
 export interface OpenOptions {
   /** Lock tuning and warnings of the filesystem store (lock takeovers are reported here). */
   lock?: LockOptions | undefined;
+  /**
+   * Deadline of every call to a network store (ms; default `$MAILROOM_STORE_TIMEOUT`, else 10 000):
+   * past it the call fails with STORE_UNAVAILABLE instead of hanging. The filesystem store's
+   * calls are bounded by their lock waits instead (LOCK_TIMEOUT).
+   */
+  storeTimeoutMs?: number | undefined;
+  /** Do not warn about a server that can lose acknowledged mail (default `$MAILROOM_ALLOW_VOLATILE`). */
+  allowVolatile?: boolean | undefined;
+  /** Where the once-per-process durability warning goes (default: stderr). */
+  onWarning?: ((message: string) => void) | undefined;
 }
 
 /** A module that implements the Redis backend (`./redis/index.js`). */
 export interface RedisBackendModule {
-  openRedisStores(selection: RedisSelection, options: OpenOptions): Promise<Stores>;
+  /** Connects the Redis team store; `host` is this machine's host store (always local files). */
+  openRedisStores(selection: RedisSelection, options: OpenOptions, host: HostStore): Promise<Stores>;
 }
 
 /**
@@ -71,7 +85,7 @@ export function resolveSelection(input: SelectionInput = {}): StoreSelection {
 export async function openStores(selection: StoreSelection, options: OpenOptions = {}): Promise<Stores> {
   if (selection.kind === 'fs') return new FsStores(selection.root, options.lock);
   const backend = await loadRedisBackend();
-  return backend.openRedisStores(selection, options);
+  return backend.openRedisStores(selection, options, new FsHostStore(selection.hostRoot, options.lock));
 }
 
 /**
@@ -189,3 +203,6 @@ async function loadRedisBackend(): Promise<RedisBackendModule> {
     throw new MailroomError('NOT_SUPPORTED', 'The Redis store needs the `redis` package, which is not installed: reinstall mailroom with its dependencies (npm install -g agent-mailroom), or use the filesystem store (--root, $MAILROOM_ROOT).', { cause: err });
   }
 }
+
+/** `mailroom store grant`: a Redis ACL user fenced into one team (./grant.ts). */
+export { grantTeamAccess, type GrantResult } from './grant.js';

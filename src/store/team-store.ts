@@ -23,8 +23,12 @@ import type { SettingsChange } from '../domain/settings.js';
 import type { Refusal } from '../domain/events.js';
 import type { DeadLetter } from '../domain/dead-letters.js';
 import type { Task, TaskStatus } from '../protocol/task.js';
+import type { TaskDraft, TaskPatch } from '../domain/task-patch.js';
 import type { StoreIssue, StoreRepair } from './health.js';
 import type { StoreSelection } from './selection.js';
+
+/** The task shapes of {@link TeamStore.createTask} and {@link TeamStore.patchTask}: the domain's, one name each. */
+export type { TaskDraft, TaskPatch } from '../domain/task-patch.js';
 
 /** An opaque position in a team's event stream; only the backend that issued it understands it. */
 export type Cursor = string & { readonly __cursor: unique symbol };
@@ -171,6 +175,20 @@ export interface TakeOptions extends OpContext {
    * hand-out (an MCP tool result). Events: `delivery` delivered and read per entry.
    */
   acknowledge?: boolean | undefined;
+  /**
+   * Fence (docs/decisions.md "Acknowledged hand-out"): the reader claim token the caller holds.
+   * When given, the take is refused with READER_FENCED (nothing handed out) unless that token
+   * holds the member's reader claim, checked inside the same atomic step.
+   */
+  claim?: string | undefined;
+}
+
+/** Options of {@link TeamStore.acknowledge}. */
+export interface AcknowledgeOptions extends OpContext {
+  /** Only these entries (by `entryKey`) of the lease; default all. */
+  keys?: readonly string[] | undefined;
+  /** Fence, as {@link TakeOptions.claim}: refused with READER_FENCED (nothing marked) unless this token holds the member's claim. */
+  claim?: string | undefined;
 }
 
 /** Entries handed out to one reader, exactly once, until acknowledged, released or expired. */
@@ -182,21 +200,16 @@ export interface Lease {
   until: number;
   /** The entries handed out, in inbox order (with `acknowledge`: as stored after the step, `read: true`). */
   entries: InboxEntry[];
+  /**
+   * Per entry (same order): how many times it has been handed out, this take included — 1 the
+   * first time, more for a redelivery (its earlier lease was released, expired, or voided when the
+   * member's reader claim was taken over). Kept by the store beside the inbox, never in the entry.
+   */
+  deliveries: number[];
   /** Unread entries left for a next take: not handed out by this lease, nor held by another live one. */
   remaining: number;
 }
 
-/** A new task (the store assigns its id). */
-export interface TaskDraft {
-  subject: string;
-  description: string;
-  activeForm?: string | undefined;
-  owner?: string | undefined;
-  /** Ids of existing tasks that must complete first (linked both ways). */
-  blockedBy?: readonly string[] | undefined;
-  /** Keys with a `null` value are dropped. */
-  metadata?: Readonly<Record<string, unknown>> | undefined;
-}
 
 /** Options of {@link TeamStore.createTask}. */
 export interface CreateTaskOptions extends OpContext {
@@ -233,17 +246,6 @@ export interface ClaimRequest {
   busyCheck?: boolean | undefined;
 }
 
-/** A task change. `null` clears a field; metadata is merged per key (`null` deletes a key). */
-export interface TaskPatch {
-  subject?: string | undefined;
-  description?: string | undefined;
-  activeForm?: string | null | undefined;
-  owner?: string | null | undefined;
-  status?: TaskStatus | undefined;
-  metadata?: Readonly<Record<string, unknown>> | undefined;
-  /** Compare-and-set: refuse (TASK_CONFLICT) unless the task still has these values. */
-  expect?: { status?: TaskStatus; owner?: string | null } | undefined;
-}
 
 /** Result of {@link TeamStore.patchTask}. */
 export interface PatchedTask {
@@ -449,15 +451,18 @@ export interface TeamStore {
   /**
    * Hands out unread entries not already handed out, exactly once across readers and processes:
    * selecting and marking them taken is one step. Events: `delivery` delivered, one per entry.
+   * @throws READER_FENCED (`claim` given and no longer the member's reader claim: nothing taken)
    */
   takeUnread(team: string, member: string, options: TakeOptions): Promise<Transition<Lease>>;
   /**
-   * Marks a lease's entries read (all, or those in `keys`) and ends the lease. An entry its reader
+   * Marks a lease's entries read (all, or those in `keys`); the lease ends once it holds nothing
+   * more (acknowledging some `keys` keeps it for the others). An entry its reader
    * removed meanwhile (Claude Code 2.1.332) counts as read. A late acknowledgement of an expired
    * lease still marks its entries, except those another live lease took meanwhile; an unknown (or
    * already ended) lease marks nothing. Events: `delivery` read per entry marked. @returns how many turned read
+   * @throws READER_FENCED (`claim` given and no longer the member's reader claim: nothing marked)
    */
-  acknowledge(team: string, member: string, leaseId: string, options?: OpContext & { keys?: readonly string[] }): Promise<Transition<number>>;
+  acknowledge(team: string, member: string, leaseId: string, options?: AcknowledgeOptions): Promise<Transition<number>>;
   /** Puts a lease's entries back to unread at once (the model call that carried them failed). Events: `delivery` released per entry still unread. @returns how many */
   release(team: string, member: string, leaseId: string, ctx?: OpContext): Promise<Transition<number>>;
   /** Marks entries read by identity (`entryKey`): shown to a person. @returns how many changed */

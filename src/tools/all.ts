@@ -7,7 +7,7 @@ import { CATALOGUE_RULES } from './catalogue-rules.js';
 import type { ToolEntry } from './entry.js';
 import { askTool, replyTool } from './entries/ask.js';
 import { taskClaimTool } from './entries/claim.js';
-import { readInboxTool, waitForMessageTool } from './entries/inbox.js';
+import { ackTool, readInboxTool, waitForMessageTool } from './entries/inbox.js';
 import { broadcastTool, sendMessageTool, shutdownResponseTool } from './entries/messages.js';
 import { runTaskCommandTool } from './entries/run-command.js';
 import { taskCreateTool, taskGetTool, taskListTool, taskUpdateTool } from './entries/tasks.js';
@@ -23,6 +23,7 @@ export const ENTRIES: readonly ToolEntry[] = [
   replyTool,
   readInboxTool,
   waitForMessageTool,
+  ackTool,
   listMembersTool,
   taskCreateTool,
   taskGetTool,

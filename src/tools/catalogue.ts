@@ -6,7 +6,7 @@
  * {@link Catalogue.call}, and shape the result.
  */
 import type { z } from 'zod';
-import { MailroomError } from '../errors.js';
+import { isMailroomError, MailroomError } from '../errors.js';
 import { withEntryRules, type DescribeScope, type ToolCallContext, type ToolEntry } from './entry.js';
 import { argName } from './naming.js';
 import { notPermitted, type ToolCall, type ToolRule } from './rules.js';
@@ -121,7 +121,13 @@ export class Catalogue {
     const missing = entry.requires.filter((s) => ctx.services[s] === undefined);
     if (missing.length > 0) throw new MailroomError('INTERNAL', `${call.name} needs ${missing.join(', ')}, which the ${surface} surface did not provide.`);
     for (const rule of this.rulesOf(entry)) await rule.check?.(call);
-    return entry.run(input, this.handlerContext(ctx, call));
+    try {
+      return await entry.run(input, this.handlerContext(ctx, call));
+    } catch (err) {
+      // A use case's refusal (the team policy, src/core/teams/policy.ts) names the tool too, as a rule's does.
+      if (isMailroomError(err, 'NOT_PERMITTED') && err.details.tool === undefined) throw new MailroomError('NOT_PERMITTED', err.message, { cause: err.cause, details: { ...err.details, tool: id } });
+      throw err;
+    }
   }
 
   private handlerContext(ctx: ToolContext, call: ToolCall): ToolCallContext {
@@ -133,6 +139,7 @@ export class Catalogue {
       if (!parsed.success) throw new MailroomError('INTERNAL', `${call.name} passed invalid input to ${entry.id}: ${parsed.error.message}`);
       return (await this.call(entry.id, parsed.data as Record<string, unknown>, ctx, call.surface, call)) as R;
     };
-    return { ...ctx, call, invoke };
+    // The use cases journal a refusal with the surface it came from.
+    return { ...ctx, target: { ...ctx.target, surface: call.surface }, call, invoke };
   }
 }

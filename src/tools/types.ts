@@ -49,10 +49,15 @@ export interface InboxBatch {
 
 /** Consuming the caller's inbox (MCP: `read_inbox`, `wait_for_message`; the runtime delivers by itself). */
 export interface InboxService {
-  /** Takes up to `limit` of the oldest unread messages, marking exactly those read. */
+  /** Acknowledges what earlier takes handed out, then takes up to `limit` of the oldest unread messages (read once acknowledged). */
   take(limit: number): Promise<InboxBatch>;
   /** As {@link take}, once something is unread; an empty batch after `timeoutMs` (ms) or when `signal` aborts. */
   wait(timeoutMs: number, limit: number, signal: AbortSignal): Promise<InboxBatch>;
+  /**
+   * Marks messages handed out by earlier takes read (those msg_ids, default all): the client has
+   * them (MCP `ack`, issue 21). `unknown` lists msg_ids not handed out by this surface (or acknowledged already).
+   */
+  ack(msgIds?: readonly string[]): Promise<{ acknowledged: number; pending: number; unknown: string[] }>;
 }
 
 /** A task command to run (RunTaskCommand). */
@@ -69,7 +74,7 @@ export interface CommandRequest {
   signal: AbortSignal;
 }
 
-/** What a command did (the runtime's `ShellResult`). */
+/** What a command did (the runtime's `runShell` returns it too). */
 export interface CommandResult {
   /** Exit code; `null` when killed by a signal or when it could not start. */
   exitCode: number | null;

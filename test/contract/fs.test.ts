@@ -7,8 +7,19 @@ import { openStores } from '../../src/store/open.js';
 import type { TeamStore } from '../../src/store/team-store.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { teamStoreContract } from './team-store.contract.js';
+import { handOutContract } from './handout.contract.js';
 
 teamStoreContract('filesystem', {
+  open: async () => {
+    const dir = await makeTempDir('mailroom-contract-');
+    return (await openStores({ kind: 'fs', root: dir.path })).team;
+  },
+  dispose: async (store: TeamStore) => {
+    if (store.selection.kind === 'fs') await rm(store.selection.root, { recursive: true, force: true });
+  },
+});
+
+handOutContract('filesystem', {
   open: async () => {
     const dir = await makeTempDir('mailroom-contract-');
     return (await openStores({ kind: 'fs', root: dir.path })).team;

@@ -8,6 +8,7 @@ import { createClient } from 'redis';
 import { openStores } from '../../src/store/open.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { teamStoreContract } from './team-store.contract.js';
+import { handOutContract } from './handout.contract.js';
 
 let server: RedisServer;
 beforeAll(async () => {
@@ -25,6 +26,13 @@ async function flush(url: string): Promise<void> {
 }
 
 teamStoreContract('redis', {
+  open: async () => {
+    await flush(server.url);
+    return (await openStores({ kind: 'redis', url: server.url, hostRoot: server.dir })).team;
+  },
+});
+
+handOutContract('redis', {
   open: async () => {
     await flush(server.url);
     return (await openStores({ kind: 'redis', url: server.url, hostRoot: server.dir })).team;

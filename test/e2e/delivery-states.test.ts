@@ -2,7 +2,7 @@
  * Delivery states through the real binary: a message to a process teammate driven by the scripted
  * model goes queued → delivered (into its model request) → read → replied, and `team send --wait`
  * waits for each; `message show` and `inbox --status` show them; a wait that times out exits 9;
- * over MCP (official SDK client) read_inbox makes a message delivered and read.
+ * over MCP (official SDK client) read_inbox makes a message delivered, and its acknowledgement (the next read, or `ack`) read.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -61,7 +61,7 @@ describe('delivery states', () => {
     expect(unknown.stderr).toContain('MESSAGE_NOT_FOUND');
   });
 
-  it('over MCP, read_inbox makes a message delivered and read', async () => {
+  it('over MCP, read_inbox makes a message delivered, and ack makes it read', async () => {
     const codex = await startMcpMember(['--root', dir.path, '--team', 'demo', '--as', 'codex']);
     try {
       const sent = JSON.parse((await cli('team', 'send', 'codex', 'Hello', '--json')).stdout) as { entry: { msg_id: string } };
@@ -71,7 +71,9 @@ describe('delivery states', () => {
       while (got.length < 2) got = [...got, ...dataOf<{ messages: unknown[] }>(await codex.call('wait_for_message', { timeout_ms: 5_000 })).messages];
       const run = await waiting;
       expect(run.code, run.stderr).toBe(0);
-      expect((JSON.parse(run.stdout) as { status: Status }).status.state).toBe('read');
+      // Handed out to the client; read once it acknowledges (its next read, or ack: issue 21).
+      expect((JSON.parse(run.stdout) as { status: Status }).status.state).toBe('delivered');
+      expect(dataOf<{ pending: number }>(await codex.call('ack')).pending).toBe(0);
       expect((JSON.parse((await cli('message', 'show', sent.entry.msg_id, '--json')).stdout) as Status)).toMatchObject({ state: 'read', at: { delivered: ISO, read: ISO } });
     } finally {
       await codex.close();

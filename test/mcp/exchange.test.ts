@@ -44,7 +44,7 @@ describe('mailroom mcp: a full exchange with a CLI lead', () => {
     expect(codex.stderr()).toContain('joined codex@demo');
     const { tools } = await codex.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['approve_request', 'ask', 'broadcast', 'deny_request', 'list_members', 'list_requests', 'read_inbox', 'reply', 'send_message', 'shutdown_response', 'task_claim', 'task_create', 'task_get', 'task_list', 'task_update', 'wait_for_message'],
+      ['ack', 'approve_request', 'ask', 'broadcast', 'deny_request', 'list_members', 'list_requests', 'read_inbox', 'reply', 'send_message', 'shutdown_response', 'task_claim', 'task_create', 'task_get', 'task_list', 'task_update', 'wait_for_message'],
     );
   });
 
@@ -54,14 +54,17 @@ describe('mailroom mcp: a full exchange with a CLI lead', () => {
     expect(data.members.map((m) => [m.name, m.isLead])).toEqual([['team-lead', true], ['codex', false]]);
   });
 
-  it('reads a message the lead sent with the CLI, and marks it read on disk', async () => {
+  it('reads a message the lead sent with the CLI, and marks it read on disk once the next read acknowledges it', async () => {
     expect((await cli('team', 'send', 'codex', 'Please review src/parse.ts', '--summary', 'review request')).code).toBe(0);
     const got = dataOf<{ messages: Msg[]; remaining: number }>(await codex.call('read_inbox'));
     expect(got.messages).toMatchObject([{ from: 'team-lead', text: 'Please review src/parse.ts', summary: 'review request' }]);
+    expect(got.messages[0]).not.toHaveProperty('redelivered');
     expect(got.remaining).toBe(0);
+    const handed = await readInbox({ root: dir.path, team: 'demo', agent: 'codex' });
+    expect(handed.messages.map((m) => m.entry.read)).toEqual([false]); // handed out, not acknowledged yet
+    expect(dataOf<{ messages: Msg[] }>(await codex.call('read_inbox')).messages).toEqual([]);
     const onDisk = await readInbox({ root: dir.path, team: 'demo', agent: 'codex' });
     expect(onDisk.messages.map((m) => m.entry.read)).toEqual([true]);
-    expect(dataOf<{ messages: Msg[] }>(await codex.call('read_inbox')).messages).toEqual([]);
   });
 
   it('sends a reply the lead reads with the CLI', async () => {

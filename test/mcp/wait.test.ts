@@ -42,6 +42,9 @@ describe('mailroom mcp: wait_for_message', () => {
     expect(got.timedOut).toBe(false);
     expect(got.messages).toMatchObject([{ from: 'team-lead', text: 'ping while you wait' }]);
     expect(Date.now() - started).toBeLessThan(LONG_MS);
+    const handed = await readInbox({ root: dir.path, team: 'wait', agent: 'codex', unread: true });
+    expect(handed.messages.map((m) => m.entry.text)).toEqual(['ping while you wait']); // read once acknowledged
+    expect(dataOf<{ acknowledged: number; pending: number }>(await codex.call('ack'))).toMatchObject({ acknowledged: 1, pending: 0 });
     const onDisk = await readInbox({ root: dir.path, team: 'wait', agent: 'codex', unread: true });
     expect(onDisk.messages).toEqual([]);
   });

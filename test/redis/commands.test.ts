@@ -3,8 +3,8 @@
  * the demo team file (in-process teammates, offline worker model) completes its DAG; a process
  * teammate (`team spawn --backend process`, a detached `mailroom agent`) does a task and stops
  * through the handshake; `watch --json` streams a send; `log` reads the journal from Redis; an MCP
- * member sends and reads; `doctor` reports the server's risky settings (no AOF: info; an eviction
- * policy: a problem, exit 7). The team state is in Redis: the host root holds no team files.
+ * member sends and reads; `doctor` reports the server's risky settings (an eviction
+ * policy or no AOF: a problem, exit 7). The team state is in Redis: the host root holds no team files.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -97,13 +97,13 @@ describe('mailroom on --store redis://…', () => {
     expect(inbox.messages.map((m) => [m.entry.from, m.entry.text])).toEqual([['codex', 'codex here']]);
   });
 
-  it('doctor: a server without AOF is reported as info (exit 0)', async () => {
+  it('doctor: a server without AOF is a problem (exit 7): a restart loses acknowledged mail', async () => {
     const run = await on(server.url, 'doctor', '--json');
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.stderr).toBe(7);
     const report = JSON.parse(run.stdout) as { findings: Array<{ kind: string; severity: string; message: string }>; problems: number };
-    expect(report.problems).toBe(0);
+    expect(report.problems).toBe(1);
     expect(report.findings.filter((f) => f.kind === 'server-setting')).toEqual([
-      expect.objectContaining({ severity: 'info', message: expect.stringContaining('appendonly is no') }),
+      expect.objectContaining({ severity: 'problem', message: expect.stringContaining('appendonly is no') }),
     ]);
   });
 

@@ -68,9 +68,10 @@ describe('an unreachable or refusing server', () => {
     await s.kill();
     await expect(store.readConfig('down')).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
     await s.restart();
-    // No persistence on this server: the team is gone, but the same store object talks to it
-    // again once its client has reconnected (backoff up to 1 s; each call waits only 300 ms here).
-    await expect.poll(() => store.readConfig('down').catch((e: { code?: string }) => e.code), { timeout: 5_000 }).toBe('TEAM_NOT_FOUND');
+    // No persistence on this server: the team is gone — TEAM_LOST to this store, which saw it
+    // exist (issue 21) — but the same store object talks to the server again once its client has
+    // reconnected (backoff up to 1 s; each call waits only 300 ms here).
+    await expect.poll(() => store.readConfig('down').catch((e: { code?: string }) => e.code), { timeout: 5_000 }).toBe('TEAM_LOST');
   });
 });
 

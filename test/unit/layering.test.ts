@@ -1,53 +1,141 @@
 /**
- * The layering of docs/decisions.md "Layers": cli/tui/runtime/mcp → core → store → domain →
- * protocol. Nothing above src/store/ imports a path rule, the layout, a lock or file helper, or the
- * filesystem backend, nor `node:fs`: it gets opened stores and never knows it is on a filesystem.
- * src/domain/ imports only protocol, errors, itself and pure computation (no I/O: node:crypto's
- * hashes, fastest-levenshtein's edit distance for did-you-mean), so every backend can use it.
+ * The layering of docs/architecture.md: adapters (cli, tui, mcp, bridge) → runtime → tools → core
+ * → store contracts → domain → protocol. Every folder of src/ has a layer, every source file kind
+ * (.ts, .tsx, .cts, .mts) is read, and static, dynamic and `require` imports all count.
+ *
+ * - Nothing above src/store/ imports a backend or a store internal: only the contracts
+ *   (team-store, host-store, health), the selection and open.ts, which alone reaches src/store/fs/
+ *   and src/store/redis/. Nor `node:fs`: it gets opened stores and never knows it is on a
+ *   filesystem. (The one exception is src/cli/launch.cts, the loader bin/mailroom.js runs: it reads
+ *   the CLI bundle and its V8 code cache, not team state, and must not load the bundle it loads.)
+ * - The two backends do not import each other; the contracts import no backend.
+ * - src/domain/ imports only protocol, errors, itself and pure computation (no I/O: node:crypto's
+ *   hashes, fastest-levenshtein's edit distance for did-you-mean), so every backend can use it.
+ * - No layer imports one above it; the TUI does not import the CLI (the CLI starts the TUI).
  */
 import { readdir, readFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { dirname, join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+
+/** Each folder (or top-level file) of src/ and the layers it may import besides itself. */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  errors: [],
+  version: [],
+  protocol: ['errors'],
+  domain: ['protocol', 'errors'],
+  store: ['domain', 'protocol', 'errors'],
+  core: ['store', 'domain', 'protocol', 'errors'],
+  tools: ['core', 'domain', 'protocol', 'errors'],
+  runtime: ['tools', 'core', 'store', 'domain', 'protocol', 'errors', 'version'],
+  bridge: ['core', 'store', 'domain', 'protocol', 'errors', 'version'],
+  mcp: ['runtime', 'tools', 'core', 'store', 'domain', 'protocol', 'errors', 'version'],
+  tui: ['runtime', 'core', 'store', 'domain', 'protocol', 'errors', 'version'],
+  cli: ['tui', 'mcp', 'bridge', 'runtime', 'tools', 'core', 'store', 'domain', 'protocol', 'errors', 'version'],
+  // The package entries: contracts and use cases (index), backend internals (internals).
+  index: ['bridge', 'runtime', 'tools', 'core', 'store', 'domain', 'protocol', 'errors', 'version'],
+  internals: ['store', 'domain', 'protocol', 'errors'],
+};
+
+/** Store modules the layers above it may import: the contracts, the selection, the one place that opens a backend. */
+const STORE_API = /^store\/(team-store|host-store|health|selection|open)\.ts$/;
+/** Pure dependencies src/protocol may use (zod; node:crypto's hashes for ids and signatures). */
+const PROTOCOL_PACKAGES = /^(zod|node:crypto)$/;
+/** Pure dependencies src/domain may use. */
+const DOMAIN_PACKAGES = /^(node:crypto|fastest-levenshtein)$/;
+/** The CLI's loader (see the module comment). */
+const FS_ALLOWED_ABOVE_STORE = new Set(['cli/launch.cts']);
+
+interface Import {
+  /** Importing file, relative to src/ (e.g. `core/tasks/board.ts`). */
+  file: string;
+  /** The specifier as written. */
+  spec: string;
+  /** For a relative import: the imported source file relative to src/ (`.js` → `.ts`/`.tsx`, …). */
+  target?: string;
+}
 
 async function files(dir: string): Promise<string[]> {
   const out: string[] = [];
   for (const e of await readdir(dir, { withFileTypes: true })) {
     const path = join(dir, e.name);
     if (e.isDirectory()) out.push(...(await files(path)));
-    else if (/\.tsx?$/.test(e.name)) out.push(path);
+    else if (/\.(ts|tsx|cts|mts)$/.test(e.name)) out.push(relative(SRC, path).split('\\').join('/'));
   }
   return out;
 }
 
-async function imports(layer: string): Promise<Array<{ file: string; spec: string }>> {
-  const out: Array<{ file: string; spec: string }> = [];
-  for (const file of await files(join(SRC, layer))) {
-    const text = await readFile(file, 'utf8');
-    for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*from\s+['"]([^'"]+)['"]/g)) out.push({ file: relative(SRC, file), spec: m[1]! });
-    for (const m of text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) out.push({ file: relative(SRC, file), spec: m[1]! });
-  }
-  return out;
+const ALL = await files(SRC);
+const KNOWN = new Set(ALL);
+
+function resolveSource(from: string, spec: string): string | undefined {
+  const path = posix.normalize(posix.join(posix.dirname(from), spec));
+  const stem = path.replace(/\.(js|cjs|mjs|jsx)$/, '');
+  return [path, `${stem}.ts`, `${stem}.tsx`, `${stem}.cts`, `${stem}.mts`].find((p) => KNOWN.has(p));
 }
 
-/** Store modules the layers above may use: the interfaces, the one place that opens a store and health shapes (this machine's process probe and user files are the HostStore's). */
-const STORE_API = /\/store\/(team-store|host-store|selection|open|health)\.js$/;
+async function importsOf(file: string): Promise<Import[]> {
+  const text = await readFile(join(SRC, file), 'utf8');
+  const specs = [
+    ...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/g),
+    ...text.matchAll(/(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g),
+    ...text.matchAll(/\b(?:import|require)\(\s*['"]([^'"]+)['"]\s*\)/g),
+  ].map((m) => m[1]!);
+  return specs.map((spec) => (spec.startsWith('.') ? { file, spec, target: resolveSource(file, spec) } : { file, spec }));
+}
+
+const IMPORTS = (await Promise.all(ALL.map(importsOf))).flat();
+
+/** The layer of a path relative to src/: its first folder, or the top-level file's name. */
+function layerOf(path: string): string {
+  const [first, ...rest] = path.split('/');
+  return rest.length === 0 ? first!.replace(/\.\w+$/, '') : first!;
+}
+
+const ABOVE_STORE = Object.keys(MAY_IMPORT).filter((l) => MAY_IMPORT[l]!.includes('store') && l !== 'store' && l !== 'internals');
 
 describe('layering', () => {
-  it.each(['core', 'runtime', 'mcp', 'cli', 'tui', 'tools'])('src/%s uses only the store API and no file system', async (layer) => {
-    const bad = (await imports(layer)).filter(({ spec }) => (spec.includes('/store/') && !STORE_API.test(spec)) || spec === 'node:fs' || spec === 'node:fs/promises');
+  it('knows every folder and top-level file of src/', () => {
+    expect([...new Set(ALL.map(layerOf))].filter((l) => !(l in MAY_IMPORT))).toEqual([]);
+  });
+
+  it('resolves every relative import to a source file', () => {
+    expect(IMPORTS.filter((i) => i.spec.startsWith('.') && i.target === undefined && !i.spec.endsWith('.json'))).toEqual([]);
+  });
+
+  it('has no import from a layer above, or beside, the importer', () => {
+    const bad = IMPORTS.filter((i) => i.target && layerOf(i.target) !== layerOf(i.file) && !MAY_IMPORT[layerOf(i.file)]!.includes(layerOf(i.target)));
     expect(bad).toEqual([]);
   });
 
-  it('src/domain imports only protocol, errors, pure computation (node:crypto, fastest-levenshtein) and itself', async () => {
-    const bad = (await imports('domain')).filter(({ spec }) => !/^\.\/|^\.\.\/protocol\/|^\.\.\/errors\.js$|^node:crypto$|^fastest-levenshtein$/.test(spec));
+  it.each(ABOVE_STORE)('src/%s uses only the store contracts and open.ts, and no file system', (layer) => {
+    const mine = IMPORTS.filter((i) => layerOf(i.file) === layer);
+    const internals = mine.filter((i) => i.target?.startsWith('store/') && !STORE_API.test(i.target));
+    const fs = mine.filter((i) => /^(node:)?fs(\/promises)?$/.test(i.spec) && !FS_ALLOWED_ABOVE_STORE.has(i.file));
+    expect([...internals, ...fs]).toEqual([]);
+  });
+
+  it('the store contracts import no backend; only open.ts does', () => {
+    const top = IMPORTS.filter((i) => /^store\/[^/]+$/.test(i.file) && i.file !== 'store/open.ts');
+    expect(top.filter((i) => /^store\/(fs|redis)\//.test(i.target ?? ''))).toEqual([]);
+  });
+
+  it('the filesystem and Redis backends do not import each other', () => {
+    const cross = IMPORTS.filter(
+      (i) => (i.file.startsWith('store/fs/') && i.target?.startsWith('store/redis/')) || (i.file.startsWith('store/redis/') && i.target?.startsWith('store/fs/')),
+    );
+    expect(cross).toEqual([]);
+  });
+
+  it('src/domain imports only protocol, errors, pure computation (node:crypto, fastest-levenshtein) and itself', () => {
+    const bad = IMPORTS.filter((i) => layerOf(i.file) === 'domain' && (i.target === undefined ? !DOMAIN_PACKAGES.test(i.spec) : !['domain', 'protocol', 'errors'].includes(layerOf(i.target))));
     expect(bad).toEqual([]);
   });
 
-  it('nothing below core imports core, runtime, mcp, cli or tui', async () => {
-    const below = [...(await imports('store')), ...(await imports('domain')), ...(await imports('protocol'))];
-    expect(below.filter(({ spec }) => /\.\.\/(\.\.\/)?(core|runtime|mcp|cli|tui)\//.test(spec))).toEqual([]);
+  it('src/protocol imports only zod, node:crypto, errors and itself', () => {
+    const bad = IMPORTS.filter((i) => layerOf(i.file) === 'protocol' && (i.target === undefined ? !PROTOCOL_PACKAGES.test(i.spec) : !['protocol', 'errors'].includes(layerOf(i.target))));
+    expect(bad).toEqual([]);
   });
 });

@@ -83,9 +83,7 @@ function assertOptionsFit(a: SendArgs): void {
 
 async function dispatch(a: SendArgs, target: { root: Stores; team: string }): Promise<SentMessage> {
   assertOptionsFit(a);
-  const { requirePermitted } = await import('../../core/teams/policy.js');
-  await requirePermitted(target, a.as, [{ rule: 'message', to: a.to }]);
-  if (a['shutdown-request']) return (await import('../../core/members/shutdown.js')).requestShutdown({ ...target, to: a.to, reason: a.reason });
+  if (a['shutdown-request']) return (await import('../../core/members/shutdown.js')).requestShutdown({ ...target, to: a.to, reason: a.reason, from: a.as });
   if (a['shutdown-approve'] || a['shutdown-reject']) {
     if (!a.as || !a['request-id']) throw new MailroomError('INVALID_ARGUMENT', 'A shutdown answer needs --as <teammate> and --request-id <id from the request>.');
     const { respondToShutdown } = await import('../../core/members/shutdown.js');
@@ -163,8 +161,6 @@ export const teamBroadcastCommand: CommandModule<GlobalArgs, BroadcastArgs> = {
   handler: async (a) => {
     const target = await teamTarget(a);
     const { broadcast } = await import('../../core/messages/send.js');
-    const { broadcastActions, requirePermitted } = await import('../../core/teams/policy.js');
-    await requirePermitted(target, a.as, await broadcastActions(target, a.as));
     const sent = await broadcast({ ...target, text: await readText(a.text), from: a.as, summary: a.summary });
     emit(a.json, sent, () => `Sent to ${plural(sent.length, 'member')}: ${sent.map((s) => s.to).join(', ') || '(nobody)'}`);
     await warnIfLeadCannotHear(target, sent.map((s) => s.to));

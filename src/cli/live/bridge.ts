@@ -5,9 +5,10 @@
  * cannot be reached at start is retried with backoff and said so; the local team keeps working.
  */
 import { startBridge, type BridgeStatus } from '../../bridge/bridge.js';
+import { claimBridge } from '../../bridge/one-bridge.js';
 import { MailroomError } from '../../errors.js';
 import { openFsStores, openStores, redactUrl, resolveSelection } from '../../store/open.js';
-import type { Stores } from '../../store/selection.js';
+import type { StoreSelection, Stores } from '../../store/selection.js';
 import type { GlobalArgs } from '../globals.js';
 import { untilStopped, writeLine } from './stop.js';
 
@@ -24,6 +25,16 @@ export async function runBridgeCommand(a: GlobalArgs): Promise<void> {
   }
   const say = (s: BridgeStatus | { kind: 'started'; local: string; store: string }) => writeLine(a.json ? JSON.stringify(s) : describe(s));
   const local = openFsStores(selection.hostRoot, { lock: { onWarning: (m) => process.stderr.write(`${m}\n`) } });
+  // One bridge per root and team: a second is refused (BRIDGE_RUNNING) before anything syncs.
+  const release = await claimBridge(local.host, team);
+  try {
+    await bridgeUntilStopped(a, team, selection, local, say);
+  } finally {
+    await release();
+  }
+}
+
+async function bridgeUntilStopped(a: GlobalArgs, team: string, selection: Extract<StoreSelection, { kind: 'redis' }>, local: Stores, say: (s: BridgeStatus | { kind: 'started'; local: string; store: string }) => void): Promise<void> {
   let stopping = false;
   const stopped = untilStopped().then(() => {
     stopping = true;

@@ -16,10 +16,11 @@ import { completeStructured, sendStructured, type SentMessage } from '../message
 
 /**
  * Sends `shutdown_request` from the lead to `to` (request id `shutdown-<epochMs>@<to>`).
+ * `from`: who sends it (default: the lead); anyone else is refused (lead-only, src/domain/policy.ts).
  * @returns the sent message and its request id.
- * @throws INVALID_ARGUMENT when `to` is the lead; MEMBER_NOT_FOUND when `to` is no member
+ * @throws INVALID_ARGUMENT when `to` is the lead; MEMBER_NOT_FOUND when `to` is no member; NOT_PERMITTED when `from` is not the lead
  */
-export async function requestShutdown(options: TeamOptions & { to: string; reason?: string }): Promise<SentMessage & { requestId: string }> {
+export async function requestShutdown(options: TeamOptions & { to: string; reason?: string | undefined; from?: string | undefined }): Promise<SentMessage & { requestId: string }> {
   const lead = leadName(await teamOf(options).readConfig(options.team));
   if (options.to === lead) throw new MailroomError('INVALID_ARGUMENT', `${lead} is the team's lead: a shutdown_request goes from the lead to a teammate. To end the team, use \`mailroom team delete ${options.team}\`.`);
   const message: { type: string } & Record<string, unknown> = { type: 'shutdown_request' };

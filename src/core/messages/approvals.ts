@@ -12,6 +12,7 @@ import { parseMessageText, type StructuredOf } from '../../protocol/structured.j
 import { markRead, inboxHistory } from './inbox-read.js';
 import { sendStructured, type SentMessage } from './send.js';
 import { teamOf, type TeamOptions } from '../context.js';
+import { requirePermitted } from '../teams/policy.js';
 
 /** The kinds of request a lead answers. */
 export type RequestKind = 'permission' | 'plan' | 'sandbox';
@@ -143,10 +144,12 @@ export interface Answered {
  *   `tool_use_id` echoed (2.1.332);
  * - plan: `plan_approval_response` with `approved` and `feedback` (the reason when denying);
  * - sandbox: `sandbox_permission_response` with `host` and `allow`.
- * @throws REQUEST_NOT_FOUND (no such request, or answered already: the message says which),
+ * @throws NOT_PERMITTED (rule `lead-only`: `from` is not the lead), REQUEST_NOT_FOUND (no such request, or answered already: the message says which),
  * INVALID_ARGUMENT (deny without a reason), MEMBER_NOT_FOUND (the teammate left)
  */
 export async function answerRequest(options: AnswerOptions): Promise<Answered> {
+  // Only the lead answers, in every team (src/domain/policy.ts): refused before the request is looked up.
+  await requirePermitted(options, options.from, [{ rule: 'leadOnly', type: 'answer to a request' }]);
   const all = await listRequests({ ...options, all: true });
   const request = all.find((r) => r.id === options.requestId);
   if (!request) {

@@ -118,7 +118,10 @@ async function waitForAnswer(options: WaitOptions, feed: TeamFeed, requestId: st
 }
 
 async function findAnswer(options: WaitOptions, requestId: string, match: AnswerMatcher): Promise<PermissionAnswer | undefined> {
-  const entries = (await teamOf(options).readInbox(options.team, options.from)).filter((e) => match(e, requestId) !== undefined);
+  const store = teamOf(options);
+  // Only the lead answers (src/domain/policy.ts LEAD_ONLY_TYPES): an answer from anyone else is never acted on.
+  const lead = leadName(await store.readConfig(options.team));
+  const entries = (await store.readInbox(options.team, options.from)).filter((e) => e.from === lead && match(e, requestId) !== undefined);
   // In a signed team an answer that fails verification is ignored (core/teams/signing.ts).
   const guard = new ControlGuard(options, options.from);
   const refused = new Set((await guard.refused(entries)).map((r) => r.entry));

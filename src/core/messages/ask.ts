@@ -19,6 +19,7 @@ import type { TeamStore } from '../../store/team-store.js';
 import { isoTime, nowOf, teamOf, type TeamOptions } from '../context.js';
 import { TeamFeed, type FeedHint } from '../live/feed.js';
 import { sendMessage, type SentMessage } from './send.js';
+import { requirePermitted } from '../teams/policy.js';
 
 /** How long an ask waits for its reply by default (ms). */
 export const DEFAULT_ASK_TIMEOUT_MS = 60_000;
@@ -57,7 +58,7 @@ export interface AskResult {
  * An ask to a member that cannot answer (presence `dead`, or `stopped` for a member mailroom runs)
  * fails at once. On timeout the ask is cancelled (its `reply_by` has passed): a reply sent after
  * that still reaches the asker's inbox, marked `late_reply`.
- * @throws MEMBER_UNREACHABLE (dead or stopped recipient, before anything is sent), WAIT_TIMEOUT
+ * @throws NOT_PERMITTED (the team policy refuses the asker), MEMBER_UNREACHABLE (dead or stopped recipient, before anything is sent), WAIT_TIMEOUT
  * (`details.msg_id`: the cancelled ask), MEMBER_NOT_FOUND, MESSAGE_INVALID, and what sending throws
  */
 export async function ask(options: AskOptions): Promise<AskResult> {
@@ -66,6 +67,8 @@ export async function ask(options: AskOptions): Promise<AskResult> {
   const from = options.from ?? leadName(config);
   const recipient = requireMember(config, options.to, 'recipient');
   requireMember(config, from, 'sender');
+  // The policy first: a refused ask says why, whether or not the recipient runs.
+  await requirePermitted(options, from, [{ rule: 'message', to: options.to }], config);
   await assertReachable(store, config, recipient);
   const timeoutMs = options.timeoutMs ?? DEFAULT_ASK_TIMEOUT_MS;
   const feed = await TeamFeed.open(options.root, options.team);
@@ -91,6 +94,7 @@ function sendAsk(options: AskOptions, from: string, replyBy: number): Promise<Se
     root: options.root,
     team: options.team,
     now: options.now,
+    surface: options.surface,
     to: options.to,
     from,
     text: options.text,
@@ -208,6 +212,7 @@ export async function reply(options: ReplyOptions): Promise<SentReply> {
     root: options.root,
     team: options.team,
     now: () => now,
+    surface: options.surface,
     to: askEntry.from,
     from: options.from,
     text: options.text,
@@ -230,18 +235,34 @@ async function findAsk(store: TeamStore, team: string, member: string, id: strin
 }
 
 /**
- * The ask from `asker` in `member`'s inbox that a message from `member` to `asker` answers when it
- * names none: the oldest ask that has no reply in `asker`'s inbox yet (also one past its
- * `reply_by`: that reply is then sent, and reported, as late). Undefined when there is none (the
- * message is a plain one).
+ * The ask from `asker` to `member` that a message from `member` to `asker` answers when it names
+ * none: the oldest ask with no reply from `member` yet whose `reply_by` has not passed, else the
+ * oldest one past it (that reply is then sent, and reported, as late). Undefined when there is
+ * none (the message is a plain one). Both inboxes are read whole — live entries and the archive —
+ * so archiving (a mailroom-run teammate archives its inbox right after acknowledging a delivery,
+ * before the turn's tool calls run) never unlinks an ask from its reply (issue 21 item 7).
  */
 export async function openAskFrom(options: TeamOptions & { member: string; asker: string }): Promise<string | undefined> {
   const store = teamOf(options);
-  const asks = (await store.readInbox(options.team, options.member))
+  const asks = (await wholeInbox(store, options.team, options.member))
     .filter((e) => e.from === options.asker)
     .map(askOf)
     .filter((a): a is { id: string; replyBy?: string } => a !== undefined);
   if (asks.length === 0) return undefined;
-  const answered = new Set((await store.readInbox(options.team, options.asker)).filter((e) => e.from === options.member).map(inReplyTo));
-  return asks.find((a) => !answered.has(a.id))?.id;
+  const answered = new Set((await wholeInbox(store, options.team, options.asker)).filter((e) => e.from === options.member).map(inReplyTo));
+  const open = asks.filter((a) => !answered.has(a.id));
+  const now = nowOf(options);
+  return (open.find((a) => !askExpired(a, now)) ?? open[0])?.id;
+}
+
+/** An inbox's archived entries, then its live ones (oldest first), once per identity. */
+async function wholeInbox(store: TeamStore, team: string, member: string): Promise<InboxEntry[]> {
+  const [history, live] = await Promise.all([store.readInboxHistory(team, member), store.readInbox(team, member)]);
+  const seen = new Set<string>();
+  return [...history.archived, ...live].filter((e) => {
+    const key = entryKey(e);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

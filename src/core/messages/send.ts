@@ -15,6 +15,7 @@ import type { TeamStore } from '../../store/team-store.js';
 import { isoTime, nowOf, opOf, teamOf, type TeamOptions } from '../context.js';
 import { autoArchiveAllowed } from './inbox-archive.js';
 import { signOutgoing } from '../trust/message-signing.js';
+import { messageActions, requirePermitted } from '../teams/policy.js';
 
 /** Input of {@link sendMessage}. */
 export interface SendOptions extends TeamOptions {
@@ -48,7 +49,8 @@ export interface SentMessage {
 
 /**
  * Appends one message to `to`'s inbox.
- * @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND (sender or recipient), MESSAGE_INVALID (empty text), LOCK_TIMEOUT, FILE_CORRUPT
+ * @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND (sender or recipient), MESSAGE_INVALID (empty text),
+ * NOT_PERMITTED (the team policy refuses the sender, `details.rule`), LOCK_TIMEOUT, FILE_CORRUPT
  */
 export async function sendMessage(options: SendOptions): Promise<SentMessage> {
   const store = teamOf(options);
@@ -58,7 +60,9 @@ export async function sendMessage(options: SendOptions): Promise<SentMessage> {
 
 /**
  * Appends one copy of the message per recipient in one store transition (every recipient checked
- * before anything is written), with a config the caller already read.
+ * before anything is written, and the team policy for the sender: {@link requirePermitted}), with
+ * a config the caller already read. @throws NOT_PERMITTED (the policy, or a lead-only message
+ * from a member), plus what {@link sendMessage} throws
  */
 async function deliver(store: TeamStore, config: TeamConfig, options: Omit<SendOptions, 'to'>, recipients: readonly string[]): Promise<SentMessage[]> {
   const from = options.from ?? leadName(config);
@@ -66,6 +70,8 @@ async function deliver(store: TeamStore, config: TeamConfig, options: Omit<SendO
   for (const to of recipients) requireMember(config, to, 'recipient');
   if (options.text === '') throw new MailroomError('MESSAGE_INVALID', 'Message text is empty: give the text to send.');
   if (recipients.length === 0) return [];
+  // The team policy binds the sender here, whichever surface sent (src/domain/policy.ts).
+  await requirePermitted(options, from, recipients.flatMap((to) => messageActions(options.text, to)), config);
   // In a signed team every entry carries its sender's signature (core/trust/message-signing.ts).
   const messages = await signOutgoing(options, config, from, recipients.map((to) => ({ to, entry: buildEntry(options, from, sender.color) })));
   const archiveRead = recipients.filter((to) => autoArchiveAllowed(config, to));

@@ -11,6 +11,7 @@ import { isUnowned } from '../../protocol/task.js';
 import { opOf, teamOf, type TeamOptions } from '../context.js';
 import { notifyAssignment } from './assignment-message.js';
 import { requireHooksPass } from '../teams/hooks.js';
+import { assignmentActions, requirePermitted } from '../teams/policy.js';
 
 /** Free-form metadata values; `null` deletes a key on update. */
 export type MetadataPatch = Record<string, unknown>;
@@ -34,7 +35,8 @@ export interface AddTaskOptions extends TeamOptions {
 /**
  * Creates a task and links its blockers both ways (one store transition).
  * @returns the task as written.
- * @throws INVALID_ARGUMENT (empty subject), TASK_NOT_FOUND (unknown blocker), MEMBER_NOT_FOUND (owner, or `as` not a member)
+ * @throws INVALID_ARGUMENT (empty subject), TASK_NOT_FOUND (unknown blocker), MEMBER_NOT_FOUND (owner, or `as` not a member),
+ * NOT_PERMITTED (the team policy: createTasks, assignTasks, or the message rule for the owner's task_assignment)
  */
 export async function addTask(options: AddTaskOptions): Promise<Task> {
   if (options.subject.trim() === '') throw new MailroomError('INVALID_ARGUMENT', 'Task subject is empty: give a short imperative title.');
@@ -44,6 +46,8 @@ export async function addTask(options: AddTaskOptions): Promise<Task> {
   if (options.as !== undefined) requireMember(config, options.as, 'member');
   if (options.owner) requireMember(config, options.owner, 'owner');
   const actor = options.as ?? leadName(config);
+  // The policy binds the creator; its task_assignment is a message from it (checked before anything is written).
+  await requirePermitted(options, actor, [{ rule: 'createTasks' }, ...assignmentActions(options.owner, actor)], config);
   // TaskCreated runs before the task exists (no task_id yet): a block creates nothing.
   await requireHooksPass(
     { ...options, event: 'TaskCreated', input: { task_subject: options.subject, task_description: options.description ?? '', teammate_name: actor } },
@@ -108,9 +112,11 @@ export async function getTask(options: TeamOptions & { id: string }): Promise<Ta
 
 /**
  * Deletes a task: its id is never reused, and it is stripped from every other task's
- * `blocks`/`blockedBy`. @throws INVALID_ARGUMENT (malformed id), TASK_NOT_FOUND
+ * `blocks`/`blockedBy`. `as`: who deletes it (default: the lead), bound by the policy's deleteTasks.
+ * @throws INVALID_ARGUMENT (malformed id), TASK_NOT_FOUND, NOT_PERMITTED
  */
-export async function deleteTask(options: TeamOptions & { id: string; as?: string }): Promise<Task> {
+export async function deleteTask(options: TeamOptions & { id: string; as?: string | undefined }): Promise<Task> {
   assertTaskId(options.id);
+  await requirePermitted(options, options.as, [{ rule: 'deleteTasks', id: options.id }]);
   return (await teamOf(options).deleteTask(options.team, options.id, opOf(options, options.as))).value;
 }

@@ -2,17 +2,21 @@
  * Updating a task (reference §5 "Update"): dependency removals and additions written to both tasks
  * (one store transition each, an addition refused whole on a cycle), then the fields (another:
  * shallow changes, per-key metadata merge, TASK_BLOCKED while a blocker is open, the actor as
- * owner when an unowned task starts), and a task_assignment to a new owner.
+ * owner when an unowned task starts), and a task_assignment to a new owner. Before the first of
+ * these writes the whole update is checked against the board as read (unknown ids, cycles,
+ * TASK_BLOCKED on the links as they will be), so a refusal changes nothing.
  */
 import { leadName, requireMember } from '../../domain/roster.js';
-import { assertMetadataDepth, assertTaskId, taskNotFound } from '../../domain/task-board.js';
+import { addUnique, assertMetadataDepth, assertNoCycles, assertTaskId, dependencyNotFound, indexTasks, taskNotFound, type Edge } from '../../domain/task-board.js';
+import { applyTaskChange } from '../../domain/task-patch.js';
 import type { Task, TaskStatus } from '../../protocol/task.js';
 import { isUnowned } from '../../protocol/task.js';
-import type { TaskPatch } from '../../store/team-store.js';
+import type { TaskPatch, TeamStore } from '../../store/team-store.js';
 import { opOf, teamOf, type TeamOptions } from '../context.js';
 import { notifyAssignment } from './assignment-message.js';
 import { deleteTask, type MetadataPatch } from './board.js';
 import { requireHooksPass } from '../teams/hooks.js';
+import { assignmentActions, requirePermitted } from '../teams/policy.js';
 
 export { mergeMetadata } from '../../domain/task-patch.js';
 
@@ -49,7 +53,8 @@ export interface UpdateTaskResult {
  * Applies the changes. Dependencies are removed first, then added (refused on unknown ids or
  * cycles, nothing changed then), then the fields. Removing a dependency the task does not have
  * changes nothing; an id with no task file (a dangling reference) can be removed.
- * @throws INVALID_ARGUMENT (malformed id, metadata too deep), TASK_NOT_FOUND, TASK_CYCLE, TASK_BLOCKED, MEMBER_NOT_FOUND
+ * @throws INVALID_ARGUMENT (malformed id, metadata too deep), TASK_NOT_FOUND, TASK_CYCLE, TASK_BLOCKED, MEMBER_NOT_FOUND,
+ * NOT_PERMITTED (the team policy: deleteTasks, assignTasks, the message rule for a new owner's task_assignment)
  */
 export async function updateTask(options: UpdateTaskOptions): Promise<UpdateTaskResult> {
   const store = teamOf(options);
@@ -60,20 +65,45 @@ export async function updateTask(options: UpdateTaskOptions): Promise<UpdateTask
   const actor = options.as ?? leadName(config);
   if (options.as !== undefined) requireMember(config, options.as, 'member');
   if (options.owner) requireMember(config, options.owner, 'owner');
+  // The policy binds the updater: giving the task to another member assigns it and messages it.
+  await requirePermitted(options, actor, assignmentActions(options.owner, actor), config);
   if (options.status === 'completed') await completionHooks(options, actor);
   const op = opOf(options, actor);
   const removed = [...(options.removeBlockedBy ?? []).map((b) => ({ blocked: options.id, blocker: b })), ...(options.removeBlocks ?? []).map((b) => ({ blocked: b, blocker: options.id }))];
-  if (removed.length > 0) {
-    if (!(await store.readTask(options.team, options.id, { strict: true }))) throw taskNotFound(options.team, options.id);
-    await store.unlinkTasks(options.team, removed, op);
-  }
   const edges = [...(options.addBlockedBy ?? []).map((b) => ({ blocked: options.id, blocker: b })), ...(options.addBlocks ?? []).map((b) => ({ blocked: b, blocker: options.id }))];
-  if (edges.length > 0) await store.linkTasks(options.team, edges, op);
   const patch: TaskPatch = { subject: options.subject, description: options.description, activeForm: options.activeForm, owner: options.owner, status: options.status, metadata: options.metadata };
+  if (removed.length + edges.length > 0) await assertWholeUpdate(store, options, removed, edges, patch, actor);
+  if (removed.length > 0) await store.unlinkTasks(options.team, removed, op);
+  if (edges.length > 0) await store.linkTasks(options.team, edges, op);
   const { value } = await store.patchTask(options.team, options.id, patch, op);
   const ownerChanged = !isUnowned(value.task) && value.task.owner !== value.previous.owner;
   const notified = ownerChanged ? await notifyAssignment(options, value.task, actor) : false;
   return { task: value.task, deleted: false, notified };
+}
+
+/**
+ * Checks an update that changes links before its first write, on a copy of the board as read: the
+ * task exists, removals then additions applied (an added edge naming no task: TASK_NOT_FOUND; one
+ * closing a cycle: TASK_CYCLE), then the patch on the result (TASK_BLOCKED). The store's own
+ * transitions check again as they write; this makes a refusal change nothing.
+ */
+async function assertWholeUpdate(store: TeamStore, options: UpdateTaskOptions, removed: readonly Edge[], added: readonly Edge[], patch: TaskPatch, actor: string): Promise<void> {
+  const task = await store.readTask(options.team, options.id, { strict: true });
+  if (!task) throw taskNotFound(options.team, options.id);
+  const board = indexTasks(structuredClone([...(await store.listTasks(options.team)).filter((t) => t.id !== task.id), task]));
+  for (const { blocked, blocker } of removed) {
+    const b = board.get(blocked);
+    if (b) b.blockedBy = b.blockedBy.filter((id) => id !== blocker);
+    const k = board.get(blocker);
+    if (k) k.blocks = k.blocks.filter((id) => id !== blocked);
+  }
+  for (const { blocked, blocker } of added) for (const id of [blocked, blocker]) if (!board.has(id)) throw dependencyNotFound(options.team, id);
+  assertNoCycles(options.team, added, board);
+  for (const { blocked, blocker } of added) {
+    addUnique(board.get(blocked)!.blockedBy, blocker);
+    addUnique(board.get(blocker)!.blocks, blocked);
+  }
+  applyTaskChange(options.team, structuredClone(board.get(task.id)!), patch, actor, board);
 }
 
 /**

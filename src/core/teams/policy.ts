@@ -1,40 +1,76 @@
 /**
- * Enforcing the team policy (src/domain/policy.ts) for a use case: reads the team's settings and
- * roster and refuses the first action the policy does not allow. The CLI verbs call it; the
- * catalogue's policy rule (src/tools/policy-rule.ts) calls it for runtime and MCP tools.
+ * Enforcing the team policy (src/domain/policy.ts) inside the use cases: each use case that sends
+ * (core/messages/send.ts `deliver`, so also asks, replies, answers, assignment notices and shutdown
+ * requests), creates, assigns or deletes tasks, or stops a member calls {@link requirePermitted}
+ * with its actor before it changes anything. No surface checks on its own.
  */
 import { leadName } from '../../domain/roster.js';
-import { policyError, policyRefusal, type PolicyAction } from '../../domain/policy.js';
+import { LEAD_ONLY_TYPES, policyError, policyRefusal, type PolicyAction } from '../../domain/policy.js';
 import { MailroomError } from '../../errors.js';
+import type { TeamConfig } from '../../protocol/config.js';
 import type { SettingsPatch, TeamPolicy } from '../../protocol/settings.js';
+import { parseMessageText } from '../../protocol/structured.js';
 import { opOf, teamOf, type TeamOptions } from '../context.js';
 import { journalled } from '../live/journal-refusals.js';
 
-const ACTION_NAMES = { message: 'message', createTasks: 'task.create', assignTasks: 'task.assign', deleteTasks: 'task.delete', stopMembers: 'member.stop' } as const;
+const ACTION_NAMES = { message: 'message', leadOnly: 'control', createTasks: 'task.create', assignTasks: 'task.assign', deleteTasks: 'task.delete', stopMembers: 'member.stop' } as const;
 const actionName = (a: PolicyAction): string => ACTION_NAMES[a.rule];
 const targetOf = (a: PolicyAction): string | undefined => ('to' in a ? a.to : 'owner' in a ? a.owner : 'id' in a ? `#${a.id}` : 'target' in a ? a.target : undefined);
 
 /**
+ * Refuses the first of `actions` that `actor` may not do, journalling the refusal (`refused`
+ * event with the rule, actor `actor`: `mailroom log --actor`).
  * @param actor who attempts it (default: the lead, never refused)
+ * @param config the roster when the caller has read it already (else read here)
  * @throws NOT_PERMITTED naming the rule (`details.rule`), TEAM_NOT_FOUND
  */
-export async function requirePermitted(options: TeamOptions, actor: string | undefined, actions: readonly PolicyAction[], tool?: string): Promise<void> {
+export async function requirePermitted(options: TeamOptions, actor: string | undefined, actions: readonly PolicyAction[], config?: TeamConfig): Promise<void> {
   if (actions.length === 0) return;
   const store = teamOf(options);
-  const [config, settings] = await Promise.all([store.readConfig(options.team), store.readSettings(options.team)]);
-  if (!settings.policy) return;
-  const lead = leadName(config);
+  const roster = config ?? (await store.readConfig(options.team));
+  const lead = leadName(roster);
+  const who = actor ?? lead;
+  if (who === lead) return;
+  // Lead-only messages need no settings: refused in every team.
+  const needsPolicy = actions.some((a) => a.rule !== 'leadOnly');
+  const policy = needsPolicy ? (await store.readSettings(options.team)).policy : undefined;
   for (const action of actions) {
-    const refusal = policyRefusal(settings.policy, actor ?? lead, lead, action);
-    if (refusal) throw await journalled(options, actor ?? lead, actionName(action), policyError(refusal, tool), { target: targetOf(action), surface: tool ? 'tool' : 'cli' });
+    const refusal = policyRefusal(policy, who, lead, action);
+    if (refusal) throw await journalled(options, who, actionName(action), policyError(refusal), { target: targetOf(action), surface: options.surface });
   }
 }
 
-/** The recipients of a broadcast from `from` (every other member), as message actions. */
-export async function broadcastActions(options: TeamOptions, from: string | undefined): Promise<PolicyAction[]> {
-  const config = await teamOf(options).readConfig(options.team);
-  const sender = (from ?? leadName(config)).toLowerCase();
-  return config.members.filter((m) => m.name.toLowerCase() !== sender).map((m) => ({ rule: 'message' as const, to: m.name }));
+/**
+ * The policy actions of sending `text` to `to`: the message rule, and `leadOnly` when the text is
+ * a lead-only protocol message ({@link LEAD_ONLY_TYPES}).
+ */
+export function messageActions(text: string, to: string): PolicyAction[] {
+  const actions: PolicyAction[] = [{ rule: 'message', to }];
+  const type = leadOnlyType(text);
+  if (type !== undefined) actions.unshift({ rule: 'leadOnly', type, to });
+  return actions;
+}
+
+/** The type of a lead-only protocol message `text` carries, if it carries one. */
+export function leadOnlyType(text: string): string | undefined {
+  if (!text.trimStart().startsWith('{')) return undefined;
+  const parsed = parseMessageText(text);
+  // A malformed one counts too: no reader should take it for the lead's.
+  const type = parsed.kind === 'structured' ? parsed.message.type : parsed.kind === 'invalid' ? parsed.type : undefined;
+  return type !== undefined && LEAD_ONLY_TYPES.includes(type) ? type : undefined;
+}
+
+/**
+ * The policy actions of giving a task to `owner` as `actor`: assigning it, and the task_assignment
+ * message that tells the owner (an assignment notice is a message from its assigner). None when
+ * the actor takes it itself.
+ */
+export function assignmentActions(owner: string | null | undefined, actor: string): PolicyAction[] {
+  if (owner === undefined || owner === null || owner === '' || owner === actor) return [];
+  return [
+    { rule: 'assignTasks', owner },
+    { rule: 'message', to: owner },
+  ];
 }
 
 /** One change of {@link changePolicy}: `rule` is `createTasks`, `assignTasks`, `deleteTasks`, `stopMembers` or `message.<sender>` (`message.*`: every sender without its own). */

@@ -12,6 +12,7 @@ import { isAlive, presenceOf } from '../../domain/presence.js';
 import type { Member } from '../../protocol/config.js';
 import { recordIsFor } from '../../protocol/member-record.js';
 import { completeShutdown } from '../../core/members/shutdown.js';
+import { requirePermitted } from '../../core/teams/policy.js';
 import type { Stores } from '../../store/selection.js';
 import { stopProcessGroup } from '../../core/processes/process-group.js';
 import { livenessOf, mayBeRunning, waitUntilGone, type ProcessProber } from '../../core/processes/process-identity.js';
@@ -31,6 +32,11 @@ export interface StopOptions extends TeamOptions {
   reason?: string;
   /** Called once the request is sent, before the wait (e.g. to tell a person what is happening). */
   onWaiting?: (wait: StopWait) => void;
+  /**
+   * Who asks for the stop (default: the lead), bound by the team policy's stopMembers. The
+   * shutdown_request itself always comes from the lead, the only sender Claude Code obeys.
+   */
+  as?: string | undefined;
 }
 
 /** What {@link stopTeammate} waits for: the request sent, how long it waits, and whether a process record names a runtime for the teammate. */
@@ -67,11 +73,14 @@ export interface StopResult {
 
 /**
  * Stops teammate `name`.
- * @throws MEMBER_NOT_FOUND, SHUTDOWN_REJECTED (the teammate said no; its reason is in the message)
+ * @throws MEMBER_NOT_FOUND, SHUTDOWN_REJECTED (the teammate said no; its reason is in the message),
+ * NOT_PERMITTED (`as` may not stop members under the team policy)
  */
 export async function stopTeammate(options: StopOptions): Promise<StopResult> {
   const stores = storeOf(options.root);
-  const member = requireMember(await stores.team.readConfig(options.team), options.name, 'teammate');
+  const config = await stores.team.readConfig(options.team);
+  const member = requireMember(config, options.name, 'teammate');
+  await requirePermitted(options, options.as, [{ rule: 'stopMembers', target: options.name }], config);
   if (options.force) return teardown(stores, options, member, 'forced', true);
   if (await nothingRuns(stores, options.team, member)) return teardown(stores, options, member, 'not-running', true);
   const timeoutMs = options.timeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;

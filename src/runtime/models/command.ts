@@ -10,10 +10,11 @@
 import { MailroomError } from '../../errors.js';
 import { currentTeammate } from '../context.js';
 import { runRecordedShell } from '../recorded-shell.js';
-import { capTail, runShell, type ShellOptions, type ShellResult } from '../shell.js';
+import { capTail, runShell, type ShellOptions } from '../shell.js';
 import { modelCallAborted } from './abort.js';
 import { latestUserTurn, shutdownRequestIn, textsOf, wrappedMessages } from './request-view.js';
 import type { ChatMessage, Model, ModelRequest, ModelResponse } from './types.js';
+import type { CommandResult } from '../../tools/types.js';
 
 /** Default time a command may take per turn (ms). */
 export const COMMAND_TIMEOUT_MS = 600_000;
@@ -62,7 +63,7 @@ async function runProgram(options: CommandModelOptions, id: string, request: Mod
 }
 
 /** Runs the program, recorded in the store while it runs when called inside a teammate. */
-function run(shell: ShellOptions): Promise<ShellResult> {
+function run(shell: ShellOptions): Promise<CommandResult> {
   const me = currentTeammate();
   return me ? runRecordedShell({ store: me.store, team: me.team, agent: me.name }, shell) : runShell(shell);
 }

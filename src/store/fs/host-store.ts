@@ -4,6 +4,7 @@
  * or alone in the local directory next to a network team store. Also the files a user names
  * (team files, scripts, work directories) and the process probe (`/proc`).
  */
+import { rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -129,7 +130,15 @@ export class FsHostStore implements HostStore {
   }
   claimProcessRecord(team: string, member: string, record: ProcessRecord): Promise<ProcessRecord | undefined> {
     return processes.claimProcessRecord(this.ctx, team, member, record);
+  }  claimBridgeRecord(team: string, record: ProcessRecord): Promise<ProcessRecord | undefined> {
+    return processes.claimRecordAt(this.ctx, this.ctx.layout.bridgeRecordPath(team), record);
   }
+  async releaseBridgeRecord(team: string, pid: number): Promise<void> {
+    const path = this.ctx.layout.bridgeRecordPath(team);
+    const current = await processes.readRecordAt(path).catch(() => undefined);
+    if (current?.pid === pid) await rm(path, { force: true });
+  }
+
   deleteProcessRecord(team: string, member: string): Promise<void> {
     return processes.deleteProcessRecord(this.ctx, team, member);
   }

@@ -7,7 +7,11 @@
  * inbox lock; whatever marks entries read (acknowledge, a take that acknowledges) holds the inbox
  * lock and then the sidecar's, never the other way round:
  *
- *   {"v":1,"leases":[{"id":"…","reader":"…","until":1767225600000,"keys":["<msg_id>",…]}]}
+ *   {"v":1,"leases":[{"id":"…","reader":"…","until":1767225600000,"keys":["<msg_id>",…]}],"handed":{"<msg_id>":2}}
+ *
+ * `handed` counts how many times each unread entry was handed out (issue 21: a take reports a
+ * redelivery — an entry whose earlier lease was released, expired or voided — with its count);
+ * a take drops the counts of entries no longer unread, an acknowledgement those it marked.
  *
  * A take selects the unread entries no live lease holds and records its lease in one step under
  * the sidecar's lock, so two readers (threads, processes) never get the same entry: an entry is
@@ -45,15 +49,25 @@ import { tempPathFor } from './atomic-write.js';
 import { corruptFile, formatJson, FILE_MODE } from './json-file.js';
 import { lostLock, type HeldLock } from './lock.js';
 import { testFreeze } from './test-freeze.js';
-import type { Lease, OpContext, TakeOptions, Transition } from '../team-store.js';
+import type { InboxEntry } from '../../protocol/inbox.js';
+import type { AcknowledgeOptions, Lease, OpContext, TakeOptions, Transition } from '../team-store.js';
 import { ensureDir, locked, nowOf, stampOf, type FsContext } from './context.js';
 import { markEntries, readInbox, saveInbox, withInbox, type OpenInbox } from './inboxes.js';
 import { journal } from './journal.js';
+import { checkReaderFence } from './reader-fence.js';
 
 const SidecarSchema = z.object({
   v: z.literal(1),
   leases: z.array(z.object({ id: z.string(), reader: z.string(), until: z.number(), keys: z.array(z.string()) })),
+  /** How many times each unread entry (by key) was handed out (issue 21: redeliveries are marked). Absent in older sidecars: 0 each. */
+  handed: z.record(z.string(), z.number().int().nonnegative()).optional(),
 });
+
+/** A lease sidecar as read: its leases and the hand-out counts of unread entries. */
+interface Sidecar {
+  leases: LeaseRecord[];
+  handed: Record<string, number>;
+}
 
 /**
  * The leases of an inbox (none when the sidecar is missing). @throws FILE_CORRUPT
@@ -64,6 +78,11 @@ const SidecarSchema = z.object({
  * "Synchronous I/O in critical sections").
  */
 export function readLeases(ctx: FsContext, team: string, agent: string): LeaseRecord[] {
+  return readSidecar(ctx, team, agent).leases;
+}
+
+/** The whole sidecar (see {@link readLeases}). @throws FILE_CORRUPT */
+function readSidecar(ctx: FsContext, team: string, agent: string): Sidecar {
   const path = ctx.layout.leasePath(team, agent);
   let text: string;
   try {
@@ -75,7 +94,7 @@ export function readLeases(ctx: FsContext, team: string, agent: string): LeaseRe
       closeSync(fd);
     }
   } catch (err) {
-    if (isErrno(err, 'ENOENT')) return [];
+    if (isErrno(err, 'ENOENT')) return { leases: [], handed: {} };
     throw err;
   }
   let value: unknown;
@@ -86,7 +105,7 @@ export function readLeases(ctx: FsContext, team: string, agent: string): LeaseRe
   }
   const parsed = SidecarSchema.safeParse(value);
   if (!parsed.success) throw corruptFile(path, parsed.error, 'does not match the lease format');
-  return parsed.data.leases;
+  return { leases: parsed.data.leases, handed: parsed.data.handed ?? {} };
 }
 
 /**
@@ -98,10 +117,10 @@ export function readLeases(ctx: FsContext, team: string, agent: string): LeaseRe
  * gone was cancelled by a process that took the lock over (see the module comment): LOCK_COMPROMISED,
  * retryable, nothing written.
  */
-async function writeLeases(ctx: FsContext, team: string, agent: string, leases: readonly LeaseRecord[], lock: HeldLock): Promise<void> {
+async function writeLeases(ctx: FsContext, team: string, agent: string, leases: readonly LeaseRecord[], handed: Readonly<Record<string, number>>, lock: HeldLock): Promise<void> {
   const path = ctx.layout.leasePath(team, agent);
   const tmp = tempPathFor(path);
-  const text = formatJson({ v: 1, leases });
+  const text = formatJson(Object.keys(handed).length > 0 ? { v: 1, leases, handed } : { v: 1, leases });
   try {
     try {
       writeFileSync(tmp, text, { flag: 'wx', mode: FILE_MODE });
@@ -142,28 +161,48 @@ async function withSidecar<T>(ctx: FsContext, team: string, agent: string, fn: (
 export async function takeUnread(ctx: FsContext, team: string, agent: string, options: TakeOptions): Promise<Transition<Lease>> {
   const now = nowOf(options);
   const until = now + (options.leaseMs ?? DEFAULT_LEASE_MS);
-  const empty = (remaining: number): Transition<Lease> => ({ value: { id: '', reader: options.reader, until, entries: [], remaining }, events: [] });
-  // Most takes find nothing unread: they need neither a lock nor the sidecar.
-  if (!(await readInbox(ctx, team, agent)).some(isUnreadEntry)) return empty(0);
+  const empty = (remaining: number): Transition<Lease> => ({ value: { id: '', reader: options.reader, until, entries: [], deliveries: [], remaining }, events: [] });
+  // Most takes find nothing unread: they need neither a lock nor the sidecar (but a fenced reader is told).
+  if (!(await readInbox(ctx, team, agent)).some(isUnreadEntry)) {
+    await checkReaderFence(ctx, team, agent, options.claim);
+    return empty(0);
+  }
   if (options.acknowledge) return (await withInbox(ctx, team, agent, async (inbox) => ({ result: await takeAndMark(ctx, team, agent, inbox, options, until), write: false }), true)) ?? empty(0);
   return withSidecar(ctx, team, agent, async (lock) => {
-    const leases = liveLeases(readLeases(ctx, team, agent), now);
-    const selection = selectTake(await readInbox(ctx, team, agent), leases, now, options.limit);
+    await checkReaderFence(ctx, team, agent, options.claim);
+    const sidecar = readSidecar(ctx, team, agent);
+    const leases = liveLeases(sidecar.leases, now);
+    const entries = await readInbox(ctx, team, agent);
+    const selection = selectTake(entries, leases, now, options.limit);
     if (selection.taken.length === 0) return empty(selection.remaining);
     const lease: LeaseRecord = { id: randomUUID(), reader: options.reader, until, keys: selection.taken.map(entryKey) };
-    await writeLeases(ctx, team, agent, [...leases, lease], lock);
+    const handed = countHandOut(sidecar.handed, entries, lease.keys);
+    await writeLeases(ctx, team, agent, [...leases, lease], handed, lock);
     const s = stampOf(team, options);
     const events = lease.keys.map((k) => deliveryEvent(s, agent, k, 'delivered', lease.id));
     await journal(ctx, team, events);
-    return { value: { id: lease.id, reader: options.reader, until, entries: selection.taken, remaining: selection.remaining }, events };
+    return { value: { id: lease.id, reader: options.reader, until, entries: selection.taken, deliveries: lease.keys.map((k) => handed[k]!), remaining: selection.remaining }, events };
   });
+}
+
+/** The hand-out counts after handing out `keys`: theirs one more, and only unread entries kept (read ones are never handed out again). */
+function countHandOut(handed: Readonly<Record<string, number>>, entries: readonly InboxEntry[], keys: readonly string[]): Record<string, number> {
+  const next: Record<string, number> = {};
+  for (const e of entries) {
+    const k = entryKey(e);
+    if (isUnreadEntry(e) && handed[k] !== undefined) next[k] = handed[k];
+  }
+  for (const k of keys) next[k] = (next[k] ?? 0) + 1;
+  return next;
 }
 
 /** Take-and-acknowledge: under the inbox lock (held by the caller), then the sidecar's, so no take by another reader comes between. */
 async function takeAndMark(ctx: FsContext, team: string, agent: string, inbox: OpenInbox, options: TakeOptions, until: number): Promise<Transition<Lease>> {
   const now = nowOf(options);
   return withSidecar(ctx, team, agent, async () => {
-    const leases = liveLeases(readLeases(ctx, team, agent), now);
+    await checkReaderFence(ctx, team, agent, options.claim);
+    const sidecar = readSidecar(ctx, team, agent);
+    const leases = liveLeases(sidecar.leases, now);
     const selection = selectTake(inbox.entries, leases, now, options.limit);
     const id = selection.taken.length > 0 ? randomUUID() : '';
     const marked = markEntries(selection.taken, new Set(selection.taken.map(entryKey)));
@@ -171,15 +210,16 @@ async function takeAndMark(ctx: FsContext, team: string, agent: string, inbox: O
     const s = stampOf(team, options);
     const events = marked.flatMap((k) => [deliveryEvent(s, agent, k, 'delivered', id), deliveryEvent(s, agent, k, 'read', id)]);
     await journal(ctx, team, events);
-    return { value: { id, reader: options.reader, until, entries: selection.taken, remaining: selection.remaining }, events };
+    const deliveries = selection.taken.map((e) => (sidecar.handed[entryKey(e)] ?? 0) + 1);
+    return { value: { id, reader: options.reader, until, entries: selection.taken, deliveries, remaining: selection.remaining }, events };
   });
 }
 
 /**
- * Marks a lease's entries read (all, or those in `keys`) and ends the lease, under the inbox lock
+ * Marks a lease's entries read (all, or those in `keys`: the lease keeps the others) and ends the lease, under the inbox lock
  * and then the sidecar's (never the other way: takes hold only the sidecar's). @returns how many turned read
  */
-export async function acknowledge(ctx: FsContext, team: string, agent: string, leaseId: string, options: OpContext & { keys?: readonly string[] } = {}): Promise<Transition<number>> {
+export async function acknowledge(ctx: FsContext, team: string, agent: string, leaseId: string, options: AcknowledgeOptions = {}): Promise<Transition<number>> {
   const now = nowOf(options);
   const events: TeamEventRecord[] = [];
   const count = await withInbox(ctx, team, agent, async (inbox) => {
@@ -187,7 +227,8 @@ export async function acknowledge(ctx: FsContext, team: string, agent: string, l
     // written runs again (withLock) and finds them read already, yet they are still its to journal.
     const marked: string[] = [];
     return withSidecar(ctx, team, agent, async (lock) => {
-      const leases = readLeases(ctx, team, agent);
+      await checkReaderFence(ctx, team, agent, options.claim);
+      const { leases, handed } = readSidecar(ctx, team, agent);
       const lease = leases.find((l) => l.id === leaseId);
       if (lease) {
         const keys = acknowledgedKeys(lease, leases, now, options.keys);
@@ -198,7 +239,12 @@ export async function acknowledge(ctx: FsContext, team: string, agent: string, l
         const present = new Set(inbox.entries.map(entryKey));
         const removed = keys.filter((k) => !present.has(k) && !marked.includes(k));
         marked.push(...keys.filter((k) => newly.includes(k) || removed.includes(k)));
-        await writeLeases(ctx, team, agent, liveLeases(leases, now).filter((l) => l.id !== leaseId), lock);
+        const counts = { ...handed };
+        for (const k of marked) delete counts[k];
+        // Acknowledging some keys keeps the lease for the others; it ends once it holds nothing more.
+        const rest = options.keys ? lease.keys.filter((k) => !options.keys!.includes(k)) : [];
+        const others = liveLeases(leases, now).filter((l) => l.id !== leaseId);
+        await writeLeases(ctx, team, agent, rest.length > 0 && lease.until > now ? [...others, { ...lease, keys: rest }] : others, counts, lock);
       }
       const s = stampOf(team, options);
       events.splice(0, events.length, ...marked.map((k) => deliveryEvent(s, agent, k, 'read', leaseId)));
@@ -223,10 +269,10 @@ async function releaseWhere(ctx: FsContext, team: string, agent: string, match: 
   const now = nowOf(op);
   if (readLeases(ctx, team, agent).filter(match).length === 0) return { value: 0, events: [] };
   return withSidecar(ctx, team, agent, async (lock) => {
-    const leases = readLeases(ctx, team, agent);
+    const { leases, handed } = readSidecar(ctx, team, agent);
     const ended = leases.filter(match);
     if (ended.length === 0) return { value: 0, events: [] };
-    await writeLeases(ctx, team, agent, liveLeases(leases, now).filter((l) => !match(l)), lock);
+    await writeLeases(ctx, team, agent, liveLeases(leases, now).filter((l) => !match(l)), handed, lock);
     const unread = new Set((await readInbox(ctx, team, agent)).filter(isUnreadEntry).map(entryKey));
     const s = stampOf(team, op);
     const events = ended.flatMap((l) => l.keys.filter((k) => unread.has(k)).map((k) => deliveryEvent(s, agent, k, 'released', l.id)));

@@ -146,6 +146,11 @@ export class Layout {
     return join(this.root, 'mailroom', 'bridge', `${pathPart(team)}.json`);
   }
 
+  /** The running bridge's process record (one bridge per root and team, issue 21). */
+  bridgeRecordPath(team: string): string {
+    return join(this.root, 'mailroom', 'bridge', `${pathPart(team)}.pid.json`);
+  }
+
   /** `<root>/mailroom/commands/<team>` (case-keeping sanitiser). */
   commandRecordDir(team: string): string {
     return join(this.commandsDir, fittingPart('team', team, pathPart(team)));

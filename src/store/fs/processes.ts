@@ -24,7 +24,11 @@ import { mergeObject } from './recover-object.js';
  * be read names no process that can be checked, so it is never taken for absent and overwritten.
  */
 export async function readProcessRecord(ctx: FsContext, team: string, agent: string): Promise<ProcessRecord | undefined> {
-  const path = ctx.layout.processRecordPath(team, agent);
+  return readRecordAt(ctx.layout.processRecordPath(team, agent));
+}
+
+/** A process record file, or undefined when missing. @throws FILE_CORRUPT */
+export async function readRecordAt(path: string): Promise<ProcessRecord | undefined> {
   const read = await readJsonFile(path);
   if (read.state === 'missing') return undefined;
   const parsed = ProcessRecordSchema.safeParse(read.value);
@@ -49,14 +53,21 @@ export async function writeProcessRecord(ctx: FsContext, team: string, agent: st
  * @throws FILE_CORRUPT (current record unparseable), LOCK_TIMEOUT
  */
 export async function claimProcessRecord(ctx: FsContext, team: string, agent: string, record: ProcessRecord): Promise<ProcessRecord | undefined> {
+  return claimRecordAt(ctx, ctx.layout.processRecordPath(team, agent), record);
+}
+
+/**
+ * The one-process claim of {@link claimProcessRecord} on any record file (e.g. the bridge's,
+ * `<root>/mailroom/bridge/<team>.pid.json`, issue 21 item 5b). @returns the live holder, or undefined when `record` was written
+ */
+export async function claimRecordAt(ctx: FsContext, path: string, record: ProcessRecord): Promise<ProcessRecord | undefined> {
   const isStale = async (current: ProcessRecord) => {
     const verdict = judgeProcess(current, await probeProcess(current.pid));
     return verdict === 'dead' || verdict === 'reused';
   };
-  const path = ctx.layout.processRecordPath(team, agent);
   await ensureDir(dirname(path));
   return withLock(path, lockDirFor(path), ctx.lock, async (lock) => {
-    const current = await readProcessRecord(ctx, team, agent);
+    const current = await readRecordAt(path);
     const same = current?.pid === record.pid && (current.startTime === undefined || record.startTime === undefined || current.startTime === record.startTime);
     if (current && current.pid !== record.pid && !(await isStale(current))) return current;
     const recovery = { baseText: current && formatJson(current), merge: mergeObject };

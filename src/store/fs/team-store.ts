@@ -31,6 +31,7 @@ import type {
   Lease,
   MemberPatch,
   OpContext,
+  AcknowledgeOptions,
   OutgoingMessage,
   PatchedTask,
   ReaderClaim,
@@ -166,7 +167,7 @@ export class FsTeamStore implements TeamStore {
   takeUnread(team: string, member: string, options: TakeOptions): Promise<Transition<Lease>> {
     return leases.takeUnread(this.ctx, team, member, options);
   }
-  acknowledge(team: string, member: string, leaseId: string, options?: OpContext & { keys?: readonly string[] }): Promise<Transition<number>> {
+  acknowledge(team: string, member: string, leaseId: string, options?: AcknowledgeOptions): Promise<Transition<number>> {
     return leases.acknowledge(this.ctx, team, member, leaseId, options);
   }
   release(team: string, member: string, leaseId: string, ctx?: OpContext): Promise<Transition<number>> {

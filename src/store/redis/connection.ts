@@ -11,16 +11,28 @@
  * STORE_UNAVAILABLE; its script may or may not have run (a script runs whole or not at all).
  * Appends, task creation and takes retry once by themselves with the same key or lease id
  * (context.ts `retryUnavailable`), which the script replays instead of applying twice.
+ *
+ * Every call, and opening, has a deadline (`timeoutMs`, default {@link DEFAULT_STORE_TIMEOUT_MS};
+ * `--store-timeout`, `$MAILROOM_STORE_TIMEOUT`): a server that accepts connections but does not
+ * answer (paused, swapped out, a stuck script) makes the call fail with STORE_UNAVAILABLE
+ * (`details.reason: "deadline"`) instead of hanging. Its command may still run later, when the
+ * server wakes up: the result of such a call is unknown, as for a dropped connection. A server that
+ * refuses a write because it is full (`OOM` with `maxmemory-policy noeviction`) is STORE_FULL.
  */
 import { createClient, ErrorReply, type RedisClientType } from 'redis';
 import { MailroomError } from '../../errors.js';
+import { TLS_TIMEOUT_HINT, tlsFailure, tlsOptionsOf } from './tls.js';
 import { redactUrl } from './url.js';
+import { DEFAULT_STORE_TIMEOUT_MS } from '../store-timeout.js';
 
 /** The node-redis client as created here (RESP3, node-redis 6's default). */
 export type Client = RedisClientType<Record<string, never>, Record<string, never>, Record<string, never>, 3>;
 
+
 /** Options of {@link RedisConnection.open}. */
 export interface ConnectionOptions {
+  /** Deadline of opening and of every call (ms, default {@link DEFAULT_STORE_TIMEOUT_MS}). */
+  timeoutMs?: number;
   /** How long a call waits for a lost connection to come back (ms, default 5 000). */
   waitMs?: number;
   /** How long opening waits for the first connection (ms, default 5 000). */
@@ -31,34 +43,51 @@ export interface ConnectionOptions {
 export class RedisConnection {
   private lastError: unknown;
   private closing = false;
+  /** True for a `rediss://` connection (a timeout then most likely means a plain server). */
+  private tls = false;
 
   private constructor(
     readonly client: Client,
     /** The URL without its password. */
     readonly location: string,
     private readonly waitMs: number,
+    /** Deadline of every call (ms). */
+    readonly timeoutMs: number,
+    /** Opens another client to the same server without credentials (the doctor's probe of the default user). */
+    private readonly anonymous: () => Client,
   ) {}
 
-  /** Connects. @throws STORE_UNAVAILABLE naming the URL (without its password) */
+  /**
+   * Connects; a `rediss://` URL uses TLS with the files `$MAILROOM_TLS_CA`/`_CERT`/`_KEY` name (./tls.ts).
+   * @throws STORE_UNAVAILABLE naming the URL (without its password; a TLS failure says what to change), INVALID_ARGUMENT (an unreadable TLS file)
+   */
   static async open(url: string, options: ConnectionOptions = {}): Promise<RedisConnection> {
     let ready = false;
-    const client: Client = createClient({
-      url,
-      RESP: 3,
-      disableOfflineQueue: true,
-      socket: {
-        connectTimeout: options.connectTimeoutMs ?? 5_000,
-        reconnectStrategy: (retries: number, cause: Error) => (ready ? Math.min(50 * 2 ** retries, 1_000) : cause),
-      },
-    });
-    const conn = new RedisConnection(client, redactUrl(url), options.waitMs ?? 5_000);
+    const timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
+    const tls = tlsOptionsOf(url);
+    const make = (at: string, reconnect: boolean): Client =>
+      createClient({
+        url: at,
+        RESP: 3,
+        disableOfflineQueue: true,
+        socket: {
+          ...(tls ?? {}),
+          connectTimeout: Math.min(options.connectTimeoutMs ?? 5_000, timeoutMs),
+          reconnectStrategy: (retries: number, cause: Error) => (reconnect && ready ? Math.min(50 * 2 ** retries, 1_000) : cause),
+        },
+      }) as Client;
+    const client = make(url, true);
+    const conn = new RedisConnection(client, redactUrl(url), Math.min(options.waitMs ?? 5_000, timeoutMs), timeoutMs, () => make(withoutCredentials(url), false));
+    conn.tls = tls !== undefined;
     client.on('error', (err: unknown) => {
       conn.lastError = err;
     });
     try {
-      await client.connect();
+      // The TCP connect may succeed on a paused server (the kernel accepts), and the handshake hang.
+      await conn.withDeadline(client.connect(), Date.now() + timeoutMs);
     } catch (err) {
-      throw conn.unavailable(err);
+      if (client.isOpen) client.destroy();
+      throw err instanceof MailroomError ? err : conn.unavailable(err);
     }
     ready = true;
     return conn;
@@ -85,18 +114,77 @@ export class RedisConnection {
    * @throws STORE_UNAVAILABLE
    */
   async call<T>(fn: (client: Client) => Promise<T>): Promise<T> {
+    const deadline = Date.now() + this.timeoutMs;
     if (!this.client.isReady) await this.waitReady();
     try {
-      return await fn(this.client);
+      return await this.withDeadline(fn(this.client), deadline);
     } catch (err) {
       if (isConnectionFault(err)) throw this.unavailable(err);
+      if (isOutOfMemory(err)) throw this.full(err);
       throw err;
+    }
+  }
+
+  /**
+   * `work`, or STORE_UNAVAILABLE (reason `deadline`) once `deadline` (epoch ms) passes first. The
+   * late outcome of `work` is dropped (a reply that comes after is not an unhandled rejection).
+   */
+  async withDeadline<T>(work: Promise<T>, deadline: number): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(this.stalled()), Math.max(0, deadline - Date.now()));
+    });
+    work.catch(() => undefined);
+    try {
+      return await Promise.race([work, expired]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** STORE_UNAVAILABLE for a call that got no answer within the deadline. */
+  stalled(): MailroomError {
+    const s = this.timeoutMs / 1000;
+    return new MailroomError(
+      'STORE_UNAVAILABLE',
+      `The Redis store at ${this.location} did not answer within ${s} s (it may be paused, overloaded or running a long script). Check it (redis-cli PING), or give it longer with --store-timeout / $MAILROOM_STORE_TIMEOUT, then retry; a change made by this call may still go through when the server wakes up.`,
+      { details: { location: this.location, reason: 'deadline', timeoutMs: this.timeoutMs } },
+    );
+  }
+
+  /** STORE_FULL for an `OOM` refusal: the server reached `maxmemory` and evicts nothing. */
+  full(cause: unknown): MailroomError {
+    return new MailroomError(
+      'STORE_FULL',
+      `The Redis store at ${this.location} is full (maxmemory reached; with maxmemory-policy noeviction it refuses writes, and nothing was changed). Give it more memory (redis-cli CONFIG SET maxmemory <bytes>, or 0 for no limit), or free space: delete finished teams (mailroom team delete) and archive or dead-letter old mail, then retry.`,
+      { cause, details: { location: this.location } },
+    );
+  }
+
+  /**
+   * True when a client without credentials is let in (the `default` user is on with no password):
+   * anyone who reaches the port can read and change every team. False when it is refused.
+   * @throws STORE_UNAVAILABLE when the server cannot be reached at all
+   */
+  async defaultUserOpen(): Promise<boolean> {
+    const probe = this.anonymous();
+    probe.on('error', () => undefined);
+    try {
+      await probe.connect();
+      await probe.ping();
+      return true;
+    } catch (err) {
+      if (err instanceof ErrorReply || /NOAUTH|WRONGPASS|NOPERM|authentication/i.test(String(err))) return false;
+      throw this.unavailable(err);
+    } finally {
+      if (probe.isOpen) await probe.close().catch(() => probe.destroy());
     }
   }
 
   /** STORE_UNAVAILABLE for `cause`, naming the URL without its password. */
   unavailable(cause: unknown): MailroomError {
-    const reason = describe(cause ?? this.lastError);
+    const described = describe(cause ?? this.lastError);
+    const reason = this.tls && /timeout/i.test(described) ? `${described}; ${TLS_TIMEOUT_HINT}` : described;
     return new MailroomError(
       'STORE_UNAVAILABLE',
       `Cannot reach the Redis store at ${this.location}${reason ? ` (${reason})` : ''}. Start Redis or check --store / $MAILROOM_STORE, then retry; a change whose connection dropped mid-call may have gone through.`,
@@ -127,6 +215,11 @@ export class RedisConnection {
   }
 }
 
+/** True for the server's `OOM command not allowed when used memory > 'maxmemory'` refusal. */
+export function isOutOfMemory(err: unknown): boolean {
+  return err instanceof ErrorReply && /\bOOM command not allowed/.test(err.message);
+}
+
 /** True for errors that mean "the server could not be talked to", not "the server said no". */
 export function isConnectionFault(err: unknown): boolean {
   if (err instanceof ErrorReply) return /^(LOADING|MASTERDOWN|TRYAGAIN|BUSY )/.test(err.message);
@@ -137,8 +230,18 @@ export function isConnectionFault(err: unknown): boolean {
   return typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EPIPE)$/.test(code);
 }
 
+/** `url` without its user name and password. */
+function withoutCredentials(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.toString();
+}
+
 function describe(err: unknown): string {
   if (!(err instanceof Error)) return '';
+  const tls = tlsFailure(err);
+  if (tls !== undefined) return tls;
   const code = (err as NodeJS.ErrnoException).code;
   if (err.constructor.name === 'ReconnectStrategyError' && err.cause instanceof Error) return describe(err.cause);
   return code ? `${code}` : err.message;

@@ -9,6 +9,7 @@ import { parseReply, refusalError, type ErrorContext, type OkReply } from './rep
 import { runScript, type ScriptName } from './scripts.js';
 import { envelope } from './stream-codec.js';
 import { teamBase } from './keys.js';
+import { lostOrGone } from './team-lost.js';
 
 /** How many times a compare-and-set transition recomputes before giving up. */
 const CAS_ATTEMPTS = 100;
@@ -18,6 +19,11 @@ export interface RedisContext {
   conn: RedisConnection;
   /** The URL without its password. */
   location: string;
+  /**
+   * Teams this store saw exist (epoch ms of the first sighting): a later TEAM_NOT_FOUND for one of
+   * them that no deletion explains is TEAM_LOST (./team-lost.ts).
+   */
+  known: Map<string, number>;
 }
 
 /** Instant of an operation (epoch ms). */
@@ -33,8 +39,12 @@ export function envOf(team: string, ctx: OpContext | undefined): string {
 /** Runs a team's script; refusals become errors. @returns the value and events, or 'retry'. */
 export async function runTeamScript(rc: RedisContext, name: ScriptName, team: string, args: readonly string[], errors: Partial<ErrorContext> = {}, extraKeys: readonly string[] = []): Promise<OkReply | 'retry'> {
   const reply = parseReply(await runScript(rc.conn, name, [teamBase(team), ...extraKeys], args));
-  if (reply.kind === 'ok') return reply.ok;
+  if (reply.kind === 'ok') {
+    if (!rc.known.has(team)) rc.known.set(team, Date.now());
+    return reply.ok;
+  }
   if (reply.kind === 'retry') return 'retry';
+  if (reply.err.code === 'TEAM_NOT_FOUND' && rc.known.has(team)) throw await lostOrGone(rc, team);
   const members = reply.err.code === 'MEMBER_NOT_FOUND' ? await rosterNames(rc, team) : undefined;
   throw refusalError(reply.err, { team, location: rc.location, ...errors, members });
 }

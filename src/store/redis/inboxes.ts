@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { InboxEntry } from '../../protocol/inbox.js';
 import { DEFAULT_LEASE_MS } from '../../domain/leases.js';
 import { stampNow } from '../health.js';
-import type { AppendOptions, AppendResult, InboxHistory, InboxRef, Lease, OpContext, OutgoingMessage, StoredMessage, TakeOptions, Transition } from '../team-store.js';
+import type { AcknowledgeOptions, AppendOptions, AppendResult, InboxHistory, InboxRef, Lease, OpContext, OutgoingMessage, StoredMessage, TakeOptions, Transition } from '../team-store.js';
 import { assembleEntry, entryParts } from './codec.js';
 import { envOf, nowOf, retryUnavailable, runOnce, type RedisContext } from './context.js';
 
@@ -70,30 +70,27 @@ export async function listInboxes(rc: RedisContext, team: string): Promise<Inbox
 /** Hands out unread entries exactly once across readers. */
 export async function takeUnread(rc: RedisContext, team: string, member: string, options: TakeOptions): Promise<Transition<Lease>> {
   const leaseId = randomUUID();
-  const args = [envOf(team, options), member, options.reader, leaseId, options.limit === undefined ? '' : String(options.limit), String(options.leaseMs ?? DEFAULT_LEASE_MS), String(nowOf(options)), options.acknowledge ? '1' : ''];
-  const out = await retryUnavailable(() => runOnce(rc, 'take-unread', team, args));
-  const [id, until, remaining, docs] = out.value as [string, string, string, string[]];
+  const args = [envOf(team, options), member, options.reader, leaseId, options.limit === undefined ? '' : String(options.limit), String(options.leaseMs ?? DEFAULT_LEASE_MS), String(nowOf(options)), options.acknowledge ? '1' : '', options.claim ?? ''];
+  const out = await retryUnavailable(() => runOnce(rc, 'take-unread', team, args, { who: member }));
+  const [id, until, remaining, docs, counts] = out.value as [string, string, string, string[], string[]];
   // Acknowledged in the step: the entries are handed out as they are stored now, read.
   const entries = docs.map((d) => assembleEntry(d, !options.acknowledge));
-  return { value: { id, reader: options.reader, until: Number(until), entries, remaining: Number(remaining) }, events: out.events };
+  return { value: { id, reader: options.reader, until: Number(until), entries, deliveries: docs.map((_, i) => Number(counts[i] ?? 1)), remaining: Number(remaining) }, events: out.events };
 }
 
 /** Marks a lease's entries read and ends it. */
-export async function acknowledge(rc: RedisContext, team: string, member: string, leaseId: string, options: OpContext & { keys?: readonly string[] } = {}): Promise<Transition<number>> {
+export async function acknowledge(rc: RedisContext, team: string, member: string, leaseId: string, options: AcknowledgeOptions = {}): Promise<Transition<number>> {
   const keys = options.keys ?? [];
-  if (options.keys !== undefined && keys.length === 0) return releaseLease(rc, team, member, leaseId, options, true);
-  const out = await runOnce(rc, 'acknowledge', team, [envOf(team, options), member, leaseId, String(nowOf(options)), String(keys.length), ...keys]);
+  // No keys: nothing to mark, and the lease keeps all it holds (as on the filesystem).
+  if (options.keys !== undefined && keys.length === 0) return { value: 0, events: [] };
+  const out = await runOnce(rc, 'acknowledge', team, [envOf(team, options), member, leaseId, String(nowOf(options)), String(keys.length), ...keys, options.claim ?? ''], { who: member });
   return { value: Number((out.value as string[])[0]), events: out.events };
 }
 
 /** Puts a lease's entries back to unread. */
 export async function release(rc: RedisContext, team: string, member: string, leaseId: string, ctx?: OpContext): Promise<Transition<number>> {
-  return releaseLease(rc, team, member, leaseId, ctx, false);
-}
-
-async function releaseLease(rc: RedisContext, team: string, member: string, leaseId: string, ctx: OpContext | undefined, asAck: boolean): Promise<Transition<number>> {
   const out = await runOnce(rc, 'release', team, [envOf(team, ctx), member, leaseId]);
-  return { value: asAck ? 0 : Number((out.value as string[])[0]), events: out.events };
+  return { value: Number((out.value as string[])[0]), events: out.events };
 }
 
 /** Marks entries read by identity. */

@@ -4,7 +4,7 @@
  */
 import { MailroomError, type ErrorCode } from '../../errors.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
-import { claimLost } from '../../domain/reader-claims.js';
+import { claimLost, readerFenced } from '../../domain/reader-claims.js';
 import { capabilityRefusal } from '../../domain/task-claim.js';
 import type { Task } from '../../protocol/task.js';
 import type { ReaderHolder } from '../team-store.js';
@@ -101,6 +101,11 @@ export function refusalError(r: Refusal, c: ErrorContext): MailroomError {
       const f = fieldsOf(d);
       const holder = f.has('host') ? { kind: (f.get('kind') ?? 'agent') as ReaderHolder['kind'], host: f.get('host')!, pid: Number(f.get('pid')), startedAt: Number(f.get('startedAt')) } : undefined;
       return claimLost(c.team, c.who ?? '', holder);
+    }
+    case 'READER_FENCED': {
+      const f = fieldsOf(d);
+      const holder = f.has('host') ? { kind: (f.get('kind') ?? 'agent') as ReaderHolder['kind'], host: f.get('host')!, pid: Number(f.get('pid')), startedAt: Number(f.get('startedAt')) } : undefined;
+      return readerFenced(c.team, c.who ?? '', holder);
     }
     default:
       return new MailroomError('INTERNAL', `A mailroom Redis script refused with an unknown code ${r.code}.`, { details: { code: r.code, details: d } });

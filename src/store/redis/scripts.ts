@@ -2,7 +2,10 @@
  * The Lua scripts, one file per transition under ./lua/ (BullMQ's layout: each file's header
  * lists its KEYS and ARGV and what it returns), and running them with EVALSHA.
  *
- * Every script gets ./lua/prelude.lua prepended (after its `#!lua` line, when it has one).
+ * Every script gets ./lua/prelude.lua prepended (after its `#!lua` line, when it has one). A script
+ * without one gets a bare `#!lua` (issue 21 item 4): Redis then applies its OOM rule to the script as
+ * a whole, before it runs, so a full server (maxmemory, noeviction) refuses a transition at once
+ * (STORE_FULL) instead of letting a script whose first write frees memory go on writing past the limit.
  * Scripts are loaded once per connection with SCRIPT LOAD; a server that lost its script cache
  * (restarted) answers NOSCRIPT, and the script is loaded again and the call repeated (nothing
  * ran the first time).
@@ -80,7 +83,7 @@ export function scripts(): ReadonlyMap<ScriptName, Script> {
   for (const name of SCRIPT_NAMES) {
     const body = read(name);
     const shebang = body.startsWith('#!') ? body.slice(0, body.indexOf('\n') + 1) : '';
-    const source = `${shebang}${prelude}\n${body.slice(shebang.length)}`;
+    const source = `${shebang || '#!lua\n'}${prelude}\n${body.slice(shebang.length)}`;
     map.set(name, { name, source, sha: createHash('sha1').update(source).digest('hex') });
   }
   cache = map;

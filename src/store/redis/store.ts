@@ -23,6 +23,8 @@ import * as claims from './claims.js';
 import * as events from './events.js';
 import { importTeam } from './import.js';
 import { scanServerSettings } from './server-health.js';
+import { scanDefaultUser } from './default-user.js';
+import { applyGrant, type TeamGrant } from './acl.js';
 import * as inboxes from './inboxes.js';
 import * as members from './members.js';
 import * as deadLetters from './dead-letters.js';
@@ -40,8 +42,13 @@ export class RedisTeamStore implements T.TeamStore {
     readonly selection: Extract<StoreSelection, { kind: 'redis' }>,
     private readonly conn: RedisConnection,
   ) {
-    this.rc = { conn, location: conn.location };
+    this.rc = { conn, location: conn.location, known: new Map() };
     this.watcher = new Watcher(conn, async (team) => (await inboxes.listInboxes(this.rc, team)).map((i) => i.name));
+  }
+
+  /** The connection (for server checks made at open). */
+  get connection(): RedisConnection {
+    return this.conn;
   }
 
   /** The URL without its password. */
@@ -128,7 +135,7 @@ export class RedisTeamStore implements T.TeamStore {
   takeUnread(team: string, member: string, options: T.TakeOptions): Promise<T.Transition<T.Lease>> {
     return inboxes.takeUnread(this.rc, team, member, options);
   }
-  acknowledge(team: string, member: string, leaseId: string, options?: T.OpContext & { keys?: readonly string[] }): Promise<T.Transition<number>> {
+  acknowledge(team: string, member: string, leaseId: string, options?: T.AcknowledgeOptions): Promise<T.Transition<number>> {
     return inboxes.acknowledge(this.rc, team, member, leaseId, options);
   }
   release(team: string, member: string, leaseId: string, ctx?: T.OpContext): Promise<T.Transition<number>> {
@@ -209,15 +216,21 @@ export class RedisTeamStore implements T.TeamStore {
 
   /**
    * Redis keeps no files to go corrupt or half-written (scripts are atomic); what can go wrong is
-   * the server's configuration (no AOF, an eviction policy): see server-health.ts.
+   * the server's configuration (no AOF, an eviction policy: server-health.ts; an open default
+   * user: default-user.ts).
    */
-  scanHealth(): Promise<StoreIssue[]> {
-    return scanServerSettings(this.conn);
+  async scanHealth(): Promise<StoreIssue[]> {
+    return [...(await scanServerSettings(this.conn)), ...(await scanDefaultUser(this.conn))];
   }
   /** Server settings are their operator's to change: never repaired, the note says how. */
   async repairHealth(issue: StoreIssue): Promise<StoreRepair> {
     if (issue.kind === 'server-setting') return { done: false, note: `mailroom does not change the server's configuration: ${issue.fix}`, bytesFreed: 0 };
     return { done: true, note: 'The Redis store has nothing to repair.', bytesFreed: 0 };
+  }
+
+  /** Creates the ACL user of `grant` on this server (`mailroom store grant`, ./acl.ts). @throws NOT_PERMITTED, STORE_UNAVAILABLE */
+  grant(grant: TeamGrant): Promise<void> {
+    return applyGrant(this.conn, grant);
   }
 
   async close(): Promise<void> {

@@ -6,7 +6,6 @@
 import { z } from 'zod';
 import { MailroomError } from '../../errors.js';
 import { claimNextTask, claimTask } from '../../core/tasks/claim.js';
-import { listTasks } from '../../core/tasks/board.js';
 import type { Task } from '../../protocol/task.js';
 import { taskId } from '../args.js';
 import { defineTool, type ToolCallContext } from '../entry.js';
@@ -38,8 +37,6 @@ export const taskClaimTool = defineTool({
 async function claim(id: string | undefined, busyCheck: boolean | undefined, ctx: ToolCallContext): Promise<Task | undefined> {
   const base = { ...ctx.target, as: ctx.member, busyCheck };
   if (id !== undefined) return claimTask({ ...base, id });
-  const mine = await listTasks({ ...ctx.target, owner: ctx.member, status: 'pending' });
-  const assigned = mine.find((v) => !v.blocked);
-  if (assigned) return claimTask({ ...base, id: assigned.task.id });
-  return claimNextTask(base);
+  // The member's own pending, unblocked task first, chosen inside the store's claim transition.
+  return claimNextTask({ ...base, preferAssigned: true });
 }

@@ -1,8 +1,9 @@
 /**
  * The lead's approval tools (MCP): list_requests, approve_request, deny_request — the same use
  * cases as `mailroom requests`/`approve`/`deny` (core/messages/approvals.ts), answering in Claude Code's
- * response shapes. Only the lead may call them (rule `lead-only`): an answer from anyone else would
- * not be honoured by a Claude Code teammate anyway.
+ * response shapes. Only the lead lists them (rule `lead-only`); an answer from anyone else is
+ * refused by the use case itself (the team policy's lead-only answers, src/core/teams/policy.ts), as on
+ * every surface.
  */
 import { z } from 'zod';
 import { answerRequest, listRequests, type Answered, type ListedRequest } from '../../core/messages/approvals.js';
@@ -41,7 +42,6 @@ export const approveRequestTool = defineTool({
   names: { mcp: 'approve_request' },
   description: 'Approve a teammate\'s request: it goes ahead (a permission: the tool runs; a plan: it starts working; sandbox: the host is allowed).',
   input: z.object({ requestId: id, feedback: z.string().optional().describe('A note for the teammate') }),
-  rules: [leadOnlyRule],
   hints: { destructive: false, idempotent: false },
   run: (input, ctx) => answerRequest({ ...ctx.target, from: ctx.member, requestId: input.requestId, approve: true, feedback: input.feedback }),
   views: { mcp: answeredView },
@@ -53,7 +53,6 @@ export const denyRequestTool = defineTool({
   names: { mcp: 'deny_request' },
   description: 'Deny a teammate\'s request, with the reason it gets (it does not go ahead).',
   input: z.object({ requestId: id, reason: z.string().min(1).describe('Why: the teammate reads it') }),
-  rules: [leadOnlyRule],
   hints: { destructive: false, idempotent: false },
   run: (input, ctx) => answerRequest({ ...ctx.target, from: ctx.member, requestId: input.requestId, approve: false, reason: input.reason }),
   views: { mcp: answeredView },

@@ -1,13 +1,17 @@
--- acknowledge: marks a lease's entries read (all, or those whose identity is listed) and ends
--- the lease; its other entries are unread and free again. A late acknowledgement of an expired
+-- acknowledge: marks a lease's entries read (all, or those whose identity is listed); the lease
+-- ends once it holds nothing more (acknowledging some keys keeps it for the others). A late acknowledgement of an expired
 -- lease never marks an entry another live lease took meanwhile.
 -- KEYS[1] base prefix
 -- ARGV[1] event envelope JSON   ARGV[2] member   ARGV[3] lease id   ARGV[4] now (epoch ms)
--- ARGV[5] n keys (0 = all), then the keys
--- Returns ok { how many turned read } with events delivery read (each); err TEAM_NOT_FOUND.
+-- ARGV[5] n keys (0 = all), then the keys, then the reader claim token the caller must hold
+-- ('' = unfenced)
+-- Returns ok { how many turned read } with events delivery read (each); err TEAM_NOT_FOUND;
+-- err READER_FENCED { the current claim's fields } (nothing marked).
 local base, env, member, lease = KEYS[1], ARGV[1], ARGV[2], ARGV[3]
 local P = gen_prefix(base)
 if not P then return fail('TEAM_NOT_FOUND') end
+local fenced = fence(P, member, ARGV[6 + tonumber(ARGV[5])])
+if fenced then return fenced end
 local lk = P .. 'lease:' .. lease
 local rec = R('HMGET', lk, 'member', 'seqs')
 if not rec[1] or rec[1] ~= member then return done(base, { '0' }) end
@@ -27,16 +31,21 @@ local function held_by_other(seq)
   return u and tonumber(u) > now or false
 end
 local count = 0
+local kept = {}
 for _, seq in ipairs(split(rec[2])) do
   local key = R('HGET', ikey(P, 'keys', member), seq)
-  if (not wanted or (key and wanted[key])) and not held_by_other(seq) then
-    if R('ZREM', ikey(P, 'unread', member), seq) == 1 then
+  if not wanted or (key and wanted[key]) then
+    if not held_by_other(seq) and R('ZREM', ikey(P, 'unread', member), seq) == 1 then
+      R('HDEL', ikey(P, 'handed', member), seq)
       count = count + 1
       emit(P, { 'h', env, 'kind', 'delivery', 'to', member, 'state', 'read', 'key', key or '', 'lease', lease })
     end
+    if R('HGET', takenk, seq) == lease then R('HDEL', takenk, seq) end
+  elseif R('HGET', takenk, seq) == lease then
+    kept[#kept + 1] = seq
   end
-  if R('HGET', takenk, seq) == lease then R('HDEL', takenk, seq) end
 end
-R('DEL', lk)
+-- Acknowledging some keys keeps the lease for the rest it still holds.
+if #kept > 0 then R('HSET', lk, 'seqs', table.concat(kept, ',')) else R('DEL', lk) end
 if count > 0 then hint('inbox ' .. member) end
 return done(base, { int(count) })

@@ -4,6 +4,8 @@
 -- gets the last one, and one that would repeat (from, instant, text) gets 1 ms more; only then
 -- is its timestamp rewritten (ISO-8601 with ms), else the caller's text is kept byte for byte.
 -- An idempotency key is taken with SET NX PX in this same step: a retry replays the first reply.
+-- An entry whose msg_id is already in the live inbox (or earlier in this batch) is not appended
+-- again: the stored entry is returned in its place and no event is emitted (as on the filesystem).
 -- KEYS[1] base prefix
 -- ARGV[1] event envelope JSON   ARGV[2] idempotency key ('' = none)   ARGV[3] key ttl (ms)
 -- ARGV[4] n messages, then per message 9 values: to, JSON before the timestamp value,
@@ -29,38 +31,43 @@ for i = 0, n - 1 do
   local o = 5 + i * 9
   local to, pre, tsq, post, msText = ARGV[o], ARGV[o + 1], ARGV[o + 2], ARGV[o + 3], ARGV[o + 4]
   local from, text, msgId, read = ARGV[o + 5], ARGV[o + 6], ARGV[o + 7], ARGV[o + 8]
-  local ts = cjson.decode(tsq)
-  if msText ~= '' then
-    local ms = tonumber(msText)
-    local lastk, tailk = ikey(P, 'last', to), ikey(P, 'tail', to)
-    local last = tonumber(R('HGET', lastk, 'ms') or '-1')
-    local t = ms
-    if t < last then t = last end
-    local sig = redis.sha1hex(from .. '\0' .. text)
-    if t == last and R('SISMEMBER', tailk, sig) == 1 then t = last + 1 end
-    if t > last then
-      R('DEL', tailk)
-      R('HSET', lastk, 'ms', int(t))
+  local there = msgId ~= '' and R('HGET', ikey(P, 'bykey', to), msgId) or nil
+  if there then
+    stored[#stored + 1] = { to, R('HGET', ikey(P, 'docs', to), there) }
+  else
+    local ts = cjson.decode(tsq)
+    if msText ~= '' then
+      local ms = tonumber(msText)
+      local lastk, tailk = ikey(P, 'last', to), ikey(P, 'tail', to)
+      local last = tonumber(R('HGET', lastk, 'ms') or '-1')
+      local t = ms
+      if t < last then t = last end
+      local sig = redis.sha1hex(from .. '\0' .. text)
+      if t == last and R('SISMEMBER', tailk, sig) == 1 then t = last + 1 end
+      if t > last then
+        R('DEL', tailk)
+        R('HSET', lastk, 'ms', int(t))
+      end
+      R('SADD', tailk, sig)
+      if t ~= ms then
+        ts = iso(t)
+        tsq = '"' .. ts .. '"'
+      end
     end
-    R('SADD', tailk, sig)
-    if t ~= ms then
-      ts = iso(t)
-      tsq = '"' .. ts .. '"'
-    end
+    local doc = pre .. tsq .. post
+    local seq = int(R('INCR', ikey(P, 'seq', to)))
+    local key = msgId
+    if key == '' then key = from .. '\0' .. ts .. '\0' .. text end
+    R('HSET', ikey(P, 'docs', to), seq, doc)
+    R('ZADD', ikey(P, 'order', to), seq, seq)
+    if read ~= '1' then R('ZADD', ikey(P, 'unread', to), seq, seq) end
+    R('HSET', ikey(P, 'keys', to), seq, key)
+    R('HSET', ikey(P, 'bykey', to), key, seq)
+    R('SADD', P .. 'inboxes', to)
+    emit(P, { 'h', env, 'kind', 'message', 'to', to, 'entry', doc })
+    hint('inbox ' .. to)
+    stored[#stored + 1] = { to, doc }
   end
-  local doc = pre .. tsq .. post
-  local seq = int(R('INCR', ikey(P, 'seq', to)))
-  local key = msgId
-  if key == '' then key = from .. '\0' .. ts .. '\0' .. text end
-  R('HSET', ikey(P, 'docs', to), seq, doc)
-  R('ZADD', ikey(P, 'order', to), seq, seq)
-  if read ~= '1' then R('ZADD', ikey(P, 'unread', to), seq, seq) end
-  R('HSET', ikey(P, 'keys', to), seq, key)
-  R('HSET', ikey(P, 'bykey', to), key, seq)
-  R('SADD', P .. 'inboxes', to)
-  emit(P, { 'h', env, 'kind', 'message', 'to', to, 'entry', doc })
-  hint('inbox ' .. to)
-  stored[#stored + 1] = { to, doc }
 end
 if idem ~= '' then
   R('SET', idemKey, cjson.encode(stored), 'PX', ARGV[3])

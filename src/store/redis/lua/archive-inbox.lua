@@ -15,6 +15,7 @@ for _, seq in ipairs(R('ZRANGE', ikey(P, 'order', member), 0, -1)) do
   R('HDEL', ikey(P, 'keys', member), seq)
   if key and R('HGET', ikey(P, 'bykey', member), key) == seq then R('HDEL', ikey(P, 'bykey', member), key) end
   R('HDEL', ikey(P, 'taken', member), seq)
+  R('HDEL', ikey(P, 'handed', member), seq)
   count = count + 1
 end
 if count > 0 then hint('inbox ' .. member) end

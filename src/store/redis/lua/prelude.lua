@@ -18,10 +18,19 @@ local R = redis.call
 local JOURNAL_MAXLEN = '100000'
 local EVENTS, HINTS = {}, {}
 -- The parts of one inbox: key P .. 'i:' .. part .. ':' .. member.
-local INBOX_PARTS = { 'seq', 'docs', 'order', 'unread', 'keys', 'bykey', 'taken', 'last', 'tail', 'archive' }
+local INBOX_PARTS = { 'seq', 'docs', 'order', 'unread', 'keys', 'bykey', 'taken', 'last', 'tail', 'archive', 'handed' }
 
 local function fail(code, ...)
   return { 'err', code, { ... } }
+end
+
+-- Refuses (READER_FENCED, with the current claim's fields) a step whose reader claim token `claim`
+-- ('' = unfenced) no longer holds `member`'s claim; nil when it may go on.
+local function fence(P, member, claim)
+  if claim == nil or claim == '' then return nil end
+  local ck = P .. 'c:' .. member
+  if R('HGET', ck, 'token') == claim then return nil end
+  return { 'err', 'READER_FENCED', R('HGETALL', ck) }
 end
 
 local function int(x)

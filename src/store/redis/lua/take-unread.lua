@@ -5,10 +5,13 @@
 -- ARGV[1] event envelope JSON   ARGV[2] member   ARGV[3] reader   ARGV[4] lease id (fresh)
 -- ARGV[5] limit ('' = all)   ARGV[6] lease ms   ARGV[7] now (epoch ms)
 -- ARGV[8] '1': acknowledge in the same step (the entries turn read, no lease is kept)
+-- ARGV[9] reader claim token the taker must hold ('' = unfenced)
 -- Returns ok { lease id ('' when nothing was taken), until, remaining (unread, not handed out,
--- left by the limit), { entry JSON }... } with
+-- left by the limit), { entry JSON }..., { hand-out count }... } with
 -- events delivery delivered (each), and delivery read (each) when acknowledged; a lease id
--- already used replays that lease (no events); err TEAM_NOT_FOUND.
+-- already used replays that lease (no events); err TEAM_NOT_FOUND; err READER_FENCED { the
+-- current claim's fields }. The hand-out count of an entry (hash i:handed, by seq) grows by one
+-- per take that hands it out; it is 1 the first time, more for a redelivery.
 local base, env, member, reader, lease = KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local P = gen_prefix(base)
 if not P then return fail('TEAM_NOT_FOUND') end
@@ -17,11 +20,16 @@ local now = tonumber(ARGV[7])
 local untilMs = int(now + tonumber(ARGV[6]))
 local takenk = ikey(P, 'taken', member)
 local ack = ARGV[8] == '1'
+local fenced = fence(P, member, ARGV[9])
+if fenced then return fenced end
+local handedk = ikey(P, 'handed', member)
 -- A retry of a take whose reply was lost (same lease id): hand out that lease again, nothing new.
 local prev = R('HMGET', P .. 'lease:' .. lease, 'member', 'until', 'seqs')
 if prev[1] == member then
   local seqs = split(prev[3])
-  return done(base, { lease, prev[2], '0', hmget_all(ikey(P, 'docs', member), seqs) })
+  local counts = {}
+  for i, seq in ipairs(seqs) do counts[i] = R('HGET', handedk, seq) or '1' end
+  return done(base, { lease, prev[2], '0', hmget_all(ikey(P, 'docs', member), seqs), counts })
 end
 local taken, remaining = {}, 0
 for _, seq in ipairs(R('ZRANGE', ikey(P, 'unread', member), 0, -1)) do
@@ -39,14 +47,17 @@ for _, seq in ipairs(R('ZRANGE', ikey(P, 'unread', member), 0, -1)) do
     taken[#taken + 1] = seq
   end
 end
-if #taken == 0 then return done(base, { '', untilMs, int(remaining), {} }) end
+if #taken == 0 then return done(base, { '', untilMs, int(remaining), {}, {} }) end
 local docs = hmget_all(ikey(P, 'docs', member), taken)
 local keys = hmget_all(ikey(P, 'keys', member), taken)
+local counts = {}
 for i, seq in ipairs(taken) do
+  counts[i] = int(R('HINCRBY', handedk, seq, 1))
   emit(P, { 'h', env, 'kind', 'delivery', 'to', member, 'state', 'delivered', 'key', keys[i], 'lease', lease })
   if ack then
     R('ZREM', ikey(P, 'unread', member), seq)
     R('HDEL', takenk, seq)
+    R('HDEL', handedk, seq)
     emit(P, { 'h', env, 'kind', 'delivery', 'to', member, 'state', 'read', 'key', keys[i], 'lease', lease })
   else
     R('HSET', takenk, seq, lease)
@@ -58,4 +69,4 @@ local lk = P .. 'lease:' .. lease
 R('HSET', lk, 'member', member, 'reader', reader, 'until', untilMs, 'seqs', table.concat(taken, ','), 'acked', ack and '1' or '0')
 R('PEXPIRE', lk, ack and '600000' or int(tonumber(ARGV[6]) + 86400000))
 if ack then hint('inbox ' .. member) end
-return done(base, { lease, untilMs, int(remaining), docs })
+return done(base, { lease, untilMs, int(remaining), docs, counts })

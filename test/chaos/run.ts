@@ -1,0 +1,289 @@
+/**
+ * The chaos run (issue 21 item 8): one team on one backend (files in a temp dir, or a real
+ * redis-server with appendonly yes + appendfsync always on a free port), many client processes
+ * (./client.mjs: senders, consumers, task workers, an MCP member, a sweeper) recording a history
+ * while a seeded nemesis acts — kill -9 and SIGSTOP/SIGCONT of clients (a stopped files client
+ * may be frozen holding a lock: the frozen writer), kill -9 of the `mailroom mcp` server, SIGSTOP
+ * and kill -9 + restart of redis-server — then a quiet drain, the final state, and the checker.
+ * Every process is started in its own process group and killed with it at the end (also on
+ * failure); the run is bounded by `seconds`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openStores } from '../../src/store/open.js';
+import type { StoreSelection, Stores } from '../../src/store/selection.js';
+import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
+import { check, type CheckResult } from './checker.js';
+import { parseHistory, type Op } from './history.js';
+
+/** Options of {@link runChaos}. */
+export interface ChaosOptions {
+  backend: 'fs' | 'redis';
+  /** How long the nemesis acts (s). */
+  seconds: number;
+  /** Seed of the nemesis' choices (default: from the clock; printed in the report). */
+  seed?: number;
+  /** Progress lines. */
+  log?: (line: string) => void;
+}
+
+/** What a run returns. */
+export interface ChaosReport {
+  backend: 'fs' | 'redis';
+  seed: number;
+  seconds: number;
+  history: Op[];
+  result: CheckResult;
+}
+
+/** The configuration a client gets (as JSON in argv). */
+export interface ClientConfig {
+  role: 'sender' | 'consumer' | 'worker' | 'sweeper' | 'mcp';
+  id: string;
+  dir: string;
+  team: string;
+  selection: StoreSelection;
+  member?: string;
+  to?: string[];
+  storeTimeoutMs: number;
+  ttlMs: number;
+  beatMs: number;
+  leaseMs: number;
+  graceMs: number;
+  pauseMs: number;
+}
+
+const CLIENT = fileURLToPath(new URL('./client.mjs', import.meta.url));
+const TEAM = 'chaos';
+const TIMING = { storeTimeoutMs: 2_000, ttlMs: 1_500, beatMs: 300, leaseMs: 1_500, graceMs: 500, pauseMs: 30 };
+const TASKS = 60;
+
+/** A client role and the member it acts as. */
+type Role = Pick<ClientConfig, 'role' | 'member' | 'to'>;
+const ROLES: Role[] = [
+  { role: 'sender', to: ['alice', 'bob', 'carol'] },
+  { role: 'sender', to: ['bob', 'carol', 'alice'] },
+  { role: 'consumer', member: 'alice' },
+  { role: 'consumer', member: 'bob' },
+  { role: 'mcp', member: 'carol' },
+  { role: 'worker', member: 'dave' },
+  { role: 'worker', member: 'erin' },
+  { role: 'sweeper' },
+];
+
+interface Running {
+  id: string;
+  role: Role;
+  proc: ChildProcess;
+  /** The `mailroom mcp` server's pid (mcp role), from the client's stdout. */
+  serverPid?: number;
+  stopped: boolean;
+}
+
+/** Runs one chaos run and checks its history. Cleans up every process and directory it made. */
+export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
+  const seed = options.seed ?? Date.now() % 1_000_000;
+  const rand = mulberry32(seed);
+  const log = options.log ?? (() => undefined);
+  const tmp = await makeTempDir(`mailroom-chaos-${options.backend}-`);
+  const dir = join(tmp.path, 'history');
+  await mkdir(dir);
+  let redis: RedisServer | undefined;
+  const running = new Map<string, Running>();
+  const nemesisOps: Op[] = [];
+  const note = (fault: string, target: string): void => {
+    log(`${new Date().toISOString()} ${fault} ${target}`);
+    nemesisOps.push({ process: 'nemesis', type: 'info', f: 'nemesis', time: Date.now(), value: { fault, target } });
+  };
+  let stores: Stores | undefined;
+  let incarnation = 0;
+  let closing = false;
+  try {
+    if (options.backend === 'redis') redis = await startRedis({ aof: true });
+    const selection: StoreSelection = redis ? { kind: 'redis', url: redis.url, hostRoot: join(tmp.path, 'host') } : { kind: 'fs', root: join(tmp.path, 'root') };
+    stores = await openStores(selection, { allowVolatile: true });
+    await setUp(stores);
+    const start = (role: Role): Running | undefined => {
+      if (closing) return undefined;
+      const id = `${role.role}${role.member ? `-${role.member}` : ''}#${incarnation++}`;
+      const config: ClientConfig = { ...role, id, dir, team: TEAM, selection, ...TIMING };
+      const proc = spawn(process.execPath, [CLIENT, JSON.stringify(config)], { detached: true, stdio: ['ignore', 'pipe', process.env.MAILROOM_CHAOS_VERBOSE ? 'inherit' : 'ignore'] });
+      const r: Running = { id, role, proc, stopped: false };
+      let out = '';
+      proc.stdout?.on('data', (d: Buffer) => {
+        out += d.toString();
+        for (const m of out.matchAll(/server (\d+)\n/g)) r.serverPid = Number(m[1]);
+        out = out.slice(out.lastIndexOf('\n') + 1);
+      });
+      proc.once('exit', () => running.delete(id));
+      running.set(id, r);
+      return r;
+    };
+    const first = ROLES.map((role) => start(role)!.id);
+    await untilWorking(dir, first, log);
+    log(`${new Date().toISOString()} all clients working; nemesis starts`);
+    const end = Date.now() + options.seconds * 1000;
+    while (Date.now() < end) {
+      await sleep(400 + rand() * 800);
+      await strike({ rand, running: [...running.values()], redis, start, note, log });
+    }
+    // Quiet: everything runs again, consumers drain, then every client is stopped for good.
+    closing = true;
+    for (const r of running.values()) signal(r.proc, 'SIGCONT');
+    redis?.proc().kill('SIGCONT');
+    await sleep(3_000);
+    for (const r of [...running.values()]) {
+      note('end', r.id);
+      signal(r.proc, 'SIGKILL');
+    }
+    await waitGone([...running.values()]);
+    nemesisOps.push(...(await finalState(stores)));
+    const history = [...nemesisOps, ...(await readHistories(dir))];
+    return { backend: options.backend, seed, seconds: options.seconds, history, result: check(history) };
+  } finally {
+    closing = true;
+    for (const r of running.values()) signal(r.proc, 'SIGKILL');
+    await waitGone([...running.values()]);
+    await stores?.close().catch(() => undefined);
+    if (redis) {
+      redis.proc().kill('SIGCONT');
+      await redis.stop();
+    }
+    await tmp.cleanup();
+  }
+}
+
+/** Waits until every client in `ids` has completed an operation (at most a minute, on a loaded machine). */
+async function untilWorking(dir: string, ids: readonly string[], log: (line: string) => void): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const waiting: string[] = [];
+    for (const id of ids) {
+      const text = await readFile(join(dir, `${id}.ndjson`), 'utf8').catch(() => '');
+      if (!/"type":"(ok|fail)"/.test(text)) waiting.push(id);
+    }
+    if (waiting.length === 0) return;
+    if (Date.now() > deadline) return log(`still starting after 60 s: ${waiting.join(', ')}`);
+    await sleep(200);
+  }
+}
+
+async function setUp(stores: Stores): Promise<void> {
+  const lead = { agentId: `team-lead@${TEAM}`, name: 'team-lead' };
+  await stores.team.createTeam({ name: TEAM, createdAt: Date.now(), leadAgentId: lead.agentId, members: [lead] } as Parameters<Stores['team']['createTeam']>[0]);
+  for (const name of ['alice', 'bob', 'carol', 'dave', 'erin']) await stores.team.addMember(TEAM, { agentId: `${name}@${TEAM}`, name } as Parameters<Stores['team']['addMember']>[1]);
+  for (let i = 1; i <= TASKS; i++) await stores.team.createTask(TEAM, { subject: `chaos task ${i}`, description: 'written three times, then completed' });
+}
+
+/** What every consumer member still has unread: a consumer would get it next. */
+async function finalState(stores: Stores): Promise<Op[]> {
+  const out: Op[] = [];
+  for (const member of ['alice', 'bob', 'carol']) {
+    const unread = (await stores.team.readInbox(TEAM, member)).filter((e) => !e.read).map((e) => e.msg_id ?? '');
+    out.push({ process: 'final', type: 'ok', f: 'final', time: Date.now(), value: { member, unread } });
+  }
+  return out;
+}
+
+interface Strike {
+  rand: () => number;
+  running: Running[];
+  redis: RedisServer | undefined;
+  start: (role: Role) => Running | undefined;
+  note: (fault: string, target: string) => void;
+  log: (line: string) => void;
+}
+
+/** One fault, chosen at random among those that apply. */
+async function strike(s: Strike): Promise<void> {
+  const clients = s.running.filter((r) => !r.stopped);
+  const pick = <T>(list: readonly T[]): T | undefined => list[Math.floor(s.rand() * list.length)];
+  const faults = ['kill', 'stop', 'stop', 'stop', 'kill-mcp', 'kill-mcp', ...(s.redis ? ['stop-redis', 'kill-redis'] : [])];
+  const fault = pick(faults)!;
+  if (fault === 'kill' || fault === 'stop') {
+    const victim = pick(clients);
+    if (!victim) return;
+    if (fault === 'kill') {
+      s.note('kill', victim.id);
+      signal(victim.proc, 'SIGKILL');
+      setTimeout(() => s.start(victim.role), 300).unref();
+      return;
+    }
+    const ms = 200 + s.rand() * 4_800;
+    s.note('stop', victim.id);
+    victim.stopped = true;
+    signal(victim.proc, 'SIGSTOP');
+    // A member still stopped once the sweep may have declared it dead (claim ttl + grace) is
+    // taken over by a new process of the same member, as a supervisor restarts a teammate that
+    // looks dead; the old one then wakes up.
+    const replaceAt = TIMING.ttlMs + TIMING.graceMs + 700;
+    if (victim.role.member && ms > replaceAt + 200) setTimeout(() => s.start(victim.role), replaceAt).unref();
+    setTimeout(() => {
+      victim.stopped = false;
+      s.note('cont', victim.id);
+      signal(victim.proc, 'SIGCONT');
+    }, ms).unref();
+    return;
+  }
+  if (fault === 'kill-mcp') {
+    const m = clients.find((r) => r.role.role === 'mcp' && r.serverPid !== undefined);
+    if (!m?.serverPid) return s.log(`kill-mcp: no MCP server running (${clients.filter((r) => r.role.role === 'mcp').length} mcp clients)`);
+    s.note('kill-mcp', `${m.id}/srv${m.serverPid}`);
+    try {
+      process.kill(m.serverPid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+    return;
+  }
+  const redis = s.redis!;
+  if (fault === 'stop-redis') {
+    const ms = 200 + s.rand() * 2_300;
+    s.note('stop-redis', 'redis');
+    redis.proc().kill('SIGSTOP');
+    await sleep(ms);
+    redis.proc().kill('SIGCONT');
+    s.note('cont-redis', 'redis');
+    return;
+  }
+  s.note('kill-redis', 'redis');
+  await redis.restart();
+}
+
+function signal(proc: ChildProcess, sig: NodeJS.Signals): void {
+  if (proc.pid === undefined || proc.exitCode !== null || proc.signalCode !== null) return;
+  try {
+    process.kill(-proc.pid, sig);
+  } catch {
+    // the group is gone
+  }
+}
+
+async function waitGone(list: readonly Running[]): Promise<void> {
+  await Promise.all(list.map((r) => (r.proc.exitCode !== null || r.proc.signalCode !== null ? undefined : new Promise((resolve) => r.proc.once('exit', resolve)))));
+}
+
+async function readHistories(dir: string): Promise<Op[]> {
+  const ops: Op[] = [];
+  for (const name of await readdir(dir)) ops.push(...parseHistory(await readFile(join(dir, name), 'utf8')));
+  return ops;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A small seeded PRNG (mulberry32), so a run's faults can be replayed from its seed. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}

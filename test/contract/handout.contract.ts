@@ -1,0 +1,109 @@
+/**
+ * Contract cases of issue 21 (acknowledged hand-out, one copy per msg_id), run by fs.test.ts and
+ * redis.test.ts on both backends beside the main suite (team-store.contract.ts), through the
+ * TeamStore interface alone.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MailroomError } from '../../src/errors.js';
+import type { TeamStore } from '../../src/store/team-store.js';
+import { entry, teamConfig, teammate, type ContractBackend } from './team-store.contract.js';
+
+const T = 'crew';
+const holder = (pid: number) => ({ kind: 'mcp' as const, host: 'host-a', pid, startedAt: 1_000 + pid });
+
+async function refusal(promise: Promise<unknown>): Promise<MailroomError> {
+  try {
+    await promise;
+  } catch (err) {
+    expect(err).toBeInstanceOf(MailroomError);
+    return err as MailroomError;
+  }
+  throw new Error('expected a MailroomError');
+}
+
+/** Runs the issue-21 cases against `backend`. */
+export function handOutContract(name: string, backend: ContractBackend): void {
+  describe(`TeamStore contract (hand-out, issue 21): ${name}`, () => {
+    let store: TeamStore;
+    beforeEach(async () => {
+      store = await backend.open();
+      await store.createTeam(teamConfig(T));
+      await store.addMember(T, teammate(T, 'alice'), { assignColor: true });
+    });
+    afterEach(async () => {
+      await store.close();
+      await backend.dispose?.(store);
+    });
+
+    it('keeps one copy of an entry whose msg_id is already in the inbox (and within one batch), returning the stored one', async () => {
+      const first = entry('team-lead', 'once');
+      const stored = await store.appendMessages(T, [{ to: 'alice', entry: first }]);
+      const again = await store.appendMessages(T, [{ to: 'alice', entry: { ...first, text: 'changed' } }, { to: 'alice', entry: { ...first, text: 'twice' } }]);
+      expect(again.events).toEqual([]);
+      expect(again.value.messages.map((m) => m.entry.text)).toEqual(['once', 'once']);
+      const other = entry('team-lead', 'other');
+      const batch = await store.appendMessages(T, [{ to: 'alice', entry: other }, { to: 'alice', entry: other }]);
+      expect(batch.events).toHaveLength(1);
+      const inbox = await store.readInbox(T, 'alice');
+      expect(inbox.map((e) => e.text)).toEqual(['once', 'other']);
+      expect(inbox[0]!.msg_id).toBe(stored.value.messages[0]!.entry.msg_id);
+    });
+
+    it('counts hand-outs: 1 the first time, more after a release, an expired lease or a takeover; none once read', async () => {
+      const a = await store.claimReader(T, 'alice', holder(11));
+      await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'x') }, { to: 'alice', entry: entry('team-lead', 'y') }]);
+      const first = await store.takeUnread(T, 'alice', { reader: a.value.token, claim: a.value.token, limit: 1 });
+      expect(first.value.deliveries).toEqual([1]);
+      await store.release(T, 'alice', first.value.id);
+      const second = await store.takeUnread(T, 'alice', { reader: a.value.token, claim: a.value.token });
+      expect(second.value.entries.map((e) => e.text)).toEqual(['x', 'y']);
+      expect(second.value.deliveries).toEqual([2, 1]);
+      const b = await store.claimReader(T, 'alice', holder(12), { evict: { host: 'host-a', pid: 11, startedAt: 1_011 } });
+      const third = await store.takeUnread(T, 'alice', { reader: b.value.token, claim: b.value.token, leaseMs: 100 });
+      expect(third.value.deliveries).toEqual([3, 2]);
+      await new Promise((r) => setTimeout(r, 200));
+      const fourth = await store.takeUnread(T, 'alice', { reader: b.value.token, claim: b.value.token });
+      expect(fourth.value.deliveries).toEqual([4, 3]);
+      expect((await store.acknowledge(T, 'alice', fourth.value.id, { claim: b.value.token })).value).toBe(2);
+      await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'z') }]);
+      const fresh = await store.takeUnread(T, 'alice', { reader: b.value.token, claim: b.value.token });
+      expect(fresh.value.entries.map((e) => e.text)).toEqual(['z']);
+      expect(fresh.value.deliveries).toEqual([1]);
+    });
+
+    it('keeps a lease for the entries an acknowledgement of some keys left out', async () => {
+      const sent = await store.appendMessages(T, ['p', 'q', 'r'].map((text) => ({ to: 'alice', entry: entry('team-lead', text) })));
+      const [p, q, r] = sent.value.messages.map((m) => m.entry.msg_id!);
+      const lease = await store.takeUnread(T, 'alice', { reader: 'r1' });
+      expect((await store.acknowledge(T, 'alice', lease.value.id, { keys: [q!] })).value).toBe(1);
+      expect((await store.acknowledge(T, 'alice', lease.value.id, { keys: [] })).value).toBe(0);
+      expect((await store.takeUnread(T, 'alice', { reader: 'r2' })).value.entries).toEqual([]); // p and r are still held
+      expect((await store.acknowledge(T, 'alice', lease.value.id)).value).toBe(2);
+      expect((await store.readInbox(T, 'alice')).map((e) => [e.msg_id, e.read])).toEqual([
+        [p, true],
+        [q, true],
+        [r, true],
+      ]);
+    });
+
+    it('refuses a take and an acknowledgement by a reader whose claim was taken over (READER_FENCED), taking and marking nothing', async () => {
+      const old = await store.claimReader(T, 'alice', holder(11));
+      await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'in flight') }]);
+      const lease = await store.takeUnread(T, 'alice', { reader: old.value.token, claim: old.value.token });
+      expect(lease.value.entries).toHaveLength(1);
+      const next = await store.claimReader(T, 'alice', holder(12), { evict: { host: 'host-a', pid: 11, startedAt: 1_011 } });
+      const ack = await refusal(store.acknowledge(T, 'alice', lease.value.id, { claim: old.value.token }));
+      expect(ack.code).toBe('READER_FENCED');
+      expect(ack.details).toMatchObject({ team: T, name: 'alice', holder: { kind: 'mcp', pid: 12 } });
+      expect((await store.readInbox(T, 'alice')).map((e) => e.read)).toEqual([false]);
+      await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'later') }]);
+      expect((await refusal(store.takeUnread(T, 'alice', { reader: old.value.token, claim: old.value.token }))).code).toBe('READER_FENCED');
+      const again = await store.takeUnread(T, 'alice', { reader: next.value.token, claim: next.value.token });
+      expect(again.value.entries.map((e) => e.text)).toEqual(['in flight', 'later']);
+      expect(again.value.deliveries).toEqual([2, 1]);
+      expect((await store.acknowledge(T, 'alice', again.value.id, { claim: next.value.token })).value).toBe(2);
+      await store.releaseReader(T, 'alice', next.value.token);
+      expect((await refusal(store.takeUnread(T, 'alice', { reader: next.value.token, claim: next.value.token }))).code).toBe('READER_FENCED');
+    });
+  });
+}

@@ -1,0 +1,103 @@
+/**
+ * Durability is checked, not assumed (issue 21 item 6), with real redis-servers configured each
+ * way: `doctor` reports `appendonly no` and an eviction policy other than `noeviction` as problems
+ * (exit 7) saying what each costs, `appendfsync everysec` as info with its bound (up to 1 s of
+ * acknowledged mail on a power loss), AOF with `appendfsync always` and noeviction as nothing;
+ * opening the store on a volatile server warns once per process on stderr, and `--allow-volatile`
+ * / `$MAILROOM_ALLOW_VOLATILE` silences it.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { openRedisStores } from '../../src/store/redis/index.js';
+import { FsHostStore } from '../../src/store/fs/host-store.js';
+import { runCli } from '../helpers/cli.js';
+import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { cleanEnv } from '../helpers/store-files.js';
+import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function server(options: Parameters<typeof startRedis>[0]): Promise<RedisServer> {
+  const s = await startRedis(options);
+  cleanups.push(() => s.stop());
+  return s;
+}
+
+let host: TempDir | undefined;
+async function cli(url: string, args: readonly string[], env: NodeJS.ProcessEnv = {}) {
+  if (!host) {
+    host = await makeTempDir('mailroom-durability-');
+    const h = host;
+    cleanups.push(() => h.cleanup());
+  }
+  return runCli(['--store', url, '--root', host.path, ...args], cleanEnv({ MAILROOM_ALLOW_VOLATILE: '', ...env }));
+}
+
+type Report = { findings: Array<{ kind: string; severity: string; message: string }>; problems: number };
+const settingsOf = (r: Report) => r.findings.filter((f) => f.kind === 'server-setting').map((f) => ({ severity: f.severity, message: f.message }));
+
+describe('doctor on Redis servers configured each way', () => {
+  it('appendonly no: a problem (exit 7) saying a restart loses acknowledged mail', async () => {
+    const s = await server({});
+    const run = await cli(s.url, ['doctor', '--json']);
+    expect(run.code, run.stderr).toBe(7);
+    const found = settingsOf(JSON.parse(run.stdout) as Report);
+    expect(found).toEqual([{ severity: 'problem', message: expect.stringContaining('appendonly is no') }]);
+    expect(found[0]!.message).toContain('acknowledged mail');
+    expect(found[0]!.message).toContain('appendonly yes');
+  });
+
+  it('an eviction policy (allkeys-lru): a problem (exit 7) saying whole teams can vanish', async () => {
+    const s = await server({ aof: true, args: ['--maxmemory-policy', 'allkeys-lru'] });
+    const run = await cli(s.url, ['doctor', '--json']);
+    expect(run.code, run.stderr).toBe(7);
+    const found = settingsOf(JSON.parse(run.stdout) as Report);
+    expect(found).toEqual([{ severity: 'problem', message: expect.stringContaining('maxmemory-policy is allkeys-lru') }]);
+    expect(found[0]!.message).toContain('noeviction');
+  });
+
+  it('appendfsync everysec: info with its bound, up to 1 s of acknowledged mail on a power loss (exit 0)', async () => {
+    const s = await server({ args: ['--appendonly', 'yes', '--appendfsync', 'everysec'] });
+    const run = await cli(s.url, ['doctor', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const found = settingsOf(JSON.parse(run.stdout) as Report);
+    expect(found).toEqual([{ severity: 'info', message: expect.stringContaining('appendfsync is everysec') }]);
+    expect(found[0]!.message).toContain('up to 1 s of acknowledged mail');
+  });
+
+  it('AOF with appendfsync always and noeviction: nothing to report, no warning', async () => {
+    const s = await server({ aof: true });
+    const run = await cli(s.url, ['doctor', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(settingsOf(JSON.parse(run.stdout) as Report)).toEqual([]);
+    expect(run.stderr).toBe('');
+  });
+});
+
+describe('opening a team on a volatile server', () => {
+  it('warns once on stderr per process; --allow-volatile and $MAILROOM_ALLOW_VOLATILE silence it', async () => {
+    const s = await server({});
+    expect((await cli(s.url, ['team', 'create', 'v', '--allow-volatile'])).code).toBe(0);
+    const warned = await cli(s.url, ['--team', 'v', 'team', 'send', 'team-lead', 'hi']);
+    expect(warned.code, warned.stderr).toBe(0);
+    expect(warned.stderr.match(/warning: the Redis store at .* has appendonly no/g)).toHaveLength(1);
+    expect(warned.stderr).toContain('--allow-volatile');
+    const flag = await cli(s.url, ['--team', 'v', 'team', 'send', 'team-lead', 'hi', '--allow-volatile']);
+    expect(flag.stderr).toBe('');
+    const env = await cli(s.url, ['--team', 'v', 'team', 'send', 'team-lead', 'hi'], { MAILROOM_ALLOW_VOLATILE: '1' });
+    expect(env.stderr).toBe('');
+  });
+
+  it('a library process opening the store several times is warned once', async () => {
+    const s = await server({ aof: true, args: ['--maxmemory-policy', 'volatile-lru'] });
+    const warnings: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const stores = await openRedisStores({ kind: 'redis', url: s.url, hostRoot: '/nonexistent' }, { allowVolatile: false, onWarning: (m) => warnings.push(m) }, new FsHostStore('/nonexistent'));
+      await stores.close();
+    }
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('maxmemory-policy volatile-lru');
+  });
+});
