@@ -145,6 +145,6 @@ export type { TeamEnd } from './core/live/snapshot.js';
 export { startBridge, type Bridge, type BridgeOptions, type BridgeStatus } from './bridge/bridge.js';
 export { sharedId } from './bridge/identity.js';
 // Signed teams (issue 22): member identities, rotation, signing off, the journal check, the readers' guard.
-export { enableSigning, rekeyTeam, unsignTeam, type Rekeyed } from './core/trust/identity.js';
+export { enableSigning, endorseMember, rekeyTeam, unsignTeam, type Endorsed, type Rekeyed } from './core/trust/identity.js';
 export { verifyJournal, type JournalVerification, type FailedMessage } from './core/trust/log-verify.js';
 export { ControlGuard, type Judged, type RefusedControl } from './core/teams/signing.js';

@@ -43,3 +43,23 @@ export const teamUnsignCommand: CommandModule<GlobalArgs, GlobalArgs> = {
     emit(a.json, done, () => `Team ${target.team} is signed off (lead key ${done.keyId}): open from now on`);
   },
 };
+
+interface EndorseArgs extends GlobalArgs {
+  member: string;
+}
+
+/** `team endorse <member>`. */
+export const teamEndorseCommand: CommandModule<GlobalArgs, EndorseArgs> = {
+  command: 'endorse <member>',
+  describe: "Signed team: endorse a teammate's key made on another machine (run where the lead's key is)",
+  builder: (y) =>
+    y
+      .positional('member', { type: 'string', demandOption: true, describe: 'The teammate whose pending key to endorse' })
+      .example('$0 team endorse bob', 'bob was spawned on another machine: its messages verify from now on') as Argv<EndorseArgs>,
+  handler: async (a) => {
+    const target = await teamTarget(a);
+    const { endorseMember } = await import('../../core/trust/identity.js');
+    const done = await endorseMember({ ...target, member: a.member });
+    emit(a.json, done, () => `Endorsed ${done.member}'s key ${done.keyId} with lead key ${done.leadKeyId}`);
+  },
+};

@@ -11,7 +11,7 @@ import { teamResumeCommand } from './team-resume.js';
 import { teamStopCommand } from './team-stop.js';
 import { teamPolicyCommand } from './team-policy.js';
 import { teamDeleteCommand } from './team-delete.js';
-import { teamRekeyCommand, teamUnsignCommand } from './team-signing.js';
+import { teamEndorseCommand, teamRekeyCommand, teamUnsignCommand } from './team-signing.js';
 import { emit } from '../output.js';
 import { openStore, teamTarget, type GlobalArgs } from '../globals.js';
 import { teamDetail } from '../render/text.js';
@@ -90,12 +90,12 @@ const restore: CommandModule<GlobalArgs, Args<{ name?: string; list?: boolean }>
 };
 
 /** The subcommands of `team`, in help order. */
-export const TEAM_COMMANDS = [create, list, show, teamDeleteCommand, restore, teamResumeCommand, teamSpawnCommand, teamStopCommand, teamSendCommand, teamAskCommand, teamBroadcastCommand, teamPolicyCommand, teamRekeyCommand, teamUnsignCommand] as unknown as CommandModule<GlobalArgs, GlobalArgs>[];
+export const TEAM_COMMANDS = [create, list, show, teamDeleteCommand, restore, teamResumeCommand, teamSpawnCommand, teamStopCommand, teamSendCommand, teamAskCommand, teamBroadcastCommand, teamPolicyCommand, teamRekeyCommand, teamUnsignCommand, teamEndorseCommand] as unknown as CommandModule<GlobalArgs, GlobalArgs>[];
 
 /** The `team` command group. */
 export const teamCommand: CommandModule<GlobalArgs, GlobalArgs> = {
   command: 'team <command>',
-  describe: 'Teams: create, list, show, delete, restore, resume, spawn, stop, send, ask, broadcast, policy, rekey, unsign',
+  describe: 'Teams: create, list, show, delete, restore, resume, spawn, stop, send, ask, broadcast, policy, rekey, unsign, endorse',
   builder: (y) =>
     y
       .command(TEAM_COMMANDS)

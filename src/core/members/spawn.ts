@@ -7,6 +7,7 @@
  * runtime's job.
  */
 import { makeIdentity } from '../trust/identity.js';
+import { requestEndorsement } from '../trust/request-endorsement.js';
 import type { Approvable } from '../../protocol/settings.js';
 import { MailroomError } from '../../errors.js';
 import { assertValidName } from '../../domain/names.js';
@@ -100,6 +101,7 @@ export async function spawnMember(options: SpawnOptions): Promise<Member> {
   const identity = await makeIdentity(options, options.name, draft.joinedAt ?? nowOf(options));
   const record = { runtime, prompt: options.prompt, capabilities: parseCapabilities(options.capabilities), approve: options.approve, identity };
   const { value: member } = await store.addMember(options.team, draft, { ...opOf(options), assignColor: true, retireEarlierShutdownRequests: true, record });
+  if (identity && identity.cert === undefined) await requestEndorsement(options, options.name, identity.keyId, draft.joinedAt ?? nowOf(options));
   if (options.prompt) {
     await sendMessage({ ...options, from: leadName(await store.readConfig(options.team)), to: options.name, text: options.prompt });
   }

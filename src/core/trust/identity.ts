@@ -60,6 +60,37 @@ export async function makeIdentity(options: TeamOptions, name: string, joinedAt:
   return { publicKey: pair.publicKey, keyId: keyIdOf(pair.publicKey), ...(cert ? { cert } : {}) };
 }
 
+/** What {@link endorseMember} did. */
+export interface Endorsed {
+  member: string;
+  /** Id of the member's public key now endorsed. */
+  keyId: string;
+  /** Id of the lead key that endorsed it. */
+  leadKeyId: string;
+}
+
+/**
+ * `team endorse <member>`: the lead's certificate over the public key in `member`'s current member
+ * record (made on another machine, pending), written to the team's settings (`signing.certs`),
+ * where the teammate's signer and every reader find it. Needs the lead's private key on this machine.
+ * @throws KEY_MISSING (the lead's key is not here), MEMBER_NOT_FOUND (no such teammate with a key), NOT_SUPPORTED (an open team)
+ */
+export async function endorseMember(options: TeamOptions & { member: string }): Promise<Endorsed> {
+  const trust = await loadTrust(options);
+  if (!trust.signed) throw new MailroomError('NOT_SUPPORTED', `Team "${options.team}" is not signed on this machine: nothing to endorse.`, { details: { team: options.team } });
+  const lead = await leadPair(options);
+  if (!lead) throw new MailroomError('KEY_MISSING', `Endorsing a teammate is the lead's signed act, and the lead's private key of team "${options.team}" is not on this machine: run \`mailroom team endorse ${options.member}\` where the team was created.`, { details: { team: options.team, member: trust.lead } });
+  const member = trust.config.members.find((m) => m.name === options.member);
+  const record = member ? trust.records.find((r) => r.name === member.name && r.agentId === member.agentId && r.joinedAt === member.joinedAt) : undefined;
+  const publicKey = record?.identity?.publicKey;
+  if (!member || member.name === trust.lead || publicKey === undefined) throw new MailroomError('MEMBER_NOT_FOUND', `"${options.member}" is not a teammate of team "${options.team}" with a key to endorse (see \`mailroom team show\`).`, { details: { team: options.team, member: options.member } });
+  const cert = encodeCertificate(makeCertificate(lead, options.team, member.name, member.joinedAt ?? 0, publicKey));
+  const head = currentLeadKey(trust)!;
+  const signing = trust.settings.signing ?? { alg: 'ed25519' as const, keyId: head.keyId, publicKey: head.publicKey, since: head.since };
+  await teamOf(options).updateSettings(options.team, { signing: { ...signing, certs: { ...(signing.certs ?? {}), [member.name]: cert } } }, opOf(options));
+  return { member: member.name, keyId: keyIdOf(publicKey), leadKeyId: keyIdOf(lead.publicKey) };
+}
+
 /** What {@link rekeyTeam} did. */
 export interface Rekeyed {
   keyId: string;

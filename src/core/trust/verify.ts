@@ -17,9 +17,10 @@ import { findMember } from '../../domain/roster.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
 import type { ObeyedIds } from '../../protocol/identity-files.js';
 import { recordIsFor } from '../../protocol/member-record.js';
-import { CERT_FIELD, CONTROL_TYPES, SIG_FIELD, decodeCertificate, decodeSignature, verifyCertificate, verifyEntry, type Certificate } from '../../protocol/signature.js';
+import { CERT_FIELD, CONTROL_TYPES, SIG_FIELD, decodeCertificate, decodeSignature, keyIdOf, verifyCertificate, verifyEntry, type Certificate } from '../../protocol/signature.js';
 import { parseMessageText } from '../../protocol/structured.js';
 import { currentLeadKey, type Trust } from './trust.js';
+import { isEndorsementRequest } from './endorsement.js';
 
 /** Why an entry failed verification (stable words, shown in logs, MCP `reason` and `log --verify`). */
 export type FailCheck =
@@ -33,7 +34,9 @@ export type FailCheck =
   | 'older-than-incarnation'
   | 'expired'
   | 'replayed'
-  | 'no-lead-key';
+  | 'no-lead-key'
+  /** Signed by the member's own recorded key, which the lead has not endorsed yet (spawned on another machine). */
+  | 'unendorsed';
 
 /** The outcome for one entry. */
 export type Verdict =
@@ -83,6 +86,11 @@ export function verdictOf(trust: Trust, entry: InboxEntry, to: string, reader?: 
     signer = 'lead';
   } else {
     const cert = decodeCertificate(entry[CERT_FIELD]);
+    if (!cert && identity && keyIdOf(identity.publicKey) === sig.keyId && verifyEntry(identity.publicKey, signed, sig)) {
+      // A teammate spawned where the lead's key is not: its request to be endorsed is shown (unverified), all else withheld.
+      if (isEndorsementRequest(entry.text)) return { status: 'unverified' };
+      return fail('unendorsed', `from "${entry.from}" is signed by a key the lead has not endorsed yet ("${entry.from}" was spawned on a machine without the lead's key): run \`mailroom team endorse ${entry.from}\` on the lead's machine`);
+    }
     if (!cert) return fail('unknown-key', `from "${entry.from}": signed by key ${sig.keyId}, which no trusted key endorses (no certificate)`);
     const endorser = trust.keys.find((k) => k.keyId === cert.leadKeyId);
     if (!endorser || !verifyCertificate(cert, trust.team, entry.from, endorser.publicKey)) return fail('bad-certificate', `from "${entry.from}": its certificate is not the lead's endorsement of "${entry.from}"`);
