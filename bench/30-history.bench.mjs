@@ -2,7 +2,7 @@
 // history (../shared/cases/03): with archiving (the lead's inbox: read history moves to
 // <root>/mailroom/archive once the file passes 64 KiB) and without (an in-process teammate's
 // inbox, never archived automatically). Baseline: the same send to an empty inbox.
-import { sendMessage } from '../dist/core/messages.js';
+import { sendMessage } from '../dist/core/messages/send.js';
 import { median } from './lib/stats.mjs';
 import { makeTeam, writeHistory } from './lib/setup.mjs';
 

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { openFsStores, Layout, createTeam, snapshotTeam, TeamTracker, followTeam, updateTask, JournalReader, describeJournalEvent, parseMessageText } from '../dist/index.js';
-import { describeText } from '../dist/core/describe.js';
+import { describeText } from '../dist/core/live/describe.js';
 
 // As `mailroom watch` does before loading the screen: React's production build.
 process.env.NODE_ENV ??= 'production';

@@ -171,7 +171,7 @@ export function fromSystemError(err: unknown): unknown {
  * The error for a write of `path` that failed with `err`: any file system error (disk full, quota,
  * permissions, I/O) becomes FILE_ACCESS naming `path` and saying the file was left unchanged; a
  * {@link MailroomError} or a value that is no system error is returned as it is. Used by the write
- * primitive (src/store/atomic-write.ts), whose file-handle errors carry no path of their own;
+ * primitive (src/store/fs/atomic-write.ts), whose file-handle errors carry no path of their own;
  * appenders pass their own `after` sentence (an append may have left a torn last line).
  */
 export function fileWriteError(path: string, err: unknown, after = 'The file was left as it was (nothing half-written).'): unknown {

@@ -41,8 +41,8 @@ export {
   type FsSelection,
 } from './store/open.js';
 export type { StoreSelection, Stores } from './store/selection.js';
-export { Layout, resolveRoot } from './store/paths.js';
-export { teamDirName, pathPart, taskListId } from './store/names.js';
+export { Layout, resolveRoot } from './store/fs/paths.js';
+export { teamDirName, pathPart, taskListId } from './store/fs/names.js';
 export { NAME_PATTERN, LEAD_NAME, RESERVED_NAMES, assertValidName, suggestName, type NameCheckOptions } from './domain/names.js';
 export { entryKey, tripleKey, messageKey, assignTimestamps, idempotentMsgId } from './domain/entries.js';
 export { DEFAULT_LEASE_MS, selectTake, acknowledgedKeys, liveLeases, type LeaseRecord, type TakeSelection } from './domain/leases.js';
@@ -52,10 +52,10 @@ export { applyTaskChange, draftTask, changedKeys, type TaskChange, type TaskDraf
 export { buildMember, nextColor, withColor, applyMemberPatch, assertFreeName, type MemberDraft } from './domain/roster.js';
 export { messageEvent, deliveryEvent, taskEvent, memberEvent, teamEvent, taskSignature, type EventStamp } from './domain/events.js';
 export { compareTaskIds, assertNoCycles, taskNotFound } from './domain/task-board.js';
-export { STALE_MS, DEFAULT_WAIT_MS, acquireLock, withLock, type HeldLock, type LockOptions } from './store/lock.js';
+export { STALE_MS, DEFAULT_WAIT_MS, acquireLock, withLock, type HeldLock, type LockOptions } from './store/fs/lock.js';
 
 export { storeOf, type BaseOptions, type StoreRef, type TeamOptions } from './core/context.js';
-export { leadOf, leadName, findMember, requireMember, isTeammate } from './core/members.js';
+export { leadOf, leadName, findMember, requireMember, isTeammate } from './domain/roster.js';
 export {
   createTeam,
   listTeams,
@@ -67,8 +67,8 @@ export {
   type CreateTeamOptions,
   type MemberSummary,
   type TeamSummary,
-} from './core/teams.js';
-export { spawnMember, removeMember, type SpawnOptions, type BackendType } from './core/spawn.js';
+} from './core/teams/team-lifecycle.js';
+export { spawnMember, removeMember, type SpawnOptions, type BackendType } from './core/members/spawn.js';
 export {
   sendMessage,
   broadcast,
@@ -78,27 +78,27 @@ export {
   type BroadcastOptions,
   type SendStructuredOptions,
   type SentMessage,
-} from './core/messages.js';
-export { routeByCapability, type Route, type RouteCandidate } from './core/route.js';
-export { ask, reply, DEFAULT_ASK_TIMEOUT_MS, type AskOptions, type AskResult, type ReplyOptions, type SentReply } from './core/ask.js';
-export { readInbox, markRead, type InboxMessage, type InboxView, type ReadInboxOptions, type MarkReadOptions } from './core/inbox.js';
-export { archiveInbox, autoArchiveAllowed, type ArchiveInboxOptions } from './core/inbox-archive.js';
-export { doctor, type DoctorOptions, type DoctorFinding, type DoctorFindingKind, type DoctorReport } from './core/doctor.js';
-export { findOrphanCommands, reapOrphanCommands, reapOrphan, describeCommand, describeReap, type OrphanCommand, type OrphanVerdict, type ReapOutcome } from './core/orphan-commands.js';
+} from './core/messages/send.js';
+export { routeByCapability, type Route, type RouteCandidate } from './core/messages/route.js';
+export { ask, reply, DEFAULT_ASK_TIMEOUT_MS, type AskOptions, type AskResult, type ReplyOptions, type SentReply } from './core/messages/ask.js';
+export { readInbox, markRead, type InboxMessage, type InboxView, type ReadInboxOptions, type MarkReadOptions } from './core/messages/inbox-read.js';
+export { archiveInbox, autoArchiveAllowed, type ArchiveInboxOptions } from './core/messages/inbox-archive.js';
+export { doctor, type DoctorOptions, type DoctorFinding, type DoctorFindingKind, type DoctorReport } from './core/doctor/doctor.js';
+export { findOrphanCommands, reapOrphanCommands, reapOrphan, describeCommand, describeReap, type OrphanCommand, type OrphanVerdict, type ReapOutcome } from './core/processes/orphan-commands.js';
 export { CommandRecordSchema, ProcessIdentitySchema, type CommandRecord, type ProcessIdentity } from './protocol/command.js';
 export type { StoreIssue, StoreRepair, StateFileKind } from './store/health.js';
-export { addTask, listTasks, getTask, deleteTask, viewOf, type AddTaskOptions, type ListTasksOptions, type TaskView, type MetadataPatch } from './core/tasks.js';
-export { updateTask, mergeMetadata, type UpdateTaskOptions, type UpdateTaskResult } from './core/task-update.js';
-export { claimTask, claimNextTask, type ClaimOptions, type ClaimRefusal } from './core/task-claim.js';
-export { openBlockers, isReady, isInternal, findCycle, indexTasks } from './core/task-rules.js';
+export { addTask, listTasks, getTask, deleteTask, viewOf, type AddTaskOptions, type ListTasksOptions, type TaskView, type MetadataPatch } from './core/tasks/board.js';
+export { updateTask, mergeMetadata, type UpdateTaskOptions, type UpdateTaskResult } from './core/tasks/update.js';
+export { claimTask, claimNextTask, type ClaimOptions, type ClaimRefusal } from './core/tasks/claim.js';
+export { openBlockers, isReady, isInternal, findCycle, indexTasks } from './domain/task-board.js';
 export {
   requestShutdown,
   respondToShutdown,
   completeShutdown,
   type ShutdownResponseOptions,
   type ShutdownOutcome,
-} from './core/shutdown.js';
-export { deadLetterDeparted, retryDeadLetters, listDeadLetters, NOTICE_SENDER, type RetriedLetter, type DeadLetterRetryOptions } from './core/dead-letters.js';
+} from './core/members/shutdown.js';
+export { deadLetterDeparted, retryDeadLetters, listDeadLetters, NOTICE_SENDER, type RetriedLetter, type DeadLetterRetryOptions } from './core/messages/dead-letters.js';
 export { DeadLetterSchema, deadLetterId, isDeadLetter, type DeadLetter } from './domain/dead-letters.js';
 
 export {
@@ -114,13 +114,13 @@ export {
   type TeamLifecycleEvent,
   type EventSource,
 } from './protocol/events.js';
-export { buildSnapshot, type TeamSnapshot, type MemberView, type MessageView, type SnapshotParts } from './core/snapshot.js';
-export { deriveMemberState, type MemberState, type StateSignals, type StateVerdict } from './core/member-state.js';
-export { TeamTracker, snapshotTeam, type TrackerOptions, type TrackerUpdate } from './core/tracker.js';
-export { followTeam, type FollowOptions, type Following } from './core/follow.js';
-export { describeEvent, describeJournalEvent, describeTask, oneLine, type TeamEvent } from './core/events.js';
-export { JournalReader, type ShownEvent } from './core/journal-reader.js';
-export { recordObserved } from './core/journal.js';
+export { buildSnapshot, type TeamSnapshot, type MemberView, type MessageView, type SnapshotParts } from './core/live/snapshot.js';
+export { deriveMemberState, type MemberState, type StateSignals, type StateVerdict } from './core/members/member-state.js';
+export { TeamTracker, snapshotTeam, type TrackerOptions, type TrackerUpdate } from './core/live/tracker.js';
+export { followTeam, type FollowOptions, type Following } from './core/live/follow.js';
+export { describeEvent, describeJournalEvent, describeTask, oneLine, type TeamEvent } from './core/live/watch-events.js';
+export { JournalReader, type ShownEvent } from './core/live/journal-reader.js';
+export { recordObserved } from './core/live/journal-observed.js';
 
 export * from './runtime/index.js';
 export {
@@ -138,14 +138,14 @@ export {
 } from './tools/index.js';
 
 // Claude Code 2.1.332 (issue 17): tombstones, member roster shape, member records, a lead that cannot hear.
-export { TOMBSTONE_PATTERN, tombstoneOf } from './store/names.js';
+export { TOMBSTONE_PATTERN, tombstoneOf } from './store/fs/names.js';
 export { MEMBER_RUNTIMES, PANE_BACKENDS, rosterBackend, shutdownPaneFields, hasInProcessShape, type MemberRuntime, type RosterBackend } from './protocol/backend.js';
 export { MEMBER_RECORD_VERSION, MemberRecordSchema, recordIsFor, type MemberRecord, type MemberRecordDraft } from './protocol/member-record.js';
 export { teamKeepsPrompts, hasSessionLead } from './protocol/config.js';
-export { inboxHistory, type HistoryEntry, type InboxHistoryOptions } from './core/inbox.js';
-export { messageStatus, type InboxPresence } from './core/message-book.js';
-export { leadCannotHear, leadHearingWarning } from './core/lead-hearing.js';
-export type { TeamEnd } from './core/snapshot.js';
+export { inboxHistory, type HistoryEntry, type InboxHistoryOptions } from './core/messages/inbox-read.js';
+export { messageStatus, type InboxPresence } from './core/live/message-book.js';
+export { leadCannotHear, leadHearingWarning } from './core/messages/lead-hearing.js';
+export type { TeamEnd } from './core/live/snapshot.js';
 
 // mailroom bridge (issue 12): this machine's Claude Code team and a shared Redis team as one team.
 export { startBridge, type Bridge, type BridgeOptions, type BridgeStatus } from './bridge/bridge.js';

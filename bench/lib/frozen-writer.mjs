@@ -15,7 +15,7 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { Layout } from '../../dist/store/paths.js';
+import { Layout } from '../../dist/store/fs/paths.js';
 import { runMailroom } from './torture.mjs';
 
 const BIN = fileURLToPath(new URL('../../bin/mailroom.js', import.meta.url));

@@ -1,7 +1,7 @@
 // A long-lived sender for torture runs: sends "<from>-<n>" for n = <start> … <end> to <to> through
 // the library (dist/core sendMessage), printing "ack <n>" after each send resolved.
 // Usage: node sender-child.mjs <root> <team> <from> <to> <start> <end>
-import { sendMessage } from '../../dist/core/messages.js';
+import { sendMessage } from '../../dist/core/messages/send.js';
 
 const [root, team, from, to, start, end] = process.argv.slice(2);
 for (let n = Number(start); n <= Number(end); n++) {

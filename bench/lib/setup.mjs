@@ -2,10 +2,10 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { createTeam } from '../../dist/core/teams.js';
-import { spawnMember } from '../../dist/core/spawn.js';
+import { createTeam } from '../../dist/core/teams/team-lifecycle.js';
+import { spawnMember } from '../../dist/core/members/spawn.js';
 import { makeInboxEntry } from '../../dist/protocol/inbox.js';
-import { Layout } from '../../dist/store/paths.js';
+import { Layout } from '../../dist/store/fs/paths.js';
 
 /** Creates team `t` in `root` with the lead and `members` ({ name, backend? } or names). */
 export async function makeTeam(root, members = []) {

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { openFsStores } from '../../dist/store/open.js';
-import { Layout } from '../../dist/store/paths.js';
+import { Layout } from '../../dist/store/fs/paths.js';
 
 const BIN = fileURLToPath(new URL('../../bin/mailroom.js', import.meta.url));
 const READER = fileURLToPath(new URL('./reader-child.mjs', import.meta.url));

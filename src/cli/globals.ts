@@ -61,7 +61,7 @@ export async function closeStores(): Promise<void> {
 /** Stores plus the team to act on (resolved from --team, $MAILROOM_TEAM, or the only team). */
 export async function teamTarget(args: GlobalArgs): Promise<{ root: Stores; team: string }> {
   const root = await openStore(args);
-  const { resolveTeam } = await import('../core/teams.js');
+  const { resolveTeam } = await import('../core/teams/team-lifecycle.js');
   const team = await resolveTeam({ root, team: args.team, envTeam: process.env.MAILROOM_TEAM });
   return { root, team };
 }

@@ -8,7 +8,7 @@ import type { CommandModule, MiddlewareFunction } from 'yargs';
 import { MailroomError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { reportError } from './output.js';
-import { hintScope } from './hint-scope.js';
+import { hintScope } from '../core/text/hint-scope.js';
 import { checkOptionValues, type DeclaredOptions } from './option-checks.js';
 import { declaredOptionNames, findUnknownCommand, refusedWords, refusedWordsMessage, unknownCommandMessage, type CommandTree } from './usage-hints.js';
 import { closeStores, withGlobals, type GlobalArgs } from './globals.js';

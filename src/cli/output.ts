@@ -3,10 +3,10 @@
  * writes to the terminal (besides the TUI).
  */
 import { MailroomError, exitCodeFor, fromSystemError } from '../errors.js';
-import { terminalSafe } from '../core/terminal-text.js';
-import { scopeHints, type HintScope } from './hint-scope.js';
+import { terminalSafe } from '../core/text/terminal-text.js';
+import { scopeHints, type HintScope } from '../core/text/hint-scope.js';
 
-/** Prints `data` as pretty JSON when `json` is set, else the lines `human()` returns (terminal-safe, see core/terminal-text.ts). */
+/** Prints `data` as pretty JSON when `json` is set, else the lines `human()` returns (terminal-safe, see core/text/terminal-text.ts). */
 export function emit(json: boolean | undefined, data: unknown, human: () => string | string[]): void {
   if (json) {
     process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);

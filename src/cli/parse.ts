@@ -2,7 +2,7 @@
  * Parsers for CLI option values: id lists and `k=v` metadata.
  */
 import { MailroomError } from '../errors.js';
-import type { MetadataPatch } from '../core/tasks.js';
+import type { MetadataPatch } from '../core/tasks/board.js';
 
 /** `"1,2 3"` → `["1","2","3"]`; each must be a positive integer. @throws INVALID_ARGUMENT */
 export function parseIds(value: string | string[] | number | undefined, flag: string): string[] | undefined {

@@ -2,7 +2,7 @@
  * mailroom's name rules for new teams and members (docs/format.md §7): the pattern, the names
  * Claude Code reserves, the INVALID_NAME error with a suggestion. Pure rules, shared by every
  * store backend and by core. Claude Code's path sanitisers (how a name becomes a file name) are
- * the filesystem store's business and stay in src/store/names.ts.
+ * the filesystem store's business and stay in src/store/fs/names.ts.
  */
 import { createHash } from 'node:crypto';
 import { MailroomError } from '../errors.js';

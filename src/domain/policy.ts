@@ -1,7 +1,7 @@
 /**
  * Team policy (src/protocol/settings.ts `policy`): who may message whom, create, assign or delete
  * tasks, and stop members. The one pure check behind every surface — the catalogue rule
- * (src/tools/policy-rule.ts) for runtime and MCP tools, and core/policy.ts for CLI verbs. Default
+ * (src/tools/policy-rule.ts) for runtime and MCP tools, and core/teams/policy.ts for CLI verbs. Default
  * open: a rule that is absent permits everyone. The lead is never refused, and anyone may message
  * the lead (idle notifications, answers and reports must always get through).
  */

@@ -4,7 +4,7 @@
  * taken under this server's reader claim and acknowledged at once, so no message is handed out
  * twice, whatever else reads — and waiting for the next one on the team's feed, with no polling.
  */
-import type { InboxMessage } from '../core/inbox.js';
+import type { InboxMessage } from '../core/messages/inbox-read.js';
 import { askOf, inReplyTo, isLateReply } from '../domain/replies.js';
 import { parseMessageText } from '../protocol/structured.js';
 import type { McpSession } from './session.js';

@@ -15,8 +15,8 @@
 import { isMailroomError } from '../errors.js';
 import type { MemberRuntime } from '../protocol/backend.js';
 import type { Member } from '../protocol/config.js';
-import { findMember } from '../core/members.js';
-import { spawnMember } from '../core/spawn.js';
+import { findMember } from '../domain/roster.js';
+import { spawnMember } from '../core/members/spawn.js';
 import type { Stores } from '../store/selection.js';
 
 /** How an MCP agent is registered (see the module comment for its roster fields and why). */

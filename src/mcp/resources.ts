@@ -5,8 +5,8 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SubscribeRequestSchema, UnsubscribeRequestSchema, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import { listTasks } from '../core/tasks.js';
-import type { FeedHint } from '../core/feed.js';
+import { listTasks } from '../core/tasks/board.js';
+import type { FeedHint } from '../core/live/feed.js';
 import type { McpSession } from './session.js';
 
 /** The URIs of a team's resources. */

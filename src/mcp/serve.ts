@@ -4,9 +4,9 @@
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { startSweeper } from '../core/dead-members.js';
-import { leadName } from '../core/members.js';
-import { ReaderLease } from '../core/reader-claim.js';
+import { startSweeper } from '../core/members/dead-members.js';
+import { leadName } from '../domain/roster.js';
+import { ReaderLease } from '../core/members/reader-claim.js';
 import type { Stores } from '../store/selection.js';
 import { joinTeam } from './join.js';
 import { createMcpServer } from './server.js';

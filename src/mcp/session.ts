@@ -4,9 +4,9 @@
  * claim, and a stderr logger (stdout carries only the protocol).
  */
 import { MailroomError } from '../errors.js';
-import { TeamFeed } from '../core/feed.js';
-import { sendStructured } from '../core/messages.js';
-import type { ReaderLease } from '../core/reader-claim.js';
+import { TeamFeed } from '../core/live/feed.js';
+import { sendStructured } from '../core/messages/send.js';
+import type { ReaderLease } from '../core/members/reader-claim.js';
 import type { Stores } from '../store/selection.js';
 
 /** Writes one diagnostic line. Never stdout: that is the MCP channel. */

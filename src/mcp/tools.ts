@@ -7,7 +7,7 @@
  * disabled: not listed, and refused by the SDK if called anyway.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { leadName } from '../core/members.js';
+import { leadName } from '../domain/roster.js';
 import { CATALOGUE } from '../tools/all.js';
 import type { Catalogue } from '../tools/catalogue.js';
 import type { ToolEntry, ToolHints } from '../tools/entry.js';

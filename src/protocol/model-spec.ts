@@ -1,7 +1,7 @@
 /**
  * The `--model` value, `kind:name`, as stored in a member's `model` in config.json and passed to
  * `mailroom agent --model`. Parsing it needs no SDK and no API key, so registering a member
- * (core/spawn.ts) checks it before writing anything; the model factory (runtime/models/index.ts)
+ * (core/members/spawn.ts) checks it before writing anything; the model factory (runtime/models/index.ts)
  * creates the model from the parsed spec.
  */
 import { MailroomError } from '../errors.js';

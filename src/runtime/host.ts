@@ -7,15 +7,15 @@
  */
 import { MailroomError } from '../errors.js';
 import { storeOf, type StoreRef } from '../core/context.js';
-import { TeamFeed } from '../core/feed.js';
-import { completeShutdown } from '../core/shutdown.js';
+import { TeamFeed } from '../core/live/feed.js';
+import { completeShutdown } from '../core/members/shutdown.js';
 import type { Stores } from '../store/selection.js';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, shutdownHandshake } from './lifecycle/answer.js';
 import type { Model } from './models/types.js';
 import { runTeammate, type TeammateExit, type TeammateOptions, type TeammateState } from './teammate.js';
 import { deadline } from './deadline.js';
-import { ReaderLease } from '../core/reader-claim.js';
-import { startSweeper, type Sweeper } from '../core/dead-members.js';
+import { ReaderLease } from '../core/members/reader-claim.js';
+import { startSweeper, type Sweeper } from '../core/members/dead-members.js';
 
 /** Input of {@link InProcessHost.open}. */
 export interface HostOptions {

@@ -6,8 +6,8 @@
 export { currentTeammate, runAsTeammate, type TeammateContext } from './context.js';
 export { runTeammate, type TeammateOptions, type TeammateExit, type TeammateState } from './teammate.js';
 export { InProcessHost, type HostOptions, type HostedTeammate, type HostStopResult } from './host.js';
-export { TeamFeed, DEFAULT_POLL_MS, type FeedHint, type FeedOptions, type ArmedHint } from '../core/feed.js';
-export { ReaderLease, BEAT_INTERVAL_MS, DEFAULT_READER_TTL_MS, type HoldReaderOptions } from '../core/reader-claim.js';
+export { TeamFeed, DEFAULT_POLL_MS, type FeedHint, type FeedOptions, type ArmedHint } from '../core/live/feed.js';
+export { ReaderLease, BEAT_INTERVAL_MS, DEFAULT_READER_TTL_MS, type HoldReaderOptions } from '../core/members/reader-claim.js';
 export { shutdownHandshake, awaitShutdownAnswer, type ShutdownAnswer, type HandshakeOptions, type AwaitAnswerOptions } from './lifecycle/answer.js';
 export { wrapMessage, wrapMessages, escapeAttribute, SUMMARY_CAP, SENDER_CAP } from './delivery/wrap.js';
 export { orderForDelivery } from './delivery/order.js';

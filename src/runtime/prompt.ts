@@ -3,8 +3,8 @@
  * and the task board, so a long conversation never loses sight of its team (Claude Code's lead
  * forgets it after compaction: reference §9, #23620).
  */
-import { leadName } from '../core/members.js';
-import { indexTasks, isInternal, openBlockers } from '../core/task-rules.js';
+import { leadName } from '../domain/roster.js';
+import { indexTasks, isInternal, openBlockers } from '../domain/task-board.js';
 import type { Member, TeamConfig } from '../protocol/config.js';
 import type { Task } from '../protocol/task.js';
 import type { TeamStore } from '../store/team-store.js';

@@ -3,13 +3,13 @@
  * (`CommandRecord`: its pid, process group and start time, and this runtime's identity) from the
  * moment it started until it ended. A runtime that is killed outright (SIGKILL, OOM killer) cannot
  * stop its commands; the record lets the team's next runtime or `mailroom doctor --fix` do it
- * (core/orphan-commands.ts). The record is removed before this resolves.
+ * (core/processes/orphan-commands.ts). The record is removed before this resolves.
  *
  * A runtime killed in the few milliseconds between the command's start and the record's write
  * leaves that command unrecorded. A record that cannot be written does not stop the command: a
  * process warning (`MAILROOM_COMMAND_RECORD`) says so.
  */
-import { identify, ownIdentity } from '../core/process-identity.js';
+import { identify, ownIdentity } from '../core/processes/process-identity.js';
 import type { CommandRecord } from '../protocol/command.js';
 import type { Stores } from '../store/selection.js';
 import { runShell, type ShellOptions, type ShellResult } from './shell.js';
@@ -41,7 +41,7 @@ export async function runRecordedShell(ref: CommandOwnerRef, options: ShellOptio
 
 async function record(ref: CommandOwnerRef, command: string, pid: number): Promise<CommandRecord | undefined> {
   try {
-    const [self, owner] = await Promise.all([identify(pid), ownIdentity()]);
+    const [self, owner] = await Promise.all([identify(ref.store.host, pid), ownIdentity(ref.store.host)]);
     if (!self) return undefined; // already over: nothing left to reap
     const entry: CommandRecord = {
       team: ref.team,

@@ -7,7 +7,7 @@
  * outlive the task. Output is capped (the tail is kept).
  */
 import { spawn } from 'node:child_process';
-import { groupHasMembers } from '../core/process-group.js';
+import { groupHasMembers } from '../core/processes/process-group.js';
 
 /** Time a command's leftover background processes get between SIGTERM and SIGKILL (ms). */
 export const LEFTOVER_GRACE_MS = 2_000;

@@ -3,9 +3,9 @@
  * approved shutdown. Also logs mail noticed while busy (it is delivered before the next model
  * call, never marked read before).
  */
-import type { FeedHint, TeamFeed } from '../core/feed.js';
-import { runHooks, type HookOutcome } from '../core/hooks.js';
-import { askPlanApproval, type PermissionAnswer } from '../core/ask-lead.js';
+import type { FeedHint, TeamFeed } from '../core/live/feed.js';
+import { runHooks, type HookOutcome } from '../core/teams/hooks.js';
+import { askPlanApproval, type PermissionAnswer } from '../core/messages/ask-lead.js';
 import { CATALOGUE } from '../tools/all.js';
 
 /** Told to a teammate in plan mode before each planning turn. */
@@ -13,14 +13,14 @@ const PLAN_MODE_NOTE = '<plan-mode>You are in plan mode (planModeRequired): chan
 
 /** The tools of plan mode: the read-only ones. */
 const PLAN_CATALOGUE = CATALOGUE.withRules('*', { name: 'plan-mode', enabled: (scope) => CATALOGUE.get(scope.tool)?.hints.readOnly === true });
-import type { ReaderLease } from '../core/reader-claim.js';
-import { completeShutdown } from '../core/shutdown.js';
+import type { ReaderLease } from '../core/members/reader-claim.js';
+import { completeShutdown } from '../core/members/shutdown.js';
 import type { TeammateContext } from './context.js';
 import { Conversation } from './conversation.js';
 import { Mailbox } from './delivery/mailbox.js';
 import { idleFields, sendIdleNotification } from './lifecycle/idle.js';
-import { openAskFrom, reply } from '../core/ask.js';
-import { sendMessage } from '../core/messages.js';
+import { openAskFrom, reply } from '../core/messages/ask.js';
+import { sendMessage } from '../core/messages/send.js';
 import type { TeammateExit, TeammateOptions, TeammateState } from './teammate.js';
 import { appendTurns, loadTurns, type TranscriptRef } from './transcript.js';
 import { runTurn, type TurnOutcome } from './turn.js';

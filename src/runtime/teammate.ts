@@ -6,9 +6,9 @@
  * Runs inside {@link runAsTeammate}, so {@link currentTeammate} answers anywhere below.
  */
 import { storeOf, type StoreRef } from '../core/context.js';
-import { TeamFeed } from '../core/feed.js';
-import { leadName, requireMember } from '../core/members.js';
-import { ReaderLease } from '../core/reader-claim.js';
+import { TeamFeed } from '../core/live/feed.js';
+import { leadName, requireMember } from '../domain/roster.js';
+import { ReaderLease } from '../core/members/reader-claim.js';
 import type { ReaderHolder } from '../store/team-store.js';
 import { runAsTeammate, type TeammateContext } from './context.js';
 import type { Model, ModelRequest } from './models/types.js';

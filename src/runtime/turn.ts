@@ -5,8 +5,8 @@
  * them succeeded, and put back (and out of the conversation) when it failed or was aborted, so a
  * crash after a failed request loses nothing (../shared/cases/04).
  */
-import { ControlGuard } from '../core/signing.js';
-import { journalRefusal } from '../core/refusals.js';
+import { ControlGuard } from '../core/teams/signing.js';
+import { journalRefusal } from '../core/live/journal-refusals.js';
 import type { InboxEntry } from '../protocol/inbox.js';
 import { SIGNED_TYPES } from '../protocol/signature.js';
 import { wrapMessages } from './delivery/wrap.js';

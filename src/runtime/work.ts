@@ -5,8 +5,8 @@
  * shutdown). A teammate that left the roster, or whose team is gone, stops.
  */
 import { isMailroomError } from '../errors.js';
-import { findMember } from '../core/members.js';
-import { indexTasks, isInternal, openBlockers } from '../core/task-rules.js';
+import { findMember } from '../domain/roster.js';
+import { indexTasks, isInternal, openBlockers } from '../domain/task-board.js';
 import { isUnowned, type Task } from '../protocol/task.js';
 import type { TeamStore } from '../store/team-store.js';
 import type { Mailbox } from './delivery/mailbox.js';

@@ -2,7 +2,7 @@
  * Store-level health findings: problems in the stored data itself, found by scanning a store
  * (`TeamStore.scanHealth` for team data, `HostStore.scanHealth` for this machine's own records)
  * and repaired one by one (`repairHealth` of the same store). Team-level checks (dependencies,
- * owners, orphan inboxes) live in core/doctor-teams.ts over ordinary store reads.
+ * owners, orphan inboxes) live in core/doctor/team-checks.ts over ordinary store reads.
  *
  * Issues describe *locations for humans* (a file path for the filesystem store, a key for Redis):
  * a caller shows them and hands the issue back to `repairHealth`, never acts on a location itself.

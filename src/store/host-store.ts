@@ -7,7 +7,7 @@
 import type { CommandRecord } from '../protocol/command.js';
 import type { ProcessRecord } from '../protocol/process.js';
 import type { StoreIssue, StoreRepair } from './health.js';
-import type { ProcessProbe } from './proc.js';
+import type { ProcessProbe } from '../domain/processes.js';
 
 /** An open, append-only log file of a process-backend teammate. */
 export interface AgentLog {

@@ -15,8 +15,8 @@
 import { fileURLToPath } from 'node:url';
 import { MailroomError } from '../errors.js';
 import type { HostStore } from './host-store.js';
-import type { LockOptions } from './lock.js';
-import { resolveRoot } from './paths.js';
+import type { LockOptions } from './fs/lock.js';
+import { resolveRoot } from './fs/paths.js';
 import type { StoreSelection, Stores } from './selection.js';
 import type { TeamStore } from './team-store.js';
 import { FsStores } from './fs/stores.js';
@@ -80,6 +80,15 @@ export async function openStores(selection: StoreSelection, options: OpenOptions
  */
 export function openFsStores(root: string, options: OpenOptions = {}): Stores {
   return new FsStores(root, options.lock);
+}
+
+/**
+ * This machine's host store at the default root (`$MAILROOM_ROOT`, else `~/.mailroom`), for callers
+ * that have no stores open and need only what does not depend on the root (the process probe, files
+ * the user names). Cheap, no handles.
+ */
+export function localHostStore(): HostStore {
+  return openFsStores(resolveRoot({})).host;
 }
 
 /** A directory (the filesystem store's root) or an opened {@link Stores}, as core use cases take it. */

@@ -1,13 +1,13 @@
 /**
  * The `approval.commands` rule of run_task_command: a teammate spawned with `--approve commands`
  * (member record `approve`) asks the lead with a `permission_request` before a task's command runs,
- * and the call waits for the answer (core/ask-lead.ts). A denial or no answer in time refuses the
+ * and the call waits for the answer (core/messages/ask-lead.ts). A denial or no answer in time refuses the
  * call with NOT_PERMITTED naming the rule and the lead's reason; the model reads it as the tool's
  * error result.
  */
-import { askPermission, needsApproval } from '../core/ask-lead.js';
-import { getTask } from '../core/tasks.js';
-import { journalled } from '../core/refusals.js';
+import { askPermission, needsApproval } from '../core/messages/ask-lead.js';
+import { getTask } from '../core/tasks/board.js';
+import { journalled } from '../core/live/journal-refusals.js';
 import { notPermitted, type ToolRule } from './rules.js';
 
 /** Rule name reported in refusals. */

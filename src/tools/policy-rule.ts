@@ -1,9 +1,9 @@
 /**
  * The team policy as a catalogue rule (`policy`): every runtime and MCP tool call that messages,
- * creates, assigns or deletes tasks is checked against the team's policy (core/policy.ts, the same
+ * creates, assigns or deletes tasks is checked against the team's policy (core/teams/policy.ts, the same
  * check the CLI verbs run) before its handler runs; a refusal is NOT_PERMITTED naming the rule.
  */
-import { broadcastActions, requirePermitted } from '../core/policy.js';
+import { broadcastActions, requirePermitted } from '../core/teams/policy.js';
 import type { PolicyAction } from '../domain/policy.js';
 import type { ToolCall, ToolRule } from './rules.js';
 

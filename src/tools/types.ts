@@ -5,7 +5,7 @@
  * shell). Surfaces build it; handlers and rules only read it.
  */
 import type { TeamOptions } from '../core/context.js';
-import type { TeamFeed } from '../core/feed.js';
+import type { TeamFeed } from '../core/live/feed.js';
 
 /** The surfaces a tool can be exposed on: the runtime's model tools and the MCP server. */
 export type Surface = 'runtime' | 'mcp';

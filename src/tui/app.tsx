@@ -6,8 +6,8 @@
  */
 import { useMemo, useRef, useState } from 'react';
 import { Box, Text, useInput } from 'ink';
-import type { TeamSnapshot } from '../core/snapshot.js';
-import { terminalSafe, terminalSafeDeep } from '../core/terminal-text.js';
+import type { TeamSnapshot } from '../core/live/snapshot.js';
+import { terminalSafe, terminalSafeDeep } from '../core/text/terminal-text.js';
 import { MemberDetail, MessageDetail, TaskDetail } from './detail-views.js';
 import { INITIAL_UI, reduceKey, selectedRow, splitKeys, type Effect, type UiState } from './keys.js';
 import { MessagesPane } from './messages-pane.js';
@@ -15,9 +15,9 @@ import { layout } from './navigation.js';
 import { RosterPane } from './roster-pane.js';
 import { SendForm } from './send-form.js';
 import { DenyForm, RequestsPane } from './requests-pane.js';
-import type { OpenRequest } from '../core/requests.js';
+import type { OpenRequest } from '../core/messages/approvals.js';
 import { TasksPane } from './tasks-pane.js';
-import { plural } from '../cli/render/plural.js';
+import { plural } from '../core/text/plural.js';
 
 /** Props of {@link WatchApp}. */
 export interface WatchAppProps {
@@ -29,7 +29,7 @@ export interface WatchAppProps {
   /** Sends `text` to `to` as the lead; resolves with a line for the footer. */
   onSend(to: string, text: string): Promise<string>;
   onQuit(): void;
-  /** The open requests (core/requests-follow.ts); the pane shows while any is open. */
+  /** The open requests (core/live/requests-follow.ts); the pane shows while any is open. */
   requests?: readonly OpenRequest[] | undefined;
   /** Approves or denies (with a reason) request `id` as the lead; resolves with a line for the footer. */
   onAnswer?: ((id: string, approve: boolean, reason: string | undefined) => Promise<string>) | undefined;
@@ -70,7 +70,7 @@ export function WatchApp({ snapshot, status, columns, rows, onSend, onQuit, fixC
     setUi(next);
   });
 
-  // Text from agents is shown with its terminal-active characters escaped (core/terminal-text.ts);
+  // Text from agents is shown with its terminal-active characters escaped (core/text/terminal-text.ts);
   // lookups (selection, detail views) use the snapshot as it is.
   const safe = useMemo(() => terminalSafeDeep(snapshot), [snapshot]);
   // A corrupt file is flagged on its own line under the header (issue 9 item 5); the panes give up the rows.

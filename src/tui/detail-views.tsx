@@ -3,9 +3,9 @@
  * What does not fit the terminal is counted (`+N more`, `+N more lines`), never cut silently.
  */
 import { Box, Text } from 'ink';
-import type { MemberView, MessageView } from '../core/snapshot.js';
-import type { TaskView } from '../core/tasks.js';
-import { plural } from '../cli/render/plural.js';
+import type { MemberView, MessageView } from '../core/live/snapshot.js';
+import type { TaskView } from '../core/tasks/board.js';
+import { plural } from '../core/text/plural.js';
 import { cell, clock, paletteColor, stateColor } from './format.js';
 import { fitText, listWindow } from './fit.js';
 import { boardState } from './tasks-pane.js';

@@ -2,8 +2,8 @@
  * Small text helpers for the screen: fixed-width cells, local clock times, Claude Code palette
  * colors mapped to terminal colors, member-state colors.
  */
-import type { MemberState } from '../core/member-state.js';
-import { terminalSafe } from '../core/terminal-text.js';
+import type { MemberState } from '../core/members/member-state.js';
+import { terminalSafe } from '../core/text/terminal-text.js';
 
 /** Pads or cuts `text` to exactly `width` columns (cut text ends with `…`). */
 export function cell(text: string, width: number): string {

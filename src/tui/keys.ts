@@ -5,8 +5,8 @@
  * send-keys j Enter`) arrives as one input; {@link splitKeys} turns it back into single keys.
  */
 import type { Key } from 'ink';
-import type { TeamSnapshot } from '../core/snapshot.js';
-import type { OpenRequest } from '../core/requests.js';
+import type { TeamSnapshot } from '../core/live/snapshot.js';
+import type { OpenRequest } from '../core/messages/approvals.js';
 import { nextRecipient, openView, type PaneName, type View } from './navigation.js';
 import { editText, handleSendKey, type SendState } from './send-keys.js';
 

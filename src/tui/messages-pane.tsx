@@ -4,7 +4,7 @@
  * that do not fit are counted on a `+N more` line.
  */
 import { Text } from 'ink';
-import type { MemberView, MessageView } from '../core/snapshot.js';
+import type { MemberView, MessageView } from '../core/live/snapshot.js';
 import { cell, clock, paletteColor } from './format.js';
 import { listWindow, widest } from './fit.js';
 import { innerWidth, MoreLine, Pane } from './pane.js';

@@ -2,7 +2,7 @@
  * Screen state helpers of the watch app: pane names, what Enter opens, who `s` sends to, and how
  * the rows are shared between the panes.
  */
-import type { TeamSnapshot } from '../core/snapshot.js';
+import type { TeamSnapshot } from '../core/live/snapshot.js';
 import { shareRows } from './fit.js';
 
 /** The panes of the main view (`requests` only while a request is open). */

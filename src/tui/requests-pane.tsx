@@ -4,7 +4,7 @@
  * open; `a` approves the selected one, `d` denies it with a reason (keys.ts).
  */
 import { Text } from 'ink';
-import type { OpenRequest } from '../core/requests.js';
+import type { OpenRequest } from '../core/messages/approvals.js';
 import { cell, clock } from './format.js';
 import { listWindow } from './fit.js';
 import { innerWidth, MoreLine, Pane } from './pane.js';

@@ -4,7 +4,7 @@
  * their content allows on the terminal; members that do not fit are counted on a `+N more` line.
  */
 import { Text } from 'ink';
-import type { MemberView } from '../core/snapshot.js';
+import type { MemberView } from '../core/live/snapshot.js';
 import { cell, clock, paletteColor, stateColor } from './format.js';
 import { fitColumns, listWindow, widest } from './fit.js';
 import { innerWidth, listRows, MoreLine, Pane } from './pane.js';

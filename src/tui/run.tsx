@@ -4,16 +4,16 @@
  * terminal on exit. Loaded only when `watch` runs on a terminal.
  */
 import { render, useApp, useStdout } from 'ink';
-import { describeEvent } from '../core/events.js';
-import { followTeam } from '../core/follow.js';
-import { sendMessage } from '../core/messages.js';
-import { answerRequest } from '../core/requests.js';
-import { followRequests } from '../core/requests-follow.js';
+import { describeEvent } from '../core/live/watch-events.js';
+import { followTeam } from '../core/live/follow.js';
+import { sendMessage } from '../core/messages/send.js';
+import { answerRequest } from '../core/messages/approvals.js';
+import { followRequests } from '../core/live/requests-follow.js';
 import type { Stores } from '../store/selection.js';
-import type { TeamSnapshot } from '../core/snapshot.js';
-import { terminalSafe } from '../core/terminal-text.js';
+import type { TeamSnapshot } from '../core/live/snapshot.js';
+import { terminalSafe } from '../core/text/terminal-text.js';
 import { WatchApp } from './app.js';
-import { hintScope, scopeHints } from '../cli/hint-scope.js';
+import { hintScope, scopeHints } from '../core/text/hint-scope.js';
 
 /** A repair command with this command line's store options (`mailroom --root … doctor --fix`). */
 const fixCommand = (command: string) => scopeHints(`\`${command}\``, hintScope(process.argv.slice(2))).slice(1, -1);

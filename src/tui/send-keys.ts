@@ -2,7 +2,7 @@
  * Key handling of the send form: typing, Backspace, Tab to change recipient, Enter, Esc.
  */
 import type { Key } from 'ink';
-import type { TeamSnapshot } from '../core/snapshot.js';
+import type { TeamSnapshot } from '../core/live/snapshot.js';
 import { nextRecipient } from './navigation.js';
 
 /** What the form holds. */

@@ -4,7 +4,7 @@
  * counted on a `+N more` line.
  */
 import { Text } from 'ink';
-import type { TaskView } from '../core/tasks.js';
+import type { TaskView } from '../core/tasks/board.js';
 import { cell } from './format.js';
 import { fitColumns, listWindow, widest } from './fit.js';
 import { innerWidth, listRows, MoreLine, Pane } from './pane.js';

@@ -3,8 +3,8 @@
  * store watch through `followTeam`) and re-renders with each new snapshot.
  */
 import { useEffect, useState } from 'react';
-import type { TeamSnapshot } from '../core/snapshot.js';
-import type { OpenRequest } from '../core/requests.js';
+import type { TeamSnapshot } from '../core/live/snapshot.js';
+import type { OpenRequest } from '../core/messages/approvals.js';
 
 /** One update for the screen: the new snapshot, a line describing the latest event, the open requests. */
 export interface LiveState {

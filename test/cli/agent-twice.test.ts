@@ -6,9 +6,9 @@
  * `teams/<team>/processes/<name>.json` and removes the record when it exits.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ownIdentity } from '../../src/core/process-identity.js';
+import { ownIdentity } from '../../src/core/processes/process-identity.js';
 import { startProcessTeammate } from '../../src/runtime/process/start.js';
-import { openFsStores } from '../../src/store/open.js';
+import { localHostStore, openFsStores } from '../../src/store/open.js';
 import { startCli, type LineChild } from '../helpers/line-child.js';
 import { until } from '../helpers/runtime.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
@@ -97,7 +97,7 @@ describe('a foreground agent registers itself', () => {
   it('treats a record whose pid now belongs to another process (other start time) as stale', async () => {
     await mailroomOk(dir.path, 'team', 'spawn', 'alice');
     const store = openFsStores(dir.path);
-    const me = await ownIdentity(); // a live pid, recorded with a start time it does not have
+    const me = await ownIdentity(localHostStore()); // a live pid, recorded with a start time it does not have
     await store.host.writeProcessRecord('demo', 'alice', { team: 'demo', agent: 'alice', pid: me.pid, startTime: me.startTime! + 1, startedAt: Date.now(), argv: [] });
     const agent = foreground();
     await agent.waitForLine((l) => l.includes('alice: started'));

@@ -7,9 +7,9 @@
  */
 import { existsSync } from 'node:fs';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { createTeam } from '../../src/core/teams.js';
-import { spawnMember } from '../../src/core/spawn.js';
-import { addTask } from '../../src/core/tasks.js';
+import { createTeam } from '../../src/core/teams/team-lifecycle.js';
+import { spawnMember } from '../../src/core/members/spawn.js';
+import { addTask } from '../../src/core/tasks/board.js';
 import { startMcpMember, type McpMember } from '../helpers/mcp-client.js';
 import { startCli, type LineChild } from '../helpers/line-child.js';
 import { cleanEnv, mailroom, mailroomOk } from '../helpers/store-files.js';

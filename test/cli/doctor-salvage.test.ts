@@ -7,9 +7,9 @@
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTeam } from '../../src/core/teams.js';
-import { spawnMember } from '../../src/core/spawn.js';
-import { sendMessage } from '../../src/core/messages.js';
+import { createTeam } from '../../src/core/teams/team-lifecycle.js';
+import { spawnMember } from '../../src/core/members/spawn.js';
+import { sendMessage } from '../../src/core/messages/send.js';
 import { mailroom, mailroomOk } from '../helpers/store-files.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { leadCannotHear } from '../../src/core/lead-hearing.js';
+import { leadCannotHear } from '../../src/core/messages/lead-hearing.js';
 import type { MemberRecord } from '../../src/protocol/member-record.js';
 import type { TeamConfig } from '../../src/protocol/config.js';
 import { dataOf, startMcpMember, type McpMember } from '../helpers/mcp-client.js';

@@ -8,9 +8,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mailroomOk } from '../helpers/store-files.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
-import { createTeam } from '../../src/core/teams.js';
-import { addTask } from '../../src/core/tasks.js';
-import { updateTask } from '../../src/core/task-update.js';
+import { createTeam } from '../../src/core/teams/team-lifecycle.js';
+import { addTask } from '../../src/core/tasks/board.js';
+import { updateTask } from '../../src/core/tasks/update.js';
 
 const body = (line: string) => line.replace(/^\S+Z {2}/, '');
 

@@ -4,10 +4,10 @@ import { REFERENCE_2_1_109, cleanEnv, copyTree, mailroom, mailroomOk } from '../
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 import { teamPaths, writeJsonAtomic } from '../helpers/claude-writer.js';
 import { startCli, type LineChild } from '../helpers/line-child.js';
-import { createTeam } from '../../src/core/teams.js';
-import { spawnMember } from '../../src/core/spawn.js';
-import { addTask } from '../../src/core/tasks.js';
-import { updateTask } from '../../src/core/task-update.js';
+import { createTeam } from '../../src/core/teams/team-lifecycle.js';
+import { spawnMember } from '../../src/core/members/spawn.js';
+import { addTask } from '../../src/core/tasks/board.js';
+import { updateTask } from '../../src/core/tasks/update.js';
 
 const body = (line: string) => line.replace(/^\S+Z {2}/, '');
 

@@ -6,8 +6,8 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTeam } from '../../src/core/teams.js';
-import { spawnMember } from '../../src/core/spawn.js';
+import { createTeam } from '../../src/core/teams/team-lifecycle.js';
+import { spawnMember } from '../../src/core/members/spawn.js';
 import { startCli, type LineChild } from '../helpers/line-child.js';
 import { cleanEnv, mailroom, mailroomOk } from '../helpers/store-files.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';

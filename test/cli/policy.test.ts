@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createScriptedModel } from '../../src/runtime/models/scripted.js';
 import { runTeammate } from '../../src/runtime/teammate.js';
-import { sendMessage } from '../../src/core/messages.js';
+import { sendMessage } from '../../src/core/messages/send.js';
 import { openFsStores } from '../../src/store/open.js';
 import { errorOf, dataOf, startMcpMember } from '../helpers/mcp-client.js';
 import { until } from '../helpers/runtime.js';

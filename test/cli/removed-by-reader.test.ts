@@ -66,7 +66,7 @@ describe('entries a Claude Code 2.1.332 reader removed', () => {
     const request = JSON.parse((await mailroomOk(dir.path, 'team', 'send', 'observer', '--shutdown-request', '--json')).stdout) as { requestId: string };
     await deliverLikeClaudeCode(paths.inbox('observer'), () => true);
     // An MCP member answers through the same check (shutdown_response refuses ids it never received).
-    const { respondToShutdown } = await import('../../src/core/shutdown.js');
+    const { respondToShutdown } = await import('../../src/core/members/shutdown.js');
     const sent = await respondToShutdown({ root: dir.path, team: TEAM, from: 'observer', requestId: request.requestId, approve: true, requireRequest: true });
     expect(JSON.parse(sent.entry.text)).toMatchObject({ type: 'shutdown_approved', requestId: request.requestId });
     const invented = await respondToShutdown({ root: dir.path, team: TEAM, from: 'observer', requestId: 'shutdown-1@observer', approve: true, requireRequest: true }).catch((e: unknown) => e);
@@ -76,7 +76,7 @@ describe('entries a Claude Code 2.1.332 reader removed', () => {
   it('an inbox file gone with nobody reading it is no delivery: its unread entries are not shown as read', async () => {
     const { rm } = await import('node:fs/promises');
     await rm(paths.inbox('observer'));
-    const { snapshotTeam } = await import('../../src/core/tracker.js');
+    const { snapshotTeam } = await import('../../src/core/live/tracker.js');
     const snapshot = await snapshotTeam({ root: dir.path, team: TEAM });
     expect(snapshot.messages.map((m) => [m.to, m.status, m.removed ?? false])).toEqual([
       ['observer', 'unread', false],

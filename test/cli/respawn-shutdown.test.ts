@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { InboxEntry } from '../../src/protocol/inbox.js';
-import { requestShutdown } from '../../src/core/shutdown.js';
+import { requestShutdown } from '../../src/core/members/shutdown.js';
 import { openFsStores } from '../../src/store/open.js';
 import { until } from '../helpers/runtime.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';

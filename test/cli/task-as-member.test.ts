@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readdir } from 'node:fs/promises';
-import { Layout } from '../../src/store/paths.js';
+import { Layout } from '../../src/store/fs/paths.js';
 import { mailroom, mailroomOk, readJson } from '../helpers/store-files.js';
 import { makeTeam } from '../helpers/team-setup.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';

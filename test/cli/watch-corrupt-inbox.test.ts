@@ -5,9 +5,9 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTeam } from '../../src/core/teams.js';
-import { spawnMember } from '../../src/core/spawn.js';
-import { sendMessage } from '../../src/core/messages.js';
+import { createTeam } from '../../src/core/teams/team-lifecycle.js';
+import { spawnMember } from '../../src/core/members/spawn.js';
+import { sendMessage } from '../../src/core/messages/send.js';
 import { BIN } from '../helpers/cli.js';
 import { startCli, type LineChild } from '../helpers/line-child.js';
 import { cleanEnv, mailroomOk } from '../helpers/store-files.js';

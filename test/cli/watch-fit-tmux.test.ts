@@ -4,8 +4,8 @@
  * they leave out too; with a small team nothing is hidden.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addTask } from '../../src/core/tasks.js';
-import { sendMessage } from '../../src/core/messages.js';
+import { addTask } from '../../src/core/tasks/board.js';
+import { sendMessage } from '../../src/core/messages/send.js';
 import { BIN } from '../helpers/cli.js';
 import { makeTeam } from '../helpers/team-setup.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';

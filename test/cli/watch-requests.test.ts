@@ -7,9 +7,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sendStructured } from '../../src/core/messages.js';
-import { spawnMember } from '../../src/core/spawn.js';
-import { createTeam } from '../../src/core/teams.js';
+import { sendStructured } from '../../src/core/messages/send.js';
+import { spawnMember } from '../../src/core/members/spawn.js';
+import { createTeam } from '../../src/core/teams/team-lifecycle.js';
 import { BIN } from '../helpers/cli.js';
 import { cleanEnv, mailroomOk } from '../helpers/store-files.js';
 import { startCli, type LineChild } from '../helpers/line-child.js';

@@ -15,7 +15,7 @@ import type { Member, TeamConfig } from '../../src/protocol/config.js';
 import { makeInboxEntry, type InboxEntry } from '../../src/protocol/inbox.js';
 import type { StoreHint, TeamStore, Transition } from '../../src/store/team-store.js';
 import { startChild, type Child } from '../helpers/child.js';
-import { readTeamImage } from '../../src/core/store-copy.js';
+import { readTeamImage } from '../../src/core/teams/store-copy.js';
 
 /** What a backend's test file supplies. */
 export interface ContractBackend {

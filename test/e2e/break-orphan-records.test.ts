@@ -11,11 +11,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { stopProcessGroup } from '../../src/core/process-group.js';
-import { ownIdentity } from '../../src/core/process-identity.js';
+import { stopProcessGroup } from '../../src/core/processes/process-group.js';
+import { ownIdentity } from '../../src/core/processes/process-identity.js';
 import type { CommandRecord } from '../../src/protocol/command.js';
-import { openFsStores } from '../../src/store/open.js';
-import { probeProcess } from '../../src/store/proc.js';
+import { localHostStore, openFsStores } from '../../src/store/open.js';
+import { probeProcess } from '../../src/store/fs/proc.js';
 import { isRunning, killLeftovers } from '../helpers/processes.js';
 import { mailroom, mailroomOk } from '../helpers/store-files.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
@@ -57,7 +57,7 @@ async function detached(command: string): Promise<{ pid: number; startTime: numb
 
 /** An owner that is dead: this process's pid with another start time (its pid reused). */
 async function deadOwner(): Promise<CommandRecord['owner']> {
-  const me = await ownIdentity();
+  const me = await ownIdentity(localHostStore());
   return { pid: me.pid, startTime: me.startTime! + 1 };
 }
 
@@ -134,7 +134,7 @@ describe('stopProcessGroup', () => {
   it('signals a group only when the recorded leader leads it', async () => {
     const victim = await detached('sleep 300 & wait');
     const leader = await detached('sleep 301');
-    expect(await stopProcessGroup(victim.pid, leader, 100)).toEqual({ signalled: false, liveness: 'unverified' });
+    expect(await stopProcessGroup(localHostStore(), victim.pid, leader, 100)).toEqual({ signalled: false, liveness: 'unverified' });
     expect([await isRunning(victim.pid), await isRunning(leader.pid)]).toEqual([true, true]);
   });
 
@@ -146,7 +146,7 @@ describe('stopProcessGroup', () => {
     if (probe.kind !== 'running') throw new Error(`sleep ${pid} is not running`);
     expect(probe.pgid).not.toBe(pid);
     const exited = new Promise((r) => child.once('exit', r));
-    expect(await stopProcessGroup(pid, { pid, startTime: probe.startTime }, 5_000)).toEqual({ signalled: true, signal: 'SIGTERM', stopped: true });
+    expect(await stopProcessGroup(localHostStore(), pid, { pid, startTime: probe.startTime }, 5_000)).toEqual({ signalled: true, signal: 'SIGTERM', stopped: true });
     await exited;
     expect(await isRunning(process.pid)).toBe(true);
   });

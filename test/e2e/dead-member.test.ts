@@ -8,11 +8,11 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEAD_GRACE_MS, sweepDeadMembers } from '../../src/core/dead-members.js';
-import { readInbox } from '../../src/core/inbox.js';
-import { addTask } from '../../src/core/tasks.js';
-import { claimTask } from '../../src/core/task-claim.js';
-import { showTeam } from '../../src/core/teams.js';
+import { DEAD_GRACE_MS, sweepDeadMembers } from '../../src/core/members/dead-members.js';
+import { readInbox } from '../../src/core/messages/inbox-read.js';
+import { addTask } from '../../src/core/tasks/board.js';
+import { claimTask } from '../../src/core/tasks/claim.js';
+import { showTeam } from '../../src/core/teams/team-lifecycle.js';
 import { presenceOf } from '../../src/domain/presence.js';
 import { DEFAULT_READER_TTL_MS } from '../../src/domain/reader-claims.js';
 import { openFsStores } from '../../src/store/open.js';

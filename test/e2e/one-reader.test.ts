@@ -9,9 +9,9 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTeam } from '../../src/core/teams.js';
-import { spawnMember } from '../../src/core/spawn.js';
-import { sendMessage } from '../../src/core/messages.js';
+import { createTeam } from '../../src/core/teams/team-lifecycle.js';
+import { spawnMember } from '../../src/core/members/spawn.js';
+import { sendMessage } from '../../src/core/messages/send.js';
 import { InProcessHost } from '../../src/runtime/host.js';
 import { runTeammate } from '../../src/runtime/teammate.js';
 import { openFsStores } from '../../src/store/open.js';

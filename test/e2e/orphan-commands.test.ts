@@ -12,13 +12,13 @@ import { BIN } from '../helpers/cli.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { spawnMember } from '../../src/core/spawn.js';
-import { addTask } from '../../src/core/tasks.js';
-import { createTeam } from '../../src/core/teams.js';
-import { ownIdentity } from '../../src/core/process-identity.js';
+import { spawnMember } from '../../src/core/members/spawn.js';
+import { addTask } from '../../src/core/tasks/board.js';
+import { createTeam } from '../../src/core/teams/team-lifecycle.js';
+import { ownIdentity } from '../../src/core/processes/process-identity.js';
 import type { CommandRecord } from '../../src/protocol/command.js';
-import { openFsStores } from '../../src/store/open.js';
-import { probeProcess } from '../../src/store/proc.js';
+import { localHostStore, openFsStores } from '../../src/store/open.js';
+import { probeProcess } from '../../src/store/fs/proc.js';
 import { startCli, type LineChild } from '../helpers/line-child.js';
 import { isRunning, killLeftovers, pidFrom } from '../helpers/processes.js';
 import { until } from '../helpers/runtime.js';
@@ -155,7 +155,7 @@ describe('commands orphaned by a SIGKILLed runtime', () => {
     pids.push(pid);
     const probe = await probeProcess(pid);
     if (probe.kind !== 'running') throw new Error(`sleep ${pid} is not running`);
-    const me = await ownIdentity();
+    const me = await ownIdentity(localHostStore());
     const store = openFsStores(root);
     const base = { agent: 'a', command: 'sleep 300', pid, pgid: pid, startedAt: Date.now() };
     // Owner "dead": this pid, but another start time (the pid was reused). The command's start time differs too.

@@ -8,7 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openFsStores } from '../../src/store/open.js';
-import { sleep } from '../../src/store/lock.js';
+import { sleep } from '../../src/store/fs/lock.js';
 import { cleanEnv } from '../helpers/store-files.js';
 import { startCli } from '../helpers/line-child.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';

@@ -7,9 +7,9 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addTask } from '../../src/core/tasks.js';
-import { claimTask } from '../../src/core/task-claim.js';
-import { showTeam } from '../../src/core/teams.js';
+import { addTask } from '../../src/core/tasks/board.js';
+import { claimTask } from '../../src/core/tasks/claim.js';
+import { showTeam } from '../../src/core/teams/team-lifecycle.js';
 import { openFsStores } from '../../src/store/open.js';
 import { isAlive } from '../../src/runtime/process/kill.js';
 import { spawnProcessTeammate } from '../../src/runtime/process/spawn.js';

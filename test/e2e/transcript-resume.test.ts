@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { sendMessage } from '../../src/core/messages.js';
+import { sendMessage } from '../../src/core/messages/send.js';
 import { openFsStores } from '../../src/store/open.js';
 import { isAlive } from '../../src/runtime/process/kill.js';
 import { spawnProcessTeammate } from '../../src/runtime/process/spawn.js';

@@ -13,10 +13,10 @@
 // On a MailroomError it prints "<CODE>: <message>" to stderr and exits with the CLI's exit code.
 import { open, unlink } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { acquireLock } from '../../dist/store/lock.js';
+import { acquireLock } from '../../dist/store/fs/lock.js';
 import { readFile } from 'node:fs/promises';
-import { writeJsonFile } from '../../dist/store/json-file.js';
-import { writeFileAtomic } from '../../dist/store/atomic-write.js';
+import { writeJsonFile } from '../../dist/store/fs/json-file.js';
+import { writeFileAtomic } from '../../dist/store/fs/atomic-write.js';
 import { exitCodeFor } from '../../dist/errors.js';
 
 const [mode, file, stale] = process.argv.slice(2);

@@ -4,7 +4,7 @@
  * started.
  */
 import { readFile } from 'node:fs/promises';
-import { probeProcess } from '../../src/store/proc.js';
+import { probeProcess } from '../../src/store/fs/proc.js';
 import { until } from './runtime.js';
 
 /** True when `pid` exists and has not exited (a zombie counts as exited). Linux only. */

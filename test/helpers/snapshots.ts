@@ -2,9 +2,9 @@
  * A hand-built team snapshot covering every member state, board state and message kind, for
  * screen tests; and a generator of large teams for the render tests.
  */
-import { describeText } from '../../src/core/describe.js';
-import { messageKey } from '../../src/core/journal.js';
-import { buildSnapshot, type MessageView, type TeamSnapshot } from '../../src/core/snapshot.js';
+import { describeText } from '../../src/core/live/describe.js';
+import { messageKey } from '../../src/core/live/journal-observed.js';
+import { buildSnapshot, type MessageView, type TeamSnapshot } from '../../src/core/live/snapshot.js';
 import type { Member, TeamConfig } from '../../src/protocol/config.js';
 import type { InboxEntry } from '../../src/protocol/inbox.js';
 import { parseMessageText } from '../../src/protocol/structured.js';

@@ -4,10 +4,10 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { createTeam } from '../../src/core/teams.js';
-import { spawnMember, type BackendType } from '../../src/core/spawn.js';
+import { createTeam } from '../../src/core/teams/team-lifecycle.js';
+import { spawnMember, type BackendType } from '../../src/core/members/spawn.js';
 import { makeInboxEntry, type InboxEntry } from '../../src/protocol/inbox.js';
-import { Layout } from '../../src/store/paths.js';
+import { Layout } from '../../src/store/fs/paths.js';
 
 /** Creates `team` in `root` with the lead and the given teammates (no spawn prompt, so no inbox yet). */
 export async function makeTeam(root: string, team: string, members: ReadonlyArray<string | { name: string; backend: BackendType }> = []): Promise<void> {

@@ -11,8 +11,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isMailroomError } from '../../src/errors.js';
-import { sendMessage } from '../../src/core/messages.js';
-import { ReaderLease } from '../../src/core/reader-claim.js';
+import { sendMessage } from '../../src/core/messages/send.js';
+import { ReaderLease } from '../../src/core/members/reader-claim.js';
 import { openFsStores } from '../../src/store/open.js';
 import type { Stores } from '../../src/store/selection.js';
 import { makeTempDir } from '../helpers/temp-dir.js';

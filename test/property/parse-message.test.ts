@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { STRUCTURED_SCHEMAS, isStructuredType, parseMessageText } from '../../src/protocol/structured.js';
-import { completeStructured } from '../../src/core/messages.js';
+import { completeStructured } from '../../src/core/messages/send.js';
 
 const anyText = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.json(), fc.jsonValue().map((v) => JSON.stringify(v) ?? ''));
 

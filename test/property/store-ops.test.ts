@@ -8,12 +8,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isMailroomError, type ErrorCode } from '../../src/errors.js';
-import { sendMessage } from '../../src/core/messages.js';
-import { markRead, readInbox } from '../../src/core/inbox.js';
-import { archiveInbox } from '../../src/core/inbox-archive.js';
-import { claimTask } from '../../src/core/task-claim.js';
-import { updateTask } from '../../src/core/task-update.js';
-import { addTask, listTasks } from '../../src/core/tasks.js';
+import { sendMessage } from '../../src/core/messages/send.js';
+import { markRead, readInbox } from '../../src/core/messages/inbox-read.js';
+import { archiveInbox } from '../../src/core/messages/inbox-archive.js';
+import { claimTask } from '../../src/core/tasks/claim.js';
+import { updateTask } from '../../src/core/tasks/update.js';
+import { addTask, listTasks } from '../../src/core/tasks/board.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { makeTeam } from '../helpers/team-setup.js';
 

@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readTeamImage } from '../../src/core/store-copy.js';
+import { readTeamImage } from '../../src/core/teams/store-copy.js';
 import { openStores } from '../../src/store/open.js';
 import type { StoreSelection } from '../../src/store/selection.js';
 import type { TeamImage } from '../../src/store/team-store.js';

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addTask } from '../../src/core/tasks.js';
+import { addTask } from '../../src/core/tasks/board.js';
 import { isAlive, presenceOf } from '../../src/domain/presence.js';
 import { loadTeamFile } from '../../src/runtime/run/team-file.js';
 import { openStores } from '../../src/store/open.js';

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeInboxEntry } from '../../src/protocol/inbox.js';
 import { FsTeamStore } from '../../src/store/fs/team-store.js';
-import { Layout } from '../../src/store/paths.js';
+import { Layout } from '../../src/store/fs/paths.js';
 import { startChild, type Child } from '../helpers/child.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 import { makeTeam } from '../helpers/team-setup.js';

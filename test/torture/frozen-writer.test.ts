@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FROZEN_STALE_MS, frozenFigures, runFrozenWriter, type FreezePoint, type FrozenKind } from '../../bench/lib/frozen-writer.mjs';
 import { runMailroom } from '../../bench/lib/torture.mjs';
-import { Layout } from '../../src/store/paths.js';
+import { Layout } from '../../src/store/fs/paths.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 import { makeTeam } from '../helpers/team-setup.js';
 

@@ -7,8 +7,8 @@ import { mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acquireLock, sleep } from '../../src/store/lock.js';
-import { writeJsonFile } from '../../src/store/json-file.js';
+import { acquireLock, sleep } from '../../src/store/fs/lock.js';
+import { writeJsonFile } from '../../src/store/fs/json-file.js';
 import { startChild } from '../helpers/child.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 

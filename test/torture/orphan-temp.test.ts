@@ -12,7 +12,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { judge, runLibraryTorture } from '../../bench/lib/torture.mjs';
-import { Layout } from '../../src/store/paths.js';
+import { Layout } from '../../src/store/fs/paths.js';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../helpers/cli.js';
 import { startChild } from '../helpers/child.js';

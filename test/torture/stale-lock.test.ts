@@ -8,7 +8,7 @@ import { mkdir, readFile, utimes } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runMailroom } from '../../bench/lib/torture.mjs';
-import { Layout } from '../../src/store/paths.js';
+import { Layout } from '../../src/store/fs/paths.js';
 import { startChild } from '../helpers/child.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 import { makeTeam } from '../helpers/team-setup.js';

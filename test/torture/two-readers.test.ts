@@ -6,9 +6,9 @@
  * (handed out, distinct, lost, refused starts) — recorded in the closing note of issue 9.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { createTeam } from '../../src/core/teams.js';
-import { spawnMember } from '../../src/core/spawn.js';
-import { sendMessage } from '../../src/core/messages.js';
+import { createTeam } from '../../src/core/teams/team-lifecycle.js';
+import { spawnMember } from '../../src/core/members/spawn.js';
+import { sendMessage } from '../../src/core/messages/send.js';
 import { dataOf, startMcpMember, type McpMember } from '../helpers/mcp-client.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 

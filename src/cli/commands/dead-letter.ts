@@ -1,6 +1,6 @@
 /**
  * `mailroom dead-letter list|retry`: messages left unread by members who left the team
- * (src/core/dead-letters.ts; docs/cli.md "dead-letter").
+ * (src/core/messages/dead-letters.ts; docs/cli.md "dead-letter").
  */
 import type { Argv, CommandModule } from 'yargs';
 import { MailroomError } from '../../errors.js';
@@ -17,7 +17,7 @@ const list: CommandModule<GlobalArgs, GlobalArgs> = {
   command: 'list',
   describe: 'Messages left unread by members who left, oldest first',
   handler: async (a) => {
-    const { listDeadLetters } = await import('../../core/dead-letters.js');
+    const { listDeadLetters } = await import('../../core/messages/dead-letters.js');
     const letters = await listDeadLetters(await teamTarget(a));
     emit(a.json, letters, () =>
       letters.length === 0
@@ -38,7 +38,7 @@ const retry: CommandModule<GlobalArgs, RetryArgs> = {
       .example('$0 dead-letter retry 0b6f… --to carol', 'Give a departed member\'s unread message to carol') as Argv<RetryArgs>,
   handler: async (a) => {
     if ((a.id === undefined) === (a.all !== true)) throw new MailroomError('USAGE', 'Name one dead letter id, or pass --all (not both). List them with `mailroom dead-letter list`.');
-    const { retryDeadLetters } = await import('../../core/dead-letters.js');
+    const { retryDeadLetters } = await import('../../core/messages/dead-letters.js');
     const done = await retryDeadLetters({ ...(await teamTarget(a)), ...(a.all ? { all: true } : { ids: [a.id!] }), ...(a.to !== undefined ? { to: a.to } : {}) });
     emit(a.json, done, () => (done.length === 0 ? 'No dead letters.' : done.map((r) => `Re-sent dead letter ${r.id} to ${r.to} as ${r.entry.msg_id ?? '(no msg_id)'}.`)));
   },

@@ -7,8 +7,8 @@ import type { Argv, CommandModule } from 'yargs';
 import { MailroomError } from '../../errors.js';
 import { emit } from '../output.js';
 import { openStore, type GlobalArgs } from '../globals.js';
-import type { DoctorFinding, DoctorReport } from '../../core/doctor.js';
-import { plural } from '../render/plural.js';
+import type { DoctorFinding, DoctorReport } from '../../core/doctor/doctor.js';
+import { plural } from '../../core/text/plural.js';
 
 interface DoctorArgs extends GlobalArgs {
   fix?: boolean;
@@ -24,7 +24,7 @@ export const doctorCommand: CommandModule<GlobalArgs, DoctorArgs> = {
       .example('$0 doctor', 'Report problems; exit 7 if there are any')
       .example('$0 doctor --fix --json', 'Repair and print the report as JSON') as Argv<DoctorArgs>,
   handler: async (a) => {
-    const { doctor } = await import('../../core/doctor.js');
+    const { doctor } = await import('../../core/doctor/doctor.js');
     const report = await doctor({ root: await openStore(a), team: a.team, fix: a.fix });
     emit(a.json, report, () => render(report));
     if (report.remaining > 0) {

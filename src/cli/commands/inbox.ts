@@ -39,11 +39,11 @@ export const inboxCommand: CommandModule<GlobalArgs, InboxArgs> = {
     if (a.agent !== undefined && a.as !== undefined && a.agent !== a.as) {
       throw new MailroomError('USAGE', `Give the inbox once: "${a.agent}" and --as ${a.as} name different members. Run with --help for usage.`);
     }
-    const { readInbox } = await import('../../core/inbox.js');
+    const { readInbox } = await import('../../core/messages/inbox-read.js');
     const target = await teamTarget(a);
     const view = await readInbox({ ...target, agent: a.agent ?? a.as, unread: a.unread, markRead: a['mark-read'], includeArchived: a.all });
     if (a.status) {
-      const { deliveryTimes, statusOf } = await import('../../core/delivery-status.js');
+      const { deliveryTimes, statusOf } = await import('../../core/messages/delivery-status.js');
       const store = target.root.team;
       const times = await deliveryTimes(store, target.team);
       const messages = await Promise.all(view.messages.map(async (m) => ({ ...m, status: (await statusOf(store, target.team, view.agent, m.entry, times)).state })));

@@ -1,6 +1,6 @@
 /**
  * `mailroom message show <msg_id>`: where a message is in its delivery states (queued → delivered
- * → read → replied; core/delivery-status.ts), and when it reached each.
+ * → read → replied; core/messages/delivery-status.ts), and when it reached each.
  */
 import type { Argv, CommandModule } from 'yargs';
 import { emit } from '../output.js';
@@ -18,7 +18,7 @@ const show: CommandModule<GlobalArgs, ShowArgs> = {
       .positional('id', { type: 'string', demandOption: true, describe: 'The message\'s msg_id (printed by `team send`)' })
       .example('$0 message show 0b6f…', 'Has bob read it? Did he reply?') as Argv<ShowArgs>,
   handler: async (a) => {
-    const { messageStatus, DELIVERY_STATES } = await import('../../core/delivery-status.js');
+    const { messageStatus, DELIVERY_STATES } = await import('../../core/messages/delivery-status.js');
     const s = await messageStatus({ ...(await teamTarget(a)), msgId: a.id });
     emit(a.json, s, () => [
       `Message ${s.msg_id} from ${s.from} to ${s.to}: ${s.state}`,

@@ -1,14 +1,14 @@
 /**
  * `mailroom requests`, `mailroom approve <request-id>`, `mailroom deny <request-id> --reason …`:
- * the lead's side of approvals (core/requests.ts). Requests and answers are Claude Code's
+ * the lead's side of approvals (core/messages/approvals.ts). Requests and answers are Claude Code's
  * permission, plan-approval and sandbox messages (reference §4), so they work with Claude Code
  * teammates and mailroom ones alike.
  */
 import type { Argv, CommandModule } from 'yargs';
 import { emit } from '../output.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
-import { terminalSafe } from '../../core/terminal-text.js';
-import type { Answered, ListedRequest } from '../../core/requests.js';
+import { terminalSafe } from '../../core/text/terminal-text.js';
+import type { Answered, ListedRequest } from '../../core/messages/approvals.js';
 
 interface RequestsArgs extends GlobalArgs {
   all?: boolean;
@@ -30,7 +30,7 @@ export const requestsCommand: CommandModule<GlobalArgs, RequestsArgs> = {
       .example('$0 requests --json', 'The same as JSON (id, kind, from, summary, message)') as Argv<RequestsArgs>,
   handler: async (a) => {
     const target = await teamTarget(a);
-    const { listRequests } = await import('../../core/requests.js');
+    const { listRequests } = await import('../../core/messages/approvals.js');
     const requests = await listRequests({ ...target, all: a.all === true });
     emit(a.json, requests.map(requestView), () =>
       requests.length === 0
@@ -53,7 +53,7 @@ function answerView(r: Answered) {
 
 async function answer(a: AnswerArgs, approve: boolean): Promise<void> {
   const target = await teamTarget(a);
-  const { answerRequest } = await import('../../core/requests.js');
+  const { answerRequest } = await import('../../core/messages/approvals.js');
   const done = await answerRequest({ ...target, requestId: a.id, approve, feedback: a.feedback, reason: a.reason, from: a.as });
   emit(a.json, answerView(done), () => `${approve ? 'Approved' : 'Denied'} ${done.request.kind} request ${done.request.id} from ${done.request.from}.`);
 }

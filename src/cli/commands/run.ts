@@ -6,11 +6,11 @@ import type { Argv, CommandModule } from 'yargs';
 import { MailroomError } from '../../errors.js';
 import { emit } from '../output.js';
 import { openStore, type GlobalArgs } from '../globals.js';
-import { terminalSafe } from '../../core/terminal-text.js';
-import { shellQuote } from '../../core/shell-quote.js';
+import { terminalSafe } from '../../core/text/terminal-text.js';
+import { shellQuote } from '../../core/text/shell-quote.js';
 import { selectionHint } from '../../store/open.js';
 import { durationOption } from '../durations.js';
-import { plural } from '../render/plural.js';
+import { plural } from '../../core/text/plural.js';
 
 interface RunArgs extends GlobalArgs {
   file: string;

@@ -5,7 +5,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { emit } from '../output.js';
 import { openStoreNamed, type GlobalArgs } from '../globals.js';
-import { plural } from '../render/plural.js';
+import { plural } from '../../core/text/plural.js';
 
 interface CopyArgs extends GlobalArgs {
   from: string;
@@ -23,7 +23,7 @@ const copy: CommandModule<GlobalArgs, CopyArgs> = {
       .example('$0 store copy --team demo --from ~/.mailroom --to redis://10.0.0.5:6379', 'Move team "demo" into Redis')
       .example('$0 store copy --team session-1a2b --from ~/.claude --to /tmp/copy', "Copy a Claude Code team to a directory") as Argv<CopyArgs>,
   handler: async (a) => {
-    const { copyTeam } = await import('../../core/store-copy.js');
+    const { copyTeam } = await import('../../core/teams/store-copy.js');
     const from = await openStoreNamed(a.from, a);
     const to = await openStoreNamed(a.to, a);
     const report = await copyTeam({ from, to, team: a.team as string });

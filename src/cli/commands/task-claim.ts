@@ -31,7 +31,7 @@ export const taskClaimCommand: CommandModule<GlobalArgs, ClaimArgs> = {
       throw new MailroomError('INVALID_ARGUMENT', 'Give either a task id or --next (not both).');
     }
     const options = { ...target, as: a.as, busyCheck: a['busy-check'] };
-    const { claimNextTask, claimTask } = await import('../../core/task-claim.js');
+    const { claimNextTask, claimTask } = await import('../../core/tasks/claim.js');
     const task = a.next ? await claimNextTask(options) : await claimTask({ ...options, id: String(a.id) });
     if (!task) throw new MailroomError('NO_READY_TASK', `No ready task in team "${target.team}" (pending, unowned, unblocked). See \`mailroom task list\`.`);
     emit(a.json, task, () => `${a.as} claimed task #${task.id}: ${task.subject}`);

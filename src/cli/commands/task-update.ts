@@ -51,9 +51,9 @@ export const taskUpdateCommand: CommandModule<GlobalArgs, UpdateArgs> = {
       .example('$0 task update 3 --blocked-by 1,2', 'Make #3 wait for #1 and #2')
       .example('$0 task update 3 --remove-blocked-by 2', '#3 no longer waits for #2') as Argv<UpdateArgs>,
   handler: async (a) => {
-    const { updateTask } = await import('../../core/task-update.js');
+    const { updateTask } = await import('../../core/tasks/update.js');
     const target = await teamTarget(a);
-    const { requirePermitted } = await import('../../core/policy.js');
+    const { requirePermitted } = await import('../../core/teams/policy.js');
     await requirePermitted(target, a.as, [
       ...(a.status === 'deleted' ? [{ rule: 'deleteTasks' as const, id: String(a.id) }] : []),
       ...(a.owner && a.owner !== a.as ? [{ rule: 'assignTasks' as const, owner: a.owner }] : []),

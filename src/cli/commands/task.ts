@@ -40,9 +40,9 @@ const add: CommandModule<GlobalArgs, AddArgs> = {
       .option('requires', { type: 'string', array: true, describe: 'Capabilities a claimant must declare, e.g. review,csv (stored as metadata.requires)' })
       .example('$0 task add "Summarise data" --blocked-by 1 --metadata command="wc -l data.csv"', 'Add a task blocked by #1') as Argv<AddArgs>,
   handler: async (a) => {
-    const { addTask } = await import('../../core/tasks.js');
+    const { addTask } = await import('../../core/tasks/board.js');
     const target = await teamTarget(a);
-    const { requirePermitted } = await import('../../core/policy.js');
+    const { requirePermitted } = await import('../../core/teams/policy.js');
     await requirePermitted(target, a.as, [{ rule: 'createTasks' }, ...(a.owner && a.owner !== a.as ? [{ rule: 'assignTasks' as const, owner: a.owner }] : [])]);
     const task = await addTask({
       ...target,
@@ -88,7 +88,7 @@ const list: CommandModule<GlobalArgs, ListArgs> = {
       .option('ready', { type: 'boolean', describe: 'Only pending, unowned, unblocked tasks' })
       .example('$0 task list --ready', 'Tasks anyone can claim now') as Argv<ListArgs>,
   handler: async (a) => {
-    const { listTasks } = await import('../../core/tasks.js');
+    const { listTasks } = await import('../../core/tasks/board.js');
     const views = await listTasks({ ...(await teamTarget(a)), status: parseStatus(a.status), owner: a.owner, ready: a.ready });
     emit(a.json, views, () => (views.length ? taskTable(views) : ['(no tasks)']));
   },
@@ -99,7 +99,7 @@ const show: CommandModule<GlobalArgs, GlobalArgs & { id: string }> = {
   describe: 'Show one task',
   builder: (y) => y.positional('id', { type: 'string', demandOption: true, describe: 'Task id' }).example('$0 task show 2', 'Show task #2') as Argv<GlobalArgs & { id: string }>,
   handler: async (a) => {
-    const { getTask } = await import('../../core/tasks.js');
+    const { getTask } = await import('../../core/tasks/board.js');
     const view = await getTask({ ...(await teamTarget(a)), id: String(a.id) });
     emit(a.json, view, () => taskDetail(view));
   },
@@ -114,9 +114,9 @@ const remove: CommandModule<GlobalArgs, GlobalArgs & { id: string; as?: string }
       .option('as', { type: 'string', describe: 'Who deletes it (default: team-lead); the team policy (deleteTasks) binds this member' })
       .example('$0 task delete 3', 'Delete task #3') as Argv<GlobalArgs & { id: string; as?: string }>,
   handler: async (a) => {
-    const { deleteTask } = await import('../../core/tasks.js');
+    const { deleteTask } = await import('../../core/tasks/board.js');
     const target = await teamTarget(a);
-    const { requirePermitted } = await import('../../core/policy.js');
+    const { requirePermitted } = await import('../../core/teams/policy.js');
     await requirePermitted(target, a.as, [{ rule: 'deleteTasks', id: String(a.id) }]);
     const task = await deleteTask({ ...target, id: String(a.id), ...(a.as !== undefined ? { as: a.as } : {}) });
     emit(a.json, { deleted: task }, () => `Deleted task #${task.id}: ${task.subject}`);

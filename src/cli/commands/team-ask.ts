@@ -1,6 +1,6 @@
 /**
  * `mailroom team ask <member> "<question>"`: send a message that expects a reply, wait for the
- * reply (core/ask.ts) and print it. Exit 0 with the reply; WAIT_TIMEOUT (exit 9) when none came in
+ * reply (core/messages/ask.ts) and print it. Exit 0 with the reply; WAIT_TIMEOUT (exit 9) when none came in
  * time (the ask is then cancelled, and a late reply is marked as late in the asker's inbox);
  * MEMBER_UNREACHABLE (exit 4) at once for a member that cannot answer.
  */
@@ -51,7 +51,7 @@ export const teamAskCommand: CommandModule<GlobalArgs, AskArgs> = {
     }
     const text = await readText(a.text);
     if (text === '') throw new MailroomError('MESSAGE_INVALID', 'The question is empty: give the text to ask.');
-    const { ask } = await import('../../core/ask.js');
+    const { ask } = await import('../../core/messages/ask.js');
     const result = await ask({ ...target, to: a.to, from: a.as, text, summary: a.summary, timeoutMs: a.timeout, idempotencyKey: a['idempotency-key'] });
     emit(a.json, result, () => result.reply.text);
   },

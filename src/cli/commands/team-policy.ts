@@ -33,7 +33,7 @@ export const teamPolicyCommand: CommandModule<GlobalArgs, PolicyArgs> = {
     const changes = [...(a.allow ?? []).map(parseAllow), ...(a.open ?? []).map((rule) => ({ rule, who: undefined }))];
     let policy: Record<string, unknown>;
     if (changes.length > 0) {
-      const { changePolicy } = await import('../../core/policy.js');
+      const { changePolicy } = await import('../../core/teams/policy.js');
       policy = await changePolicy(target, changes);
     } else {
       policy = (await target.root.team.readSettings(target.team)).policy ?? {};

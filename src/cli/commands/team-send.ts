@@ -6,11 +6,11 @@ import { MailroomError } from '../../errors.js';
 import { emit } from '../output.js';
 import { durationOption } from '../durations.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
-import { plural } from '../render/plural.js';
-import type { SentMessage } from '../../core/messages.js';
+import { plural } from '../../core/text/plural.js';
+import type { SentMessage } from '../../core/messages/send.js';
 import type { Stores } from '../../store/selection.js';
-import { leadHearingWarning } from '../../core/lead-hearing.js';
-import { terminalSafe } from '../../core/terminal-text.js';
+import { leadHearingWarning } from '../../core/messages/lead-hearing.js';
+import { terminalSafe } from '../../core/text/terminal-text.js';
 import { routed } from '../route-option.js';
 
 interface SendArgs extends GlobalArgs {
@@ -83,17 +83,17 @@ function assertOptionsFit(a: SendArgs): void {
 
 async function dispatch(a: SendArgs, target: { root: Stores; team: string }): Promise<SentMessage> {
   assertOptionsFit(a);
-  const { requirePermitted } = await import('../../core/policy.js');
+  const { requirePermitted } = await import('../../core/teams/policy.js');
   await requirePermitted(target, a.as, [{ rule: 'message', to: a.to }]);
-  if (a['shutdown-request']) return (await import('../../core/shutdown.js')).requestShutdown({ ...target, to: a.to, reason: a.reason });
+  if (a['shutdown-request']) return (await import('../../core/members/shutdown.js')).requestShutdown({ ...target, to: a.to, reason: a.reason });
   if (a['shutdown-approve'] || a['shutdown-reject']) {
     if (!a.as || !a['request-id']) throw new MailroomError('INVALID_ARGUMENT', 'A shutdown answer needs --as <teammate> and --request-id <id from the request>.');
-    const { respondToShutdown } = await import('../../core/shutdown.js');
+    const { respondToShutdown } = await import('../../core/members/shutdown.js');
     return respondToShutdown({ ...target, from: a.as, requestId: a['request-id'], approve: a['shutdown-approve'] === true, reason: a.reason, to: a.to });
   }
-  const { sendMessage, sendStructured } = await import('../../core/messages.js');
+  const { sendMessage, sendStructured } = await import('../../core/messages/send.js');
   if (a.structured !== undefined) return sendStructured({ ...target, to: a.to, from: a.as, message: parseStructured(a.structured) });
-  // Waiting for a reply makes the message an ask (core/ask.ts): its reader's next message to the sender answers it.
+  // Waiting for a reply makes the message an ask (core/messages/ask.ts): its reader's next message to the sender answers it.
   const extras = a.wait === 'replied' ? { reply_expected: true, reply_by: new Date(Date.now() + (a.timeout ?? 60_000)).toISOString() } : undefined;
   return sendMessage({ ...target, to: a.to, from: a.as, summary: a.summary, text: await readText(a.text), ...(a['idempotency-key'] !== undefined ? { idempotencyKey: a['idempotency-key'] } : {}), ...(extras ? { extras } : {}) });
 }
@@ -111,7 +111,7 @@ function parseStructured(json: string): { type: string } & Record<string, unknow
   return value as { type: string } & Record<string, unknown>;
 }
 
-/** One stderr line when the message went to a Claude Code lead that does not read its inbox now (core/lead-hearing.ts). */
+/** One stderr line when the message went to a Claude Code lead that does not read its inbox now (core/messages/lead-hearing.ts). */
 async function warnIfLeadCannotHear(target: { root: Stores; team: string }, to: readonly string[]): Promise<void> {
   const warning = await leadHearingWarning({ ...target, to });
   if (warning !== undefined) process.stderr.write(`mailroom: warning: ${terminalSafe(warning)}\n`);
@@ -127,7 +127,7 @@ export const teamSendCommand: CommandModule<GlobalArgs, SendArgs> = {
     const route = a['to-capability'] !== undefined ? await routed(a, target) : undefined;
     const sent = await dispatch(a, target);
     if (a.wait !== undefined) {
-      const { waitForState } = await import('../../core/delivery-status.js');
+      const { waitForState } = await import('../../core/messages/delivery-status.js');
       const status = await waitForState({ ...target, msgId: sent.entry.msg_id!, state: a.wait as 'delivered' | 'read' | 'replied', timeoutMs: a.timeout ?? 60_000 });
       emit(a.json, { ...sent, ...(route ? { route } : {}), status }, () => `Sent to ${sent.to} (msg_id ${sent.entry.msg_id}): ${status.state}${typeof status.at[status.state] === 'string' ? ` at ${status.at[status.state] as string}` : ''}`);
       return;
@@ -162,8 +162,8 @@ export const teamBroadcastCommand: CommandModule<GlobalArgs, BroadcastArgs> = {
       .example('$0 team broadcast "Stand-up in 5 minutes"', 'Message everyone') as Argv<BroadcastArgs>,
   handler: async (a) => {
     const target = await teamTarget(a);
-    const { broadcast } = await import('../../core/messages.js');
-    const { broadcastActions, requirePermitted } = await import('../../core/policy.js');
+    const { broadcast } = await import('../../core/messages/send.js');
+    const { broadcastActions, requirePermitted } = await import('../../core/teams/policy.js');
     await requirePermitted(target, a.as, await broadcastActions(target, a.as));
     const sent = await broadcast({ ...target, text: await readText(a.text), from: a.as, summary: a.summary });
     emit(a.json, sent, () => `Sent to ${plural(sent.length, 'member')}: ${sent.map((s) => s.to).join(', ') || '(nobody)'}`);

@@ -67,7 +67,7 @@ export const teamSpawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
       emit(a.json, started, () => `Spawned ${started.member.name} (${started.member.agentId}, ${started.member.color}) in tmux pane ${started.paneId} (session ${started.session}) as process ${started.pid}`);
       return;
     }
-    const { spawnMember } = await import('../../core/spawn.js');
+    const { spawnMember } = await import('../../core/members/spawn.js');
     const member = await spawnMember(options);
     emit(a.json, member, () => `Spawned ${member.name} (${member.agentId}, ${member.color}, ${options.backend ?? 'in-process'}) in team ${target.team}`);
   },

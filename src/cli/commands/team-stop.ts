@@ -34,7 +34,7 @@ export const teamStopCommand: CommandModule<GlobalArgs, StopArgs> = {
   handler: async (a) => {
     const { stopTeammate } = await import('../../runtime/lifecycle/stop.js');
     const target = await teamTarget(a);
-    const { requirePermitted } = await import('../../core/policy.js');
+    const { requirePermitted } = await import('../../core/teams/policy.js');
     await requirePermitted(target, a.as, [{ rule: 'stopMembers', target: a.name }]);
     const r = await stopTeammate({ ...target, name: a.name, force: a.force, timeoutMs: a.timeout, reason: a.reason, onWaiting: (w) => {
         // With --json, stderr carries only the JSON error object.

@@ -13,7 +13,7 @@ import { teamDeleteCommand } from './team-delete.js';
 import { emit } from '../output.js';
 import { openStore, teamTarget, type GlobalArgs } from '../globals.js';
 import { teamDetail } from '../render/text.js';
-import { plural } from '../render/plural.js';
+import { plural } from '../../core/text/plural.js';
 
 type Args<T> = GlobalArgs & T;
 
@@ -28,13 +28,13 @@ const create: CommandModule<GlobalArgs, Args<{ team: string; description?: strin
       .example('$0 team create research --description "Literature review"', 'Create team "research"')
       .example('$0 team create ops --signed', 'A team where a hand-written shutdown_request stops nobody') as Argv<Args<{ team: string; description?: string; signed?: boolean }>>,
   handler: async (a) => {
-    const { createTeam } = await import('../../core/teams.js');
+    const { createTeam } = await import('../../core/teams/team-lifecycle.js');
     const root = await openStore(a);
     if (a.signed && (await root.host.readTeamKey(a.team)) !== undefined) {
       throw new MailroomError('TEAM_EXISTS', `A signing key for team "${a.team}" is left on this machine (${root.host.location}/mailroom/keys/${a.team}.key): move it away, or restore that team.`);
     }
     const config = await createTeam({ root, team: a.team, description: a.description });
-    const signing = a.signed ? await (await import('../../core/signing.js')).enableSigning({ root, team: a.team }) : undefined;
+    const signing = a.signed ? await (await import('../../core/teams/signing.js')).enableSigning({ root, team: a.team }) : undefined;
     emit(a.json, signing ? { ...config, signing } : config, () => `Created team ${config.name} (lead: team-lead)${signing ? `, signed (key ${signing.keyId})` : ''}`);
   },
 };
@@ -44,7 +44,7 @@ const list: CommandModule<GlobalArgs, GlobalArgs> = {
   describe: 'List teams',
   builder: (y) => y.example('$0 team list --claude', "List Claude Code's teams"),
   handler: async (a) => {
-    const { listTeams } = await import('../../core/teams.js');
+    const { listTeams } = await import('../../core/teams/team-lifecycle.js');
     const teams = await listTeams({ root: await openStore(a) });
     emit(a.json, teams, () => (teams.length ? teams : ['(no teams)']));
   },
@@ -59,7 +59,7 @@ const show: CommandModule<GlobalArgs, Args<{ name?: string }>> = {
       .example('$0 team show research', 'Show team "research"') as Argv<Args<{ name?: string }>>,
   handler: async (a) => {
     const target = await teamTarget({ ...a, team: a.name ?? a.team });
-    const { showTeam } = await import('../../core/teams.js');
+    const { showTeam } = await import('../../core/teams/team-lifecycle.js');
     const summary = await showTeam(target);
     emit(a.json, summary, () => teamDetail(summary));
   },
@@ -76,7 +76,7 @@ const restore: CommandModule<GlobalArgs, Args<{ name?: string; list?: boolean }>
       .example('$0 team restore --list', 'Show every deleted team with its id') as Argv<Args<{ name?: string; list?: boolean }>>,
   handler: async (a) => {
     const root = await openStore(a);
-    const { listDeletedTeams, restoreTeam } = await import('../../core/teams.js');
+    const { listDeletedTeams, restoreTeam } = await import('../../core/teams/team-lifecycle.js');
     if (a.list || a.name === undefined) {
       const deleted = await listDeletedTeams({ root, team: a.name });
       emit(a.json, deleted, () => (deleted.length ? deleted.map((d) => `${d.id}  ${d.team}  deleted ${new Date(d.deletedAt).toISOString()}`) : ['(no deleted teams)']));

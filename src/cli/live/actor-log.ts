@@ -3,9 +3,9 @@
  * member (a message's sender when the event names no actor), of every kind, refused attempts
  * (`refused` events) included. Text lines, or with `--json` one event per line as stored.
  */
-import { describeJournalEvent } from '../../core/events.js';
-import { describeText } from '../../core/describe.js';
-import { terminalSafe } from '../../core/terminal-text.js';
+import { describeJournalEvent } from '../../core/live/watch-events.js';
+import { describeText } from '../../core/live/describe.js';
+import { terminalSafe } from '../../core/text/terminal-text.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
 import { parseMessageText } from '../../protocol/structured.js';
 import type { Stores } from '../../store/selection.js';

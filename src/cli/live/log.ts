@@ -11,12 +11,12 @@
  * stopped: it reads the journal when the team's feed hints that it grew.
  */
 import { isMailroomError } from '../../errors.js';
-import { JournalPrinter } from '../../core/journal-lines.js';
-import { describeText } from '../../core/describe.js';
-import { terminalSafe } from '../../core/terminal-text.js';
-import { followTeam, type Following } from '../../core/follow.js';
-import { JournalReader, type ShownEvent } from '../../core/journal-reader.js';
-import { TeamTracker } from '../../core/tracker.js';
+import { JournalPrinter } from '../../core/live/journal-lines.js';
+import { describeText } from '../../core/live/describe.js';
+import { terminalSafe } from '../../core/text/terminal-text.js';
+import { followTeam, type Following } from '../../core/live/follow.js';
+import { JournalReader, type ShownEvent } from '../../core/live/journal-reader.js';
+import { TeamTracker } from '../../core/live/tracker.js';
 import { parseMessageText } from '../../protocol/structured.js';
 import type { Stores } from '../../store/selection.js';
 import { untilStopped, writeLine } from './stop.js';

@@ -3,13 +3,13 @@
  * line per event on stdout (plain, or NDJSON with `--json`) until SIGINT/SIGTERM, a closed pipe, or
  * the team's removal by Claude Code at the end of its session.
  */
-import { followTeam } from '../../core/follow.js';
+import { followTeam } from '../../core/live/follow.js';
 import type { Stores } from '../../store/selection.js';
-import type { TeamEvent } from '../../core/events.js';
+import type { TeamEvent } from '../../core/live/watch-events.js';
 import { eventLine, eventRecord, problemLines, readyLine, readyRecord, requestFields, requestLine, requestRecord } from './records.js';
-import { followRequests } from '../../core/requests-follow.js';
-import { hintScope, scopeHints } from '../hint-scope.js';
-import { terminalSafe } from '../../core/terminal-text.js';
+import { followRequests } from '../../core/live/requests-follow.js';
+import { hintScope, scopeHints } from '../../core/text/hint-scope.js';
+import { terminalSafe } from '../../core/text/terminal-text.js';
 import { untilStopped, writeLine } from './stop.js';
 
 /** Options of {@link runPlainWatch}. */

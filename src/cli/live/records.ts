@@ -2,9 +2,9 @@
  * The lines `mailroom watch` prints when it is not drawing a screen: one plain line per event, or
  * with `--json` one JSON object per line (NDJSON). Documented in docs/watch.md.
  */
-import { describeEvent, type TeamEvent } from '../../core/events.js';
-import type { TeamSnapshot } from '../../core/snapshot.js';
-import type { OpenRequest } from '../../core/requests.js';
+import { describeEvent, type TeamEvent } from '../../core/live/watch-events.js';
+import type { TeamSnapshot } from '../../core/live/snapshot.js';
+import type { OpenRequest } from '../../core/messages/approvals.js';
 
 /** The JSON form of an event: `{at, team, kind, …}`; messages are flattened to their entry. */
 export function eventRecord(team: string, atMs: number, e: TeamEvent): Record<string, unknown> {

@@ -2,7 +2,7 @@
  * Human-readable output of `mailroom run`: progress lines (each message that reaches the lead) and
  * the closing report (who did what, timings, shutdown, files to look at).
  */
-import { describeText } from '../../core/describe.js';
+import { describeText } from '../../core/live/describe.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
 import { parseMessageText } from '../../protocol/structured.js';
 import type { MemberReport, RunReport, TaskReport } from '../../runtime/run/report.js';

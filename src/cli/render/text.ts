@@ -1,10 +1,10 @@
 /**
  * Human-readable rendering of library results for the CLI (pure functions returning lines).
  */
-import { describeText } from '../../core/describe.js';
-import type { InboxMessage } from '../../core/inbox.js';
-import type { MemberSummary, TeamSummary } from '../../core/teams.js';
-import type { TaskView } from '../../core/tasks.js';
+import { describeText } from '../../core/live/describe.js';
+import type { InboxMessage } from '../../core/messages/inbox-read.js';
+import type { MemberSummary, TeamSummary } from '../../core/teams/team-lifecycle.js';
+import type { TaskView } from '../../core/tasks/board.js';
 import type { Task } from '../../protocol/task.js';
 import { askOf, inReplyTo, isLateReply } from '../../domain/replies.js';
 

@@ -8,9 +8,9 @@
  */
 import { isMailroomError } from '../../errors.js';
 import { teamOf, type StoreRef } from '../../core/context.js';
-import { TeamFeed } from '../../core/feed.js';
-import { findMember, leadName } from '../../core/members.js';
-import { requestShutdown } from '../../core/shutdown.js';
+import { TeamFeed } from '../../core/live/feed.js';
+import { findMember, leadName } from '../../domain/roster.js';
+import { requestShutdown } from '../../core/members/shutdown.js';
 import { parseMessageText } from '../../protocol/structured.js';
 import { Waiter } from '../wake/waiter.js';
 import { deadline } from '../deadline.js';

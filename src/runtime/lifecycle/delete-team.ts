@@ -5,8 +5,8 @@
  * team-lead`) is not stopped: it is reported, and finds the team gone.
  */
 import { isMailroomError } from '../../errors.js';
-import { deleteTeam } from '../../core/teams.js';
-import { runningMembers, type RunningMember } from '../../core/running-members.js';
+import { deleteTeam } from '../../core/teams/team-lifecycle.js';
+import { runningMembers, type RunningMember } from '../../core/members/running-members.js';
 import { storeOf, type TeamOptions } from '../../core/context.js';
 import { isTeammate } from '../../domain/roster.js';
 import type { DeletedTeam } from '../../store/team-store.js';

@@ -7,7 +7,7 @@
  * {@link IDLE_RESULT_MAX} characters, so a lead sees what a teammate said even when it did not send
  * it (#82687).
  */
-import { sendStructured } from '../../core/messages.js';
+import { sendStructured } from '../../core/messages/send.js';
 import type { StoreRef } from '../../core/context.js';
 import type { TurnOutcome } from '../turn.js';
 

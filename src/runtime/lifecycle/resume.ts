@@ -7,7 +7,7 @@
  * Its unread mail is delivered and its own assigned task found first, as at any start.
  */
 import { storeOf, type TeamOptions } from '../../core/context.js';
-import { mayBeRunning } from '../../core/process-identity.js';
+import { mayBeRunning } from '../../core/processes/process-identity.js';
 import { isAlive, presenceOf } from '../../domain/presence.js';
 import { startProcessTeammate } from '../process/start.js';
 import { startTmuxTeammate } from '../tmux/spawn.js';
@@ -40,7 +40,7 @@ export async function resumeTeam(options: TeamOptions): Promise<ResumedMember[]>
     // A claim still live but held by the recorded (dead) process is that process's: its ttl has not run out yet.
     const p = presenceOf(name, claims, Date.now());
     const otherRuntime = isAlive(p) && !(p.host === stores.host.hostId && p.pid === record.pid);
-    if ((await mayBeRunning(record)) || otherRuntime) {
+    if ((await mayBeRunning(stores.host, record)) || otherRuntime) {
       out.push({ name, outcome: 'running', pid: record.pid });
       continue;
     }

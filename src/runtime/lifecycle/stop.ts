@@ -7,14 +7,14 @@
  */
 import { MailroomError } from '../../errors.js';
 import { storeOf, type TeamOptions } from '../../core/context.js';
-import { requireMember } from '../../core/members.js';
+import { requireMember } from '../../domain/roster.js';
 import { isAlive, presenceOf } from '../../domain/presence.js';
 import type { Member } from '../../protocol/config.js';
 import { recordIsFor } from '../../protocol/member-record.js';
-import { completeShutdown } from '../../core/shutdown.js';
+import { completeShutdown } from '../../core/members/shutdown.js';
 import type { Stores } from '../../store/selection.js';
-import { stopProcessGroup } from '../../core/process-group.js';
-import { livenessOf, mayBeRunning, waitUntilGone } from '../../core/process-identity.js';
+import { stopProcessGroup } from '../../core/processes/process-group.js';
+import { livenessOf, mayBeRunning, waitUntilGone, type ProcessProber } from '../../core/processes/process-identity.js';
 import type { ProcessRecord } from '../../protocol/process.js';
 import { terminate } from '../process/kill.js';
 import { closeMemberPane } from '../tmux/close.js';
@@ -84,7 +84,7 @@ export async function stopTeammate(options: StopOptions): Promise<StopResult> {
     onSent: async (id) => {
       const record = await stores.host.readProcessRecord(options.team, options.name).catch(() => undefined);
       const present = isAlive(presenceOf(options.name, await stores.team.readClaims(options.team).catch(() => []), Date.now()));
-      options.onWaiting?.({ requestId: id, timeoutMs, recordedProcess: record !== undefined && (await mayBeRunning(record)), present });
+      options.onWaiting?.({ requestId: id, timeoutMs, recordedProcess: record !== undefined && (await mayBeRunning(stores.host, record)), present });
     },
   });
   if (answer.kind === 'rejected') {
@@ -106,16 +106,16 @@ async function nothingRuns(stores: Stores, team: string, member: Member): Promis
   const own = records.find((r) => r.name === member.name);
   if (!own || !recordIsFor(own, member)) return false;
   if (isAlive(presenceOf(member.name, claims, Date.now()))) return false;
-  return processRecord === undefined || !(await mayBeRunning(processRecord));
+  return processRecord === undefined || !(await mayBeRunning(stores.host, processRecord));
 }
 
 async function teardown(stores: Stores, o: StopOptions, member: Member, outcome: StopResult['outcome'], kill: boolean): Promise<StopResult> {
   const record = await stores.host.readProcessRecord(o.team, o.name);
   let killedPid: number | undefined;
   if (record) {
-    if (await stopProcess(record, kill)) killedPid = record.pid;
+    if (await stopProcess(stores.host, record, kill)) killedPid = record.pid;
     // A process still there after SIGKILL (stuck in the kernel) keeps its record: a later stop or doctor finds it.
-    if (!(await mayBeRunning(record))) await stores.host.deleteProcessRecord(o.team, o.name);
+    if (!(await mayBeRunning(stores.host, record))) await stores.host.deleteProcessRecord(o.team, o.name);
   }
   const done = await completeShutdown({ root: stores, team: o.team, name: o.name });
   // A tmux member's pane closes with its agent; one left open (its agent was killed, or kept by remain-on-exit) is closed here.
@@ -136,9 +136,9 @@ async function teardown(stores: Stores, o: StopOptions, member: Member, outcome:
  * signalled; a record without a start time is trusted on its pid alone, as before start times were
  * recorded. @returns true when a process was signalled
  */
-async function stopProcess(record: ProcessRecord, kill: boolean): Promise<boolean> {
-  if (!kill && (await waitUntilGone(record, 5_000))) return false;
-  const state = await livenessOf(record);
-  if (state === 'alive') return (await stopProcessGroup(record.pid, record)).signalled;
+async function stopProcess(host: ProcessProber, record: ProcessRecord, kill: boolean): Promise<boolean> {
+  if (!kill && (await waitUntilGone(host, record, 5_000))) return false;
+  const state = await livenessOf(host, record);
+  if (state === 'alive') return (await stopProcessGroup(host, record.pid, record)).signalled;
   return state === 'unverified' && (await terminate(record.pid));
 }

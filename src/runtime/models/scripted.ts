@@ -13,7 +13,7 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { MailroomError } from '../../errors.js';
-import { readUserFile } from '../../store/user-files.js';
+import type { HostStore } from '../../store/host-store.js';
 import { modelCallAborted } from './abort.js';
 import { shutdownRequestIn } from './request-view.js';
 import type { Model, ModelRequest, ModelResponse, StopReason } from './types.js';
@@ -65,9 +65,12 @@ export function createScriptedModel(options: ScriptedModelOptions): ScriptedMode
   };
 }
 
-/** Loads a script file (YAML or JSON). @throws INVALID_ARGUMENT when missing or malformed */
-export async function loadScriptedModel(path: string): Promise<ScriptedModel> {
-  const raw: unknown = parseYaml(await readUserFile(path, 'model script'));
+/**
+ * Loads a script file (YAML or JSON), read through the host store (a file the user points at).
+ * @throws INVALID_ARGUMENT when missing or malformed
+ */
+export async function loadScriptedModel(path: string, host: Pick<HostStore, 'readUserFile'>): Promise<ScriptedModel> {
+  const raw: unknown = parseYaml(await host.readUserFile(path, 'model script'));
   const list = Array.isArray(raw) ? raw : (raw as { turns?: unknown } | null)?.turns;
   const parsed = z.array(ScriptedTurnSchema).safeParse(list);
   if (!parsed.success) {

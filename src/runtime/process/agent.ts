@@ -3,16 +3,16 @@
  * starts it, its output going to the log file) or in the foreground. It first claims the member's
  * pid record (`teams/<team>/processes/<name>.json`), so a second runtime for the member — foreground
  * or detached — is refused while this one runs; then it reaps the team's commands orphaned by a
- * runtime that died (core/orphan-commands.ts); it logs one timestamped line per event to `out`, and
+ * runtime that died (core/processes/orphan-commands.ts); it logs one timestamped line per event to `out`, and
  * removes its own pid record whenever it returns (a SIGKILLed agent leaves a record that the next
  * claim finds stale).
  */
 import { MailroomError, isMailroomError } from '../../errors.js';
 import { storeOf, type StoreRef } from '../../core/context.js';
-import { requireMember } from '../../core/members.js';
-import { describeReap, reapOrphanCommands } from '../../core/orphan-commands.js';
-import { startSweeper, type Sweeper } from '../../core/dead-members.js';
-import { ReaderLease } from '../../core/reader-claim.js';
+import { requireMember } from '../../domain/roster.js';
+import { describeReap, reapOrphanCommands } from '../../core/processes/orphan-commands.js';
+import { startSweeper, type Sweeper } from '../../core/members/dead-members.js';
+import { ReaderLease } from '../../core/members/reader-claim.js';
 import type { Stores } from '../../store/selection.js';
 import { createModel } from '../models/index.js';
 import { runTeammate, type TeammateExit } from '../teammate.js';
@@ -44,12 +44,12 @@ export interface AgentProcessOptions {
 export async function runAgentProcess(options: AgentProcessOptions): Promise<TeammateExit> {
   const store = storeOf(options.root);
   const member = requireMember(await store.team.readConfig(options.team), options.name, 'teammate');
-  await claimTeammate(store, options.team, options.name, await ownAgentRecord(options.team, options.name, options.model));
+  await claimTeammate(store, options.team, options.name, await ownAgentRecord(store, options.team, options.name, options.model));
   let reader: ReaderLease | undefined;
   let sweeper: Sweeper | undefined;
   try {
     const spec = options.model ?? member.model;
-    const model = await createModel(spec).catch((err: unknown) => {
+    const model = await createModel(spec, store.host).catch((err: unknown) => {
       if (!isMailroomError(err, 'INVALID_ARGUMENT') || options.model) throw err;
       throw new MailroomError('INVALID_ARGUMENT', `${err.message} (it comes from ${options.name}'s "model" in config.json; pass --model kind:name to choose one).`, { cause: err });
     });

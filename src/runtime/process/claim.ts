@@ -4,12 +4,12 @@
  * itself, foreground or detached — and a claim is refused while another recorded process may still
  * run on this machine. A record whose process is gone, or whose pid now belongs to another process
  * (start time differs), is stale and replaced. (The member's reader claim, which every kind of
- * reader holds, is taken as the teammate starts: core/reader-claim.ts.)
+ * reader holds, is taken as the teammate starts: core/members/reader-claim.ts.)
  */
 import { MailroomError } from '../../errors.js';
 import type { StoreRef } from '../../core/context.js';
 import { hostOf } from '../../core/context.js';
-import { identify, mayBeRunning } from '../../core/process-identity.js';
+import { identify, mayBeRunning } from '../../core/processes/process-identity.js';
 import type { ProcessRecord } from '../../protocol/process.js';
 
 /**
@@ -23,8 +23,9 @@ export async function claimTeammate(root: StoreRef, team: string, name: string, 
 
 /** The member's recorded process when it may still run, else undefined. */
 export async function runningTeammate(root: StoreRef, team: string, name: string): Promise<ProcessRecord | undefined> {
-  const record = await hostOf({ root }).readProcessRecord(team, name);
-  return record && (await mayBeRunning(record)) ? record : undefined;
+  const host = hostOf({ root });
+  const record = await host.readProcessRecord(team, name);
+  return record && (await mayBeRunning(host, record)) ? record : undefined;
 }
 
 /** Throws {@link teammateRunning} when the member's recorded process may still run. */
@@ -34,8 +35,8 @@ export async function assertNotRunning(root: StoreRef, team: string, name: strin
 }
 
 /** The record of this process as `mailroom agent <name>` (argv: this process's command line). */
-export async function ownAgentRecord(team: string, name: string, model?: string): Promise<ProcessRecord> {
-  const self = await identify(process.pid);
+export async function ownAgentRecord(root: StoreRef, team: string, name: string, model?: string): Promise<ProcessRecord> {
+  const self = await identify(hostOf({ root }), process.pid);
   return {
     team,
     agent: name,

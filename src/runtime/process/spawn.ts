@@ -6,8 +6,8 @@
  * "Backends").
  */
 import { MailroomError } from '../../errors.js';
-import { rollBackSpawn } from '../../core/spawn-rollback.js';
-import { spawnMember, type SpawnOptions } from '../../core/spawn.js';
+import { rollBackSpawn } from '../../core/members/spawn-rollback.js';
+import { spawnMember, type SpawnOptions } from '../../core/members/spawn.js';
 import type { Member } from '../../protocol/config.js';
 import type { ProcessRecord } from '../../protocol/process.js';
 import { startProcessTeammate } from './start.js';

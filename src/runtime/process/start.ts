@@ -7,8 +7,8 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { MailroomError } from '../../errors.js';
 import { storeOf, type StoreRef } from '../../core/context.js';
-import { requireMember } from '../../core/members.js';
-import { identify } from '../../core/process-identity.js';
+import { requireMember } from '../../domain/roster.js';
+import { identify } from '../../core/processes/process-identity.js';
 import type { ProcessRecord } from '../../protocol/process.js';
 import { selectionArgs, selectionEnv } from '../../store/open.js';
 import type { Stores } from '../../store/selection.js';
@@ -57,7 +57,7 @@ export async function startProcessTeammate(options: ProcessStartOptions): Promis
     const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: ['ignore', log.fd, log.fd], cwd: member.cwd, env: { ...process.env, ...selectionEnv(store.selection), ...options.env } });
     const pid = await spawned(child, member.cwd);
     try {
-      const startTime = (await identify(pid))?.startTime;
+      const startTime = (await identify(store.host, pid))?.startTime;
       const record = { team, agent: name, pid, ...(startTime !== undefined ? { startTime } : {}), logFile: log.location, startedAt: Date.now(), argv, ...(options.model ? { model: options.model } : {}) };
       await claimTeammate(store, team, name, record).catch(async (err: unknown) => {
         await terminate(pid);

@@ -7,9 +7,9 @@
  */
 import type { StoreRef } from '../../core/context.js';
 import { storeOf } from '../../core/context.js';
-import type { TeamFeed } from '../../core/feed.js';
-import { leadName } from '../../core/members.js';
-import { ReaderLease } from '../../core/reader-claim.js';
+import type { TeamFeed } from '../../core/live/feed.js';
+import { leadName } from '../../domain/roster.js';
+import { ReaderLease } from '../../core/members/reader-claim.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
 
 /** Follows the lead's inbox until `stop()`. */

@@ -3,7 +3,7 @@
  * task is ready for anyone. Nobody is working then, so nobody can create new work: the state is
  * stable. (A ready task that a model-driven teammate keeps declining is ended by the run timeout.)
  */
-import { listTasks } from '../../core/tasks.js';
+import { listTasks } from '../../core/tasks/board.js';
 import { isUnread } from '../../protocol/inbox.js';
 import { teamOf, type StoreRef } from '../../core/context.js';
 import type { InProcessHost } from '../host.js';

@@ -8,7 +8,7 @@
 import { resolve } from 'node:path';
 import type { InboxEntry } from '../../protocol/inbox.js';
 import { storeOf, type StoreRef } from '../../core/context.js';
-import { describeReap, reapOrphanCommands } from '../../core/orphan-commands.js';
+import { describeReap, reapOrphanCommands } from '../../core/processes/orphan-commands.js';
 import { InProcessHost, type HostStopResult } from '../host.js';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from '../lifecycle/answer.js';
 import { createModel } from '../models/index.js';
@@ -65,7 +65,7 @@ export interface RunTeamOptions {
 
 /**
  * Runs a team file to completion. Before it sets the team up, the team's orphaned commands are
- * reaped (core/orphan-commands.ts), even when the team then turns out to exist. Every member's
+ * reaped (core/processes/orphan-commands.ts), even when the team then turns out to exist. Every member's
  * model is created and the work directory made before anything is written to the store: when
  * either fails, no team is left behind.
  * @throws INVALID_ARGUMENT (team file, model spec or script, work directory), TEAM_EXISTS, MODEL_ERROR
@@ -78,7 +78,7 @@ export async function runTeam(o: RunTeamOptions): Promise<RunReport> {
   // Everything that can fail without the store is done first (models: specs, keys, script files;
   // the work directory), so a failure leaves no half-created team and the same command can be rerun.
   const members = resolveMembers(loaded, o.model);
-  const models = await Promise.all(members.map((m) => createModel(m.model)));
+  const models = await Promise.all(members.map((m) => createModel(m.model, stores.host)));
   const workdir = await stores.host.ensureUserDir(o.workdir ?? (loaded.file.workdir !== undefined ? resolve(loaded.dir, loaded.file.workdir) : process.cwd()), 'work directory');
   const declared = await snapshotOutputs(stores.host, loaded, workdir);
   const setUp = { store: stores, loaded, team, workdir, members };

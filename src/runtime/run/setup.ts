@@ -3,10 +3,10 @@
  * member registered in-process with its model and spawn prompt, and the tasks in file order with
  * their dependencies and commands (in `metadata`).
  */
-import { createTeam } from '../../core/teams.js';
-import { spawnMember } from '../../core/spawn.js';
+import { createTeam } from '../../core/teams/team-lifecycle.js';
+import { spawnMember } from '../../core/members/spawn.js';
 import { parseCapabilities, REQUIRES_KEY } from '../../domain/capabilities.js';
-import { addTask } from '../../core/tasks.js';
+import { addTask } from '../../core/tasks/board.js';
 import { storeOf, type StoreRef } from '../../core/context.js';
 import { parseModelSpec } from '../models/index.js';
 import type { LoadedTeamFile, TaskSpec } from './team-file.js';

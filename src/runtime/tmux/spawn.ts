@@ -11,10 +11,10 @@
 import { randomBytes } from 'node:crypto';
 import { MailroomError, isErrorCode } from '../../errors.js';
 import { storeOf, type TeamOptions } from '../../core/context.js';
-import { requireMember } from '../../core/members.js';
+import { requireMember } from '../../domain/roster.js';
 import { assertNotRunning } from '../process/claim.js';
-import { rollBackSpawn } from '../../core/spawn-rollback.js';
-import { spawnMember, type SpawnOptions } from '../../core/spawn.js';
+import { rollBackSpawn } from '../../core/members/spawn-rollback.js';
+import { spawnMember, type SpawnOptions } from '../../core/members/spawn.js';
 import type { Member } from '../../protocol/config.js';
 import { rosterBackend } from '../../protocol/backend.js';
 import { selectionArgs, selectionEnv } from '../../store/open.js';

@@ -6,7 +6,7 @@ import type { Catalogue } from '../../tools/catalogue.js';
 import type { TurnRecord } from '../../tools/types.js';
 import type { ToolSpec } from '../models/types.js';
 import type { Stores } from '../../store/selection.js';
-import type { TeamFeed } from '../../core/feed.js';
+import type { TeamFeed } from '../../core/live/feed.js';
 
 export type { TurnRecord } from '../../tools/types.js';
 

@@ -4,7 +4,7 @@
  * through `check`. A hint that arrives while `check` runs is not lost: it makes the waiter check
  * again. Journal and reader-claim hints never wake it (every beat and every delivery would).
  */
-import type { FeedHint, TeamFeed } from '../../core/feed.js';
+import type { FeedHint, TeamFeed } from '../../core/live/feed.js';
 
 /** Decides whether there is work; `undefined` means keep waiting. */
 export type WorkCheck<W> = () => Promise<W | undefined>;

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { writeFileAtomic } from '../atomic-write.js';
+import { writeFileAtomic } from './atomic-write.js';
 import { ensureDir, type FsContext } from './context.js';
 
 /** The state text, or undefined when there is none. */

@@ -7,8 +7,8 @@
 import { readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { CommandRecordSchema, type CommandRecord } from '../../protocol/command.js';
-import { readJsonFile, writeJsonFile } from '../json-file.js';
-import { pathPart } from '../names.js';
+import { readJsonFile, writeJsonFile } from './json-file.js';
+import { pathPart } from './names.js';
 import { ensureDir, type FsContext } from './context.js';
 
 const RECORD_FILE = /^[1-9][0-9]*\.json$/;

@@ -7,11 +7,11 @@ import { existsSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { isErrno } from '../../errors.js';
 import type { EventStamp } from '../../domain/events.js';
-import type { Layout } from '../paths.js';
-import { withLock, type HeldLock, type LockOptions } from '../lock.js';
-import { DIR_MODE } from '../json-file.js';
-import { makeDirs } from '../make-dirs.js';
-import { lockDirFor } from '../paths.js';
+import type { Layout } from './paths.js';
+import { withLock, type HeldLock, type LockOptions } from './lock.js';
+import { DIR_MODE } from './json-file.js';
+import { makeDirs } from './make-dirs.js';
+import { lockDirFor } from './paths.js';
 import type { OpContext } from '../team-store.js';
 
 /** What every filesystem-store module needs. */

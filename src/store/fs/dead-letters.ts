@@ -14,7 +14,7 @@ import { deadLetterOf, DeadLetterSchema, isDeadLetter, type DeadLetter } from '.
 import { entryKey } from '../../domain/entries.js';
 import { deliveryEvent } from '../../domain/events.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
-import { corruptFile, readJsonFile, writeJsonFile } from '../json-file.js';
+import { corruptFile, readJsonFile, writeJsonFile } from './json-file.js';
 import type { OpContext, Transition } from '../team-store.js';
 import { ensureDir, locked, nowOf, stampOf, type FsContext } from './context.js';
 import { saveInbox, withInbox } from './inboxes.js';

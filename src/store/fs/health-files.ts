@@ -10,7 +10,7 @@ import { MEMBER_RECORD_VERSION, MemberRecordSchema } from '../../protocol/member
 import { ProcessRecordSchema } from '../../protocol/process.js';
 import { TaskSchema } from '../../protocol/task.js';
 import type { StateFileKind } from '../health.js';
-import { readJsonFile } from '../json-file.js';
+import { readJsonFile } from './json-file.js';
 import { commandRecordAt } from './commands.js';
 import type { FsContext } from './context.js';
 

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import type { StoreIssue } from '../health.js';
-import { MAX_NAME_BYTES, pathPart } from '../names.js';
+import { MAX_NAME_BYTES, pathPart } from './names.js';
 import type { TeamConfig } from '../../protocol/config.js';
 import type { RosterIssue } from '../team-store.js';
 import type { FsContext } from './context.js';

@@ -11,11 +11,11 @@
 import { nameIssues } from './health-names.js';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { KEEP_NAME, TEMP_NAME } from '../atomic-write.js';
-import { ageMs, dirId } from '../lock-dir.js';
-import { staleTimeOf } from '../lock.js';
-import { tombstoneOf } from '../names.js';
-import { STALE_INFIX, TAKEOVER_SUFFIX, isStale } from '../lock-takeover.js';
+import { KEEP_NAME, TEMP_NAME } from './atomic-write.js';
+import { ageMs, dirId } from './lock-dir.js';
+import { staleTimeOf } from './lock.js';
+import { tombstoneOf } from './names.js';
+import { STALE_INFIX, TAKEOVER_SUFFIX, isStale } from './lock-takeover.js';
 import type { StoreIssue } from '../health.js';
 import type { FsContext } from './context.js';
 import { checkStateFile, stateFileKind } from './health-files.js';

@@ -24,8 +24,8 @@ import { z } from 'zod';
 import { isErrno } from '../../errors.js';
 import { InboxEntrySchema } from '../../protocol/inbox.js';
 import { TaskSchema, type Task } from '../../protocol/task.js';
-import { readJsonFile, writeJsonFile } from '../json-file.js';
-import type { HeldLock } from '../lock.js';
+import { readJsonFile, writeJsonFile } from './json-file.js';
+import type { HeldLock } from './lock.js';
 import type { StoredMessage } from '../team-store.js';
 import { ensureDir, locked, type FsContext } from './context.js';
 
@@ -94,7 +94,7 @@ export async function readTaskKey(ctx: FsContext, team: string, key: string): Pr
 
 /**
  * Writes a task key's record under `list`, the task-list lock the caller holds (confirmed before and
- * after the rename, src/store/locked-write.ts: a holder paused past the stale time never replaces a
+ * after the rename, src/store/fs/locked-write.ts: a holder paused past the stale time never replaces a
  * record another holder wrote meanwhile).
  */
 export async function writeTaskKey(ctx: FsContext, team: string, record: Omit<TaskKeyRecord, 'v' | 'task'> & { task?: Task | undefined }, list: HeldLock): Promise<void> {

@@ -6,15 +6,15 @@
  *
  * Crash safety: entries are appended (and fsynced) *before* the live file is rewritten without
  * them, so a crash in between leaves an entry in both places, never in neither; readers drop the
- * duplicate (core/inbox.ts). A writer killed mid-append leaves a torn last line: the next
+ * duplicate (core/messages/inbox-read.ts). A writer killed mid-append leaves a torn last line: the next
  * append starts on a fresh line, and readers skip lines that do not parse.
  */
 import { open, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileWriteError, isErrno } from '../../errors.js';
 import { InboxEntrySchema, type InboxEntry } from '../../protocol/inbox.js';
-import type { HeldLock } from '../lock.js';
-import { FILE_MODE } from '../modes.js';
+import type { HeldLock } from './lock.js';
+import { FILE_MODE } from './modes.js';
 import { ensureDir, type FsContext } from './context.js';
 
 /** What an archive holds: its valid entries in archive order, and how many lines did not parse. */

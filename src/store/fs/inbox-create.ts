@@ -4,8 +4,8 @@
 import { link, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { isErrno } from '../../errors.js';
-import { tempPathFor } from '../atomic-write.js';
-import { FILE_MODE } from '../modes.js';
+import { tempPathFor } from './atomic-write.js';
+import { FILE_MODE } from './modes.js';
 import { ensureDir, exists } from './context.js';
 
 /**

@@ -6,7 +6,7 @@
  * holds the lock next, for an append, appends every spooled batch (oldest first) together with its
  * own in one write, journals their events, leaves each waiter a **receipt** `<batch>.done` (what was
  * stored and journalled for it: timestamps may have moved, src/domain/entries.ts) and removes the
- * batches only after that write is confirmed (src/store/locked-write.ts). A waiter whose batch is
+ * batches only after that write is confirmed (src/store/fs/locked-write.ts). A waiter whose batch is
  * gone is done: it reads its receipt and returns what it says, as if it had appended itself. A
  * waiter that gets the lock first appends the spool itself. So each append waits for at most about
  * one write of the holder, whoever wins the lock, and 8 writers share each fsync.
@@ -23,8 +23,8 @@ import { watch, type FSWatcher } from 'node:fs';
 import { mkdir, readdir, readFile, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { MailroomError, isErrno } from '../../errors.js';
-import { DEFAULT_WAIT_MS, tryAcquireLock, withLock, type HeldLock, type LockOptions } from '../lock.js';
-import { DIR_MODE, FILE_MODE } from '../modes.js';
+import { DEFAULT_WAIT_MS, tryAcquireLock, withLock, type HeldLock, type LockOptions } from './lock.js';
+import { DIR_MODE, FILE_MODE } from './modes.js';
 import { exists } from './context.js';
 
 /** One spooled batch: its file and what its appender spooled (a JSON value; the caller gives it meaning). */

@@ -1,7 +1,7 @@
 /**
  * Inbox files: `teams/<inboxTeam>/inboxes/<agent>.json`, a JSON array, locked with
  * `<agent>.json.lock` (reference §3, §6). Created lazily as `[]` with an exclusive create, then
- * changed only under the lock; every write is the locked write step of src/store/locked-write.ts
+ * changed only under the lock; every write is the locked write step of src/store/fs/locked-write.ts
  * (atomic; a write that lands after its lock was lost merges back by entry identity), and each
  * transition journals its events right after its write, still under the lock. Appends are in
  * inbox-append.ts.
@@ -23,10 +23,10 @@ import { deliveryEvent } from '../../domain/events.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
 import { InboxEntrySchema, type InboxEntry } from '../../protocol/inbox.js';
 import { stampNow } from '../health.js';
-import { corruptFile, readJsonFile, writeJsonFile } from '../json-file.js';
-import type { HeldLock } from '../lock.js';
-import type { LockedWriteOptions } from '../locked-write.js';
-import { pathPart } from '../names.js';
+import { corruptFile, readJsonFile, writeJsonFile } from './json-file.js';
+import type { HeldLock } from './lock.js';
+import type { LockedWriteOptions } from './locked-write.js';
+import { pathPart } from './names.js';
 import type { InboxHistory, InboxRef, OpContext, Transition } from '../team-store.js';
 import { exists, locked, stampOf, type FsContext } from './context.js';
 import { appendToArchive, readArchive } from './inbox-archive.js';
@@ -46,7 +46,7 @@ export interface OpenInbox {
   entries: InboxEntry[];
   /** Length of the file's text (characters; bytes for ASCII). */
   chars: number;
-  /** The file's text as read (the base a displaced write merges from, src/store/locked-write.ts). */
+  /** The file's text as read (the base a displaced write merges from, src/store/fs/locked-write.ts). */
   text: string;
   lock: HeldLock;
 }

@@ -18,7 +18,7 @@ import { open, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileWriteError, isErrno } from '../../errors.js';
 import { parseEvent, type TeamEventRecord } from '../../protocol/events.js';
-import { FILE_MODE } from '../json-file.js';
+import { FILE_MODE } from './json-file.js';
 import type { Cursor, EventPage } from '../team-store.js';
 import { ensureDir, type FsContext } from './context.js';
 

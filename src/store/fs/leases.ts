@@ -28,7 +28,7 @@
  * deletes the paused holder's temporary file before it removes the lock (lock-takeover.ts). The
  * paused rename then fails, which is a retryable loss: the step runs again under a new lock, on the
  * sidecar and inbox as they are then. So the sidecar needs no keep link and merge (the locked write
- * step of src/store/locked-write.ts), and keeps its cheaper un-fsynced write. The inbox writes of an
+ * step of src/store/fs/locked-write.ts), and keeps its cheaper un-fsynced write. The inbox writes of an
  * acknowledgement go through that step (inboxes.ts).
  */
 import { randomUUID } from 'node:crypto';
@@ -41,10 +41,10 @@ import type { TeamEventRecord } from '../../protocol/events.js';
 import { isUnreadEntry } from '../../domain/entries.js';
 import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { isErrno } from '../../errors.js';
-import { tempPathFor } from '../atomic-write.js';
-import { corruptFile, formatJson, FILE_MODE } from '../json-file.js';
-import { lostLock, type HeldLock } from '../lock.js';
-import { testFreeze } from '../test-freeze.js';
+import { tempPathFor } from './atomic-write.js';
+import { corruptFile, formatJson, FILE_MODE } from './json-file.js';
+import { lostLock, type HeldLock } from './lock.js';
+import { testFreeze } from './test-freeze.js';
 import type { Lease, OpContext, TakeOptions, Transition } from '../team-store.js';
 import { ensureDir, locked, nowOf, stampOf, type FsContext } from './context.js';
 import { markEntries, readInbox, saveInbox, withInbox, type OpenInbox } from './inboxes.js';

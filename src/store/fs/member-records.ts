@@ -8,7 +8,7 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MEMBER_RECORD_VERSION, MemberRecordSchema, type MemberRecord } from '../../protocol/member-record.js';
-import { corruptFile, readJsonFile, writeJsonFile } from '../json-file.js';
+import { corruptFile, readJsonFile, writeJsonFile } from './json-file.js';
 import { ensureDir, type FsContext } from './context.js';
 
 /** The record of `name`; undefined when missing or of another version. @throws FILE_CORRUPT */

@@ -9,12 +9,12 @@ import { open, readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isErrno } from '../../errors.js';
 import { ProcessRecordSchema, type ProcessRecord } from '../../protocol/process.js';
-import { corruptFile, formatJson, readJsonFile, writeJsonFile, FILE_MODE } from '../json-file.js';
-import { withLock } from '../lock.js';
-import { lockDirFor } from '../paths.js';
+import { corruptFile, formatJson, readJsonFile, writeJsonFile, FILE_MODE } from './json-file.js';
+import { withLock } from './lock.js';
+import { lockDirFor } from './paths.js';
 import { judgeProcess } from '../../domain/processes.js';
 import type { AgentLog } from '../host-store.js';
-import { probeProcess } from '../proc.js';
+import { probeProcess } from './proc.js';
 import { ensureDir, type FsContext } from './context.js';
 import { mergeObject } from './recover-object.js';
 

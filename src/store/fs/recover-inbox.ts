@@ -1,5 +1,5 @@
 /**
- * Merging an inbox after a displaced write (src/store/locked-write.ts): a writer paused past the
+ * Merging an inbox after a displaced write (src/store/fs/locked-write.ts): a writer paused past the
  * stale time renamed its version over one another holder wrote after taking the lock over. Inbox
  * entries have identity — `msg_id`, else (`from`, `timestamp`, `text`), which Claude Code keeps
  * unique in an inbox (reference §8 rule 14) — so nothing of either writer need be lost. Starting
@@ -15,8 +15,8 @@
  * entry of the other version that the file lacks counts as added: nothing is lost, a removal may
  * come back.
  */
-import { formatJson } from '../json-file.js';
-import type { MergeInput, MergeResult } from '../locked-write.js';
+import { formatJson } from './json-file.js';
+import type { MergeInput, MergeResult } from './locked-write.js';
 
 /** Identity of a raw inbox entry: `msg_id`, else from + timestamp + text; an odd value: its JSON. */
 export function entryIdentity(entry: unknown): string {

@@ -1,6 +1,6 @@
 /**
  * Merging a task file, a team config or a process record after a displaced write
- * (src/store/locked-write.ts): a writer paused past the stale time renamed its version over one
+ * (src/store/fs/locked-write.ts): a writer paused past the stale time renamed its version over one
  * another holder wrote after taking the lock over. Starting from the file as it is now (the paused
  * writer's version plus anything written since), the merge re-applies what the other holder
  * changed relative to the version both started from (`base`), as a three-way merge of JSON:
@@ -17,8 +17,8 @@
  * Nothing of either writer is lost, and the paused writer reports success only when its change
  * is in the file.
  */
-import { formatJson } from '../json-file.js';
-import type { MergeInput, MergeResult } from '../locked-write.js';
+import { formatJson } from './json-file.js';
+import type { MergeInput, MergeResult } from './locked-write.js';
 import { clone, isRecord, same, setKey } from './recover-inbox.js';
 
 /** The {@link Merge} of JSON-object files. @throws when a version is not an object */

@@ -6,7 +6,7 @@
 import { settingsEvent } from '../../domain/events.js';
 import { applySettingsPatch, type SettingsChange } from '../../domain/settings.js';
 import { TeamSettingsSchema, defaultSettings, type SettingsPatch, type TeamSettings } from '../../protocol/settings.js';
-import { corruptFile, readJsonFile, writeJsonFile } from '../json-file.js';
+import { corruptFile, readJsonFile, writeJsonFile } from './json-file.js';
 import type { OpContext, Transition } from '../team-store.js';
 import { locked, stampOf, type FsContext } from './context.js';
 import { journal } from './journal.js';

@@ -2,7 +2,7 @@
  * The filesystem backend's {@link Stores}: a team store and a host store over one root.
  */
 import type { HostStore } from '../host-store.js';
-import type { LockOptions } from '../lock.js';
+import type { LockOptions } from './lock.js';
 import type { StoreSelection, Stores } from '../selection.js';
 import type { TeamStore } from '../team-store.js';
 import { FsHostStore } from './host-store.js';

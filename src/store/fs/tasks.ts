@@ -18,8 +18,8 @@ import { addUnique, assertNoCycles, compareTaskIds, dependencyNotFound, indexTas
 import { applyTaskChange, draftTask, changedKeys } from '../../domain/task-patch.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
 import { TaskSchema, canonicalTask, type Task, type TaskStatus } from '../../protocol/task.js';
-import { corruptFile, readJsonFile, writeJsonFile, writeTextFile, FILE_MODE } from '../json-file.js';
-import type { HeldLock } from '../lock.js';
+import { corruptFile, readJsonFile, writeJsonFile, writeTextFile, FILE_MODE } from './json-file.js';
+import type { HeldLock } from './lock.js';
 import type { ClaimRequest, CreatedTask, CreateTaskOptions, OpContext, PatchedTask, PutTaskOptions, TaskDraft, TaskPatch, Transition } from '../team-store.js';
 import { ensureDir, locked, stampOf, type FsContext } from './context.js';
 import { readTaskKey, writeTaskKey } from './idempotency.js';

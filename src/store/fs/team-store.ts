@@ -11,8 +11,8 @@ import type { InboxEntry } from '../../protocol/inbox.js';
 import type { MemberRecord } from '../../protocol/member-record.js';
 import type { Task, TaskStatus } from '../../protocol/task.js';
 import type { StoreIssue, StoreRepair } from '../health.js';
-import type { LockOptions } from '../lock.js';
-import { Layout } from '../paths.js';
+import type { LockOptions } from './lock.js';
+import { Layout } from './paths.js';
 import type { StoreSelection } from '../selection.js';
 import type {
   PutTaskOptions,

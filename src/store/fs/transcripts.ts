@@ -7,8 +7,8 @@
 import { appendFile, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fromSystemError, isErrno } from '../../errors.js';
-import { FILE_MODE } from '../modes.js';
-import { writeFileAtomic } from '../atomic-write.js';
+import { FILE_MODE } from './modes.js';
+import { writeFileAtomic } from './atomic-write.js';
 import { ensureDir, type FsContext } from './context.js';
 
 /** Appends `lines`, then compacts the file to its newest lines (≤ `maxBytes / 2`) once it exceeds `maxBytes`. */

@@ -13,8 +13,8 @@
  */
 import { watch as fsWatch, type FSWatcher } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
-import { KEEP_NAME } from '../atomic-write.js';
-import { pathPart } from '../names.js';
+import { KEEP_NAME } from './atomic-write.js';
+import { pathPart } from './names.js';
 import type { StoreHint, WatchHandle } from '../team-store.js';
 import { ensureDir, type FsContext } from './context.js';
 import { memberNames } from './inboxes.js';

@@ -1,9 +1,9 @@
 /**
  * ask and reply (MCP; issue 11 item 1): ask a member and wait for its reply, and answer an ask by
- * its msg_id (core/ask.ts). The runtime's SendMessage answers asks by itself (messages.ts).
+ * its msg_id (core/messages/ask.ts). The runtime's SendMessage answers asks by itself (messages.ts).
  */
 import { z } from 'zod';
-import { ask, reply } from '../../core/ask.js';
+import { ask, reply } from '../../core/messages/ask.js';
 import { idempotencyKey, summary } from '../args.js';
 import { defineTool } from '../entry.js';
 import { sentView } from './messages.js';

@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import { MailroomError } from '../../errors.js';
-import { claimNextTask, claimTask } from '../../core/task-claim.js';
-import { listTasks } from '../../core/tasks.js';
+import { claimNextTask, claimTask } from '../../core/tasks/claim.js';
+import { listTasks } from '../../core/tasks/board.js';
 import type { Task } from '../../protocol/task.js';
 import { taskId } from '../args.js';
 import { defineTool, type ToolCallContext } from '../entry.js';

@@ -5,11 +5,11 @@
  * through the gate, so the rules of those entries apply however they are reached.
  */
 import { z } from 'zod';
-import { openAskFrom, reply } from '../../core/ask.js';
-import { broadcast, sendMessage, type SentMessage } from '../../core/messages.js';
+import { openAskFrom, reply } from '../../core/messages/ask.js';
+import { broadcast, sendMessage, type SentMessage } from '../../core/messages/send.js';
 import { MailroomError } from '../../errors.js';
-import { respondToShutdown } from '../../core/shutdown.js';
-import { leadHearingWarning } from '../../core/lead-hearing.js';
+import { respondToShutdown } from '../../core/members/shutdown.js';
+import { leadHearingWarning } from '../../core/messages/lead-hearing.js';
 import { idempotencyKey, requestId, summary } from '../args.js';
 import { defineTool } from '../entry.js';
 
@@ -22,7 +22,7 @@ export const sentView = (s: SentMessage) => ({
   ...(s.replayed ? { replayed: true } : {}),
 });
 
-/** Adds the once-per-lead-session warning of a lead that cannot hear (core/lead-hearing.ts), when there is one. */
+/** Adds the once-per-lead-session warning of a lead that cannot hear (core/messages/lead-hearing.ts), when there is one. */
 const withWarning = <T extends object>(view: T, warning: string | undefined): T | (T & { warning: string }) => (warning === undefined ? view : { ...view, warning });
 
 const shutdownText = (approve: boolean) => (approve ? 'Shutdown approved: you will stop now.' : 'Shutdown rejected; keep working.');

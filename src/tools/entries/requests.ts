@@ -1,13 +1,13 @@
 /**
  * The lead's approval tools (MCP): list_requests, approve_request, deny_request — the same use
- * cases as `mailroom requests`/`approve`/`deny` (core/requests.ts), answering in Claude Code's
+ * cases as `mailroom requests`/`approve`/`deny` (core/messages/approvals.ts), answering in Claude Code's
  * response shapes. Only the lead may call them (rule `lead-only`): an answer from anyone else would
  * not be honoured by a Claude Code teammate anyway.
  */
 import { z } from 'zod';
-import { answerRequest, listRequests, type Answered, type ListedRequest } from '../../core/requests.js';
+import { answerRequest, listRequests, type Answered, type ListedRequest } from '../../core/messages/approvals.js';
 import { defineTool } from '../entry.js';
-import { journalled } from '../../core/refusals.js';
+import { journalled } from '../../core/live/journal-refusals.js';
 import { notPermitted, type ToolRule } from '../rules.js';
 
 /** Refuses a caller that is not the team's lead. */

@@ -8,8 +8,8 @@
  */
 import { z } from 'zod';
 import { MailroomError } from '../../errors.js';
-import { getTask } from '../../core/tasks.js';
-import { updateTask } from '../../core/task-update.js';
+import { getTask } from '../../core/tasks/board.js';
+import { updateTask } from '../../core/tasks/update.js';
 import type { Task } from '../../protocol/task.js';
 import { taskId } from '../args.js';
 import { defineTool, serviceOf, type ToolCallContext } from '../entry.js';

@@ -4,8 +4,8 @@
  * the caller as the actor (creator, assigner of task_assignment messages, updater).
  */
 import { z } from 'zod';
-import { addTask, getTask, listTasks, type TaskView } from '../../core/tasks.js';
-import { updateTask } from '../../core/task-update.js';
+import { addTask, getTask, listTasks, type TaskView } from '../../core/tasks/board.js';
+import { updateTask } from '../../core/tasks/update.js';
 import { idempotencyKey, metadata, status, taskId, taskIds } from '../args.js';
 import { defineTool } from '../entry.js';
 

@@ -3,7 +3,7 @@
  * only: the runtime puts the roster in every system prompt.
  */
 import { z } from 'zod';
-import { showTeam } from '../../core/teams.js';
+import { showTeam } from '../../core/teams/team-lifecycle.js';
 import { defineTool } from '../entry.js';
 
 /** list_members. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hintScope, scopeHints } from '../../../src/cli/hint-scope.js';
+import { hintScope, scopeHints } from '../../../src/core/text/hint-scope.js';
 
 describe('hintScope', () => {
   it.each([

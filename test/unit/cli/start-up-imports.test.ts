@@ -60,7 +60,7 @@ describe('the bundle: what the entry and the hot handlers import', () => {
     expect(inputs.has('src/cli/commands/team-send.ts')).toBe(true); // the graph is read right
     expect([...inputs].filter((p) => HEAVY.test(p))).toEqual([]);
     expect([...externals].filter((p) => HEAVY_EXTERNAL.test(p))).toEqual([]);
-    for (const lazy of ['src/core/messages.ts', 'src/core/tasks.ts', 'src/core/doctor.ts']) expect(inputs.has(lazy), lazy).toBe(false);
+    for (const lazy of ['src/core/messages/send.ts', 'src/core/tasks/board.ts', 'src/core/doctor/doctor.ts']) expect(inputs.has(lazy), lazy).toBe(false);
   });
 
   it.each(['team-send', 'inbox', 'task', 'task-update', 'task-claim', 'team'])('%s: its handler imports nothing heavy', (name) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deriveMemberState, type SignalMessage } from '../../../src/core/member-state.js';
+import { deriveMemberState, type SignalMessage } from '../../../src/core/members/member-state.js';
 import { parseMessageText } from '../../../src/protocol/structured.js';
 
 const at = (s: number) => new Date(Date.UTC(2026, 2, 1, 12, 0, s)).toISOString();

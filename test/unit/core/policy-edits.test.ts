@@ -4,9 +4,9 @@
  * back whole lost one of them.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { changePolicy } from '../../../src/core/policy.js';
-import { spawnMember } from '../../../src/core/spawn.js';
-import { createTeam } from '../../../src/core/teams.js';
+import { changePolicy } from '../../../src/core/teams/policy.js';
+import { spawnMember } from '../../../src/core/members/spawn.js';
+import { createTeam } from '../../../src/core/teams/team-lifecycle.js';
 import { openFsStores } from '../../../src/store/open.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
 

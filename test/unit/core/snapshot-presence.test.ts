@@ -5,7 +5,7 @@
  * claim, no member record) keep the message rule.
  */
 import { describe, expect, it } from 'vitest';
-import { buildSnapshot } from '../../../src/core/snapshot.js';
+import { buildSnapshot } from '../../../src/core/live/snapshot.js';
 import type { PresenceClaim } from '../../../src/domain/presence.js';
 import { DEFAULT_READER_TTL_MS } from '../../../src/domain/reader-claims.js';
 import type { MemberRecord } from '../../../src/protocol/member-record.js';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { thrown } from '../../helpers/thrown.js';
 import { describe, expect, it } from 'vitest';
 import { LEAD_NAME, NAME_PATTERN, RESERVED_NAMES, assertValidName, suggestName } from '../../../src/domain/names.js';
-import { pathPart, taskListId, teamDirName } from '../../../src/store/names.js';
+import { pathPart, taskListId, teamDirName } from '../../../src/store/fs/names.js';
 
 const NFC = 'caf\u00e9';
 const NFD = 'cafe\u0301';

@@ -3,7 +3,7 @@
  * message and in details.suggestion, and suggests nothing when no member is close.
  */
 import { describe, expect, it } from 'vitest';
-import { requireMember } from '../../../src/core/members.js';
+import { requireMember } from '../../../src/domain/roster.js';
 import { closestMatch } from '../../../src/domain/suggest.js';
 import { MailroomError } from '../../../src/errors.js';
 import type { TeamConfig } from '../../../src/protocol/config.js';

@@ -1,18 +1,18 @@
 /**
- * Issue 15, "on the way": task ids past 2^53 were sorted with `Number()` in core/tracker.ts and
- * core/tracker-diff.ts, where 9007199254740992 and 9007199254740993 are the same number: `watch`
+ * Issue 15, "on the way": task ids past 2^53 were sorted with `Number()` in core/live/tracker.ts and
+ * core/live/tracker-diff.ts, where 9007199254740992 and 9007199254740993 are the same number: `watch`
  * showed and reported them in whatever order they were read. They are decimal strings, compared
  * exactly (domain `compareTaskIds`).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTeam } from '../../../src/core/teams.js';
-import { TeamTracker } from '../../../src/core/tracker.js';
-import { diffSnapshots } from '../../../src/core/tracker-diff.js';
+import { createTeam } from '../../../src/core/teams/team-lifecycle.js';
+import { TeamTracker } from '../../../src/core/live/tracker.js';
+import { diffSnapshots } from '../../../src/core/live/tracker-diff.js';
 import { compareTaskIds } from '../../../src/domain/task-board.js';
 import type { Task } from '../../../src/protocol/task.js';
-import { Layout } from '../../../src/store/paths.js';
-import { buildSnapshot } from '../../../src/core/snapshot.js';
+import { Layout } from '../../../src/store/fs/paths.js';
+import { buildSnapshot } from '../../../src/core/live/snapshot.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
 
 const LOW = '9007199254740992';

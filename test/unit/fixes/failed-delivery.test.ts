@@ -7,7 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MailroomError } from '../../../src/errors.js';
-import { sendMessage } from '../../../src/core/messages.js';
+import { sendMessage } from '../../../src/core/messages/send.js';
 import { runTeammate } from '../../../src/runtime/teammate.js';
 import { openFsStores } from '../../../src/store/open.js';
 import { functionModel, until } from '../../helpers/runtime.js';

@@ -5,8 +5,8 @@
  * member leaving the roster or by the runtime ending, rejected with the reason, and timed out.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { respondToShutdown } from '../../../src/core/shutdown.js';
-import { removeMember } from '../../../src/core/spawn.js';
+import { respondToShutdown } from '../../../src/core/members/shutdown.js';
+import { removeMember } from '../../../src/core/members/spawn.js';
 import { shutdownHandshake } from '../../../src/runtime/lifecycle/answer.js';
 import { makeTeam } from '../../helpers/team-setup.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';

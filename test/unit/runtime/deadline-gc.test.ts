@@ -7,7 +7,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { requestShutdown } from '../../../src/core/shutdown.js';
+import { requestShutdown } from '../../../src/core/members/shutdown.js';
 import { openFsStores } from '../../../src/store/open.js';
 import { deadline } from '../../../src/runtime/deadline.js';
 import { awaitShutdownAnswer } from '../../../src/runtime/lifecycle/answer.js';

@@ -3,8 +3,8 @@
  * reaches the next model request of the same turn, and is marked read only after that request.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sendMessage } from '../../../src/core/messages.js';
-import { readInbox } from '../../../src/core/inbox.js';
+import { sendMessage } from '../../../src/core/messages/send.js';
+import { readInbox } from '../../../src/core/messages/inbox-read.js';
 import { parseMessageText } from '../../../src/protocol/structured.js';
 import { createScriptedModel } from '../../../src/runtime/models/scripted.js';
 import { runTeammate } from '../../../src/runtime/teammate.js';

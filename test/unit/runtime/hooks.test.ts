@@ -7,8 +7,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { addTask } from '../../../src/core/tasks.js';
-import { sendMessage } from '../../../src/core/messages.js';
+import { addTask } from '../../../src/core/tasks/board.js';
+import { sendMessage } from '../../../src/core/messages/send.js';
 import { createScriptedModel } from '../../../src/runtime/models/scripted.js';
 import { runTeammate } from '../../../src/runtime/teammate.js';
 import { openFsStores } from '../../../src/store/open.js';

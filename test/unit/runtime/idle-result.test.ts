@@ -3,8 +3,8 @@
  * 2.1.332 writes it (reference §4: `result?`, at most 4000 characters), after the other fields.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readInbox } from '../../../src/core/inbox.js';
-import { sendMessage } from '../../../src/core/messages.js';
+import { readInbox } from '../../../src/core/messages/inbox-read.js';
+import { sendMessage } from '../../../src/core/messages/send.js';
 import { parseMessageText } from '../../../src/protocol/structured.js';
 import { IDLE_RESULT_MAX, idleFields } from '../../../src/runtime/lifecycle/idle.js';
 import { createScriptedModel } from '../../../src/runtime/models/scripted.js';

@@ -3,8 +3,8 @@
  * await of each call stack, and each teammate's messages carry its own name.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readInbox } from '../../../src/core/inbox.js';
-import { sendMessage } from '../../../src/core/messages.js';
+import { readInbox } from '../../../src/core/messages/inbox-read.js';
+import { sendMessage } from '../../../src/core/messages/send.js';
 import { currentTeammate } from '../../../src/runtime/context.js';
 import { runTeammate } from '../../../src/runtime/teammate.js';
 import { functionModel, until } from '../../helpers/runtime.js';

@@ -5,7 +5,7 @@
  * `member left` before the approval message reaches the lead.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { requestShutdown } from '../../../src/core/shutdown.js';
+import { requestShutdown } from '../../../src/core/members/shutdown.js';
 import { openFsStores } from '../../../src/store/open.js';
 import { InProcessHost } from '../../../src/runtime/host.js';
 import { createWorkerModel } from '../../../src/runtime/models/worker.js';

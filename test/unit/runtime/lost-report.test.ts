@@ -5,8 +5,8 @@
  * new is skipped unless `idleNotifications: 'every-turn'`. Real files, scripted model.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ask } from '../../../src/core/ask.js';
-import { sendMessage } from '../../../src/core/messages.js';
+import { ask } from '../../../src/core/messages/ask.js';
+import { sendMessage } from '../../../src/core/messages/send.js';
 import { createScriptedModel, type ScriptedTurn } from '../../../src/runtime/models/scripted.js';
 import { runTeammate, type TeammateOptions } from '../../../src/runtime/teammate.js';
 import { openFsStores } from '../../../src/store/open.js';

@@ -4,10 +4,10 @@
  * planning with the lead's feedback, an approval lets it work with every tool.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { answerRequest, listRequests } from '../../../src/core/requests.js';
-import { sendMessage } from '../../../src/core/messages.js';
-import { spawnMember } from '../../../src/core/spawn.js';
-import { createTeam } from '../../../src/core/teams.js';
+import { answerRequest, listRequests } from '../../../src/core/messages/approvals.js';
+import { sendMessage } from '../../../src/core/messages/send.js';
+import { spawnMember } from '../../../src/core/members/spawn.js';
+import { createTeam } from '../../../src/core/teams/team-lifecycle.js';
 import { createScriptedModel } from '../../../src/runtime/models/scripted.js';
 import { runTeammate } from '../../../src/runtime/teammate.js';
 import { openFsStores } from '../../../src/store/open.js';

@@ -6,10 +6,10 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deleteTeam, showTeam } from '../../../src/core/teams.js';
+import { deleteTeam, showTeam } from '../../../src/core/teams/team-lifecycle.js';
 import { buildMember } from '../../../src/domain/roster.js';
-import { spawnMember } from '../../../src/core/spawn.js';
-import { sendMessage } from '../../../src/core/messages.js';
+import { spawnMember } from '../../../src/core/members/spawn.js';
+import { sendMessage } from '../../../src/core/messages/send.js';
 import { openFsStores } from '../../../src/store/open.js';
 import { runTeammate } from '../../../src/runtime/teammate.js';
 import type { ModelResponse } from '../../../src/runtime/models/types.js';

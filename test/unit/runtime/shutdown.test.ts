@@ -4,9 +4,9 @@
  * unanswered request forced after the timeout.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readInbox } from '../../../src/core/inbox.js';
-import { addTask, getTask } from '../../../src/core/tasks.js';
-import { claimTask } from '../../../src/core/task-claim.js';
+import { readInbox } from '../../../src/core/messages/inbox-read.js';
+import { addTask, getTask } from '../../../src/core/tasks/board.js';
+import { claimTask } from '../../../src/core/tasks/claim.js';
 import { openFsStores } from '../../../src/store/open.js';
 import { parseMessageText } from '../../../src/protocol/structured.js';
 import { InProcessHost } from '../../../src/runtime/host.js';

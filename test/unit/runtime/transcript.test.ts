@@ -6,7 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { sendMessage } from '../../../src/core/messages.js';
+import { sendMessage } from '../../../src/core/messages/send.js';
 import type { ModelRequest } from '../../../src/runtime/models/types.js';
 import { runTeammate } from '../../../src/runtime/teammate.js';
 import { loadTurns } from '../../../src/runtime/transcript.js';

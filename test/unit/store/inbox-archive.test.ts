@@ -5,11 +5,11 @@
 import { readFile, stat, writeFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sendMessage } from '../../../src/core/messages.js';
-import { readInbox } from '../../../src/core/inbox.js';
-import { archiveInbox, autoArchiveAllowed } from '../../../src/core/inbox-archive.js';
+import { sendMessage } from '../../../src/core/messages/send.js';
+import { readInbox } from '../../../src/core/messages/inbox-read.js';
+import { archiveInbox, autoArchiveAllowed } from '../../../src/core/messages/inbox-archive.js';
 import { openFsStores } from '../../../src/store/open.js';
-import { Layout } from '../../../src/store/paths.js';
+import { Layout } from '../../../src/store/fs/paths.js';
 import { ARCHIVE_TRIGGER_BYTES } from '../../../src/store/fs/inboxes.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
 import { historyEntries, makeTeam, writeInboxFile } from '../../helpers/team-setup.js';

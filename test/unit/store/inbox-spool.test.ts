@@ -9,8 +9,8 @@ import { isMailroomError } from '../../../src/errors.js';
 import { makeInboxEntry } from '../../../src/protocol/inbox.js';
 import { FsTeamStore } from '../../../src/store/fs/team-store.js';
 import { spoolDirFor } from '../../../src/store/fs/inbox-spool.js';
-import { acquireLock } from '../../../src/store/lock.js';
-import { Layout } from '../../../src/store/paths.js';
+import { acquireLock } from '../../../src/store/fs/lock.js';
+import { Layout } from '../../../src/store/fs/paths.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
 import { makeTeam } from '../../helpers/team-setup.js';
 

@@ -2,7 +2,7 @@ import { appendFile, readFile, stat, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openFsStores } from '../../../src/store/open.js';
-import { Layout } from '../../../src/store/paths.js';
+import { Layout } from '../../../src/store/fs/paths.js';
 import type { TeamStore } from '../../../src/store/team-store.js';
 import type { TeamEventRecord } from '../../../src/protocol/events.js';
 import { startChild } from '../../helpers/child.js';

@@ -2,8 +2,8 @@ import { mkdtemp, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { acquireLock } from '../../../src/store/lock.js';
-import { writeJsonFile } from '../../../src/store/json-file.js';
+import { acquireLock } from '../../../src/store/fs/lock.js';
+import { writeJsonFile } from '../../../src/store/fs/json-file.js';
 import { isMailroomError } from '../../../src/errors.js';
 
 /** Makes a held lock look abandoned: its mtime an hour old, as if its holder stopped refreshing it. */

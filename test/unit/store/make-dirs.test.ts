@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MailroomError } from '../../../src/errors.js';
-import { makeDirs } from '../../../src/store/make-dirs.js';
+import { makeDirs } from '../../../src/store/fs/make-dirs.js';
 import { runCli } from '../../helpers/cli.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
 

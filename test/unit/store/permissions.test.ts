@@ -6,12 +6,12 @@
 import { chmod, readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sendMessage } from '../../../src/core/messages.js';
-import { addTask, deleteTask } from '../../../src/core/tasks.js';
-import { archiveInbox } from '../../../src/core/inbox-archive.js';
-import { markRead } from '../../../src/core/inbox.js';
-import { acquireLock } from '../../../src/store/lock.js';
-import { Layout } from '../../../src/store/paths.js';
+import { sendMessage } from '../../../src/core/messages/send.js';
+import { addTask, deleteTask } from '../../../src/core/tasks/board.js';
+import { archiveInbox } from '../../../src/core/messages/inbox-archive.js';
+import { markRead } from '../../../src/core/messages/inbox-read.js';
+import { acquireLock } from '../../../src/store/fs/lock.js';
+import { Layout } from '../../../src/store/fs/paths.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
 import { makeTeam } from '../../helpers/team-setup.js';
 

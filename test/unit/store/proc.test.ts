@@ -5,7 +5,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { afterEach, expect, it } from 'vitest';
-import { parseProcStat, probeProcess } from '../../../src/store/proc.js';
+import { parseProcStat, probeProcess } from '../../../src/store/fs/proc.js';
 import { until } from '../../helpers/runtime.js';
 
 const started: number[] = [];

@@ -7,10 +7,10 @@
 import { cp, mkdir, rename, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { doctor } from '../../../src/core/doctor.js';
-import { resolveTeam } from '../../../src/core/teams.js';
+import { doctor } from '../../../src/core/doctor/doctor.js';
+import { resolveTeam } from '../../../src/core/teams/team-lifecycle.js';
 import { FsTeamStore } from '../../../src/store/fs/team-store.js';
-import { TOMBSTONE_PATTERN, tombstoneOf } from '../../../src/store/names.js';
+import { TOMBSTONE_PATTERN, tombstoneOf } from '../../../src/store/fs/names.js';
 import { REFERENCE_2_1_332, SESSION_TEAM_2_1_332, copyTree } from '../../helpers/store-files.js';
 import { patchJson } from '../../helpers/claude-writer.js';
 import type { TempDir } from '../../helpers/temp-dir.js';

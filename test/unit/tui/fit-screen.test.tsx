@@ -8,7 +8,7 @@ import { cleanup, render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WatchApp } from '../../../src/tui/app.js';
 import { MessageDetail } from '../../../src/tui/detail-views.js';
-import type { TeamSnapshot } from '../../../src/core/snapshot.js';
+import type { TeamSnapshot } from '../../../src/core/live/snapshot.js';
 import { plain, waitForFrame } from '../../helpers/ink-frames.js';
 import { largeSnapshot, richSnapshot } from '../../helpers/snapshots.js';
 

@@ -6,7 +6,7 @@
 process.env.TZ = 'UTC';
 import { cleanup, render } from 'ink-testing-library';
 import { afterEach, expect, it } from 'vitest';
-import { buildSnapshot } from '../../../src/core/snapshot.js';
+import { buildSnapshot } from '../../../src/core/live/snapshot.js';
 import { WatchApp } from '../../../src/tui/app.js';
 import { tick, waitForFrame } from '../../helpers/ink-frames.js';
 import { messageView } from '../../helpers/snapshots.js';

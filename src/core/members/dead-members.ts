@@ -1,0 +1,100 @@
+/**
+ * Picking up after a crash (issue 10 item 2): a teammate whose reader claim is `dead` (no beat for
+ * three intervals, src/domain/presence.ts) for a further grace period has its `in_progress` tasks
+ * put back to `pending` with no owner, its `isActive` set false, and the lead gets a plain message
+ * from it in Claude Code's inbox shape saying so (a Claude Code lead reads it as a teammate
+ * message). The task changes are journalled (task updated, actor: the sweeper) with the message.
+ *
+ * Any live runtime sweeps its team (`mailroom agent`, `mailroom mcp`, an in-process host) every
+ * {@link SWEEP_INTERVAL_MS}; docs/runtime.md "Dead members". Two sweepers at once do it once: the
+ * store's `unassignTasks` re-checks each task's owner and status under its lock (compare-and-set),
+ * so each task goes back exactly once and only a sweeper that moved some tasks tells the lead. A
+ * member that comes back under the same name takes its dead claim over and carries on.
+ */
+import { presenceOf } from '../../domain/presence.js';
+import { isTeammate, leadName } from '../../domain/roster.js';
+import type { Task } from '../../protocol/task.js';
+import { nowOf, teamOf, type TeamOptions } from '../context.js';
+import { sendMessage } from '../messages/send.js';
+
+/** How long a member stays dead before its tasks are taken back (ms): one more claim ttl, 30 s after its last beat in all. */
+export const DEAD_GRACE_MS = 15_000;
+/** How often a runtime sweeps its team (ms): once per beat interval. */
+export const SWEEP_INTERVAL_MS = 5_000;
+
+/** One dead member a sweep acted on. */
+export interface SweptMember {
+  name: string;
+  /** Epoch ms of its last beat. */
+  lastBeatAt: number;
+  /** Its tasks this sweep put back to pending (another sweeper may have taken others). */
+  unassigned: Task[];
+}
+
+/** Input of {@link sweepDeadMembers}. */
+export interface SweepOptions extends TeamOptions {
+  /** Dead for at least this long before anything is taken back (ms; default {@link DEAD_GRACE_MS}). */
+  graceMs?: number;
+  /** Who sweeps (journalled as the actor of the task changes). */
+  by?: string;
+}
+
+/**
+ * Takes back the in_progress tasks of every teammate dead for the grace period and tells the lead.
+ * @returns the members whose tasks this sweep moved (none when another sweeper was first)
+ * @throws TEAM_NOT_FOUND
+ */
+export async function sweepDeadMembers(options: SweepOptions): Promise<SweptMember[]> {
+  const store = teamOf(options);
+  const [config, claims] = await Promise.all([store.readConfig(options.team), store.readClaims(options.team)]);
+  const now = nowOf(options);
+  const grace = options.graceMs ?? DEAD_GRACE_MS;
+  const swept: SweptMember[] = [];
+  for (const m of config.members) {
+    if (!isTeammate(config, m)) continue;
+    const p = presenceOf(m.name, claims, now);
+    const claim = claims.find((c) => c.member === m.name);
+    if (p.state !== 'dead' || !claim || claim.lastBeatAt + claim.ttlMs + grace > now) continue;
+    const op = { now, actor: options.by, statuses: ['in_progress'] as const };
+    const unassigned: Task[] = [];
+    for (const owner of new Set([m.name, m.agentId])) unassigned.push(...(await store.unassignTasks(options.team, owner, op)).value);
+    if (m.isActive === true) await store.updateMember(options.team, m.name, { isActive: false }, { now, actor: options.by }).catch(() => undefined);
+    if (unassigned.length === 0) continue;
+    swept.push({ name: m.name, lastBeatAt: claim.lastBeatAt, unassigned });
+    await sendMessage({ ...options, from: m.name, to: leadName(config), text: deadText(m.name, claim, unassigned), summary: `${m.name} is dead; ${unassigned.length} task(s) back to pending` });
+  }
+  return swept;
+}
+
+function deadText(name: string, claim: { lastBeatAt: number; pid: number; host: string }, tasks: readonly Task[]): string {
+  const list = tasks.map((t) => `#${t.id} ${JSON.stringify(t.subject)}`).join(', ');
+  return (
+    `${name} stopped: no heartbeat since ${new Date(claim.lastBeatAt).toISOString()} (process ${claim.pid} on ${claim.host}); presumed dead. ` +
+    `${tasks.length} task(s) were unassigned and are pending again: ${list}. (Sent by mailroom on ${name}'s behalf.)`
+  );
+}
+
+/** A running sweep of one team; `close()` stops it. */
+export interface Sweeper {
+  close(): void;
+}
+
+/**
+ * Sweeps the team every {@link SWEEP_INTERVAL_MS} until closed (an unref'd timer: it never keeps
+ * the process alive). Errors are logged and retried at the next interval.
+ */
+export function startSweeper(options: SweepOptions & { log?: (line: string) => void; intervalMs?: number }): Sweeper {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    sweepDeadMembers(options)
+      .then((swept) => {
+        for (const s of swept) options.log?.(`${s.name} is dead (no heartbeat since ${new Date(s.lastBeatAt).toISOString()}): unassigned ${s.unassigned.map((t) => `#${t.id}`).join(', ')} and told the lead`);
+      })
+      .catch((err: unknown) => options.log?.(`could not sweep dead members (will retry): ${err instanceof Error ? err.message : String(err)}`))
+      .finally(() => (running = false));
+  }, options.intervalMs ?? SWEEP_INTERVAL_MS);
+  timer.unref();
+  return { close: () => clearInterval(timer) };
+}

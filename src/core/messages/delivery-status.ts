@@ -1,0 +1,162 @@
+/**
+ * Delivery states of a message (issue 11 item 4): **queued** (in its recipient's inbox) →
+ * **delivered** (handed out: put into a model request by the runtime, or returned over MCP; the
+ * journal's `delivery delivered` event) → **read** (`read: true`, or the journal's `delivery read`)
+ * → **replied** (a reply with `in_reply_to` its msg_id reached its sender's inbox). Read from the
+ * inboxes and the journal, on every backend; {@link waitForState} waits for one on the team feed.
+ */
+import { MailroomError } from '../../errors.js';
+import type { DeliveryEvent } from '../../protocol/events.js';
+import type { InboxEntry } from '../../protocol/inbox.js';
+import { entryKey } from '../../domain/entries.js';
+import { deadLetterId } from '../../domain/dead-letters.js';
+import { findReply } from '../../domain/replies.js';
+import type { TeamStore } from '../../store/team-store.js';
+import { teamOf, type TeamOptions } from '../context.js';
+import { TeamFeed } from '../live/feed.js';
+
+/** The delivery states, in the order a message goes through them. */
+export const DELIVERY_STATES = ['queued', 'delivered', 'read', 'replied'] as const;
+
+/** One of {@link DELIVERY_STATES}. */
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
+
+/**
+ * Where a message can end instead: its recipient left the team with it unread, and it went to the
+ * dead letters (src/core/messages/dead-letters.ts). Not on the way to any {@link DeliveryState}.
+ */
+export const DEAD_LETTERED = 'dead-lettered';
+
+/** Where a message is and when it reached each state (ISO-8601; `true` when reached at an unknown time). */
+export interface MessageStatus {
+  msg_id: string;
+  to: string;
+  from: string;
+  text: string;
+  /** The furthest state reached, or {@link DEAD_LETTERED} (its recipient left with it unread). */
+  state: DeliveryState | typeof DEAD_LETTERED;
+  /** When each state reached was reached. */
+  at: Partial<Record<DeliveryState | typeof DEAD_LETTERED, string | true>>;
+  /** For a dead letter: still kept (`true`), or re-sent by `dead-letter retry` (`false`). */
+  dead_letter?: boolean | undefined;
+  /** The reply's msg_id, once replied. */
+  reply?: string | undefined;
+}
+
+/** Delivered, read and dead-lettered instants of one entry (ISO-8601). */
+export interface Times {
+  delivered?: string;
+  read?: string;
+  deadLettered?: string;
+}
+
+/** Delivered/read instants per entry key, from a team's whole journal (one pass). */
+export async function deliveryTimes(store: TeamStore, team: string): Promise<Map<string, Times>> {
+  const times = new Map<string, Times>();
+  let since: Awaited<ReturnType<TeamStore['readEvents']>>['cursor'] | undefined;
+  for (;;) {
+    const page = await store.readEvents(team, since === undefined ? {} : { since });
+    for (const e of page.events) {
+      if (e.kind !== 'delivery') continue;
+      const d = e as DeliveryEvent;
+      const key = `${d.to}\u0000${d.key}`;
+      const t = times.get(key) ?? {};
+      if (d.state === 'delivered') t.delivered ??= d.at;
+      if (d.state === 'read') t.read ??= d.at;
+      if (d.state === 'dead-lettered') t.deadLettered ??= d.at;
+      times.set(key, t);
+    }
+    if (page.events.length === 0 || page.cursor === since) break;
+    since = page.cursor;
+  }
+  return times;
+}
+
+/** The status of `entry` in `to`'s inbox, given the journal's {@link deliveryTimes}. */
+export async function statusOf(store: TeamStore, team: string, to: string, entry: InboxEntry, times: Map<string, Times>): Promise<MessageStatus> {
+  const key = entryKey(entry);
+  const t = times.get(`${to}\u0000${key}`) ?? {};
+  const at: MessageStatus['at'] = { queued: entry.timestamp };
+  // Read with no journalled read: it may be a dead letter whose journal line is not written yet
+  // (the store adds the dead letter, marks the entry read, then journals).
+  const letter = t.deadLettered !== undefined || (entry.read === true && t.read === undefined) ? (await store.listDeadLetters(team)).find((l) => l.to === to && l.id === deadLetterId(entry)) : undefined;
+  if (t.deadLettered !== undefined || letter) {
+    at[DEAD_LETTERED] = t.deadLettered ?? letter!.at;
+    return { msg_id: key, to, from: entry.from, text: entry.text, state: DEAD_LETTERED, at, dead_letter: letter !== undefined };
+  }
+  if (t.delivered !== undefined || t.read !== undefined || entry.read === true) at.delivered = t.delivered ?? t.read ?? true;
+  if (t.read !== undefined || entry.read === true) at.read = t.read ?? true;
+  const reply = entry.msg_id !== undefined ? findReply(await store.readInbox(team, entry.from), entry.msg_id, to) : undefined;
+  if (reply) {
+    at.delivered ??= true;
+    at.read ??= true;
+    at.replied = reply.timestamp;
+  }
+  const state = [...DELIVERY_STATES].reverse().find((s) => at[s] !== undefined) ?? 'queued';
+  return { msg_id: key, to, from: entry.from, text: entry.text, state, at, ...(reply ? { reply: reply.msg_id } : {}) };
+}
+
+/**
+ * The status of the message `msgId`, looked up in every inbox of the team.
+ * @throws MESSAGE_NOT_FOUND
+ */
+export async function messageStatus(options: TeamOptions & { msgId: string }): Promise<MessageStatus> {
+  const store = teamOf(options);
+  await store.readConfig(options.team);
+  for (const inbox of await store.listInboxes(options.team)) {
+    const entry = (await store.readInbox(options.team, inbox.name)).find((e) => e.msg_id === options.msgId);
+    if (entry) return statusOf(store, options.team, inbox.name, entry, await deliveryTimes(store, options.team));
+  }
+  // Its inbox may be gone (Claude Code deletes a departed member's files): the dead letter remains.
+  const letter = (await store.listDeadLetters(options.team)).find((l) => l.id === options.msgId);
+  if (letter) {
+    const at: MessageStatus['at'] = { queued: letter.entry.timestamp, [DEAD_LETTERED]: letter.at };
+    return { msg_id: letter.id, to: letter.to, from: letter.entry.from, text: letter.entry.text, state: DEAD_LETTERED, at, dead_letter: true };
+  }
+  throw new MailroomError('MESSAGE_NOT_FOUND', `No message with msg_id ${options.msgId} in team "${options.team}"'s inboxes. List one with \`mailroom inbox <member> --status\`.`, {
+    details: { team: options.team, msg_id: options.msgId },
+  });
+}
+
+/** True when `status` has reached `state` (or a later one). */
+export function reached(status: MessageStatus, state: DeliveryState): boolean {
+  if (status.state === DEAD_LETTERED) return false;
+  return DELIVERY_STATES.indexOf(status.state) >= DELIVERY_STATES.indexOf(state);
+}
+
+/**
+ * Waits until the message `msgId` reaches `state`, re-reading on the team feed's hints.
+ * @returns its status then
+ * @throws WAIT_TIMEOUT (`details.status`: where it got to), MESSAGE_NOT_FOUND
+ */
+export async function waitForState(options: TeamOptions & { msgId: string; state: DeliveryState; timeoutMs: number }): Promise<MessageStatus> {
+  const feed = await TeamFeed.open(options.root, options.team);
+  const until = Date.now() + options.timeoutMs;
+  try {
+    for (;;) {
+      const armed = feed.next(() => true);
+      try {
+        const status = await messageStatus(options);
+        if (reached(status, options.state)) return status;
+        if (status.state === DEAD_LETTERED) {
+          throw new MailroomError('WAIT_TIMEOUT', `Message ${options.msgId} to ${status.to} will not reach "${options.state}": ${status.to} left the team and it was dead-lettered. Re-send it with \`mailroom dead-letter retry ${options.msgId} --to <member>\`.`, {
+            details: { msg_id: options.msgId, wanted: options.state, status },
+          });
+        }
+        const left = until - Date.now();
+        if (left <= 0) {
+          throw new MailroomError('WAIT_TIMEOUT', `Message ${options.msgId} to ${status.to} did not reach "${options.state}" within ${options.timeoutMs} ms (it is ${status.state}).`, {
+            details: { msg_id: options.msgId, wanted: options.state, status },
+          });
+        }
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([armed.promise, new Promise((resolve) => (timer = setTimeout(resolve, left)))]);
+        clearTimeout(timer);
+      } finally {
+        armed.cancel();
+      }
+    }
+  } finally {
+    await feed.close();
+  }
+}

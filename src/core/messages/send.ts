@@ -1,0 +1,209 @@
+/**
+ * Sending messages: plain text, broadcasts and structured (protocol) messages. Entries carry the
+ * fields Claude Code 2.1.332 writes (reference §3): from, text, summary?, timestamp, color?,
+ * read:false, type:"message", msgV:1, msg_id. Unknown recipients are refused: no inbox is created.
+ */
+import { randomUUID } from 'node:crypto';
+import { MailroomError } from '../../errors.js';
+import type { TeamConfig } from '../../protocol/config.js';
+import { makeInboxEntry, type InboxEntry } from '../../protocol/inbox.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../protocol/json-depth.js';
+import { STRUCTURED_SCHEMAS, isStructuredType, type StructuredMessage } from '../../protocol/structured.js';
+import { permissionRequestId, planApprovalRequestId, sandboxRequestId, shutdownRequestId } from '../../protocol/ids.js';
+import { leadName, requireMember } from '../../domain/roster.js';
+import type { TeamStore } from '../../store/team-store.js';
+import { isoTime, nowOf, opOf, teamOf, type TeamOptions } from '../context.js';
+import { autoArchiveAllowed } from './inbox-archive.js';
+import { signIfControl } from '../teams/signing.js';
+
+/** Input of {@link sendMessage}. */
+export interface SendOptions extends TeamOptions {
+  /** Recipient member name. */
+  to: string;
+  /** Message text (plain, or a JSON-encoded protocol object). */
+  text: string;
+  /** Sender member name (default: the lead). */
+  from?: string;
+  /** 5–10 word preview. */
+  summary?: string;
+  /**
+   * Makes the send safe to retry: a second send with the same key (within 24 h, also racing the
+   * first) stores nothing and returns the first one's message.
+   */
+  idempotencyKey?: string;
+  /**
+   * mailroom's extra entry fields (docs/format.md "Extra entry fields": `reply_expected`,
+   * `in_reply_to`, …), written after Claude Code's own keys; it keeps and ignores them.
+   */
+  extras?: Readonly<Record<string, unknown>>;
+}
+
+/** A delivered message: who got it and the entry as stored. */
+export interface SentMessage {
+  to: string;
+  entry: InboxEntry;
+  /** Set when this was a retry of an idempotency key already used: nothing new was stored, this is the first send's message. */
+  replayed?: true;
+}
+
+/**
+ * Appends one message to `to`'s inbox.
+ * @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND (sender or recipient), MESSAGE_INVALID (empty text), LOCK_TIMEOUT, FILE_CORRUPT
+ */
+export async function sendMessage(options: SendOptions): Promise<SentMessage> {
+  const store = teamOf(options);
+  const [sent] = await deliver(store, await store.readConfig(options.team), options, [options.to]);
+  return sent!;
+}
+
+/**
+ * Appends one copy of the message per recipient in one store transition (every recipient checked
+ * before anything is written), with a config the caller already read.
+ */
+async function deliver(store: TeamStore, config: TeamConfig, options: Omit<SendOptions, 'to'>, recipients: readonly string[]): Promise<SentMessage[]> {
+  const from = options.from ?? leadName(config);
+  const sender = requireMember(config, from, 'sender');
+  for (const to of recipients) requireMember(config, to, 'recipient');
+  if (options.text === '') throw new MailroomError('MESSAGE_INVALID', 'Message text is empty: give the text to send.');
+  if (recipients.length === 0) return [];
+  const messages = recipients.map((to) => ({ to, entry: buildEntry(options, from, sender.color) }));
+  const archiveRead = recipients.filter((to) => autoArchiveAllowed(config, to));
+  const { value } = await store.appendMessages(options.team, messages, { ...opOf(options, from), archiveRead, idempotencyKey: options.idempotencyKey });
+  return value.messages.map((m) => (value.replayed ? { to: m.to, entry: m.entry, replayed: true as const } : { to: m.to, entry: m.entry }));
+}
+
+/** Input of {@link broadcast}. */
+export interface BroadcastOptions extends TeamOptions {
+  text: string;
+  from?: string;
+  summary?: string;
+  /** As {@link SendOptions.idempotencyKey}, for the whole broadcast. */
+  idempotencyKey?: string;
+}
+
+/**
+ * Sends one copy to every member except the sender (compared case-insensitively, as Claude Code),
+ * in one transition: every recipient is checked before any copy is written.
+ * @returns one {@link SentMessage} per recipient, in roster order.
+ */
+export async function broadcast(options: BroadcastOptions): Promise<SentMessage[]> {
+  const store = teamOf(options);
+  const config = await store.readConfig(options.team);
+  const from = options.from ?? leadName(config);
+  requireMember(config, from, 'sender');
+  const recipients = config.members.filter((m) => m.name.toLowerCase() !== from.toLowerCase()).map((m) => m.name);
+  return deliver(store, config, { ...options, from }, recipients);
+}
+
+/** Input of {@link sendStructured}. */
+export interface SendStructuredOptions extends TeamOptions {
+  to: string;
+  /** Sender (default: the lead). Filled into the message's own `from` when its type has one. */
+  from?: string;
+  /** The protocol object; `timestamp` and `from` are filled in when its type uses them and they are missing. */
+  message: { type: string } & Record<string, unknown>;
+  /**
+   * The roster to check sender and recipient against, read before the sender left (a teammate's
+   * `shutdown_approved` is sent after it left, see {@link respondToShutdown}); default: read now.
+   */
+  rosterAsOf?: TeamConfig;
+}
+
+/**
+ * Validates and sends a structured message (its JSON goes into `text`).
+ * @throws MESSAGE_INVALID naming the bad fields, plus everything {@link sendMessage} throws.
+ */
+export async function sendStructured(options: SendStructuredOptions): Promise<SentMessage & { message: StructuredMessage }> {
+  const store = teamOf(options);
+  const config = options.rosterAsOf ?? (await store.readConfig(options.team));
+  const from = options.from ?? leadName(config);
+  const now = nowOf(options);
+  const completed = completeStructured(withRequestId(options.message, { from, to: options.to, team: options.team, now }), from, now);
+  // A signed team's lead-only control messages carry the team's signature (core/teams/signing.ts).
+  const message = (await signIfControl(options, completed as StructuredMessage & Record<string, unknown>, from, options.to)) as StructuredMessage;
+  // The entry carries the same instant as the message inside it (and its request id), as in Claude Code.
+  const [sent] = await deliver(store, config, { ...options, now: () => now, from, text: JSON.stringify(message) }, [options.to]);
+  return { ...sent!, message };
+}
+
+/**
+ * Fills `from`/`timestamp` where the type's schema has them, then validates; the result has its
+ * keys in the schema's (Claude Code's) order.
+ * @throws MESSAGE_INVALID (bad fields, or an own `from` that is not the sender)
+ */
+export function completeStructured(input: { type: string } & Record<string, unknown>, from: string, nowMs: number): StructuredMessage {
+  const type = input.type;
+  if (!isStructuredType(type)) {
+    throw new MailroomError('MESSAGE_INVALID', `Unknown structured message type "${type}". Known types: ${Object.keys(STRUCTURED_SCHEMAS).join(', ')}.`);
+  }
+  if (nestsDeeperThan(input)) {
+    throw new MailroomError('MESSAGE_INVALID', `The ${type} message nests arrays/objects more than ${MAX_JSON_DEPTH} levels deep: flatten it.`, { details: { type, maxDepth: MAX_JSON_DEPTH } });
+  }
+  const message: Record<string, unknown> = { ...input };
+  const shape = schemaKeys(type);
+  if (shape.includes('from') && message.from !== undefined && message.from !== from) {
+    // Reference §4: an object's own `from` must equal the entry's (2.1.332 shows the entry's sender).
+    throw new MailroomError('MESSAGE_INVALID', `The ${type} message says "from": ${JSON.stringify(message.from)} but is sent by "${from}": leave "from" out or pass --from ${JSON.stringify(message.from)}.`, {
+      details: { type, from: message.from, sender: from },
+    });
+  }
+  if (shape.includes('from') && message.from === undefined) message.from = from;
+  if (shape.includes('timestamp') && message.timestamp === undefined) message.timestamp = isoTime(nowMs);
+  const result = STRUCTURED_SCHEMAS[type].safeParse(message);
+  if (!result.success) {
+    const issues = result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    throw new MailroomError('MESSAGE_INVALID', `Invalid ${type} message: ${issues}.`, { details: { type, issues } });
+  }
+  return inSchemaOrder(message, shape) as StructuredMessage;
+}
+
+/** The message with its schema's keys first, in the schema's order (Claude Code's, reference §4), then any others. */
+function inSchemaOrder(message: Record<string, unknown>, shape: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of new Set([...shape, ...Object.keys(message)])) {
+    if (Object.prototype.hasOwnProperty.call(message, key)) Object.defineProperty(out, key, { value: message[key], enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/**
+ * Fills a missing request id of a request type in Claude Code's shape (reference §4):
+ * `shutdown-<ms>@<to>`, `plan_approval-<ms>@<from>@<team>`, `perm-<ms>-<7>`, `sandbox-<ms>-<7>`.
+ */
+function withRequestId(
+  message: { type: string } & Record<string, unknown>,
+  at: { from: string; to: string; team: string; now: number },
+): { type: string } & Record<string, unknown> {
+  const fill = (key: string, id: string) => (message[key] === undefined ? { ...message, [key]: id } : message);
+  switch (message.type) {
+    case 'shutdown_request':
+      return fill('requestId', shutdownRequestId(at.to, at.now));
+    case 'plan_approval_request':
+      return fill('requestId', planApprovalRequestId(at.from, at.team, at.now));
+    case 'permission_request':
+      return fill('request_id', permissionRequestId(at.now));
+    case 'sandbox_permission_request':
+      return fill('requestId', sandboxRequestId(at.now));
+    default:
+      return message;
+  }
+}
+
+function schemaKeys(type: keyof typeof STRUCTURED_SCHEMAS): string[] {
+  const schema = STRUCTURED_SCHEMAS[type];
+  const options = 'options' in schema ? schema.options : [schema];
+  return options.flatMap((o) => Object.keys(o.shape));
+}
+
+function buildEntry(options: Omit<SendOptions, 'to'>, from: string, color: string | undefined): InboxEntry {
+  return makeInboxEntry({
+    from,
+    text: options.text,
+    summary: options.summary,
+    timestamp: isoTime(nowOf(options)),
+    color,
+    msgId: randomUUID(),
+    extras: options.extras,
+  });
+}
+

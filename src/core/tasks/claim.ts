@@ -1,0 +1,48 @@
+/**
+ * Claiming tasks (reference §5 "Claim", ../shared/cases/06). A claim sets `owner` to the claimant
+ * and `status` to in_progress, or fails with one of Claude Code's reasons: already_claimed
+ * (TASK_ALREADY_CLAIMED), already_resolved (TASK_ALREADY_RESOLVED), blocked (TASK_BLOCKED),
+ * agent_busy (AGENT_BUSY, busy-check variant). The decision is made inside the store's transition
+ * (src/domain/task-claim.ts), so racing claims have exactly one winner.
+ */
+import { requireMember } from '../../domain/roster.js';
+import { assertTaskId } from '../../domain/task-board.js';
+import type { Task } from '../../protocol/task.js';
+import { opOf, teamOf, type TeamOptions } from '../context.js';
+
+export type { ClaimRefusal } from '../../domain/task-claim.js';
+
+/** Input of {@link claimTask} and {@link claimNextTask}. */
+export interface ClaimOptions extends TeamOptions {
+  /** The claimant's member name. */
+  as: string;
+  /** Refuse (agent_busy) when the claimant already owns a task that is not completed. */
+  busyCheck?: boolean;
+  /** {@link claimNextTask} only: first a pending, unblocked task already assigned to the claimant. */
+  preferAssigned?: boolean;
+}
+
+/**
+ * Claims one task.
+ * @returns the task after the claim.
+ * @throws INVALID_ARGUMENT (malformed id), TASK_NOT_FOUND, TASK_ALREADY_CLAIMED, TASK_ALREADY_RESOLVED, TASK_BLOCKED, AGENT_BUSY (each with `details.reason`)
+ */
+export async function claimTask(options: ClaimOptions & { id: string }): Promise<Task> {
+  assertTaskId(options.id);
+  const store = teamOf(options);
+  requireMember(await store.readConfig(options.team), options.as, 'claimant');
+  const { value } = await store.claimTask(options.team, { claimant: options.as, id: options.id, busyCheck: options.busyCheck }, opOf(options, options.as));
+  return value!;
+}
+
+/**
+ * Claims the lowest-id ready task (pending, unowned, unblocked), so no task is handed to two
+ * claimants. @returns the claimed task, or undefined when none is ready.
+ * @throws AGENT_BUSY with busyCheck
+ */
+export async function claimNextTask(options: ClaimOptions): Promise<Task | undefined> {
+  const store = teamOf(options);
+  requireMember(await store.readConfig(options.team), options.as, 'claimant');
+  const request = { claimant: options.as, busyCheck: options.busyCheck, preferAssigned: options.preferAssigned };
+  return (await store.claimTask(options.team, request, opOf(options, options.as))).value;
+}

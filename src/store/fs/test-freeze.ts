@@ -1,0 +1,30 @@
+/**
+ * A test hook in the write step, used only by tests (test/torture/frozen-writer.test.ts): with
+ * `MAILROOM_TEST_FREEZE=<point>[,<point>…][:<part of the path>]` the process stops itself with
+ * SIGSTOP the first time a write of a matching file reaches each `<point>`, after printing
+ * `mailroom-test: frozen <point> <file>` on stderr, exactly as a writer paused there (SIGSTOP, a
+ * frozen VM, swap) would be. The test resumes it with SIGCONT. Points, in the order a write passes
+ * them (src/store/fs/atomic-write.ts):
+ * - `before-link`: after the ownership check, before the replaced file is kept (hard link);
+ * - `before-rename`: after that link, right before the `rename`;
+ * - `after-rename`: right after the `rename`, before the lock is confirmed again.
+ * Unset (always, outside tests), it costs one property read per write.
+ */
+
+/** Where a write can be frozen. */
+export type FreezePoint = 'before-link' | 'before-rename' | 'after-rename';
+
+const fired = new Set<FreezePoint>();
+
+/** Stops this process at `point` when `$MAILROOM_TEST_FREEZE` asks for it (once per point). */
+export function testFreeze(point: FreezePoint, file: string): void {
+  const spec = process.env.MAILROOM_TEST_FREEZE;
+  if (spec === undefined || spec === '' || fired.has(point)) return;
+  const colon = spec.indexOf(':');
+  const wanted = (colon < 0 ? spec : spec.slice(0, colon)).split(',');
+  const part = colon < 0 ? '' : spec.slice(colon + 1);
+  if (!wanted.includes(point) || !file.includes(part)) return;
+  fired.add(point);
+  process.stderr.write(`mailroom-test: frozen ${point} ${file}\n`);
+  process.kill(process.pid, 'SIGSTOP');
+}
