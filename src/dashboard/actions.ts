@@ -56,17 +56,17 @@ export async function runAction(ctx: ActionContext, body: unknown): Promise<Wire
 
 async function perform(ctx: ActionContext, a: WireAction): Promise<string> {
   const target = { root: ctx.root, team: ctx.team };
-  const { requirePermitted } = await import('../core/policy.js');
+  const { requirePermitted } = await import('../core/teams/policy.js');
   switch (a.kind) {
     case 'send': {
       await requirePermitted(target, ctx.as, [{ rule: 'message', to: a.to }]);
-      const { sendMessage } = await import('../core/messages.js');
+      const { sendMessage } = await import('../core/messages/send.js');
       const sent = await sendMessage({ ...target, to: a.to, text: a.text, from: ctx.as, summary: a.summary });
       return `Sent to ${sent.to}.`;
     }
     case 'ask': {
       await requirePermitted(target, ctx.as, [{ rule: 'message', to: a.to }]);
-      const { ask } = await import('../core/ask.js');
+      const { ask } = await import('../core/messages/ask.js');
       // The ask is stored before ask() starts waiting; the reply shows in the message flow,
       // threaded under it. The page does not hold a request open for the whole wait.
       const asked = ask({ ...target, to: a.to, text: a.text, from: ctx.as, timeoutMs: a.timeoutMs });
@@ -75,19 +75,19 @@ async function perform(ctx: ActionContext, a: WireAction): Promise<string> {
       return first === 'replied' ? `${a.to} replied.` : `Asked ${a.to}; the reply will appear under the ask.`;
     }
     case 'answer': {
-      const { answerRequest } = await import('../core/requests.js');
+      const { answerRequest } = await import('../core/messages/approvals.js');
       if (!a.approve && !a.reason) throw new MailroomError('INVALID_ARGUMENT', 'A denial needs a reason: type why in the reason field.');
       const r = await answerRequest({ ...target, requestId: a.requestId, approve: a.approve, reason: a.approve ? undefined : a.reason, feedback: a.approve ? a.reason : undefined, from: ctx.as });
       return `${r.approved ? 'Approved' : 'Denied'} ${r.request.id} (${r.request.kind}); the answer went to ${r.request.from}.`;
     }
     case 'addTask': {
       await requirePermitted(target, ctx.as, [{ rule: 'createTasks' }, ...(a.owner && a.owner !== ctx.as ? [{ rule: 'assignTasks' as const, owner: a.owner }] : [])]);
-      const { addTask } = await import('../core/tasks.js');
+      const { addTask } = await import('../core/tasks/board.js');
       const t = await addTask({ ...target, subject: a.subject, description: a.description, blockedBy: a.blockedBy, owner: a.owner, ...(ctx.as ? { as: ctx.as } : {}) });
       return `Added task #${t.id}.`;
     }
     case 'link': {
-      const { updateTask } = await import('../core/task-update.js');
+      const { updateTask } = await import('../core/tasks/update.js');
       await updateTask({ ...target, id: a.id, addBlockedBy: [a.blockedBy], ...(ctx.as ? { as: ctx.as } : {}) });
       return `#${a.id} is now blocked by #${a.blockedBy}.`;
     }
@@ -104,7 +104,7 @@ async function perform(ctx: ActionContext, a: WireAction): Promise<string> {
       return `${r.name}: ${r.outcome}${r.pid ? ` (pid ${r.pid})` : ''}${r.error ? ` — ${r.error}` : ''}.`;
     }
     case 'retry': {
-      const { retryDeadLetters } = await import('../core/dead-letters.js');
+      const { retryDeadLetters } = await import('../core/messages/dead-letters.js');
       const r = await retryDeadLetters({ ...target, ids: [a.id] });
       return r.length ? `Re-sent ${r.length} dead letter${r.length === 1 ? '' : 's'}.` : 'Nothing to retry (already re-sent).';
     }

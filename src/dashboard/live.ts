@@ -5,9 +5,9 @@
  * streams). Built lazily, one per team, shared by every page open on it.
  */
 import { hostname } from 'node:os';
-import { followTeam, type Following } from '../core/follow.js';
-import { followRequests, type RequestsFollower } from '../core/requests-follow.js';
-import { listDeadLetters } from '../core/dead-letters.js';
+import { followTeam, type Following } from '../core/live/follow.js';
+import { followRequests, type RequestsFollower } from '../core/live/requests-follow.js';
+import { listDeadLetters } from '../core/messages/dead-letters.js';
 import type { Stores } from '../store/selection.js';
 import type { DeadLetter } from '../protocol/dead-letter.js';
 import type { MemberRecord } from '../protocol/member-record.js';

@@ -18,7 +18,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { MailroomError } from '../errors.js';
 import type { Stores } from '../store/selection.js';
-import { listTeams } from '../core/teams.js';
+import { listTeams } from '../core/teams/team-lifecycle.js';
 import { refusal, tokenCookie, isLoopback, newToken } from './auth.js';
 import { MAX_ACTION_BYTES, runAction } from './actions.js';
 import { readAsset, pageHtml } from './assets.js';

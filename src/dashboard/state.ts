@@ -3,11 +3,11 @@
  * (core/snapshot.ts), the open requests, the dead letters and the member records. Pure: the same
  * inputs give the same state.
  */
-import type { TeamSnapshot, MemberView, MessageView } from '../core/snapshot.js';
-import type { ListedRequest } from '../core/requests.js';
+import type { TeamSnapshot, MemberView, MessageView } from '../core/live/snapshot.js';
+import type { ListedRequest } from '../core/messages/approvals.js';
 import type { DeadLetter } from '../protocol/dead-letter.js';
 import type { MemberRecord } from '../protocol/member-record.js';
-import type { TaskView } from '../core/tasks.js';
+import type { TaskView } from '../core/tasks/board.js';
 import type { WireDeadLetter, WireMember, WireMessage, WireRequest, WireState, WireTask } from './wire.js';
 
 /** The newest messages a state carries (older ones: the journal timeline). */

@@ -3,8 +3,8 @@
  * whole, filtered by actor, kind, member and task, each event one line as `mailroom log` prints
  * it; an LLM member's transcript as this machine's host store keeps it.
  */
-import { describeJournalEvent } from '../core/events.js';
-import { describeText } from '../core/describe.js';
+import { describeJournalEvent } from '../core/live/watch-events.js';
+import { describeText } from '../core/live/describe.js';
 import { parseMessageText } from '../protocol/structured.js';
 import type { TeamEventRecord } from '../protocol/events.js';
 import type { Cursor } from '../store/team-store.js';

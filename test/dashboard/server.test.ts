@@ -7,10 +7,10 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
-import { createTeam } from '../../src/core/teams.js';
-import { spawnMember } from '../../src/core/spawn.js';
-import { sendMessage } from '../../src/core/messages.js';
-import { changePolicy } from '../../src/core/policy.js';
+import { createTeam } from '../../src/core/teams/team-lifecycle.js';
+import { spawnMember } from '../../src/core/members/spawn.js';
+import { sendMessage } from '../../src/core/messages/send.js';
+import { changePolicy } from '../../src/core/teams/policy.js';
 import { openFsStores, openStores, resolveSelection } from '../../src/store/open.js';
 import type { Stores } from '../../src/store/selection.js';
 import { startDashboard, type Dashboard } from '../../src/dashboard/server.js';
