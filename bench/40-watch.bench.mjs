@@ -22,7 +22,7 @@ const { default: React } = await import('react');
 const { render } = await import('ink-testing-library');
 const { WatchApp } = await import('../dist/tui/app.js');
 
-const TEAM = 'big';
+export const TEAM = 'big';
 
 const quantile = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -41,7 +41,7 @@ async function writeAsOther(path, value) {
   await writeFile(path, JSON.stringify(value, null, 2), { mode: 0o600 });
 }
 
-async function buildTeam(root, members, tasks, messages) {
+export async function buildTeam(root, members, tasks, messages) {
   const store = openFsStores(root);
   const layout = new Layout(root);
   await createTeam({ root: store, team: TEAM });

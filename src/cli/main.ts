@@ -26,6 +26,7 @@ import { bridgeCommand } from './commands/bridge.js';
 import { approveCommand, denyCommand, requestsCommand } from './commands/requests.js';
 import { MESSAGE_COMMANDS, messageCommand } from './commands/message.js';
 import { DEAD_LETTER_COMMANDS, deadLetterCommand } from './commands/dead-letter.js';
+import { dashboardCommand } from './commands/dashboard.js';
 
 /** Every top-level command. Add new command modules here. */
 const COMMANDS: CommandModule<GlobalArgs, never>[] = [
@@ -38,6 +39,7 @@ const COMMANDS: CommandModule<GlobalArgs, never>[] = [
   agentCommand,
   mcpCommand,
   watchCommand,
+  dashboardCommand,
   logCommand,
   doctorCommand,
   storeCommand,

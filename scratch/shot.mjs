@@ -1,0 +1,14 @@
+import { chromium } from 'playwright-core';
+const [url, out, tab] = process.argv.slice(2);
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const p = await b.newPage({ viewport: { width: 1300, height: 650 } });
+p.on('console', (m) => console.log('console:', m.text()));
+p.on('pageerror', (e) => console.log('pageerror:', e.message));
+const t0 = Date.now();
+await p.goto(url);
+await p.waitForSelector('table, .empty, svg.graph', { timeout: 10000 });
+console.log('first paint ms', Date.now() - t0);
+if (tab) await p.keyboard.press(tab);
+await p.waitForTimeout(300);
+await p.screenshot({ path: out });
+await b.close();

@@ -1,0 +1,167 @@
+/**
+ * The shapes `mailroom dashboard` sends its page (JSON over HTTP and server-sent events). Plain
+ * interfaces with no imports, so the browser code (src/dashboard/page/) shares them with the
+ * server without pulling in Node modules. Times are ISO-8601 strings or epoch ms, as named.
+ */
+
+/** A member's presence as the page shows it (from its reader claim; see src/domain/presence.ts). */
+export interface WirePresence {
+  /** `working`, `idle`, `stopped` or `dead`. */
+  state: string;
+  /** Epoch ms of its last beat, when it has beaten. */
+  lastBeatAt?: number | undefined;
+  host?: string | undefined;
+  pid?: number | undefined;
+}
+
+/** One roster row. */
+export interface WireMember {
+  name: string;
+  isLead: boolean;
+  /** False once it left the team (still listed so its history reads). */
+  inRoster: boolean;
+  /** The state `watch` shows (`working`, `idle`, `waiting`, `stopped`, `dead`, `unknown`, …). */
+  state: string;
+  stateReason: string;
+  presence?: WirePresence | undefined;
+  /** How it runs: mailroom's runtime (`in-process`, `process`, `mcp`, …) or Claude Code's backendType. */
+  backend?: string | undefined;
+  model?: string | undefined;
+  color?: string | undefined;
+  capabilities: string[];
+  currentTask?: { id: string; subject: string; status: string } | undefined;
+  unread: number;
+  /** ISO-8601 time of the latest message it sent. */
+  lastActivity?: string | undefined;
+  /** Set when its presence names another host than the dashboard's: it runs on another machine. */
+  remoteHost?: string | undefined;
+}
+
+/** One task with its board state. */
+export interface WireTask {
+  id: string;
+  subject: string;
+  description: string;
+  status: string;
+  owner?: string | undefined;
+  blockedBy: string[];
+  blocks: string[];
+  /** Blockers not yet completed. */
+  openBlockers: string[];
+  /** Pending, unowned and unblocked. */
+  ready: boolean;
+  /** The task's current fencing token, when the store keeps one (grows with every claim). */
+  fencingToken?: number | undefined;
+  /** Metadata keys other than mailroom's internal ones, as JSON text (shown in the detail view). */
+  metadata?: string | undefined;
+}
+
+/** One message of the flow. */
+export interface WireMessage {
+  /** Stable key: recipient + msg_id (or from+timestamp+text). */
+  key: string;
+  msgId?: string | undefined;
+  from: string;
+  to: string;
+  /** ISO-8601. */
+  timestamp: string;
+  summary?: string | undefined;
+  /** One-line description (structured messages rendered by type). */
+  line: string;
+  /** The stored text, cut to 4 KiB for the page. */
+  text: string;
+  /** `unread` or `read`. */
+  status: string;
+  /** Protocol type of a structured message (`idle_notification`, `permission_request`, …). */
+  type?: string | undefined;
+  /** msg_id this one answers (`team ask` replies). */
+  inReplyTo?: string | undefined;
+  /** Set on an ask (`reply_expected`). */
+  replyExpected?: boolean | undefined;
+}
+
+/** An open (or answered) permission, plan-approval or sandbox request to the lead. */
+export interface WireRequest {
+  id: string;
+  kind: string;
+  from: string;
+  timestamp: string;
+  summary: string;
+  answered: boolean;
+}
+
+/** A dead letter: unread mail of a member who left. */
+export interface WireDeadLetter {
+  id: string;
+  to: string;
+  from: string;
+  timestamp: string;
+  summary: string;
+}
+
+/** Everything the page draws, pushed whole on every change (`event: state`). */
+export interface WireState {
+  team: string;
+  exists: boolean;
+  /** Claude Code ended the session that owned the team. */
+  ended: boolean;
+  description?: string | undefined;
+  lead: string;
+  /** Who the page acts as (the lead, or `--as`). */
+  actor: string;
+  /** The store, password hidden (`/home/me/.mailroom`, `redis://:***@host:6379/0`). */
+  store: string;
+  /** The dashboard's own host name (remote members are marked against it). */
+  host: string;
+  members: WireMember[];
+  tasks: WireTask[];
+  /** The newest messages, oldest first (at most {@link WireState.messageLimit}). */
+  messages: WireMessage[];
+  /** How many messages the team has in all. */
+  messageTotal: number;
+  messageLimit: number;
+  unread: number;
+  requests: WireRequest[];
+  deadLetters: WireDeadLetter[];
+  /** What the view could not read (corrupt files, …), one sentence each. */
+  problems: string[];
+  /** Epoch ms when this state was built. */
+  at: number;
+}
+
+/** One journal event as the timeline shows it. */
+export interface WireEvent {
+  /** Position in the listing (0 = oldest shown). */
+  seq: number;
+  /** ISO-8601. */
+  at: string;
+  kind: string;
+  actor?: string | undefined;
+  member?: string | undefined;
+  task?: string | undefined;
+  /** One line, as `mailroom log` prints it. */
+  line: string;
+}
+
+/** One turn of an LLM member's transcript. */
+export interface WireTurn {
+  role: string;
+  /** The turn's text (tool calls and results rendered as short JSON). */
+  text: string;
+}
+
+/** What an action POST answers: ok with a line to show, or the refusal. */
+export type WireActionResult =
+  | { ok: true; message: string }
+  | { ok: false; code: string; message: string; rule?: string | undefined };
+
+/** The actions the page can take (POST /api/action, JSON body). */
+export type WireAction =
+  | { kind: 'send'; to: string; text: string; summary?: string | undefined }
+  | { kind: 'ask'; to: string; text: string; timeoutMs?: number | undefined }
+  | { kind: 'answer'; requestId: string; approve: boolean; reason?: string | undefined }
+  | { kind: 'addTask'; subject: string; description?: string | undefined; blockedBy?: string[] | undefined; owner?: string | undefined }
+  | { kind: 'link'; id: string; blockedBy: string }
+  | { kind: 'stop'; name: string }
+  | { kind: 'resume'; name: string }
+  | { kind: 'retry'; id: string };

@@ -1,0 +1,122 @@
+/**
+ * The dashboard in a real browser (Debian's Chromium through playwright-core) against the real
+ * CLI: the page loads and shows the roster; a message sent from the CLI appears without a reload;
+ * the keyboard switches views; approving a request in the page lets the teammate's command run;
+ * an action the policy refuses shows the refusal and its rule. With $DASHBOARD_SCREENSHOTS set to
+ * a directory, the views are saved there as PNGs (docs/dashboard/ is made that way).
+ */
+import { access, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../helpers/browser.js';
+import { startDashboardProcess, type DashboardProcess } from '../helpers/dashboard-process.js';
+import { until } from '../helpers/runtime.js';
+import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { mailroom, mailroomOk } from '../helpers/store-files.js';
+
+let dir: TempDir;
+let browser: Browser;
+let dash: DashboardProcess;
+let page: Page;
+const shots = process.env.DASHBOARD_SCREENSHOTS;
+const shot = async (name: string) => {
+  if (shots) await page.screenshot({ path: join(shots, `${name}.png`) });
+};
+
+beforeAll(async () => {
+  dir = await makeTempDir();
+  const r = dir.path;
+  await mailroomOk(r, 'team', 'create', 'demo', '--description', 'Dashboard test');
+  await mailroomOk(r, 'team', 'spawn', 'alice', '--capability', 'review');
+  await mailroomOk(r, 'team', 'spawn', 'bob');
+  await mailroomOk(r, 'task', 'add', 'Collect sources');
+  await mailroomOk(r, 'task', 'add', 'Draft the guide', '--blocked-by', '1');
+  await mailroomOk(r, 'task', 'add', 'Review the draft', '--blocked-by', '2');
+  browser = await launchBrowser();
+  dash = await startDashboardProcess(r, ['demo']);
+  page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  await page.goto(dash.url);
+}, 60_000);
+afterAll(async () => {
+  await mailroom(dir.path, 'team', 'stop', 'carol', '--force');
+  await browser?.close();
+  await dash?.stop();
+  await dir?.cleanup();
+});
+
+it('loads the roster, and drops the token from the address bar', async () => {
+  await page.getByRole('table', { name: 'Roster' }).waitFor();
+  for (const name of ['team-lead', 'alice', 'bob']) await expect(page.locator(`tr[data-member="${name}"]`).count()).resolves.toBe(1);
+  expect(page.url()).not.toContain('token=');
+  await expect(page.locator('tr[data-member="alice"]').textContent()).resolves.toContain('review');
+  await shot('roster');
+});
+
+it('shows a message sent from the CLI without a reload, and the keyboard switches views', async () => {
+  const before = await page.evaluate(() => performance.timeOrigin);
+  await page.keyboard.press('4');
+  await expect(page.getByRole('tab', { name: /Messages/ }).getAttribute('aria-selected')).resolves.toBe('true');
+  await mailroomOk(dir.path, 'team', 'send', 'alice', 'Start with the 2024 survey', '--summary', 'Where to start');
+  await page.locator('ol.flow li', { hasText: 'Start with the 2024 survey' }).waitFor({ timeout: 10_000 });
+  expect(await page.evaluate(() => performance.timeOrigin)).toBe(before); // the same page: no reload
+  // ← and → move along the tabs once one has focus.
+  await page.getByRole('tab', { name: /Messages/ }).focus();
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByRole('tab', { name: /Graph/ }).getAttribute('aria-selected')).resolves.toBe('true');
+  await page.locator('svg.graph g.node').first().waitFor();
+  await expect(page.locator('svg.graph g.node').count()).resolves.toBe(3);
+  await expect(page.locator('svg.graph polyline.edge').count()).resolves.toBe(2);
+  await shot('graph');
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByRole('tab', { name: /Tasks/ }).getAttribute('aria-selected')).resolves.toBe('true');
+  await expect(page.locator('tr[data-task="2"]').textContent()).resolves.toContain('blocked by #1');
+  await shot('tasks');
+});
+
+it('adds a task and a dependency from the page', async () => {
+  await page.keyboard.press('2');
+  await page.locator('input[name=subject]').fill('Publish the site');
+  await page.locator('input[name=blockedBy]').fill('3');
+  await page.getByRole('button', { name: 'Add task' }).click();
+  await page.locator('tr[data-task="4"]', { hasText: 'blocked by #3' }).waitFor({ timeout: 10_000 });
+  const listed = JSON.parse((await mailroomOk(dir.path, 'task', 'list', '--json')).stdout) as { task: { id: string; blockedBy: string[] } }[];
+  expect(listed.find((v) => v.task.id === '4')?.task.blockedBy).toEqual(['3']);
+});
+
+it('approving a request in the page lets the teammate\'s command run', async () => {
+  const marker = join(dir.path, 'approved.txt');
+  await mailroomOk(dir.path, 'task', 'add', 'Write the marker', '--metadata', `command=echo ok > ${marker}`);
+  await mailroomOk(dir.path, 'team', 'spawn', 'carol', '--backend', 'process', '--model', 'worker', '--approve', 'commands', '--cwd', dir.path);
+  await page.keyboard.press('5');
+  const card = page.locator('ul.cards li', { hasText: 'carol' });
+  await card.waitFor({ timeout: 30_000 });
+  await expect(access(marker).then(() => true, () => false)).resolves.toBe(false);
+  await shot('requests');
+  await card.getByRole('button', { name: 'Approve' }).click();
+  await page.locator('p.result.ok', { hasText: 'Approved' }).waitFor();
+  await until(() => access(marker).then(() => true, () => false), 30_000, 'the approved command to run');
+}, 90_000);
+
+it('an action the policy refuses shows the refusal and its rule', async () => {
+  await mailroomOk(dir.path, 'team', 'policy', '--allow', 'message.bob=@lead');
+  const asBob = await startDashboardProcess(dir.path, ['demo', '--as', 'bob']);
+  const p = await browser.newPage();
+  try {
+    await p.goto(asBob.url);
+    await p.getByRole('table', { name: 'Roster' }).waitFor();
+    await p.keyboard.press('4');
+    await p.locator('select[name=to]').selectOption('alice');
+    await p.locator('input[name=text]').fill('around the policy');
+    await p.getByRole('button', { name: 'Send' }).click();
+    const refused = p.locator('p.result.refused');
+    await refused.waitFor();
+    await expect(refused.textContent()).resolves.toMatch(/NOT_PERMITTED \(rule policy\.message\.bob\): bob may not message alice/);
+    // Nothing reached alice: not her inbox file, not the journal.
+    await expect(readFile(join(dir.path, 'teams', 'demo', 'inboxes', 'alice.json'), 'utf8').catch(() => '')).resolves.not.toContain('around the policy');
+    await expect(mailroomOk(dir.path, 'log', '--json').then((r) => r.stdout)).resolves.not.toMatch(/"kind":\s*"message"[^\n]*around the policy/);
+  } finally {
+    await p.close();
+    await asBob.stop();
+  }
+}, 90_000);
