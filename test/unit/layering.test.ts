@@ -6,7 +6,7 @@
  * - Nothing above src/store/ imports a backend or a store internal: only the contracts
  *   (team-store, host-store, health), the selection and open.ts, which alone reaches src/store/fs/
  *   and src/store/redis/. Nor `node:fs`: it gets opened stores and never knows it is on a
- *   filesystem. (The one exception is src/cli/launch.cts, the loader bin/mailroom.js runs: it reads
+ *   filesystem. (The exceptions: src/dashboard/assets.ts reads the page files the package ships; src/cli/launch.cts, the loader bin/mailroom.js runs: it reads
  *   the CLI bundle and its V8 code cache, not team state, and must not load the bundle it loads.)
  * - The two backends do not import each other; the contracts import no backend.
  * - src/domain/ imports only protocol, errors, itself and pure computation (no I/O: node:crypto's
@@ -33,7 +33,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   bridge: ['core', 'store', 'domain', 'protocol', 'errors', 'version'],
   mcp: ['runtime', 'tools', 'core', 'store', 'domain', 'protocol', 'errors', 'version'],
   tui: ['runtime', 'core', 'store', 'domain', 'protocol', 'errors', 'version'],
-  cli: ['tui', 'mcp', 'bridge', 'runtime', 'tools', 'core', 'store', 'domain', 'protocol', 'errors', 'version'],
+  // The browser dashboard's server (its page, src/dashboard/page/, imports only preact, htm and ../wire.ts).
+  dashboard: ['runtime', 'core', 'store', 'domain', 'protocol', 'errors', 'version'],
+  cli: ['tui', 'mcp', 'bridge', 'dashboard', 'runtime', 'tools', 'core', 'store', 'domain', 'protocol', 'errors', 'version'],
   // The package entries: contracts and use cases (index), backend internals (internals).
   index: ['bridge', 'runtime', 'tools', 'core', 'store', 'domain', 'protocol', 'errors', 'version'],
   internals: ['store', 'domain', 'protocol', 'errors'],
@@ -46,7 +48,7 @@ const PROTOCOL_PACKAGES = /^(zod|node:crypto)$/;
 /** Pure dependencies src/domain may use. */
 const DOMAIN_PACKAGES = /^(node:crypto|fastest-levenshtein)$/;
 /** The CLI's loader (see the module comment). */
-const FS_ALLOWED_ABOVE_STORE = new Set(['cli/launch.cts']);
+const FS_ALLOWED_ABOVE_STORE = new Set(['cli/launch.cts', 'dashboard/assets.ts']);
 
 interface Import {
   /** Importing file, relative to src/ (e.g. `core/tasks/board.ts`). */
