@@ -95,3 +95,16 @@ export function keyPaths(value: unknown, prefix = ''): string[] {
   if (typeof value !== 'object' || value === null) return [];
   return Object.keys(value).flatMap((k) => [`${prefix}${k}`, ...keyPaths((value as Record<string, unknown>)[k], `${prefix}${k}.`)]);
 }
+
+/**
+ * A task file's text with mailroom's own `fencingToken` (the claim's fencing token, docs/format.md
+ * §8) taken out, after checking it is the last key: the rest must then be byte for byte what
+ * Claude Code writes, which keeps the extra key on its shallow-merge updates.
+ */
+export function withoutFencingToken(text: string): string {
+  const parsed = JSON.parse(text) as Record<string, unknown>;
+  const keys = Object.keys(parsed);
+  if (keys.at(-1) !== 'fencingToken') throw new Error(`expected fencingToken as the last key of the task file, got ${keys.join(', ')}`);
+  delete parsed.fencingToken;
+  return JSON.stringify(parsed, null, 2) + (text.endsWith('\n') ? '\n' : '');
+}

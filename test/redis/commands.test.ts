@@ -101,9 +101,11 @@ describe('mailroom on --store redis://…', () => {
     const run = await on(server.url, 'doctor', '--json');
     expect(run.code, run.stderr).toBe(7);
     const report = JSON.parse(run.stdout) as { findings: Array<{ kind: string; severity: string; message: string }>; problems: number };
-    expect(report.problems).toBe(1);
+    // Two problems: no AOF, and this test server's default user has no password (also a problem).
+    expect(report.problems).toBe(2);
     expect(report.findings.filter((f) => f.kind === 'server-setting')).toEqual([
       expect.objectContaining({ severity: 'problem', message: expect.stringContaining('appendonly is no') }),
+      expect.objectContaining({ severity: 'problem', message: expect.stringContaining('default user is on, no password') }),
     ]);
   });
 

@@ -114,6 +114,9 @@ async function rethrowFenced(options: UpdateTaskOptions, actor: string, err: unk
 async function assertWholeUpdate(store: TeamStore, options: UpdateTaskOptions, removed: readonly Edge[], added: readonly Edge[], patch: TaskPatch, actor: string): Promise<void> {
   const task = await store.readTask(options.team, options.id, { strict: true });
   if (!task) throw taskNotFound(options.team, options.id);
+  // Every task an added edge names, read strictly first: a file that does not parse is FILE_CORRUPT
+  // naming it (never a missing task), before the board is listed.
+  for (const id of new Set(added.flatMap((e) => [e.blocked, e.blocker]))) if (id !== task.id && !(await store.readTask(options.team, id, { strict: true }))) throw dependencyNotFound(options.team, id);
   const board = indexTasks(structuredClone([...(await store.listTasks(options.team)).filter((t) => t.id !== task.id), task]));
   for (const { blocked, blocker } of removed) {
     const b = board.get(blocked);
