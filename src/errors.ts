@@ -51,6 +51,10 @@ export type ErrorCode =
   // Issue 21: a reader whose claim was taken over may neither take nor acknowledge; one bridge per (root, team).
   | 'READER_FENCED'
   | 'BRIDGE_RUNNING'
+
+  // Advisory path leases (docs/leases.md): another member holds an overlapping lease; no such lease.
+  | 'LEASE_HELD'
+  | 'LEASE_NOT_FOUND'
   | 'NAME_TOO_LONG'
   | 'RUN_INCOMPLETE'
   | 'MISSING_CAPABILITY'
@@ -111,6 +115,9 @@ const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   // Issue 21 (acknowledged hand-out, one bridge per team): conflicts with the live holder.
   READER_FENCED: 4,
   BRIDGE_RUNNING: 4,
+
+  LEASE_HELD: 4,
+  LEASE_NOT_FOUND: 3,
   NAME_TOO_LONG: 2,
   TASK_BLOCKED: 5,
   TASK_CYCLE: 5,

@@ -27,6 +27,7 @@ import { approveCommand, denyCommand, requestsCommand } from './commands/request
 import { MESSAGE_COMMANDS, messageCommand } from './commands/message.js';
 import { DEAD_LETTER_COMMANDS, deadLetterCommand } from './commands/dead-letter.js';
 import { dashboardCommand } from './commands/dashboard.js';
+import { LEASE_COMMANDS, leaseCommand } from './commands/lease.js';
 
 /** Every top-level command. Add new command modules here. */
 const COMMANDS: CommandModule<GlobalArgs, never>[] = [
@@ -40,6 +41,7 @@ const COMMANDS: CommandModule<GlobalArgs, never>[] = [
   mcpCommand,
   watchCommand,
   dashboardCommand,
+  leaseCommand,
   logCommand,
   doctorCommand,
   storeCommand,
@@ -63,6 +65,7 @@ const TREE: CommandTree = {
   store: STORE_COMMANDS.map(nameOf),
   message: MESSAGE_COMMANDS,
   'dead-letter': DEAD_LETTER_COMMANDS,
+  lease: LEASE_COMMANDS,
   completion: [],
 };
 

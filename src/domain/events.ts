@@ -9,6 +9,7 @@ import {
   type DeliveryEvent,
   type RefusedEvent,
   type SettingsEvent,
+  type LeaseEvent,
   type EventSource,
   type MemberEvent,
   type MessageEvent,
@@ -18,6 +19,7 @@ import {
 } from '../protocol/events.js';
 import type { InboxEntry } from '../protocol/inbox.js';
 import type { Task } from '../protocol/task.js';
+import type { PathLease } from '../protocol/path-lease.js';
 
 /** Who, when and how an event was recorded. */
 export interface EventStamp {
@@ -92,6 +94,11 @@ export function refusedEvent(s: EventStamp, r: Refusal): RefusedEvent {
 /** A `settings` event (format version 3): the top-level settings keys that changed. */
 export function settingsEvent(s: EventStamp, changed: readonly string[]): SettingsEvent {
   return { ...head(s, versionOfKind('settings')), kind: 'settings', changed: [...changed] };
+}
+
+/** A path lease change (docs/leases.md). */
+export function leaseEvent(s: EventStamp, action: LeaseEvent['action'], lease: PathLease, why?: string): LeaseEvent {
+  return { ...head(s, versionOfKind('lease')), kind: 'lease', action, id: lease.id, holder: lease.holder, paths: [...lease.paths], shared: lease.shared, token: lease.token, ...(lease.reason ? { reason: lease.reason } : {}), ...(why ? { why } : {}) };
 }
 
 /**

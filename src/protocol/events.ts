@@ -20,8 +20,10 @@ import { TaskSchema } from './task.js';
 export const EVENT_VERSION = 2;
 /** The version that added `refused` and `settings` events (written with it, see {@link versionOfKind}). */
 export const EVENT_VERSION_3 = 3;
+/** The version that added `lease` events (advisory path leases, docs/leases.md). */
+export const EVENT_VERSION_4 = 4;
 /** Every event format version this release reads. */
-export const SUPPORTED_EVENT_VERSIONS: readonly number[] = [1, 2, 3];
+export const SUPPORTED_EVENT_VERSIONS: readonly number[] = [1, 2, 3, 4];
 
 const base = {
   v: z.number().int(),
@@ -104,6 +106,20 @@ export const RefusedEventSchema = z.looseObject({
 /** The team's settings changed (v3): `changed` names the top-level keys (`policy`, `signing`, …). */
 export const SettingsEventSchema = z.looseObject({ ...base, kind: z.literal('settings'), changed: z.array(z.string()) });
 
+/** A path lease changed (v4): acquired, released, expired (`why`: left, dead, stopped, expired) or forced (taken over by the lead). */
+export const LeaseEventSchema = z.looseObject({
+  ...base,
+  kind: z.literal('lease'),
+  action: z.enum(['acquired', 'released', 'expired', 'forced']),
+  id: z.string(),
+  holder: z.string(),
+  paths: z.array(z.string()),
+  shared: z.boolean(),
+  token: z.number(),
+  reason: z.string().optional(),
+  why: z.string().optional(),
+});
+
 /** Every event kind this release knows. */
 export const TeamEventRecordSchema = z.discriminatedUnion('kind', [
   MessageEventSchema,
@@ -113,6 +129,7 @@ export const TeamEventRecordSchema = z.discriminatedUnion('kind', [
   TeamLifecycleEventSchema,
   RefusedEventSchema,
   SettingsEventSchema,
+  LeaseEventSchema,
 ]);
 
 /** One event as journalled. */
@@ -131,11 +148,14 @@ export type TeamLifecycleEvent = z.infer<typeof TeamLifecycleEventSchema>;
 export type RefusedEvent = z.infer<typeof RefusedEventSchema>;
 /** A `settings` event (v3). */
 export type SettingsEvent = z.infer<typeof SettingsEventSchema>;
+/** A `lease` event (v4). */
+export type LeaseEvent = z.infer<typeof LeaseEventSchema>;
 /** Who recorded an event. */
 export type EventSource = TeamEventRecord['source'];
 
 /** The version an event of `kind` is written with: the lowest that has the kind. */
 export function versionOfKind(kind: TeamEventRecord['kind']): number {
+  if (kind === 'lease') return EVENT_VERSION_4;
   return kind === 'refused' || kind === 'settings' ? EVENT_VERSION_3 : EVENT_VERSION;
 }
 

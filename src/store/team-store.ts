@@ -14,6 +14,8 @@
  * Names are member names and task ids, never file names: a backend maps them to its own keys.
  * Everything that is machine-local (pids, logs, /proc) is in {@link HostStore}, not here.
  */
+import type { PathLease } from '../protocol/path-lease.js';
+import type { AcquireRequest, ReleaseRequest } from '../domain/path-leases.js';
 import type { Member, TeamConfig } from '../protocol/config.js';
 import type { TeamEventRecord } from '../protocol/events.js';
 import type { InboxEntry } from '../protocol/inbox.js';
@@ -433,6 +435,23 @@ export interface TeamStore {
    * @throws TEAM_NOT_FOUND, INVALID_ARGUMENT (the result is not valid settings), FILE_CORRUPT
    */
   updateSettings(team: string, patch: SettingsPatch, ctx?: OpContext): Promise<Transition<SettingsChange>>;
+
+  // Advisory path leases (docs/leases.md)
+  /**
+   * The team's live path leases, oldest first; leases that ended (holder left, dead, or past its
+   * TTL with no beating runtime) are dropped and journalled `expired` in the same step.
+   * @throws TEAM_NOT_FOUND, FILE_CORRUPT
+   */
+  listPathLeases(team: string, ctx?: OpContext): Promise<Transition<PathLease[]>>;
+  /**
+   * Leases `req.paths` to `req.holder` as one lease with a fresh fencing token, all or nothing,
+   * judged by the store's clock (src/domain/path-leases.ts). With `force` (the lead) conflicting
+   * leases are taken over, each journalled `forced`.
+   * @throws LEASE_HELD naming every conflicting lease (nothing changes), INVALID_ARGUMENT, TEAM_NOT_FOUND
+   */
+  acquirePathLease(team: string, req: AcquireRequest, ctx?: OpContext): Promise<Transition<PathLease>>;
+  /** Releases the holder's named leases, or all of them. @throws LEASE_NOT_FOUND, TEAM_NOT_FOUND */
+  releasePathLeases(team: string, req: ReleaseRequest, ctx?: OpContext): Promise<Transition<PathLease[]>>;
 
   // Inboxes
   /**

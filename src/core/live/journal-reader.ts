@@ -76,6 +76,7 @@ export class JournalReader {
       case 'team':
       case 'refused':
       case 'settings':
+      case 'lease':
         return true;
     }
   }

@@ -104,5 +104,7 @@ export function describeJournalEvent(e: TeamEventRecord, describe: (text: string
       return `${e.at}  refused ${e.action}${e.target ? ` (${e.target})` : ''} by ${e.actor ?? '?'}: ${oneLine(e.message)} [${e.rule}]`;
     case 'settings':
       return `${e.at}  team settings changed: ${e.changed.join(', ')}`;
+    case 'lease':
+      return `${e.at}  ${e.holder} ${e.action === 'acquired' ? 'leased' : `lease ${e.action}`} ${e.paths.join(', ')} (${e.id}${e.shared ? ', shared' : ''}${e.why ? `, ${e.why}` : ''})`;
   }
 }

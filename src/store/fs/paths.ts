@@ -89,6 +89,11 @@ export class Layout {
     return join(this.teamDir(team), 'mailroom-settings.json');
   }
 
+  /** `teams/<teamDir>/mailroom-path-leases.json`: the team's advisory path leases (docs/leases.md); Claude Code never reads it. */
+  pathLeasesPath(team: string): string {
+    return join(this.teamDir(team), 'mailroom-path-leases.json');
+  }
+
   /** `<root>/mailroom/keys/<team>.key`: the team's signing key on this machine (mode 0600; docs/approvals.md "Signed teams"). */
   teamKeyPath(team: string): string {
     return join(this.root, 'mailroom', 'keys', `${pathPart(team)}.key`);

@@ -59,6 +59,9 @@ import * as journal from './journal.js';
 import * as leases from './leases.js';
 import * as memberRecords from './member-records.js';
 import * as settings from './settings.js';
+import * as pathLeases from './path-leases.js';
+import type { PathLease } from '../../protocol/path-lease.js';
+import type { AcquireRequest, ReleaseRequest } from '../../domain/path-leases.js';
 import { refusedEvent, type Refusal } from '../../domain/events.js';
 import { stampOf } from './context.js';
 import type { SettingsPatch, TeamSettings } from '../../protocol/settings.js';
@@ -145,6 +148,16 @@ export class FsTeamStore implements TeamStore {
   }
   updateSettings(team: string, patch: SettingsPatch, ctx?: OpContext): Promise<Transition<SettingsChange>> {
     return settings.updateSettings(this.ctx, team, patch, ctx);
+  }
+
+  listPathLeases(team: string, ctx?: OpContext): Promise<Transition<PathLease[]>> {
+    return pathLeases.listPathLeases(this.ctx, team, ctx);
+  }
+  acquirePathLease(team: string, req: AcquireRequest, ctx?: OpContext): Promise<Transition<PathLease>> {
+    return pathLeases.acquirePathLease(this.ctx, team, req, ctx);
+  }
+  releasePathLeases(team: string, req: ReleaseRequest, ctx?: OpContext): Promise<Transition<PathLease[]>> {
+    return pathLeases.releasePathLeases(this.ctx, team, req, ctx);
   }
 
   appendMessages(team: string, messages: readonly OutgoingMessage[], options?: AppendOptions): Promise<Transition<AppendResult>> {

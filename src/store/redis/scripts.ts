@@ -31,6 +31,8 @@ export const SCRIPT_NAMES = [
   'remove-dead-letter',
   'read-settings',
   'update-settings',
+  'read-path-leases',
+  'write-path-leases',
   'append-messages',
   'read-inbox',
   'list-inboxes',

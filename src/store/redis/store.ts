@@ -12,6 +12,9 @@ import type { MemberRecord } from '../../protocol/member-record.js';
 import type { SettingsPatch, TeamSettings } from '../../protocol/settings.js';
 import type { SettingsChange } from '../../domain/settings.js';
 import * as settings from './settings.js';
+import * as pathLeases from './path-leases.js';
+import type { PathLease } from '../../protocol/path-lease.js';
+import type { AcquireRequest, ReleaseRequest } from '../../domain/path-leases.js';
 import { refusedEvent, type Refusal } from '../../domain/events.js';
 import type { Task, TaskStatus } from '../../protocol/task.js';
 import type { StoreIssue, StoreRepair } from '../health.js';
@@ -116,6 +119,15 @@ export class RedisTeamStore implements T.TeamStore {
     return { value: undefined, events: [event] };
   }
 
+  listPathLeases(team: string, ctx?: T.OpContext): Promise<T.Transition<PathLease[]>> {
+    return pathLeases.listPathLeases(this.rc, this, team, ctx);
+  }
+  acquirePathLease(team: string, req: AcquireRequest, ctx?: T.OpContext): Promise<T.Transition<PathLease>> {
+    return pathLeases.acquirePathLease(this.rc, this, team, req, ctx);
+  }
+  releasePathLeases(team: string, req: ReleaseRequest, ctx?: T.OpContext): Promise<T.Transition<PathLease[]>> {
+    return pathLeases.releasePathLeases(this.rc, this, team, req, ctx);
+  }
   readSettings(team: string): Promise<TeamSettings> {
     return settings.readSettings(this.rc, team);
   }

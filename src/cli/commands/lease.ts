@@ -1,0 +1,137 @@
+/**
+ * `mailroom lease acquire|release|list|guard|hook`: advisory path leases (src/core/leases/,
+ * docs/leases.md). `guard` is a git pre-commit check; `hook` is a Claude Code PreToolUse hook
+ * command (Edit, Write, MultiEdit): both refuse an edit of paths another live member holds.
+ */
+import type { Argv, CommandModule } from 'yargs';
+import { MailroomError } from '../../errors.js';
+import { durationOption, parseDuration } from '../durations.js';
+import { emit } from '../output.js';
+import { teamTarget, type GlobalArgs } from '../globals.js';
+import type { PathLease } from '../../protocol/path-lease.js';
+
+interface LeaseArgs extends GlobalArgs {
+  paths?: string[];
+  as?: string;
+  ttl?: string;
+  shared?: boolean;
+  reason?: string;
+  force?: boolean;
+  repo?: string;
+  id?: string;
+  all?: boolean;
+}
+
+const line = (l: PathLease) => `${l.id}  ${l.holder}  ${l.shared ? 'shared   ' : 'exclusive'}  ${l.paths.join(' ')}  until ${new Date(l.expiresAt).toISOString()}${l.reason ? `  (${l.reason})` : ''}  [${l.repo}]`;
+
+const acquire: CommandModule<GlobalArgs, LeaseArgs> = {
+  command: 'acquire <paths..>',
+  describe: 'Lease paths or globs (all or nothing); LEASE_HELD names any holder in the way',
+  builder: (y) =>
+    y
+      .positional('paths', { type: 'string', array: true, demandOption: true, describe: 'Files, directories or globs (src/**), relative to the current directory' })
+      .option('as', { type: 'string', describe: 'Holder (default: the lead)' })
+      .option('ttl', durationOption('How long the lease lives when its holder has no beating runtime (default 30m)'))
+      .option('shared', { type: 'boolean', describe: 'A shared lease: conflicts only with exclusive ones' })
+      .option('reason', { type: 'string', describe: 'Why, shown to anyone it stops' })
+      .option('force', { type: 'boolean', describe: 'The lead takes over conflicting leases (journalled)' })
+      .option('repo', { type: 'string', describe: 'Repository root the paths are relative to (default: the member\'s cwd)' })
+      .example('$0 lease acquire src/store/** --as alice --reason "store refactor"', 'alice leases the store folder for 30 minutes') as Argv<LeaseArgs>,
+  handler: async (a) => {
+    const { acquireLease } = await import('../../core/leases/path-leases.js');
+    const lease = await acquireLease({ ...(await teamTarget(a)), as: a.as, paths: a.paths ?? [], ttlMs: a.ttl === undefined ? undefined : parseDuration(a.ttl, '--ttl', 1000), shared: a.shared, reason: a.reason, force: a.force, repo: a.repo });
+    emit(a.json, lease, () => `leased ${line(lease)}`);
+  },
+};
+
+const release: CommandModule<GlobalArgs, LeaseArgs> = {
+  command: 'release [id]',
+  describe: 'Release a lease (its id) or all of a member\'s (--all)',
+  builder: (y) =>
+    y
+      .positional('id', { type: 'string', describe: 'The lease id (pl-N), as `lease list` prints it' })
+      .option('all', { type: 'boolean', describe: 'Every lease the member holds' })
+      .option('as', { type: 'string', describe: 'Holder (default: the lead)' }) as Argv<LeaseArgs>,
+  handler: async (a) => {
+    if ((a.id === undefined) === (a.all !== true)) throw new MailroomError('USAGE', 'Name one lease id, or pass --all (not both). List them with `mailroom lease list`.');
+    const { releaseLeases } = await import('../../core/leases/path-leases.js');
+    const gone = await releaseLeases({ ...(await teamTarget(a)), as: a.as, ids: a.id ? [a.id] : undefined, all: a.all });
+    emit(a.json, gone, () => (gone.length === 0 ? 'No lease to release.' : gone.map((l) => `released ${line(l)}`)));
+  },
+};
+
+const list: CommandModule<GlobalArgs, GlobalArgs> = {
+  command: 'list',
+  describe: 'The live leases of the team (ended ones are dropped and journalled)',
+  handler: async (a) => {
+    const { listLeases } = await import('../../core/leases/path-leases.js');
+    const leases = await listLeases(await teamTarget(a));
+    emit(a.json, leases, () => (leases.length === 0 ? 'No leases.' : leases.map(line)));
+  },
+};
+
+async function refuseHeld(a: LeaseArgs, files: readonly string[]): Promise<void> {
+  const { heldByOthers, heldError } = await import('../../core/leases/path-leases.js');
+  const held = await heldByOthers({ ...(await teamTarget(a)), as: a.as ?? process.env.MAILROOM_MEMBER, files });
+  if (held.length > 0) throw heldError(held);
+}
+
+const guard: CommandModule<GlobalArgs, LeaseArgs> = {
+  command: 'guard',
+  describe: 'git pre-commit check: refuse when staged files are leased exclusively by another live member',
+  builder: (y) =>
+    y
+      .option('as', { type: 'string', describe: 'Who commits (default $MAILROOM_MEMBER); their own leases pass' })
+      .example('$0 lease guard --as bob', 'As .git/hooks/pre-commit: `exec mailroom --team demo lease guard --as bob`') as Argv<LeaseArgs>,
+  handler: async (a) => {
+    // The staged files, as git names them (relative to the work tree's top).
+    const { execFileSync } = await import('node:child_process');
+    const top = execFileSync('git', ['rev-parse', '--show-toplevel'], { encoding: 'utf8' }).trim();
+    const files = execFileSync('git', ['diff', '--cached', '--name-only', '-z'], { encoding: 'utf8' }).split('\0').filter((f) => f !== '').map((f) => `${top}/${f}`);
+    await refuseHeld(a, files);
+    emit(a.json, { ok: true, checked: files.length }, () => `lease guard: ${files.length} file${files.length === 1 ? '' : 's'} free to commit.`);
+  },
+};
+
+/** The part of Claude Code's PreToolUse hook input the hook reads (tool_input.file_path of Edit, Write, MultiEdit). */
+interface HookInput {
+  tool_name?: string;
+  tool_input?: { file_path?: string };
+  cwd?: string;
+}
+
+const hook: CommandModule<GlobalArgs, LeaseArgs> = {
+  command: 'hook',
+  describe: 'Claude Code PreToolUse hook: exit 2 (blocking, holder named on stderr) for an Edit/Write/MultiEdit of a path another member holds',
+  builder: (y) => y.option('as', { type: 'string', describe: 'The Claude Code teammate this hook runs for (default $MAILROOM_MEMBER)' }) as Argv<LeaseArgs>,
+  handler: async (a) => {
+    const chunks: Buffer[] = [];
+    for await (const c of process.stdin) chunks.push(c as Buffer);
+    let input: HookInput;
+    try {
+      input = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as HookInput;
+    } catch {
+      throw new MailroomError('INVALID_ARGUMENT', 'lease hook reads Claude Code\'s PreToolUse JSON on stdin; it got something else.');
+    }
+    const path = input.tool_input?.file_path;
+    if (!['Edit', 'Write', 'MultiEdit'].includes(input.tool_name ?? '') || !path) return;
+    const { heldByOthers, heldError } = await import('../../core/leases/path-leases.js');
+    const held = await heldByOthers({ ...(await teamTarget(a)), as: a.as ?? process.env.MAILROOM_MEMBER, files: [path], cwd: input.cwd });
+    if (held.length === 0) return;
+    // Claude Code's hook protocol: exit 2 blocks the tool call and shows stderr to the model.
+    // (Not an error code of src/errors.ts: exit 2 is Claude Code's own hook contract.)
+    await new Promise<void>((done) => process.stderr.write(`${heldError(held).message}\n`, () => done()));
+    process.exit(2);
+  },
+};
+
+/** The `lease` command group. */
+export const leaseCommand: CommandModule<GlobalArgs, GlobalArgs> = {
+  command: 'lease <command>',
+  describe: 'Advisory path leases: who is editing which files (acquire, release, list, guard, hook)',
+  builder: (y) => y.command([acquire, release, list, guard, hook] as unknown as CommandModule<GlobalArgs, GlobalArgs>[]).demandCommand(1, 'Name a lease command (see --help).') as Argv<GlobalArgs>,
+  handler: () => undefined,
+};
+
+/** Subcommand names, for did-you-mean. */
+export const LEASE_COMMANDS = ['acquire', 'release', 'list', 'guard', 'hook'];

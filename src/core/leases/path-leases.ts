@@ -1,0 +1,128 @@
+/**
+ * Advisory path leases as use cases (docs/leases.md): acquire, release, list, and the two guards
+ * — a git pre-commit check and Claude Code's PreToolUse hook — that refuse an edit of paths another
+ * live member holds exclusively. Paths are normalised against a repository root (the member's cwd
+ * by default); the store decides conflicts, liveness and fencing tokens in one transition.
+ */
+import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
+import { MailroomError } from '../../errors.js';
+import { DEFAULT_LEASE_TTL_MS, leaseHeld } from '../../domain/path-leases.js';
+import { globCovers } from '../../domain/path-globs.js';
+import { leadName, requireMember } from '../../domain/roster.js';
+import type { PathLease } from '../../protocol/path-lease.js';
+import type { TeamConfig } from '../../protocol/config.js';
+import { opOf, teamOf, type TeamOptions } from '../context.js';
+
+/**
+ * A path or glob given by a user — absolute, or relative to `cwd` when that is inside the
+ * repository, else to the repository's root — as a repository-relative POSIX
+ * pattern. @throws INVALID_ARGUMENT for an empty pattern or one outside the repository
+ */
+export function normalizeLeasePath(input: string, repo: string, cwd: string): string {
+  const trimmed = input.trim();
+  if (trimmed === '' || trimmed.includes('\0')) throw new MailroomError('INVALID_ARGUMENT', `Lease path ${JSON.stringify(input)} is empty: name a file, a directory or a glob (src/**).`);
+  // Relative to the current directory when it is inside the repository, else to the repository's root.
+  const inside = !relative(resolve(repo), resolve(cwd)).startsWith('..');
+  const abs = isAbsolute(trimmed) ? trimmed : resolve(inside ? cwd : repo, trimmed);
+  const rel = relative(resolve(repo), abs).split(sep).join('/');
+  if (rel.startsWith('..') || isAbsolute(rel)) throw new MailroomError('INVALID_ARGUMENT', `Lease path ${JSON.stringify(input)} is outside the repository ${repo}: give a path inside it, or declare another root with --repo.`);
+  const norm = posix.normalize(rel === '' ? '.' : rel).replace(/\/+$/, '');
+  return norm === '' ? '.' : norm;
+}
+
+/** The repository root leases of `member` are relative to: `repo`, else the member's cwd, else `cwd`. */
+export function repoOf(config: TeamConfig, member: string, repo: string | undefined, cwd: string): string {
+  return resolve(repo ?? config.members.find((m) => m.name === member)?.cwd ?? cwd);
+}
+
+/** Input of {@link acquireLease}. */
+export interface AcquireLeaseOptions extends TeamOptions {
+  /** The holder (default: the lead). */
+  as?: string | undefined;
+  /** Files, directories or globs, relative to `cwd` or absolute. */
+  paths: readonly string[];
+  /** ms; default {@link DEFAULT_LEASE_TTL_MS}. */
+  ttlMs?: number | undefined;
+  shared?: boolean | undefined;
+  reason?: string | undefined;
+  /** The lead takes over conflicting leases (journalled `forced`). @throws NOT_PERMITTED for anyone else */
+  force?: boolean | undefined;
+  /** Repository root (default: the member's cwd, else `cwd`). */
+  repo?: string | undefined;
+  /** Where relative paths start (default `process.cwd()`). */
+  cwd?: string | undefined;
+}
+
+/** Leases paths, all or nothing. @throws LEASE_HELD naming the holders, MEMBER_NOT_FOUND, INVALID_ARGUMENT, NOT_PERMITTED (`--force` by a non-lead) */
+export async function acquireLease(o: AcquireLeaseOptions): Promise<PathLease> {
+  const store = teamOf(o);
+  const config = await store.readConfig(o.team);
+  const holder = o.as ?? leadName(config);
+  requireMember(config, holder, 'member');
+  if (o.force && holder !== leadName(config)) throw new MailroomError('NOT_PERMITTED', `Only the lead (${leadName(config)}) takes over a lease with --force; ask the holder to release it.`, { details: { rule: 'lead-only' } });
+  const cwd = o.cwd ?? process.cwd();
+  const repo = repoOf(config, holder, o.repo, cwd);
+  const ttlMs = o.ttlMs ?? DEFAULT_LEASE_TTL_MS;
+  if (!Number.isInteger(ttlMs) || ttlMs <= 0) throw new MailroomError('INVALID_ARGUMENT', `A lease's TTL must be a positive duration (got ${String(o.ttlMs)}): e.g. --ttl 30m.`);
+  const paths = o.paths.map((p) => normalizeLeasePath(p, repo, cwd));
+  const done = await store.acquirePathLease(o.team, { holder, repo, paths, shared: o.shared === true, ttlMs, reason: o.reason, force: o.force }, opOf(o, holder));
+  return done.value;
+}
+
+/** Input of {@link releaseLeases}. */
+export interface ReleaseLeaseOptions extends TeamOptions {
+  as?: string | undefined;
+  ids?: readonly string[] | undefined;
+  all?: boolean | undefined;
+}
+
+/** Releases the member's named leases, or all. @throws LEASE_NOT_FOUND, INVALID_ARGUMENT (neither ids nor all) */
+export async function releaseLeases(o: ReleaseLeaseOptions): Promise<PathLease[]> {
+  if (!o.all && (o.ids ?? []).length === 0) throw new MailroomError('USAGE', 'Name the lease to release (its id, from `mailroom lease list`) or give --all.');
+  const store = teamOf(o);
+  const config = await store.readConfig(o.team);
+  const holder = o.as ?? leadName(config);
+  return (await store.releasePathLeases(o.team, { holder, ids: o.ids, all: o.all, why: `released by ${holder}` }, opOf(o, holder))).value;
+}
+
+/** The live leases (ended ones are dropped and journalled in the same step). */
+export async function listLeases(o: TeamOptions): Promise<PathLease[]> {
+  return (await teamOf(o).listPathLeases(o.team, opOf(o))).value;
+}
+
+/** One file another member holds. */
+export interface HeldFile {
+  file: string;
+  lease: PathLease;
+}
+
+/**
+ * Which of `files` (relative to `cwd` or absolute) another live member holds exclusively (or,
+ * for `forWrite` of a shared holder, any lease of another member that is exclusive). A member's own
+ * leases and shared leases never block. Files outside every lease's repository are free.
+ */
+export async function heldByOthers(o: TeamOptions & { as?: string | undefined; files: readonly string[]; cwd?: string | undefined }): Promise<HeldFile[]> {
+  const leases = await listLeases(o);
+  const cwd = o.cwd ?? process.cwd();
+  const out: HeldFile[] = [];
+  for (const file of o.files) {
+    const abs = isAbsolute(file) ? file : resolve(cwd, file);
+    for (const lease of leases) {
+      if (lease.holder === o.as || lease.shared) continue;
+      const rel = relative(lease.repo, abs).split(sep).join('/');
+      if (rel.startsWith('..') || isAbsolute(rel)) continue;
+      if (lease.paths.some((p) => globCovers(p, rel))) {
+        out.push({ file, lease });
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** The refusal a guard gives for held files: LEASE_HELD naming each holder, its paths, reason and expiry. */
+export function heldError(held: readonly HeldFile[]): MailroomError {
+  const unique = [...new Map(held.map((h) => [h.lease.id, h.lease])).values()];
+  const err = leaseHeld(unique, Date.now());
+  return new MailroomError('LEASE_HELD', `${held.map((h) => h.file).join(', ')}: ${err.message}`, { details: err.details });
+}

@@ -1,0 +1,142 @@
+/**
+ * The rules of advisory path leases (docs/leases.md), pure, applied by both store backends inside
+ * their one transition: which leases are still live
+ * (by the store's clock and the holder's presence), what conflicts, and the acquire / release
+ * decisions with the events they cause.
+ */
+import { MailroomError } from '../errors.js';
+import type { PathLease, PathLeaseDoc } from '../protocol/path-lease.js';
+import { presenceOf, type PresenceClaim, type PresenceState } from './presence.js';
+import { globsOverlap } from './path-globs.js';
+
+/** Default TTL of a lease held by a member with no beating runtime (ms): 30 minutes. */
+export const DEFAULT_LEASE_TTL_MS = 30 * 60_000;
+/** At most this many paths in one acquisition. */
+export const MAX_LEASE_PATHS = 200;
+
+/** What liveness needs to know of a holder. */
+export interface HolderState {
+  /** Still in the team's roster. */
+  inRoster: boolean;
+  /** Its presence, when a mailroom runtime runs or ran it (undefined: a member with no runtime, e.g. a CLI user). */
+  presence?: PresenceState | undefined;
+}
+
+/** Why a lease is no longer live, or undefined while it is. */
+export function leaseEnd(lease: PathLease, holder: HolderState, now: number): 'left' | 'dead' | 'stopped' | 'expired' | undefined {
+  if (!holder.inRoster) return 'left';
+  if (holder.presence === 'dead') return 'dead';
+  if (holder.presence === 'working' || holder.presence === 'idle') return undefined; // renewed by its beat
+  if (now >= lease.expiresAt) return holder.presence === 'stopped' ? 'stopped' : 'expired';
+  return undefined;
+}
+
+/** True when two leases of different holders cannot both be held. */
+export function leasesConflict(a: Pick<PathLease, 'holder' | 'repo' | 'paths' | 'shared'>, b: Pick<PathLease, 'holder' | 'repo' | 'paths' | 'shared'>): boolean {
+  if (a.holder === b.holder || a.repo !== b.repo || (a.shared && b.shared)) return false;
+  return a.paths.some((p) => b.paths.some((q) => globsOverlap(p, q)));
+}
+
+/** A lease change to journal: acquired, released, expired (with why), or forced (taken over by the lead). */
+export interface LeaseChange {
+  action: 'acquired' | 'released' | 'expired' | 'forced';
+  lease: PathLease;
+  why?: string | undefined;
+}
+
+/** An acquisition. */
+export interface AcquireRequest {
+  holder: string;
+  repo: string;
+  paths: readonly string[];
+  shared: boolean;
+  ttlMs: number;
+  reason?: string | undefined;
+  /** The lead takes over conflicting leases (each journalled `forced`). */
+  force?: boolean | undefined;
+}
+
+/** The outcome of a decision: the new document and what changed. */
+export interface LeasePlan<T> {
+  doc: PathLeaseDoc;
+  value: T;
+  changes: LeaseChange[];
+}
+
+/** Drops leases that are no longer live; each dropped one becomes an `expired` change. */
+export function pruneLeases(doc: PathLeaseDoc, holders: (name: string) => HolderState, now: number): LeasePlan<PathLease[]> {
+  const kept: PathLease[] = [];
+  const changes: LeaseChange[] = [];
+  for (const l of doc.leases) {
+    const end = leaseEnd(l, holders(l.holder), now);
+    if (end) changes.push({ action: 'expired', lease: l, why: end });
+    else kept.push(l);
+  }
+  return { doc: { ...doc, leases: kept }, value: kept, changes };
+}
+
+/**
+ * All or nothing: the request's paths are leased as one new lease, or LEASE_HELD names every
+ * conflicting lease (holder, paths, reason, expiry) and nothing changes.
+ * @throws LEASE_HELD, INVALID_ARGUMENT (no paths, too many)
+ */
+export function planAcquire(doc: PathLeaseDoc, req: AcquireRequest, holders: (name: string) => HolderState, now: number): LeasePlan<PathLease> {
+  if (req.paths.length === 0) throw new MailroomError('INVALID_ARGUMENT', 'Name at least one path or glob to lease.');
+  if (req.paths.length > MAX_LEASE_PATHS) throw new MailroomError('INVALID_ARGUMENT', `At most ${MAX_LEASE_PATHS} paths in one lease (got ${req.paths.length}): lease a directory or a glob instead.`);
+  const pruned = pruneLeases(doc, holders, now);
+  const candidate = { holder: req.holder, repo: req.repo, paths: [...new Set(req.paths)], shared: req.shared };
+  const conflicts = pruned.value.filter((l) => leasesConflict(l, candidate));
+  const changes = [...pruned.changes];
+  let leases = pruned.value;
+  if (conflicts.length > 0) {
+    if (!req.force) throw leaseHeld(conflicts, now);
+    leases = leases.filter((l) => !conflicts.includes(l));
+    for (const l of conflicts) changes.push({ action: 'forced', lease: l, why: `taken over by ${req.holder}` });
+  }
+  const token = doc.nextToken;
+  const lease: PathLease = { id: `pl-${token}`, holder: req.holder, repo: req.repo, paths: candidate.paths, shared: req.shared, ...(req.reason ? { reason: req.reason } : {}), token, acquiredAt: now, expiresAt: now + req.ttlMs, ttlMs: req.ttlMs };
+  changes.push({ action: 'acquired', lease });
+  return { doc: { leases: [...leases, lease], nextToken: token + 1 }, value: lease, changes };
+}
+
+/** LEASE_HELD naming each conflicting lease. */
+export function leaseHeld(conflicts: readonly PathLease[], now: number): MailroomError {
+  const lines = conflicts.map((l) => `${l.holder} holds ${l.shared ? 'a shared' : 'an exclusive'} lease ${l.id} on ${l.paths.join(', ')}${l.reason ? ` (${l.reason})` : ''}, until ${new Date(l.expiresAt).toISOString()}${l.expiresAt > now ? '' : ' or while its runtime beats'}`);
+  return new MailroomError('LEASE_HELD', `${lines.join('; ')}. Ask the holder (mailroom team send ${conflicts[0]!.holder} …), wait for the release, or as the lead take it over with --force.`, {
+    details: { holders: conflicts.map((l) => ({ id: l.id, holder: l.holder, paths: l.paths, reason: l.reason, expiresAt: l.expiresAt })) },
+  });
+}
+
+/** Which leases a release names. */
+export interface ReleaseRequest {
+  holder: string;
+  /** Lease ids; omit with `all`. */
+  ids?: readonly string[] | undefined;
+  all?: boolean | undefined;
+  /** Why, journalled (`released by …`, `member left`). */
+  why?: string | undefined;
+}
+
+/** Releases the holder's named leases (or all of them). @throws LEASE_NOT_FOUND naming an id the holder does not hold */
+export function planRelease(doc: PathLeaseDoc, req: ReleaseRequest, holders: (name: string) => HolderState, now: number): LeasePlan<PathLease[]> {
+  const pruned = pruneLeases(doc, holders, now);
+  const mine = pruned.value.filter((l) => l.holder === req.holder);
+  const chosen = req.all ? mine : mine.filter((l) => req.ids?.includes(l.id));
+  for (const id of req.all ? [] : req.ids ?? []) {
+    if (!chosen.some((l) => l.id === id)) throw new MailroomError('LEASE_NOT_FOUND', `${req.holder} holds no lease ${id}: \`mailroom lease list\` shows the live ones (an expired lease is gone already).`, { details: { id } });
+  }
+  return {
+    doc: { ...pruned.doc, leases: pruned.value.filter((l) => !chosen.includes(l)) },
+    value: chosen,
+    changes: [...pruned.changes, ...chosen.map((lease) => ({ action: 'released' as const, lease, ...(req.why ? { why: req.why } : {}) }))],
+  };
+}
+
+/** How each holder stands, from the roster and the team's reader claims (presence), at `now`. */
+export function holderStates(roster: readonly { name: string }[], claims: readonly PresenceClaim[], now: number): (name: string) => HolderState {
+  const names = new Set(roster.map((m) => m.name));
+  return (name) => {
+    const claim = claims.some((c) => c.member === name);
+    return { inRoster: names.has(name), ...(claim ? { presence: presenceOf(name, claims, now).state } : {}) };
+  };
+}

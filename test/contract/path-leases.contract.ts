@@ -1,0 +1,106 @@
+/**
+ * Contract cases of advisory path leases (docs/leases.md), run unchanged on every backend
+ * (fs.test.ts, redis.test.ts): all-or-nothing acquisition with a growing fencing token, LEASE_HELD
+ * naming the holder, shared vs exclusive, racing acquirers (exactly one wins), expiry at the TTL by
+ * the store's clock, release, and a departed holder's leases gone — each change journalled.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MailroomError } from '../../src/errors.js';
+import type { TeamStore } from '../../src/store/team-store.js';
+import type { AcquireRequest } from '../../src/domain/path-leases.js';
+import { teamConfig, teammate, type ContractBackend } from './team-store.contract.js';
+
+const T = 'crew';
+const REPO = '/repo';
+const req = (holder: string, paths: string[], extra: Partial<AcquireRequest> = {}): AcquireRequest => ({ holder, repo: REPO, paths, shared: false, ttlMs: 60_000, ...extra });
+
+async function refusal(promise: Promise<unknown>): Promise<MailroomError> {
+  try {
+    await promise;
+  } catch (err) {
+    expect(err).toBeInstanceOf(MailroomError);
+    return err as MailroomError;
+  }
+  throw new Error('expected a MailroomError');
+}
+
+/** Runs the path-lease cases against `backend`. */
+export function pathLeaseContract(name: string, backend: ContractBackend): void {
+  describe(`TeamStore contract (path leases): ${name}`, () => {
+    let store: TeamStore;
+    beforeEach(async () => {
+      store = await backend.open();
+      await store.createTeam(teamConfig(T));
+      for (const m of ['alice', 'bob', 'carol']) await store.addMember(T, teammate(T, m), { assignColor: true });
+    });
+    afterEach(async () => {
+      await store.close();
+      await backend.dispose?.(store);
+    });
+
+    it('acquires with growing tokens; an overlapping exclusive lease is LEASE_HELD naming the holder, and changes nothing', async () => {
+      const a = await store.acquirePathLease(T, req('alice', ['src/**'], { reason: 'store refactor' }), { actor: 'alice' });
+      expect(a.value).toMatchObject({ id: 'pl-1', holder: 'alice', paths: ['src/**'], token: 1, shared: false, reason: 'store refactor' });
+      expect(a.events).toMatchObject([{ kind: 'lease', action: 'acquired', id: 'pl-1', holder: 'alice', paths: ['src/**'], token: 1 }]);
+      // bob wants a free file and a held one: all or nothing.
+      const err = await refusal(store.acquirePathLease(T, req('bob', ['docs/x.md', 'src/store/a.ts'])));
+      expect(err.code).toBe('LEASE_HELD');
+      expect(err.message).toContain('alice');
+      expect(err.message).toContain('src/**');
+      expect(err.message).toContain('store refactor');
+      expect(err.details).toMatchObject({ holders: [{ id: 'pl-1', holder: 'alice' }] });
+      expect((await store.listPathLeases(T)).value.map((l) => l.id)).toEqual(['pl-1']);
+      // Outside the lease, and in another repository, bob is free; tokens only grow.
+      expect((await store.acquirePathLease(T, req('bob', ['docs/x.md']))).value.token).toBe(2);
+      expect((await store.acquirePathLease(T, req('carol', ['src/**'], { repo: '/other' }))).value.token).toBe(3);
+      // The same member may overlap itself.
+      expect((await store.acquirePathLease(T, req('alice', ['src/store/a.ts']))).value.token).toBe(4);
+    });
+
+    it('shared leases conflict only with exclusive ones', async () => {
+      await store.acquirePathLease(T, req('alice', ['*.md'], { shared: true }));
+      await store.acquirePathLease(T, req('bob', ['README.md'], { shared: true }));
+      expect((await refusal(store.acquirePathLease(T, req('carol', ['README.md'])))).code).toBe('LEASE_HELD');
+      expect((await store.listPathLeases(T)).value).toHaveLength(2);
+    });
+
+    it('racing acquirers of one path: exactly one wins', async () => {
+      const names = ['alice', 'bob', 'carol'];
+      const results = await Promise.allSettled(names.map((n) => store.acquirePathLease(T, req(n, ['src/store/']), { actor: n })));
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      for (const r of results) if (r.status === 'rejected') expect((r.reason as MailroomError).code).toBe('LEASE_HELD');
+      expect((await store.listPathLeases(T)).value).toHaveLength(1);
+    });
+
+    it('a lease of a holder with no runtime expires at its TTL by the store\'s clock, journalled', async () => {
+      await store.acquirePathLease(T, req('alice', ['src/a.ts'], { ttlMs: 300 }));
+      await new Promise((r) => setTimeout(r, 600));
+      const listed = await store.listPathLeases(T);
+      expect(listed.value).toEqual([]);
+      expect(listed.events).toMatchObject([{ kind: 'lease', action: 'expired', id: 'pl-1', why: 'expired' }]);
+      expect((await store.acquirePathLease(T, req('bob', ['src/a.ts']))).value.holder).toBe('bob');
+    });
+
+    it('release, LEASE_NOT_FOUND for a lease one does not hold, and a departed holder\'s leases are gone', async () => {
+      await store.acquirePathLease(T, req('alice', ['a/**']));
+      await store.acquirePathLease(T, req('alice', ['b/**']));
+      await store.acquirePathLease(T, req('bob', ['c/**']));
+      expect((await refusal(store.releasePathLeases(T, { holder: 'bob', ids: ['pl-1'] }))).code).toBe('LEASE_NOT_FOUND');
+      const one = await store.releasePathLeases(T, { holder: 'alice', ids: ['pl-1'] });
+      expect(one.value.map((l) => l.id)).toEqual(['pl-1']);
+      expect(one.events).toMatchObject([{ kind: 'lease', action: 'released', id: 'pl-1' }]);
+      await store.removeMember(T, 'bob');
+      const listed = await store.listPathLeases(T);
+      expect(listed.value.map((l) => l.id)).toEqual(['pl-2']);
+      expect(listed.events).toMatchObject([{ kind: 'lease', action: 'expired', id: 'pl-3', holder: 'bob', why: 'left' }]);
+      expect((await store.releasePathLeases(T, { holder: 'alice', all: true })).value.map((l) => l.id)).toEqual(['pl-2']);
+    });
+
+    it('the lead takes over with force, each taken lease journalled forced', async () => {
+      await store.acquirePathLease(T, req('alice', ['src/**']));
+      const taken = await store.acquirePathLease(T, req('team-lead', ['src/x.ts'], { force: true }), { actor: 'team-lead' });
+      expect(taken.events.map((e) => (e.kind === 'lease' ? e.action : e.kind))).toEqual(['forced', 'acquired']);
+      expect((await store.listPathLeases(T)).value.map((l) => l.holder)).toEqual(['team-lead']);
+    });
+  });
+}
