@@ -112,6 +112,15 @@ describe.each(backends)('signed team on %s', (backend) => {
 
     await startBob();
     const replayed = await append({ ...captured!, read: false });
+    if (server) {
+      // On Redis the store keeps one copy per msg_id (issue 21 item 5): the replay appended through
+      // the store is the original, already read, and never reaches bob again. (The reader's own
+      // replay check is proved on the files store, where a writer can put a copy in the file.)
+      expect(replayed.read).toBe(true);
+      expect((await inbox('bob')).filter((e) => e.msg_id === captured!.msg_id)).toHaveLength(1);
+      expect(await members()).toContain('bob');
+      return;
+    }
     await consumed(replayed);
     expect(await members()).toContain('bob');
     await until(async () => /was signed for another incarnation of "bob".*a replay/.test(await bobLog()), 30_000, 'bob to log the withheld replay');

@@ -23,7 +23,7 @@ export const GRANTED_COMMANDS: readonly string[] = [
   'del', 'exists', 'get', 'set', 'incr', 'pexpire', 'rename',
   'hdel', 'hget', 'hgetall', 'hincrby', 'hkeys', 'hmget', 'hset', 'hsetnx',
   'lrange', 'lrem', 'rpush', 'sadd', 'sismember', 'smembers', 'srem',
-  'xadd', 'xinfo|stream', 'xrange', 'zadd', 'zrange', 'zrem', 'zscore', 'publish',
+  'xadd', 'xinfo|stream', 'xrange', 'zadd', 'zrange', 'zrem', 'zscore', 'publish', 'time',
 ];
 
 /** A granted user: its name, its one-time password, its ACL rules and the store URL that logs in as it. */

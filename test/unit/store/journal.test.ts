@@ -77,10 +77,10 @@ describe('filesystem journal', () => {
     expect(read.events.map((e) => e.kind === 'message' && e.entry.text)).toEqual(['hello 1', 'hello 2', 'hello 3']);
   });
 
-  it('reads version-2 events and version-1 lines of one file in order, and skips versions it does not support (4: version 3 added refused and settings events)', async () => {
+  it('reads version-2 events and version-1 lines of one file in order, and skips versions it does not support (5: version 3 added refused and settings events, 4 lease events)', async () => {
     await store.recordObserved('demo', [message(1)]);
     await store.recordObserved('demo', [{ ...message(2), v: 2, actor: 'bob' }]);
-    await appendFile(layout.journalPath('demo'), `${JSON.stringify({ ...message(3), v: 4 })}\n`);
+    await appendFile(layout.journalPath('demo'), `${JSON.stringify({ ...message(3), v: 5 })}\n`);
     const read = await store.readEvents('demo');
     expect(read.events.map((e) => [e.v, e.kind === 'message' && e.entry.text, e.actor])).toEqual([
       [1, 'hello 1', undefined],
