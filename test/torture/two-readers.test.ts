@@ -49,6 +49,9 @@ async function reader(sessions: number, f: Figures): Promise<void> {
       f.handedOut += messages.length;
       f.texts.push(...messages.map((m) => m.text));
     }
+    // A consumer acknowledges what it was handed before it goes (docs/mcp.md "Delivery guarantee");
+    // unacknowledged messages would be handed out again, marked as redeliveries.
+    await server.call('ack', {});
     await server.close();
     open.splice(open.indexOf(server), 1);
   }
