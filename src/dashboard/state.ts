@@ -78,7 +78,8 @@ function memberOf(m: MemberView, capabilities: string[], host: string): WireMemb
 function taskOf(v: TaskView): WireTask {
   const t = v.task;
   const meta = Object.fromEntries(Object.entries(t.metadata ?? {}).filter(([k]) => !k.startsWith('_')));
-  const token = (t as { fencingToken?: unknown }).fencingToken ?? (t.metadata as Record<string, unknown> | undefined)?.['_fencingToken'];
+  // The claim's fencing token, kept in the task's own record (src/domain/task-fence.ts).
+  const token = (t as { fencingToken?: unknown }).fencingToken;
   return {
     id: t.id,
     subject: t.subject,
