@@ -49,6 +49,15 @@ export function handOutContract(name: string, backend: ContractBackend): void {
       expect(inbox[0]!.msg_id).toBe(stored.value.messages[0]!.entry.msg_id);
     });
 
+    it('returns the stored copy of a repeated msg_id as it is now: read once it was read', async () => {
+      const first = entry('team-lead', 'once');
+      await store.appendMessages(T, [{ to: 'alice', entry: first }]);
+      await store.markRead(T, 'alice', [first.msg_id!]);
+      const again = await store.appendMessages(T, [{ to: 'alice', entry: { ...first, read: false } }]);
+      expect(again.value.messages.map((m) => [m.entry.text, m.entry.read])).toEqual([['once', true]]);
+      expect((await store.readInbox(T, 'alice')).map((e) => [e.text, e.read])).toEqual([['once', true]]);
+    });
+
     it('counts hand-outs: 1 the first time, more after a release, an expired lease or a takeover; none once read', async () => {
       const a = await store.claimReader(T, 'alice', holder(11));
       await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'x') }, { to: 'alice', entry: entry('team-lead', 'y') }]);

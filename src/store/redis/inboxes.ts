@@ -42,7 +42,8 @@ export async function appendMessages(rc: RedisContext, team: string, messages: r
   const out = await retryUnavailable(() => runOnce(rc, 'append-messages', team, args));
   const [state, payload] = out.value as [string, unknown];
   const pairs = state === 'replayed' ? (JSON.parse(String(payload)) as string[][]) : (payload as string[][]);
-  const stored: StoredMessage[] = pairs.map(([to, doc]) => ({ to: to!, entry: JSON.parse(doc!) as InboxEntry }));
+  // The third value is whether the entry is unread now (a msg_id already stored may have been read).
+  const stored: StoredMessage[] = pairs.map(([to, doc, unread]) => ({ to: to!, entry: unread === undefined ? (JSON.parse(doc!) as InboxEntry) : assembleEntry(doc!, unread === '1') }));
   // A replay of the store's own (random) key can only be this call's retry: to the caller it is
   // the first append. Its events went to the journal with the try whose reply was lost, and are
   // not returned again.

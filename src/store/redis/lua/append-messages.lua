@@ -5,13 +5,14 @@
 -- is its timestamp rewritten (ISO-8601 with ms), else the caller's text is kept byte for byte.
 -- An idempotency key is taken with SET NX PX in this same step: a retry replays the first reply.
 -- An entry whose msg_id is already in the live inbox (or earlier in this batch) is not appended
--- again: the stored entry is returned in its place and no event is emitted (as on the filesystem).
+-- again: the stored entry is returned in its place, read as it is now, and no event is emitted
+-- (as on the filesystem).
 -- KEYS[1] base prefix
 -- ARGV[1] event envelope JSON   ARGV[2] idempotency key ('' = none)   ARGV[3] key ttl (ms)
 -- ARGV[4] n messages, then per message 9 values: to, JSON before the timestamp value,
 -- the timestamp as a JSON string, JSON after it, the timestamp in epoch ms ('' = unparseable),
 -- from, text, msg_id ('' = none), read ('1' | '0').
--- Returns ok { 'fresh', { { to, entry JSON }... } } | ok { 'replayed', payload } with events
+-- Returns ok { 'fresh', { { to, entry JSON, unread ('1' | '0') }... } } | ok { 'replayed', payload } with events
 -- message (each); err TEAM_NOT_FOUND; err MEMBER_NOT_FOUND { to }.
 local base, env, idem = KEYS[1], ARGV[1], ARGV[2]
 local P = gen_prefix(base)
@@ -33,7 +34,8 @@ for i = 0, n - 1 do
   local from, text, msgId, read = ARGV[o + 5], ARGV[o + 6], ARGV[o + 7], ARGV[o + 8]
   local there = msgId ~= '' and R('HGET', ikey(P, 'bykey', to), msgId) or nil
   if there then
-    stored[#stored + 1] = { to, R('HGET', ikey(P, 'docs', to), there) }
+    local unread = R('ZSCORE', ikey(P, 'unread', to), there) and '1' or '0'
+    stored[#stored + 1] = { to, R('HGET', ikey(P, 'docs', to), there), unread }
   else
     local ts = cjson.decode(tsq)
     if msText ~= '' then
@@ -66,7 +68,7 @@ for i = 0, n - 1 do
     R('SADD', P .. 'inboxes', to)
     emit(P, { 'h', env, 'kind', 'message', 'to', to, 'entry', doc })
     hint('inbox ' .. to)
-    stored[#stored + 1] = { to, doc }
+    stored[#stored + 1] = { to, doc, read == '1' and '0' or '1' }
   end
 end
 if idem ~= '' then
