@@ -46,7 +46,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
   log(`${registered ? 'joined' : 'acting as'} ${member.agentId} (store ${options.store.team.location})`);
   const session = new McpSession(options.store, options.team, member.name, log, reader);
   // Any live runtime takes back the tasks of teammates that died (docs/runtime.md "Dead members").
-  const sweeper = startSweeper({ root: options.store, team: options.team, by: member.name, log, continuity: () => reader.continuousMs() });
+  const sweeper = startSweeper({ root: options.store, team: options.team, by: member.name, log, presence: reader });
   const server = createMcpServer(session);
   const stdin = options.stdin ?? process.stdin;
   const transport = new StdioServerTransport(stdin as typeof process.stdin, (options.stdout ?? process.stdout) as typeof process.stdout);

@@ -277,7 +277,10 @@ export interface ReaderClaim extends ReaderHolder {
   member: string;
   /** Opaque token; only its holder knows it. Empty in {@link TeamStore.readClaims} results. */
   token: string;
-  /** Epoch ms of the last heartbeat (the claim itself counts as one). */
+  /**
+   * Epoch ms of the last heartbeat (the claim itself counts as one), by the store's clock when it
+   * landed ({@link TeamStore.readClock}; Redis `TIME`, a file's mtime), never the caller's.
+   */
   lastBeatAt: number;
   /** What the holder last said it was doing. */
   state: 'working' | 'idle';
@@ -572,6 +575,12 @@ export interface TeamStore {
   releaseReader(team: string, member: string, token: string, ctx?: OpContext): Promise<Transition<void>>;
   /** Every claim as stored (dead ones included; tokens blanked). */
   readClaims(team: string): Promise<ReaderClaim[]>;
+  /**
+   * The store's clock now (epoch ms), the one beats are stamped with ({@link ReaderClaim.lastBeatAt})
+   * and members judged dead by (issue 21 item 3): Redis `TIME`; on files, the mtime the filesystem
+   * gives a file this call touches in the team's reader-claim directory. Never the caller's clock.
+   */
+  readClock(team: string): Promise<number>;
 
   /**
    * Members of the roster this backend cannot give an inbox of their own (issue 9 item 6): on the

@@ -9,6 +9,7 @@ import { makeTempDir } from '../helpers/temp-dir.js';
 import { teamStoreContract } from './team-store.contract.js';
 import { handOutContract } from './handout.contract.js';
 import { fencingContract } from './fencing.contract.js';
+import { livenessClockContract } from './liveness-clock.contract.js';
 import { pathLeaseContract } from './path-leases.contract.js';
 
 const backend = {
@@ -23,5 +24,6 @@ const backend = {
 
 teamStoreContract('filesystem', backend);
 fencingContract('filesystem', backend);
+livenessClockContract('filesystem', backend);
 pathLeaseContract('filesystem', backend);
 handOutContract('filesystem', backend);

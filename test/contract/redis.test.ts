@@ -10,6 +10,7 @@ import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { teamStoreContract } from './team-store.contract.js';
 import { handOutContract } from './handout.contract.js';
 import { fencingContract } from './fencing.contract.js';
+import { livenessClockContract } from './liveness-clock.contract.js';
 import { pathLeaseContract } from './path-leases.contract.js';
 
 let server: RedisServer;
@@ -36,5 +37,6 @@ const backend = {
 
 teamStoreContract('redis', backend);
 fencingContract('redis', backend);
+livenessClockContract('redis', backend);
 pathLeaseContract('redis', backend);
 handOutContract('redis', backend);

@@ -3,12 +3,14 @@
  * scripted model in a long model call, killed with SIGKILL: its presence turns `dead` once its
  * claim missed three beats, and a sweep after the grace period puts its in_progress task back to
  * pending with no owner, sets its isActive false and tells the lead in a plain inbox message; two
- * sweeps at once do it once. Time is moved forward through the sweep's clock, not waited out.
+ * sweeps at once do it once. Time is moved forward through the sweep's clock, not waited out (a
+ * sweep with no presence of its own judges only after ttl + grace + the stall bound).
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEAD_GRACE_MS, sweepDeadMembers } from '../../src/core/members/dead-members.js';
+import { STALL_BOUND_MS } from '../../src/core/members/liveness.js';
 import { readInbox } from '../../src/core/messages/inbox-read.js';
 import { addTask } from '../../src/core/tasks/board.js';
 import { claimTask } from '../../src/core/tasks/claim.js';
@@ -56,10 +58,10 @@ describe('a teammate killed mid-task', () => {
     expect(presenceOf('bob', claims, lastBeatAt + DEFAULT_READER_TTL_MS)).toMatchObject({ state: 'dead', pid: started.pid });
 
     // Dead, but within the grace period: nothing is taken back yet.
-    expect(await sweepDeadMembers({ root: dir.path, team: 't', now: () => lastBeatAt + DEFAULT_READER_TTL_MS + DEAD_GRACE_MS - 1 })).toEqual([]);
+    expect(await sweepDeadMembers({ root: dir.path, team: 't', now: () => lastBeatAt + DEFAULT_READER_TTL_MS + DEAD_GRACE_MS + STALL_BOUND_MS - 1 })).toEqual([]);
     expect(await store.team.readTask('t', '1')).toMatchObject({ status: 'in_progress', owner: 'bob' });
 
-    const later = () => lastBeatAt + DEFAULT_READER_TTL_MS + DEAD_GRACE_MS;
+    const later = () => lastBeatAt + DEFAULT_READER_TTL_MS + DEAD_GRACE_MS + STALL_BOUND_MS; // a sweep with no presence of its own waits out the stall bound too
     const sweeps = await Promise.all([sweepDeadMembers({ root: dir.path, team: 't', now: later, by: 'sweeper-a' }), sweepDeadMembers({ root: dir.path, team: 't', now: later, by: 'sweeper-b' })]);
     expect(sweeps.flat().flatMap((s) => s.unassigned.map((t) => t.id))).toEqual(['1']);
     const task = await store.team.readTask('t', '1');

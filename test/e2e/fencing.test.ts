@@ -10,6 +10,7 @@ import { access, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEAD_GRACE_MS, sweepDeadMembers } from '../../src/core/members/dead-members.js';
+import { STALL_BOUND_MS } from '../../src/core/members/liveness.js';
 import { readInbox } from '../../src/core/messages/inbox-read.js';
 import { addTask } from '../../src/core/tasks/board.js';
 import { openFsStores } from '../../src/store/open.js';
@@ -51,7 +52,7 @@ describe('a frozen owner swept while it runs its task', () => {
 
     // Swept as dead: the sweep's clock is moved past her claim's ttl and the grace.
     const claim = (await store.readClaims('t')).find((c) => c.member === 'alice')!;
-    const later = () => claim.lastBeatAt + claim.ttlMs + DEAD_GRACE_MS;
+    const later = () => claim.lastBeatAt + claim.ttlMs + DEAD_GRACE_MS + STALL_BOUND_MS;
     expect((await sweepDeadMembers({ root: d, team: 't', now: later, by: 'sweeper' })).map((s) => s.name)).toEqual(['alice']);
     expect(await store.readTask('t', '1')).toMatchObject({ status: 'pending' });
 

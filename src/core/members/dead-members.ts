@@ -6,7 +6,8 @@
  * message). The task changes are journalled (task updated, actor: the sweeper) with the message.
  *
  * Any live runtime sweeps its team (`mailroom agent`, `mailroom mcp`, an in-process host) every
- * {@link SWEEP_INTERVAL_MS}; docs/runtime.md "Dead members". Two sweepers at once do it once: the
+ * {@link SWEEP_INTERVAL_MS}; docs/runtime.md "Dead members". Liveness is judged by the store's
+ * clock, and a sweeper that could not beat through the window declares nobody dead (issue 21 item 3). Two sweepers at once do it once: the
  * store's `unassignTasks` re-checks each task's owner and status under its lock (compare-and-set),
  * so each task goes back exactly once and only a sweeper that moved some tasks tells the lead. A
  * member that comes back under the same name takes its dead claim over and carries on.
@@ -26,10 +27,19 @@ export const SWEEP_INTERVAL_MS = 5_000;
 /** One dead member a sweep acted on. */
 export interface SweptMember {
   name: string;
-  /** Epoch ms of its last beat. */
+  /** Epoch ms of its last beat (the store's clock). */
   lastBeatAt: number;
   /** Its tasks this sweep put back to pending (another sweeper may have taken others). */
   unassigned: Task[];
+}
+
+/** A sweeper's own presence in the store: a runtime's reader claim (`ReaderLease`). */
+export interface SweeperPresence {
+  /**
+   * Beats now; on the store's clock, when that beat landed and for how long before it the
+   * sweeper's beats had landed without a gap. Undefined when the beat did not land.
+   */
+  presence(): Promise<{ at: number; continuousMs: number } | undefined>;
 }
 
 /** Input of {@link sweepDeadMembers}. */
@@ -39,15 +49,23 @@ export interface SweepOptions extends TeamOptions {
   /** Who sweeps (journalled as the actor of the task changes). */
   by?: string;
   /**
-   * The sweeper's own beating (a runtime's `ReaderLease.continuousMs`): for how long its own beats
-   * have landed without a gap. A sweeper that could not beat through the window it judges (ttl +
-   * grace) declares nobody dead: a store stall stopped everyone's beats alike.
+   * The sweeper's own reader claim (a runtime's `ReaderLease`). With it the sweep first beats, judges
+   * at the store time that beat landed, and judges a member only when its own beats landed without a
+   * gap for the whole window (the member's ttl + grace): a sweeper that could not beat through the
+   * window (a store stall, its own freeze) declares nobody dead. Without it (a command, `watch`, the
+   * bridge, an in-process host) the sweep judges by the store's clock ({@link TeamStore.readClock})
+   * and only members silent for ttl + grace + the stall bound (`stallBoundMs`, 2 minutes).
    */
-  continuity?: () => number;
+  presence?: SweeperPresence;
+  /** The stall a sweeper without presence tolerates (ms; default `livenessTiming().stallBoundMs`, 120 s). */
+  stallBoundMs?: number;
 }
 
 /**
  * Takes back the in_progress tasks of every teammate dead for the grace period and tells the lead.
+ * Every time compared is the store's (issue 21 item 3): beats are stamped when they land (Redis
+ * `TIME`, the filesystem's mtime), and the sweep's "now" is its own beat's stamp or the store's clock.
+ * `options.now` (tests) replaces the store's clock of a sweep without presence.
  * @returns the members whose tasks this sweep moved (none when another sweeper was first)
  * @throws TEAM_NOT_FOUND
  */
@@ -55,19 +73,21 @@ export async function sweepDeadMembers(options: SweepOptions): Promise<SweptMemb
   const store = teamOf(options);
   const timing = livenessTiming();
   const grace = options.graceMs ?? timing.graceMs;
-  if (options.continuity && options.continuity() < timing.ttlMs + grace) return [];
+  const judge = await judgeAt(options, timing.stallBoundMs);
+  if (!judge) return [];
   const asked = performance.now();
   const [config, claims] = await Promise.all([store.readConfig(options.team), store.readClaims(options.team)]);
   // A read that itself waited longer than a beat period saw a stalled store (or a frozen sweeper):
   // the members' beats could not land either, so nobody is judged from it.
   if (options.now === undefined && performance.now() - asked > Math.max(timing.beatMs, 1_000)) return [];
-  const now = nowOf(options);
+  const now = judge.now;
   const swept: SweptMember[] = [];
   for (const m of config.members) {
     if (!isTeammate(config, m)) continue;
-    const p = presenceOf(m.name, claims, now);
     const claim = claims.find((c) => c.member === m.name);
-    if (p.state !== 'dead' || !claim || claim.lastBeatAt + claim.ttlMs + grace > now) continue;
+    if (!claim || presenceOf(m.name, claims, now).state !== 'dead') continue;
+    const window = claim.ttlMs + grace;
+    if (now - claim.lastBeatAt < window + judge.marginMs || judge.coveredMs < window) continue;
     const op = { now, actor: options.by, statuses: ['in_progress'] as const };
     const unassigned: Task[] = [];
     for (const owner of new Set([m.name, m.agentId])) unassigned.push(...(await store.unassignTasks(options.team, owner, op)).value);
@@ -77,6 +97,20 @@ export async function sweepDeadMembers(options: SweepOptions): Promise<SweptMemb
     await sendMessage({ ...options, from: m.name, to: leadName(config), text: deadText(m.name, claim, unassigned), summary: `${m.name} is dead; ${unassigned.length} task(s) back to pending` });
   }
   return swept;
+}
+
+/**
+ * When a sweep judges (`now`, the store's clock), how much longer than ttl + grace a member must
+ * be silent (`marginMs`), and how long a window the sweeper's own presence covers (`coveredMs`).
+ * Undefined: judge nobody (the sweeper's own beat did not land).
+ */
+async function judgeAt(options: SweepOptions, stallBoundMs: number): Promise<{ now: number; marginMs: number; coveredMs: number } | undefined> {
+  if (options.presence) {
+    const own = await options.presence.presence();
+    return own && { now: own.at, marginMs: 0, coveredMs: own.continuousMs };
+  }
+  const now = options.now !== undefined ? nowOf(options) : await teamOf(options).readClock(options.team);
+  return { now, marginMs: options.stallBoundMs ?? stallBoundMs, coveredMs: Number.POSITIVE_INFINITY };
 }
 
 function deadText(name: string, claim: { lastBeatAt: number; pid: number; host: string }, tasks: readonly Task[]): string {

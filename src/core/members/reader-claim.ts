@@ -48,7 +48,10 @@ export class ReaderLease {
   private readonly lost = new AbortController();
   private released = false;
   private readonly beatMs: number;
-  /** Monotonic ms of the first beat of the current run of beats that landed without a gap, and of the last. */
+  /**
+   * The store's time (its clock: Redis `TIME`, a file's mtime) of the first beat of the current run
+   * of beats that landed without a gap of more than two beat periods, and of the last one.
+   */
   private okSince: number;
   private lastOk: number;
 
@@ -60,7 +63,7 @@ export class ReaderLease {
     private readonly options: HoldReaderOptions,
   ) {
     this.beatMs = options.beatMs ?? livenessTiming().beatMs;
-    this.okSince = this.lastOk = performance.now(); // the claim counts as a beat
+    this.okSince = this.lastOk = claim.lastBeatAt; // the claim counts as a beat
     this.timer = setInterval(() => void this.beat(), this.beatMs);
     this.timer.unref();
   }
@@ -148,7 +151,7 @@ export class ReaderLease {
     this.beating ??= storeOf(this.root)
       .team.beat(this.team, this.member, this.token, this.state)
       .then(
-        () => this.landed(),
+        ({ value }) => this.landed(value.lastBeatAt),
         (err: unknown) => {
           if (isMailroomError(err, 'TEAMMATE_RUNNING')) return this.markLost(err);
           this.options.log?.(`could not renew the reader claim of ${this.member} (retrying): ${err instanceof Error ? err.message : String(err)}`);
@@ -158,21 +161,26 @@ export class ReaderLease {
     await this.beating;
   }
 
-  /** A beat landed: a gap of more than two beat periods since the last one starts a new run. */
-  private landed(): void {
-    const t = performance.now();
-    if (t - this.lastOk > 2 * this.beatMs) this.okSince = t;
-    this.lastOk = t;
+  /** A beat landed at `at` (the store's clock): a gap of more than two beat periods since the last one starts a new run. */
+  private landed(at: number): void {
+    this.landings++;
+    if (at - this.lastOk > 2 * this.beatMs) this.okSince = at;
+    if (at > this.lastOk) this.lastOk = at;
   }
+  private landings = 0;
 
   /**
-   * For how long (ms) this lease's beats have landed without a gap of more than two beat periods:
-   * 0 when the latest one is already late. A sweeper holding this lease judges others only over a
-   * window it could beat through itself (issue 21 item 3: a store stall is no one's death).
+   * Beats now and says, on the store's clock, when that beat landed (`at`) and for how long before
+   * it this lease's beats had landed without a gap of more than two beat periods (`continuousMs`).
+   * Undefined when the beat did not land (the store is unreachable, or the claim was lost). A
+   * sweeper holding this lease judges others at `at` and only over a window its own presence covers
+   * (issue 21 item 3: a store stall, or a frozen sweeper, is no one's death).
    */
-  continuousMs(): number {
-    const t = performance.now();
-    return t - this.lastOk > 2 * this.beatMs ? 0 : t - this.okSince;
+  async presence(): Promise<{ at: number; continuousMs: number } | undefined> {
+    const before = this.landings;
+    await this.beat({ fresh: true });
+    if (this.landings === before) return undefined; // nothing landed since the call
+    return { at: this.lastOk, continuousMs: this.lastOk - this.okSince };
   }
 
   /**

@@ -61,7 +61,7 @@ export async function runAgentProcess(options: AgentProcessOptions): Promise<Tea
     log(`started (pid ${process.pid}, model ${model.id}, team ${options.team})`);
     // Any live runtime takes back the tasks of teammates that died (docs/runtime.md "Dead members").
     const lease = reader;
-    sweeper = startSweeper({ root: store, team: options.team, by: options.name, log, continuity: () => lease.continuousMs() });
+    sweeper = startSweeper({ root: store, team: options.team, by: options.name, log, presence: lease });
     for (const reaped of await reapOrphanCommands(store, options.team)) log(describeReap(reaped));
     const exit = await runTeammate({ root: store, team: options.team, name: options.name, model, signal: options.signal, pollMs: options.pollMs, log, reader, transcript: model.id !== 'worker', ...(options.idleNotifications ? { idleNotifications: options.idleNotifications } : {}) });
     log(`stopped: ${exit.reason}`);

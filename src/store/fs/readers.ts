@@ -1,8 +1,10 @@
 /**
  * Reader claims on the filesystem: `<root>/mailroom/readers/<team>/<agent>.json`, one per member,
  * written under its own lock (`<agent>.json.lock`). The record holds the holder and its token; the
- * file's **mtime is the last beat** (set explicitly to the operation's instant), so that a beat is
- * one `utimes`, not a locked rewrite: 50 idle teammates beating every 5 s cost ten syscalls a second.
+ * file's **mtime is the last beat**, stamped by the filesystem's own clock (issue 21 item 3: a write
+ * or an `ftruncate` to the file's own length, never a `utimes` with the caller's time), so that a
+ * beat is a few system calls, not a locked rewrite, and every judgement of liveness compares
+ * filesystem times: the store's clock ({@link readClock}) is the mtime of a file touched the same way.
  *
  * A beat checks the token and then touches the file without the lock. If the claim changed hands in
  * between, the touch lands on the new holder's file — it only makes a live claim look live — and
@@ -10,13 +12,13 @@
  * (`working`/`idle`) rewrites the record under the lock.
  *
  * A process remembers the inode of each claim file it wrote or verified: every write replaces the
- * file (rename), so while the inode is the same the token is too, and a beat is one `stat` and one
- * `utimes` (synchronous: two system calls, no thread-pool round trips). A new inode means someone
- * rewrote the claim, and the beat reads it again.
+ * file (rename), so while the inode is the same the token is too, and a beat is `open`, `fstat`,
+ * `ftruncate` to the same length (the content is untouched), `fstat`, `close` (synchronous, no
+ * thread-pool round trips). A new inode means someone rewrote the claim, and the beat reads it again.
  */
 import { randomUUID } from 'node:crypto';
-import { statSync, utimesSync } from 'node:fs';
-import { readdir, rm, stat, utimes } from 'node:fs/promises';
+import { closeSync, fstatSync, ftruncateSync, openSync } from 'node:fs';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { isErrno } from '../../errors.js';
@@ -25,7 +27,7 @@ import { requireMember } from '../../domain/roster.js';
 import { corruptFile, readJsonFile, writeJsonFile } from './json-file.js';
 import type { HeldLock } from './lock.js';
 import type { ClaimReaderOptions, OpContext, ReaderClaim, ReaderHolder, Transition } from '../team-store.js';
-import { ensureDir, locked, nowOf, type FsContext } from './context.js';
+import { ensureDir, locked, type FsContext } from './context.js';
 import { releaseReaderLeases } from './leases.js';
 import { readConfig } from './teams.js';
 
@@ -62,24 +64,50 @@ function claimOf(c: StoredClaim, lastBeatAt: number): ReaderClaim {
 /** Claim files this process wrote or verified: path → the inode then, and the claim it held. */
 const known = new Map<string, { ino: number; claim: ReaderClaim }>();
 
-function remember(path: string, claim: ReaderClaim): void {
+function remember(path: string, ino: number, claim: ReaderClaim): void {
+  known.set(path, { ino, claim });
+}
+
+/** Writes the claim (a rename: the filesystem stamps its mtime) and returns it with that mtime as its beat. */
+async function writeClaim(ctx: FsContext, team: string, claim: StoredClaim, lock: HeldLock): Promise<ReaderClaim> {
+  const path = ctx.layout.readerClaimPath(team, claim.member);
+  await writeJsonFile(path, claim, lock);
+  const stamped = stampFile(path);
+  if (!stamped) throw claimLost(team, claim.member, undefined);
+  const written = claimOf(claim, stamped.at);
+  remember(path, stamped.ino, written);
+  return written;
+}
+
+/**
+ * Stamps `path` with the filesystem's clock: `ftruncate` to its own length changes no byte and sets
+ * its mtime to the filesystem's now (on NFS, the server's). Returns that mtime and the inode, or
+ * undefined when the file is missing. `create` makes an empty file first.
+ */
+function stampFile(path: string, create = false): { at: number; ino: number } | undefined {
+  let fd: number;
   try {
-    known.set(path, { ino: statSync(path).ino, claim });
-  } catch {
-    known.delete(path);
+    fd = openSync(path, create ? 'a' : 'r+');
+  } catch (err) {
+    if (isErrno(err, 'ENOENT')) return undefined;
+    throw err;
+  }
+  try {
+    ftruncateSync(fd, fstatSync(fd).size);
+    const s = fstatSync(fd);
+    return { at: s.mtimeMs, ino: s.ino };
+  } finally {
+    closeSync(fd);
   }
 }
 
-async function writeClaim(ctx: FsContext, team: string, claim: StoredClaim, at: number, lock: HeldLock): Promise<void> {
-  const path = ctx.layout.readerClaimPath(team, claim.member);
-  await writeJsonFile(path, claim, lock);
-  await touch(path, at);
-  remember(path, claimOf(claim, at));
-}
-
-async function touch(path: string, at: number): Promise<void> {
-  const t = new Date(at);
-  await utimes(path, t, t);
+/** The filesystem's clock now (epoch ms): the mtime of `<readers>/<team>/.clock` as this call stamps it. */
+export async function readClock(ctx: FsContext, team: string): Promise<number> {
+  const dir = ctx.layout.readerDir(team);
+  await ensureDir(dir);
+  const stamped = stampFile(join(dir, '.clock'), true);
+  if (!stamped) throw new Error(`could not stamp ${join(dir, '.clock')}`);
+  return stamped.at;
 }
 
 /**
@@ -88,45 +116,44 @@ async function touch(path: string, at: number): Promise<void> {
  */
 export async function claimReader(ctx: FsContext, team: string, member: string, holder: ReaderHolder, options: ClaimReaderOptions = {}): Promise<Transition<ReaderClaim>> {
   requireMember(await readConfig(ctx, team), member);
-  const now = nowOf(options);
   const path = ctx.layout.readerClaimPath(team, member);
   await ensureDir(ctx.layout.readerDir(team));
   const { claim, replaced } = await locked(ctx, path, async (lock) => {
     const current = await readClaim(ctx, team, member);
-    if (current && !mayTakeOver(current, now, options.evict)) throw readerTaken(team, member, current);
+    // Judged by the filesystem's clock, read after the claim: a beat that landed meanwhile only makes it look younger.
+    if (current && !mayTakeOver(current, await readClock(ctx, team), options.evict)) throw readerTaken(team, member, current);
     const stored: StoredClaim = { v: 1, member, token: randomUUID(), kind: holder.kind, host: holder.host, pid: holder.pid, startedAt: holder.startedAt, state: 'idle', ttlMs: options.ttlMs ?? DEFAULT_READER_TTL_MS };
-    await writeClaim(ctx, team, stored, now, lock);
-    return { claim: claimOf(stored, now), replaced: current?.token };
+    return { claim: await writeClaim(ctx, team, stored, lock), replaced: current?.token };
   });
   const events = replaced === undefined ? [] : (await releaseReaderLeases(ctx, team, member, replaced, options)).events;
   return { value: claim, events };
 }
 
-/** Renews the claim (and records `state`). @throws TEAMMATE_RUNNING when `token` no longer holds it */
-export async function beat(ctx: FsContext, team: string, member: string, token: string, state: ReaderClaim['state'], op?: OpContext): Promise<Transition<ReaderClaim>> {
-  const now = nowOf(op);
+/**
+ * Renews the claim (and records `state`); the beat is the filesystem's stamp on the claim file.
+ * @throws TEAMMATE_RUNNING when `token` no longer holds it
+ */
+export async function beat(ctx: FsContext, team: string, member: string, token: string, state: ReaderClaim['state'], _op?: OpContext): Promise<Transition<ReaderClaim>> {
   const path = ctx.layout.readerClaimPath(team, member);
   const cached = known.get(path);
-  if (cached && cached.claim.token === token && cached.claim.state === state && sameInode(path, cached.ino)) {
-    utimesSync(path, now / 1000, now / 1000);
-    return { value: { ...cached.claim, lastBeatAt: now }, events: [] };
+  if (cached && cached.claim.token === token && cached.claim.state === state) {
+    const stamped = stampFile(path);
+    if (stamped && stamped.ino === cached.ino) return { value: { ...cached.claim, lastBeatAt: stamped.at }, events: [] };
   }
   const current = await readClaim(ctx, team, member);
   if (!current || current.token !== token) throw claimLost(team, member, current);
-  remember(path, current);
   if (current.state === state) {
-    await touch(path, now).catch((err: unknown) => {
-      if (isErrno(err, 'ENOENT')) throw claimLost(team, member, undefined);
-      throw err;
-    });
-    return { value: { ...current, lastBeatAt: now }, events: [] };
+    // The token was read from this inode; a stamp that lands on a newer one only makes a live claim look live.
+    const stamped = stampFile(path);
+    if (!stamped) throw claimLost(team, member, undefined);
+    remember(path, stamped.ino, current);
+    return { value: { ...current, lastBeatAt: stamped.at }, events: [] };
   }
   const claim = await locked(ctx, path, async (lock) => {
     const again = await readClaim(ctx, team, member);
     if (!again || again.token !== token) throw claimLost(team, member, again);
     const { lastBeatAt: _beat, ...rest } = again;
-    await writeClaim(ctx, team, { v: 1, ...rest, state }, now, lock);
-    return { ...again, state, lastBeatAt: now };
+    return writeClaim(ctx, team, { v: 1, ...rest, state }, lock);
   });
   return { value: claim, events: [] };
 }
@@ -171,10 +198,3 @@ export async function readClaims(ctx: FsContext, team: string): Promise<ReaderCl
   return claims;
 }
 
-function sameInode(path: string, ino: number): boolean {
-  try {
-    return statSync(path).ino === ino;
-  } catch {
-    return false;
-  }
-}

@@ -237,6 +237,9 @@ export class FsTeamStore implements TeamStore {
   readClaims(team: string): Promise<ReaderClaim[]> {
     return readers.readClaims(this.ctx, team);
   }
+  readClock(team: string): Promise<number> {
+    return readers.readClock(this.ctx, team);
+  }
 
   async rosterIssues(team: string): Promise<RosterIssue[]> {
     return rosterIssuesOf(await this.readConfig(team));

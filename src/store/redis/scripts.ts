@@ -55,6 +55,7 @@ export const SCRIPT_NAMES = [
   'beat',
   'release-reader',
   'read-claims',
+  'read-clock',
   'record-observed',
   'read-events',
 ] as const;

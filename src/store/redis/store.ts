@@ -212,6 +212,9 @@ export class RedisTeamStore implements T.TeamStore {
   readClaims(team: string): Promise<T.ReaderClaim[]> {
     return claims.readClaims(this.rc, team);
   }
+  readClock(team: string): Promise<number> {
+    return claims.readClock(this.rc, team);
+  }
 
   /** Inboxes are keyed by the exact member name: every member has its own. */
   async rosterIssues(team: string): Promise<T.RosterIssue[]> {

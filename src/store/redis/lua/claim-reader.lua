@@ -6,8 +6,9 @@
 -- inbox back at once: nobody will acknowledge them.
 -- KEYS[1] base prefix
 -- ARGV[1] event envelope JSON   ARGV[2] member   ARGV[3] kind   ARGV[4] host   ARGV[5] pid
--- ARGV[6] startedAt   ARGV[7] token (fresh)   ARGV[8] ttl ms   ARGV[9] now (epoch ms)
+-- ARGV[6] startedAt   ARGV[7] token (fresh)   ARGV[8] ttl ms   ARGV[9] unused (was the caller's now)
 -- ARGV[10..12] evict host, pid, startedAt ('' = no evict)
+-- Liveness is judged, and the claim stamped, by the server's clock (TIME), not the caller's.
 -- Returns ok { claim fields... } (flat field/value list) with events delivery released (each
 -- entry put back); err TEAM_NOT_FOUND; err MEMBER_NOT_FOUND { member }; err TEAMMATE_RUNNING
 -- { the live claim's fields... }.
@@ -17,8 +18,9 @@ if not P then return fail('TEAM_NOT_FOUND') end
 if R('EXISTS', mkey(P, member)) == 0 then return fail('MEMBER_NOT_FOUND', member) end
 local ck = P .. 'c:' .. member
 local cur = R('HMGET', ck, 'host', 'pid', 'startedAt', 'lastBeatAt', 'ttlMs', 'token')
+local now = store_now()
 local same = cur[1] == ARGV[4] and cur[2] == ARGV[5] and cur[3] == ARGV[6]
-if cur[1] and not same and tonumber(cur[4]) + tonumber(cur[5]) > tonumber(ARGV[9]) then
+if cur[1] and not same and tonumber(cur[4]) + tonumber(cur[5]) > now then
   local evicted = ARGV[10] ~= '' and cur[1] == ARGV[10] and cur[2] == ARGV[11] and cur[3] == ARGV[12]
   if not evicted then return fail('TEAMMATE_RUNNING', unpack(R('HGETALL', ck))) end
 end
@@ -42,7 +44,7 @@ if cur[1] and not same then
 end
 local state = same and R('HGET', ck, 'state') or 'idle'
 R('DEL', ck)
-R('HSET', ck, 'member', member, 'kind', ARGV[3], 'host', ARGV[4], 'pid', ARGV[5], 'startedAt', ARGV[6], 'token', token, 'lastBeatAt', ARGV[9], 'state', state, 'ttlMs', ARGV[8])
+R('HSET', ck, 'member', member, 'kind', ARGV[3], 'host', ARGV[4], 'pid', ARGV[5], 'startedAt', ARGV[6], 'token', token, 'lastBeatAt', tostring(now), 'state', state, 'ttlMs', ARGV[8])
 R('SADD', P .. 'claims', member)
 hint('claims ' .. member)
 return done(base, R('HGETALL', ck))

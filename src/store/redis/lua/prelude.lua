@@ -202,6 +202,13 @@ local function unassign(P, env, owner, statuses)
 end
 
 -- Time -----------------------------------------------------------------------------------------
+-- The server's clock (TIME) in epoch ms: liveness is judged by the store's time, never a caller's
+-- (issue 21 item 3, docs/runtime.md "Dead members").
+local function store_now()
+  local t = R('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+
 -- ISO-8601 UTC with milliseconds of an epoch-ms instant (days to civil date: H. Hinnant's algorithm).
 local function iso(ms)
   local s = math.floor(ms / 1000)
