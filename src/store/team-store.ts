@@ -288,6 +288,14 @@ export interface ReaderClaim extends ReaderHolder {
   ttlMs: number;
 }
 
+/** Options of {@link TeamStore.unassignTasks}. */
+export interface UnassignOptions extends OpContext {
+  /** Only tasks with one of these statuses (default: every status but completed). */
+  statuses?: readonly TaskStatus[];
+  /** Only while this member's claim has had no beat after `lastBeatAt` (epoch ms, the store's clock). */
+  ifSilent?: { member: string; lastBeatAt: number } | undefined;
+}
+
 /** Options of {@link TeamStore.claimReader}. */
 export interface ClaimReaderOptions extends OpContext {
   /** Dead after this long without a beat (ms; default 15 000: three 5 s beats). */
@@ -558,8 +566,13 @@ export interface TeamStore {
    * @throws TEAM_NOT_FOUND, FILE_CORRUPT (the stored task does not parse: never overwritten), INVALID_ARGUMENT (`task` is not a valid task), TASK_CONFLICT (`expect` given and not met)
    */
   putTask(team: string, task: Task, ctx?: PutTaskOptions): Promise<Transition<Task>>;
-  /** Puts `owner`'s tasks with one of `statuses` (default: not completed) back to pending with no owner. */
-  unassignTasks(team: string, owner: string, options?: OpContext & { statuses?: readonly TaskStatus[] }): Promise<Transition<Task[]>>;
+  /**
+   * Puts `owner`'s tasks with one of `statuses` (default: not completed) back to pending with no owner.
+   * With `ifSilent`, only while `ifSilent.member`'s reader claim has had no beat after
+   * `ifSilent.lastBeatAt` (the store's clock; no claim counts as silent), re-checked in the same step
+   * as each task's change: a dead-member sweep's judgement does not outlive a beat that landed after it.
+   */
+  unassignTasks(team: string, owner: string, options?: UnassignOptions): Promise<Transition<Task[]>>;
 
   // Reader claims: one consumer per member (docs/runtime.md "One reader per member")
   /**

@@ -2,7 +2,9 @@
  * Contract cases of liveness by the store's clock (issue 21 item 3), run unchanged on every backend
  * (fs.test.ts, redis.test.ts): `readClock` is the store's time (Redis `TIME`, a file's mtime); a
  * claim and every beat are stamped with it when they land, whatever clock the caller passes; and a
- * claim is judged live by it, so a caller whose clock runs far ahead cannot take a live claim.
+ * claim is judged live by it, so a caller whose clock runs far ahead cannot take a live claim; and a
+ * dead-member sweep's unassignment (`unassignTasks` with `ifSilent`) re-checks in its own step that
+ * the member has not beaten since the beat it was judged by.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MailroomError } from '../../src/errors.js';
@@ -75,6 +77,30 @@ export function livenessClockContract(name: string, backend: ContractBackend): v
       const taken = await store.claimReader(T, 'bob', holder(22), { now: Date.now() - HOUR });
       expect(taken.value.pid).toBe(22);
       expect((await refusal(store.beat(T, 'bob', dead.value.token, 'idle'))).code).toBe('TEAMMATE_RUNNING');
+    });
+
+    it('unassigns with ifSilent only while the member has not beaten since the judged beat', async () => {
+      const claim = await store.claimReader(T, 'alice', holder(11));
+      await store.createTask(T, { subject: 'a', description: '' });
+      await store.claimTask(T, { claimant: 'alice', id: '1' }, { actor: 'alice' });
+      const judged = claim.value.lastBeatAt;
+      let now = await store.readClock(T);
+      while (now <= judged + 5) now = await store.readClock(T); // the next beat lands later on the store's clock
+      await store.beat(T, 'alice', claim.value.token, 'working');
+      const refused = await store.unassignTasks(T, 'alice', { statuses: ['in_progress'], ifSilent: { member: 'alice', lastBeatAt: judged } });
+      expect(refused.value).toEqual([]);
+      expect(refused.events).toEqual([]);
+      expect(await store.readTask(T, '1')).toMatchObject({ owner: 'alice', status: 'in_progress' });
+      const [latest] = await store.readClaims(T);
+      const taken = await store.unassignTasks(T, 'alice', { statuses: ['in_progress'], ifSilent: { member: 'alice', lastBeatAt: latest!.lastBeatAt } });
+      expect(taken.value.map((t) => [t.id, t.owner, t.status])).toEqual([['1', undefined, 'pending']]);
+    });
+
+    it('unassigns with ifSilent when the member holds no claim at all', async () => {
+      await store.createTask(T, { subject: 'a', description: '' });
+      await store.claimTask(T, { claimant: 'bob', id: '1' }, { actor: 'bob' });
+      const taken = await store.unassignTasks(T, 'bob', { statuses: ['in_progress'], ifSilent: { member: 'bob', lastBeatAt: 0 } });
+      expect(taken.value.map((t) => t.id)).toEqual(['1']);
     });
   });
 }

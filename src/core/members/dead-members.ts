@@ -88,7 +88,9 @@ export async function sweepDeadMembers(options: SweepOptions): Promise<SweptMemb
     if (!claim || presenceOf(m.name, claims, now).state !== 'dead') continue;
     const window = claim.ttlMs + grace;
     if (now - claim.lastBeatAt < window + judge.marginMs || judge.coveredMs < window) continue;
-    const op = { now, actor: options.by, statuses: ['in_progress'] as const };
+    // Re-checked in the same step as each task's change: a beat that landed after this judgement (the
+    // member woke, or the sweeper froze between reading and writing) stops the unassignment.
+    const op = { now, actor: options.by, statuses: ['in_progress'] as const, ifSilent: { member: m.name, lastBeatAt: claim.lastBeatAt } };
     const unassigned: Task[] = [];
     for (const owner of new Set([m.name, m.agentId])) unassigned.push(...(await store.unassignTasks(options.team, owner, op)).value);
     if (m.isActive === true) await store.updateMember(options.team, m.name, { isActive: false }, { now, actor: options.by }).catch(() => undefined);

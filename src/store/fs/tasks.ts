@@ -9,6 +9,7 @@
  * src/domain/ while it holds them. Every changed task file is journalled right after its write,
  * under its lock.
  */
+import { statSync } from 'node:fs';
 import { readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { MailroomError, isErrno } from '../../errors.js';
 import { taskEvent } from '../../domain/events.js';
@@ -21,7 +22,7 @@ import type { TeamEventRecord } from '../../protocol/events.js';
 import { TaskSchema, canonicalTask, type Task, type TaskStatus } from '../../protocol/task.js';
 import { corruptFile, readJsonFile, writeJsonFile, writeTextFile, FILE_MODE } from './json-file.js';
 import type { HeldLock } from './lock.js';
-import type { ClaimRequest, CreatedTask, CreateTaskOptions, OpContext, PatchedTask, PutTaskOptions, TaskDraft, TaskPatch, Transition } from '../team-store.js';
+import type { ClaimRequest, CreatedTask, CreateTaskOptions, OpContext, PatchedTask, PutTaskOptions, TaskDraft, TaskPatch, Transition, UnassignOptions } from '../team-store.js';
 import { ensureDir, locked, stampOf, type FsContext } from './context.js';
 import { readTaskKey, writeTaskKey } from './idempotency.js';
 import { readMemberRecord } from './member-records.js';
@@ -368,11 +369,14 @@ function putConflict(team: string, id: string): MailroomError {
 
 /**
  * Puts the tasks of any of `owners` with one of `statuses` (default: not completed) back to pending
- * with no owner, under the list lock.
+ * with no owner, under the list lock. With `ifSilent`, each task's change re-checks, under its lock,
+ * that the member's claim file has no mtime (beat) after `ifSilent.lastBeatAt`.
  */
-export async function unassignTasks(ctx: FsContext, team: string, owners: readonly string[], op?: OpContext & { statuses?: readonly TaskStatus[] }): Promise<Transition<Task[]>> {
+export async function unassignTasks(ctx: FsContext, team: string, owners: readonly string[], op?: UnassignOptions): Promise<Transition<Task[]>> {
   const statuses = op?.statuses ?? ['pending', 'in_progress'];
-  const matches = (t: Task) => t.owner !== undefined && owners.includes(t.owner) && statuses.includes(t.status);
+  const silent = op?.ifSilent;
+  const stillSilent = () => !silent || !(claimBeatAt(ctx.layout.readerClaimPath(team, silent.member)) > silent.lastBeatAt);
+  const matches = (t: Task) => t.owner !== undefined && owners.includes(t.owner) && statuses.includes(t.status) && stillSilent();
   const candidates = (await listTasks(ctx, team)).filter(matches);
   if (candidates.length === 0) return { value: [], events: [] };
   return withList(ctx, team, async () => {
@@ -396,4 +400,13 @@ export async function unassignTasks(ctx: FsContext, team: string, owners: readon
     }
     return { value: done, events };
   });
+}
+
+/** The mtime (last beat) of a reader claim file; -Infinity when there is none. */
+function claimBeatAt(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return Number.NEGATIVE_INFINITY;
+  }
 }

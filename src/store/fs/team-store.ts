@@ -47,6 +47,7 @@ import type {
   TeamRemoval,
   TeamStore,
   Transition,
+  UnassignOptions,
   WatchHandle,
   RosterIssue,
 } from '../team-store.js';
@@ -221,7 +222,7 @@ export class FsTeamStore implements TeamStore {
   putTask(team: string, task: Task, ctx?: PutTaskOptions): Promise<Transition<Task>> {
     return tasks.putTask(this.ctx, team, task, ctx);
   }
-  unassignTasks(team: string, owner: string, options?: OpContext & { statuses?: readonly TaskStatus[] }): Promise<Transition<Task[]>> {
+  unassignTasks(team: string, owner: string, options?: UnassignOptions): Promise<Transition<Task[]>> {
     return tasks.unassignTasks(this.ctx, team, [owner], options);
   }
 

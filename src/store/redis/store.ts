@@ -196,7 +196,7 @@ export class RedisTeamStore implements T.TeamStore {
   putTask(team: string, task: Task, ctx?: T.PutTaskOptions): Promise<T.Transition<Task>> {
     return tasks.putTask(this.rc, team, task, ctx);
   }
-  unassignTasks(team: string, owner: string, options?: T.OpContext & { statuses?: readonly TaskStatus[] }): Promise<T.Transition<Task[]>> {
+  unassignTasks(team: string, owner: string, options?: T.UnassignOptions): Promise<T.Transition<Task[]>> {
     return tasks.unassignTasks(this.rc, team, owner, options);
   }
 

@@ -10,7 +10,7 @@ import { MailroomError } from '../../errors.js';
 import { TaskSchema, canonicalTask, type Task, type TaskStatus } from '../../protocol/task.js';
 import { assertMetadataDepth } from '../../domain/task-board.js';
 import { applyTaskChange, draftTask } from '../../domain/task-patch.js';
-import type { ClaimRequest, CreateTaskOptions, CreatedTask, OpContext, PatchedTask, PutTaskOptions, TaskDraft, TaskEdge, TaskPatch, Transition } from '../team-store.js';
+import type { ClaimRequest, CreateTaskOptions, CreatedTask, OpContext, PatchedTask, PutTaskOptions, TaskDraft, TaskEdge, TaskPatch, Transition, UnassignOptions } from '../team-store.js';
 import { assembleTask, splitFence, taskDocTail } from './codec.js';
 import { envOf, retryUnavailable, runOnce, runTeamScript, untilSet, type RedisContext } from './context.js';
 import { AUTO_KEY_TTL_MS, IDEMPOTENCY_TTL_MS } from './inboxes.js';
@@ -154,7 +154,8 @@ export async function putTask(rc: RedisContext, team: string, task: Task, ctx?: 
 }
 
 /** Puts an owner's tasks back to pending. */
-export async function unassignTasks(rc: RedisContext, team: string, owner: string, options: OpContext & { statuses?: readonly TaskStatus[] } = {}): Promise<Transition<Task[]>> {
-  const out = await runOnce(rc, 'unassign-tasks', team, [envOf(team, options), owner, (options.statuses ?? []).join(',')]);
+export async function unassignTasks(rc: RedisContext, team: string, owner: string, options: UnassignOptions = {}): Promise<Transition<Task[]>> {
+  const silent = options.ifSilent ? [options.ifSilent.member, String(options.ifSilent.lastBeatAt)] : ['', ''];
+  const out = await runOnce(rc, 'unassign-tasks', team, [envOf(team, options), owner, (options.statuses ?? []).join(','), ...silent]);
   return { value: (out.value as unknown[][]).map(assembleTask), events: out.events };
 }
