@@ -17,7 +17,9 @@ export type GuardedView = MessageView & { verified?: boolean; withheld?: true; r
 /** `views` (one per entry, same order) with the guard applied; obeyed control messages remembered. */
 export async function guardViews(session: McpSession, entries: readonly InboxEntry[], views: readonly MessageView[]): Promise<GuardedView[]> {
   const guard = new ControlGuard(session.target, session.me);
-  const judged = await guard.judge(entries);
+  // A redelivery (handed out before, not acknowledged) is the same stored entry, not a copy appended again.
+  const redelivered = new Set(entries.filter((_, i) => views[i]?.redelivered === true));
+  const judged = await guard.judge(entries, { redelivered });
   if (judged.refused.length === 0 && judged.unverified.size === 0 && judged.verified.size === 0) return [...views];
   const refused = new Map(judged.refused.map((r) => [r.entry, r]));
   await reportWithheld(session.target, session.me, judged.refused, 'mcp', session.log);

@@ -10,6 +10,8 @@
  *   settings say.
  * - `<member>.obeyed.json` ({@link ObeyedIds}): the control messages a member's reader obeyed in its
  *   current incarnation (by nonce, with their expiry), so a replayed one is refused.
+ * - `<member>.seen.json` ({@link SeenIds}): the signed plain messages a member's reader consumed (by
+ *   nonce, with their signing time), at most {@link SEEN_LIMIT}, so a copy appended again is a replay.
  */
 import { z } from 'zod';
 
@@ -54,3 +56,19 @@ export const ObeyedIdsSchema = z.looseObject({
 });
 /** See {@link ObeyedIdsSchema}. */
 export type ObeyedIds = z.infer<typeof ObeyedIdsSchema>;
+
+/** How many consumed plain-message nonces a reader remembers (oldest by signing time dropped first). */
+export const SEEN_LIMIT = 4096;
+
+/**
+ * Signed plain messages a reader consumed: nonce → signing time (epoch ms). `floor`: the latest
+ * signing time among the nonces dropped to stay within {@link SEEN_LIMIT} (0: none dropped); an
+ * unread message signed at or before it cannot be told from a replay.
+ */
+export const SeenIdsSchema = z.looseObject({
+  v: z.literal(1),
+  floor: z.number(),
+  ids: z.record(z.string(), z.number()),
+});
+/** See {@link SeenIdsSchema}. */
+export type SeenIds = z.infer<typeof SeenIdsSchema>;

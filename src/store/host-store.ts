@@ -5,7 +5,7 @@
  * (the filesystem root, or `--root`/`$MAILROOM_ROOT`/`~/.mailroom` beside a Redis store).
  */
 import type { CommandRecord } from '../protocol/command.js';
-import type { LeadPin, ObeyedIds, StoredKey } from '../protocol/identity-files.js';
+import type { LeadPin, ObeyedIds, SeenIds, StoredKey } from '../protocol/identity-files.js';
 import type { ProcessRecord } from '../protocol/process.js';
 import type { StoreIssue, StoreRepair } from './health.js';
 import type { ProcessProbe } from '../domain/processes.js';
@@ -87,6 +87,10 @@ export interface HostStore {
   readObeyed(team: string, member: string): Promise<ObeyedIds | undefined>;
   /** Writes (replaces) them. */
   writeObeyed(team: string, member: string, obeyed: ObeyedIds): Promise<void>;
+  /** The signed plain messages a member's reader consumed on this machine (`<member>.seen.json`), undefined when none. */
+  readSeen(team: string, member: string): Promise<SeenIds | undefined>;
+  /** Writes (replaces) them, mode 0600. */
+  writeSeen(team: string, member: string, seen: SeenIds): Promise<void>;
 
   /** The text of the team's hooks file on this machine (`teams/<team>/hooks.json`), undefined when there is none. */
   readHooksFile(team: string): Promise<{ path: string; text: string } | undefined>;

@@ -16,7 +16,7 @@ interface RequestsArgs extends GlobalArgs {
 
 /** The JSON view of a request (the entry itself is left out: `message` is what was asked). */
 function requestView(r: ListedRequest) {
-  return { id: r.id, kind: r.kind, from: r.from, to: r.to, timestamp: r.timestamp, summary: r.summary, ...(r.answered ? { answered: true } : {}), message: r.message };
+  return { id: r.id, kind: r.kind, from: r.from, to: r.to, timestamp: r.timestamp, summary: r.summary, ...(r.answered ? { answered: true } : {}), ...(r.verified !== undefined ? { verified: r.verified } : {}), ...(r.reason !== undefined ? { reason: r.reason } : {}), message: r.message };
 }
 
 /** `requests`. */
@@ -35,7 +35,7 @@ export const requestsCommand: CommandModule<GlobalArgs, RequestsArgs> = {
     emit(a.json, requests.map(requestView), () =>
       requests.length === 0
         ? `No open requests in team ${target.team}.`
-        : requests.map((r) => `${r.id}  ${r.kind}  from ${r.from}  ${r.timestamp}${r.answered ? '  (answered)' : ''}\n  ${terminalSafe(r.summary)}`),
+        : requests.map((r) => `${r.id}  ${r.kind}  from ${r.from}  ${r.timestamp}${r.answered ? '  (answered)' : ''}${r.reason !== undefined ? `  (failed verification: ${terminalSafe(r.reason)})` : r.verified === false ? '  (unverified)' : ''}\n  ${terminalSafe(r.summary)}`),
     );
   },
 };

@@ -13,9 +13,12 @@ import { askOf, inReplyTo, isLateReply } from '../../domain/replies.js';
  * read (`--mark-read`); `raw` shows the stored text.
  */
 export function messageLine(m: InboxMessage, raw = false): string {
-  const flag = (m.quarantined ? ' (quarantined)' : '') + (m.entry.read !== true ? ' (unread)' : m.newlyRead ? ' (new)' : '');
-  const summary = m.entry.summary ? ` [${m.entry.summary}]` : '';
-  const body = raw ? m.entry.text : describeText(m.parsed);
+  const failed = m.verified === false && m.reason !== undefined;
+  // Signed teams: a message that failed verification is shown as withheld (its text only with --raw), one from a sender that cannot sign as unverified.
+  const trust = failed ? ` (failed verification: ${m.check})` : m.verified === false ? ' (unverified)' : '';
+  const flag = (m.quarantined ? ' (quarantined)' : '') + (m.entry.read !== true ? ' (unread)' : m.newlyRead ? ' (new)' : '') + trust;
+  const summary = m.entry.summary && !failed ? ` [${m.entry.summary}]` : '';
+  const body = raw ? m.entry.text : failed ? `[withheld: ${m.reason}]` : describeText(m.parsed);
   return `${m.index + 1}. ${m.entry.timestamp} ${m.entry.from}${flag}${askNote(m.entry)}${summary}: ${body}`;
 }
 

@@ -13,6 +13,8 @@ import { markRead, inboxHistory } from './inbox-read.js';
 import { sendStructured, type SentMessage } from './send.js';
 import { teamOf, type TeamOptions } from '../context.js';
 import { requirePermitted } from '../teams/policy.js';
+import { loadTrust, type Trust } from '../trust/trust.js';
+import { verdictOf } from '../trust/verify.js';
 
 /** The kinds of request a lead answers. */
 export type RequestKind = 'permission' | 'plan' | 'sandbox';
@@ -42,8 +44,12 @@ export interface ListRequestsOptions extends TeamOptions {
   all?: boolean;
 }
 
-/** A request with whether it has been answered. */
-export type ListedRequest = OpenRequest & { answered?: true };
+/**
+ * A request with whether it has been answered; in a team signed on this machine, whether it
+ * verified (`verified`, and `reason` when it did not: unsigned, badly signed, or sent by someone
+ * other than the teammate it names), so a forged request is never listed as genuine.
+ */
+export type ListedRequest = OpenRequest & { answered?: true; verified?: boolean; reason?: string };
 
 /**
  * The lead's requests, oldest first: open ones only unless `all`.
@@ -65,7 +71,16 @@ export async function listRequests(options: ListRequestsOptions): Promise<Listed
     if (answered && !options.all) continue;
     out.push(answered ? { ...r, answered: true } : r);
   }
+  const trust = await loadTrust(options);
+  if (trust.signed) for (const r of out) Object.assign(r, requestVerification(trust, r, lead));
   return out;
+}
+
+/** `verified` (and `reason`) of a listed request in a signed team: judged by its signature (core/trust/verify.ts), and its sender must be the teammate it names. */
+function requestVerification(trust: Trust, r: OpenRequest, lead: string): { verified: boolean; reason?: string } {
+  if (r.entry.from !== r.from) return { verified: false, reason: `sent by "${r.entry.from}" in the name of "${r.from}"` };
+  const v = verdictOf(trust, r.entry, lead);
+  return v.status === 'failed' ? { verified: false, reason: v.reason } : { verified: v.status === 'verified' };
 }
 
 /** The request an entry carries, if it is one. */

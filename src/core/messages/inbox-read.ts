@@ -7,11 +7,12 @@ import { leadName, requireMember } from '../../domain/roster.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
 import { parseMessageText, type ParsedText } from '../../protocol/structured.js';
 import { opOf, teamOf, type TeamOptions } from '../context.js';
+import { ListingGuard, type VerificationFields } from './inbox-verify.js';
 
 export { entryKey };
 
-/** An inbox entry with its position in the file and its text classified. */
-export interface InboxMessage {
+/** An inbox entry with its position in the file and its text classified; in a signed team, verified (./inbox-verify.ts). */
+export interface InboxMessage extends VerificationFields {
   /**
    * 0-based position among the inbox's valid entries at read time; with `includeArchived`, among
    * the history entries (archived, removed by the reader) followed by the live ones.
@@ -61,8 +62,10 @@ export interface InboxView {
  * Lists an agent's inbox in arrival order (optionally with its archived history first), optionally
  * only unread, optionally marking what it returns as read (under the inbox lock, matched by msg_id
  * or by from+timestamp+text); the result then shows the entries as stored now (`read: true`), the
- * ones this call marked flagged `newlyRead`.
- * @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND, FILE_CORRUPT
+ * ones this call marked flagged `newlyRead`. In a team signed on this machine each message carries
+ * `verified` (and `check`/`reason` when it failed: ./inbox-verify.ts); what a `markRead` consumed
+ * goes into the reader's replay memory.
+ * @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND, FILE_CORRUPT, KEY_PERMISSIONS
  */
 export async function readInbox(options: ReadInboxOptions): Promise<InboxView> {
   const store = teamOf(options);
@@ -81,8 +84,11 @@ export async function readInbox(options: ReadInboxOptions): Promise<InboxView> {
       return message;
     })
     .filter((m) => !options.unread || m.entry.read !== true);
+  const guard = await ListingGuard.of(options, agent);
+  await guard?.judge(messages);
   if (options.markRead && messages.some((m) => m.entry.read !== true)) {
     await markRead({ ...options, agent, entries: messages.map((m) => m.entry) });
+    await guard?.remember(messages.filter((m) => m.entry.read !== true && m.verified === true).map((m) => m.entry));
     for (const m of messages) if (m.entry.read !== true) Object.assign(m, { entry: { ...m.entry, read: true }, newlyRead: true });
   }
   return { agent, messages };

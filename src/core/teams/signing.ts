@@ -3,16 +3,17 @@
  * "Signed teams"): the runtime before a model call, MCP `read_inbox`/`wait_for_message`, a teammate
  * waiting for the lead's answer. Entries that fail verification (core/trust/verify.ts) are withheld and
  * reported — journalled as a `refused` event under the member they claim to be from, and told to
- * the lead — and the control messages a reader obeys are remembered (host store), so a replayed one
- * is refused.
+ * the lead — and the messages a reader obeys are remembered (host store: control messages until
+ * their expiry, plain ones in a bounded memory), so a copy appended again is refused.
  */
 import type { InboxEntry } from '../../protocol/inbox.js';
+import { SEEN_LIMIT, type SeenIds } from '../../protocol/identity-files.js';
 import { findMember, leadName } from '../../domain/roster.js';
 import { hostOf, nowOf, teamOf, type TeamOptions } from '../context.js';
 import { sendMessage } from '../messages/send.js';
 import { journalRefusal } from '../live/journal-refusals.js';
 import { loadTrust, type Trust } from '../trust/trust.js';
-import { verdictOf, type FailCheck, type Verdict } from '../trust/verify.js';
+import { controlTypeOf, verdictOf, type FailCheck, type Verdict } from '../trust/verify.js';
 
 export { enableSigning } from '../trust/identity.js';
 
@@ -45,15 +46,26 @@ export class ControlGuard {
     private readonly to: string,
   ) {}
 
-  /** Judges `entries` (none refused in an open team). @throws KEY_PERMISSIONS, FILE_CORRUPT (identity files on this machine) */
-  async judge(entries: readonly InboxEntry[]): Promise<Judged> {
+  /**
+   * Judges `entries` (none refused in an open team). A second entry carrying the same signature
+   * (nonce) as an earlier one of the batch is a copy appended again: `replayed`. `redelivered`:
+   * entries handed out before under a lease that was not acknowledged (the same stored entry, not
+   * a copy), exempt from the plain-message replay memory.
+   * @throws KEY_PERMISSIONS, FILE_CORRUPT (identity files on this machine)
+   */
+  async judge(entries: readonly InboxEntry[], opts: { redelivered?: ReadonlySet<InboxEntry> } = {}): Promise<Judged> {
     const out: Judged = { refused: [], unverified: new Set(), verified: new Set() };
     if (entries.length === 0) return out;
     const trust = await loadTrust(this.options);
     if (!trust.signed) return out;
     const reader = await this.readerOf(trust);
+    const nonces = new Set<string>();
     for (const entry of entries) {
-      const v = verdictOf(trust, entry, this.to, reader);
+      let v = verdictOf(trust, entry, this.to, opts.redelivered?.has(entry) ? { ...reader, seen: undefined } : reader);
+      if (v.status === 'verified') {
+        if (nonces.has(v.nonce)) v = { status: 'failed', check: 'replayed', reason: `from "${entry.from}" repeats an earlier message to "${this.to}" (nonce ${v.nonce}): a copy appended again, a replay` };
+        else nonces.add(v.nonce);
+      }
       this.verdicts.set(entry, v);
       if (v.status === 'failed') out.refused.push({ entry, type: controlOf(entry), check: v.check, reason: v.reason });
       else if (v.status === 'unverified') out.unverified.add(entry);
@@ -67,13 +79,21 @@ export class ControlGuard {
     return (await this.judge(entries)).refused;
   }
 
-  /** Records that the verified control messages among `entries` were obeyed (handed on), so a replay of one is refused. */
+  /**
+   * Records that the verified entries among `entries` were obeyed (handed on, consumed): control
+   * messages by nonce until their expiry (this incarnation), plain messages in the bounded replay
+   * memory ({@link SEEN_LIMIT} nonces), so a copy of either appended again is refused.
+   */
   async remember(entries: readonly InboxEntry[]): Promise<void> {
     const nonces: [string, number][] = [];
+    const plain: [string, number][] = [];
     for (const e of entries) {
       const v = this.verdicts.get(e);
-      if (v?.status === 'verified' && v.expires !== undefined && controlOf(e)) nonces.push([v.nonce, v.expires]);
+      if (v?.status !== 'verified') continue;
+      if (v.expires !== undefined && controlOf(e)) nonces.push([v.nonce, v.expires]);
+      else if (!controlTypeOf(e.text)) plain.push([v.nonce, v.at]);
     }
+    if (plain.length > 0) await this.rememberPlain(plain);
     if (nonces.length === 0) return;
     const host = hostOf(this.options);
     const trust = await loadTrust(this.options, { pin: false });
@@ -86,10 +106,37 @@ export class ControlGuard {
     await host.writeObeyed(this.options.team, this.to, { v: 1, joinedAt, ids });
   }
 
+  private async rememberPlain(plain: readonly [string, number][]): Promise<void> {
+    const host = hostOf(this.options);
+    const prior = await host.readSeen(this.options.team, this.to);
+    await host.writeSeen(this.options.team, this.to, addSeen(prior, plain));
+  }
+
   private async readerOf(trust: Trust) {
     const member = findMember(trust.config, this.to);
-    return { name: this.to, joinedAt: member?.joinedAt, obeyed: await hostOf(this.options).readObeyed(this.options.team, this.to), now: nowOf(this.options) };
+    const host = hostOf(this.options);
+    const [obeyed, seen] = await Promise.all([host.readObeyed(this.options.team, this.to), host.readSeen(this.options.team, this.to)]);
+    return { name: this.to, joinedAt: member?.joinedAt, obeyed, seen: seen ?? { v: 1 as const, floor: 0, ids: {} }, now: nowOf(this.options) };
   }
+}
+
+/**
+ * `prior` with `added` (nonce, signing time) remembered, kept to {@link SEEN_LIMIT} nonces: the
+ * oldest by signing time are dropped and the floor rises to the latest dropped one.
+ */
+export function addSeen(prior: SeenIds | undefined, added: readonly [string, number][]): SeenIds {
+  const ids: Record<string, number> = { ...(prior?.ids ?? {}) };
+  for (const [nonce, at] of added) ids[nonce] = at;
+  let floor = prior?.floor ?? 0;
+  const all = Object.entries(ids);
+  if (all.length > SEEN_LIMIT) {
+    all.sort((a, b) => a[1] - b[1]);
+    for (const [nonce, at] of all.slice(0, all.length - SEEN_LIMIT)) {
+      delete ids[nonce];
+      if (at > floor) floor = at;
+    }
+  }
+  return { v: 1, floor, ids };
 }
 
 function controlOf(entry: InboxEntry): string | undefined {

@@ -11,11 +11,13 @@
  * - failed (withheld and reported): unsigned or badly signed while its sender is the lead or a
  *   mailroom member with an identity, any control message that does not verify, and — for the
  *   reader a control message is for — one bound to another incarnation, older than the reader's
- *   incarnation, past its expiry, or obeyed before.
+ *   incarnation, past its expiry, or obeyed before; and, for a reader given its replay memory
+ *   (`seen`), an unread signed plain message it consumed before (or signed before what that bounded
+ *   memory still holds): a copy appended again.
  */
 import { findMember } from '../../domain/roster.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
-import type { ObeyedIds } from '../../protocol/identity-files.js';
+import type { ObeyedIds, SeenIds } from '../../protocol/identity-files.js';
 import { recordIsFor } from '../../protocol/member-record.js';
 import { CERT_FIELD, CONTROL_TYPES, SIG_FIELD, decodeCertificate, decodeSignature, keyIdOf, verifyCertificate, verifyEntry, type Certificate } from '../../protocol/signature.js';
 import { parseMessageText } from '../../protocol/structured.js';
@@ -41,7 +43,7 @@ export type FailCheck =
 /** The outcome for one entry. */
 export type Verdict =
   | { status: 'open' }
-  | { status: 'verified'; signer: 'lead' | 'member'; nonce: string; expires?: number | undefined }
+  | { status: 'verified'; signer: 'lead' | 'member'; nonce: string; expires?: number | undefined; /** Signing time (epoch ms). */ at: number }
   | { status: 'unverified' }
   | { status: 'failed'; check: FailCheck; reason: string };
 
@@ -51,6 +53,8 @@ export interface ReaderView {
   /** Its incarnation (roster `joinedAt`). */
   joinedAt: number | undefined;
   obeyed: ObeyedIds | undefined;
+  /** The signed plain messages it consumed (host store); undefined: plain messages are not replay-checked (a redelivery of the same stored entry). */
+  seen?: SeenIds | undefined;
   now: number;
 }
 
@@ -105,7 +109,11 @@ export function verdictOf(trust: Trust, entry: InboxEntry, to: string, reader?: 
     if (sig.expires === undefined || reader.now > sig.expires) return fail('expired', `from "${entry.from}" expired at ${sig.expires === undefined ? '(no expiry)' : new Date(sig.expires).toISOString()}`);
     if (reader.obeyed && reader.obeyed.joinedAt === inc && reader.obeyed.ids[sig.nonce] !== undefined) return fail('replayed', `from "${entry.from}" was obeyed before (nonce ${sig.nonce}): a replay`);
   }
-  return { status: 'verified', signer, nonce: sig.nonce, expires: sig.expires };
+  if (!control && reader?.seen && entry.read !== true) {
+    if (reader.seen.ids[sig.nonce] !== undefined) return fail('replayed', `from "${entry.from}" was delivered to "${reader.name}" before (nonce ${sig.nonce}): a copy appended again, a replay`);
+    if (sig.at <= reader.seen.floor) return fail('replayed', `from "${entry.from}" was signed at ${new Date(sig.at).toISOString()}, before the oldest message "${reader.name}"'s replay memory holds: it cannot be told from a replay`);
+  }
+  return { status: 'verified', signer, nonce: sig.nonce, expires: sig.expires, at: sig.at };
 }
 
 interface Identity {

@@ -5,6 +5,11 @@
  * request id in the lead's inbox (read, never marked read: the lead's human or model still gets
  * it), or the member gone from the roster (approved and torn down), or the teammate's runtime
  * ending. No answer within the timeout means the request is forced by the caller.
+ *
+ * Only an answer from the teammate asked counts (its entry's `from`, in every team), and in a
+ * signed team only one that passes the readers' check (core/trust/verify.ts): a forged approval —
+ * from anyone else, or unsigned or badly signed where the teammate signs — is ignored and
+ * journalled as a refusal (core/members/shutdown-answer.ts), never taken as approval.
  */
 import { isMailroomError } from '../../errors.js';
 import { teamOf, type StoreRef } from '../../core/context.js';
@@ -12,6 +17,7 @@ import { TeamFeed } from '../../core/live/feed.js';
 import { findMember, leadName } from '../../domain/roster.js';
 import { requestShutdown } from '../../core/members/shutdown.js';
 import { parseMessageText } from '../../protocol/structured.js';
+import { AnswerCheck } from '../../core/members/shutdown-answer.js';
 import { Waiter } from '../wake/waiter.js';
 import { deadline } from '../deadline.js';
 
@@ -42,10 +48,11 @@ export async function awaitShutdownAnswer(options: AwaitAnswerOptions): Promise<
   const own = options.feed ? undefined : await TeamFeed.open(options.store, options.team, { pollMs: 500 });
   const lead = leadName(await teamOf({ root: options.store }).readConfig(options.team));
   const waiter = new Waiter<ShutdownAnswer>(options.feed ?? own!, lead, false);
+  const check = new AnswerCheck({ root: options.store, team: options.team }, lead, options.name);
   const done = new AbortController();
   const timeout = deadline(options.timeoutMs, options.signal, done.signal);
   try {
-    const answered = waiter.next(() => findAnswer(options, lead), timeout.signal).then((a) => a ?? ({ kind: 'timeout' } as const));
+    const answered = waiter.next(() => findAnswer(options, lead, check), timeout.signal).then((a) => a ?? ({ kind: 'timeout' } as const));
     const exited = options.exited?.then((): ShutdownAnswer => ({ kind: 'approved' }), (): ShutdownAnswer => ({ kind: 'approved' }));
     return await (exited ? Promise.race([answered, exited]) : answered);
   } finally {
@@ -75,12 +82,14 @@ export async function shutdownHandshake(o: HandshakeOptions): Promise<{ requestI
   return { requestId, answer: await awaitShutdownAnswer({ ...o, requestId }) };
 }
 
-async function findAnswer(o: AwaitAnswerOptions, lead: string): Promise<ShutdownAnswer | undefined> {
+async function findAnswer(o: AwaitAnswerOptions, lead: string, check: AnswerCheck): Promise<ShutdownAnswer | undefined> {
   for (const entry of await teamOf({ root: o.store }).readInbox(o.team, lead)) {
     const parsed = parseMessageText(entry.text);
     if (parsed.kind !== 'structured' || !('requestId' in parsed.message) || parsed.message.requestId !== o.requestId) continue;
+    if (parsed.message.type !== 'shutdown_approved' && parsed.message.type !== 'shutdown_rejected') continue;
+    if (!(await check.accepts(entry, parsed.message.type))) continue;
     if (parsed.message.type === 'shutdown_approved') return { kind: 'approved' };
-    if (parsed.message.type === 'shutdown_rejected') return { kind: 'rejected', reason: parsed.message.reason };
+    return { kind: 'rejected', reason: parsed.message.reason };
   }
   return (await isGone(o)) ? { kind: 'approved' } : undefined;
 }

@@ -3,7 +3,9 @@
  * holds the lead's reader claim for the run. Every new entry is taken (a lease), handed to
  * `onMessage` with the lead's member name (the run prints it: who did what), and then acknowledged,
  * since it was shown. Follows the team's feed; call `drain()` once more at the end to catch the
- * last entries.
+ * last entries. In a team signed on this machine every batch passes the readers' check first
+ * (core/teams/signing.ts): an entry that fails is handed on with its text replaced by
+ * `[withheld: <reason>]` (so a forged idle notice counts as nothing) and journalled as a refusal.
  */
 import type { StoreRef } from '../../core/context.js';
 import { storeOf } from '../../core/context.js';
@@ -11,6 +13,7 @@ import type { TeamFeed } from '../../core/live/feed.js';
 import { leadName } from '../../domain/roster.js';
 import { ReaderLease } from '../../core/members/reader-claim.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
+import { ControlGuard, reportWithheld } from '../../core/teams/signing.js';
 
 /** Follows the lead's inbox until `stop()`. */
 export class LeadInbox {
@@ -53,7 +56,22 @@ export class LeadInbox {
     const team = storeOf(this.store).team;
     const { value } = await team.takeUnread(this.team, this.lead, { reader: this.reader.token });
     if (value.entries.length === 0) return;
-    for (const entry of value.entries) this.onMessage(entry, this.lead);
+    const guard = new ControlGuard({ root: this.store, team: this.team }, this.lead);
+    let unjudged: string | undefined;
+    const refused = await guard.judge(value.entries).then(
+      (j) => j.refused,
+      (e: unknown) => {
+        unjudged = `could not be verified on this machine: ${e instanceof Error ? e.message : String(e)}`;
+        return [];
+      },
+    );
+    await reportWithheld({ root: this.store, team: this.team }, this.lead, refused, 'runtime', () => undefined);
+    const why = new Map(refused.map((r) => [r.entry, r.reason]));
+    for (const entry of value.entries) {
+      const reason = unjudged ?? why.get(entry);
+      this.onMessage(reason === undefined ? entry : { ...entry, text: `[withheld: ${reason}]` }, this.lead);
+    }
     await team.acknowledge(this.team, this.lead, value.id); // after showing them: a crash in between shows them again
+    if (unjudged === undefined) await guard.remember(value.entries.filter((e) => !why.has(e))).catch(() => undefined);
   }
 }

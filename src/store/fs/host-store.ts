@@ -13,7 +13,7 @@ import { MailroomError } from '../../errors.js';
 import { DIR_MODE, FILE_MODE } from './modes.js';
 import { hostname } from 'node:os';
 import type { CommandRecord } from '../../protocol/command.js';
-import type { LeadPin, ObeyedIds, StoredKey } from '../../protocol/identity-files.js';
+import type { LeadPin, ObeyedIds, SeenIds, StoredKey } from '../../protocol/identity-files.js';
 import type { ProcessRecord } from '../../protocol/process.js';
 import type { StoreIssue, StoreRepair } from '../health.js';
 import type { AgentLog, HostStore } from '../host-store.js';
@@ -104,6 +104,12 @@ export class FsHostStore implements HostStore {
   }
   writeObeyed(team: string, member: string, obeyed: ObeyedIds): Promise<void> {
     return keys.writeObeyed(this.ctx, team, member, obeyed);
+  }
+  readSeen(team: string, member: string): Promise<SeenIds | undefined> {
+    return keys.readSeen(this.ctx, team, member);
+  }
+  writeSeen(team: string, member: string, seen: SeenIds): Promise<void> {
+    return keys.writeSeen(this.ctx, team, member, seen);
   }
 
   async readHooksFile(team: string): Promise<{ path: string; text: string } | undefined> {

@@ -7,7 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { z } from 'zod';
 import { MailroomError } from '../../errors.js';
-import { LeadPinSchema, ObeyedIdsSchema, StoredKeySchema, type LeadPin, type ObeyedIds, type StoredKey } from '../../protocol/identity-files.js';
+import { LeadPinSchema, ObeyedIdsSchema, SeenIdsSchema, StoredKeySchema, type LeadPin, type ObeyedIds, type SeenIds, type StoredKey } from '../../protocol/identity-files.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { formatJson } from './json-file.js';
 import { makeDirs } from './make-dirs.js';
@@ -67,4 +67,12 @@ export function readObeyed(ctx: FsContext, team: string, member: string): Promis
 /** Writes (replaces) them. */
 export function writeObeyed(ctx: FsContext, team: string, member: string, obeyed: ObeyedIds): Promise<void> {
   return writeIdentityFile(ctx.layout.obeyedPath(team, member), obeyed);
+}
+/** The signed plain messages a member's reader consumed. */
+export function readSeen(ctx: FsContext, team: string, member: string): Promise<SeenIds | undefined> {
+  return readIdentityFile(ctx.layout.seenPath(team, member), SeenIdsSchema, 'seen-ids file');
+}
+/** Writes (replaces) them. */
+export function writeSeen(ctx: FsContext, team: string, member: string, seen: SeenIds): Promise<void> {
+  return writeIdentityFile(ctx.layout.seenPath(team, member), seen);
 }

@@ -119,6 +119,11 @@ export class Layout {
     return join(this.identityDir(team), `${fittingPart('member', member, pathPart(member))}.obeyed.json`);
   }
 
+  /** `<root>/mailroom/keys/<team>/<member>.seen.json`: signed plain messages the member's reader consumed. */
+  seenPath(team: string, member: string): string {
+    return join(this.identityDir(team), `${fittingPart('member', member, pathPart(member))}.seen.json`);
+  }
+
   /** `teams/<teamDir>/hooks.json`: the team's hooks on this machine (docs/approvals.md "Hooks"). */
   hooksPath(team: string): string {
     return join(this.teamDir(team), 'hooks.json');
