@@ -28,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(ROOT, 'dist', 'mailroom.cjs');
 /** Loaded from node_modules, never inlined: large, native parts, or needing their own module instance. */
-export const EXTERNAL = ['ink', 'react', 'react/*', '@anthropic-ai/sdk', '@anthropic-ai/sdk/*', 'openai', 'openai/*', 'chokidar'];
+export const EXTERNAL = ['ink', 'react', 'react/*', '@anthropic-ai/sdk', '@anthropic-ai/sdk/*', 'openai', 'openai/*'];
 /**
  * Name of the import() function the launcher passes in: V8 11 (Node 20) loses a script's dynamic
  * import callback when it is compiled from a code cache, so the bundle imports ES modules through it.

@@ -59,7 +59,7 @@ export function loadCli(bundlePath: string = BUNDLE_PATH): BundledCli {
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __mailroom_import) {${source.toString('utf8')}\n})`, { filename: bundlePath, cachedData });
   const module = { exports: {} as BundledCli };
   // import() inside a script compiled from a code cache fails on Node 20 (V8 drops the script's
-  // dynamic-import callback), so the bundle imports ES modules (ink, chokidar) through this one.
+  // dynamic-import callback), so the bundle imports ES modules (ink) through this one.
   const importModule = (specifier: string): Promise<unknown> => import(specifier);
   (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(bundlePath), module, bundlePath, dirname(bundlePath), importModule);
   const cli = module.exports;
