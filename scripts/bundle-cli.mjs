@@ -28,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(ROOT, 'dist', 'mailroom.cjs');
 /** Loaded from node_modules, never inlined: large, native parts, or needing their own module instance. */
-export const EXTERNAL = ['ink', 'react', 'react/*', '@anthropic-ai/sdk', '@anthropic-ai/sdk/*', 'openai', 'openai/*', 'chokidar'];
+export const EXTERNAL = ['ink', 'react', 'react/*', '@anthropic-ai/sdk', '@anthropic-ai/sdk/*', 'openai', 'openai/*'];
 /**
  * Name of the import() function the launcher passes in: V8 11 (Node 20) loses a script's dynamic
  * import callback when it is compiled from a code cache, so the bundle imports ES modules through it.
@@ -83,6 +83,41 @@ const lightAssert = {
 };
 
 /**
+ * Parts of the MCP SDK that `mailroom mcp` never runs before it answers (and mostly never): its
+ * server builds an ajv instance with every format in its constructor (used only to check
+ * elicitation answers), and its zod-compat layer imports zod v3 and the v3 JSON-schema converter
+ * for v3 schemas (ours are zod v4). Each is replaced, for the SDK's own imports, by a stub that
+ * loads the real module on first use: same behaviour, ~270 KB of modules not evaluated at start.
+ */
+const LAZY_SDK = [
+  // [importer (SDK file), specifier, stub module text; `__real` is the real module, loaded on first use]
+  [/[\\/]@modelcontextprotocol[\\/]sdk[\\/].*[\\/]server[\\/]index\.js$/, '../validation/ajv-provider.js',
+    'export class AjvJsonSchemaValidator { constructor(ajv) { this._ajv = ajv; } getValidator(schema) { this._real ??= new (__real().AjvJsonSchemaValidator)(this._ajv); return this._real.getValidator(schema); } }'],
+  [/[\\/]@modelcontextprotocol[\\/]sdk[\\/].*[\\/]server[\\/]zod-compat\.js$/, 'zod/v3', 'export function object(shape) { return __real().object(shape); }'],
+  [/[\\/]@modelcontextprotocol[\\/]sdk[\\/].*[\\/]server[\\/]zod-json-schema-compat\.js$/, 'zod-to-json-schema', 'export function zodToJsonSchema(schema, options) { return __real().zodToJsonSchema(schema, options); }'],
+];
+const lazySdk = {
+  name: 'lazy-sdk-parts',
+  setup(b) {
+    for (const [importer, specifier, stub] of LAZY_SDK) {
+      const escaped = specifier.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+      b.onResolve({ filter: new RegExp(`^${escaped}$`) }, async (args) => {
+        if (args.namespace !== 'file' || !importer.test(args.importer)) return undefined;
+        // The file an import would load (the ES module build), so the stub shares its instance.
+        const real = await b.resolve(specifier, { kind: 'import-statement', importer: args.importer, resolveDir: args.resolveDir });
+        if (real.errors.length > 0) return { errors: real.errors };
+        return { path: specifier, namespace: 'lazy-sdk', pluginData: { real: real.path, stub } };
+      });
+    }
+    b.onLoad({ filter: /.*/, namespace: 'lazy-sdk' }, (args) => ({
+      resolveDir: ROOT,
+      // require() of a bundled ES module runs its lazy wrapper on the first call only.
+      contents: `let real; function __real() { return (real ??= require(${JSON.stringify(args.pluginData.real)})); }\n${args.pluginData.stub}`,
+    }));
+  },
+};
+
+/**
  * ink has a top-level await, so `require('ink')` fails. The TUI entry (src/tui/run.tsx) is
  * reached through a wrapper that first does a real `import('ink')`; TUI modules then get that
  * module object from a global instead of requiring ink.
@@ -125,7 +160,7 @@ const result = await build({
   metafile: true,
   logLevel: 'warning',
   external: EXTERNAL,
-  plugins: [ourSources, lazyStringWidth, lightAssert, inkByImport],
+  plugins: [ourSources, lazyStringWidth, lightAssert, lazySdk, inkByImport],
   define: { 'import.meta.url': '__mailroom_bundle_url' },
   banner: { js: `/* ${pkg.name} ${pkg.version} CLI bundle (scripts/bundle-cli.mjs) */ var __mailroom_bundle_url = require('node:url').pathToFileURL(__filename).href;` },
 });

@@ -46,8 +46,8 @@ export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string | 
 
 /**
  * Compiles and runs the bundle (from the code cache when there is a valid entry) and returns its
- * exports. A missing or rejected entry is written after `main` has run once, so it also holds the
- * functions that run compiled (see {@link BundledCli}). Throws only when the bundle itself is
+ * exports. A missing or rejected entry is written after `main` has run once (or as the process
+ * exits, when main ended it), so it also holds the functions that run compiled (see {@link BundledCli}). Throws only when the bundle itself is
  * missing (`npm run build` makes it).
  */
 export function loadCli(bundlePath: string = BUNDLE_PATH): BundledCli {
@@ -59,19 +59,25 @@ export function loadCli(bundlePath: string = BUNDLE_PATH): BundledCli {
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __mailroom_import) {${source.toString('utf8')}\n})`, { filename: bundlePath, cachedData });
   const module = { exports: {} as BundledCli };
   // import() inside a script compiled from a code cache fails on Node 20 (V8 drops the script's
-  // dynamic-import callback), so the bundle imports ES modules (ink, chokidar) through this one.
+  // dynamic-import callback), so the bundle imports ES modules (ink) through this one.
   const importModule = (specifier: string): Promise<unknown> => import(specifier);
   (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(bundlePath), module, bundlePath, dirname(bundlePath), importModule);
   const cli = module.exports;
   if (!entry || (cachedData && !script.cachedDataRejected)) return cli;
   let written = false;
+  const write = (): void => {
+    if (written) return;
+    written = true;
+    writeEntry(entry, script.createCachedData());
+  };
+  // `--help`, `--version` and a verb that ends the process itself never return from main: their
+  // entry is written as the process exits (a synchronous write, allowed in an exit listener).
+  process.once('exit', write);
   return {
     main: async (argv) => {
       const code = await cli.main(argv);
-      if (!written) {
-        written = true;
-        writeEntry(entry, script.createCachedData());
-      }
+      write();
+      process.off('exit', write);
       return code;
     },
   };

@@ -1,7 +1,7 @@
 /**
  * `mailroom watch [team]`: a live view of a team. On a terminal, an ink screen (roster, task board,
  * message flow; keys to open, send and quit); otherwise (piped, CI, another agent) one line per
- * event, or NDJSON with `--json`. ink, react and chokidar load inside the handler only.
+ * event, or NDJSON with `--json`. ink and react load inside the handler only.
  */
 import { sweptTeamTarget } from '../swept-target.js';
 import type { Argv, CommandModule } from 'yargs';

@@ -54,4 +54,14 @@ describe('the compile cache shared by two installs', () => {
     expect(fromCache).not.toContain(join(tmp.path, 'a', 'dist', 'mailroom.cjs'));
     expect((await readdir(cache)).filter((f) => f.endsWith('.v8'))).toHaveLength(2);
   });
+
+  it('writes the entry of a run that ends the process itself (--version, --help exit inside yargs)', async () => {
+    const dir = join(tmp.path, 'own-exit');
+    const bin = await install(join(tmp.path, 'c'));
+    for (const flag of ['--version', '--help']) {
+      const own = join(dir, flag.slice(2));
+      await new Promise<void>((resolve, reject) => execFile(process.execPath, [bin, flag], { env: { ...process.env, MAILROOM_COMPILE_CACHE: own } }, (err) => (err ? reject(err) : resolve())));
+      expect((await readdir(own)).filter((f) => f.endsWith('.v8')), flag).toHaveLength(1);
+    }
+  });
 });
