@@ -3,7 +3,7 @@
  * scripted model (its SendMessage to the asker is the reply): the round trip, a timeout whose late
  * reply is still reported, and an ask to a member that cannot answer failing fast.
  */
-import { writeFile } from 'node:fs/promises';
+import { utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawnMember } from '../../src/index.js';
@@ -88,7 +88,10 @@ describe('team ask', () => {
     const store = openFsStores(dir.path).team;
     if (withDeadClaim) {
       // A runtime that beat a minute ago and then vanished (killed: its claim was never given up).
-      await store.claimReader('demo', 'carol', { kind: 'agent', host: 'elsewhere', pid: 4242, startedAt: Date.now() - 70_000 }, { now: Date.now() - 60_000 });
+      // Beats are the store's stamps (the claim file's mtime), so the last one is set back a minute.
+      await store.claimReader('demo', 'carol', { kind: 'agent', host: 'elsewhere', pid: 4242, startedAt: Date.now() - 70_000 });
+      const minuteAgo = new Date(Date.now() - 60_000);
+      await utimes(join(dir.path, 'mailroom', 'readers', 'demo', 'carol.json'), minuteAgo, minuteAgo);
     }
     const run = await cli('team', 'ask', 'carol', 'Anyone home?', '--timeout', '60s', '--json');
     expect(run.code).toBe(4);
