@@ -80,7 +80,7 @@ export function resolveSelection(input: SelectionInput = {}): StoreSelection {
 
 /**
  * Opens a selection. The filesystem store holds no open handles; a network store connects here.
- * @throws NOT_SUPPORTED when the `redis` package is not installed; STORE_UNAVAILABLE (network)
+ * @throws NOT_SUPPORTED when part of the Redis store is missing from the install; STORE_UNAVAILABLE (network)
  */
 export async function openStores(selection: StoreSelection, options: OpenOptions = {}): Promise<Stores> {
   if (selection.kind === 'fs') return new FsStores(selection.root, options.lock);
@@ -190,9 +190,10 @@ function nonEmpty(value: string | undefined): string | undefined {
 }
 
 /**
- * The Redis backend, imported only now: the filesystem path never evaluates it nor loads node-redis
- * (the CLI bundle keeps it behind a lazy wrapper, test/unit/cli/start-up-imports.test.ts). A
- * missing `redis` package (an install without its dependencies) is NOT_SUPPORTED.
+ * The Redis backend, imported only now: the filesystem path never evaluates it (the CLI bundle
+ * keeps it behind a lazy wrapper, test/unit/cli/start-up-imports.test.ts). It needs no package of
+ * its own (its RESP client is ./redis/resp-client.ts); a module of it missing (a damaged install)
+ * is NOT_SUPPORTED.
  */
 async function loadRedisBackend(): Promise<RedisBackendModule> {
   try {
@@ -200,7 +201,7 @@ async function loadRedisBackend(): Promise<RedisBackendModule> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if ((code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') || !String((err as Error).message).includes('redis')) throw err;
-    throw new MailroomError('NOT_SUPPORTED', 'The Redis store needs the `redis` package, which is not installed: reinstall mailroom with its dependencies (npm install -g agent-mailroom), or use the filesystem store (--root, $MAILROOM_ROOT).', { cause: err });
+    throw new MailroomError('NOT_SUPPORTED', 'Part of the Redis store is missing from this mailroom install: reinstall mailroom (npm install -g agent-mailroom), or use the filesystem store (--root, $MAILROOM_ROOT).', { cause: err });
   }
 }
 
