@@ -4,7 +4,8 @@
 // `info` (unknown: timeout, dropped connection) after (test/chaos/history.ts). A kill -9 leaves the
 // last invoke open. Usage: node client.mjs '<json config>' (see ClientConfig in ./run.ts).
 //   sender   — appends messages with an idempotency key (retried under the same key when the store
-//              did not answer), to the members in `to`.
+//              did not answer), to the members in `to`; with `local`, on the bridge's local files
+//              root (Redis runs), once the bridge has brought the team there.
 //   consumer — holds `member`'s reader claim (beats every beatMs), takes unread under a lease fenced
 //              with the claim's token and acknowledges it (fenced too); records as redelivered what
 //              the lease counts as handed out before; exits when the claim is lost (a beat's
@@ -93,7 +94,17 @@ async function holdClaim(stores, member, onLost) {
 /** An MCP message view the server marked as handed out before (docs/mcp.md "Delivery guarantee"). */
 const isRedelivery = (view) => view.redelivered === true;
 
+/** A local sender's team comes from the bridge (created at its start, roster synced): wait for it. */
+async function untilBridged(stores) {
+  for (;;) {
+    const config = await stores.team.readConfig(cfg.team).catch(() => undefined);
+    if (config && cfg.to.every((m) => config.members.some((x) => x.name === m))) return;
+    await sleep(200);
+  }
+}
+
 async function sender(stores) {
+  if (cfg.local) await untilBridged(stores);
   for (let n = 0; ; n++) {
     const to = cfg.to[n % cfg.to.length];
     const key = `${cfg.id}-${n}`;
