@@ -3,7 +3,8 @@
  * redis-server with appendonly yes + appendfsync always on a free port), many client processes
  * (./client.mjs: senders, consumers, task workers, an MCP member, a sweeper) recording a history
  * while a seeded nemesis acts — kill -9 and SIGSTOP/SIGCONT of clients (a stopped files client
- * may be frozen holding a lock: the frozen writer), kill -9 and SIGSTOP of the `mailroom mcp`
+ * may be frozen holding a lock), on files a frozen writer (a sender stopped by the store's test
+ * hook inside its inbox write, holding the lock, resumed around the lock's stale time), kill -9 and SIGSTOP of the `mailroom mcp`
  * server, SIGSTOP and kill -9 + restart of redis-server, and on Redis runs kill -9 + restart and
  * SIGSTOP of a `mailroom bridge` (./bridge.ts) carrying a local sender's messages, and a second
  * bridge on the same root (refused) — then a quiet drain, the final state, and the checker.
@@ -47,6 +48,8 @@ export interface ClientConfig {
   role: 'sender' | 'consumer' | 'worker' | 'sweeper' | 'mcp';
   /** A sender on the bridge's local files root (Redis runs): waits for the bridged roster first. */
   local?: boolean;
+  /** The frozen files writer: stops itself (SIGSTOP) in its first inbox write, holding the lock, right before its rename. */
+  freeze?: boolean;
   id: string;
   dir: string;
   team: string;
@@ -63,12 +66,17 @@ export interface ClientConfig {
 
 const CLIENT = fileURLToPath(new URL('./client.mjs', import.meta.url));
 const TEAM = 'chaos';
+/**
+ * The files lock's stale time in every client of a files run (ms; default 10 s): a frozen writer
+ * held past it has its lock taken over while it sleeps (src/store/fs/lock-dir.ts), within a short run.
+ */
+const LOCK_STALE_MS = 2_000;
 const TIMING = { storeTimeoutMs: 2_000, ttlMs: 1_500, beatMs: 300, leaseMs: 1_500, graceMs: 500, pauseMs: 30 };
 /** Tasks on the board: enough that the workers do not run out within the run (≈ 5 claims/s on a loaded machine). */
 const tasksFor = (seconds: number): number => Math.max(60, Math.ceil(seconds * 6));
 
 /** A client role and the member it acts as. */
-type Role = Pick<ClientConfig, 'role' | 'member' | 'to' | 'local'>;
+type Role = Pick<ClientConfig, 'role' | 'member' | 'to' | 'local' | 'freeze'>;
 const ROLES: Role[] = [
   { role: 'sender', to: ['alice', 'bob', 'carol'] },
   { role: 'sender', to: ['bob', 'carol', 'alice'] },
@@ -79,6 +87,8 @@ const ROLES: Role[] = [
   { role: 'worker', member: 'erin' },
   { role: 'sweeper' },
 ];
+/** The frozen files writer's role (fs runs: one from the start, a new one per `freeze` fault). */
+const FROZEN: Role = { role: 'sender', to: ['alice', 'bob', 'carol'], freeze: true };
 /** On Redis runs: a sender on the other side of the bridge. */
 const BRIDGED: Role[] = [{ role: 'sender', local: true, to: ['carol', 'alice', 'bob'] }];
 
@@ -88,6 +98,8 @@ interface Running {
   proc: ChildProcess;
   /** The `mailroom mcp` server's pid (mcp role), from the client's stdout. */
   serverPid?: number;
+  /** A `freeze` client: resolves once it stopped itself at its freeze point (stderr says so). */
+  frozen?: Promise<boolean>;
   stopped: boolean;
 }
 
@@ -125,8 +137,20 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       if (closing) return undefined;
       const id = `${role.local ? 'local-' : ''}${role.role}${role.member ? `-${role.member}` : ''}#${incarnation++}`;
       const config: ClientConfig = { ...role, id, dir, team: TEAM, selection: role.local ? local : selection, ...TIMING };
-      const proc = spawn(process.execPath, [CLIENT, JSON.stringify(config)], { detached: true, stdio: ['ignore', 'pipe', process.env.MAILROOM_CHAOS_VERBOSE ? 'inherit' : 'ignore'] });
+      const env = { ...process.env, MAILROOM_LOCK_STALE_MS: String(LOCK_STALE_MS), ...(role.freeze ? { MAILROOM_TEST_FREEZE: 'before-rename:/inboxes/' } : {}) };
+      const proc = spawn(process.execPath, [CLIENT, JSON.stringify(config)], { detached: true, env, stdio: ['ignore', 'pipe', role.freeze ? 'pipe' : process.env.MAILROOM_CHAOS_VERBOSE ? 'inherit' : 'ignore'] });
       const r: Running = { id, role, proc, stopped: false };
+      if (role.freeze) {
+        r.frozen = new Promise((resolve) => {
+          let err = '';
+          proc.stderr?.on('data', (d: Buffer) => {
+            err += d.toString();
+            if (err.includes('mailroom-test: frozen')) resolve(true);
+          });
+          proc.once('exit', () => resolve(false));
+        });
+        thawLater(r, rand, note);
+      }
       let out = '';
       proc.stdout?.on('data', (d: Buffer) => {
         out += d.toString();
@@ -137,7 +161,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       running.set(id, r);
       return r;
     };
-    const first = [...ROLES, ...(bridge ? BRIDGED : [])].map((role) => start(role)!.id);
+    const first = [...ROLES, ...(bridge ? BRIDGED : [FROZEN])].map((role) => start(role)!.id);
     await untilWorking(dir, first, log);
     log(`${new Date().toISOString()} all clients working; nemesis starts`);
     const end = Date.now() + options.seconds * 1000;
@@ -230,7 +254,7 @@ interface Strike {
 async function strike(s: Strike): Promise<void> {
   const clients = s.running.filter((r) => !r.stopped);
   const pick = <T>(list: readonly T[]): T | undefined => list[Math.floor(s.rand() * list.length)];
-  const faults = ['kill', 'stop', 'stop', 'stop', 'kill-mcp', 'kill-mcp', 'stop-mcp', ...(s.redis ? ['stop-redis', 'kill-redis'] : []), ...(s.bridge ? ['kill-bridge', 'stop-bridge', 'second-bridge'] : [])];
+  const faults = ['kill', 'stop', 'stop', 'stop', 'kill-mcp', 'kill-mcp', 'stop-mcp', ...(s.redis ? ['stop-redis', 'kill-redis'] : ['freeze']), ...(s.bridge ? ['kill-bridge', 'stop-bridge', 'second-bridge'] : [])];
   const fault = pick(faults)!;
   if (fault === 'kill' || fault === 'stop') {
     const victim = pick(clients);
@@ -238,7 +262,7 @@ async function strike(s: Strike): Promise<void> {
     if (fault === 'kill') {
       s.note('kill', victim.id);
       signal(victim.proc, 'SIGKILL');
-      setTimeout(() => s.start(victim.role), 300).unref();
+      setTimeout(() => s.start({ ...victim.role, freeze: false }), 300).unref();
       return;
     }
     const ms = 200 + s.rand() * 4_800;
@@ -281,6 +305,7 @@ async function strike(s: Strike): Promise<void> {
     return;
   }
   if (fault === 'kill-bridge' || fault === 'stop-bridge' || fault === 'second-bridge') return bridgeFault(s, fault);
+  if (fault === 'freeze') return freezeWriter(s);
   const redis = s.redis!;
   if (fault === 'stop-redis') {
     const ms = 200 + s.rand() * 2_300;
@@ -293,6 +318,37 @@ async function strike(s: Strike): Promise<void> {
   }
   s.note('kill-redis', 'redis');
   await redis.restart();
+}
+
+/**
+ * The frozen files writer (fs runs): a new sender that stops itself in its first inbox write,
+ * holding the inbox lock, right before its rename ({@link thawLater} resumes it). The previous
+ * frozen writer is killed first, so there is one at a time.
+ */
+function freezeWriter(s: Strike): void {
+  const previous = s.running.find((r) => r.role.freeze === true && !r.stopped);
+  if (previous) {
+    s.note('kill', previous.id);
+    signal(previous.proc, 'SIGKILL');
+  }
+  s.start(FROZEN);
+}
+
+/**
+ * Once a frozen writer stopped itself, resumes it after 0.5–5 s — around the 2 s stale time, so
+ * its lock may have been taken over and the inbox written meanwhile (src/store/fs/lock-dir.ts).
+ */
+function thawLater(r: Running, rand: () => number, note: (fault: string, target: string) => void): void {
+  void r.frozen?.then((frozen) => {
+    if (!frozen) return;
+    note('freeze', r.id);
+    r.stopped = true;
+    setTimeout(() => {
+      r.stopped = false;
+      note('thaw', r.id);
+      signal(r.proc, 'SIGCONT');
+    }, 500 + rand() * 4_500).unref();
+  });
 }
 
 /** kill -9 (restarted 300 ms later), SIGSTOP for 0.2–5 s, or a second bridge on the same root (must be refused). */
