@@ -14,5 +14,5 @@ const seconds = value('--seconds') ?? (args.includes('--long') ? '120' : '8');
 const env = { ...process.env, MAILROOM_CHAOS_SECONDS: seconds };
 if (value('--seed') !== undefined) env.MAILROOM_CHAOS_SEED = value('--seed');
 if (args.includes('--verbose')) env.MAILROOM_CHAOS_VERBOSE = '1';
-const run = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', 'test/chaos/', '--reporter=verbose', `--testTimeout=${(Number(seconds) + 120) * 1000}`], { stdio: 'inherit', env });
+const run = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', 'test/chaos/', '--reporter=verbose', `--testTimeout=${(Number(seconds) * 2 + 180) * 1000}`], { stdio: 'inherit', env });
 process.exit(run.status ?? 1);

@@ -49,6 +49,8 @@ export interface HandOutOwner {
 /** The leases this server handed to its client and not acknowledged yet. */
 export class HandOut {
   private pending: HandedLease[] = [];
+  /** Leases given back ({@link giveBack}) whose release the store did not answer yet: released before the next take. */
+  private unreleased: string[] = [];
 
   constructor(private readonly owner: HandOutOwner) {}
 
@@ -66,6 +68,7 @@ export class HandOut {
   async take(limit: number): Promise<Lease> {
     const { store, team, me } = this.owner;
     const token = this.owner.readerToken();
+    await this.releaseGivenBack();
     const { value } = await this.fenced(store.team.takeUnread(team, me, { reader: token, claim: token, limit, leaseMs: MCP_LEASE_MS }));
     if (value.id !== '') this.pending.push({ id: value.id, keys: value.entries.map(entryKey) });
     return value;
@@ -91,6 +94,28 @@ export class HandOut {
       if (held.keys.length === 0) this.pending = this.pending.filter((l) => l !== held);
     }
     return count;
+  }
+
+  /**
+   * Gives back a lease whose messages never reached the client (the call that took them failed
+   * after the take, e.g. the store stopped answering before the reply was built): it is no longer
+   * handed out, so no later call acknowledges it, and it is released in the store — its messages
+   * are unread again for the next take, which marks them redelivered. When the store does not
+   * answer the release either, it is retried before the next take; meanwhile the lease only holds
+   * its messages (a takeover voids it, {@link MCP_LEASE_MS} ends it), it never marks them read.
+   */
+  async giveBack(leaseId: string): Promise<void> {
+    this.pending = this.pending.filter((l) => l.id !== leaseId);
+    this.unreleased.push(leaseId);
+    await this.releaseGivenBack().catch(() => undefined);
+  }
+
+  private async releaseGivenBack(): Promise<void> {
+    const { store, team, me } = this.owner;
+    while (this.unreleased.length > 0) {
+      await store.team.release(team, me, this.unreleased[0]!);
+      this.unreleased.shift();
+    }
   }
 
   /** The `ack` tool: acknowledges the given msg_ids (default: everything handed out). */

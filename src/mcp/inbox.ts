@@ -72,10 +72,16 @@ export function consumeUnread(session: McpSession, limit: number, acked: readonl
     await store.readConfig(session.team); // TEAM_NOT_FOUND, as before, for a team that is gone
     await session.handOut.acknowledge(acked);
     const lease = await session.handOut.take(limit);
-    const messages = lease.entries.map((entry, index): InboxMessage => ({ index, entry, parsed: parseMessageText(entry.text) }));
-    const views = messages.map((m, i) => withDeliveries(viewOfMessage(m), lease.deliveries[i] ?? 1));
-    // Signed teams: what fails verification is withheld, listed with its reason (mcp/verify.ts).
-    return { messages: await guardViews(session, lease.entries, views), remaining: lease.remaining };
+    try {
+      const messages = lease.entries.map((entry, index): InboxMessage => ({ index, entry, parsed: parseMessageText(entry.text) }));
+      const views = messages.map((m, i) => withDeliveries(viewOfMessage(m), lease.deliveries[i] ?? 1));
+      // Signed teams: what fails verification is withheld, listed with its reason (mcp/verify.ts).
+      return { messages: await guardViews(session, lease.entries, views), remaining: lease.remaining };
+    } catch (err) {
+      // The client gets an error, not these messages: the next call must not acknowledge them.
+      if (lease.id !== '') await session.handOut.giveBack(lease.id);
+      throw err;
+    }
   });
 }
 

@@ -63,6 +63,10 @@ describe('chaos checker', () => {
     only([...clean(), ...done('w1', 'claim', { task: '2', owner: 'bob' }), ...done('w2', 'claim', { task: '2', owner: 'carol' }), ...done('w1', 'write', { task: '2', owner: 'bob' })], 'stale-write');
   });
 
+  it('stale-write: a write accepted from a process after a new process of the same member claimed the task', () => {
+    only([...clean(), ...done('w1', 'claim', { task: '5', owner: 'bob' }), ...done('w1b', 'claim', { task: '5', owner: 'bob' }), ...done('w1', 'write', { task: '5', owner: 'bob' })], 'stale-write');
+  });
+
   it('stale-write: a completion accepted after a sweep took the task back', () => {
     only([...clean(), ...done('w1', 'claim', { task: '3', owner: 'bob' }), ...done('sw', 'sweep', { dead: [{ member: 'bob', tasks: ['3'] }] }), ...done('w1', 'complete', { task: '3', owner: 'bob' })].filter((o) => o.f !== 'beat'), 'stale-write');
   });

@@ -13,8 +13,9 @@
  * - `duplicate`: none delivered to a consumer twice — a msg_id taken again for the same member
  *   must be marked by the surface as a redelivery (`redelivered`).
  * - `stale-write`: no task write accepted from a non-current owner — a `write` or `complete` that
- *   returned ok, invoked after another member's claim of the task (or a sweep that took it back)
- *   had completed, and not preceded by a new claim of the writer.
+ *   returned ok, invoked after another process's claim of the task (another member's, or a new
+ *   process of the same member's: each claim is a new fencing token) or a sweep that took it back
+ *   had completed, and not preceded by a new claim of the writing process.
  * - `two-readers`: at most one live reader per member — no `take`, `ack` or `beat` of a member's
  *   inbox accepted from a process after another process's reader claim of that member had
  *   completed, later than the first process's own claim.
@@ -130,10 +131,14 @@ function duplicates(ok: readonly Interval[]): Violation[] {
   return out;
 }
 
-/** The events that end an owner's hold of a task: another's claim, or a sweep taking it back. */
-function supersedes(i: Interval, task: string, owner: string): boolean {
-  if (i.f === 'claim') return i.value.task === task && i.value.owner !== owner;
-  if (i.f === 'sweep') return (i.value.dead ?? []).some((d) => d.member === owner && d.tasks.includes(task));
+/**
+ * The events that end a writer process's hold of a task: a claim of it by another process (another
+ * member, or a new process of the same member: each claim issues a new fencing token), or a sweep
+ * taking it back from the writer's member.
+ */
+function supersedes(i: Interval, task: string, w: Interval): boolean {
+  if (i.f === 'claim') return i.value.task === task && i.process !== w.process;
+  if (i.f === 'sweep') return (i.value.dead ?? []).some((d) => d.member === w.value.owner && d.tasks.includes(task));
   return false;
 }
 
@@ -143,9 +148,9 @@ function staleWrites(ok: readonly Interval[]): Violation[] {
     const task = w.value.task;
     const owner = w.value.owner;
     if (task === undefined || owner === undefined) continue;
-    const lostBy = ok.filter((e) => e.end < w.inv && supersedes(e, task, owner));
-    const stale = lostBy.find((e) => !ok.some((c) => c.f === 'claim' && c.value.task === task && c.value.owner === owner && c.end > e.inv && c.inv < w.end));
-    if (stale) out.push({ invariant: 'stale-write', message: `${w.f} of task #${task} by ${owner} (${w.process}) was accepted after ${stale.f === 'claim' ? `${stale.value.owner} claimed it` : 'a sweep took it back'}`, ops: [stale, w] });
+    const lostBy = ok.filter((e) => e.end < w.inv && supersedes(e, task, w));
+    const stale = lostBy.find((e) => !ok.some((c) => c.f === 'claim' && c.value.task === task && c.process === w.process && c.end > e.inv && c.inv < w.end));
+    if (stale) out.push({ invariant: 'stale-write', message: `${w.f} of task #${task} by ${owner} (${w.process}) was accepted after ${stale.f === 'claim' ? `${stale.value.owner} (${stale.process}) claimed it` : 'a sweep took it back'}`, ops: [stale, w] });
   }
   return out;
 }

@@ -4,14 +4,19 @@
 // `info` (unknown: timeout, dropped connection) after (test/chaos/history.ts). A kill -9 leaves the
 // last invoke open. Usage: node client.mjs '<json config>' (see ClientConfig in ./run.ts).
 //   sender   — appends messages with an idempotency key (retried under the same key when the store
-//              did not answer), to the members in `to`.
-//   consumer — holds `member`'s reader claim (beats every beatMs), takes unread under a lease with
-//              the claim's token as reader and acknowledges; exits when a beat says the claim is lost.
+//              did not answer), to the members in `to`; with `local`, on the bridge's local files
+//              root (Redis runs), once the bridge has brought the team there.
+//   consumer — holds `member`'s reader claim (beats every beatMs), takes unread under a lease fenced
+//              with the claim's token and acknowledges it (fenced too); records as redelivered what
+//              the lease counts as handed out before; exits when the claim is lost (a beat's
+//              TEAMMATE_RUNNING, a take's or ack's READER_FENCED).
 //   worker   — holds `member`'s reader claim, claims the next ready task, writes its metadata three
-//              times and completes it, through the use cases (claimNextTask, updateTask).
+//              times and completes it, through the use cases (claimNextTask, updateTask), each write
+//              carrying the claim's fencing token; drops the task on TASK_FENCED.
 //   sweeper  — runs the dead-member sweep every 200 ms and records whom it declared dead.
 //   mcp      — runs `mailroom mcp --as member` as a child (prints "server <pid>" for the nemesis)
-//              and calls read_inbox in a loop; restarts the server when it dies.
+//              and calls read_inbox in a loop (each call acknowledges what the previous returned);
+//              records as redelivered the messages marked `redelivered`; restarts the server when it dies.
 import { openSync, writeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { openStores, claimNextTask, updateTask, makeInboxEntry } from '../../dist/index.js';
@@ -23,7 +28,7 @@ const rec = (process, type, f, value = {}, error) => writeSync(fd, `${JSON.strin
 const me = (type, f, value, error) => rec(cfg.id, type, f, value, error);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** Refusals: the operation definitely did not happen. Anything else may have. */
-const DEFINITE = new Set(['TEAMMATE_RUNNING', 'TASK_FENCED', 'TASK_ALREADY_CLAIMED', 'TASK_ALREADY_RESOLVED', 'TASK_CONFLICT', 'TASK_BLOCKED', 'AGENT_BUSY', 'NOT_PERMITTED', 'NO_READY_TASK', 'TASK_NOT_FOUND', 'MEMBER_NOT_FOUND', 'TEAM_NOT_FOUND', 'INVALID_ARGUMENT', 'STORE_FULL']);
+const DEFINITE = new Set(['TEAMMATE_RUNNING', 'READER_FENCED', 'TASK_FENCED', 'TASK_ALREADY_CLAIMED', 'TASK_ALREADY_RESOLVED', 'TASK_CONFLICT', 'TASK_BLOCKED', 'AGENT_BUSY', 'NOT_PERMITTED', 'NO_READY_TASK', 'TASK_NOT_FOUND', 'MEMBER_NOT_FOUND', 'TEAM_NOT_FOUND', 'INVALID_ARGUMENT', 'STORE_FULL']);
 const codeOf = (err) => (err && typeof err.code === 'string' ? err.code : 'ERROR');
 const outcome = (err) => (DEFINITE.has(codeOf(err)) ? 'fail' : 'info');
 
@@ -86,9 +91,20 @@ async function holdClaim(stores, member, onLost) {
   return claim;
 }
 
-const isRedelivery = (e) => e.redelivered === true || e.redelivery === true || (typeof e.deliveries === 'number' && e.deliveries > 1);
+/** An MCP message view the server marked as handed out before (docs/mcp.md "Delivery guarantee"). */
+const isRedelivery = (view) => view.redelivered === true;
+
+/** A local sender's team comes from the bridge (created at its start, roster synced): wait for it. */
+async function untilBridged(stores) {
+  for (;;) {
+    const config = await stores.team.readConfig(cfg.team).catch(() => undefined);
+    if (config && cfg.to.every((m) => config.members.some((x) => x.name === m))) return;
+    await sleep(200);
+  }
+}
 
 async function sender(stores) {
+  if (cfg.local) await untilBridged(stores);
   for (let n = 0; ; n++) {
     const to = cfg.to[n % cfg.to.length];
     const key = `${cfg.id}-${n}`;
@@ -117,11 +133,15 @@ async function consumer(stores) {
     me('invoke', 'take', { member: cfg.member });
     let lease;
     try {
-      lease = (await stores.team.takeUnread(cfg.team, cfg.member, { reader: claim.token, leaseMs: cfg.leaseMs, limit: 5 })).value;
+      // Fenced with the claim token: a consumer whose claim was taken over gets READER_FENCED.
+      lease = (await stores.team.takeUnread(cfg.team, cfg.member, { reader: claim.token, claim: claim.token, leaseMs: cfg.leaseMs, limit: 5 })).value;
       const ids = lease.entries.map((e) => e.msg_id);
-      me('ok', 'take', { member: cfg.member, msgIds: ids, redelivered: lease.entries.filter(isRedelivery).map((e) => e.msg_id) });
+      // A redelivery is what the store counts as handed out more than once (Lease.deliveries).
+      me('ok', 'take', { member: cfg.member, msgIds: ids, redelivered: ids.filter((_, i) => (lease.deliveries[i] ?? 1) > 1) });
     } catch (err) {
       me(outcome(err), 'take', {}, codeOf(err));
+      // Another reader took the claim over: this one stops (its lease goes to the new reader).
+      if (codeOf(err) === 'READER_FENCED') process.exit(0);
       await sleep(100);
       continue;
     }
@@ -129,10 +149,11 @@ async function consumer(stores) {
       const ids = lease.entries.map((e) => e.msg_id);
       me('invoke', 'ack', { member: cfg.member, msgIds: ids });
       try {
-        await stores.team.acknowledge(cfg.team, cfg.member, lease.id);
+        await stores.team.acknowledge(cfg.team, cfg.member, lease.id, { claim: claim.token });
         me('ok', 'ack', { member: cfg.member, msgIds: ids });
       } catch (err) {
         me(outcome(err), 'ack', {}, codeOf(err));
+        if (codeOf(err) === 'READER_FENCED') process.exit(0);
       }
     }
     await sleep(cfg.pauseMs);
@@ -156,19 +177,23 @@ async function worker(stores) {
       await sleep(150);
       continue;
     }
-    for (let step = 1; step <= 3; step++) {
+    let fenced = false;
+    for (let step = 1; step <= 3 && !fenced; step++) {
       await sleep(cfg.pauseMs * 5);
       me('invoke', 'write', { task: task.id, owner: as });
       try {
-        await updateTask({ ...base, id: task.id, as, metadata: { step, by: cfg.id } });
+        await updateTask({ ...base, id: task.id, as, fencingToken: task.fencingToken, metadata: { step, by: cfg.id } });
         me('ok', 'write', { task: task.id, owner: as });
       } catch (err) {
         me(outcome(err), 'write', {}, codeOf(err));
+        // The task was taken back (TASK_FENCED): stop working on it.
+        fenced = codeOf(err) === 'TASK_FENCED';
       }
     }
+    if (fenced) continue;
     me('invoke', 'complete', { task: task.id, owner: as });
     try {
-      await updateTask({ ...base, id: task.id, as, status: 'completed', metadata: { result: `done by ${cfg.id}` } });
+      await updateTask({ ...base, id: task.id, as, fencingToken: task.fencingToken, status: 'completed', metadata: { result: `done by ${cfg.id}` } });
       me('ok', 'complete', { task: task.id, owner: as });
     } catch (err) {
       me(outcome(err), 'complete', {}, codeOf(err));

@@ -3,8 +3,11 @@
  * redis-server with appendonly yes + appendfsync always on a free port), many client processes
  * (./client.mjs: senders, consumers, task workers, an MCP member, a sweeper) recording a history
  * while a seeded nemesis acts — kill -9 and SIGSTOP/SIGCONT of clients (a stopped files client
- * may be frozen holding a lock: the frozen writer), kill -9 of the `mailroom mcp` server, SIGSTOP
- * and kill -9 + restart of redis-server — then a quiet drain, the final state, and the checker.
+ * may be frozen holding a lock), on files a frozen writer (a sender stopped by the store's test
+ * hook inside its inbox write, holding the lock, resumed around the lock's stale time), kill -9 and SIGSTOP of the `mailroom mcp`
+ * server, SIGSTOP and kill -9 + restart of redis-server, and on Redis runs kill -9 + restart and
+ * SIGSTOP of a `mailroom bridge` (./bridge.ts) carrying a local sender's messages, and a second
+ * bridge on the same root (refused) — then a quiet drain, the final state, and the checker.
  * Every process is started in its own process group and killed with it at the end (also on
  * failure); the run is bounded by `seconds`.
  */
@@ -12,10 +15,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openStores } from '../../src/store/open.js';
+import { openFsStores, openStores } from '../../src/store/open.js';
 import type { StoreSelection, Stores } from '../../src/store/selection.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
+import { secondBridge, startChaosBridge, type BridgeConfig, type ChaosBridge } from './bridge.js';
 import { check, type CheckResult } from './checker.js';
 import { parseHistory, type Op } from './history.js';
 
@@ -42,6 +46,10 @@ export interface ChaosReport {
 /** The configuration a client gets (as JSON in argv). */
 export interface ClientConfig {
   role: 'sender' | 'consumer' | 'worker' | 'sweeper' | 'mcp';
+  /** A sender on the bridge's local files root (Redis runs): waits for the bridged roster first. */
+  local?: boolean;
+  /** The frozen files writer: stops itself (SIGSTOP) in its first inbox write, holding the lock, right before its rename. */
+  freeze?: boolean;
   id: string;
   dir: string;
   team: string;
@@ -58,11 +66,17 @@ export interface ClientConfig {
 
 const CLIENT = fileURLToPath(new URL('./client.mjs', import.meta.url));
 const TEAM = 'chaos';
+/**
+ * The files lock's stale time in every client of a files run (ms; default 10 s): a frozen writer
+ * held past it has its lock taken over while it sleeps (src/store/fs/lock-dir.ts), within a short run.
+ */
+const LOCK_STALE_MS = 2_000;
 const TIMING = { storeTimeoutMs: 2_000, ttlMs: 1_500, beatMs: 300, leaseMs: 1_500, graceMs: 500, pauseMs: 30 };
-const TASKS = 60;
+/** Tasks on the board: enough that the workers do not run out within the run (≈ 5 claims/s on a loaded machine). */
+const tasksFor = (seconds: number): number => Math.max(60, Math.ceil(seconds * 6));
 
 /** A client role and the member it acts as. */
-type Role = Pick<ClientConfig, 'role' | 'member' | 'to'>;
+type Role = Pick<ClientConfig, 'role' | 'member' | 'to' | 'local' | 'freeze'>;
 const ROLES: Role[] = [
   { role: 'sender', to: ['alice', 'bob', 'carol'] },
   { role: 'sender', to: ['bob', 'carol', 'alice'] },
@@ -73,6 +87,10 @@ const ROLES: Role[] = [
   { role: 'worker', member: 'erin' },
   { role: 'sweeper' },
 ];
+/** The frozen files writer's role (fs runs: one from the start, a new one per `freeze` fault). */
+const FROZEN: Role = { role: 'sender', to: ['alice', 'bob', 'carol'], freeze: true };
+/** On Redis runs: a sender on the other side of the bridge. */
+const BRIDGED: Role[] = [{ role: 'sender', local: true, to: ['carol', 'alice', 'bob'] }];
 
 interface Running {
   id: string;
@@ -80,6 +98,8 @@ interface Running {
   proc: ChildProcess;
   /** The `mailroom mcp` server's pid (mcp role), from the client's stdout. */
   serverPid?: number;
+  /** A `freeze` client: resolves once it stopped itself at its freeze point (stderr says so). */
+  frozen?: Promise<boolean>;
   stopped: boolean;
 }
 
@@ -92,6 +112,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const dir = join(tmp.path, 'history');
   await mkdir(dir);
   let redis: RedisServer | undefined;
+  let bridge: ChaosBridge | undefined;
+  let bridgeConfig: BridgeConfig | undefined;
   const running = new Map<string, Running>();
   const nemesisOps: Op[] = [];
   const note = (fault: string, target: string): void => {
@@ -105,13 +127,30 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     if (options.backend === 'redis') redis = await startRedis({ aof: true });
     const selection: StoreSelection = redis ? { kind: 'redis', url: redis.url, hostRoot: join(tmp.path, 'host') } : { kind: 'fs', root: join(tmp.path, 'root') };
     stores = await openStores(selection, { allowVolatile: true });
-    await setUp(stores);
+    await setUp(stores, tasksFor(options.seconds));
+    const local: StoreSelection = { kind: 'fs', root: join(tmp.path, 'local') };
+    if (redis) {
+      bridgeConfig = { root: local.root, url: redis.url, team: TEAM, storeTimeoutMs: TIMING.storeTimeoutMs, verbose: process.env.MAILROOM_CHAOS_VERBOSE !== undefined };
+      bridge = await startChaosBridge(bridgeConfig);
+    }
     const start = (role: Role): Running | undefined => {
       if (closing) return undefined;
-      const id = `${role.role}${role.member ? `-${role.member}` : ''}#${incarnation++}`;
-      const config: ClientConfig = { ...role, id, dir, team: TEAM, selection, ...TIMING };
-      const proc = spawn(process.execPath, [CLIENT, JSON.stringify(config)], { detached: true, stdio: ['ignore', 'pipe', process.env.MAILROOM_CHAOS_VERBOSE ? 'inherit' : 'ignore'] });
+      const id = `${role.local ? 'local-' : ''}${role.role}${role.member ? `-${role.member}` : ''}#${incarnation++}`;
+      const config: ClientConfig = { ...role, id, dir, team: TEAM, selection: role.local ? local : selection, ...TIMING };
+      const env = { ...process.env, MAILROOM_LOCK_STALE_MS: String(LOCK_STALE_MS), ...(role.freeze ? { MAILROOM_TEST_FREEZE: 'before-rename:/inboxes/' } : {}) };
+      const proc = spawn(process.execPath, [CLIENT, JSON.stringify(config)], { detached: true, env, stdio: ['ignore', 'pipe', role.freeze ? 'pipe' : process.env.MAILROOM_CHAOS_VERBOSE ? 'inherit' : 'ignore'] });
       const r: Running = { id, role, proc, stopped: false };
+      if (role.freeze) {
+        r.frozen = new Promise((resolve) => {
+          let err = '';
+          proc.stderr?.on('data', (d: Buffer) => {
+            err += d.toString();
+            if (err.includes('mailroom-test: frozen')) resolve(true);
+          });
+          proc.once('exit', () => resolve(false));
+        });
+        thawLater(r, rand, note);
+      }
       let out = '';
       proc.stdout?.on('data', (d: Buffer) => {
         out += d.toString();
@@ -122,31 +161,43 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       running.set(id, r);
       return r;
     };
-    const first = ROLES.map((role) => start(role)!.id);
+    const first = [...ROLES, ...(bridge ? BRIDGED : [FROZEN])].map((role) => start(role)!.id);
     await untilWorking(dir, first, log);
     log(`${new Date().toISOString()} all clients working; nemesis starts`);
     const end = Date.now() + options.seconds * 1000;
     while (Date.now() < end) {
       await sleep(400 + rand() * 800);
-      await strike({ rand, running: [...running.values()], redis, start, note, log });
+      await strike({ rand, running: [...running.values()], redis, bridge, bridgeConfig, start, note, log });
     }
     // Quiet: everything runs again, consumers drain, then every client is stopped for good.
     closing = true;
     for (const r of running.values()) signal(r.proc, 'SIGCONT');
     redis?.proc().kill('SIGCONT');
-    await sleep(3_000);
+    if (bridge) {
+      if (!bridge.proc()) bridge.restart();
+      signalGroup(bridge.proc(), 'SIGCONT');
+    }
+    // The bridge carries what the local senders wrote last (it may have been stopped until now).
+    await sleep(bridge ? 6_000 : 3_000);
     for (const r of [...running.values()]) {
       note('end', r.id);
       signal(r.proc, 'SIGKILL');
     }
     await waitGone([...running.values()]);
-    nemesisOps.push(...(await finalState(stores)));
+    if (bridge) {
+      await bridge.stop();
+      bridge = undefined;
+    }
+    nemesisOps.push(...(await finalState(stores, 'final')));
+    // What is still unread on the bridge's local side is in an inbox a reader there gets.
+    if (redis) nemesisOps.push(...(await finalState(openFsStores(local.root), 'final-local')));
     const history = [...nemesisOps, ...(await readHistories(dir))];
     return { backend: options.backend, seed, seconds: options.seconds, history, result: check(history) };
   } finally {
     closing = true;
     for (const r of running.values()) signal(r.proc, 'SIGKILL');
     await waitGone([...running.values()]);
+    await bridge?.stop();
     await stores?.close().catch(() => undefined);
     if (redis) {
       redis.proc().kill('SIGCONT');
@@ -171,19 +222,19 @@ async function untilWorking(dir: string, ids: readonly string[], log: (line: str
   }
 }
 
-async function setUp(stores: Stores): Promise<void> {
+async function setUp(stores: Stores, tasks: number): Promise<void> {
   const lead = { agentId: `team-lead@${TEAM}`, name: 'team-lead' };
   await stores.team.createTeam({ name: TEAM, createdAt: Date.now(), leadAgentId: lead.agentId, members: [lead] } as Parameters<Stores['team']['createTeam']>[0]);
   for (const name of ['alice', 'bob', 'carol', 'dave', 'erin']) await stores.team.addMember(TEAM, { agentId: `${name}@${TEAM}`, name } as Parameters<Stores['team']['addMember']>[1]);
-  for (let i = 1; i <= TASKS; i++) await stores.team.createTask(TEAM, { subject: `chaos task ${i}`, description: 'written three times, then completed' });
+  for (let i = 1; i <= tasks; i++) await stores.team.createTask(TEAM, { subject: `chaos task ${i}`, description: 'written three times, then completed' });
 }
 
 /** What every consumer member still has unread: a consumer would get it next. */
-async function finalState(stores: Stores): Promise<Op[]> {
+async function finalState(stores: Stores, process: string): Promise<Op[]> {
   const out: Op[] = [];
   for (const member of ['alice', 'bob', 'carol']) {
-    const unread = (await stores.team.readInbox(TEAM, member)).filter((e) => !e.read).map((e) => e.msg_id ?? '');
-    out.push({ process: 'final', type: 'ok', f: 'final', time: Date.now(), value: { member, unread } });
+    const unread = (await stores.team.readInbox(TEAM, member).catch(() => [])).filter((e) => !e.read).map((e) => e.msg_id ?? '');
+    out.push({ process, type: 'ok', f: 'final', time: Date.now(), value: { member, unread } });
   }
   return out;
 }
@@ -192,6 +243,8 @@ interface Strike {
   rand: () => number;
   running: Running[];
   redis: RedisServer | undefined;
+  bridge: ChaosBridge | undefined;
+  bridgeConfig: BridgeConfig | undefined;
   start: (role: Role) => Running | undefined;
   note: (fault: string, target: string) => void;
   log: (line: string) => void;
@@ -201,7 +254,7 @@ interface Strike {
 async function strike(s: Strike): Promise<void> {
   const clients = s.running.filter((r) => !r.stopped);
   const pick = <T>(list: readonly T[]): T | undefined => list[Math.floor(s.rand() * list.length)];
-  const faults = ['kill', 'stop', 'stop', 'stop', 'kill-mcp', 'kill-mcp', ...(s.redis ? ['stop-redis', 'kill-redis'] : [])];
+  const faults = ['kill', 'stop', 'stop', 'stop', 'kill-mcp', 'kill-mcp', 'stop-mcp', ...(s.redis ? ['stop-redis', 'kill-redis'] : ['freeze']), ...(s.bridge ? ['kill-bridge', 'stop-bridge', 'second-bridge'] : [])];
   const fault = pick(faults)!;
   if (fault === 'kill' || fault === 'stop') {
     const victim = pick(clients);
@@ -209,7 +262,7 @@ async function strike(s: Strike): Promise<void> {
     if (fault === 'kill') {
       s.note('kill', victim.id);
       signal(victim.proc, 'SIGKILL');
-      setTimeout(() => s.start(victim.role), 300).unref();
+      setTimeout(() => s.start({ ...victim.role, freeze: false }), 300).unref();
       return;
     }
     const ms = 200 + s.rand() * 4_800;
@@ -239,6 +292,20 @@ async function strike(s: Strike): Promise<void> {
     }
     return;
   }
+  if (fault === 'stop-mcp') {
+    // The server alone (its client waits on its call): a stall of the hand-out, not a death.
+    const m = clients.find((r) => r.role.role === 'mcp' && r.serverPid !== undefined);
+    if (!m?.serverPid) return;
+    const pid = m.serverPid;
+    s.note('stop-mcp', `${m.id}/srv${pid}`);
+    signalPid(pid, 'SIGSTOP');
+    await sleep(200 + s.rand() * 2_800);
+    signalPid(pid, 'SIGCONT');
+    s.note('cont-mcp', `${m.id}/srv${pid}`);
+    return;
+  }
+  if (fault === 'kill-bridge' || fault === 'stop-bridge' || fault === 'second-bridge') return bridgeFault(s, fault);
+  if (fault === 'freeze') return freezeWriter(s);
   const redis = s.redis!;
   if (fault === 'stop-redis') {
     const ms = 200 + s.rand() * 2_300;
@@ -251,6 +318,75 @@ async function strike(s: Strike): Promise<void> {
   }
   s.note('kill-redis', 'redis');
   await redis.restart();
+}
+
+/**
+ * The frozen files writer (fs runs): a new sender that stops itself in its first inbox write,
+ * holding the inbox lock, right before its rename ({@link thawLater} resumes it). The previous
+ * frozen writer is killed first, so there is one at a time.
+ */
+function freezeWriter(s: Strike): void {
+  const previous = s.running.find((r) => r.role.freeze === true && !r.stopped);
+  if (previous) {
+    s.note('kill', previous.id);
+    signal(previous.proc, 'SIGKILL');
+  }
+  s.start(FROZEN);
+}
+
+/**
+ * Once a frozen writer stopped itself, resumes it after 0.5–5 s — around the 2 s stale time, so
+ * its lock may have been taken over and the inbox written meanwhile (src/store/fs/lock-dir.ts).
+ */
+function thawLater(r: Running, rand: () => number, note: (fault: string, target: string) => void): void {
+  void r.frozen?.then((frozen) => {
+    if (!frozen) return;
+    note('freeze', r.id);
+    r.stopped = true;
+    setTimeout(() => {
+      r.stopped = false;
+      note('thaw', r.id);
+      signal(r.proc, 'SIGCONT');
+    }, 500 + rand() * 4_500).unref();
+  });
+}
+
+/** kill -9 (restarted 300 ms later), SIGSTOP for 0.2–5 s, or a second bridge on the same root (must be refused). */
+async function bridgeFault(s: Strike, fault: 'kill-bridge' | 'stop-bridge' | 'second-bridge'): Promise<void> {
+  const bridge = s.bridge!;
+  const proc = bridge.proc();
+  if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+  if (fault === 'kill-bridge') {
+    s.note('kill-bridge', `bridge/${proc.pid}`);
+    signalGroup(proc, 'SIGKILL');
+    await new Promise((resolve) => (proc.exitCode !== null || proc.signalCode !== null ? resolve(undefined) : proc.once('exit', resolve)));
+    setTimeout(() => bridge.restart(), 300).unref();
+    return;
+  }
+  if (fault === 'stop-bridge') {
+    s.note('stop-bridge', `bridge/${proc.pid}`);
+    signalGroup(proc, 'SIGSTOP');
+    await sleep(200 + s.rand() * 4_800);
+    signalGroup(proc, 'SIGCONT');
+    s.note('cont-bridge', `bridge/${proc.pid}`);
+    return;
+  }
+  s.note('second-bridge', `bridge/${proc.pid}`);
+  const refused = await secondBridge(s.bridgeConfig!);
+  // Not refused: it ran beside the first (and was killed); its copies, if doubled, show as duplicates.
+  s.note(refused ? 'second-bridge-refused' : 'second-bridge-ran', `bridge/${proc.pid}`);
+}
+
+function signalGroup(proc: ChildProcess | undefined, sig: NodeJS.Signals): void {
+  if (proc) signal(proc, sig);
+}
+
+function signalPid(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // gone
+  }
 }
 
 function signal(proc: ChildProcess, sig: NodeJS.Signals): void {
