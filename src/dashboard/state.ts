@@ -8,7 +8,9 @@ import type { ListedRequest } from '../core/messages/approvals.js';
 import type { DeadLetter } from '../protocol/dead-letter.js';
 import type { MemberRecord } from '../protocol/member-record.js';
 import type { TaskView } from '../core/tasks/board.js';
-import type { WireDeadLetter, WireMember, WireMessage, WireRequest, WireState, WireTask } from './wire.js';
+import type { ClaimRecord } from '../core/tasks/claim-history.js';
+import type { PathLease } from '../protocol/path-lease.js';
+import type { WireClaim, WireDeadLetter, WireLease, WireMember, WireMessage, WireRequest, WireState, WireTask } from './wire.js';
 
 /** The newest messages a state carries (older ones: the journal timeline). */
 export const MESSAGE_LIMIT = 500;
@@ -21,6 +23,12 @@ export interface StateInputs {
   requests: readonly ListedRequest[];
   deadLetters: readonly DeadLetter[];
   records: readonly MemberRecord[];
+  /** Each task's claims from the journal (empty for a task with none). */
+  claimsOf(id: string): readonly ClaimRecord[];
+  /** The live path leases. */
+  leases: readonly PathLease[];
+  /** Members a `mailroom bridge` on this root brought in from the shared store. */
+  bridged: ReadonlySet<string>;
   actor: string;
   store: string;
   host: string;
@@ -41,28 +49,31 @@ export function buildState(i: StateInputs): WireState {
     actor: i.actor,
     store: i.store,
     host: i.host,
-    members: s.members.map((m) => memberOf(m, [...(caps.get(m.name) ?? [])], i.host)),
-    tasks: s.tasks.map(taskOf),
+    members: s.members.map((m) => memberOf(m, [...(caps.get(m.name) ?? [])], i.host, i.bridged.has(m.name))),
+    tasks: s.tasks.map((v) => taskOf(v, i.claimsOf(v.task.id))),
     messages,
     messageTotal: s.messages.length,
     messageLimit: MESSAGE_LIMIT,
     unread: s.counts.unread,
     requests: i.requests.map(requestOf),
     deadLetters: i.deadLetters.map(deadLetterOf),
+    leases: i.leases.map(leaseOf),
     problems: s.problems.map((p) => (p.fix ? `${p.message} Fix: ${p.fix}` : p.message)),
     at: i.now,
   };
 }
 
-function memberOf(m: MemberView, capabilities: string[], host: string): WireMember {
+function memberOf(m: MemberView, capabilities: string[], host: string, bridged: boolean): WireMember {
   const p = m.presence;
   const remote = p?.host !== undefined && p.host !== host && (p.state === 'working' || p.state === 'idle') ? p.host : undefined;
+  // A bridged member holds no presence on this root: its state is the isActive the bridge copied.
+  const reason = bridged && !p ? `${m.stateReason} — as \`mailroom bridge\` last copied it from the shared store, where its presence is kept` : m.stateReason;
   return {
     name: m.name,
     isLead: m.isLead,
     inRoster: m.inRoster,
     state: m.state,
-    stateReason: m.stateReason,
+    stateReason: reason,
     ...(p ? { presence: { state: p.state, lastBeatAt: p.lastBeatAt, host: p.host, pid: p.pid } } : {}),
     backend: m.runtime ?? m.backendType,
     model: m.model,
@@ -72,10 +83,11 @@ function memberOf(m: MemberView, capabilities: string[], host: string): WireMemb
     unread: m.unread,
     lastActivity: m.lastActivity,
     ...(remote ? { remoteHost: remote } : {}),
+    ...(bridged ? { bridged: true } : {}),
   };
 }
 
-function taskOf(v: TaskView): WireTask {
+function taskOf(v: TaskView, claims: readonly ClaimRecord[]): WireTask {
   const t = v.task;
   const meta = Object.fromEntries(Object.entries(t.metadata ?? {}).filter(([k]) => !k.startsWith('_')));
   // The claim's fencing token, kept in the task's own record (src/domain/task-fence.ts).
@@ -92,7 +104,16 @@ function taskOf(v: TaskView): WireTask {
     ready: v.ready,
     ...(typeof token === 'number' ? { fencingToken: token } : {}),
     ...(Object.keys(meta).length > 0 ? { metadata: JSON.stringify(meta, null, 2) } : {}),
+    claims: claims.map(claimOf),
   };
+}
+
+function claimOf(c: ClaimRecord): WireClaim {
+  return { owner: c.owner, token: c.token, at: c.at, by: c.by, ended: c.ended?.how, endedAt: c.ended?.at, endedBy: c.ended?.by };
+}
+
+function leaseOf(l: PathLease): WireLease {
+  return { id: l.id, holder: l.holder, repo: l.repo, paths: [...l.paths], shared: l.shared, reason: l.reason, token: l.token, acquiredAt: l.acquiredAt, expiresAt: l.expiresAt };
 }
 
 function messageOf(m: MessageView): WireMessage {
