@@ -2,7 +2,8 @@
  * One team followed for the dashboard: the same feed and tracker as `watch` (core/follow.ts), the
  * open requests (core/requests-follow.ts), dead letters, member records and the bridge's members
  * re-read on a change; the journal read once to its end and then followed on the same feed for
- * each task's claim history (core/tasks/claim-history.ts) and the path leases (re-listed when a
+ * each task's claim history (core/tasks/claim-history.ts), each message's delivery state
+ * (core/messages/delivery-book.ts) and the path leases (re-listed when a
  * lease event arrives, and every 5 s while there are any, so an expired one goes); each change
  * becomes a new {@link WireState} handed to every subscriber (the page's event streams). Built
  * lazily, one per team, shared by every page open on it.
@@ -12,6 +13,7 @@ import { followTeam, type Following } from '../core/live/follow.js';
 import { followRequests, type RequestsFollower } from '../core/live/requests-follow.js';
 import { listDeadLetters } from '../core/messages/dead-letters.js';
 import { ClaimHistory } from '../core/tasks/claim-history.js';
+import { DeliveryBook } from '../core/messages/delivery-book.js';
 import { listLeases } from '../core/leases/path-leases.js';
 import { bridgedMembers } from '../core/members/bridged-members.js';
 import type { Cursor } from '../store/team-store.js';
@@ -42,6 +44,7 @@ export class LiveTeam {
   private bridged = new Set<string>();
   private leases: PathLease[] = [];
   private readonly claims = new ClaimHistory();
+  private readonly deliveries = new DeliveryBook();
   private stopJournal: (() => void) | undefined;
   private leaseRead: Promise<void> | undefined;
   private following!: Following;
@@ -78,6 +81,7 @@ export class LiveTeam {
     for (;;) {
       const page = await this.o.stores.team.readEvents(this.o.team, { since });
       this.claims.apply(page.events);
+      this.deliveries.apply(page.events);
       if (page.events.length === 0 || page.cursor === since) return page.cursor;
       since = page.cursor;
     }
@@ -85,8 +89,9 @@ export class LiveTeam {
 
   private onJournal(events: TeamEventRecord[]): void {
     this.claims.apply(events);
+    this.deliveries.apply(events);
     if (events.some((e) => e.kind === 'lease')) this.refreshLeases();
-    if (events.some((e) => e.kind === 'task' || e.kind === 'member')) this.schedule();
+    if (events.some((e) => e.kind === 'task' || e.kind === 'member' || e.kind === 'delivery')) this.schedule();
   }
 
   private readLeases(): Promise<void> {
@@ -156,6 +161,7 @@ export class LiveTeam {
       deadLetters: this.deadLetters,
       records: this.records,
       claimsOf: (id) => this.claims.of(id),
+      deliveries: this.deliveries,
       leases: this.leases,
       bridged: this.bridged,
       actor: this.o.as ?? this.following.current().lead,

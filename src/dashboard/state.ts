@@ -9,6 +9,7 @@ import type { DeadLetter } from '../protocol/dead-letter.js';
 import type { MemberRecord } from '../protocol/member-record.js';
 import type { TaskView } from '../core/tasks/board.js';
 import type { ClaimRecord } from '../core/tasks/claim-history.js';
+import type { DeliveryBook } from '../core/messages/delivery-book.js';
 import type { PathLease } from '../protocol/path-lease.js';
 import type { WireClaim, WireDeadLetter, WireLease, WireMember, WireMessage, WireRequest, WireState, WireTask } from './wire.js';
 
@@ -25,6 +26,8 @@ export interface StateInputs {
   records: readonly MemberRecord[];
   /** Each task's claims from the journal (empty for a task with none). */
   claimsOf(id: string): readonly ClaimRecord[];
+  /** The journal's delivery events so far. */
+  deliveries: DeliveryBook;
   /** The live path leases. */
   leases: readonly PathLease[];
   /** Members a `mailroom bridge` on this root brought in from the shared store. */
@@ -39,7 +42,12 @@ export interface StateInputs {
 export function buildState(i: StateInputs): WireState {
   const s = i.snapshot;
   const caps = new Map(i.records.map((r) => [r.name, r.capabilities ?? []]));
-  const messages = s.messages.slice(-MESSAGE_LIMIT).map(messageOf);
+  const replied = new Set<string>();
+  for (const m of s.messages) {
+    const to = (m.entry as { in_reply_to?: unknown }).in_reply_to;
+    if (typeof to === 'string') replied.add(`${to}\u0000${m.entry.from}`);
+  }
+  const messages = s.messages.slice(-MESSAGE_LIMIT).map((m) => messageOf(m, i.deliveries, replied));
   return {
     team: s.team,
     exists: s.exists,
@@ -116,8 +124,9 @@ function leaseOf(l: PathLease): WireLease {
   return { id: l.id, holder: l.holder, repo: l.repo, paths: [...l.paths], shared: l.shared, reason: l.reason, token: l.token, acquiredAt: l.acquiredAt, expiresAt: l.expiresAt };
 }
 
-function messageOf(m: MessageView): WireMessage {
+function messageOf(m: MessageView, deliveries: DeliveryBook, replied: ReadonlySet<string>): WireMessage {
   const e = m.entry as MessageView['entry'] & { msg_id?: string; in_reply_to?: string; reply_expected?: boolean };
+  const delivery = deliveries.stateOf(m.to, m.entry, { read: m.status === 'read', replied: e.msg_id !== undefined && replied.has(`${e.msg_id}\u0000${m.to}`) });
   const type = m.parsed.kind === 'structured' ? m.parsed.message.type : m.parsed.kind === 'plain' ? undefined : m.parsed.type;
   return {
     key: m.key,
@@ -129,6 +138,7 @@ function messageOf(m: MessageView): WireMessage {
     line: m.line,
     text: e.text.length > TEXT_LIMIT ? `${e.text.slice(0, TEXT_LIMIT)}… (${e.text.length} characters)` : e.text,
     status: m.status,
+    delivery,
     ...(type ? { type } : {}),
     ...(typeof e.in_reply_to === 'string' ? { inReplyTo: e.in_reply_to } : {}),
     ...(e.reply_expected === true ? { replyExpected: true } : {}),

@@ -115,6 +115,8 @@ export interface WireMessage {
   text: string;
   /** `unread` or `read`. */
   status: string;
+  /** Its delivery state (src/core/messages/delivery-status.ts): `queued`, `delivered`, `read`, `replied` or `dead-lettered`. */
+  delivery: string;
   /** Protocol type of a structured message (`idle_notification`, `permission_request`, …). */
   type?: string | undefined;
   /** msg_id this one answers (`team ask` replies). */

@@ -51,7 +51,7 @@ it('loads the roster, and drops the token from the address bar', async () => {
   expect(page.url()).not.toContain('token=');
   await expect(page.locator('tr[data-member="alice"]').textContent()).resolves.toContain('review');
   await shot('roster');
-});
+}, 180_000);
 
 it('shows a message sent from the CLI without a reload, and the keyboard switches views', async () => {
   const before = await page.evaluate(() => performance.timeOrigin);
@@ -72,7 +72,7 @@ it('shows a message sent from the CLI without a reload, and the keyboard switche
   await expect(page.getByRole('tab', { name: /Tasks/ }).getAttribute('aria-selected')).resolves.toBe('true');
   await expect(page.locator('tr[data-task="2"]').textContent()).resolves.toContain('blocked by #1');
   await shot('tasks');
-});
+}, 180_000);
 
 it('adds a task and a dependency from the page', async () => {
   await page.keyboard.press('2');
@@ -82,7 +82,7 @@ it('adds a task and a dependency from the page', async () => {
   await page.locator('tr[data-task="4"]', { hasText: 'blocked by #3' }).waitFor({ timeout: 10_000 });
   const listed = JSON.parse((await mailroomOk(dir.path, 'task', 'list', '--json')).stdout) as { task: { id: string; blockedBy: string[] } }[];
   expect(listed.find((v) => v.task.id === '4')?.task.blockedBy).toEqual(['3']);
-});
+}, 180_000);
 
 it('approving a request in the page lets the teammate\'s command run', async () => {
   const marker = join(dir.path, 'approved.txt');
@@ -96,7 +96,7 @@ it('approving a request in the page lets the teammate\'s command run', async () 
   await card.getByRole('button', { name: 'Approve' }).click();
   await page.locator('p.result.ok', { hasText: 'Approved' }).waitFor();
   await until(() => access(marker).then(() => true, () => false), 30_000, 'the approved command to run');
-}, 90_000);
+}, 180_000);
 
 it('an action the policy refuses shows the refusal and its rule', async () => {
   await mailroomOk(dir.path, 'team', 'policy', '--allow', 'message.bob=@lead');
@@ -119,7 +119,7 @@ it('an action the policy refuses shows the refusal and its rule', async () => {
     await p.close();
     await asBob.stop();
   }
-}, 90_000);
+}, 180_000);
 
 /** `task add --json` → the new task's id. */
 async function addTask(...args: string[]): Promise<string> {
@@ -145,7 +145,7 @@ it('a task\'s detail shows its claim history from the journal: owner, fencing to
   expect(await cells(0)).toEqual(['alice', '1', expect.any(String), 'alice', expect.stringMatching(/^released /)]);
   expect(await cells(1)).toEqual(['bob', '2', expect.any(String), 'bob', expect.stringMatching(/^completed /)]);
   await shot('claims');
-}, 90_000);
+}, 180_000);
 
 it('the Leases view shows who holds which paths until when, live', async () => {
   await page.keyboard.press('8');
@@ -158,7 +158,7 @@ it('the Leases view shows who holds which paths until when, live', async () => {
   await shot('leases');
   await mailroomOk(dir.path, 'lease', 'release', '--all', '--as', 'bob');
   await page.getByText('No path leases.').waitFor({ timeout: 10_000 });
-});
+}, 180_000);
 
 it('hostile text (HTML, script, event handlers) in a subject, a message and a lease renders as text and runs nothing', async () => {
   const hostile = '<img src=x onerror="window.__pwned=1;alert(1)"><script>window.__pwned=2</script><b>bold</b>';
@@ -169,7 +169,7 @@ it('hostile text (HTML, script, event handlers) in a subject, a message and a le
   await mailroomOk(dir.path, 'lease', 'acquire', 'src/**', '--as', 'alice', '--reason', hostile, '--repo', dir.path);
   const inert = async () => {
     await expect(page.locator('.view img, .view script, .view b').count()).resolves.toBe(0);
-    await expect(page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).resolves.toBeUndefined();
+    await expect(page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).resolves.toBeUndefined();
   };
   await page.keyboard.press('2');
   const row = page.locator(`tr[data-task="${id}"]`);
@@ -190,4 +190,4 @@ it('hostile text (HTML, script, event handlers) in a subject, a message and a le
   await page.locator('tr[data-lease]', { hasText: '<script>' }).waitFor({ timeout: 10_000 });
   await inert();
   expect(dialogs).toEqual([]);
-}, 90_000);
+}, 180_000);

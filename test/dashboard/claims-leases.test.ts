@@ -12,6 +12,8 @@ import { addTask } from '../../src/core/tasks/board.js';
 import { claimTask } from '../../src/core/tasks/claim.js';
 import { updateTask } from '../../src/core/tasks/update.js';
 import { acquireLease, releaseLeases } from '../../src/core/leases/path-leases.js';
+import { sendMessage } from '../../src/core/messages/send.js';
+import { markRead } from '../../src/core/messages/inbox-read.js';
 import { openFsStores, openStores, resolveSelection } from '../../src/store/open.js';
 import type { Stores } from '../../src/store/selection.js';
 import { startDashboard, type Dashboard } from '../../src/dashboard/server.js';
@@ -78,6 +80,19 @@ describe.each(backends)('dashboard claims and leases on $name', (backend) => {
       ['alice', 3, 'completed', 'alice'],
     ]);
     expect(s.tasks[0]!.fencingToken).toBe(3);
+  });
+
+  it('shows each message\'s delivery state: queued, read, replied', async () => {
+    await setUp();
+    d = await startDashboard({ stores, team, storeLabel: 'test' });
+    const target = { root: stores, team };
+    const asked = await sendMessage({ ...target, to: 'alice', text: 'which parser?', extras: { reply_expected: true } });
+    await sendMessage({ ...target, to: 'bob', text: 'fyi' });
+    const of = (s: WireState, text: string) => s.messages.find((m) => m.text === text)?.delivery;
+    await nextState(d, (s) => of(s, 'which parser?') === 'queued' && of(s, 'fyi') === 'queued');
+    await markRead({ ...target, agent: 'bob', entries: await stores.team.readInbox(team, 'bob') });
+    await sendMessage({ ...target, from: 'alice', to: 'team-lead', text: 'the new one', extras: { in_reply_to: asked.entry.msg_id } });
+    await nextState(d, (s) => of(s, 'fyi') === 'read' && of(s, 'which parser?') === 'replied' && of(s, 'the new one') === 'queued');
   });
 
   it('shows path leases as they are acquired and released, without a reload', async () => {
