@@ -15,7 +15,7 @@ import type { WireEvent, WireTurn } from './wire.js';
 export interface TimelineFilter {
   /** Who did it (the event's actor, else a message's sender). */
   actor?: string | undefined;
-  /** Event kind: `message`, `delivery`, `task`, `member`, `team`, `refused`, `settings`. */
+  /** Event kind: `message`, `delivery`, `task`, `member`, `team`, `refused`, `settings`, `lease`. */
   kind?: string | undefined;
   /** A member it concerns (sender, recipient, the member joining or leaving, a task's owner). */
   member?: string | undefined;
@@ -37,6 +37,7 @@ function membersOf(e: TeamEventRecord): string[] {
     case 'member': return [e.name];
     case 'task': return e.task.owner ? [e.task.owner] : [];
     case 'refused': return e.target ? [e.target] : [];
+    case 'lease': return [e.holder];
     default: return [];
   }
 }

@@ -35,6 +35,47 @@ export interface WireMember {
   lastActivity?: string | undefined;
   /** Set when its presence names another host than the dashboard's: it runs on another machine. */
   remoteHost?: string | undefined;
+  /**
+   * Set on a Claude Code root that `mailroom bridge` keeps in step with a shared store, for a member
+   * the bridge brought in from there: it runs on another machine, and its state here is the
+   * `isActive` the bridge last copied (its presence lives in the shared store).
+   */
+  bridged?: boolean | undefined;
+}
+
+/** One claim of a task, from the journal (src/core/tasks/claim-history.ts). */
+export interface WireClaim {
+  owner: string;
+  /** The fencing token issued with the claim; undefined when claimed outside mailroom. */
+  token?: number | undefined;
+  /** ISO-8601. */
+  at: string;
+  /** Who gave it this owner (the owner itself: a claim). */
+  by?: string | undefined;
+  /** `completed`, `released`, `swept`, `left`, `unassigned`, `reassigned`, `reclaimed`, `deleted`; undefined while held. */
+  ended?: string | undefined;
+  /** ISO-8601 time it ended. */
+  endedAt?: string | undefined;
+  /** Who ended it. */
+  endedBy?: string | undefined;
+}
+
+/** An advisory path lease (docs/leases.md): who holds which paths until when. */
+export interface WireLease {
+  id: string;
+  holder: string;
+  /** The repository root, on the holder's machine. */
+  repo: string;
+  /** Repository-relative paths or globs. */
+  paths: string[];
+  shared: boolean;
+  reason?: string | undefined;
+  /** The lease's fencing token. */
+  token: number;
+  /** Epoch ms (store clock). */
+  acquiredAt: number;
+  /** Epoch ms (store clock) after which it ends unless its holder's runtime keeps beating. */
+  expiresAt: number;
 }
 
 /** One task with its board state. */
@@ -54,6 +95,8 @@ export interface WireTask {
   fencingToken?: number | undefined;
   /** Metadata keys other than mailroom's internal ones, as JSON text (shown in the detail view). */
   metadata?: string | undefined;
+  /** Its claims as the journal records them, oldest first. */
+  claims: WireClaim[];
 }
 
 /** One message of the flow. */
@@ -72,6 +115,8 @@ export interface WireMessage {
   text: string;
   /** `unread` or `read`. */
   status: string;
+  /** Its delivery state (src/core/messages/delivery-status.ts): `queued`, `delivered`, `read`, `replied` or `dead-lettered`. */
+  delivery: string;
   /** Protocol type of a structured message (`idle_notification`, `permission_request`, …). */
   type?: string | undefined;
   /** msg_id this one answers (`team ask` replies). */
@@ -123,6 +168,8 @@ export interface WireState {
   unread: number;
   requests: WireRequest[];
   deadLetters: WireDeadLetter[];
+  /** The team's live path leases. */
+  leases: WireLease[];
   /** What the view could not read (corrupt files, …), one sentence each. */
   problems: string[];
   /** Epoch ms when this state was built. */

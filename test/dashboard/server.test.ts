@@ -6,7 +6,6 @@
  * events without polling, and actions go through the use cases and their policy.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { request } from 'node:http';
 import { createTeam } from '../../src/core/teams/team-lifecycle.js';
 import { spawnMember } from '../../src/core/members/spawn.js';
 import { sendMessage } from '../../src/core/messages/send.js';
@@ -15,57 +14,9 @@ import { openFsStores, openStores, resolveSelection } from '../../src/store/open
 import type { Stores } from '../../src/store/selection.js';
 import { startDashboard, type Dashboard } from '../../src/dashboard/server.js';
 import type { WireActionResult, WireState } from '../../src/dashboard/wire.js';
+import { http, nextState, post } from '../helpers/dashboard-http.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
-
-interface Reply {
-  status: number;
-  body: string;
-}
-
-/** One raw HTTP request (so tests can set Host and Origin as a browser on another site would). */
-function http(d: Dashboard, path: string, o: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: d.port, path, method: o.method ?? 'GET', headers: o.headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end(o.body);
-  });
-}
-
-const post = (d: Dashboard, action: unknown, headers: Record<string, string> = {}) =>
-  http(d, '/api/action', { method: 'POST', headers: { 'content-type': 'application/json', 'x-mailroom-token': d.token, ...headers }, body: JSON.stringify(action) });
-
-/** Reads server-sent `state` events until `until` holds for one; resolves with it. */
-function nextState(d: Dashboard, until: (s: WireState) => boolean): Promise<WireState> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: d.port, path: `/api/events?token=${d.token}` }, (res) => {
-      let buf = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => {
-        buf += c;
-        let i: number;
-        while ((i = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, i);
-          buf = buf.slice(i + 2);
-          const data = block.split('\n').find((l) => l.startsWith('data: '));
-          if (!data) continue;
-          const s = JSON.parse(data.slice(6)) as WireState;
-          if (until(s)) {
-            req.destroy();
-            resolve(s);
-          }
-        }
-      });
-    });
-    req.on('error', (e) => ((e as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(e)));
-    req.end();
-  });
-}
 
 const backends: { name: string; open(dir: string): Promise<Stores> }[] = [
   { name: 'files', open: async (dir) => openFsStores(dir) },

@@ -52,7 +52,7 @@ export function Messages({ state, to, setTo, onSend }: MessagesProps) {
       <span class="time">${clock(m.timestamp)}</span>
       <span class="who">${m.from} → ${m.to}</span>
       <span class="line">${m.replyExpected ? html`<span class="tag">ask</span> ` : ''}${m.inReplyTo ? html`<span class="tag">reply</span> ` : ''}${m.line}</span>
-      <span class=${`delivery ${m.status}`}>${m.status}</span>
+      <span class=${`delivery ${m.delivery}`} title="delivery state">${m.delivery}</span>
     </li>`)}</ol>
   </div>`;
 }

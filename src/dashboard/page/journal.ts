@@ -4,7 +4,7 @@ import { html } from './html.js';
 import { getJson } from './api.js';
 import type { WireEvent, WireTurn } from '../wire.js';
 
-const KINDS = ['', 'message', 'delivery', 'task', 'member', 'team', 'refused', 'settings'];
+const KINDS = ['', 'message', 'delivery', 'task', 'member', 'team', 'refused', 'settings', 'lease'];
 
 /** The timeline; `version` changes with every new team state, so the list follows the team. */
 export function Journal({ team, version }: { team: string | undefined; version: number }) {

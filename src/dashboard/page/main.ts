@@ -1,8 +1,9 @@
 /**
  * The dashboard page: follows one team's state over server-sent events and draws the roster, the
- * task board (table and graph), the message flow, requests, dead letters and the journal. Every
+ * task board (table and graph, each task's claim history), the message flow, requests, dead
+ * letters, the journal and the path leases. Every
  * action goes through POST /api/action; its result (or the refusal and the rule behind it) shows in
- * the status line. Keys: 1–7 or ←/→ on the tabs switch views; `/` jumps to the message box.
+ * the status line. Keys: 1–8 or ←/→ on the tabs switch views; `/` jumps to the message box.
  */
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
@@ -14,6 +15,7 @@ import { Tasks } from './tasks.js';
 import { TaskGraph } from './graph.js';
 import { DeadLetters, Messages, Requests } from './flow.js';
 import { Journal, Transcript } from './journal.js';
+import { Leases } from './leases.js';
 import type { WireAction, WireActionResult, WireState } from '../wire.js';
 
 const TABS = [
@@ -24,6 +26,7 @@ const TABS = [
   ['requests', 'Requests'],
   ['dead', 'Dead letters'],
   ['journal', 'Journal'],
+  ['leases', 'Leases'],
 ] as const;
 type Tab = (typeof TABS)[number][0];
 
@@ -67,7 +70,7 @@ function App() {
     setTimeout(() => document.getElementById(`tab-${TABS[next]![0]}`)?.focus(), 0);
     e.preventDefault();
   };
-  const count = (id: Tab): string => (id === 'requests' ? ` (${state.requests.length})` : id === 'dead' ? ` (${state.deadLetters.length})` : id === 'tasks' ? ` (${state.tasks.length})` : id === 'messages' ? ` (${state.unread} unread)` : '');
+  const count = (id: Tab): string => (id === 'requests' ? ` (${state.requests.length})` : id === 'dead' ? ` (${state.deadLetters.length})` : id === 'tasks' ? ` (${state.tasks.length})` : id === 'messages' ? ` (${state.unread} unread)` : id === 'leases' ? ` (${state.leases.length})` : '');
   const switchTeam = (t: string) => {
     const url = new URL(location.href);
     url.searchParams.set('team', t);
@@ -93,6 +96,7 @@ function App() {
       ${tab === 'requests' ? html`<${Requests} requests=${state.requests} onAnswer=${(id: string, approve: boolean, reason: string) => run({ kind: 'answer', requestId: id, approve, ...(reason ? { reason } : {}) })} />` : ''}
       ${tab === 'dead' ? html`<${DeadLetters} letters=${state.deadLetters} onRetry=${(id: string) => run({ kind: 'retry', id })} />` : ''}
       ${tab === 'journal' ? html`<${Journal} team=${team} version=${version} />` : ''}
+      ${tab === 'leases' ? html`<${Leases} leases=${state.leases} now=${state.at} />` : ''}
     </section>
     ${transcript ? html`<${Transcript} team=${team} member=${transcript} onClose=${() => setTranscript(undefined)} />` : ''}
   </div>`;

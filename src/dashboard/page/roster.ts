@@ -23,7 +23,7 @@ export function Roster({ state, onMessage, onStop, onResume, onTranscript }: Ros
     <tbody>${state.members.map((m) => html`<tr key=${m.name} class=${m.inRoster ? '' : 'departed'} data-member=${m.name}>
       <td><span class="swatch" style=${m.color ? `background:${m.color}` : ''}></span>${m.name}${m.isLead ? html` <span class="tag">lead</span>` : ''}${m.inRoster ? '' : html` <span class="tag">left</span>`}</td>
       <td>${stateCell(m)}</td>
-      <td>${m.presence?.host ?? '-'}${m.presence?.pid ? ` · ${m.presence.pid}` : ''}${m.remoteHost ? html` <span class="tag remote" title="runs on another machine">remote</span>` : ''}</td>
+      <td>${m.presence?.host ?? (m.bridged ? 'another machine' : '-')}${m.presence?.pid ? ` · ${m.presence.pid}` : ''}${m.remoteHost ? html` <span class="tag remote" title="runs on another machine">remote</span>` : ''}${m.bridged ? html` <span class="tag remote bridged" title="brought in by mailroom bridge from the shared store: it runs on another machine, and its state here is what the bridge last copied">bridged</span>` : ''}</td>
       <td>${ago(m.presence?.lastBeatAt, state.at)}</td>
       <td>${m.backend ?? '-'}</td>
       <td>${m.model ?? '-'}</td>

@@ -1,13 +1,24 @@
 /** The task board as a table (ready, blocked by, owner, fencing token) with the forms that add a task and a dependency. */
 import { useState } from 'preact/hooks';
 import { html } from './html.js';
-import type { WireState, WireTask } from '../wire.js';
+import { clock } from './format.js';
+import type { WireClaim, WireState, WireTask } from '../wire.js';
 
 function board(t: WireTask): string {
   if (t.status === 'completed') return 'done';
   if (t.openBlockers.length > 0) return `blocked by ${t.openBlockers.map((b) => `#${b}`).join(' ')}`;
   if (t.ready) return 'ready';
   return t.owner ? 'claimed' : '-';
+}
+
+/** A task's claim history (who, fencing token, when, how it ended), as the journal records it. */
+function ClaimList({ claims }: { claims: WireClaim[] }) {
+  if (claims.length === 0) return html`<p class="meta">No claims in the journal.</p>`;
+  return html`<table class="grid claims" aria-label="Claim history"><thead><tr><th>Owner</th><th>Fencing token</th><th>Since</th><th>By</th><th>Ended</th></tr></thead>
+    <tbody>${claims.map((c, i) => html`<tr key=${i} data-claim=${i}>
+      <td>${c.owner}</td><td class="num">${c.token ?? '-'}</td><td>${clock(c.at)}</td><td>${c.by ?? '-'}</td>
+      <td>${c.ended ? html`<span class=${`end end-${c.ended}`}>${c.ended}</span> ${clock(c.endedAt)}${c.endedBy && c.endedBy !== c.owner ? ` by ${c.endedBy}` : ''}` : html`<span class="end held">held</span>`}</td>
+    </tr>`)}</tbody></table>`;
 }
 
 /** Props of {@link Tasks}. */
@@ -59,7 +70,7 @@ export function Tasks({ state, onAdd, onLink }: TasksProps) {
       <tbody>${state.tasks.map((t) => html`<tr key=${t.id} data-task=${t.id} tabindex="0" class=${open === t.id ? 'open' : ''}
           onClick=${() => setOpen(open === t.id ? undefined : t.id)} onKeyDown=${(e: KeyboardEvent) => e.key === 'Enter' && setOpen(open === t.id ? undefined : t.id)}>
         <td>#${t.id}</td><td><span class=${`status status-${t.status}`}>${t.status}</span></td><td>${t.owner ?? '-'}</td>
-        <td>${board(t)}</td><td>${t.subject}${open === t.id ? html`<div class="detail">${t.description ? html`<p>${t.description}</p>` : ''}${t.metadata ? html`<pre>${t.metadata}</pre>` : ''}</div>` : ''}</td>
+        <td>${board(t)}</td><td>${t.subject}${open === t.id ? html`<div class="detail">${t.description ? html`<p>${t.description}</p>` : ''}${t.metadata ? html`<pre>${t.metadata}</pre>` : ''}<${ClaimList} claims=${t.claims} /></div>` : ''}</td>
         <td>${t.blocks.map((b) => `#${b}`).join(' ') || '-'}</td><td class="num">${t.fencingToken ?? '-'}</td>
       </tr>`)}</tbody>
     </table>
