@@ -55,6 +55,16 @@ export interface TeamRef {
   name: string;
 }
 
+/** A team whose config cannot be read (see {@link TeamStore.unreadableTeams}). */
+export interface UnreadableTeam {
+  /** Its name as far as the store can tell (its member records or journal; else its directory). */
+  team: string;
+  /** Where its config is, or belongs, for humans. */
+  location: string;
+  /** Why it cannot be read, e.g. `is not valid JSON (…)`. */
+  detail: string;
+}
+
 /**
  * A team another client is removing: Claude Code 2.1.332 renames `teams/<team>` to a
  * `*.deleted-<uuid>` tombstone at the end of its session, then removes it (see {@link TeamStore.teamRemoval}).
@@ -357,6 +367,11 @@ export interface TeamStore {
   // Teams
   /** Every team (unreadable configs skipped with a warning; Claude Code's `*.deleted-<uuid>` tombstones never listed). */
   listTeams(): Promise<TeamRef[]>;
+  /**
+   * Teams {@link listTeams} skips because their config cannot be read (a corrupt config, or inboxes
+   * without one), for `team list` and `doctor` to name (issue 23). `doctor --fix` rebuilds them.
+   */
+  unreadableTeams(): Promise<UnreadableTeam[]>;
   /** @throws TEAM_NOT_FOUND, FILE_CORRUPT */
   readConfig(team: string): Promise<TeamConfig>;
   /** Creates the team with `config` (its lead among `members`). Events: team created, then one member joined per member (the lead). @throws TEAM_EXISTS */

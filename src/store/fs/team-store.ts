@@ -44,6 +44,7 @@ import type {
   TaskPatch,
   TeamImage,
   TeamRef,
+  UnreadableTeam,
   TeamRemoval,
   TeamStore,
   Transition,
@@ -54,6 +55,7 @@ import type { FsContext } from './context.js';
 import type { DeadLetter } from '../../domain/dead-letters.js';
 import { appendMessages } from './inbox-append.js';
 import { rosterIssuesOf } from './health-names.js';
+import { unreadableTeams } from './team-rebuild.js';
 import * as inboxes from './inboxes.js';
 import * as journal from './journal.js';
 import * as leases from './leases.js';
@@ -89,6 +91,10 @@ export class FsTeamStore implements TeamStore {
 
   listTeams(): Promise<TeamRef[]> {
     return teams.listTeams(this.ctx);
+  }
+
+  unreadableTeams(): Promise<UnreadableTeam[]> {
+    return unreadableTeams(this.ctx);
   }
   readConfig(team: string): Promise<TeamConfig> {
     return teams.readConfig(this.ctx, team);

@@ -65,6 +65,11 @@ export class RedisTeamStore implements T.TeamStore {
   listTeams(): Promise<T.TeamRef[]> {
     return teams.listTeams(this.rc);
   }
+
+  /** None: a Redis config is written only by the store's scripts, whole. */
+  unreadableTeams(): Promise<T.UnreadableTeam[]> {
+    return Promise.resolve([]);
+  }
   async readConfig(team: string): Promise<TeamConfig> {
     return teams.configOf(await teams.readTeam(this.rc, team));
   }
