@@ -526,6 +526,17 @@ export interface TeamStore {
    * @throws TEAM_NOT_FOUND, FILE_CORRUPT
    */
   removeDeadLetter(team: string, id: string, ctx?: OpContext): Promise<Transition<DeadLetter | undefined>>;
+  /**
+   * A member back in the roster under a departed name gets its dead letters back (issue 23): each
+   * whose entry is still in its inbox (marked read when it was dead-lettered) is unread there again
+   * and removed from the dead letters, in one transition, so the member never sees as read what it
+   * never read and a later retry re-sends nothing twice. One whose entry left the inbox (archived)
+   * stays a dead letter for `dead-letter retry`. Nothing happens while `member` is not in the roster.
+   * Events: `delivery` released per entry back to unread.
+   * @returns the dead letters redelivered
+   * @throws TEAM_NOT_FOUND, FILE_CORRUPT
+   */
+  redeliverDeadLetters(team: string, member: string, ctx?: OpContext): Promise<Transition<DeadLetter[]>>;
 
   // Tasks
   /** Valid tasks in numeric id order (invalid ones skipped, as Claude Code does; warned once). */

@@ -137,6 +137,9 @@ export class FsTeamStore implements TeamStore {
   removeDeadLetter(team: string, id: string): Promise<Transition<DeadLetter | undefined>> {
     return import('./dead-letters.js').then((m) => m.removeDeadLetter(this.ctx, team, id));
   }
+  redeliverDeadLetters(team: string, member: string, ctx?: OpContext): Promise<Transition<DeadLetter[]>> {
+    return import('./dead-letters.js').then((m) => m.redeliverDeadLetters(this.ctx, team, member, ctx));
+  }
 
   readMemberRecords(team: string): Promise<MemberRecord[]> {
     return memberRecords.readMemberRecords(this.ctx, team);

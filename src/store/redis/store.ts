@@ -112,6 +112,9 @@ export class RedisTeamStore implements T.TeamStore {
   removeDeadLetter(team: string, id: string): Promise<T.Transition<DeadLetter | undefined>> {
     return deadLetters.removeDeadLetter(this.rc, team, id);
   }
+  redeliverDeadLetters(team: string, member: string, ctx?: T.OpContext): Promise<T.Transition<DeadLetter[]>> {
+    return deadLetters.redeliverDeadLetters(this.rc, team, member, ctx);
+  }
 
   readMemberRecords(team: string): Promise<MemberRecord[]> {
     return members.readMemberRecords(this.rc, team);
