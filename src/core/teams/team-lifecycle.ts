@@ -128,7 +128,7 @@ export interface MemberSummary {
   isActive?: boolean;
   /** What it declares it can do, from its member record (omitted when none). */
   capabilities?: string[];
-  /** Who runs it now, from its reader claim (src/domain/presence.ts): working, idle, stopped or dead. */
+  /** Who runs it now, from its reader claim (src/domain/presence.ts): working, idle, stopped or dead; `unknown` for a member no mailroom runtime runs or ran (no claim, no member record). */
   presence: MemberPresence;
   unread: number;
   /**
@@ -173,7 +173,7 @@ export async function showTeam(options: TeamOptions): Promise<TeamSummary> {
       ...pick(m),
       ...(own && recordIsFor(own, m) ? { runtime: own.runtime } : {}),
       ...(own && recordIsFor(own, m) && capabilitiesOf(own).length > 0 ? { capabilities: capabilitiesOf(own) } : {}),
-      presence: presenceView(presenceOf(m.name, claims, now)),
+      presence: own === undefined && !claims.some((c) => c.member === m.name) ? { state: 'unknown' } : presenceView(presenceOf(m.name, claims, now)),
       unread: inbox.filter((e) => e.read !== true).length,
       ...(read.problem ? { problem: read.problem } : shared.has(m.name) ? { problem: sharedInbox(m.name, shared.get(m.name)) } : {}),
     });
