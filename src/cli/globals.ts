@@ -34,6 +34,8 @@ export function withGlobals<T>(y: Argv<T>): Argv<T & GlobalArgs> {
 }
 
 const opened = new Set<Stores>();
+/** Warnings this CLI run has printed. */
+const warned = new Set<string>();
 
 /** Opens the stores the global options select; lock warnings go to stderr. Closed by {@link closeStores}. */
 export async function openStore(args: GlobalArgs): Promise<Stores> {
@@ -46,7 +48,11 @@ export async function openStore(args: GlobalArgs): Promise<Stores> {
 
 /** The open options the global flags give (`--store-timeout`, `--allow-volatile`); lock and durability warnings to stderr. */
 function openOptions(args: GlobalArgs): OpenOptions {
-  const warn = (m: string) => process.stderr.write(`${m}\n`);
+  const warn = (m: string) => {
+    if (warned.has(m)) return; // one command may read a file several times (doctor lists teams per check): say it once
+    warned.add(m);
+    process.stderr.write(`${m}\n`);
+  };
   const timeout = args['store-timeout'];
   return {
     lock: { onWarning: warn },

@@ -45,7 +45,14 @@ export type StoreIssue =
   /** A member name too long for the store to name its inbox file (`bytes` as a file name, `limit`). Not repaired: rename the member. */
   | { kind: 'name-too-long'; location: string; team: string; member: string; bytes: number; limit: number }
   /** Members whose names become the same inbox file (`location`) through the store's name rule: they would share one inbox. Not repaired: rename one. */
-  | { kind: 'inbox-collision'; location: string; team: string; members: string[] };
+  | { kind: 'inbox-collision'; location: string; team: string; members: string[] }
+  /**
+   * A team directory that holds inboxes but no config (`location`: where the config belongs): the
+   * team's mail is there but no command can see the team. Repair rebuilds the config from the
+   * journal, member records and inboxes (issue 23 item 3). A config that does not parse is a
+   * `corrupt-file` of kind `config`, repaired the same way.
+   */
+  | { kind: 'missing-config'; location: string; team: string; detail: string };
 
 /** The outcome of repairing one {@link StoreIssue}. */
 export interface StoreRepair {

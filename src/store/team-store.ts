@@ -55,6 +55,16 @@ export interface TeamRef {
   name: string;
 }
 
+/** A team whose config cannot be read (see {@link TeamStore.unreadableTeams}). */
+export interface UnreadableTeam {
+  /** Its name as far as the store can tell (its member records or journal; else its directory). */
+  team: string;
+  /** Where its config is, or belongs, for humans. */
+  location: string;
+  /** Why it cannot be read, e.g. `is not valid JSON (…)`. */
+  detail: string;
+}
+
 /**
  * A team another client is removing: Claude Code 2.1.332 renames `teams/<team>` to a
  * `*.deleted-<uuid>` tombstone at the end of its session, then removes it (see {@link TeamStore.teamRemoval}).
@@ -368,6 +378,11 @@ export interface TeamStore {
   // Teams
   /** Every team (unreadable configs skipped with a warning; Claude Code's `*.deleted-<uuid>` tombstones never listed). */
   listTeams(): Promise<TeamRef[]>;
+  /**
+   * Teams {@link listTeams} skips because their config cannot be read (a corrupt config, or inboxes
+   * without one), for `team list` and `doctor` to name (issue 23). `doctor --fix` rebuilds them.
+   */
+  unreadableTeams(): Promise<UnreadableTeam[]>;
   /** @throws TEAM_NOT_FOUND, FILE_CORRUPT */
   readConfig(team: string): Promise<TeamConfig>;
   /** Creates the team with `config` (its lead among `members`). Events: team created, then one member joined per member (the lead). @throws TEAM_EXISTS */
@@ -522,6 +537,17 @@ export interface TeamStore {
    * @throws TEAM_NOT_FOUND, FILE_CORRUPT
    */
   removeDeadLetter(team: string, id: string, ctx?: OpContext): Promise<Transition<DeadLetter | undefined>>;
+  /**
+   * A member back in the roster under a departed name gets its dead letters back (issue 23): each
+   * whose entry is still in its inbox (marked read when it was dead-lettered) is unread there again
+   * and removed from the dead letters, in one transition, so the member never sees as read what it
+   * never read and a later retry re-sends nothing twice. One whose entry left the inbox (archived)
+   * stays a dead letter for `dead-letter retry`. Nothing happens while `member` is not in the roster.
+   * Events: `delivery` released per entry back to unread.
+   * @returns the dead letters redelivered
+   * @throws TEAM_NOT_FOUND, FILE_CORRUPT
+   */
+  redeliverDeadLetters(team: string, member: string, ctx?: OpContext): Promise<Transition<DeadLetter[]>>;
 
   // Tasks
   /** Valid tasks in numeric id order (invalid ones skipped, as Claude Code does; warned once). */

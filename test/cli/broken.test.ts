@@ -97,9 +97,11 @@ it('team show over a truncated inbox serves the team, flags the member with FILE
 });
 
 describe('listings skip broken files with a warning naming them', () => {
-  it('team list', async () => {
-    const run = await mailroomOk(root, 'team', 'list');
-    expect(run.stdout).toBe('bad-inboxes\nbad-tasks\nproto\n');
+  it('team list (the team with a broken config is named unreadable, and the list exits 7: issue 23)', async () => {
+    const run = await mailroom(root, 'team', 'list');
+    expect(run.code).toBe(7);
+    expect(run.stdout.split('\n').slice(0, 3).join('\n')).toBe('bad-inboxes\nbad-tasks\nproto');
+    expect(run.stdout).toContain(`bad-config  (unreadable: ${path('teams/bad-config/config.json')}`);
     expect(run.stderr).toContain(path('teams/bad-config/config.json'));
   });
 

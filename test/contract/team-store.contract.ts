@@ -913,6 +913,29 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         expect(await store.listDeadLetters(T)).toEqual(letters);
       });
 
+      it('gives a name that rejoins its dead letters back unread, once, journalling each (issue 23)', async () => {
+        await withTeam('alice', 'bob');
+        const sent = await store.appendMessages(T, [
+          { to: 'alice', entry: entry('bob', 'left unread') },
+          { to: 'alice', entry: entry('bob', 'read before') },
+        ]);
+        await store.markRead(T, 'alice', [sent.value.messages[1]!.entry.msg_id!]);
+        await store.removeMember(T, 'alice');
+        const [letter] = (await store.deadLetterInbox(T, 'alice')).value;
+        expect((await store.redeliverDeadLetters(T, 'alice')).value).toEqual([]); // not in the roster: nothing
+        await store.addMember(T, teammate(T, 'alice'), { assignColor: true });
+        const back = await journalled(T, () => store.redeliverDeadLetters(T, 'alice'));
+        expect(back.value).toEqual([letter]);
+        expect(back.events).toMatchObject([{ kind: 'delivery', to: 'alice', state: 'released', key: letter!.id }]);
+        expect((await store.readInbox(T, 'alice')).map((e) => [e.text, e.read])).toEqual([
+          ['left unread', false],
+          ['read before', true],
+        ]);
+        expect(await store.listDeadLetters(T)).toEqual([]);
+        expect(await store.redeliverDeadLetters(T, 'alice')).toEqual({ value: [], events: [] });
+        expect((await store.readInbox(T, 'alice')).filter((e) => e.text === 'left unread')).toHaveLength(1);
+      });
+
       it('removes a dead letter exactly once among racing callers', async () => {
         await withTeam('alice');
         await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'orphan') }]);

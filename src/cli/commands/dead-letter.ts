@@ -40,7 +40,7 @@ const retry: CommandModule<GlobalArgs, RetryArgs> = {
     if ((a.id === undefined) === (a.all !== true)) throw new MailroomError('USAGE', 'Name one dead letter id, or pass --all (not both). List them with `mailroom dead-letter list`.');
     const { retryDeadLetters } = await import('../../core/messages/dead-letters.js');
     const done = await retryDeadLetters({ ...(await teamTarget(a)), ...(a.all ? { all: true } : { ids: [a.id!] }), ...(a.to !== undefined ? { to: a.to } : {}) });
-    emit(a.json, done, () => (done.length === 0 ? 'No dead letters.' : done.map((r) => `Re-sent dead letter ${r.id} to ${r.to} as ${r.entry.msg_id ?? '(no msg_id)'}.`)));
+    emit(a.json, done, () => (done.length === 0 ? 'No dead letters.' : done.map((r) => (r.redelivered ? `Redelivered dead letter ${r.id} to ${r.to}: unread again in its inbox.` : `Re-sent dead letter ${r.id} to ${r.to} as ${r.entry.msg_id ?? '(no msg_id)'}.`))));
   },
 };
 

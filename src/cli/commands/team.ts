@@ -46,9 +46,13 @@ const list: CommandModule<GlobalArgs, GlobalArgs> = {
   describe: 'List teams',
   builder: (y) => y.example('$0 team list --claude', "List Claude Code's teams"),
   handler: async (a) => {
-    const { listTeams } = await import('../../core/teams/team-lifecycle.js');
-    const teams = await listTeams({ root: await openStore(a) });
-    emit(a.json, teams, () => (teams.length ? teams : ['(no teams)']));
+    const { listTeams, unreadableTeams, unreadableTeamsError } = await import('../../core/teams/team-lifecycle.js');
+    const root = await openStore(a);
+    const teams = await listTeams({ root });
+    const unreadable = await unreadableTeams({ root });
+    const lines = [...teams, ...unreadable.map((u) => `${u.team}  (unreadable: ${u.location} ${u.detail})`)];
+    emit(a.json, teams, () => (lines.length ? lines : ['(no teams)']));
+    if (unreadable.length > 0) throw unreadableTeamsError(unreadable); // exit 7: the list is not the whole store
   },
 };
 

@@ -78,7 +78,8 @@ export function taskDetail(v: TaskView): string[] {
  */
 function presenceText(m: MemberSummary): string {
   const p = m.presence;
-  if (p.state === 'stopped') return m.runtime === undefined ? 'no mailroom heartbeat' : 'stopped (nothing runs it)';
+  if (p.state === 'unknown' || (p.state === 'stopped' && m.runtime === undefined)) return 'unknown — no mailroom heartbeat';
+  if (p.state === 'stopped') return 'stopped (nothing runs it)';
   const where = p.pid !== undefined ? ` (pid ${p.pid}${p.host ? ` on ${p.host}` : ''})` : '';
   return p.state === 'dead' ? `dead: no heartbeat since ${new Date(p.lastBeatAt ?? 0).toISOString()}${where}` : `${p.state}${where}`;
 }

@@ -84,7 +84,7 @@ function report(root: string, checks: Check[], fixed: boolean): DoctorReport {
 
 function storeCheck(repairOne: (issue: StoreIssue) => Promise<StoreRepair>, issue: StoreIssue): Check {
   const finding: DoctorFinding = { kind: issue.kind, severity: 'problem', message: describe(issue), path: issue.location };
-  if (issue.kind === 'name-too-long' || issue.kind === 'inbox-collision') finding.team = issue.team;
+  if (issue.kind === 'name-too-long' || issue.kind === 'inbox-collision' || issue.kind === 'missing-config') finding.team = issue.team;
   if (issue.kind === 'temp-file') {
     finding.bytes = issue.bytes;
     if (!issue.removable) finding.severity = 'info';
@@ -96,7 +96,10 @@ function storeCheck(repairOne: (issue: StoreIssue) => Promise<StoreRepair>, issu
 function describe(issue: StoreIssue): string {
   switch (issue.kind) {
     case 'corrupt-file':
+      if (issue.fileKind === 'config') return `${issue.location} ${issue.detail}: the team is unreadable (team list names it; no command can use it). mailroom will not overwrite it; repair keeps it aside and rebuilds the roster from the team's journal, member records and inboxes.`;
       return `${issue.location} ${issue.detail}. mailroom will not overwrite it; repair moves it aside.`;
+    case 'missing-config':
+      return `${issue.location} ${issue.detail}: team ${issue.team} is unreadable (its mail is there, but no command can see the team). Repair rebuilds the roster from the team's journal, member records and inboxes.`;
     case 'temp-file':
       return issue.removable
         ? `Temporary file ${issue.location} (${issue.bytes} bytes, ${age(issue.ageMs)} old) was left by a writer killed before its rename.`

@@ -169,7 +169,9 @@ function groupSignals(messages: readonly MessageView[]): Map<string, Signals> {
 function memberRow(m: Pick<Member, 'name' | 'agentId'> & Partial<Member>, parts: SnapshotParts, inRoster: boolean, tasks: TaskView[], signals: Map<string, Signals>): MemberView {
   const s = signals.get(m.name) ?? { sent: [], received: [], unread: 0 };
   const presence = inRoster ? presenceFor(m, parts) : undefined;
-  const verdict = deriveMemberState({ inRoster, isActive: m.isActive, presence, sent: s.sent, received: s.received });
+  const isLead = m.agentId === parts.config?.leadAgentId;
+  // A lead no mailroom runtime beats for has no presence to show: `unknown`, as in team show and list_members (issue 23).
+  const verdict = isLead && inRoster && presence === undefined ? { state: 'unknown' as const, reason: 'no mailroom heartbeat: the lead runs outside mailroom' } : deriveMemberState({ inRoster, isActive: m.isActive, presence, sent: s.sent, received: s.received });
   return {
     name: m.name,
     agentId: m.agentId || undefined,

@@ -11,9 +11,13 @@ import { nowOf, teamOf, type TeamOptions } from '../context.js';
 export type { Presence, PresenceState } from '../../domain/presence.js';
 export { isAlive, presenceOf } from '../../domain/presence.js';
 
-/** A member's presence as `team show --json` and `list_members` give it (no `kind`). */
+/**
+ * A member's presence as `team show --json` and `list_members` give it (no `kind`). `unknown`: no
+ * mailroom runtime runs or ran it (no reader claim, no member record — the lead, Claude Code's own
+ * teammates), so there is no heartbeat to judge by; `watch` shows such a lead `unknown` too (issue 23).
+ */
 export interface MemberPresence {
-  state: Presence['state'];
+  state: Presence['state'] | 'unknown';
   /** Epoch ms of the last heartbeat, when a claim exists. */
   lastBeatAt?: number;
   host?: string;

@@ -101,6 +101,8 @@ export async function spawnMember(options: SpawnOptions): Promise<Member> {
   const identity = await makeIdentity(options, options.name, draft.joinedAt ?? nowOf(options));
   const record = { runtime, prompt: options.prompt, capabilities: parseCapabilities(options.capabilities), approve: options.approve, identity };
   const { value: member } = await store.addMember(options.team, draft, { ...opOf(options), assignColor: true, retireEarlierShutdownRequests: true, record });
+  // A name that comes back gets the mail it left unread: unread again, no longer dead letters (issue 23).
+  await store.redeliverDeadLetters(options.team, options.name, opOf(options));
   if (identity && identity.cert === undefined) await requestEndorsement(options, options.name, identity.keyId, draft.joinedAt ?? nowOf(options));
   if (options.prompt) {
     await sendMessage({ ...options, from: leadName(await store.readConfig(options.team)), to: options.name, text: options.prompt });

@@ -56,8 +56,10 @@ export interface RetriedLetter {
   id: string;
   /** Who it went to. */
   to: string;
-  /** The re-sent entry as stored (a new msg_id; `retry_of` names the dead letter). */
+  /** The re-sent entry as stored (a new msg_id; `retry_of` names the dead letter), or the original one when redelivered. */
   entry: InboxEntry;
+  /** True when the original entry, still in its returned recipient's inbox, became unread again (no copy). */
+  redelivered?: true;
 }
 
 /** Input of {@link retryDeadLetters}. */
@@ -78,7 +80,9 @@ function targetOf(letter: DeadLetter, members: Set<string>, to: string | undefin
 
 /**
  * Re-sends dead letters to their original recipient when it is back in the team, else to `to`, and
- * removes each from the dead letters. Exactly once: the append carries the idempotency key of the
+ * removes each from the dead letters. A recipient that is back gets the entry still in its inbox
+ * unread again rather than a copy (`redeliverDeadLetters`); one whose entry was archived, or
+ * another recipient, gets a copy. Exactly once: the append carries the idempotency key of the
  * dead letter (racing retries store one message) and the removal is one transition. Every target is
  * checked before anything is sent.
  * @throws MESSAGE_NOT_FOUND (an id that is not a dead letter), MEMBER_NOT_FOUND (no recipient), TEAM_NOT_FOUND
@@ -101,6 +105,11 @@ function pick(stored: readonly DeadLetter[], id: string, team: string): DeadLett
 }
 
 async function retryOne(store: TeamStore, options: TeamOptions, letter: DeadLetter, to: string): Promise<RetriedLetter> {
+  if (to === letter.to) {
+    // Its recipient is back and the entry is still in its inbox: unread again there, never a second copy (issue 23).
+    const { value: back } = await store.redeliverDeadLetters(options.team, to, opOf(options));
+    if (back.some((l) => l.id === letter.id)) return { id: letter.id, to, entry: { ...letter.entry, read: false }, redelivered: true };
+  }
   const entry: InboxEntry = { ...letter.entry, timestamp: isoTime(nowOf(options)), read: false, retry_of: letter.id };
   const { value } = await store.appendMessages(options.team, [{ to, entry }], { ...opOf(options), idempotencyKey: retryKey(letter.id) });
   await store.removeDeadLetter(options.team, letter.id, opOf(options));

@@ -10,7 +10,7 @@ import type { Member, TeamConfig } from '../../protocol/config.js';
 import { recordIsFor } from '../../protocol/member-record.js';
 import { capabilitiesOf } from '../../domain/capabilities.js';
 import type { TaskStatus } from '../../protocol/task.js';
-import type { DeletedTeam } from '../../store/team-store.js';
+import type { DeletedTeam, UnreadableTeam } from '../../store/team-store.js';
 import { presenceOf } from '../../domain/presence.js';
 import { presenceView, type MemberPresence } from '../members/presence.js';
 import { hostOf, nowOf, opOf, teamOf, type BaseOptions, type TeamOptions } from '../context.js';
@@ -68,6 +68,28 @@ export async function listTeams(options: BaseOptions): Promise<string[]> {
 }
 
 /**
+ * Teams whose config cannot be read (corrupt, or inboxes without one), which {@link listTeams}
+ * leaves out (issue 23 item 3).
+ */
+export async function unreadableTeams(options: BaseOptions): Promise<UnreadableTeam[]> {
+  return teamOf(options).unreadableTeams();
+}
+
+/**
+ * FILE_CORRUPT naming the unreadable teams, with the fix: `mailroom doctor --fix` rebuilds each
+ * roster from what is left, keeping the unreadable file beside.
+ */
+export function unreadableTeamsError(unreadable: readonly UnreadableTeam[]): MailroomError {
+  const what = unreadable.map((u) => `team ${u.team}: ${u.location} ${u.detail}`).join('; ');
+  return new MailroomError(
+    'FILE_CORRUPT',
+    `${unreadable.length === 1 ? 'A team cannot' : `${unreadable.length} teams cannot`} be read (${what}). mailroom will not overwrite an unreadable config. ` +
+      'Run `mailroom doctor --fix` to rebuild the roster from the team\'s journal, member records and inboxes (the unreadable file is kept beside it).',
+    { details: { unreadable: unreadable.map((u) => ({ ...u })) } },
+  );
+}
+
+/**
  * Picks the team to act on: `team` if given, else `$MAILROOM_TEAM` (passed as `envTeam`), else the
  * only team in the store.
  * @throws TEAM_NOT_FOUND when there is no team, TEAM_AMBIGUOUS (listing them) when there are several.
@@ -76,8 +98,15 @@ export async function resolveTeam(options: BaseOptions & { team?: string | undef
   const explicit = options.team || options.envTeam;
   if (explicit) return explicit;
   const teams = await listTeams(options);
+  const unreadable = teams.length <= 1 ? await unreadableTeams(options) : [];
+  if (teams.length === 1 && unreadable.length > 0) {
+    // "the only team" is not the only one: an unreadable team is still there (issue 23 item 3)
+    const all = [...teams, ...unreadable.map((u) => `${u.team} (unreadable: run \`mailroom doctor\`)`)];
+    throw new MailroomError('TEAM_AMBIGUOUS', `Several teams exist (${all.join(', ')}): pass --team <team> or set MAILROOM_TEAM.`, { details: { teams, unreadable: unreadable.map((u) => u.team) } });
+  }
   if (teams.length === 1) return teams[0]!;
   if (teams.length === 0) {
+    if (unreadable.length > 0) throw unreadableTeamsError(unreadable);
     throw new MailroomError('TEAM_NOT_FOUND', 'No team exists yet. Create one with `mailroom team create <team>`.', { details: { teams } });
   }
   throw new MailroomError('TEAM_AMBIGUOUS', `Several teams exist (${teams.join(', ')}): pass --team <team> or set MAILROOM_TEAM.`, {
@@ -99,7 +128,7 @@ export interface MemberSummary {
   isActive?: boolean;
   /** What it declares it can do, from its member record (omitted when none). */
   capabilities?: string[];
-  /** Who runs it now, from its reader claim (src/domain/presence.ts): working, idle, stopped or dead. */
+  /** Who runs it now, from its reader claim (src/domain/presence.ts): working, idle, stopped or dead; `unknown` for a member no mailroom runtime runs or ran (no claim, no member record). */
   presence: MemberPresence;
   unread: number;
   /**
@@ -144,7 +173,7 @@ export async function showTeam(options: TeamOptions): Promise<TeamSummary> {
       ...pick(m),
       ...(own && recordIsFor(own, m) ? { runtime: own.runtime } : {}),
       ...(own && recordIsFor(own, m) && capabilitiesOf(own).length > 0 ? { capabilities: capabilitiesOf(own) } : {}),
-      presence: presenceView(presenceOf(m.name, claims, now)),
+      presence: own === undefined && !claims.some((c) => c.member === m.name) ? { state: 'unknown' } : presenceView(presenceOf(m.name, claims, now)),
       unread: inbox.filter((e) => e.read !== true).length,
       ...(read.problem ? { problem: read.problem } : shared.has(m.name) ? { problem: sharedInbox(m.name, shared.get(m.name)) } : {}),
     });

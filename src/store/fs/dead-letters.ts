@@ -10,7 +10,7 @@
  */
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import { deadLetterOf, DeadLetterSchema, isDeadLetter, type DeadLetter } from '../../domain/dead-letters.js';
+import { deadLetterId, deadLetterOf, DeadLetterSchema, isDeadLetter, type DeadLetter } from '../../domain/dead-letters.js';
 import { entryKey } from '../../domain/entries.js';
 import { deliveryEvent } from '../../domain/events.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
@@ -70,6 +70,34 @@ export async function deadLetterInbox(ctx: FsContext, team: string, member: stri
     return { result: added, write: false };
   });
   return { value: moved ?? [], events };
+}
+
+/**
+ * Gives a member back in the roster its dead letters (TeamStore.redeliverDeadLetters): under the
+ * inbox lock, the entries still in the inbox are marked unread and the inbox written, then they are
+ * removed from the dead-letter file (its lock taken inside, as in {@link deadLetterInbox}). A crash
+ * in between leaves them unread and still dead letters: the next call (or a retry) removes them and
+ * re-sends nothing.
+ */
+export async function redeliverDeadLetters(ctx: FsContext, team: string, member: string, op?: OpContext): Promise<Transition<DeadLetter[]>> {
+  const config = await readConfig(ctx, team);
+  if (!config.members.some((m) => m.name === member)) return { value: [], events: [] };
+  const events: TeamEventRecord[] = [];
+  const back = await withInbox(ctx, team, member, async (inbox) => {
+    const entries = new Map(inbox.entries.map((e) => [deadLetterId(e), e]));
+    const mine = (await readFile(ctx.layout.deadLettersPath(team))).filter((l) => l.to === member && entries.has(l.id));
+    if (mine.length === 0) return { result: [] as DeadLetter[], write: false };
+    const unread = mine.map((l) => entries.get(l.id)!).filter((e) => e.read);
+    for (const e of unread) e.read = false;
+    if (unread.length > 0) await saveInbox(ctx, team, member, inbox);
+    const ids = new Set(mine.map((l) => l.id));
+    const removed = await changeFile(ctx, team, (stored) => ({ result: stored.filter((l) => ids.has(l.id)), next: stored.filter((l) => !ids.has(l.id)) }));
+    const s = stampOf(team, op);
+    events.push(...unread.map((e) => deliveryEvent(s, member, entryKey(e), 'released')));
+    await journal(ctx, team, events);
+    return { result: removed, write: false };
+  });
+  return { value: back ?? [], events };
 }
 
 /** Removes dead letter `id` under the file's lock: exactly one caller gets it. */

@@ -20,6 +20,7 @@ import { salvageInboxText } from './inbox-salvage.js';
 import { writeInboxArray } from './inboxes.js';
 import { tempIssue } from './health-scan.js';
 import { moveTaskListAside } from './health-task-lists.js';
+import { rebuildConfig } from './team-rebuild.js';
 
 /** Repairs one issue; never throws for a condition that changed meanwhile (it reports it instead). */
 export async function repairHealth(ctx: FsContext, issue: StoreIssue): Promise<StoreRepair> {
@@ -27,6 +28,7 @@ export async function repairHealth(ctx: FsContext, issue: StoreIssue): Promise<S
   switch (issue.kind) {
     case 'corrupt-file':
       if (issue.fileKind === 'highwatermark') return withListLock(ctx, issue.location, (list) => moveAside(issue, list)); // the list lock guards it
+      if (issue.fileKind === 'config') return rebuildConfig(ctx, issue.location); // never just hidden: the team's mail is still there
       if (issue.fileKind === 'inbox') return withLock(issue.location, lockDirFor(issue.location), ctx.lock, (lock) => salvageInbox(issue, lock));
       return issue.fileKind === 'task' ? withListLock(ctx, issue.location, (list) => quarantine(ctx, issue.location, issue, list)) : quarantine(ctx, issue.location, issue);
     case 'temp-file':
@@ -35,6 +37,8 @@ export async function repairHealth(ctx: FsContext, issue: StoreIssue): Promise<S
       return removeStaleLock(issue.location, staleMs);
     case 'orphan-task-list':
       return moveTaskListAside(ctx, issue);
+    case 'missing-config':
+      return rebuildConfig(ctx, issue.location);
     case 'name-too-long':
       return kept(`not repaired automatically: rename ${shortName(issue.member)} in ${issue.location} to a name of at most ${issue.limit} bytes`);
     case 'inbox-collision':

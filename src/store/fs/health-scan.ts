@@ -20,6 +20,7 @@ import type { StoreIssue } from '../health.js';
 import type { FsContext } from './context.js';
 import { checkStateFile, stateFileKind } from './health-files.js';
 import { orphanTaskLists } from './health-task-lists.js';
+import { missingConfigIssues } from './team-rebuild.js';
 
 /** A temporary file this old is removable even while its file's lock is held (ms). */
 export const OLD_TEMP_MS = 10 * 60_000;
@@ -43,6 +44,7 @@ export async function scanTeamHealth(ctx: FsContext): Promise<StoreIssue[]> {
   }
   issues.push(...(await orphanTaskLists(ctx)));
   issues.push(...(await nameIssues(ctx)));
+  issues.push(...(await missingConfigIssues(ctx)));
   return sorted(issues);
 }
 

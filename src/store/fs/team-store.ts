@@ -44,6 +44,7 @@ import type {
   TaskPatch,
   TeamImage,
   TeamRef,
+  UnreadableTeam,
   TeamRemoval,
   TeamStore,
   Transition,
@@ -55,6 +56,7 @@ import type { FsContext } from './context.js';
 import type { DeadLetter } from '../../domain/dead-letters.js';
 import { appendMessages } from './inbox-append.js';
 import { rosterIssuesOf } from './health-names.js';
+import { unreadableTeams } from './team-rebuild.js';
 import * as inboxes from './inboxes.js';
 import * as journal from './journal.js';
 import * as leases from './leases.js';
@@ -90,6 +92,10 @@ export class FsTeamStore implements TeamStore {
 
   listTeams(): Promise<TeamRef[]> {
     return teams.listTeams(this.ctx);
+  }
+
+  unreadableTeams(): Promise<UnreadableTeam[]> {
+    return unreadableTeams(this.ctx);
   }
   readConfig(team: string): Promise<TeamConfig> {
     return teams.readConfig(this.ctx, team);
@@ -131,6 +137,9 @@ export class FsTeamStore implements TeamStore {
   }
   removeDeadLetter(team: string, id: string): Promise<Transition<DeadLetter | undefined>> {
     return import('./dead-letters.js').then((m) => m.removeDeadLetter(this.ctx, team, id));
+  }
+  redeliverDeadLetters(team: string, member: string, ctx?: OpContext): Promise<Transition<DeadLetter[]>> {
+    return import('./dead-letters.js').then((m) => m.redeliverDeadLetters(this.ctx, team, member, ctx));
   }
 
   readMemberRecords(team: string): Promise<MemberRecord[]> {

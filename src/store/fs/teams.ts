@@ -4,7 +4,7 @@
  */
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MailroomError, isErrno } from '../../errors.js';
+import { MailroomError, isErrno, isMailroomError } from '../../errors.js';
 import { memberEvent, teamEvent } from '../../domain/events.js';
 import { TeamConfigSchema, type TeamConfig } from '../../protocol/config.js';
 import { corruptFile, formatJson, readJsonFile, writeJsonFile, FILE_MODE } from './json-file.js';
@@ -85,11 +85,22 @@ export async function readConfig(ctx: FsContext, team: string): Promise<TeamConf
 
 /** The config at `path`, undefined when missing. @throws FILE_CORRUPT */
 export async function readConfigAt(path: string): Promise<TeamConfig | undefined> {
-  const read = await readJsonFile(path);
+  const read = await readJsonFile(path).catch((err: unknown) => {
+    throw isMailroomError(err, 'FILE_CORRUPT') ? withRebuildFix(err) : err;
+  });
   if (read.state === 'missing') return undefined;
   const parsed = TeamConfigSchema.safeParse(read.value);
-  if (!parsed.success) throw corruptFile(path, parsed.error, 'does not match the team config format');
+  if (!parsed.success) throw withRebuildFix(corruptFile(path, parsed.error, 'does not match the team config format'));
   return read.value as TeamConfig;
+}
+
+/** A corrupt config's FILE_CORRUPT says what repairs it: `doctor --fix` rebuilds the roster (team-rebuild.ts), it does not just move the file away. */
+function withRebuildFix(err: MailroomError): MailroomError {
+  const message = err.message.replace(
+    /Inspect or move the file aside \(`mailroom doctor --fix` quarantines it\), then retry\.$/,
+    "Run `mailroom doctor --fix` to rebuild the roster from the team's journal, member records and inboxes (the unreadable file is kept beside it), then retry.",
+  );
+  return new MailroomError('FILE_CORRUPT', message, { cause: err.cause, details: err.details });
 }
 
 /** True when the team's config exists and names it. */
@@ -104,11 +115,31 @@ export async function teamExists(ctx: FsContext, team: string): Promise<boolean>
 
 /** Builds TEAM_NOT_FOUND, listing the teams that do exist. */
 export async function teamNotFound(ctx: FsContext, team: string): Promise<MailroomError> {
+  const headless = await headlessTeam(ctx, team);
+  if (headless) return headless;
   const names = (await listTeams(ctx)).map((t) => t.name);
   const known = names.length > 0 ? `Teams in ${ctx.layout.root}: ${names.join(', ')}.` : `There are no teams in ${ctx.layout.root}.`;
   return new MailroomError('TEAM_NOT_FOUND', `Team "${team}" not found. ${known} Create it with \`mailroom team create ${team}\`.`, {
     details: { team, teams: names, root: ctx.layout.root },
   });
+}
+
+/**
+ * FILE_CORRUPT when `team`'s directory holds inboxes but no config.json (its config was moved or
+ * lost): the team is there but unreadable, so it is neither "not found" nor free to create anew.
+ */
+async function headlessTeam(ctx: FsContext, team: string): Promise<MailroomError | undefined> {
+  const path = ctx.layout.configPath(team);
+  if ((await readJsonFile(path).catch(() => ({ state: 'corrupt' }))).state !== 'missing') return undefined;
+  const inboxes = await readdir(ctx.layout.inboxDir(team)).catch(() => [] as string[]);
+  const count = inboxes.filter((f) => f.endsWith('.json') && !f.startsWith('.')).length;
+  if (count === 0 || (await teamRemoval(ctx, team)) !== undefined) return undefined; // Claude Code is removing it: a straggler's inbox, not a team
+  return new MailroomError(
+    'FILE_CORRUPT',
+    `Team "${team}" is unreadable: ${path} is missing while ${ctx.layout.inboxDir(team)} holds ${count} inbox${count === 1 ? '' : 'es'}. ` +
+      "Run `mailroom doctor --fix` to rebuild the roster from the team's journal, member records and inboxes.",
+    { details: { team, path } },
+  );
 }
 
 /** TEAM_EXISTS for `name`. */
@@ -125,9 +156,11 @@ export function teamExistsError(ctx: FsContext, name: string): MailroomError {
 export async function createTeam(ctx: FsContext, config: TeamConfig, op?: OpContext): Promise<Transition<TeamConfig>> {
   const { layout } = ctx;
   const path = layout.configPath(config.name);
+  const headless = await headlessTeam(ctx, config.name);
+  if (headless) throw headless; // a new config would hide the old team's mail under a lead-only roster
   await ensureDir(layout.teamDir(config.name));
   const events = await locked(ctx, path, async (lock) => {
-    if ((await readJsonFile(path)).state !== 'missing') throw teamExistsError(ctx, config.name);
+    if ((await readConfigAt(path)) !== undefined) throw teamExistsError(ctx, config.name);
     await writeJsonFile(path, config, lock, { exclusive: true });
     const s = stampOf(config.name, op);
     const made = [teamEvent(s, 'created'), ...config.members.map((m) => memberEvent(s, 'joined', m.name, m.agentId))];

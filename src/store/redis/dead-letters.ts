@@ -28,6 +28,18 @@ export async function deadLetterInbox(rc: RedisContext, team: string, member: st
   return { value: (out.value as string[]).map(parse), events: out.events };
 }
 
+/**
+ * Gives a member back in the roster its dead letters whose entries are still in its inbox: unread
+ * again there, removed from the dead letters (one script, redeliver-dead-letters.lua).
+ */
+export async function redeliverDeadLetters(rc: RedisContext, team: string, member: string, ctx?: OpContext): Promise<Transition<DeadLetter[]>> {
+  const mine = (await listDeadLetters(rc, team)).filter((l) => l.to === member);
+  if (mine.length === 0) return { value: [], events: [] };
+  const args = [envOf(team, ctx), member, String(mine.length), ...mine.flatMap((l) => [l.id, entryKey(l.entry)])];
+  const out = await runOnce(rc, 'redeliver-dead-letters', team, args);
+  return { value: (out.value as string[]).map(parse), events: out.events };
+}
+
 /** The team's dead letters, oldest first. */
 export async function listDeadLetters(rc: RedisContext, team: string): Promise<DeadLetter[]> {
   return ((await runOnce(rc, 'read-dead-letters', team, [])).value as string[]).map(parse);

@@ -29,6 +29,7 @@ export const SCRIPT_NAMES = [
   'dead-letter-inbox',
   'read-dead-letters',
   'remove-dead-letter',
+  'redeliver-dead-letters',
   'read-settings',
   'update-settings',
   'read-path-leases',

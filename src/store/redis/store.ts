@@ -65,6 +65,11 @@ export class RedisTeamStore implements T.TeamStore {
   listTeams(): Promise<T.TeamRef[]> {
     return teams.listTeams(this.rc);
   }
+
+  /** None: a Redis config is written only by the store's scripts, whole. */
+  unreadableTeams(): Promise<T.UnreadableTeam[]> {
+    return Promise.resolve([]);
+  }
   async readConfig(team: string): Promise<TeamConfig> {
     return teams.configOf(await teams.readTeam(this.rc, team));
   }
@@ -106,6 +111,9 @@ export class RedisTeamStore implements T.TeamStore {
   }
   removeDeadLetter(team: string, id: string): Promise<T.Transition<DeadLetter | undefined>> {
     return deadLetters.removeDeadLetter(this.rc, team, id);
+  }
+  redeliverDeadLetters(team: string, member: string, ctx?: T.OpContext): Promise<T.Transition<DeadLetter[]>> {
+    return deadLetters.redeliverDeadLetters(this.rc, team, member, ctx);
   }
 
   readMemberRecords(team: string): Promise<MemberRecord[]> {

@@ -10,7 +10,7 @@ import { defineTool } from '../entry.js';
 export const listMembersTool = defineTool({
   id: 'list_members',
   names: { mcp: 'list_members' },
-  description: 'List the team: each member\'s name (use it as "to" and as task owner), lead flag, type, model, color, active flag, presence (working, idle, stopped or dead, with its last heartbeat) and unread count.',
+  description: 'List the team: each member\'s name (use it as "to" and as task owner), lead flag, type, model, color, active flag, presence (working, idle, stopped or dead, with its last heartbeat; unknown when no mailroom runtime beats for it, e.g. the lead) and unread count.',
   input: z.object({}),
   hints: { readOnly: true },
   async run(_input, ctx) {
