@@ -48,7 +48,9 @@ describe.each(backends)('lease tools over mailroom mcp: $name', (b) => {
     await cli('team', 'create', team);
     // Registered with the repository as their cwd: their leases are relative to it.
     for (const m of ['alice', 'bob']) await cli('--team', team, 'team', 'spawn', m, '--cwd', repo);
-    [alice, bob] = await Promise.all(['alice', 'bob'].map((as) => startMcpMember([...b.args(), '--team', team, '--as', as], cleanEnv())));
+    const started = await Promise.all(['alice', 'bob'].map((as) => startMcpMember([...b.args(), '--team', team, '--as', as], cleanEnv() as Record<string, string>)));
+    alice = started[0]!;
+    bob = started[1]!;
   });
   afterAll(async () => {
     await Promise.all([alice?.close(), bob?.close()]);
