@@ -31,7 +31,7 @@ const backends = [
   { name: 'redis', args: () => ['--store', redis.url, '--root', join(host.path, 'redis-host')] },
 ];
 
-describe.each(backends)('lease tools over mailroom mcp: $name', (b) => {
+describe.each(backends)('lease tools over mailroom mcp: $name', { timeout: 120_000 }, (b) => {
   const team = `leases-${b.name}`;
   let repo: string;
   let alice: McpMember;
