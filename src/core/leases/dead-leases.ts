@@ -15,9 +15,24 @@ export const DEAD_HOLDER_WHY = 'holder dead (released by the dead-member sweep)'
  * was first). Never throws: a lease document that cannot be read or written leaves the leases to
  * their TTL and the sweep's task work undisturbed (the next sweep tries again).
  */
-export async function releaseDeadMemberLeases(store: TeamStore, team: string, member: string, op: { now?: number | undefined; actor?: string | undefined }): Promise<PathLease[]> {
+export function releaseDeadMemberLeases(store: TeamStore, team: string, member: string, op: { now?: number | undefined; actor?: string | undefined }): Promise<PathLease[]> {
+  return releaseAllLeases(store, team, member, DEAD_HOLDER_WHY, op);
+}
+
+/** Why a stopped member's leases were released, as journalled. */
+export const STOPPED_HOLDER_WHY = 'holder stopped';
+
+/**
+ * Releases every lease of `member` whose runtime stopped cleanly (its reader claim given up:
+ * src/core/members/reader-claim.ts). Never throws, as {@link releaseDeadMemberLeases}.
+ */
+export function releaseStoppedMemberLeases(store: TeamStore, team: string, member: string): Promise<PathLease[]> {
+  return releaseAllLeases(store, team, member, STOPPED_HOLDER_WHY, { actor: member });
+}
+
+async function releaseAllLeases(store: TeamStore, team: string, member: string, why: string, op: { now?: number | undefined; actor?: string | undefined }): Promise<PathLease[]> {
   try {
-    return (await store.releasePathLeases(team, { holder: member, all: true, why: DEAD_HOLDER_WHY }, op)).value;
+    return (await store.releasePathLeases(team, { holder: member, all: true, why }, op)).value;
   } catch {
     return [];
   }
