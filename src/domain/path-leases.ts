@@ -20,12 +20,19 @@ export interface HolderState {
   inRoster: boolean;
   /** Its presence, when a mailroom runtime runs or ran it (undefined: a member with no runtime, e.g. a CLI user). */
   presence?: PresenceState | undefined;
+  /** Epoch ms of its runtime's last beat, when it has a claim. */
+  lastBeatAt?: number | undefined;
 }
 
-/** Why a lease is no longer live, or undefined while it is. */
+/**
+ * Why a lease is no longer live, or undefined while it is. A beating holder's lease is renewed by
+ * each beat. A dead holder's lease is held until the dead-member sweep releases it (and tells the
+ * lead: src/core/members/dead-members.ts, which also guards against judging from a stalled store),
+ * or until its TTL counted from the holder's last beat — whichever comes first.
+ */
 export function leaseEnd(lease: PathLease, holder: HolderState, now: number): 'left' | 'dead' | 'stopped' | 'expired' | undefined {
   if (!holder.inRoster) return 'left';
-  if (holder.presence === 'dead') return 'dead';
+  if (holder.presence === 'dead') return now >= Math.max(lease.expiresAt, (holder.lastBeatAt ?? 0) + lease.ttlMs) ? 'dead' : undefined;
   if (holder.presence === 'working' || holder.presence === 'idle') return undefined; // renewed by its beat
   if (now >= lease.expiresAt) return holder.presence === 'stopped' ? 'stopped' : 'expired';
   return undefined;
@@ -136,7 +143,7 @@ export function planRelease(doc: PathLeaseDoc, req: ReleaseRequest, holders: (na
 export function holderStates(roster: readonly { name: string }[], claims: readonly PresenceClaim[], now: number): (name: string) => HolderState {
   const names = new Set(roster.map((m) => m.name));
   return (name) => {
-    const claim = claims.some((c) => c.member === name);
-    return { inRoster: names.has(name), ...(claim ? { presence: presenceOf(name, claims, now).state } : {}) };
+    const claim = claims.find((c) => c.member === name);
+    return { inRoster: names.has(name), ...(claim ? { presence: presenceOf(name, claims, now).state, lastBeatAt: claim.lastBeatAt } : {}) };
   };
 }

@@ -34,6 +34,7 @@ function intro(config: TeamConfig, name: string): string {
     `When you get a shutdown_request, answer with SendMessage to "${lead}" and message {"type":"shutdown_response","request_id":"<its requestId>","approve":true}, or approve:false with a "reason".`,
     'Work from the task board: claim a ready task (lowest id first) with TaskClaim, mark it completed with TaskUpdate, and report to the lead.',
     'A task whose metadata has a "command" is done by RunTaskCommand, which runs it and records the exit code and output.',
+    'Before you edit files a teammate may also edit, lease them with LeaseAcquire (a LEASE_HELD error names who holds them: ask that member or work elsewhere) and release them with LeaseRelease when done.',
     '',
   ].join('\n');
 }

@@ -13,6 +13,7 @@ import { runTaskCommandTool } from './entries/run-command.js';
 import { taskCreateTool, taskGetTool, taskListTool, taskUpdateTool } from './entries/tasks.js';
 import { listMembersTool } from './entries/team.js';
 import { approveRequestTool, denyRequestTool, listRequestsTool } from './entries/requests.js';
+import { leaseAcquireTool, leaseListTool, leaseReleaseTool } from './entries/leases.js';
 
 /** Every entry of the default catalogue. */
 export const ENTRIES: readonly ToolEntry[] = [
@@ -34,6 +35,9 @@ export const ENTRIES: readonly ToolEntry[] = [
   listRequestsTool,
   approveRequestTool,
   denyRequestTool,
+  leaseAcquireTool,
+  leaseReleaseTool,
+  leaseListTool,
 ];
 
 /** The catalogue both surfaces are built from. */

@@ -2,17 +2,27 @@
  * Contract cases of advisory path leases (docs/leases.md), run unchanged on every backend
  * (fs.test.ts, redis.test.ts): all-or-nothing acquisition with a growing fencing token, LEASE_HELD
  * naming the holder, shared vs exclusive, racing acquirers (exactly one wins), expiry at the TTL by
- * the store's clock, release, and a departed holder's leases gone — each change journalled.
+ * the store's clock, release, and a departed holder's leases gone — each change journalled. A dead
+ * holder's leases stay held until released for it (the dead-member sweep), exactly once, or until
+ * their TTL counted from its last beat.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MailroomError } from '../../src/errors.js';
 import type { TeamStore } from '../../src/store/team-store.js';
 import type { AcquireRequest } from '../../src/domain/path-leases.js';
 import { teamConfig, teammate, type ContractBackend } from './team-store.contract.js';
+import { presenceOf } from '../../src/domain/presence.js';
 
 const T = 'crew';
 const REPO = '/repo';
 const req = (holder: string, paths: string[], extra: Partial<AcquireRequest> = {}): AcquireRequest => ({ holder, repo: REPO, paths, shared: false, ttlMs: 60_000, ...extra });
+
+/** Waits (polling the stored claims) until `member`'s runtime claim is dead. */
+async function untilDead(store: TeamStore, member: string): Promise<void> {
+  while (presenceOf(member, await store.readClaims(T), Date.now()).state !== 'dead') await new Promise((r) => setTimeout(r, 50));
+}
+
+const runtime = { kind: 'agent' as const, host: 'host-a', pid: 11, startedAt: 1_011 };
 
 async function refusal(promise: Promise<unknown>): Promise<MailroomError> {
   try {
@@ -94,6 +104,30 @@ export function pathLeaseContract(name: string, backend: ContractBackend): void 
       expect(listed.value.map((l) => l.id)).toEqual(['pl-2']);
       expect(listed.events).toMatchObject([{ kind: 'lease', action: 'expired', id: 'pl-3', holder: 'bob', why: 'left' }]);
       expect((await store.releasePathLeases(T, { holder: 'alice', all: true })).value.map((l) => l.id)).toEqual(['pl-2']);
+    });
+
+    it('a dead holder\'s leases are held until released for it, exactly once (two sweepers at once), journalled with why', async () => {
+      await store.claimReader(T, 'alice', runtime, { ttlMs: 200 });
+      await store.acquirePathLease(T, req('alice', ['src/**']));
+      await untilDead(store, 'alice');
+      // Dead, not yet swept: still held (a stalled store looks like everyone dead; the sweep judges that).
+      expect((await refusal(store.acquirePathLease(T, req('bob', ['src/a.ts'])))).code).toBe('LEASE_HELD');
+      const why = 'holder dead';
+      const sweeps = await Promise.all([1, 2].map(() => store.releasePathLeases(T, { holder: 'alice', all: true, why }, { actor: 'bob' })));
+      expect(sweeps.flatMap((s) => s.value.map((l) => l.id))).toEqual(['pl-1']);
+      expect(sweeps.flatMap((s) => s.events)).toMatchObject([{ kind: 'lease', action: 'released', id: 'pl-1', holder: 'alice', why }]);
+      expect((await store.acquirePathLease(T, req('bob', ['src/a.ts']))).value.holder).toBe('bob');
+    });
+
+    it('a dead holder\'s lease ends at its TTL counted from the last beat, journalled dead', async () => {
+      await store.claimReader(T, 'alice', runtime, { ttlMs: 200 });
+      await store.acquirePathLease(T, req('alice', ['src/**'], { ttlMs: 300 }));
+      await untilDead(store, 'alice');
+      const lastBeatAt = (await store.readClaims(T)).find((c) => c.member === 'alice')!.lastBeatAt;
+      while (Date.now() < lastBeatAt + 400) await new Promise((r) => setTimeout(r, 50));
+      const listed = await store.listPathLeases(T);
+      expect(listed.value).toEqual([]);
+      expect(listed.events).toMatchObject([{ kind: 'lease', action: 'expired', id: 'pl-1', why: 'dead' }]);
     });
 
     it('the lead takes over with force, each taken lease journalled forced', async () => {

@@ -46,7 +46,7 @@ describe('the catalogue on both surfaces', () => {
     const declared = (s: Surface) => CATALOGUE.entries.flatMap((e) => (e.names[s] ? [e.names[s]] : [])).sort();
     expect(mcpTools.map((t) => t.name).sort()).toEqual(declared('mcp'));
     expect(runtimeSpecs.map((t) => t.name).sort()).toEqual(declared('runtime'));
-    expect(declared('runtime')).toEqual(['RunTaskCommand', 'SendMessage', 'TaskClaim', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate']);
+    expect(declared('runtime')).toEqual(['LeaseAcquire', 'LeaseList', 'LeaseRelease', 'RunTaskCommand', 'SendMessage', 'TaskClaim', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate']);
   });
 
   it.each(CATALOGUE.entries.filter((e) => e.names.runtime && e.names.mcp).map((e) => [e.id, e] as const))('%s takes the same input on both surfaces', (_id, entry) => {

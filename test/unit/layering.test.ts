@@ -48,7 +48,8 @@ const PROTOCOL_PACKAGES = /^(zod|node:crypto)$/;
 /** Pure dependencies src/domain may use. */
 const DOMAIN_PACKAGES = /^(node:crypto|fastest-levenshtein)$/;
 /** The CLI's loader (see the module comment). */
-const FS_ALLOWED_ABOVE_STORE = new Set(['cli/launch.cts', 'dashboard/assets.ts']);
+// src/cli/lease-install.ts writes a repository's git hook and Claude Code settings file (the user's files, not team storage).
+const FS_ALLOWED_ABOVE_STORE = new Set(['cli/launch.cts', 'dashboard/assets.ts', 'cli/lease-install.ts']);
 
 interface Import {
   /** Importing file, relative to src/ (e.g. `core/tasks/board.ts`). */

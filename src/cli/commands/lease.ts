@@ -3,6 +3,7 @@
  * docs/leases.md). `guard` is a git pre-commit check; `hook` is a Claude Code PreToolUse hook
  * command (Edit, Write, MultiEdit): both refuse an edit of paths another live member holds.
  */
+import { resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { MailroomError } from '../../errors.js';
 import { durationOption, parseDuration } from '../durations.js';
@@ -20,6 +21,17 @@ interface LeaseArgs extends GlobalArgs {
   repo?: string;
   id?: string;
   all?: boolean;
+  install?: boolean;
+  settings?: string;
+}
+
+const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/** The shell command that runs this mailroom with the store and team of `a`, then `rest` (what an installed hook runs). */
+async function selfCommand(a: LeaseArgs, rest: readonly string[]): Promise<string> {
+  const { team } = await teamTarget(a);
+  const store = [...(a.store ? ['--store', a.store] : []), ...(a.root ? ['--root', resolve(a.root)] : []), ...(a.claude ? ['--claude'] : [])];
+  return [process.execPath, process.argv[1] ?? 'mailroom', ...store, '--team', team, ...rest, ...(a.as ? ['--as', a.as] : [])].map(quote).join(' ');
 }
 
 const line = (l: PathLease) => `${l.id}  ${l.holder}  ${l.shared ? 'shared   ' : 'exclusive'}  ${l.paths.join(' ')}  until ${new Date(l.expiresAt).toISOString()}${l.reason ? `  (${l.reason})` : ''}  [${l.repo}]`;
@@ -82,8 +94,17 @@ const guard: CommandModule<GlobalArgs, LeaseArgs> = {
   builder: (y) =>
     y
       .option('as', { type: 'string', describe: 'Who commits (default $MAILROOM_MEMBER); their own leases pass' })
-      .example('$0 lease guard --as bob', 'As .git/hooks/pre-commit: `exec mailroom --team demo lease guard --as bob`') as Argv<LeaseArgs>,
+      .option('install', { type: 'boolean', describe: 'Install this check as the repository\'s git pre-commit hook (idempotent; never replaces a hook mailroom did not write)' })
+      .example('$0 lease guard --as bob', 'As .git/hooks/pre-commit: `exec mailroom --team demo lease guard --as bob`')
+      .example('$0 --team demo lease guard --install', 'Writes that hook into the current repository') as Argv<LeaseArgs>,
   handler: async (a) => {
+    if (a.install) {
+      const { execFileSync } = await import('node:child_process');
+      const { installGitGuard } = await import('../lease-install.js');
+      const hookPath = resolve(execFileSync('git', ['rev-parse', '--git-path', 'hooks/pre-commit'], { encoding: 'utf8' }).trim());
+      const done = await installGitGuard(hookPath, await selfCommand(a, ['lease', 'guard']));
+      return emit(a.json, { path: hookPath, outcome: done }, () => `lease guard: pre-commit hook ${done} (${hookPath}).`);
+    }
     // The staged files, as git names them (relative to the work tree's top).
     const { execFileSync } = await import('node:child_process');
     const top = execFileSync('git', ['rev-parse', '--show-toplevel'], { encoding: 'utf8' }).trim();
@@ -103,8 +124,18 @@ interface HookInput {
 const hook: CommandModule<GlobalArgs, LeaseArgs> = {
   command: 'hook',
   describe: 'Claude Code PreToolUse hook: exit 2 (blocking, holder named on stderr) for an Edit/Write/MultiEdit of a path another member holds',
-  builder: (y) => y.option('as', { type: 'string', describe: 'The Claude Code teammate this hook runs for (default $MAILROOM_MEMBER)' }) as Argv<LeaseArgs>,
+  builder: (y) =>
+    y
+      .option('as', { type: 'string', describe: 'The Claude Code teammate this hook runs for (default $MAILROOM_MEMBER)' })
+      .option('install', { type: 'boolean', describe: 'Add this hook to Claude Code\'s project settings (idempotent; a settings file that does not parse is left alone)' })
+      .option('settings', { type: 'string', describe: 'With --install: the settings file (default .claude/settings.json in the current directory)' }) as Argv<LeaseArgs>,
   handler: async (a) => {
+    if (a.install) {
+      const { installClaudeHook } = await import('../lease-install.js');
+      const path = resolve(a.settings ?? '.claude/settings.json');
+      const done = await installClaudeHook(path, await selfCommand(a, ['lease', 'hook']));
+      return emit(a.json, { path, outcome: done }, () => `lease hook: PreToolUse hook ${done} (${path}).`);
+    }
     const chunks: Buffer[] = [];
     for await (const c of process.stdin) chunks.push(c as Buffer);
     let input: HookInput;

@@ -6,11 +6,15 @@
 import { followTeam } from '../../core/live/follow.js';
 import type { Stores } from '../../store/selection.js';
 import type { TeamEvent } from '../../core/live/watch-events.js';
-import { eventLine, eventRecord, problemLines, readyLine, readyRecord, requestFields, requestLine, requestRecord } from './records.js';
+import { eventLine, eventRecord, leaseLine, leaseRecord, problemLines, readyLine, readyRecord, requestFields, requestLine, requestRecord } from './records.js';
+import { followLeases } from '../../core/live/leases-follow.js';
 import { followRequests } from '../../core/live/requests-follow.js';
 import { hintScope, scopeHints } from '../../core/text/hint-scope.js';
 import { terminalSafe } from '../../core/text/terminal-text.js';
 import { untilStopped, writeLine } from './stop.js';
+
+/** How often (ms) a plain watch lists the leases again besides after journal changes. */
+const LEASE_REFRESH_MS = 10_000;
 
 /** Options of {@link runPlainWatch}. */
 export interface PlainWatchOptions {
@@ -21,9 +25,10 @@ export interface PlainWatchOptions {
 }
 
 /**
- * Prints a ready line (with `--json`, the open requests in its `requests`; plain, one line per open
- * request after it), then one line per event, and a `request` line when a request opens or is
- * answered. Resolves when stopped, or once the team is removed
+ * Prints a ready line (with `--json`, the open requests in its `requests` and the live path leases
+ * in its `leases`; plain, one line per open request and per lease after it), then one line per
+ * event, a `request` line when a request opens or is answered, and a `lease` line when a lease is
+ * taken or ends. Resolves when stopped, or once the team is removed
  * for good (Claude Code ended its session: the last line says so). @throws TEAM_NOT_FOUND
  */
 export async function runPlainWatch(o: PlainWatchOptions): Promise<void> {
@@ -41,6 +46,14 @@ export async function runPlainWatch(o: PlainWatchOptions): Promise<void> {
       for (const r of change.closed) print(requestLine(now, r, 'answered'), requestRecord(o.team, now, r, 'answered'));
     },
   );
+  // The live path leases (docs/leases.md), listed again when the journal moves (every lease change
+  // is journalled) and every LEASE_REFRESH_MS (a lease that ends at its TTL is noticed by a listing).
+  const leases = await followLeases({ root: o.store, team: o.team }, (change) => {
+    if (!started) return;
+    const now = Date.now();
+    for (const l of change.acquired) print(leaseLine(now, l, 'held'), leaseRecord(o.team, now, l, 'held'));
+    for (const l of change.ended) print(leaseLine(now, l, 'ended'), leaseRecord(o.team, now, l, 'ended'));
+  });
   const following = await followTeam({
     store: o.store,
     team: o.team,
@@ -52,6 +65,11 @@ export async function runPlainWatch(o: PlainWatchOptions): Promise<void> {
     },
     onError,
   });
+  const offLeases = following.feed.subscribe((hint) => {
+    if (hint.kind === 'events' || hint.kind === 'config') void leases.refresh();
+  });
+  const leaseTimer = setInterval(() => void leases.refresh(), LEASE_REFRESH_MS);
+  leaseTimer.unref();
   const now = Date.now();
   // A corrupt file is flagged and the rest of the team shown: the ready record carries `problems`,
   // each with the command that repairs it (carrying this command's --root/--store/--claude).
@@ -60,17 +78,22 @@ export async function runPlainWatch(o: PlainWatchOptions): Promise<void> {
   if (following.initial.problems.length > 0) ready.problems = following.initial.problems.map((p) => ({ ...p, message: scopeHints(p.message, scope), ...(p.fix ? { fix: scopeHints(`\`${p.fix}\``, scope).slice(1, -1) } : {}) }));
   const open = requests.current();
   ready.requests = open.map(requestFields);
+  ready.leases = leases.current();
   print(readyLine(following.initial, now), ready);
   if (!o.json) for (const line of problemLines(following.initial, now)) writeLine(terminalSafe(scopeHints(line, scope)));
   if (!o.json) for (const r of open) writeLine(terminalSafe(requestLine(now, r, 'open')));
+  if (!o.json) for (const l of leases.current()) writeLine(terminalSafe(leaseLine(now, l, 'held')));
   started = true;
   // A request sent between the first listing and now is printed by this listing.
   void requests.refresh();
+  void leases.refresh();
   const ended = following.initial.ended;
   if (ended) {
     const e: TeamEvent = { kind: 'team', action: 'removed', final: true, ...(ended.location ? { location: ended.location } : {}) };
     print(eventLine(now, e), eventRecord(o.team, now, e));
   }
   await Promise.race([untilStopped(), following.ended]);
+  clearInterval(leaseTimer);
+  offLeases();
   await following.close();
 }

@@ -5,6 +5,7 @@
 import { describeEvent, type TeamEvent } from '../../core/live/watch-events.js';
 import type { TeamSnapshot } from '../../core/live/snapshot.js';
 import type { OpenRequest } from '../../core/messages/approvals.js';
+import type { PathLease } from '../../protocol/path-lease.js';
 
 /** The JSON form of an event: `{at, team, kind, …}`; messages are flattened to their entry. */
 export function eventRecord(team: string, atMs: number, e: TeamEvent): Record<string, unknown> {
@@ -69,4 +70,16 @@ export function requestRecord(team: string, atMs: number, r: OpenRequest, action
 /** A request's fields in the ready record and {@link requestRecord}. */
 export function requestFields(r: OpenRequest): Record<string, unknown> {
   return { id: r.id, requestKind: r.kind, from: r.from, to: r.to, timestamp: r.timestamp, summary: r.summary, message: r.message };
+}
+
+/** One line for a path lease `watch` saw appear (`held`) or end: who holds which paths, until when. */
+export function leaseLine(atMs: number, l: PathLease, action: 'held' | 'ended'): string {
+  const head = `${new Date(atMs).toISOString()}  lease ${l.id} of ${l.holder}`;
+  if (action === 'ended') return `${head} ended: ${l.paths.join(', ')} free`;
+  return `${head} (${l.shared ? 'shared' : 'exclusive'}): ${l.paths.join(', ')} until ${new Date(l.expiresAt).toISOString()} or while its runtime beats${l.reason ? ` — ${l.reason}` : ''}`;
+}
+
+/** The JSON form of {@link leaseLine}: `{at, team, kind: "lease", action, lease}`. */
+export function leaseRecord(team: string, atMs: number, l: PathLease, action: 'held' | 'ended'): Record<string, unknown> {
+  return { at: new Date(atMs).toISOString(), team, kind: 'lease', action, lease: l };
 }

@@ -15,6 +15,8 @@
 import { presenceOf } from '../../domain/presence.js';
 import { isTeammate, leadName } from '../../domain/roster.js';
 import type { Task } from '../../protocol/task.js';
+import type { PathLease } from '../../protocol/path-lease.js';
+import { lostLeasesText, releaseDeadMemberLeases } from '../leases/dead-leases.js';
 import { nowOf, teamOf, type TeamOptions } from '../context.js';
 import { sendMessage } from '../messages/send.js';
 import { livenessTiming } from './liveness.js';
@@ -31,6 +33,8 @@ export interface SweptMember {
   lastBeatAt: number;
   /** Its tasks this sweep put back to pending (another sweeper may have taken others). */
   unassigned: Task[];
+  /** Its path leases this sweep released (docs/leases.md). */
+  leases: PathLease[];
 }
 
 /** A sweeper's own presence in the store: a runtime's reader claim (`ReaderLease`). */
@@ -93,10 +97,12 @@ export async function sweepDeadMembers(options: SweepOptions): Promise<SweptMemb
     const op = { now, actor: options.by, statuses: ['in_progress'] as const, ifSilent: { member: m.name, lastBeatAt: claim.lastBeatAt } };
     const unassigned: Task[] = [];
     for (const owner of new Set([m.name, m.agentId])) unassigned.push(...(await store.unassignTasks(options.team, owner, op)).value);
+    const leases = await releaseDeadMemberLeases(store, options.team, m.name, { now, actor: options.by });
     if (m.isActive === true) await store.updateMember(options.team, m.name, { isActive: false }, { now, actor: options.by }).catch(() => undefined);
-    if (unassigned.length === 0) continue;
-    swept.push({ name: m.name, lastBeatAt: claim.lastBeatAt, unassigned });
-    await sendMessage({ ...options, from: m.name, to: leadName(config), text: deadText(m.name, claim, unassigned), summary: `${m.name} is dead; ${unassigned.length} task(s) back to pending` });
+    if (unassigned.length === 0 && leases.length === 0) continue;
+    swept.push({ name: m.name, lastBeatAt: claim.lastBeatAt, unassigned, leases });
+    const lost = leases.length > 0 ? `, ${leases.length} lease(s) released` : '';
+    await sendMessage({ ...options, from: m.name, to: leadName(config), text: deadText(m.name, claim, unassigned) + lostLeasesText(leases), summary: `${m.name} is dead; ${unassigned.length} task(s) back to pending${lost}` });
   }
   return swept;
 }
@@ -119,7 +125,7 @@ function deadText(name: string, claim: { lastBeatAt: number; pid: number; host: 
   const list = tasks.map((t) => `#${t.id} ${JSON.stringify(t.subject)}`).join(', ');
   return (
     `${name} stopped: no heartbeat since ${new Date(claim.lastBeatAt).toISOString()} (process ${claim.pid} on ${claim.host}); presumed dead. ` +
-    `${tasks.length} task(s) were unassigned and are pending again: ${list}. (Sent by mailroom on ${name}'s behalf.)`
+    `${tasks.length} task(s) were unassigned and are pending again${tasks.length > 0 ? `: ${list}` : ''}. (Sent by mailroom on ${name}'s behalf.)`
   );
 }
 
@@ -139,7 +145,7 @@ export function startSweeper(options: SweepOptions & { log?: (line: string) => v
     running = true;
     sweepDeadMembers(options)
       .then((swept) => {
-        for (const s of swept) options.log?.(`${s.name} is dead (no heartbeat since ${new Date(s.lastBeatAt).toISOString()}): unassigned ${s.unassigned.map((t) => `#${t.id}`).join(', ')} and told the lead`);
+        for (const s of swept) options.log?.(`${s.name} is dead (no heartbeat since ${new Date(s.lastBeatAt).toISOString()}): unassigned ${s.unassigned.map((t) => `#${t.id}`).join(', ') || 'no task'}${s.leases.length > 0 ? `, released leases ${s.leases.map((l) => l.id).join(', ')}` : ''} and told the lead`);
       })
       .catch((err: unknown) => options.log?.(`could not sweep dead members (will retry): ${err instanceof Error ? err.message : String(err)}`))
       .finally(() => (running = false));

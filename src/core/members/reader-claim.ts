@@ -14,6 +14,7 @@ import { isMailroomError, MailroomError } from '../../errors.js';
 import { BEAT_INTERVAL_MS, DEFAULT_READER_TTL_MS } from '../../domain/reader-claims.js';
 import type { ReaderClaim, ReaderHolder } from '../../store/team-store.js';
 import { storeOf, type StoreRef } from '../context.js';
+import { releaseStoppedMemberLeases } from '../leases/dead-leases.js';
 
 export { BEAT_INTERVAL_MS, DEFAULT_READER_TTL_MS };
 
@@ -184,7 +185,7 @@ export class ReaderLease {
   }
 
   /**
-   * Stops renewing and gives the claim up (its leases go back); a member this lease marked active
+   * Stops renewing and gives the claim up (its leases go back, its path leases are released); a member this lease marked active
    * is marked `isActive: false` first (stopped). Never throws.
    */
   async release(): Promise<void> {
@@ -195,6 +196,8 @@ export class ReaderLease {
     await this.writing;
     await this.beating;
     await storeOf(this.root).team.releaseReader(this.team, this.member, this.token).catch(() => undefined);
+    // A member that stops cleanly gives its path leases up too (docs/leases.md); one whose claim was taken over does not.
+    if (!this.lost.signal.aborted) await releaseStoppedMemberLeases(storeOf(this.root).team, this.team, this.member);
   }
 
   private markLost(err: MailroomError): void {
