@@ -34,13 +34,17 @@ export function findMember(config: TeamConfig, name: string): Member | undefined
 export function requireMember(config: TeamConfig, name: string, role = 'member'): Member {
   const member = findMember(config, name);
   if (member) return member;
-  const names = config.members.map((m) => m.name);
+  throw memberNotFound(config.name, name, config.members.map((m) => m.name), role);
+}
+
+/** MEMBER_NOT_FOUND for `name` in a team whose members are `names` (see {@link requireMember}). Both backends word it so. */
+export function memberNotFound(team: string, name: string, names: readonly string[], role = 'member'): MailroomError {
   const suggestion = closestMatch(name, names);
-  throw new MailroomError(
+  return new MailroomError(
     'MEMBER_NOT_FOUND',
-    `No ${role} named "${name}" in team "${config.name}".${suggestion ? ` Did you mean "${suggestion}"?` : ''} Members: ${names.join(', ') || '(none)'}. ` +
+    `No ${role} named "${name}" in team "${team}".${suggestion ? ` Did you mean "${suggestion}"?` : ''} Members: ${names.join(', ') || '(none)'}. ` +
       `Add one with \`mailroom team spawn ${NAME_PATTERN.test(name) ? name : '<name>'}\`.`,
-    { details: { team: config.name, name, members: names, ...(suggestion ? { suggestion } : {}) } },
+    { details: { team, name, members: [...names], ...(suggestion ? { suggestion } : {}) } },
   );
 }
 

@@ -129,14 +129,17 @@ export function assertNoCycles(team: string, edges: readonly Edge[], byId: Reado
   const board = new Map([...byId].map(([id, t]) => [id, { ...t, blockedBy: [...t.blockedBy] }]));
   for (const { blocked, blocker } of edges) {
     const cycle = findCycle(blocked, blocker, board);
-    if (cycle) {
-      const shown = cycle.map((id) => `#${id}`).join(' → ');
-      throw new MailroomError('TASK_CYCLE', `Making #${blocked} blocked by #${blocker} would create a dependency cycle: ${shown} (each blocked by the next). Nothing was changed.`, {
-        details: { team, cycle },
-      });
-    }
+    if (cycle) throw taskCycle(team, blocked, blocker, cycle);
     board.get(blocked)?.blockedBy.push(blocker);
   }
+}
+
+/** TASK_CYCLE: making `blocked` blocked by `blocker` would close `cycle` (ids, e.g. `1, 2, 1`). Both backends word it so. */
+export function taskCycle(team: string, blocked: string, blocker: string, cycle: readonly string[]): MailroomError {
+  const shown = cycle.map((id) => `#${id}`).join(' → ');
+  return new MailroomError('TASK_CYCLE', `Making #${blocked} blocked by #${blocker} would create a dependency cycle: ${shown} (each blocked by the next). Nothing was changed.`, {
+    details: { team, cycle: [...cycle] },
+  });
 }
 
 /** Tasks in numeric id order (a copy). */

@@ -36,11 +36,26 @@ function refusal(reason: ClaimRefusal, team: string, claimant: string, t: Task, 
  * (checked last, after Claude Code's reasons).
  */
 export function claimRefusal(team: string, task: Task, claimant: string, byId: ReadonlyMap<string, Task>, capabilities: readonly string[] = []): MailroomError | undefined {
-  if (!isUnowned(task) && task.owner !== claimant) return refusal('already_claimed', team, claimant, task, `Task #${task.id} is already claimed by ${task.owner}.`);
-  if (task.status === 'completed') return refusal('already_resolved', team, claimant, task, `Task #${task.id} is already completed.`);
+  if (!isUnowned(task) && task.owner !== claimant) return alreadyClaimed(team, task, claimant);
+  if (task.status === 'completed') return alreadyResolved(team, task, claimant);
   const open = openBlockers(task, byId);
-  if (open.length > 0) return refusal('blocked', team, claimant, task, `Task #${task.id} is blocked by ${open.map((b) => `#${b}`).join(', ')}, not completed yet.`, { blockedBy: open });
+  if (open.length > 0) return claimBlocked(team, task, claimant, open);
   return capabilityRefusal(team, task, claimant, capabilities);
+}
+
+/** TASK_ALREADY_CLAIMED (reason already_claimed): `task` is owned by someone other than `claimant`. */
+export function alreadyClaimed(team: string, task: Task, claimant: string): MailroomError {
+  return refusal('already_claimed', team, claimant, task, `Task #${task.id} is already claimed by ${task.owner}.`);
+}
+
+/** TASK_ALREADY_RESOLVED (reason already_resolved): `task` is completed. */
+export function alreadyResolved(team: string, task: Task, claimant: string): MailroomError {
+  return refusal('already_resolved', team, claimant, task, `Task #${task.id} is already completed.`);
+}
+
+/** TASK_BLOCKED (reason blocked): `task` waits on the `open` blockers. */
+export function claimBlocked(team: string, task: Task, claimant: string, open: readonly string[]): MailroomError {
+  return refusal('blocked', team, claimant, task, `Task #${task.id} is blocked by ${open.map((b) => `#${b}`).join(', ')}, not completed yet.`, { blockedBy: [...open] });
 }
 
 /** MISSING_CAPABILITY when the task requires a capability `claimant` lacks, else undefined. */
@@ -60,9 +75,14 @@ export function capabilityRefusal(team: string, task: Task, claimant: string, ca
 export function busyRefusal(team: string, tasks: readonly Task[], claimant: string, except?: string): MailroomError | undefined {
   const busy = tasks.filter((t) => t.owner === claimant && t.status !== 'completed' && t.id !== except);
   if (busy.length === 0) return undefined;
-  const ids = busy.map((t) => `#${t.id}`).join(', ');
+  return agentBusy(team, claimant, busy.map((t) => t.id));
+}
+
+/** AGENT_BUSY (reason agent_busy): `claimant` owns the open tasks `owned` (ids). */
+export function agentBusy(team: string, claimant: string, owned: readonly string[]): MailroomError {
+  const ids = owned.map((id) => `#${id}`).join(', ');
   return new MailroomError('AGENT_BUSY', `${claimant} already owns open task ${ids}; finish it before claiming another (reason: agent_busy).`, {
-    details: { reason: 'agent_busy', team, as: claimant, owned: busy.map((t) => t.id) },
+    details: { reason: 'agent_busy', team, as: claimant, owned: [...owned] },
   });
 }
 

@@ -116,8 +116,21 @@ function assertExpected(team: string, task: Task, change: TaskPatch): void {
   const statusOk = want.status === undefined || want.status === task.status;
   const ownerOk = want.owner === undefined || (want.owner === null ? owner === null : want.owner === owner);
   if (statusOk && ownerOk) return;
-  throw new MailroomError('TASK_CONFLICT', `Task #${task.id} changed meanwhile (it is ${task.status}${owner ? `, owned by ${owner}` : ', unowned'}): nothing was written. Read it again and retry.`, {
-    details: { team, id: task.id, status: task.status, owner, expected: want },
+  throw taskConflict(team, task.id, task.status, owner ?? null, want);
+}
+
+/** TASK_CONFLICT: task `id` is now `status`/`owner` (null: unowned), not what the change expected. Both backends word it so. */
+export function taskConflict(team: string, id: string, status: string, owner: string | null, expected?: TaskPatch['expect']): MailroomError {
+  return new MailroomError('TASK_CONFLICT', `Task #${id} changed meanwhile (it is ${status}${owner ? `, owned by ${owner}` : ', unowned'}): nothing was written. Read it again and retry.`, {
+    details: { team, id, status, owner, ...(expected ? { expected } : {}) },
+  });
+}
+
+/** TASK_BLOCKED for a status change: task `id` waits on the `open` blockers. Both backends word it so. */
+export function taskBlocked(team: string, id: string, open: readonly string[]): MailroomError {
+  const names = open.map((b) => `#${b}`).join(', ');
+  return new MailroomError('TASK_BLOCKED', `Task #${id} is blocked by ${names}, not completed yet. Complete ${open.length > 1 ? 'them' : 'it'} first.`, {
+    details: { team, id, blockedBy: [...open] },
   });
 }
 
@@ -126,10 +139,7 @@ function assertUnblocked(team: string, task: Task, change: TaskPatch, byId: Read
   if (task.status === change.status) return;
   const open = openBlockers(task, byId);
   if (open.length === 0) return;
-  const names = open.map((id) => `#${id}`).join(', ');
-  throw new MailroomError('TASK_BLOCKED', `Task #${task.id} is blocked by ${names}, not completed yet. Complete ${open.length > 1 ? 'them' : 'it'} first.`, {
-    details: { team, id: task.id, blockedBy: open },
-  });
+  throw taskBlocked(team, task.id, open);
 }
 
 function snapshot(task: Task): Record<string, unknown> {

@@ -12,6 +12,8 @@ import type { Stores } from '../../store/selection.js';
 import { leadHearingWarning } from '../../core/messages/lead-hearing.js';
 import { terminalSafe } from '../../core/text/terminal-text.js';
 import { routed } from '../route-option.js';
+import { withConfig } from '../../core/teams/known-config.js';
+import type { TeamConfig } from '../../protocol/config.js';
 
 interface SendArgs extends GlobalArgs {
   to: string;
@@ -81,7 +83,7 @@ function assertOptionsFit(a: SendArgs): void {
   if (bad) throw new MailroomError('INVALID_ARGUMENT', `${bad[0]} does not go with ${kind ?? 'a plain message'}: it would be ignored. Leave it out.`);
 }
 
-async function dispatch(a: SendArgs, target: { root: Stores; team: string }): Promise<SentMessage> {
+async function dispatch(a: SendArgs, target: { root: Stores; team: string; config: TeamConfig }): Promise<SentMessage> {
   assertOptionsFit(a);
   if (a['shutdown-request']) return (await import('../../core/members/shutdown.js')).requestShutdown({ ...target, to: a.to, reason: a.reason, from: a.as });
   if (a['shutdown-approve'] || a['shutdown-reject']) {
@@ -110,7 +112,7 @@ function parseStructured(json: string): { type: string } & Record<string, unknow
 }
 
 /** One stderr line when the message went to a Claude Code lead that does not read its inbox now (core/messages/lead-hearing.ts). */
-async function warnIfLeadCannotHear(target: { root: Stores; team: string }, to: readonly string[]): Promise<void> {
+async function warnIfLeadCannotHear(target: { root: Stores; team: string; config?: TeamConfig }, to: readonly string[]): Promise<void> {
   const warning = await leadHearingWarning({ ...target, to });
   if (warning !== undefined) process.stderr.write(`mailroom: warning: ${terminalSafe(warning)}\n`);
 }
@@ -122,8 +124,10 @@ export const teamSendCommand: CommandModule<GlobalArgs, SendArgs> = {
   builder: sendBuilder,
   handler: async (a) => {
     const target = await teamTarget(a);
-    const route = a['to-capability'] !== undefined ? await routed(a, target) : undefined;
-    const sent = await dispatch(a, target);
+    // The config is read once here and passed down (routing, the send, the lead-hearing warning).
+    const known = await withConfig(target);
+    const route = a['to-capability'] !== undefined ? await routed(a, known) : undefined;
+    const sent = await dispatch(a, known);
     if (a.wait !== undefined) {
       const { waitForState } = await import('../../core/messages/delivery-status.js');
       const status = await waitForState({ ...target, msgId: sent.entry.msg_id!, state: a.wait as 'delivered' | 'read' | 'replied', timeoutMs: a.timeout ?? 60_000 });
@@ -137,7 +141,7 @@ export const teamSendCommand: CommandModule<GlobalArgs, SendArgs> = {
     emit(a.json, sent, () =>
       sent.replayed ? `Already sent to ${sent.to} at ${sent.entry.timestamp} (msg_id ${sent.entry.msg_id}): a retry of idempotency key ${JSON.stringify(a['idempotency-key'])}, nothing new stored` : `Sent to ${sent.to} at ${sent.entry.timestamp} (msg_id ${sent.entry.msg_id})`,
     );
-    await warnIfLeadCannotHear(target, [sent.to]);
+    await warnIfLeadCannotHear(known, [sent.to]);
   },
 };
 
@@ -159,10 +163,10 @@ export const teamBroadcastCommand: CommandModule<GlobalArgs, BroadcastArgs> = {
       .option('summary', { type: 'string', describe: '5–10 word preview' })
       .example('$0 team broadcast "Stand-up in 5 minutes"', 'Message everyone') as Argv<BroadcastArgs>,
   handler: async (a) => {
-    const target = await teamTarget(a);
+    const known = await withConfig(await teamTarget(a));
     const { broadcast } = await import('../../core/messages/send.js');
-    const sent = await broadcast({ ...target, text: await readText(a.text), from: a.as, summary: a.summary });
+    const sent = await broadcast({ ...known, text: await readText(a.text), from: a.as, summary: a.summary });
     emit(a.json, sent, () => `Sent to ${plural(sent.length, 'member')}: ${sent.map((s) => s.to).join(', ') || '(nobody)'}`);
-    await warnIfLeadCannotHear(target, sent.map((s) => s.to));
+    await warnIfLeadCannotHear(known, sent.map((s) => s.to));
   },
 };

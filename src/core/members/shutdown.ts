@@ -13,6 +13,7 @@ import { parseMessageText } from '../../protocol/structured.js';
 import { nowOf, opOf, teamOf, type TeamOptions } from '../context.js';
 import { inboxHistory } from '../messages/inbox-read.js';
 import { completeStructured, sendStructured, type SentMessage } from '../messages/send.js';
+import { configOf, type KnownConfig } from '../teams/known-config.js';
 
 /**
  * Sends `shutdown_request` from the lead to `to` (request id `shutdown-<epochMs>@<to>`).
@@ -20,17 +21,18 @@ import { completeStructured, sendStructured, type SentMessage } from '../message
  * @returns the sent message and its request id.
  * @throws INVALID_ARGUMENT when `to` is the lead; MEMBER_NOT_FOUND when `to` is no member; NOT_PERMITTED when `from` is not the lead
  */
-export async function requestShutdown(options: TeamOptions & { to: string; reason?: string | undefined; from?: string | undefined }): Promise<SentMessage & { requestId: string }> {
-  const lead = leadName(await teamOf(options).readConfig(options.team));
+export async function requestShutdown(options: TeamOptions & KnownConfig & { to: string; reason?: string | undefined; from?: string | undefined }): Promise<SentMessage & { requestId: string }> {
+  const config = await configOf(options);
+  const lead = leadName(config);
   if (options.to === lead) throw new MailroomError('INVALID_ARGUMENT', `${lead} is the team's lead: a shutdown_request goes from the lead to a teammate. To end the team, use \`mailroom team delete ${options.team}\`.`);
   const message: { type: string } & Record<string, unknown> = { type: 'shutdown_request' };
   if (options.reason !== undefined) message.reason = options.reason;
-  const sent = await sendStructured({ ...options, to: options.to, message });
+  const sent = await sendStructured({ ...options, config, to: options.to, message });
   return { ...sent, requestId: (sent.message as { requestId: string }).requestId };
 }
 
 /** Input of {@link respondToShutdown}. */
-export interface ShutdownResponseOptions extends TeamOptions {
+export interface ShutdownResponseOptions extends TeamOptions, KnownConfig {
   /** The teammate answering. */
   from: string;
   /** The request id, echoed unchanged. */
@@ -91,7 +93,7 @@ async function requireShutdownRequest(options: ShutdownResponseOptions): Promise
  * REQUEST_NOT_FOUND with `requireRequest` when no such request reached the responder
  */
 export async function respondToShutdown(options: ShutdownResponseOptions): Promise<SentMessage> {
-  const config = await teamOf(options).readConfig(options.team);
+  const config = await configOf(options);
   const member = requireMember(config, options.from, 'teammate');
   if (!options.approve && !options.reason) {
     throw new MailroomError('MESSAGE_INVALID', 'Rejecting a shutdown needs a reason: pass --reason "<why>".');
@@ -113,7 +115,7 @@ export async function respondToShutdown(options: ShutdownResponseOptions): Promi
     await completeShutdown({ ...options, name: options.from });
     return sendStructured({ ...options, to: leadName(config), from: options.from, message, rosterAsOf: config });
   }
-  return sendStructured({ ...options, to: leadName(config), from: options.from, message });
+  return sendStructured({ ...options, config, to: leadName(config), from: options.from, message });
 }
 
 /** What {@link completeShutdown} did. */

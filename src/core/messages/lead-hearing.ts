@@ -20,6 +20,7 @@ import { hasSessionLead, type TeamConfig } from '../../protocol/config.js';
 import { recordIsFor, type MemberRecord } from '../../protocol/member-record.js';
 import { teamOf, type TeamOptions } from '../context.js';
 import { leadName } from '../../domain/roster.js';
+import { configOf, type KnownConfig } from '../teams/known-config.js';
 
 /** Why the team's lead will not read a message now (see the module comment), or undefined. */
 export function leadCannotHear(config: TeamConfig, records: ReadonlyMap<string, MemberRecord> = new Map()): string | undefined {
@@ -44,10 +45,10 @@ const warned = new Set<string>();
  * warning text the first time a message goes to such a lead, undefined after that and otherwise.
  * Reads the config and the member records; never throws (undefined when they cannot be read).
  */
-export async function leadHearingWarning(options: TeamOptions & { to: readonly string[] }): Promise<string | undefined> {
+export async function leadHearingWarning(options: TeamOptions & KnownConfig & { to: readonly string[] }): Promise<string | undefined> {
   const store = teamOf(options);
   try {
-    const config = await store.readConfig(options.team);
+    const config = await configOf(options);
     if (!options.to.includes(leadName(config))) return undefined;
     const key = `${options.team}\u0000${config.leadSessionId ?? ''}`;
     if (warned.has(key)) return undefined;

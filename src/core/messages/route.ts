@@ -12,6 +12,7 @@ import { capabilitiesOf, parseCapabilities } from '../../domain/capabilities.js'
 import { isAlive, presenceOf, type PresenceState } from '../../domain/presence.js';
 import { leadName } from '../../domain/roster.js';
 import { nowOf, teamOf, type TeamOptions } from '../context.js';
+import { configOf, type KnownConfig } from '../teams/known-config.js';
 
 /** One member that declares the capability, with what the rule looked at. */
 export interface RouteCandidate {
@@ -37,11 +38,11 @@ export interface Route {
  * @throws INVALID_ARGUMENT (not a capability name), NO_CAPABLE_MEMBER (no live member other than
  * the sender declares it; `details.candidates` lists those that do, with their presence)
  */
-export async function routeByCapability(options: TeamOptions & { capability: string; from?: string | undefined }): Promise<Route> {
+export async function routeByCapability(options: TeamOptions & KnownConfig & { capability: string; from?: string | undefined }): Promise<Route> {
   const [capability] = parseCapabilities(options.capability, '--to-capability');
   if (capability === undefined || options.capability.includes(',')) throw new MailroomError('INVALID_ARGUMENT', '--to-capability takes one capability name (e.g. review).');
   const store = teamOf(options);
-  const config = await store.readConfig(options.team);
+  const config = await configOf(options);
   const from = options.from ?? leadName(config);
   const [records, claims, tasks] = await Promise.all([store.readMemberRecords(options.team), store.readClaims(options.team), store.listTasks(options.team)]);
   const now = nowOf(options);

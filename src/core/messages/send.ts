@@ -17,9 +17,10 @@ import { isoTime, nowOf, opOf, teamOf, type TeamOptions } from '../context.js';
 import { autoArchiveAllowed } from './inbox-archive.js';
 import { signOutgoing } from '../trust/message-signing.js';
 import { messageActions, requirePermitted } from '../teams/policy.js';
+import { configOf, type KnownConfig } from '../teams/known-config.js';
 
 /** Input of {@link sendMessage}. */
-export interface SendOptions extends TeamOptions {
+export interface SendOptions extends TeamOptions, KnownConfig {
   /** Recipient member name. */
   to: string;
   /** Message text (plain, or a JSON-encoded protocol object). */
@@ -56,7 +57,7 @@ export interface SentMessage {
  */
 export async function sendMessage(options: SendOptions): Promise<SentMessage> {
   const store = teamOf(options);
-  const [sent] = await deliver(store, await store.readConfig(options.team), options, [options.to]);
+  const [sent] = await deliver(store, await configOf(options), options, [options.to]);
   return sent!;
 }
 
@@ -83,7 +84,7 @@ async function deliver(store: TeamStore, config: TeamConfig, options: Omit<SendO
 }
 
 /** Input of {@link broadcast}. */
-export interface BroadcastOptions extends TeamOptions {
+export interface BroadcastOptions extends TeamOptions, KnownConfig {
   text: string;
   from?: string;
   summary?: string;
@@ -98,7 +99,7 @@ export interface BroadcastOptions extends TeamOptions {
  */
 export async function broadcast(options: BroadcastOptions): Promise<SentMessage[]> {
   const store = teamOf(options);
-  const config = await store.readConfig(options.team);
+  const config = await configOf(options);
   const from = options.from ?? leadName(config);
   requireMember(config, from, 'sender');
   const recipients = config.members.filter((m) => m.name.toLowerCase() !== from.toLowerCase()).map((m) => m.name);
@@ -106,7 +107,7 @@ export async function broadcast(options: BroadcastOptions): Promise<SentMessage[
 }
 
 /** Input of {@link sendStructured}. */
-export interface SendStructuredOptions extends TeamOptions {
+export interface SendStructuredOptions extends TeamOptions, KnownConfig {
   to: string;
   /** Sender (default: the lead). Filled into the message's own `from` when its type has one. */
   from?: string;
@@ -125,7 +126,7 @@ export interface SendStructuredOptions extends TeamOptions {
  */
 export async function sendStructured(options: SendStructuredOptions): Promise<SentMessage & { message: StructuredMessage }> {
   const store = teamOf(options);
-  const config = options.rosterAsOf ?? (await store.readConfig(options.team));
+  const config = options.rosterAsOf ?? (await configOf(options));
   const from = options.from ?? leadName(config);
   const now = nowOf(options);
   const completed = completeStructured(withRequestId(options.message, { from, to: options.to, team: options.team, now }), from, now);

@@ -15,7 +15,7 @@ import { KEEP_NAME, TEMP_NAME } from './atomic-write.js';
 import { ageMs, dirId } from './lock-dir.js';
 import { staleTimeOf } from './lock.js';
 import { tombstoneOf } from './names.js';
-import { STALE_INFIX, TAKEOVER_SUFFIX, isStale } from './lock-takeover.js';
+import { STALE_INFIX, TAKEOVER_SUFFIX, anyLockHeld, isStale } from './lock-takeover.js';
 import type { StoreIssue } from '../health.js';
 import type { FsContext } from './context.js';
 import { checkStateFile, stateFileKind } from './health-files.js';
@@ -125,11 +125,3 @@ function guardingLocks(target: string): string[] {
   return locks;
 }
 
-/** True when one of `lockDirs` is a lock directory that is not stale (someone holds it). */
-export async function anyLockHeld(lockDirs: string[], staleMs: number): Promise<boolean> {
-  for (const dir of lockDirs) {
-    const id = await dirId(dir);
-    if (id && !isStale(id, staleMs)) return true;
-  }
-  return false;
-}

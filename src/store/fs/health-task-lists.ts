@@ -18,7 +18,7 @@ import { staleTimeOf, withLock } from './lock.js';
 import { lockDirFor } from './paths.js';
 import { ensureDir, type FsContext } from './context.js';
 import { teamTaskLists } from './teams.js';
-import { anyLockHeld } from './health-scan.js';
+import { anyLockHeld } from './lock-takeover.js';
 
 type OrphanTaskList = Extract<StoreIssue, { kind: 'orphan-task-list' }>;
 

@@ -50,6 +50,15 @@ export function isStale(id: DirId, staleMs: number): boolean {
   return ageMs(id) > staleMs;
 }
 
+/** True when one of `lockDirs` is a lock directory that is not stale (someone holds it). */
+export async function anyLockHeld(lockDirs: string[], staleMs: number): Promise<boolean> {
+  for (const dir of lockDirs) {
+    const id = await dirId(dir);
+    if (id && !isStale(id, staleMs)) return true;
+  }
+  return false;
+}
+
 /**
  * The files written under the lock of `target`: `target` itself, and for a task list's `.lock`
  * anchor also the list's `.highwatermark` (task files are created exclusively, never replaced,

@@ -1,11 +1,15 @@
 /**
  * Script replies (`{ "ok", value, events }`, `{ "err", code, details }`, `{ "retry" }`) and the
- * errors they stand for, with messages that say what to do.
+ * errors they stand for: a refusal of a domain rule is worded by the domain's own error builder
+ * (src/domain/), so both backends say the same; only the team's absence names the Redis store.
  */
-import { MailroomError, type ErrorCode } from '../../errors.js';
+import { MailroomError } from '../../errors.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
 import { claimLost, readerFenced } from '../../domain/reader-claims.js';
-import { capabilityRefusal } from '../../domain/task-claim.js';
+import { agentBusy, alreadyClaimed, alreadyResolved, capabilityRefusal, claimBlocked } from '../../domain/task-claim.js';
+import { taskCycle, taskNotFound } from '../../domain/task-board.js';
+import { taskBlocked, taskConflict } from '../../domain/task-patch.js';
+import { memberNotFound } from '../../domain/roster.js';
 import { taskFenced } from '../../domain/task-fence.js';
 import type { Task } from '../../protocol/task.js';
 import type { ReaderHolder } from '../team-store.js';
@@ -47,69 +51,57 @@ export interface ErrorContext {
   who?: string | undefined;
   /** Roster names, for MEMBER_NOT_FOUND messages. */
   members?: readonly string[] | undefined;
+  /** Set for a claim: its TASK_BLOCKED carries the claim's reason (`blocked`), a status change's does not. */
+  claim?: boolean | undefined;
 }
 
-const REASONS: Partial<Record<string, string>> = {
-  TASK_ALREADY_CLAIMED: 'already_claimed',
-  TASK_ALREADY_RESOLVED: 'already_resolved',
-  TASK_BLOCKED: 'blocked',
-  AGENT_BUSY: 'agent_busy',
-  MISSING_CAPABILITY: 'missing_capability',
-};
+/** The task a refusal names, as far as its detail strings tell (for the domain's error builders). */
+function taskOf(id: string | undefined, fields: Partial<Task> = {}): Task {
+  return { id: id ?? '', ...fields } as unknown as Task;
+}
 
-/** The MailroomError a refusal stands for. */
+/** The MailroomError a refusal stands for, worded by the domain's builders where the rule is the domain's. */
 export function refusalError(r: Refusal, c: ErrorContext): MailroomError {
   const d = r.details;
-  const ids = (list: readonly string[]) => list.map((id) => `#${id}`).join(', ');
-  const reason = REASONS[r.code];
-  const withReason = (message: string, details: Record<string, unknown>) =>
-    new MailroomError(r.code as ErrorCode, reason ? `${message} (reason: ${reason})` : message, { details: { team: c.team, ...(reason ? { reason } : {}), ...details } });
+  const who = c.who ?? '';
   switch (r.code) {
     case 'TEAM_NOT_FOUND':
       return new MailroomError('TEAM_NOT_FOUND', `Team "${c.team}" not found in the Redis store at ${c.location}. List teams with \`mailroom team list\`, or create it with \`mailroom team create ${c.team}\`.`, { details: { team: c.team } });
     case 'TEAM_EXISTS':
       return new MailroomError('TEAM_EXISTS', `Team "${c.team}" already exists in the Redis store at ${c.location}. Pick another name, or delete it first with \`mailroom team delete ${c.team}\`.`, { details: { team: c.team } });
-    case 'MEMBER_NOT_FOUND': {
-      const name = d[0] ?? c.who ?? '';
-      const members = c.members ?? [];
-      return new MailroomError('MEMBER_NOT_FOUND', `No member named "${name}" in team "${c.team}". Members: ${members.join(', ') || '(none)'}.`, { details: { team: c.team, name, members } });
-    }
+    case 'MEMBER_NOT_FOUND':
+      return memberNotFound(c.team, d[0] ?? who, c.members ?? []);
     case 'MEMBER_EXISTS':
       return new MailroomError('MEMBER_EXISTS', `Team "${c.team}" already has a member named "${d[0]}". Pick another name.`, { details: { team: c.team, name: d[0] } });
     case 'TASK_NOT_FOUND':
-      return new MailroomError('TASK_NOT_FOUND', `Task #${d[0]} not found in team "${c.team}". List tasks with \`mailroom task list\`.`, { details: { team: c.team, id: d[0] } });
+      return taskNotFound(c.team, d[0] ?? '');
     case 'TASK_ALREADY_CLAIMED':
-      return withReason(`Task #${d[0]} is already claimed by ${d[1]}.`, { id: d[0], as: c.who, owner: d[1] });
+      return alreadyClaimed(c.team, taskOf(d[0], { owner: d[1] }), who);
     case 'TASK_ALREADY_RESOLVED':
-      return withReason(`Task #${d[0]} is already completed.`, { id: d[0], as: c.who });
+      return alreadyResolved(c.team, taskOf(d[0], { status: 'completed' }), who);
     case 'TASK_BLOCKED':
-      return withReason(`Task #${d[0]} is blocked by ${ids(d.slice(1))}, not completed yet. Complete ${d.length > 2 ? 'them' : 'it'} first.`, { id: d[0], as: c.who, blockedBy: d.slice(1) });
+      return c.claim ? claimBlocked(c.team, taskOf(d[0]), who, d.slice(1)) : taskBlocked(c.team, d[0] ?? '', d.slice(1));
     case 'AGENT_BUSY':
-      return withReason(`${c.who} already owns open task ${ids(d)}; finish it before claiming another.`, { as: c.who, owned: d });
+      return agentBusy(c.team, who, d);
     case 'MISSING_CAPABILITY': {
-      // The domain's own refusal (src/domain/task-claim.ts), so both backends word it alike.
       const split = (csv: string | undefined) => (csv ? csv.split(',') : []);
-      const task = { id: d[0] ?? '', metadata: { requires: split(d[1]) } } as unknown as Task;
-      return capabilityRefusal(c.team, task, c.who ?? '', split(d[2])) ?? new MailroomError('INTERNAL', `Task #${d[0]}: a capability refusal with nothing missing.`);
+      return capabilityRefusal(c.team, taskOf(d[0], { metadata: { requires: split(d[1]) } }), who, split(d[2])) ?? new MailroomError('INTERNAL', `Task #${d[0]}: a capability refusal with nothing missing.`);
     }
-    case 'TASK_CYCLE': {
-      const cycle = d.slice(2);
-      return new MailroomError('TASK_CYCLE', `Making #${d[0]} blocked by #${d[1]} would create a dependency cycle: ${cycle.map((id) => `#${id}`).join(' → ')} (each blocked by the next). Nothing was changed.`, { details: { team: c.team, cycle } });
-    }
+    case 'TASK_CYCLE':
+      return taskCycle(c.team, d[0] ?? '', d[1] ?? '', d.slice(2));
     case 'TASK_CONFLICT':
-      return new MailroomError('TASK_CONFLICT', `Task #${d[0]} changed meanwhile (now ${d[1]}${d[2] ? `, owner ${d[2]}` : ', no owner'}): read it again and retry.`, { details: { team: c.team, id: d[0], status: d[1], owner: d[2] === '' ? undefined : d[2] } });
+      return taskConflict(c.team, d[0] ?? '', d[1] ?? '', d[2] ? d[2] : null);
     case 'TASK_FENCED':
-      // The domain's own refusal (src/domain/task-fence.ts), so both backends word it alike.
-      return taskFenced(c.team, d[0] ?? '', c.who ?? '', Number(d[1]), Number(d[2]), d[3] ? d[3] : undefined);
+      return taskFenced(c.team, d[0] ?? '', who, Number(d[1]), Number(d[2]), d[3] ? d[3] : undefined);
     case 'TEAMMATE_RUNNING': {
       const f = fieldsOf(d);
       const holder = f.has('host') ? { kind: (f.get('kind') ?? 'agent') as ReaderHolder['kind'], host: f.get('host')!, pid: Number(f.get('pid')), startedAt: Number(f.get('startedAt')) } : undefined;
-      return claimLost(c.team, c.who ?? '', holder);
+      return claimLost(c.team, who, holder);
     }
     case 'READER_FENCED': {
       const f = fieldsOf(d);
       const holder = f.has('host') ? { kind: (f.get('kind') ?? 'agent') as ReaderHolder['kind'], host: f.get('host')!, pid: Number(f.get('pid')), startedAt: Number(f.get('startedAt')) } : undefined;
-      return readerFenced(c.team, c.who ?? '', holder);
+      return readerFenced(c.team, who, holder);
     }
     default:
       return new MailroomError('INTERNAL', `A mailroom Redis script refused with an unknown code ${r.code}.`, { details: { code: r.code, details: d } });

@@ -67,7 +67,7 @@ export async function createTask(rc: RedisContext, team: string, draft: TaskDraf
 /** Claims a task: exactly one winner. */
 export async function claimTask(rc: RedisContext, team: string, request: ClaimRequest, ctx?: OpContext): Promise<Transition<Task | undefined>> {
   const args = [envOf(team, ctx), request.claimant, request.id ?? '', request.preferAssigned ? '1' : '0', request.busyCheck ? '1' : '0'];
-  const out = await runOnce(rc, 'claim-task', team, args, { who: request.claimant });
+  const out = await runOnce(rc, 'claim-task', team, args, { who: request.claimant, claim: true });
   return { value: out.value === null ? undefined : assembleTask(out.value as unknown[]), events: out.events };
 }
 
