@@ -39,7 +39,7 @@ describe('a teammate killed with nobody left to notice', () => {
     };
     await cli('team', 'create', 't');
     // First run: signals it started and waits for a release that never comes; after resume, it finishes.
-    const command = `if [ -f "${d}/started-bob" ]; then echo resumed; exit 0; fi; touch "${d}/started-bob"; while [ ! -f "${d}/release-bob" ]; do sleep 0.05; done`;
+    const command = `if [ -f "${d}/started-bob" ]; then echo resumed; exit 0; fi; touch "${d}/started-bob"; while [ ! -f "${d}/release-bob" ] && [ -d "${d}" ]; do sleep 0.05; done`;
     await cli('task', 'add', 'Build', '--metadata', `command=${command}`);
     await cli('team', 'spawn', 'bob', '--backend', 'process', '--model', 'worker', '--cwd', d);
     await until(() => exists(join(d, 'started-bob')), 60_000, 'bob running #1');
@@ -70,7 +70,7 @@ describe('a teammate killed with nobody left to notice', () => {
       return r.stdout;
     };
     await cli('team', 'create', 't');
-    const command = `if [ -f "${d}/started-bob" ]; then echo resumed; exit 0; fi; touch "${d}/started-bob"; while [ ! -f "${d}/release-bob" ]; do sleep 0.05; done`;
+    const command = `if [ -f "${d}/started-bob" ]; then echo resumed; exit 0; fi; touch "${d}/started-bob"; while [ ! -f "${d}/release-bob" ] && [ -d "${d}" ]; do sleep 0.05; done`;
     await cli('task', 'add', 'Build', '--metadata', `command=${command}`);
     await cli('task', 'add', 'Other');
     await cli('team', 'spawn', 'bob', '--backend', 'process', '--model', 'worker', '--cwd', d);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { acquireLease, listLeases } from '../../src/core/leases/path-leases.js';
 import { DEAD_GRACE_MS, sweepDeadMembers } from '../../src/core/members/dead-members.js';
+import { STALL_BOUND_MS } from '../../src/core/members/liveness.js';
 import { readInbox } from '../../src/core/messages/inbox-read.js';
 import { showTeam } from '../../src/core/teams/team-lifecycle.js';
 import { DEFAULT_READER_TTL_MS } from '../../src/domain/reader-claims.js';
@@ -47,7 +48,7 @@ it('a dead teammate\'s lease holds until the sweep releases it, once, and the le
   // Dead, not swept: the lease still holds.
   await expect(acquireLease({ root: dir.path, team: 't', paths: ['src/store/a.ts'], repo: dir.path })).rejects.toMatchObject({ code: 'LEASE_HELD' });
 
-  const later = () => lastBeatAt + DEFAULT_READER_TTL_MS + DEAD_GRACE_MS;
+  const later = () => lastBeatAt + DEFAULT_READER_TTL_MS + DEAD_GRACE_MS + STALL_BOUND_MS; // a sweep with no presence of its own waits out the stall bound too
   const sweeps = await Promise.all(['sweeper-a', 'sweeper-b'].map((by) => sweepDeadMembers({ root: dir.path, team: 't', now: later, by })));
   expect(sweeps.flat().flatMap((s) => s.leases.map((l) => l.id))).toEqual([lease.id]);
   expect(await listLeases({ root: dir.path, team: 't' })).toEqual([]);

@@ -40,7 +40,7 @@ const exists = (path: string) => access(path).then(() => true, () => false);
 describe('a frozen owner swept while it runs its task', () => {
   it('wakes to a refused write: the new owner\'s outcome stays, the journal names it, the lead is told once', async () => {
     const d = dir.path;
-    const command = `touch "${d}/started-$MAILROOM_AGENT"; while [ ! -f "${d}/release-$MAILROOM_AGENT" ]; do sleep 0.05; done; echo "by $MAILROOM_AGENT"`;
+    const command = `touch "${d}/started-$MAILROOM_AGENT"; while [ ! -f "${d}/release-$MAILROOM_AGENT" ] && [ -d "${d}" ]; do sleep 0.05; done; echo "by $MAILROOM_AGENT"`;
     await addTask({ root: d, team: 't', subject: 'Build', metadata: { command } });
     const store = openFsStores(d).team;
 

@@ -79,7 +79,7 @@ export async function liveTeam(store: readonly string[], beatMs: number, extraEn
     },
     async addLongTask(subject, owner) {
       count++;
-      await ok('task', 'add', subject, '--owner', owner, '--metadata', `command=echo "$MAILROOM_AGENT" >> "${d}/runs-${count}"; while [ ! -f "${d}/release" ]; do sleep 0.05; done`);
+      await ok('task', 'add', subject, '--owner', owner, '--metadata', `command=echo "$MAILROOM_AGENT" >> "${d}/runs-${count}"; while [ ! -f "${d}/release" ] && [ -d "${d}" ]; do sleep 0.05; done`);
     },
     async runsOf(id) {
       const text = await readFile(join(d, `runs-${id}`), 'utf8').catch(() => '');

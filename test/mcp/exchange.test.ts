@@ -44,7 +44,7 @@ describe('mailroom mcp: a full exchange with a CLI lead', () => {
     expect(codex.stderr()).toContain('joined codex@demo');
     const { tools } = await codex.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['ack', 'approve_request', 'ask', 'broadcast', 'deny_request', 'list_members', 'list_requests', 'read_inbox', 'reply', 'send_message', 'shutdown_response', 'task_claim', 'task_create', 'task_get', 'task_list', 'task_update', 'wait_for_message'],
+      ['ack', 'approve_request', 'ask', 'broadcast', 'deny_request', 'lease_acquire', 'lease_list', 'lease_release', 'list_members', 'list_requests', 'read_inbox', 'reply', 'send_message', 'shutdown_response', 'task_claim', 'task_create', 'task_get', 'task_list', 'task_update', 'wait_for_message'],
     );
   });
 

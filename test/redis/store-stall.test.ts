@@ -51,7 +51,7 @@ describe('Redis frozen (SIGSTOP) longer than the dead threshold', () => {
       const out = await ok('team', 'spawn', name, '--backend', 'process', '--model', 'worker', '--cwd', d);
       pids.push(Number(/as process (\d+)/.exec(out)?.[1]));
     }
-    await ok('task', 'add', 'Long', '--owner', 'alice', '--metadata', `command=echo run >> "${d}/runs-$MAILROOM_AGENT"; while [ ! -f "${d}/release" ]; do sleep 0.05; done`);
+    await ok('task', 'add', 'Long', '--owner', 'alice', '--metadata', `command=echo run >> "${d}/runs-$MAILROOM_AGENT"; while [ ! -f "${d}/release" ] && [ -d "${d}" ]; do sleep 0.05; done`);
     await until(() => exists(join(d, 'runs-alice')), 60_000, 'alice running #1');
     type Show = { members: Array<{ name: string; presence: { state: string } }> };
     const states = async () => (JSON.parse(await ok('team', 'show', '--json')) as Show).members.filter((m) => m.name !== 'team-lead').map((m) => m.presence.state);

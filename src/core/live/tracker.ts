@@ -206,7 +206,10 @@ export class TeamTracker {
       this.exists = true;
       await this.readRecords();
     } catch (err) {
-      if (!isMailroomError(err, 'TEAM_NOT_FOUND')) throw err;
+      // A config.json gone while inboxes remain is FILE_CORRUPT with details.missing to every
+      // command (the team is unreadable, not free to create); to a watcher the config went away.
+      const gone = isMailroomError(err, 'TEAM_NOT_FOUND') || (isMailroomError(err, 'FILE_CORRUPT') && err.details?.missing === true);
+      if (!gone) throw err;
       if (this.exists) events.push(await this.removedEvent());
       this.exists = false;
     }

@@ -77,6 +77,9 @@ export async function sweepDeadMembers(options: SweepOptions): Promise<SweptMemb
   const store = teamOf(options);
   const timing = livenessTiming();
   const grace = options.graceMs ?? timing.graceMs;
+  // No reader claim, nobody to judge: a team no mailroom runtime ever read is swept without
+  // stamping the store's clock, so a reading command on a Claude Code team writes nothing.
+  if (!options.presence && options.now === undefined && (await store.readClaims(options.team)).length === 0) return [];
   const judge = await judgeAt(options, timing.stallBoundMs);
   if (!judge) return [];
   const asked = performance.now();

@@ -127,6 +127,7 @@ export async function teamNotFound(ctx: FsContext, team: string): Promise<Mailro
 /**
  * FILE_CORRUPT when `team`'s directory holds inboxes but no config.json (its config was moved or
  * lost): the team is there but unreadable, so it is neither "not found" nor free to create anew.
+ * `details.missing` is true: a watcher reads it as the config going away (the team removed).
  */
 async function headlessTeam(ctx: FsContext, team: string): Promise<MailroomError | undefined> {
   const path = ctx.layout.configPath(team);
@@ -138,7 +139,7 @@ async function headlessTeam(ctx: FsContext, team: string): Promise<MailroomError
     'FILE_CORRUPT',
     `Team "${team}" is unreadable: ${path} is missing while ${ctx.layout.inboxDir(team)} holds ${count} inbox${count === 1 ? '' : 'es'}. ` +
       "Run `mailroom doctor --fix` to rebuild the roster from the team's journal, member records and inboxes.",
-    { details: { team, path } },
+    { details: { team, path, missing: true } },
   );
 }
 

@@ -86,7 +86,8 @@ describe('TeamTracker', () => {
     const hello = update.snapshot.messages.find((m) => m.to === 'team-lead');
     expect(hello).toMatchObject({ status: 'read', removed: true });
     expect(update.snapshot.members[0]!.unread).toBe(0);
-    expect(update.snapshot.members[0]!.state).toBe('working');
+    // The lead runs outside mailroom here: no heartbeat to judge by (issue 23, one truth for the lead's presence).
+    expect(update.snapshot.members[0]!.state).toBe('unknown');
   });
 
   it('shows a member waiting on an unanswered permission request, until the response arrives', async () => {
@@ -188,7 +189,6 @@ describe('journal recording', () => {
       'team-lead → observer: please summarise',
       'team-lead → observer: [task assigned] #2 "Summarise fixture data" by team-lead',
       'task #2 "Summarise fixture data": owner → observer',
-      expect.stringMatching(/^team-lead: unknown → working \(activity at /),
     ]);
     const added = (await journalLines(dir.path)).slice(before);
     expect(added.map((e) => `${e.kind}:${e.source}`)).toEqual(['message:mailroom', 'task:mailroom', 'message:mailroom']);

@@ -34,7 +34,7 @@ it('plans read-only, is sent back on a denial, and works once approved', async (
 
   const first = await until(openPlan, 10_000, 'the first plan');
   expect(first.message).toMatchObject({ type: 'plan_approval_request', from: 'alice', planContent: 'Plan: delete everything.' });
-  expect(model.requests[0]!.tools.map((t) => t.name).sort()).toEqual(['TaskGet', 'TaskList']);
+  expect(model.requests[0]!.tools.map((t) => t.name).sort()).toEqual(['LeaseList', 'TaskGet', 'TaskList']); // the read-only tools
   await answerRequest({ root: dir.path, team: 't', requestId: first.id, approve: false, reason: 'never delete' });
 
   const second = await until(async () => ((await openPlan())?.id !== first.id ? openPlan() : undefined), 10_000, 'the revised plan');

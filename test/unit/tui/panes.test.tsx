@@ -22,7 +22,7 @@ describe('RosterPane', () => {
     expect(rows(frame).slice(1, 10)).toEqual([
       'Roster (6)',
       'NAME        STATE   BACKEND    MODEL             TASK                            UNREAD LAST',
-      'team-lead * working -          claude-sonnet-4-6 -                               2      12:00:05',
+      'team-lead * unknown -          claude-sonnet-4-6 -                               2      12:00:05',
       'alice       working tmux       claude-opus-4-6   #2 Write the parser             0      12:00:02',
       'bob         idle    in-process worker            -                               0      12:00:03',
       'carol       waiting in-process worker            -                               0      12:00:04',
