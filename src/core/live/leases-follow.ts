@@ -6,6 +6,7 @@
 import { listLeases } from '../leases/path-leases.js';
 import type { PathLease } from '../../protocol/path-lease.js';
 import type { TeamOptions } from '../context.js';
+import { followListing } from './follow-listing.js';
 
 /** What changed between two listings. */
 export interface LeasesChange {
@@ -31,40 +32,6 @@ export interface LeasesFollower {
  * previous list and reports the error to `onError`.
  */
 export async function followLeases(options: TeamOptions, onChange: (change: LeasesChange) => void, onError: (err: unknown) => void = () => undefined): Promise<LeasesFollower> {
-  let live: PathLease[] = [];
-  try {
-    live = await listLeases(options);
-  } catch (err) {
-    onError(err);
-  }
-  let running: Promise<void> | undefined;
-  let again = false;
-  const once = async () => {
-    try {
-      const next = await listLeases(options);
-      const before = new Set(live.map((l) => l.id));
-      const now = new Set(next.map((l) => l.id));
-      const acquired = next.filter((l) => !before.has(l.id));
-      const ended = live.filter((l) => !now.has(l.id));
-      live = next;
-      if (acquired.length > 0 || ended.length > 0) onChange({ live, acquired, ended });
-    } catch (err) {
-      onError(err);
-    }
-  };
-  const refresh = (): Promise<void> => {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      do {
-        again = false;
-        await once();
-      } while (again);
-      running = undefined;
-    })();
-    return running;
-  };
-  return { current: () => live, refresh };
+  const follower = await followListing(() => listLeases(options), (c) => onChange({ live: c.items, acquired: c.added, ended: c.removed }), onError);
+  return { current: follower.current, refresh: follower.refresh };
 }

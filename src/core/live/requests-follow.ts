@@ -6,6 +6,7 @@
  */
 import { listRequests, type OpenRequest } from '../messages/approvals.js';
 import type { TeamOptions } from '../context.js';
+import { followListing } from './follow-listing.js';
 
 /** What changed between two listings. */
 export interface RequestsChange {
@@ -39,41 +40,6 @@ export async function followRequests(
   onChange: (change: RequestsChange) => void,
   onError: (err: unknown) => void = () => undefined,
 ): Promise<RequestsFollower & { initial: OpenRequest[] }> {
-  let open: OpenRequest[] = [];
-  try {
-    open = await listRequests(options);
-  } catch (err) {
-    // A team being removed or a corrupt inbox: watch reports those itself; no requests until they list.
-    onError(err);
-  }
-  let running: Promise<void> | undefined;
-  let again = false;
-  const once = async () => {
-    try {
-      const next = await listRequests(options);
-      const before = new Set(open.map((r) => r.id));
-      const now = new Set(next.map((r) => r.id));
-      const opened = next.filter((r) => !before.has(r.id));
-      const closed = open.filter((r) => !now.has(r.id));
-      open = next;
-      if (opened.length > 0 || closed.length > 0) onChange({ open, opened, closed });
-    } catch (err) {
-      onError(err);
-    }
-  };
-  const refresh = (): Promise<void> => {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      do {
-        again = false;
-        await once();
-      } while (again);
-      running = undefined;
-    })();
-    return running;
-  };
-  return { initial: open, current: () => open, refresh };
+  // A team being removed or a corrupt inbox: watch reports those itself; no requests until they list.
+  return followListing(() => listRequests(options), (c) => onChange({ open: c.items, opened: c.added, closed: c.removed }), onError);
 }
