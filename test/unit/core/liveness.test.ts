@@ -6,9 +6,9 @@ import { fenceRefusal, issueFence } from '../../../src/domain/task-fence.js';
 import type { Task } from '../../../src/protocol/task.js';
 
 describe('livenessTiming', () => {
-  it('defaults to 5 s beats, 15 s ttl and grace; scales all from $MAILROOM_BEAT_MS', () => {
-    expect(livenessTiming({})).toEqual({ beatMs: 5_000, ttlMs: 15_000, graceMs: 15_000, sweepMs: 5_000 });
-    expect(livenessTiming({ MAILROOM_BEAT_MS: '200' })).toEqual({ beatMs: 200, ttlMs: 600, graceMs: 600, sweepMs: 200 });
+  it('defaults to 5 s beats, 15 s ttl and grace, a 2-minute stall bound; scales all from $MAILROOM_BEAT_MS', () => {
+    expect(livenessTiming({})).toEqual({ beatMs: 5_000, ttlMs: 15_000, graceMs: 15_000, sweepMs: 5_000, stallBoundMs: 120_000 });
+    expect(livenessTiming({ MAILROOM_BEAT_MS: '200' })).toEqual({ beatMs: 200, ttlMs: 600, graceMs: 600, sweepMs: 200, stallBoundMs: 4_800 });
   });
   it('refuses a value that is not a whole number of ms ≥ 50, naming the variable', () => {
     for (const bad of ['10', 'abc', '1.5', '-100']) expect(() => livenessTiming({ MAILROOM_BEAT_MS: bad })).toThrow(/MAILROOM_BEAT_MS/);
