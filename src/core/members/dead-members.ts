@@ -71,7 +71,7 @@ export interface SweepOptions extends TeamOptions {
  * `TIME`, the filesystem's mtime), and the sweep's "now" is its own beat's stamp or the store's clock.
  * `options.now` (tests) replaces the store's clock of a sweep without presence.
  * @returns the members whose tasks this sweep moved (none when another sweeper was first)
- * @throws TEAM_NOT_FOUND
+ * @throws TEAM_NOT_FOUND (a team with no reader claims is swept without reading it: nothing to judge)
  */
 export async function sweepDeadMembers(options: SweepOptions): Promise<SweptMember[]> {
   const store = teamOf(options);
