@@ -8,19 +8,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MailroomError } from '../../src/errors.js';
 import type { TeamStore } from '../../src/store/team-store.js';
 import { readTeamImage } from '../../src/core/teams/store-copy.js';
-import { teamConfig, teammate, type ContractBackend } from './team-store.contract.js';
+import { teamConfig, teammate, type ContractBackend, refusal } from './team-store.contract.js';
 
 const T = 'crew';
-
-async function refusal(promise: Promise<unknown>): Promise<MailroomError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(MailroomError);
-    return err as MailroomError;
-  }
-  throw new Error('expected a MailroomError');
-}
 
 /** Runs the fencing cases against `backend`. */
 export function fencingContract(name: string, backend: ContractBackend): void {

@@ -4,22 +4,11 @@
  * TeamStore interface alone.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MailroomError } from '../../src/errors.js';
 import type { TeamStore } from '../../src/store/team-store.js';
-import { entry, teamConfig, teammate, type ContractBackend } from './team-store.contract.js';
+import { entry, teamConfig, teammate, type ContractBackend, refusal } from './team-store.contract.js';
 
 const T = 'crew';
 const holder = (pid: number) => ({ kind: 'mcp' as const, host: 'host-a', pid, startedAt: 1_000 + pid });
-
-async function refusal(promise: Promise<unknown>): Promise<MailroomError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(MailroomError);
-    return err as MailroomError;
-  }
-  throw new Error('expected a MailroomError');
-}
 
 /** Runs the issue-21 cases against `backend`. */
 export function handOutContract(name: string, backend: ContractBackend): void {

@@ -7,23 +7,12 @@
  * the member has not beaten since the beat it was judged by.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MailroomError } from '../../src/errors.js';
 import type { TeamStore } from '../../src/store/team-store.js';
-import { teamConfig, teammate, type ContractBackend } from './team-store.contract.js';
+import { teamConfig, teammate, type ContractBackend, refusal } from './team-store.contract.js';
 
 const T = 'crew';
 const HOUR = 3_600_000;
 const holder = (pid: number) => ({ kind: 'agent' as const, host: 'host-a', pid, startedAt: 1_000 + pid });
-
-async function refusal(promise: Promise<unknown>): Promise<MailroomError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(MailroomError);
-    return err as MailroomError;
-  }
-  throw new Error('expected a MailroomError');
-}
 
 /** Runs the store-clock cases against `backend`. */
 export function livenessClockContract(name: string, backend: ContractBackend): void {

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MailroomError } from '../../src/errors.js';
 import type { TeamStore } from '../../src/store/team-store.js';
 import type { AcquireRequest } from '../../src/domain/path-leases.js';
-import { teamConfig, teammate, type ContractBackend } from './team-store.contract.js';
+import { teamConfig, teammate, type ContractBackend, refusal } from './team-store.contract.js';
 import { presenceOf } from '../../src/domain/presence.js';
 
 const T = 'crew';
@@ -23,16 +23,6 @@ async function untilDead(store: TeamStore, member: string): Promise<void> {
 }
 
 const runtime = { kind: 'agent' as const, host: 'host-a', pid: 11, startedAt: 1_011 };
-
-async function refusal(promise: Promise<unknown>): Promise<MailroomError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(MailroomError);
-    return err as MailroomError;
-  }
-  throw new Error('expected a MailroomError');
-}
 
 /** Runs the path-lease cases against `backend`. */
 export function pathLeaseContract(name: string, backend: ContractBackend): void {

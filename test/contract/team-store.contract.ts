@@ -49,7 +49,8 @@ export function entry(from: string, text: string, timestamp = new Date().toISOSt
   return makeInboxEntry({ from, text, timestamp, msgId: randomUUID() });
 }
 
-async function refusal(promise: Promise<unknown>): Promise<MailroomError> {
+/** The MailroomError `promise` rejects with (fails the test when it resolves or throws anything else). */
+export async function refusal(promise: Promise<unknown>): Promise<MailroomError> {
   try {
     await promise;
   } catch (err) {
