@@ -11,6 +11,7 @@ import { handOutContract } from './handout.contract.js';
 import { fencingContract } from './fencing.contract.js';
 import { livenessClockContract } from './liveness-clock.contract.js';
 import { pathLeaseContract } from './path-leases.contract.js';
+import { batchedAppendContract } from './batched-appends.contract.js';
 
 const backend = {
   open: async () => {
@@ -27,3 +28,4 @@ fencingContract('filesystem', backend);
 livenessClockContract('filesystem', backend);
 pathLeaseContract('filesystem', backend);
 handOutContract('filesystem', backend);
+batchedAppendContract('filesystem', backend);

@@ -12,6 +12,7 @@ import { handOutContract } from './handout.contract.js';
 import { fencingContract } from './fencing.contract.js';
 import { livenessClockContract } from './liveness-clock.contract.js';
 import { pathLeaseContract } from './path-leases.contract.js';
+import { batchedAppendContract } from './batched-appends.contract.js';
 
 let server: RedisServer;
 beforeAll(async () => {
@@ -40,3 +41,4 @@ fencingContract('redis', backend);
 livenessClockContract('redis', backend);
 pathLeaseContract('redis', backend);
 handOutContract('redis', backend);
+batchedAppendContract('redis', backend);

@@ -89,25 +89,37 @@ export class AppendBatcher {
   }
 }
 
-/** The combined reply cut back into one transition per append, in order. */
+/**
+ * The combined reply cut back into one transition per append, in order. The script returns one
+ * stored message per message given, and journals one event per message it stored anew, in the same
+ * order; a message whose msg_id was in the inbox already, or earlier in the combined call, got none.
+ * So each event goes to the first message of the call that carries its recipient and msg_id.
+ */
 function split(batch: readonly Waiting[], combined: Transition<AppendResult>): Transition<AppendResult>[] {
   const stored = combined.value.messages;
   const events = combined.events;
-  const total = batch.reduce((n, w) => n + w.messages.length, 0);
-  if (stored.length === total && events.length === total) {
-    let at = 0;
-    return batch.map((w) => {
-      const n = w.messages.length;
-      const part = { value: { messages: stored.slice(at, at + n), replayed: false }, events: events.slice(at, at + n) };
-      at += n;
-      return part;
-    });
-  }
-  // The script stored or journalled other than one per message: attribute by msg_id.
+  const seen = new Set<string>();
+  let at = 0;
+  let next = 0;
   return batch.map((w) => {
-    const ids = new Set(w.messages.map((m) => m.entry.msg_id).filter((id): id is string => id !== undefined));
-    const mine = (s: StoredMessage) => s.entry.msg_id !== undefined && ids.has(s.entry.msg_id);
-    const own = (e: TeamEventRecord) => e.kind === 'message' && 'entry' in e && (e as { entry: { msg_id?: string } }).entry.msg_id !== undefined && ids.has((e as { entry: { msg_id?: string } }).entry.msg_id!);
-    return { value: { messages: stored.filter(mine), replayed: false }, events: events.filter(own) };
+    const messages = stored.slice(at, at + w.messages.length);
+    at += w.messages.length;
+    const own: TeamEventRecord[] = [];
+    for (const m of messages) {
+      const id = m.entry.msg_id;
+      const key = id === undefined ? undefined : `${m.to}\0${id}`;
+      const e = events[next];
+      if (e !== undefined && (key === undefined || !seen.has(key)) && isEventOf(e, m)) {
+        own.push(e);
+        next++;
+      }
+      if (key !== undefined) seen.add(key);
+    }
+    return { value: { messages, replayed: false }, events: own };
   });
+}
+
+/** Whether `e` is the `message` event of stored message `m`. */
+function isEventOf(e: TeamEventRecord, m: StoredMessage): boolean {
+  return e.kind === 'message' && e.to === m.to && e.entry.msg_id === m.entry.msg_id && e.entry.text === m.entry.text;
 }

@@ -35,7 +35,7 @@ export function parseReply(raw: unknown): Reply {
   if (!Array.isArray(raw) || typeof raw[0] !== 'string') throw internal(raw);
   if (raw[0] === 'retry') return { kind: 'retry' };
   if (raw[0] === 'err') return { kind: 'err', err: { code: String(raw[1]), details: (raw[2] as unknown[] | undefined ?? []).map(String) } };
-  if (raw[0] === 'ok') return { kind: 'ok', ok: { value: raw[1], events: decodeRows((raw[2] as StreamRow[] | undefined) ?? []) } };
+  if (raw[0] === 'ok') return { kind: 'ok', ok: { value: raw[1], events: decodeRows((raw[2] as StreamRow[] | undefined) ?? [], true) } };
   throw internal(raw);
 }
 
