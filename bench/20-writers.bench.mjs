@@ -6,15 +6,17 @@
 // ($MAILROOM_INBOX_SPOOL=0, the behaviour before issue 14 item 5). CLI level: 8 concurrent
 // `mailroom team send` loops against one loop.
 import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { runMailroom } from './lib/torture.mjs';
 import { median, quantile } from './lib/stats.mjs';
 import { makeTeam } from './lib/setup.mjs';
 
 const WORKER = fileURLToPath(new URL('./lib/append-worker.mjs', import.meta.url));
+const FLOOR = fileURLToPath(new URL('./lib/floor-writer.mjs', import.meta.url));
 
-async function appenders(root, writers, count, gapMs = 0, env = process.env) {
-  const args = (w) => [WORKER, root, 'team-lead', String(count), `w${w}`, String(gapMs)];
+async function appenders(root, writers, count, gapMs = 0, env = process.env, floorFile = undefined) {
+  const args = (w) => (floorFile ? [FLOOR, floorFile, String(count), `w${w}`] : [WORKER, root, 'team-lead', String(count), `w${w}`, String(gapMs)]);
   const children = Array.from({ length: writers }, (_, w) => spawn(process.execPath, args(w), { env, stdio: ['pipe', 'pipe', 'inherit'] }));
   const outputs = children.map((c) => {
     let out = '';
@@ -49,6 +51,11 @@ export default async function writersBench(ctx) {
   // itself, retrying with backoff, as before the spool (the "before" figures of issue 14 item 5).
   const unfair = await appenders(await fresh(ctx), 8, count, 0, { ...process.env, MAILROOM_INBOX_SPOOL: '0' });
   const eight = await appenders(await fresh(ctx), 8, count);
+  // The raw floor (issue 24): the same 8 processes, each append only mkdir-lock + read + append +
+  // write + fsync + rename on a plain JSON-array file, no store.
+  const floorFile = `${await ctx.tempRoot()}/inbox.json`;
+  await writeFile(floorFile, '[]');
+  const floor = await appenders(undefined, 8, count, 0, process.env, floorFile);
   const paced = await appenders(await fresh(ctx), 8, count / 2, 50);
   const sends = ctx.quick ? 4 : 10;
   const cliOne = await cliLoops(await fresh(ctx), 1, sends * 2);
@@ -60,7 +67,8 @@ export default async function writersBench(ctx) {
   ctx.log(line('8 writers', eight));
   const before = { label: 'combining off, same run' };
   return [
-    { metric: 'Appends to one inbox, 8 writer processes back to back (library)', value: eight.perSecond, unit: 'msg/s', baseline: { label: '1 writer', value: one.perSecond } },
+    { metric: 'Appends to one inbox, 8 writer processes back to back (library)', value: eight.perSecond, unit: 'msg/s', baseline: { label: 'raw floor: mkdir-lock + append + fsync + rename, 8 processes', value: floor.perSecond }, goal: '≥ 0.8×' },
+    { metric: 'Appends to one inbox, 8 writer processes back to back (library), against one writer', value: eight.perSecond, unit: 'msg/s', baseline: { label: '1 writer', value: one.perSecond } },
     { metric: 'Appends to one inbox, 8 writers back to back, combining off', value: unfair.perSecond, unit: 'msg/s', baseline: { label: '1 writer', value: one.perSecond } },
     { metric: 'Inbox lock wait p99, 8 writers at ~160 msg/s', value: quantile(paced.waits, 0.99), unit: 'ms', baseline: { label: 'one append, 1 writer (median)', value: median(one.holds) } },
     { metric: 'Inbox lock wait p99, 8 writers back to back', value: quantile(eight.waits, 0.99), unit: 'ms', baseline: { ...before, value: quantile(unfair.waits, 0.99) } },

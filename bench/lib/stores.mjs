@@ -21,8 +21,15 @@ export async function setUp(kind, where) {
   await store.close();
 }
 
-/** Something that appends one entry to team-lead's inbox. */
+/** Something that appends one entry to team-lead's inbox (`floor`: node-redis, one trivial EVALSHA per call instead: the one-request-per-await floor). */
 export async function openAppender(kind, where) {
+  if (kind === 'floor') {
+    const { createClient } = await import('redis');
+    const client = createClient({ url: where });
+    await client.connect();
+    const sha = await client.scriptLoad("return redis.call('INCR', KEYS[1])");
+    return { append: () => client.evalSha(sha, { keys: ['bench:floor'] }), close: () => client.close() };
+  }
   const team = await teamStore(kind, where);
   return { append: (entry) => team.appendMessages('t', [{ to: 'team-lead', entry }]), close: () => team.close() };
 }
