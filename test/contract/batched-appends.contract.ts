@@ -38,6 +38,16 @@ export function batchedAppendContract(name: string, backend: ContractBackend): v
       expect((await store.readInbox(T, 'bob')).map((e) => e.text)).toEqual(texts.filter((_, i) => i % 3 === 0));
     });
 
+    it('stores a call of several hundred entries whole and in order', async () => {
+      const texts = Array.from({ length: 450 }, (_, i) => `big${i}`);
+      const t = await store.appendMessages(T, texts.map((text) => ({ to: 'alice', entry: entry('bob', text, '2026-03-01T12:00:00.000Z') })));
+      expect(t.events).toHaveLength(450);
+      const inbox = await store.readInbox(T, 'alice');
+      expect(inbox.map((e) => e.text)).toEqual(texts);
+      expect(new Set(inbox.map((e) => e.timestamp)).size).toBe(1);
+      expect(await store.readInbox(T, 'alice')).toEqual(t.value.messages.map((m) => m.entry));
+    });
+
     it('stores a msg_id once inside one call; every copy in the answer is the stored entry', async () => {
       const id = randomUUID();
       const one = makeInboxEntry({ from: 'bob', text: 'once', timestamp: new Date().toISOString(), msgId: id });
