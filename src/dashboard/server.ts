@@ -1,6 +1,6 @@
 /**
  * `mailroom dashboard`'s HTTP server (node:http, no framework): the page and its assets, the
- * team's state as JSON, a server-sent event stream that pushes every change (no polling), the
+ * team's state as JSON, a server-sent event stream that pushes every change as a patch (no polling), the
  * journal timeline, transcripts, and one POST route for actions (src/dashboard/actions.ts). Every
  * request presents the token (src/dashboard/auth.ts).
  *
@@ -9,7 +9,9 @@
  *   GET  /assets/<file>            the page's scripts and styles, built with the package
  *   GET  /api/teams                team names
  *   GET  /api/state?team=          {@link WireState}
- *   GET  /api/events?team=         text/event-stream: `event: state` with a WireState per change
+ *   GET  /api/events?team=         text/event-stream: `event: state` with the whole WireState, then
+ *                                  `event: patch` with a WirePatch per change (src/dashboard/patch.ts)
+ *   GET  /api/messages?team=&before=<key>&limit=   WireMessage[] older than the state's window
  *   GET  /api/journal?team=&actor=&kind=&member=&task=&limit=   WireEvent[]
  *   GET  /api/transcript?team=&member=                          WireTurn[]
  *   POST /api/action?team=         a WireAction → WireActionResult
@@ -94,6 +96,10 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
     if (req.method === 'GET' && url.pathname === '/api/teams') return sendJson(res, 200, await listTeams({ root: o.stores }));
     if (req.method === 'GET' && url.pathname === '/api/state') return sendJson(res, 200, (await liveTeam(team)).current());
     if (req.method === 'GET' && url.pathname === '/api/events') return stream(res, await liveTeam(team));
+    if (req.method === 'GET' && url.pathname === '/api/messages') {
+      const limit = Math.max(1, Math.min(Number(url.searchParams.get('limit')) || 200, 1000));
+      return sendJson(res, 200, (await liveTeam(team)).older(url.searchParams.get('before') ?? '', limit));
+    }
     if (req.method === 'GET' && url.pathname === '/api/journal') {
       const p = url.searchParams;
       const limit = p.get('limit');
@@ -118,9 +124,8 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
 
   function stream(res: ServerResponse, live: LiveTeam): void {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-    const push = (s: unknown) => res.write(`event: state\ndata: ${JSON.stringify(s)}\n\n`);
-    push(live.current());
-    const off = live.subscribe(push);
+    res.write(live.currentEvent());
+    const off = live.subscribe((p) => res.write(p.text));
     const beat = setInterval(() => res.write(': beat\n\n'), 15_000);
     streams.add(res);
     res.on('close', () => {

@@ -8,7 +8,7 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { html } from './html.js';
-import { act, follow, getJson, teamInUrl } from './api.js';
+import { act, follow, getJson, olderMessages, teamInUrl } from './api.js';
 import { plural } from './format.js';
 import { Roster } from './roster.js';
 import { Tasks } from './tasks.js';
@@ -92,7 +92,7 @@ function App() {
       ${tab === 'roster' ? html`<${Roster} state=${state} onMessage=${(m: string) => { setTo(m); setTab('messages'); }} onStop=${(m: string) => run({ kind: 'stop', name: m })} onResume=${(m: string) => run({ kind: 'resume', name: m })} onTranscript=${setTranscript} />` : ''}
       ${tab === 'tasks' ? html`<${Tasks} state=${state} onAdd=${(subject: string, blockedBy: string[], owner: string | undefined) => run({ kind: 'addTask', subject, ...(blockedBy.length ? { blockedBy } : {}), ...(owner ? { owner } : {}) })} onLink=${(id: string, blockedBy: string) => run({ kind: 'link', id, blockedBy })} />` : ''}
       ${tab === 'graph' ? html`<${TaskGraph} tasks=${state.tasks} />` : ''}
-      ${tab === 'messages' ? html`<${Messages} state=${state} to=${recipient} setTo=${setTo} onSend=${(m: string, text: string, ask: boolean) => run(ask ? { kind: 'ask', to: m, text } : { kind: 'send', to: m, text })} />` : ''}
+      ${tab === 'messages' ? html`<${Messages} state=${state} to=${recipient} setTo=${setTo} onSend=${(m: string, text: string, ask: boolean) => run(ask ? { kind: 'ask', to: m, text } : { kind: 'send', to: m, text })} onOlder=${(before: string) => olderMessages(team, before)} />` : ''}
       ${tab === 'requests' ? html`<${Requests} requests=${state.requests} onAnswer=${(id: string, approve: boolean, reason: string) => run({ kind: 'answer', requestId: id, approve, ...(reason ? { reason } : {}) })} />` : ''}
       ${tab === 'dead' ? html`<${DeadLetters} letters=${state.deadLetters} onRetry=${(id: string) => run({ kind: 'retry', id })} />` : ''}
       ${tab === 'journal' ? html`<${Journal} team=${team} version=${version} />` : ''}
