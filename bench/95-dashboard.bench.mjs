@@ -77,8 +77,8 @@ export default async function dashboardBench(ctx) {
   const load = `load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`;
   const scale = '20 members, 500 tasks, 10 000 messages';
   return [
-    { metric: `dashboard: first paint, median (${scale}; goal < 300 ms)`, value: quantile(paint, 0.5), unit: 'ms', baseline: { label: '`watch --json` spawn → first line', value: quantile(watchStart, 0.5) }, note: `p95 ${quantile(paint, 0.95).toFixed(0)} ms; ${load}` },
-    { metric: 'dashboard: message appended → shown in the page, median', value: quantile(pageEvent, 0.5), unit: 'ms', baseline: { label: '`watch --json` append → line', value: quantile(watchEvent, 0.5) }, note: `p95 ${quantile(pageEvent, 0.95).toFixed(0)} ms (watch ${quantile(watchEvent, 0.95).toFixed(0)} ms); ${load}` },
+    { metric: `dashboard: first paint (navigation → roster drawn), median (${scale})`, value: quantile(paint, 0.5), unit: 'ms', goal: '< 300 ms', baseline: { label: '`watch --json` spawn → first line', value: quantile(watchStart, 0.5) }, note: `p95 ${quantile(paint, 0.95).toFixed(0)} ms; ${load}` },
+    { metric: `dashboard: message appended → shown in the page, median (${scale})`, value: quantile(pageEvent, 0.5), unit: 'ms', goal: '< 200 ms', baseline: { label: '`watch --json` append → line', value: quantile(watchEvent, 0.5) }, note: `p95 ${quantile(pageEvent, 0.95).toFixed(0)} ms (watch ${quantile(watchEvent, 0.95).toFixed(0)} ms); ${load}` },
   ];
 }
 
