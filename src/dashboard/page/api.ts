@@ -53,15 +53,18 @@ export async function act(team: string | undefined, action: WireAction): Promise
 
 /**
  * Follows the team's state; returns a function that stops. `onLink(false)` while reconnecting. The
- * stream opens with the whole state and then carries patches; a patch that is not for the state
+ * stream opens with the whole state (or, given the `initial` state the page came with and still
+ * current, says so: `event: current`) and then carries patches; a patch that is not for the state
  * the page holds (one was lost) closes the stream and opens a new one, which starts with the whole
  * state again — as does the browser's own reconnect after the server went away.
  */
-export function follow(team: string | undefined, onState: (s: WireState) => void, onLink: (up: boolean) => void): () => void {
-  let state: WireState | undefined;
+export function follow(team: string | undefined, onState: (s: WireState) => void, onLink: (up: boolean) => void, initial?: WireState): () => void {
+  let state: WireState | undefined = initial;
   let source: EventSource;
+  if (initial) onState(initial);
   const open = () => {
-    source = new EventSource(withTeam('/api/events', team, { token }));
+    source = new EventSource(withTeam('/api/events', team, { token, ...(state ? { since: String(state.version) } : {}) }));
+    source.addEventListener('current', () => onLink(true));
     source.addEventListener('state', (e) => {
       onLink(true);
       state = JSON.parse((e as MessageEvent<string>).data) as WireState;
@@ -82,6 +85,21 @@ export function follow(team: string | undefined, onState: (s: WireState) => void
   };
   open();
   return () => source.close();
+}
+
+/**
+ * The state the page came with (the server puts it in a JSON data block), once; undefined after
+ * the first call or when there is none.
+ */
+export function takeInitialState(): WireState | undefined {
+  const block = document.getElementById('mailroom-state');
+  if (!block?.textContent) return undefined;
+  block.remove();
+  try {
+    return JSON.parse(block.textContent) as WireState;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Messages older than the one keyed `before` (oldest first), for the flow's "older" button. */

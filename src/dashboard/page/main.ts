@@ -8,7 +8,7 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { html } from './html.js';
-import { act, follow, getJson, olderMessages, teamInUrl } from './api.js';
+import { act, follow, getJson, olderMessages, takeInitialState, teamInUrl } from './api.js';
 import { plural } from './format.js';
 import { Roster } from './roster.js';
 import { Tasks } from './tasks.js';
@@ -30,9 +30,12 @@ const TABS = [
 ] as const;
 type Tab = (typeof TABS)[number][0];
 
+/** The state the page came with, used by the first follow only. */
+let initial = takeInitialState();
+
 function App() {
   const [team, setTeam] = useState<string | undefined>(teamInUrl());
-  const [state, setState] = useState<WireState | undefined>(undefined);
+  const [state, setState] = useState<WireState | undefined>(initial);
   const [version, setVersion] = useState(0);
   const [linked, setLinked] = useState(false);
   const [teams, setTeams] = useState<string[]>([]);
@@ -41,7 +44,11 @@ function App() {
   const [to, setTo] = useState('');
   const [transcript, setTranscript] = useState<string | undefined>(undefined);
 
-  useEffect(() => follow(team, (s) => { setState(s); setVersion((v) => v + 1); }, setLinked), [team]);
+  useEffect(() => {
+    const first = initial;
+    initial = undefined;
+    return follow(team, (s) => { setState(s); setVersion((v) => v + 1); }, setLinked, first);
+  }, [team]);
   useEffect(() => { getJson<string[]>('/api/teams', undefined).then(setTeams, () => undefined); }, [version === 1]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
