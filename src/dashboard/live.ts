@@ -5,8 +5,12 @@
  * each task's claim history (core/tasks/claim-history.ts), each message's delivery state
  * (core/messages/delivery-book.ts) and the path leases (re-listed when a
  * lease event arrives, and every 5 s while there are any, so an expired one goes); each change
- * becomes a new {@link WireState} handed to every subscriber (the page's event streams). Built
- * lazily, one per team, shared by every page open on it.
+ * becomes a new {@link WireState}, diffed against the last one (src/dashboard/patch.ts): only the
+ * {@link WirePatch} goes to the subscribers (the page's event streams), serialised once for all of
+ * them; a stream that opens gets the whole state first. A store update is pushed as soon as the
+ * tracker has applied it; the slower re-reads it triggers (open requests, dead letters, member
+ * records) run after that push and patch what they change. Built lazily, one per team, shared by
+ * every page open on it.
  */
 import { hostname } from 'node:os';
 import { followTeam, type Following } from '../core/live/follow.js';
@@ -22,8 +26,17 @@ import type { DeadLetter } from '../protocol/dead-letter.js';
 import type { MemberRecord } from '../protocol/member-record.js';
 import type { PathLease } from '../protocol/path-lease.js';
 import type { TeamEventRecord } from '../protocol/events.js';
-import { buildState } from './state.js';
-import type { WireState } from './wire.js';
+import { buildState, olderMessages, WireCache } from './state.js';
+import { diffStates } from './patch.js';
+import type { TrackerUpdate } from '../core/live/tracker.js';
+import type { WireMessage, WirePatch, WireState } from './wire.js';
+
+/** What subscribers of a {@link LiveTeam} get per change: the patch, and its `event: patch` text. */
+export interface LivePatch {
+  patch: WirePatch;
+  /** The server-sent event carrying it, serialised once for every stream. */
+  text: string;
+}
 
 /** Options of {@link LiveTeam.open}. */
 export interface LiveTeamOptions {
@@ -37,8 +50,10 @@ export interface LiveTeamOptions {
 
 /** A followed team and its current page state. */
 export class LiveTeam {
-  private readonly listeners = new Set<(s: WireState) => void>();
+  private readonly listeners = new Set<(p: LivePatch) => void>();
   private state!: WireState;
+  private stateText: string | undefined;
+  private readonly cache = new WireCache();
   private deadLetters: DeadLetter[] = [];
   private records: MemberRecord[] = [];
   private bridged = new Set<string>();
@@ -61,7 +76,7 @@ export class LiveTeam {
     const live = new LiveTeam(o);
     const target = { root: o.stores, team: o.team };
     live.requests = await followRequests(target, () => live.schedule());
-    live.following = await followTeam({ store: o.stores, team: o.team, record: false, onUpdate: () => { void live.requests.refresh(); live.refreshSide(); } });
+    live.following = await followTeam({ store: o.stores, team: o.team, record: false, onUpdate: (u) => live.onUpdate(u) });
     const cursor = await live.readJournal();
     live.stopJournal = live.following.feed.events((events) => live.onJournal(events), cursor);
     await Promise.all([live.readSide(), live.readLeases()]);
@@ -73,6 +88,15 @@ export class LiveTeam {
     }, 5000);
     live.ticker.unref();
     return live;
+  }
+
+  /** A store update: pushed at once, then the listings it may have changed are read again. */
+  private onUpdate(update: TrackerUpdate): void {
+    if (this.closed) return;
+    this.push();
+    // Plain messages and state changes open or answer no request; structured ones, members and the team may.
+    if (update.events.some((e) => (e.kind !== 'message' && e.kind !== 'state') || (e.kind === 'message' && e.message.parsed.kind !== 'plain'))) void this.requests.refresh();
+    this.refreshSide();
   }
 
   /** Folds the journal so far into the claim history. @returns where it ended */
@@ -111,8 +135,19 @@ export class LiveTeam {
     return this.state;
   }
 
-  /** Calls `listener` with every new state until the returned function is called. */
-  subscribe(listener: (s: WireState) => void): () => void {
+  /** The current state as the `event: state` that opens a stream (serialised once per version). */
+  currentEvent(): string {
+    this.stateText ??= `event: state\ndata: ${JSON.stringify(this.state)}\n\n`;
+    return this.stateText;
+  }
+
+  /** Up to `limit` messages older than the one keyed `before` (oldest first), for paging back past the state's window. */
+  older(before: string, limit: number): WireMessage[] {
+    return olderMessages(this.following.current(), this.cache, this.deliveries, before, limit);
+  }
+
+  /** Calls `listener` with every patch until the returned function is called. */
+  subscribe(listener: (p: LivePatch) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -137,7 +172,6 @@ export class LiveTeam {
 
   /** Re-reads dead letters and member records (they have no feed of their own), then rebuilds. */
   private refreshSide(): void {
-    this.schedule();
     this.sideReads ??= this.readSide().finally(() => {
       this.sideReads = undefined;
       this.schedule();
@@ -149,13 +183,29 @@ export class LiveTeam {
     if (this.closed || this.pending) return;
     this.pending = setTimeout(() => {
       this.pending = undefined;
-      this.rebuild();
-      for (const l of this.listeners) l(this.state);
+      this.push();
     }, 10);
+  }
+
+  /** Rebuilds and hands the patch (if anything changed) to every subscriber. */
+  private push(): void {
+    if (this.closed) return;
+    const before = this.state;
+    this.rebuild();
+    const patch = diffStates(before, this.state);
+    if (!patch) {
+      this.state = before;
+      return;
+    }
+    this.stateText = undefined;
+    const p = { patch, text: `event: patch\ndata: ${JSON.stringify(patch)}\n\n` };
+    for (const l of this.listeners) l(p);
   }
 
   private rebuild(): void {
     this.state = buildState({
+      version: (this.state?.version ?? 0) + 1,
+      cache: this.cache,
       snapshot: this.following.current(),
       requests: this.requests.current(),
       deadLetters: this.deadLetters,

@@ -1,15 +1,19 @@
 /**
  * `mailroom dashboard`'s HTTP server (node:http, no framework): the page and its assets, the
- * team's state as JSON, a server-sent event stream that pushes every change (no polling), the
+ * team's state as JSON, a server-sent event stream that pushes every change as a patch (no polling), the
  * journal timeline, transcripts, and one POST route for actions (src/dashboard/actions.ts). Every
  * request presents the token (src/dashboard/auth.ts).
  *
  * Routes (all but `/` and `/assets/*` answer JSON; `team` defaults to the dashboard's team):
- *   GET  /?token=…                 the page (sets the token cookie)
+ *   GET  /?token=…&team=           the page (sets the token cookie), the team's state inside it
  *   GET  /assets/<file>            the page's scripts and styles, built with the package
  *   GET  /api/teams                team names
  *   GET  /api/state?team=          {@link WireState}
- *   GET  /api/events?team=         text/event-stream: `event: state` with a WireState per change
+ *   GET  /api/events?team=&since=  text/event-stream: `event: state` with the whole WireState (or
+ *                                  `event: current` when `since` is its version already: the page
+ *                                  came with it), then `event: patch` with a WirePatch per change
+ *                                  (src/dashboard/patch.ts)
+ *   GET  /api/messages?team=&before=<key>&limit=   WireMessage[] older than the state's window
  *   GET  /api/journal?team=&actor=&kind=&member=&task=&limit=   WireEvent[]
  *   GET  /api/transcript?team=&member=                          WireTurn[]
  *   POST /api/action?team=         a WireAction → WireActionResult
@@ -24,6 +28,7 @@ import { MAX_ACTION_BYTES, runAction } from './actions.js';
 import { readAsset, pageHtml } from './assets.js';
 import { LiveTeam } from './live.js';
 import { readTimeline, readTranscript } from './timeline.js';
+import type { WireState } from './wire.js';
 
 /** Options of {@link startDashboard}. */
 export interface DashboardOptions {
@@ -82,8 +87,11 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
     if (refused) return sendJson(res, refused.status, { ok: false, code: refused.status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN', message: refused.message });
     const team = url.searchParams.get('team') || o.team;
     if (req.method === 'GET' && url.pathname === '/') {
+      // The team's current state goes in the page itself, so the first paint waits for no event stream.
+      const live = await liveTeam(team).catch(() => undefined);
+      const html = await pageHtml();
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'set-cookie': tokenCookie(token), 'cache-control': 'no-store', ...SECURITY_HEADERS });
-      return void res.end(await pageHtml());
+      return void res.end(live ? withState(html, live.current()) : html);
     }
     if (req.method === 'GET' && url.pathname.startsWith('/assets/')) {
       const asset = await readAsset(url.pathname.slice('/assets/'.length));
@@ -93,7 +101,11 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
     }
     if (req.method === 'GET' && url.pathname === '/api/teams') return sendJson(res, 200, await listTeams({ root: o.stores }));
     if (req.method === 'GET' && url.pathname === '/api/state') return sendJson(res, 200, (await liveTeam(team)).current());
-    if (req.method === 'GET' && url.pathname === '/api/events') return stream(res, await liveTeam(team));
+    if (req.method === 'GET' && url.pathname === '/api/events') return stream(res, await liveTeam(team), Number(url.searchParams.get('since')));
+    if (req.method === 'GET' && url.pathname === '/api/messages') {
+      const limit = Math.max(1, Math.min(Number(url.searchParams.get('limit')) || 200, 1000));
+      return sendJson(res, 200, (await liveTeam(team)).older(url.searchParams.get('before') ?? '', limit));
+    }
     if (req.method === 'GET' && url.pathname === '/api/journal') {
       const p = url.searchParams;
       const limit = p.get('limit');
@@ -116,11 +128,11 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
     sendJson(res, 404, { ok: false, code: 'NOT_FOUND', message: `No route ${req.method ?? ''} ${url.pathname}.` });
   }
 
-  function stream(res: ServerResponse, live: LiveTeam): void {
+  /** The event stream; a page that holds version `since` already (it came with the page) gets `event: current` instead of the whole state. */
+  function stream(res: ServerResponse, live: LiveTeam, since: number): void {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-    const push = (s: unknown) => res.write(`event: state\ndata: ${JSON.stringify(s)}\n\n`);
-    push(live.current());
-    const off = live.subscribe(push);
+    res.write(since === live.current().version ? `event: current\ndata: ${since}\n\n` : live.currentEvent());
+    const off = live.subscribe((p) => res.write(p.text));
     const beat = setInterval(() => res.write(': beat\n\n'), 15_000);
     streams.add(res);
     res.on('close', () => {
@@ -149,6 +161,18 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
       for (const t of teams.values()) await (await t.catch(() => undefined))?.close();
     },
   };
+}
+
+/**
+ * The page with `state` in a JSON data block before `</head>` (`<script type="application/json">`,
+ * which runs nothing, so the CSP's `script-src 'self'` stands). Every `<` in the JSON is written
+ * `\u003c`, so no text in the state can close the block.
+ */
+export function withState(html: Buffer, state: WireState): Buffer {
+  const block = `<script type="application/json" id="mailroom-state">${JSON.stringify(state).replace(/</g, '\\u003c')}</script>\n`;
+  const text = html.toString('utf8');
+  const at = text.indexOf('</head>');
+  return Buffer.from(at < 0 ? text : `${text.slice(0, at)}${block}${text.slice(at)}`);
 }
 
 const SECURITY_HEADERS = {

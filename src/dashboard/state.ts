@@ -13,13 +13,29 @@ import type { DeliveryBook } from '../core/messages/delivery-book.js';
 import type { PathLease } from '../protocol/path-lease.js';
 import type { WireClaim, WireDeadLetter, WireLease, WireMember, WireMessage, WireRequest, WireState, WireTask } from './wire.js';
 
-/** The newest messages a state carries (older ones: the journal timeline). */
-export const MESSAGE_LIMIT = 500;
+/** The newest messages a state carries (older ones: paged with {@link olderMessages}, and the journal timeline). */
+export const MESSAGE_LIMIT = 200;
+
+/**
+ * Wire objects kept from one build to the next, so an unchanged message or task is the very same
+ * object in the next state: src/dashboard/patch.ts then skips it without comparing, and the page
+ * keeps its row. Messages are keyed by the tracker's own {@link MessageView} (reused while its
+ * status holds) and their delivery state; tasks by id and everything their wire form is made of.
+ */
+export class WireCache {
+  readonly messages = new WeakMap<MessageView, { delivery: string; wire: WireMessage }>();
+  /** The last build's tasks (replaced by each build, so deleted tasks go). */
+  tasks = new Map<string, { sig: string; wire: WireTask }>();
+}
 /** Stored text longer than this is cut for the page (bytes of UTF-16, roughly). */
 const TEXT_LIMIT = 4096;
 
 /** Inputs of {@link buildState}. */
 export interface StateInputs {
+  /** The state's version ({@link WireState.version}). */
+  version: number;
+  /** Wire objects of the previous build (see {@link WireCache}); a fresh one builds everything. */
+  cache: WireCache;
   snapshot: TeamSnapshot;
   requests: readonly ListedRequest[];
   deadLetters: readonly DeadLetter[];
@@ -42,13 +58,10 @@ export interface StateInputs {
 export function buildState(i: StateInputs): WireState {
   const s = i.snapshot;
   const caps = new Map(i.records.map((r) => [r.name, r.capabilities ?? []]));
-  const replied = new Set<string>();
-  for (const m of s.messages) {
-    const to = (m.entry as { in_reply_to?: unknown }).in_reply_to;
-    if (typeof to === 'string') replied.add(`${to}\u0000${m.entry.from}`);
-  }
-  const messages = s.messages.slice(-MESSAGE_LIMIT).map((m) => messageOf(m, i.deliveries, replied));
+  const replied = repliedTo(s.messages);
+  const messages = s.messages.slice(-MESSAGE_LIMIT).map((m) => cachedMessage(m, i.cache, i.deliveries, replied));
   return {
+    version: i.version,
     team: s.team,
     exists: s.exists,
     ended: s.ended !== undefined,
@@ -58,7 +71,7 @@ export function buildState(i: StateInputs): WireState {
     store: i.store,
     host: i.host,
     members: s.members.map((m) => memberOf(m, [...(caps.get(m.name) ?? [])], i.host, i.bridged.has(m.name))),
-    tasks: s.tasks.map((v) => taskOf(v, i.claimsOf(v.task.id))),
+    tasks: cachedTasks(s.tasks, i),
     messages,
     messageTotal: s.messages.length,
     messageLimit: MESSAGE_LIMIT,
@@ -69,6 +82,50 @@ export function buildState(i: StateInputs): WireState {
     problems: s.problems.map((p) => (p.fix ? `${p.message} Fix: ${p.fix}` : p.message)),
     at: i.now,
   };
+}
+
+/** `msg_id` + replier of every reply among `messages`. */
+function repliedTo(messages: readonly MessageView[]): Set<string> {
+  const replied = new Set<string>();
+  for (const m of messages) {
+    const to = (m.entry as { in_reply_to?: unknown }).in_reply_to;
+    if (typeof to === 'string') replied.add(`${to}\u0000${m.entry.from}`);
+  }
+  return replied;
+}
+
+/**
+ * Up to `limit` messages of the snapshot just before the one keyed `before` (oldest first); none
+ * when no message has that key (it left the history). For the page's "older messages".
+ */
+export function olderMessages(snapshot: TeamSnapshot, cache: WireCache, deliveries: DeliveryBook, before: string, limit: number): WireMessage[] {
+  const end = snapshot.messages.findIndex((m) => m.key === before);
+  if (end <= 0) return [];
+  const replied = repliedTo(snapshot.messages);
+  return snapshot.messages.slice(Math.max(0, end - limit), end).map((m) => cachedMessage(m, cache, deliveries, replied));
+}
+
+function cachedMessage(m: MessageView, cache: WireCache, deliveries: DeliveryBook, replied: ReadonlySet<string>): WireMessage {
+  const delivery = deliveryOf(m, deliveries, replied);
+  const hit = cache.messages.get(m);
+  if (hit?.delivery === delivery) return hit.wire;
+  const wire = messageOf(m, delivery);
+  cache.messages.set(m, { delivery, wire });
+  return wire;
+}
+
+function cachedTasks(views: readonly TaskView[], i: StateInputs): WireTask[] {
+  const next = new Map<string, { sig: string; wire: WireTask }>();
+  const out = views.map((v) => {
+    const claims = i.claimsOf(v.task.id);
+    const sig = JSON.stringify([v.task, v.ready, v.openBlockers, claims]);
+    const hit = i.cache.tasks.get(v.task.id);
+    const entry = hit?.sig === sig ? hit : { sig, wire: taskOf(v, claims) };
+    next.set(v.task.id, entry);
+    return entry.wire;
+  });
+  i.cache.tasks = next;
+  return out;
 }
 
 function memberOf(m: MemberView, capabilities: string[], host: string, bridged: boolean): WireMember {
@@ -124,9 +181,15 @@ function leaseOf(l: PathLease): WireLease {
   return { id: l.id, holder: l.holder, repo: l.repo, paths: [...l.paths], shared: l.shared, reason: l.reason, token: l.token, acquiredAt: l.acquiredAt, expiresAt: l.expiresAt };
 }
 
-function messageOf(m: MessageView, deliveries: DeliveryBook, replied: ReadonlySet<string>): WireMessage {
-  const e = m.entry as MessageView['entry'] & { msg_id?: string; in_reply_to?: string; reply_expected?: boolean };
-  const delivery = deliveries.stateOf(m.to, m.entry, { read: m.status === 'read', replied: e.msg_id !== undefined && replied.has(`${e.msg_id}\u0000${m.to}`) });
+type Entry = MessageView['entry'] & { msg_id?: string; in_reply_to?: string; reply_expected?: boolean };
+
+function deliveryOf(m: MessageView, deliveries: DeliveryBook, replied: ReadonlySet<string>): string {
+  const e = m.entry as Entry;
+  return deliveries.stateOf(m.to, m.entry, { read: m.status === 'read', replied: e.msg_id !== undefined && replied.has(`${e.msg_id}\u0000${m.to}`) });
+}
+
+function messageOf(m: MessageView, delivery: string): WireMessage {
+  const e = m.entry as Entry;
   const type = m.parsed.kind === 'structured' ? m.parsed.message.type : m.parsed.kind === 'plain' ? undefined : m.parsed.type;
   return {
     key: m.key,

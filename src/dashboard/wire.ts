@@ -1,6 +1,6 @@
 /**
  * The shapes `mailroom dashboard` sends its page (JSON over HTTP and server-sent events). Plain
- * interfaces with no imports, so the browser code (src/dashboard/page/) shares them with the
+ * interfaces (and one constant) with no imports, so the browser code (src/dashboard/page/) shares them with the
  * server without pulling in Node modules. Times are ISO-8601 strings or epoch ms, as named.
  */
 
@@ -144,8 +144,13 @@ export interface WireDeadLetter {
   summary: string;
 }
 
-/** Everything the page draws, pushed whole on every change (`event: state`). */
+/**
+ * Everything the page draws: sent whole when an event stream opens (`event: state`, and by
+ * `GET /api/state`), then kept current by {@link WirePatch}es (`event: patch`).
+ */
 export interface WireState {
+  /** Version: 1 for the first state built, one more per patch. */
+  version: number;
   team: string;
   exists: boolean;
   /** Claude Code ended the session that owned the team. */
@@ -174,6 +179,42 @@ export interface WireState {
   problems: string[];
   /** Epoch ms when this state was built. */
   at: number;
+}
+
+/** The lists of a {@link WireState} that patches carry item by item, and each one's key field. */
+export const LIST_KEYS = { members: 'name', tasks: 'id', messages: 'key', requests: 'id', deadLetters: 'id', leases: 'id' } as const;
+
+/** A list of a {@link WireState}. */
+export type WireListName = keyof typeof LIST_KEYS;
+
+/**
+ * What changed in one list: items new or changed (whole), keys gone, and the full key order only
+ * when it is not "the old order, minus the removed, plus the new ones at the end in `upsert` order".
+ */
+export interface WireListPatch<T> {
+  upsert: T[];
+  remove: string[];
+  order?: string[] | undefined;
+}
+
+/** The fields of a {@link WireState} that are not lists (nor the version). */
+export type WireScalars = Omit<WireState, WireListName | 'version'>;
+
+/**
+ * One change to the page's state (`event: patch`): applies to the state of version `base` and
+ * makes version `version` (= base + 1). A page whose state is not `base` reconnects for a new
+ * snapshot. Only what changed is present.
+ */
+export interface WirePatch {
+  base: number;
+  version: number;
+  scalars?: Partial<WireScalars> | undefined;
+  members?: WireListPatch<WireMember> | undefined;
+  tasks?: WireListPatch<WireTask> | undefined;
+  messages?: WireListPatch<WireMessage> | undefined;
+  requests?: WireListPatch<WireRequest> | undefined;
+  deadLetters?: WireListPatch<WireDeadLetter> | undefined;
+  leases?: WireListPatch<WireLease> | undefined;
 }
 
 /** One journal event as the timeline shows it. */

@@ -1,7 +1,8 @@
 /**
  * Entry of the interactive `mailroom watch`: follows the team (store watch → tracker), draws the
  * {@link WatchApp} in the terminal's alternate screen, sends messages as the lead, and restores the
- * terminal on exit. Loaded only when `watch` runs on a terminal.
+ * terminal on exit. Loaded only when `watch` runs on a terminal. It writes and reads only the
+ * streams the CLI adapter hands it ({@link TuiOptions}), never `process.stdout` itself.
  */
 import { render, useApp, useStdout } from 'ink';
 import { describeEvent } from '../core/live/watch-events.js';
@@ -15,8 +16,6 @@ import { terminalSafe } from '../core/text/terminal-text.js';
 import { WatchApp } from './app.js';
 import { hintScope, scopeHints } from '../core/text/hint-scope.js';
 
-/** A repair command with this command line's store options (`mailroom --root … doctor --fix`). */
-const fixCommand = (command: string) => scopeHints(`\`${command}\``, hintScope(process.argv.slice(2))).slice(1, -1);
 import { clock } from './format.js';
 import { useLiveSnapshot, useTerminalSize, type LiveState, type SnapshotSource } from './use-live-snapshot.js';
 
@@ -26,11 +25,19 @@ export interface TuiOptions {
   team: string;
   /** Journal what is seen. */
   record: boolean;
+  /** The terminal the screen is drawn on (its size is read from it), and where the closing line goes. */
+  stdout: NodeJS.WriteStream;
+  /** The terminal's keys. */
+  stdin: NodeJS.ReadStream;
+  /** Where ink reports its own errors. */
+  stderr: NodeJS.WriteStream;
+  /** The command line's arguments after `mailroom` (its store options are added to repair hints). */
+  args: readonly string[];
 }
 
 type Answer = (id: string, approve: boolean, reason: string | undefined) => Promise<string>;
 
-function Live({ source, onSend, onAnswer }: { source: SnapshotSource; onSend(to: string, text: string): Promise<string>; onAnswer: Answer }) {
+function Live({ source, onSend, onAnswer, fixCommand }: { source: SnapshotSource; onSend(to: string, text: string): Promise<string>; onAnswer: Answer; fixCommand(command: string): string }) {
   const { snapshot, status, requests } = useLiveSnapshot(source);
   const { stdout } = useStdout();
   const { columns, rows } = useTerminalSize(stdout);
@@ -50,6 +57,8 @@ function endLine(snapshot: TeamSnapshot): string {
  * already being removed). @throws TEAM_NOT_FOUND (before the screen opens)
  */
 export async function runTui(o: TuiOptions): Promise<void> {
+  // A repair command with this command line's store options (`mailroom --root … doctor --fix`).
+  const fixCommand = (command: string) => scopeHints(`\`${command}\``, hintScope(o.args)).slice(1, -1);
   const listeners = new Set<(state: LiveState) => void>();
   let status: string | undefined;
   let latest: TeamSnapshot | undefined;
@@ -91,13 +100,13 @@ export async function runTui(o: TuiOptions): Promise<void> {
   };
   if (following.initial.ended) {
     await following.close();
-    process.stdout.write(terminalSafe(endLine(following.initial)));
+    o.stdout.write(terminalSafe(endLine(following.initial)));
     return;
   }
   let ended = false;
-  process.stdout.write('\u001b[?1049h\u001b[H');
+  o.stdout.write('\u001b[?1049h\u001b[H');
   try {
-    const app = render(<Live source={source} onSend={onSend} onAnswer={onAnswer} />, { exitOnCtrlC: false });
+    const app = render(<Live source={source} onSend={onSend} onAnswer={onAnswer} fixCommand={fixCommand} />, { stdout: o.stdout, stdin: o.stdin, stderr: o.stderr, exitOnCtrlC: false });
     const stop = () => app.unmount();
     process.once('SIGTERM', stop);
     process.once('SIGHUP', stop);
@@ -109,8 +118,8 @@ export async function runTui(o: TuiOptions): Promise<void> {
     process.off('SIGTERM', stop);
     process.off('SIGHUP', stop);
   } finally {
-    process.stdout.write('\u001b[?1049l');
+    o.stdout.write('\u001b[?1049l');
     await following.close();
   }
-  if (ended) process.stdout.write(terminalSafe(endLine(following.current())));
+  if (ended) o.stdout.write(terminalSafe(endLine(following.current())));
 }

@@ -1,11 +1,15 @@
 /**
  * The dashboard in a real browser (Debian's Chromium through playwright-core) against the real
  * CLI: the page loads and shows the roster; a message sent from the CLI appears without a reload;
- * the keyboard switches views; approving a request in the page lets the teammate's command run;
- * an action the policy refuses shows the refusal and its rule. With $DASHBOARD_SCREENSHOTS set to
+ * the keyboard switches views; approving a request in the page lets the teammate's command run,
+ * denying one sends the teammate the refusal and its reason and runs nothing; an action the policy
+ * refuses shows the refusal and its rule; without the token the browser gets 401; a form on another
+ * page posting to the dashboard is refused and acts on nothing. With $DASHBOARD_SCREENSHOTS set to
  * a directory, the views are saved there as PNGs (docs/dashboard/ is made that way).
  */
 import { access, readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -96,6 +100,63 @@ it('approving a request in the page lets the teammate\'s command run', async () 
   await card.getByRole('button', { name: 'Approve' }).click();
   await page.locator('p.result.ok', { hasText: 'Approved' }).waitFor();
   await until(() => access(marker).then(() => true, () => false), 30_000, 'the approved command to run');
+}, 180_000);
+
+it('denying a request in the page sends the teammate the refusal with its reason, and its command does not run', async () => {
+  const marker = join(dir.path, 'denied.txt');
+  await mailroomOk(dir.path, 'task', 'add', 'Write the other marker', '--metadata', `command=echo no > ${marker}`);
+  await page.keyboard.press('5');
+  const card = page.locator('ul.cards li', { hasText: 'carol' });
+  await card.waitFor({ timeout: 30_000 });
+  await card.locator('input[name=reason]').fill('not on this machine');
+  await card.getByRole('button', { name: 'Deny' }).click();
+  await page.locator('p.result.ok', { hasText: /Denied .*the answer went to carol/ }).waitFor();
+  await card.waitFor({ state: 'detached', timeout: 10_000 });
+  // The answer carol got is the denial with its reason, journalled as every message is.
+  await until(async () => /not on this machine/.test((await mailroomOk(dir.path, 'log', '--json')).stdout), 30_000, 'the denial to reach carol');
+  await expect(access(marker).then(() => true, () => false)).resolves.toBe(false);
+}, 180_000);
+
+it('without its token the dashboard answers 401, in a browser that never had it', async () => {
+  const fresh = await browser.newContext();
+  try {
+    const p = await fresh.newPage();
+    const bare = new URL(dash.url);
+    bare.searchParams.delete('token');
+    for (const path of [bare.pathname + bare.search, '/api/state', '/api/events', '/assets/app.js']) {
+      const res = await p.goto(new URL(path, bare).href);
+      expect(res?.status(), path).toBe(401);
+    }
+    await expect(p.locator('body').textContent()).resolves.toContain('needs its token');
+  } finally {
+    await fresh.close();
+  }
+}, 180_000);
+
+it('a form on another page that posts to the dashboard is refused and acts on nothing', async () => {
+  // Another origin (same machine, another port: the browser sends it the dashboard's cookie, the harder case).
+  const target = new URL('/api/action', dash.url).href;
+  const body = JSON.stringify({ kind: 'send', to: 'alice', text: 'sent from another site' });
+  const other: Server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(`<form id="f" method="POST" action="${target}" enctype="text/plain"><input type="hidden" name='${body.slice(0, -2)}' value='${body.slice(-2)}'></form><script>document.getElementById('f').submit()</script>`);
+  });
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  const context = await browser.newContext();
+  try {
+    const p = await context.newPage();
+    await p.goto(dash.url); // the dashboard's cookie is now in this browser
+    await p.getByRole('table', { name: 'Roster' }).waitFor();
+    const answered = p.waitForResponse((r) => r.url() === target);
+    await p.goto(`http://127.0.0.1:${(other.address() as AddressInfo).port}/`);
+    const res = await answered;
+    expect(res.status()).toBe(403);
+    await expect(res.text()).resolves.toMatch(/needs the x-mailroom-token header/);
+    await expect(mailroomOk(dir.path, 'log', '--json').then((r) => r.stdout)).resolves.not.toContain('sent from another site');
+  } finally {
+    await context.close();
+    await new Promise((resolve) => other.close(resolve));
+  }
 }, 180_000);
 
 it('an action the policy refuses shows the refusal and its rule', async () => {

@@ -7,13 +7,14 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTeam } from '../../src/core/teams/team-lifecycle.js';
-import { spawnMember } from '../../src/core/members/spawn.js';
+import { removeMember, spawnMember } from '../../src/core/members/spawn.js';
 import { addTask } from '../../src/core/tasks/board.js';
 import { claimTask } from '../../src/core/tasks/claim.js';
 import { updateTask } from '../../src/core/tasks/update.js';
 import { acquireLease, releaseLeases } from '../../src/core/leases/path-leases.js';
 import { sendMessage } from '../../src/core/messages/send.js';
 import { markRead } from '../../src/core/messages/inbox-read.js';
+import { deadLetterDeparted } from '../../src/core/messages/dead-letters.js';
 import { openFsStores, openStores, resolveSelection } from '../../src/store/open.js';
 import type { Stores } from '../../src/store/selection.js';
 import { startDashboard, type Dashboard } from '../../src/dashboard/server.js';
@@ -82,17 +83,31 @@ describe.each(backends)('dashboard claims and leases on $name', (backend) => {
     expect(s.tasks[0]!.fencingToken).toBe(3);
   });
 
-  it('shows each message\'s delivery state: queued, read, replied', async () => {
+  it('shows each message\'s delivery state: queued, delivered, read, replied, dead-lettered', async () => {
     await setUp();
+    await spawnMember({ root: stores, team, name: 'carol' });
     d = await startDashboard({ stores, team, storeLabel: 'test' });
     const target = { root: stores, team };
     const asked = await sendMessage({ ...target, to: 'alice', text: 'which parser?', extras: { reply_expected: true } });
     await sendMessage({ ...target, to: 'bob', text: 'fyi' });
+    await sendMessage({ ...target, to: 'carol', text: 'handed out' });
+    await sendMessage({ ...target, to: 'carol', text: 'unread when carol left' });
     const of = (s: WireState, text: string) => s.messages.find((m) => m.text === text)?.delivery;
-    await nextState(d, (s) => of(s, 'which parser?') === 'queued' && of(s, 'fyi') === 'queued');
+    await nextState(d, (s) => of(s, 'which parser?') === 'queued' && of(s, 'fyi') === 'queued' && of(s, 'handed out') === 'queued');
+    // Handed to a consumer (a runtime's take: leased, not acknowledged): delivered, still unread.
+    const carolInbox = await stores.team.readInbox(team, 'carol');
+    const taken = await stores.team.takeUnread(team, 'carol', { reader: 'test-reader', limit: 1 });
+    expect(taken.value.entries.map((e) => e.text)).toEqual(['handed out']);
+    expect(carolInbox.every((e) => e.read !== true)).toBe(true);
+    await nextState(d, (s) => of(s, 'handed out') === 'delivered' && of(s, 'unread when carol left') === 'queued');
     await markRead({ ...target, agent: 'bob', entries: await stores.team.readInbox(team, 'bob') });
     await sendMessage({ ...target, from: 'alice', to: 'team-lead', text: 'the new one', extras: { in_reply_to: asked.entry.msg_id } });
     await nextState(d, (s) => of(s, 'fyi') === 'read' && of(s, 'which parser?') === 'replied' && of(s, 'the new one') === 'queued');
+    // carol leaves with mail she never read: it goes to the dead letters (as `team stop` and `leave` do).
+    await removeMember({ ...target, name: 'carol' });
+    await deadLetterDeparted({ ...target, name: 'carol' });
+    const s = await nextState(d, (x) => of(x, 'unread when carol left') === 'dead-lettered' && x.deadLetters.length > 0);
+    expect(s.deadLetters.map((l) => l.summary)).toContain('unread when carol left');
   });
 
   it('shows path leases as they are acquired and released, without a reload', async () => {

@@ -1,7 +1,8 @@
 /** Raw HTTP against an in-process dashboard (tests set Host and Origin as another site would), and its event stream read until a state matches. */
 import { request } from 'node:http';
 import type { Dashboard } from '../../src/dashboard/server.js';
-import type { WireState } from '../../src/dashboard/wire.js';
+import type { WirePatch, WireState } from '../../src/dashboard/wire.js';
+import { applyPatch } from '../../src/dashboard/patch.js';
 
 /** A reply: status and body text. */
 export interface Reply {
@@ -26,11 +27,15 @@ export function http(d: Dashboard, path: string, o: { method?: string; headers?:
 export const post = (d: Dashboard, action: unknown, headers: Record<string, string> = {}) =>
   http(d, '/api/action', { method: 'POST', headers: { 'content-type': 'application/json', 'x-mailroom-token': d.token, ...headers }, body: JSON.stringify(action) });
 
-/** Reads server-sent `state` events until `until` holds for one; resolves with it. */
+/**
+ * Reads the event stream as the page does — the opening `state`, then each `patch` applied to it —
+ * until `until` holds for the state; resolves with it.
+ */
 export function nextState(d: Dashboard, until: (s: WireState) => boolean): Promise<WireState> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port: d.port, path: `/api/events?token=${d.token}` }, (res) => {
       let buf = '';
+      let state: WireState | undefined;
       res.setEncoding('utf8');
       res.on('data', (c: string) => {
         buf += c;
@@ -40,7 +45,10 @@ export function nextState(d: Dashboard, until: (s: WireState) => boolean): Promi
           buf = buf.slice(i + 2);
           const data = block.split('\n').find((l) => l.startsWith('data: '));
           if (!data) continue;
-          const s = JSON.parse(data.slice(6)) as WireState;
+          const patch = block.startsWith('event: patch');
+          if (patch && !state) return reject(new Error('The event stream sent a patch before its opening state.'));
+          const s = patch ? applyPatch(state!, JSON.parse(data.slice(6)) as WirePatch) : (JSON.parse(data.slice(6)) as WireState);
+          state = s;
           if (until(s)) {
             req.destroy();
             resolve(s);

@@ -11,7 +11,9 @@
  * - The two backends do not import each other; the contracts import no backend.
  * - src/domain/ imports only protocol, errors, itself and pure computation (no I/O: node:crypto's
  *   hashes, fastest-levenshtein's edit distance for did-you-mean), so every backend can use it.
- * - No layer imports one above it; the TUI does not import the CLI (the CLI starts the TUI).
+ * - No layer imports one above it; the TUI does not import the CLI (the CLI starts the TUI), and
+ *   takes its streams and arguments from the CLI instead of reading `process.stdout`, `stdin`,
+ *   `stderr` or `argv` itself.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, posix, relative } from 'node:path';
@@ -140,5 +142,19 @@ describe('layering', () => {
   it('src/protocol imports only zod, node:crypto, errors and itself', () => {
     const bad = IMPORTS.filter((i) => layerOf(i.file) === 'protocol' && (i.target === undefined ? !PROTOCOL_PACKAGES.test(i.spec) : !['protocol', 'errors'].includes(layerOf(i.target))));
     expect(bad).toEqual([]);
+  });
+
+  it('src/tui imports nothing of src/cli, and takes its streams and arguments from the CLI', async () => {
+    expect(IMPORTS.filter((i) => layerOf(i.file) === 'tui' && i.target !== undefined && layerOf(i.target) === 'cli')).toEqual([]);
+    const reads: string[] = [];
+    for (const file of ALL.filter((f) => layerOf(f) === 'tui')) {
+      const text = await readFile(join(SRC, file), 'utf8');
+      for (const m of text.matchAll(/process\.(stdout|stdin|stderr|argv)\b/g)) {
+        // Mentions in comments do not count.
+        const line = text.slice(text.lastIndexOf('\n', m.index) + 1, m.index);
+        if (!/^\s*(\*|\/\/)/.test(line)) reads.push(`${file}: ${m[0]}`);
+      }
+    }
+    expect(reads).toEqual([]);
   });
 });

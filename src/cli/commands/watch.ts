@@ -41,6 +41,7 @@ export const watchCommand: CommandModule<GlobalArgs, WatchArgs> = {
     // import). Both ends are a terminal here, so a person is looking: show the live screen.
     for (const key of ['CI', 'CONTINUOUS_INTEGRATION']) if (process.env[key] !== undefined) process.env[key] = 'false';
     const { runTui } = await import('../../tui/run.js');
-    await runTui({ store: root, team, record });
+    // The CLI is the adapter that owns the process: the screen gets its streams and arguments from here.
+    await runTui({ store: root, team, record, stdout: process.stdout, stdin: process.stdin, stderr: process.stderr, args: process.argv.slice(2) });
   },
 };

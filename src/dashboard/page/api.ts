@@ -1,9 +1,10 @@
 /**
  * The page's link to its server: the token (taken from the URL once, then kept for the tab and
  * dropped from the address bar), JSON GETs, actions as POSTs with the token header, and the
- * server-sent event stream of {@link WireState}s.
+ * server-sent event stream: one whole {@link WireState}, then {@link WirePatch}es applied to it.
  */
-import type { WireAction, WireActionResult, WireState } from '../wire.js';
+import { applyPatch } from '../patch.js';
+import type { WireAction, WireActionResult, WireMessage, WirePatch, WireState } from '../wire.js';
 
 const TOKEN_KEY = 'mailroom-dashboard-token';
 
@@ -50,13 +51,58 @@ export async function act(team: string | undefined, action: WireAction): Promise
   }
 }
 
-/** Follows the team's state; returns a function that stops. `onLink(false)` while reconnecting. */
-export function follow(team: string | undefined, onState: (s: WireState) => void, onLink: (up: boolean) => void): () => void {
-  const source = new EventSource(withTeam('/api/events', team, { token }));
-  source.addEventListener('state', (e) => {
-    onLink(true);
-    onState(JSON.parse((e as MessageEvent<string>).data) as WireState);
-  });
-  source.onerror = () => onLink(false);
+/**
+ * Follows the team's state; returns a function that stops. `onLink(false)` while reconnecting. The
+ * stream opens with the whole state (or, given the `initial` state the page came with and still
+ * current, says so: `event: current`) and then carries patches; a patch that is not for the state
+ * the page holds (one was lost) closes the stream and opens a new one, which starts with the whole
+ * state again — as does the browser's own reconnect after the server went away.
+ */
+export function follow(team: string | undefined, onState: (s: WireState) => void, onLink: (up: boolean) => void, initial?: WireState): () => void {
+  let state: WireState | undefined = initial;
+  let source: EventSource;
+  if (initial) onState(initial);
+  const open = () => {
+    source = new EventSource(withTeam('/api/events', team, { token, ...(state ? { since: String(state.version) } : {}) }));
+    source.addEventListener('current', () => onLink(true));
+    source.addEventListener('state', (e) => {
+      onLink(true);
+      state = JSON.parse((e as MessageEvent<string>).data) as WireState;
+      onState(state);
+    });
+    source.addEventListener('patch', (e) => {
+      const patch = JSON.parse((e as MessageEvent<string>).data) as WirePatch;
+      if (!state || patch.base !== state.version) {
+        source.close();
+        state = undefined;
+        onLink(false);
+        return open();
+      }
+      state = applyPatch(state, patch);
+      onState(state);
+    });
+    source.onerror = () => onLink(false);
+  };
+  open();
   return () => source.close();
+}
+
+/**
+ * The state the page came with (the server puts it in a JSON data block), once; undefined after
+ * the first call or when there is none.
+ */
+export function takeInitialState(): WireState | undefined {
+  const block = document.getElementById('mailroom-state');
+  if (!block?.textContent) return undefined;
+  block.remove();
+  try {
+    return JSON.parse(block.textContent) as WireState;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Messages older than the one keyed `before` (oldest first), for the flow's "older" button. */
+export function olderMessages(team: string | undefined, before: string, limit = 200): Promise<WireMessage[]> {
+  return getJson<WireMessage[]>('/api/messages', team, { before, limit: String(limit) });
 }

@@ -2,9 +2,10 @@
  * The message flow across all inboxes (asks threaded with their replies, each with its delivery
  * state), the send form, the open requests with approve / deny, and the dead letters with retry.
  */
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { html } from './html.js';
 import { clock } from './format.js';
+import { memo } from './memo.js';
 import type { WireDeadLetter, WireMessage, WireRequest, WireState } from '../wire.js';
 
 /** Messages in order, each reply placed right under the ask it answers. */
@@ -27,17 +28,39 @@ export interface MessagesProps {
   to: string;
   setTo(to: string): void;
   onSend(to: string, text: string, ask: boolean): Promise<boolean>;
+  /** Messages older than the one keyed `before`, oldest first (the server pages back through the history). */
+  onOlder(before: string): Promise<WireMessage[]>;
 }
 
+/** One message of the flow; redrawn only when the message (or its place in a thread) changed. */
+const MessageRow = memo(({ m, depth }: { m: WireMessage; depth: number }) => html`<li class=${`msg ${m.status}${depth ? ' reply' : ''}`} data-key=${m.key}>
+      <span class="time">${clock(m.timestamp)}</span>
+      <span class="who">${m.from} → ${m.to}</span>
+      <span class="line">${m.replyExpected ? html`<span class="tag">ask</span> ` : ''}${m.inReplyTo ? html`<span class="tag">reply</span> ` : ''}${m.line}</span>
+      <span class=${`delivery ${m.delivery}`} title="delivery state">${m.delivery}</span>
+    </li>`);
+
 /** The flow and the send form. */
-export function Messages({ state, to, setTo, onSend }: MessagesProps) {
+export function Messages({ state, to, setTo, onSend, onOlder }: MessagesProps) {
   const [text, setText] = useState('');
   const [asking, setAsking] = useState(false);
+  // Pages fetched with "older messages": history, not followed live (the journal has their later fate).
+  const [older, setOlder] = useState<WireMessage[]>([]);
   const submit = async (e: Event) => {
     e.preventDefault();
     if (await onSend(to, text, asking)) setText('');
   };
-  const rows = threaded(state.messages);
+  const rows = useMemo(() => {
+    const live = new Set(state.messages.map((m) => m.key));
+    return threaded([...older.filter((m) => !live.has(m.key)), ...state.messages]);
+  }, [older, state.messages]);
+  const shown = older.length + state.messages.length;
+  const first = older[0] ?? state.messages[0];
+  const loadOlder = async () => {
+    if (!first) return;
+    const page = await onOlder(first.key).catch(() => []);
+    setOlder([...page, ...older]);
+  };
   return html`<div>
     <form class="inline" onSubmit=${submit} aria-label="Send a message">
       <label>To <select name="to" value=${to} onChange=${(e: Event) => setTo((e.target as HTMLSelectElement).value)}>
@@ -47,13 +70,8 @@ export function Messages({ state, to, setTo, onSend }: MessagesProps) {
       <label><input type="checkbox" name="ask" checked=${asking} onChange=${(e: Event) => setAsking((e.target as HTMLInputElement).checked)} /> ask (wait for a reply)</label>
       <button type="submit">Send</button>
     </form>
-    <p class="meta">${state.messageTotal > state.messages.length ? `The newest ${state.messages.length} of ${state.messageTotal} messages; older ones are in the journal.` : ''}</p>
-    <ol class="flow" aria-label="Messages">${rows.map(({ m, depth }) => html`<li key=${m.key} class=${`msg ${m.status}${depth ? ' reply' : ''}`} data-key=${m.key}>
-      <span class="time">${clock(m.timestamp)}</span>
-      <span class="who">${m.from} → ${m.to}</span>
-      <span class="line">${m.replyExpected ? html`<span class="tag">ask</span> ` : ''}${m.inReplyTo ? html`<span class="tag">reply</span> ` : ''}${m.line}</span>
-      <span class=${`delivery ${m.delivery}`} title="delivery state">${m.delivery}</span>
-    </li>`)}</ol>
+    ${state.messageTotal > shown ? html`<p class="meta">The newest ${shown} of ${state.messageTotal} messages${older.length ? ` (the ${older.length} oldest shown as they were when fetched)` : ''}. <button class="older" onClick=${loadOlder}>Show ${Math.min(200, state.messageTotal - shown)} older</button></p>` : ''}
+    <ol class="flow" aria-label="Messages">${rows.map(({ m, depth }) => html`<${MessageRow} key=${m.key} m=${m} depth=${depth} />`)}</ol>
   </div>`;
 }
 

@@ -1,10 +1,14 @@
 /** Small formatting helpers for the page. */
 
+// One formatter for the page: `toLocaleTimeString` with options builds a new Intl.DateTimeFormat on
+// every call (milliseconds each in Chromium), which made drawing 500 messages take seconds.
+const TIME = new Intl.DateTimeFormat([], { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+
 /** `09:33:51` of an ISO-8601 time or epoch ms, in the viewer's time zone. */
 export function clock(at: string | number | undefined): string {
   if (at === undefined) return '-';
   const d = new Date(at);
-  return Number.isNaN(d.getTime()) ? '-' : d.toLocaleTimeString([], { hour12: false });
+  return Number.isNaN(d.getTime()) ? '-' : TIME.format(d);
 }
 
 /** `3 s ago`, `2 min ago` of an epoch ms, judged at `now`. */

@@ -1,7 +1,10 @@
 /**
- * The task board as a dependency graph: dagre (loaded as its own script, `window.dagre`) lays the
- * tasks out left to right along their `blockedBy` edges; drawn as SVG, coloured by status.
+ * The task board as a dependency graph: dagre (its own script, `window.dagre`, loaded the first
+ * time the graph is shown so that it costs the first paint nothing) lays the tasks out left to
+ * right along their `blockedBy` edges, again only when the tasks changed; drawn as SVG, coloured
+ * by status.
  */
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { html } from './html.js';
 import type { WireTask } from '../wire.js';
 
@@ -23,11 +26,35 @@ interface Dagre {
 const W = 190;
 const H = 44;
 
-/** The SVG graph of `tasks` (a message when dagre did not load). */
+let loading: Promise<Dagre | undefined> | undefined;
+const loaded = (): Dagre | undefined => (window as unknown as { dagre?: Dagre }).dagre;
+
+/** dagre, its script added to the page on first use; undefined when it fails to load. */
+function loadDagre(): Promise<Dagre | undefined> {
+  loading ??= new Promise((resolve) => {
+    const script = document.createElement('script');
+    script.src = '/assets/dagre.min.js';
+    script.onload = () => resolve(loaded());
+    script.onerror = () => resolve(undefined);
+    document.head.append(script);
+  });
+  return loading;
+}
+
+/** The SVG graph of `tasks` (a message while dagre loads, or when it did not). */
 export function TaskGraph({ tasks }: { tasks: WireTask[] }) {
-  const dagre = (window as unknown as { dagre?: Dagre }).dagre;
-  if (!dagre) return html`<p class="empty">The graph layout did not load.</p>`;
+  const [dagre, setDagre] = useState<Dagre | 'failed' | undefined>(loaded());
+  useEffect(() => {
+    if (!dagre) void loadDagre().then((d) => setDagre(d ?? 'failed'));
+  }, []);
+  const drawn = useMemo(() => (dagre && dagre !== 'failed' && tasks.length > 0 ? draw(dagre, tasks) : undefined), [dagre, tasks]);
+  if (dagre === 'failed') return html`<p class="empty">The graph layout did not load.</p>`;
+  if (!dagre) return html`<p class="empty">Loading the graph layout…</p>`;
   if (tasks.length === 0) return html`<p class="empty">No tasks yet.</p>`;
+  return drawn;
+}
+
+function draw(dagre: Dagre, tasks: WireTask[]) {
   const g = new dagre.graphlib.Graph();
   g.setGraph({ rankdir: 'LR', nodesep: 14, ranksep: 48, marginx: 8, marginy: 8 });
   g.setDefaultEdgeLabel(() => ({}));

@@ -8,7 +8,7 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { html } from './html.js';
-import { act, follow, getJson, teamInUrl } from './api.js';
+import { act, follow, getJson, olderMessages, takeInitialState, teamInUrl } from './api.js';
 import { plural } from './format.js';
 import { Roster } from './roster.js';
 import { Tasks } from './tasks.js';
@@ -30,9 +30,12 @@ const TABS = [
 ] as const;
 type Tab = (typeof TABS)[number][0];
 
+/** The state the page came with, used by the first follow only. */
+let initial = takeInitialState();
+
 function App() {
   const [team, setTeam] = useState<string | undefined>(teamInUrl());
-  const [state, setState] = useState<WireState | undefined>(undefined);
+  const [state, setState] = useState<WireState | undefined>(initial);
   const [version, setVersion] = useState(0);
   const [linked, setLinked] = useState(false);
   const [teams, setTeams] = useState<string[]>([]);
@@ -41,7 +44,11 @@ function App() {
   const [to, setTo] = useState('');
   const [transcript, setTranscript] = useState<string | undefined>(undefined);
 
-  useEffect(() => follow(team, (s) => { setState(s); setVersion((v) => v + 1); }, setLinked), [team]);
+  useEffect(() => {
+    const first = initial;
+    initial = undefined;
+    return follow(team, (s) => { setState(s); setVersion((v) => v + 1); }, setLinked, first);
+  }, [team]);
   useEffect(() => { getJson<string[]>('/api/teams', undefined).then(setTeams, () => undefined); }, [version === 1]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -92,7 +99,7 @@ function App() {
       ${tab === 'roster' ? html`<${Roster} state=${state} onMessage=${(m: string) => { setTo(m); setTab('messages'); }} onStop=${(m: string) => run({ kind: 'stop', name: m })} onResume=${(m: string) => run({ kind: 'resume', name: m })} onTranscript=${setTranscript} />` : ''}
       ${tab === 'tasks' ? html`<${Tasks} state=${state} onAdd=${(subject: string, blockedBy: string[], owner: string | undefined) => run({ kind: 'addTask', subject, ...(blockedBy.length ? { blockedBy } : {}), ...(owner ? { owner } : {}) })} onLink=${(id: string, blockedBy: string) => run({ kind: 'link', id, blockedBy })} />` : ''}
       ${tab === 'graph' ? html`<${TaskGraph} tasks=${state.tasks} />` : ''}
-      ${tab === 'messages' ? html`<${Messages} state=${state} to=${recipient} setTo=${setTo} onSend=${(m: string, text: string, ask: boolean) => run(ask ? { kind: 'ask', to: m, text } : { kind: 'send', to: m, text })} />` : ''}
+      ${tab === 'messages' ? html`<${Messages} state=${state} to=${recipient} setTo=${setTo} onSend=${(m: string, text: string, ask: boolean) => run(ask ? { kind: 'ask', to: m, text } : { kind: 'send', to: m, text })} onOlder=${(before: string) => olderMessages(team, before)} />` : ''}
       ${tab === 'requests' ? html`<${Requests} requests=${state.requests} onAnswer=${(id: string, approve: boolean, reason: string) => run({ kind: 'answer', requestId: id, approve, ...(reason ? { reason } : {}) })} />` : ''}
       ${tab === 'dead' ? html`<${DeadLetters} letters=${state.deadLetters} onRetry=${(id: string) => run({ kind: 'retry', id })} />` : ''}
       ${tab === 'journal' ? html`<${Journal} team=${team} version=${version} />` : ''}

@@ -1,7 +1,8 @@
 /** The task board as a table (ready, blocked by, owner, fencing token) with the forms that add a task and a dependency. */
-import { useState } from 'preact/hooks';
+import { useCallback, useState } from 'preact/hooks';
 import { html } from './html.js';
 import { clock } from './format.js';
+import { memo } from './memo.js';
 import type { WireClaim, WireState, WireTask } from '../wire.js';
 
 function board(t: WireTask): string {
@@ -21,6 +22,14 @@ function ClaimList({ claims }: { claims: WireClaim[] }) {
     </tr>`)}</tbody></table>`;
 }
 
+/** One task row (its detail when open); redrawn only when the task or its openness changed. */
+const TaskRow = memo(({ t, open, toggle }: { t: WireTask; open: boolean; toggle(id: string): void }) => html`<tr data-task=${t.id} tabindex="0" class=${open ? 'open' : ''}
+          onClick=${() => toggle(t.id)} onKeyDown=${(e: KeyboardEvent) => e.key === 'Enter' && toggle(t.id)}>
+        <td>#${t.id}</td><td><span class=${`status status-${t.status}`}>${t.status}</span></td><td>${t.owner ?? '-'}</td>
+        <td>${board(t)}</td><td>${t.subject}${open ? html`<div class="detail">${t.description ? html`<p>${t.description}</p>` : ''}${t.metadata ? html`<pre>${t.metadata}</pre>` : ''}<${ClaimList} claims=${t.claims} /></div>` : ''}</td>
+        <td>${t.blocks.map((b) => `#${b}`).join(' ') || '-'}</td><td class="num">${t.fencingToken ?? '-'}</td>
+      </tr>`);
+
 /** Props of {@link Tasks}. */
 export interface TasksProps {
   state: WireState;
@@ -38,6 +47,7 @@ export function Tasks({ state, onAdd, onLink }: TasksProps) {
   const [linkId, setLinkId] = useState('');
   const [linkBy, setLinkBy] = useState('');
   const [open, setOpen] = useState<string | undefined>(undefined);
+  const toggle = useCallback((id: string) => setOpen((was) => (was === id ? undefined : id)), []);
   const submitAdd = async (e: Event) => {
     e.preventDefault();
     if (await onAdd(subject, ids(blockers), owner || undefined)) {
@@ -67,12 +77,7 @@ export function Tasks({ state, onAdd, onLink }: TasksProps) {
     </form>
     <table class="grid" aria-label="Tasks">
       <thead><tr><th>ID</th><th>Status</th><th>Owner</th><th>Board</th><th>Subject</th><th>Blocks</th><th>Fencing token</th></tr></thead>
-      <tbody>${state.tasks.map((t) => html`<tr key=${t.id} data-task=${t.id} tabindex="0" class=${open === t.id ? 'open' : ''}
-          onClick=${() => setOpen(open === t.id ? undefined : t.id)} onKeyDown=${(e: KeyboardEvent) => e.key === 'Enter' && setOpen(open === t.id ? undefined : t.id)}>
-        <td>#${t.id}</td><td><span class=${`status status-${t.status}`}>${t.status}</span></td><td>${t.owner ?? '-'}</td>
-        <td>${board(t)}</td><td>${t.subject}${open === t.id ? html`<div class="detail">${t.description ? html`<p>${t.description}</p>` : ''}${t.metadata ? html`<pre>${t.metadata}</pre>` : ''}<${ClaimList} claims=${t.claims} /></div>` : ''}</td>
-        <td>${t.blocks.map((b) => `#${b}`).join(' ') || '-'}</td><td class="num">${t.fencingToken ?? '-'}</td>
-      </tr>`)}</tbody>
+      <tbody>${state.tasks.map((t) => html`<${TaskRow} key=${t.id} t=${t} open=${open === t.id} toggle=${toggle} />`)}</tbody>
     </table>
   </div>`;
 }
