@@ -1,5 +1,6 @@
 /**
- * Loads the bundled CLI (dist/mailroom.cjs, built by scripts/bundle-cli.mjs) with a V8 code cache,
+ * Loads a bundled CLI (dist/mailroom.cjs, or a hot verb's own dist/mailroom-<verb>.cjs: see
+ * {@link bundleFor}; built by scripts/bundle-cli.mjs) with a V8 code cache,
  * so a start-up does not parse and compile the CLI again. Node ≥ 22 offers this as
  * `module.enableCompileCache()`; Node 20, which mailroom supports, caches compiled code only for
  * scripts (`vm.Script` `cachedData`), which is why the CLI is bundled as one CommonJS file.
