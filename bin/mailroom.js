@@ -9,10 +9,12 @@ if (!existsSync(join(__dirname, '..', 'dist', 'cli', 'launch.cjs'))) {
   process.stderr.write('mailroom: the CLI is not built (dist/ is missing). In a clone, run: npm run build\n');
   process.exit(1);
 }
-const { loadCli } = require('../dist/cli/launch.cjs');
+const { bundleFor, loadCli } = require('../dist/cli/launch.cjs');
 
-loadCli()
-  .main(process.argv.slice(2))
+const argv = process.argv.slice(2);
+// A hot verb runs from its own bundle (see VERB_BUNDLES in src/cli/launch.cts), any other from the full CLI.
+loadCli(bundleFor(argv))
+  .main(argv)
   .then((code) => {
     process.exitCode = code;
   });

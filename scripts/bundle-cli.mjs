@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Bundles the CLI (src/cli/main.ts and everything it reaches) into ONE CommonJS file,
-// dist/mailroom.cjs, which bin/mailroom.js runs from a V8 code cache (src/cli/launch.ts). Run by
+// dist/mailroom.cjs, which bin/mailroom.js runs from a V8 code cache (src/cli/launch.cts), and each
+// hot verb (src/cli/verbs/*.ts) into one of its own, dist/mailroom-<verb>.cjs. Run by
 // `npm run build` after tsc; the library (dist/index.js, the package's `exports`) is tsc's output
 // and is not affected. Why one CommonJS file: Node 20 can cache compiled code only for scripts
 // (vm.Script cachedData), not for ES modules; see docs/decisions.md "CLI start-up".
@@ -21,12 +22,19 @@
 //     paths (package.json for the version, bin/mailroom.js for spawned agents) resolve as there.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const OUT = join(ROOT, 'dist', 'mailroom.cjs');
+const DIST = join(ROOT, 'dist');
+/**
+ * Entries: the full CLI (dist/mailroom.cjs) and each hot verb's own bundle, src/cli/verbs/<name>.ts
+ * → dist/mailroom-<name>.cjs (the launcher picks one from the command words, src/cli/launch.cts).
+ * Each output is complete on its own: one process runs one bundle, so no module has two instances.
+ */
+const VERBS = (await readdir(join(ROOT, 'src', 'cli', 'verbs'))).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
+const ENTRIES = { mailroom: join(ROOT, 'src/cli/main.ts'), ...Object.fromEntries(VERBS.map((v) => [`mailroom-${v}`, join(ROOT, 'src/cli/verbs', `${v}.ts`)])) };
 /** Loaded from node_modules, never inlined: large, native parts, or needing their own module instance. */
 export const EXTERNAL = ['ink', 'react', 'react/*', '@anthropic-ai/sdk', '@anthropic-ai/sdk/*', 'openai', 'openai/*'];
 /**
@@ -147,8 +155,9 @@ const inkByImport = {
 
 const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
 const result = await build({
-  entryPoints: [join(ROOT, 'src/cli/main.ts')],
-  outfile: OUT,
+  entryPoints: ENTRIES,
+  outdir: DIST,
+  outExtension: { '.js': '.cjs' },
   bundle: true,
   platform: 'node',
   format: 'cjs',
@@ -164,10 +173,13 @@ const result = await build({
   define: { 'import.meta.url': '__mailroom_bundle_url' },
   banner: { js: `/* ${pkg.name} ${pkg.version} CLI bundle (scripts/bundle-cli.mjs) */ var __mailroom_bundle_url = require('node:url').pathToFileURL(__filename).href;` },
 });
-const code = await readFile(OUT, 'utf8');
-const left = code.match(/[^\w$.]import\(/g);
-if (left) throw new Error(`bundle-cli: ${left.length} import() call(s) left in ${OUT}; route them through ${DYNAMIC_IMPORT} (see the comment at DYNAMIC_IMPORT)`);
-// First line: a SHA-256 of the rest, the launcher's compile-cache key (src/cli/launch.cts), so a
-// start-up need not load node:crypto to hash 1 MB.
-await writeFile(OUT, `// sha256:${createHash('sha256').update(code).digest('hex')}\n${code}`);
-await writeFile(join(ROOT, 'dist', 'mailroom.meta.json'), JSON.stringify(result.metafile));
+for (const name of Object.keys(ENTRIES)) {
+  const out = join(DIST, `${name}.cjs`);
+  const code = await readFile(out, 'utf8');
+  const left = code.match(/[^\w$.]import\(/g);
+  if (left) throw new Error(`bundle-cli: ${left.length} import() call(s) left in ${out}; route them through ${DYNAMIC_IMPORT} (see the comment at DYNAMIC_IMPORT)`);
+  // First line: a SHA-256 of the rest, the launcher's compile-cache key (src/cli/launch.cts), so a
+  // start-up need not load node:crypto to hash 1 MB.
+  await writeFile(out, `// sha256:${createHash('sha256').update(code).digest('hex')}\n${code}`);
+}
+await writeFile(join(DIST, 'mailroom.meta.json'), JSON.stringify(result.metafile));

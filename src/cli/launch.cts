@@ -1,5 +1,6 @@
 /**
- * Loads the bundled CLI (dist/mailroom.cjs, built by scripts/bundle-cli.mjs) with a V8 code cache,
+ * Loads a bundled CLI (dist/mailroom.cjs, or a hot verb's own dist/mailroom-<verb>.cjs: see
+ * {@link bundleFor}; built by scripts/bundle-cli.mjs) with a V8 code cache,
  * so a start-up does not parse and compile the CLI again. Node ≥ 22 offers this as
  * `module.enableCompileCache()`; Node 20, which mailroom supports, caches compiled code only for
  * scripts (`vm.Script` `cachedData`), which is why the CLI is bundled as one CommonJS file.
@@ -22,6 +23,7 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import vm from 'node:vm';
+import { commandWords } from './command-words.cjs';
 
 /** The bundled CLI's exports. */
 export interface BundledCli {
@@ -32,8 +34,35 @@ export interface BundledCli {
 /** Path of the CLI bundle: dist/mailroom.cjs, next to this module's directory. */
 export const BUNDLE_PATH = join(__dirname, '..', 'mailroom.cjs');
 
-/** Cache entries kept per cache directory (older ones, of other versions, are removed). */
-const KEEP_ENTRIES = 16;
+/**
+ * The hot verbs' own bundles (src/cli/verbs/<name>.ts → dist/mailroom-<name>.cjs, built by
+ * scripts/bundle-cli.mjs): command words → bundle name. Each registers only its verb, so its
+ * start-up reads, deserializes and evaluates none of the other commands' code.
+ */
+export const VERB_BUNDLES: Readonly<Record<string, string>> = {
+  'team send': 'send',
+  'team broadcast': 'send',
+  'team ask': 'ask',
+  inbox: 'inbox',
+  task: 'task',
+  mcp: 'mcp',
+};
+
+/** Cache entries kept per cache directory (older ones, of other versions, are removed): a few installs' bundles. */
+const KEEP_ENTRIES = 32;
+
+/**
+ * The bundle to run for `argv` (without `node` and the script): a verb's own (see
+ * {@link VERB_BUNDLES}) when the command words name one, else the full CLI. Help, version and
+ * completion requests always go to the full CLI, which knows every command.
+ */
+export function bundleFor(argv: readonly string[]): string {
+  if (argv.some((a) => a === '--help' || a === '-h' || a === '--version' || a.startsWith('--get-yargs-completions'))) return BUNDLE_PATH;
+  const words = commandWords(argv);
+  const name = words && (VERB_BUNDLES[words.slice(0, 2).join(' ')] ?? VERB_BUNDLES[words[0] as string]);
+  return name ? join(__dirname, '..', `mailroom-${name}.cjs`) : BUNDLE_PATH;
+}
+
 
 /** Directory of the code cache, or undefined when it is turned off. */
 export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -45,13 +74,20 @@ export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string | 
 }
 
 /**
- * Compiles and runs the bundle (from the code cache when there is a valid entry) and returns its
+ * Compiles and runs the bundle `bundlePath` (default: the full CLI; see {@link bundleFor}) (from the code cache when there is a valid entry) and returns its
  * exports. A missing or rejected entry is written after `main` has run once (or as the process
  * exits, when main ended it), so it also holds the functions that run compiled (see {@link BundledCli}). Throws only when the bundle itself is
  * missing (`npm run build` makes it).
  */
 export function loadCli(bundlePath: string = BUNDLE_PATH): BundledCli {
-  const source = readFileSync(bundlePath);
+  let source: Buffer;
+  try {
+    source = readFileSync(bundlePath);
+  } catch (err) {
+    // A verb's own bundle missing (a build older than the launcher): the full CLI runs the verb too.
+    if (bundlePath === BUNDLE_PATH || (err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    return loadCli(BUNDLE_PATH);
+  }
   const dir = compileCacheDir();
   const hash = /^\/\/ sha256:([0-9a-f]{64})\n/.exec(source.subarray(0, 80).toString('latin1'))?.[1];
   const entry = dir && hash && join(dir, cacheEntryName(hash, bundlePath));

@@ -2,7 +2,7 @@
  * "Did you mean …?" for argument errors: an unknown command (`task get` → `task show`, `sned` →
  * `team send`), an unknown option (`--blocked` → `--blocked-by`, `--from` where the verb takes
  * `--as`), an argument a command does not take. Every message names the word as typed. Pure
- * functions over the raw argv and what yargs reports; main.ts turns them into USAGE errors.
+ * functions over the raw argv and what yargs reports; run-cli.ts turns them into USAGE errors.
  */
 import { closestMatch } from '../domain/suggest.js';
 

@@ -8,9 +8,10 @@
  * (docs/runtime.md "Orphaned commands").
  */
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 
 /** A process, named so that a later reuse of its pid is told apart. */
-export const ProcessIdentitySchema = z.looseObject({
+export const ProcessIdentitySchema = lazySchema(() => z.looseObject({
   /** OS process id. */
   pid: z.number().int().positive(),
   /**
@@ -18,7 +19,7 @@ export const ProcessIdentitySchema = z.looseObject({
    * be read (not Linux): such a process is never signalled by a reaper.
    */
   startTime: z.number().int().nonnegative().optional(),
-});
+}));
 
 /** A parsed {@link ProcessIdentitySchema}. */
 export type ProcessIdentity = z.infer<typeof ProcessIdentitySchema>;
@@ -28,7 +29,7 @@ export type ProcessIdentity = z.infer<typeof ProcessIdentitySchema>;
  * pid 1 is init, and a process group 1 does not exist: `kill(-1)` signals every process), and its
  * `pgid` equals its `pid`; a record that says otherwise was not written by mailroom and is never acted on.
  */
-export const CommandRecordSchema = z
+export const CommandRecordSchema = lazySchema(() => z
   .looseObject({
     /** Team name (config `name`). */
     team: z.string(),
@@ -49,7 +50,7 @@ export const CommandRecordSchema = z
     /** The runtime process that started it (`mailroom run`, `mailroom agent`, a library host). */
     owner: ProcessIdentitySchema,
   })
-  .refine((r) => r.pgid === r.pid, { message: 'pgid must equal pid (the command leads its own process group)', path: ['pgid'] });
+  .refine((r) => r.pgid === r.pid, { message: 'pgid must equal pid (the command leads its own process group)', path: ['pgid'] }));
 
 /** A parsed command record. */
 export type CommandRecord = z.infer<typeof CommandRecordSchema>;

@@ -4,6 +4,7 @@
  * allowed here and preserved by writers.
  */
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 
 /**
  * The eight palette colors Claude Code assigns to teammates (reference §2). Assignment is
@@ -16,7 +17,7 @@ export const PALETTE = ['red', 'blue', 'green', 'yellow', 'purple', 'orange', 'p
 export type PaletteColor = (typeof PALETTE)[number];
 
 /** One roster entry. Required fields follow Claude Code; everything else is optional and kept. */
-export const MemberSchema = z.looseObject({
+export const MemberSchema = lazySchema(() => z.looseObject({
   agentId: z.string(),
   name: z.string(),
   agentType: z.string().optional(),
@@ -32,13 +33,13 @@ export const MemberSchema = z.looseObject({
   isActive: z.boolean().optional(),
   mode: z.string().optional(),
   worktreePath: z.string().optional(),
-});
+}));
 
 /** A team member as stored in config.json. */
 export type Member = z.infer<typeof MemberSchema>;
 
 /** The whole config.json of a team. */
-export const TeamConfigSchema = z.looseObject({
+export const TeamConfigSchema = lazySchema(() => z.looseObject({
   name: z.string(),
   description: z.string().optional(),
   createdAt: z.number(),
@@ -48,7 +49,7 @@ export const TeamConfigSchema = z.looseObject({
   hiddenPaneIds: z.array(z.string()).optional(),
   teamAllowedPaths: z.array(z.unknown()).optional(),
   leadProcess: z.unknown().optional(),
-});
+}));
 
 /** A parsed team config. Unknown keys survive a read-modify-write. */
 export type TeamConfig = z.infer<typeof TeamConfigSchema>;

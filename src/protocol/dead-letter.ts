@@ -4,10 +4,11 @@
  * and retry them are in src/domain/dead-letters.ts.
  */
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { InboxEntrySchema } from './inbox.js';
 
 /** A dead letter as stored (docs/format.md "Dead letters"). */
-export const DeadLetterSchema = z.object({
+export const DeadLetterSchema = lazySchema(() => z.object({
   /** The entry's `msg_id`, else `dl-` and 12 hex digits of SHA-256 of its identity (Claude Code's entries have no msg_id). */
   id: z.string(),
   /** The member whose inbox it was in (who left). */
@@ -16,7 +17,7 @@ export const DeadLetterSchema = z.object({
   entry: InboxEntrySchema,
   /** When it was dead-lettered: ISO-8601 UTC with milliseconds. */
   at: z.string(),
-});
+}));
 
 /** One dead letter. */
 export type DeadLetter = z.infer<typeof DeadLetterSchema>;

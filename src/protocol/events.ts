@@ -13,6 +13,7 @@
  * support, or whose `kind` it does not know (a newer writer's), never fails on it.
  */
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { InboxEntrySchema } from './inbox.js';
 import { TaskSchema } from './task.js';
 
@@ -38,14 +39,14 @@ const base = {
 };
 
 /** A message that reached an inbox: the entry exactly as stored, and its recipient. */
-export const MessageEventSchema = z.looseObject({ ...base, kind: z.literal('message'), to: z.string(), entry: InboxEntrySchema });
+export const MessageEventSchema = lazySchema(() => z.looseObject({ ...base, kind: z.literal('message'), to: z.string(), entry: InboxEntrySchema }));
 
 /**
  * A message moved along its delivery states (queued → delivered → read → replied; or
  * released back to unread, cancelled, dead-lettered). `key` is the entry's identity
  * (`msg_id`, else from+timestamp+text, see `entryKey`).
  */
-export const DeliveryEventSchema = z.looseObject({
+export const DeliveryEventSchema = lazySchema(() => z.looseObject({
   ...base,
   kind: z.literal('delivery'),
   to: z.string(),
@@ -55,20 +56,20 @@ export const DeliveryEventSchema = z.looseObject({
   lease: z.string().optional(),
   /** For `replied`: the key of the reply. */
   reply: z.string().optional(),
-});
+}));
 
 /** A task created, changed or deleted: the task after the change (as last seen, for deletions). */
-export const TaskEventSchema = z.looseObject({
+export const TaskEventSchema = lazySchema(() => z.looseObject({
   ...base,
   kind: z.literal('task'),
   action: z.enum(['created', 'updated', 'deleted']),
   task: TaskSchema,
   /** Top-level task keys whose value changed (updates only; metadata-only changes list `metadata`). */
   changed: z.array(z.string()).optional(),
-});
+}));
 
 /** A member that joined, left or changed in the roster. */
-export const MemberEventSchema = z.looseObject({
+export const MemberEventSchema = lazySchema(() => z.looseObject({
   ...base,
   kind: z.literal('member'),
   action: z.enum(['joined', 'left', 'updated']),
@@ -76,17 +77,17 @@ export const MemberEventSchema = z.looseObject({
   agentId: z.string().optional(),
   /** Member keys whose value changed (`updated` only). */
   changed: z.array(z.string()).optional(),
-});
+}));
 
 /** The team itself was created, deleted (moved aside, restorable) or restored. */
-export const TeamLifecycleEventSchema = z.looseObject({ ...base, kind: z.literal('team'), action: z.enum(['created', 'deleted', 'restored']) });
+export const TeamLifecycleEventSchema = lazySchema(() => z.looseObject({ ...base, kind: z.literal('team'), action: z.enum(['created', 'deleted', 'restored']) }));
 
 /**
  * An attempt that was refused (v3): a policy rule, a hook, a missing approval, a control message
  * without a valid signature. `actor` is who attempted it (for a forged message: who it claimed to
  * be from); nothing else changed. `mailroom log --actor` shows them with the changes.
  */
-export const RefusedEventSchema = z.looseObject({
+export const RefusedEventSchema = lazySchema(() => z.looseObject({
   ...base,
   kind: z.literal('refused'),
   /** What was attempted: `message`, `task.create`, `task.assign`, `task.delete`, `task.complete`, `member.stop`, `command`, `control`, … */
@@ -101,13 +102,13 @@ export const RefusedEventSchema = z.looseObject({
   target: z.string().optional(),
   /** Where the attempt came from: `cli`, `runtime`, `mcp`. */
   surface: z.string().optional(),
-});
+}));
 
 /** The team's settings changed (v3): `changed` names the top-level keys (`policy`, `signing`, …). */
-export const SettingsEventSchema = z.looseObject({ ...base, kind: z.literal('settings'), changed: z.array(z.string()) });
+export const SettingsEventSchema = lazySchema(() => z.looseObject({ ...base, kind: z.literal('settings'), changed: z.array(z.string()) }));
 
 /** A path lease changed (v4): acquired, released, expired (`why`: left, dead, stopped, expired) or forced (taken over by the lead). */
-export const LeaseEventSchema = z.looseObject({
+export const LeaseEventSchema = lazySchema(() => z.looseObject({
   ...base,
   kind: z.literal('lease'),
   action: z.enum(['acquired', 'released', 'expired', 'forced']),
@@ -118,10 +119,10 @@ export const LeaseEventSchema = z.looseObject({
   token: z.number(),
   reason: z.string().optional(),
   why: z.string().optional(),
-});
+}));
 
 /** Every event kind this release knows. */
-export const TeamEventRecordSchema = z.discriminatedUnion('kind', [
+export const TeamEventRecordSchema = lazySchema(() => z.discriminatedUnion('kind', [
   MessageEventSchema,
   DeliveryEventSchema,
   TaskEventSchema,
@@ -130,7 +131,7 @@ export const TeamEventRecordSchema = z.discriminatedUnion('kind', [
   RefusedEventSchema,
   SettingsEventSchema,
   LeaseEventSchema,
-]);
+]));
 
 /** One event as journalled. */
 export type TeamEventRecord = z.infer<typeof TeamEventRecordSchema>;

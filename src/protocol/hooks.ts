@@ -6,6 +6,7 @@
  * not be able to make every machine run a command.
  */
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 
 /** The hook events mailroom runs, with Claude Code's names. */
 export const HOOK_EVENTS = ['TeammateIdle', 'TaskCreated', 'TaskCompleted'] as const;
@@ -17,20 +18,20 @@ export type HookEvent = (typeof HOOK_EVENTS)[number];
 export const DEFAULT_HOOK_TIMEOUT_S = 60;
 
 /** One command hook: `sh -c command`, the event's JSON on stdin. */
-export const CommandHookSchema = z.looseObject({
+export const CommandHookSchema = lazySchema(() => z.looseObject({
   type: z.literal('command'),
   command: z.string().min(1),
   /** Seconds before the hook is killed (default {@link DEFAULT_HOOK_TIMEOUT_S}). */
   timeout: z.number().positive().optional(),
-});
+}));
 
 /** A matcher group (the matcher is ignored for these events, as in Claude Code). */
-export const HookGroupSchema = z.looseObject({ matcher: z.string().optional(), hooks: z.array(CommandHookSchema) });
+export const HookGroupSchema = lazySchema(() => z.looseObject({ matcher: z.string().optional(), hooks: z.array(CommandHookSchema) }));
 
 /** The hooks file. Unknown events are kept and ignored. */
-export const HooksFileSchema = z.looseObject({
+export const HooksFileSchema = lazySchema(() => z.looseObject({
   hooks: z.looseObject(Object.fromEntries(HOOK_EVENTS.map((e) => [e, z.array(HookGroupSchema).optional()])) as Record<HookEvent, z.ZodOptional<z.ZodArray<typeof HookGroupSchema>>>),
-});
+}));
 
 /** A parsed hooks file. */
 export type HooksFile = z.infer<typeof HooksFileSchema>;

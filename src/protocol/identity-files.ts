@@ -14,9 +14,10 @@
  *   nonce, with their signing time), at most {@link SEEN_LIMIT}, so a copy appended again is a replay.
  */
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 
 /** A member's key pair on this machine. */
-export const StoredKeySchema = z.looseObject({
+export const StoredKeySchema = lazySchema(() => z.looseObject({
   v: z.literal(1),
   team: z.string(),
   name: z.string(),
@@ -28,15 +29,15 @@ export const StoredKeySchema = z.looseObject({
   privateKey: z.string(),
   /** The lead's certificate (`mailroom_cert` value); absent for the lead's own key. */
   cert: z.string().optional(),
-});
+}));
 /** See {@link StoredKeySchema}. */
 export type StoredKey = z.infer<typeof StoredKeySchema>;
 
 /** One trusted lead key. */
-const PinnedKeySchema = z.object({ keyId: z.string(), publicKey: z.string(), since: z.number() });
+const PinnedKeySchema = lazySchema(() => z.object({ keyId: z.string(), publicKey: z.string(), since: z.number() }));
 
 /** The lead keys this machine trusts for a team, oldest first (the last is current). */
-export const LeadPinSchema = z.looseObject({
+export const LeadPinSchema = lazySchema(() => z.looseObject({
   v: z.literal(1),
   team: z.string(),
   /** The lead's member name. */
@@ -44,16 +45,16 @@ export const LeadPinSchema = z.looseObject({
   keys: z.array(PinnedKeySchema).min(1),
   /** When this machine pinned (epoch ms). */
   pinnedAt: z.number(),
-});
+}));
 /** See {@link LeadPinSchema}. */
 export type LeadPin = z.infer<typeof LeadPinSchema>;
 
 /** Control messages a reader obeyed: nonce → expiry (epoch ms), for one incarnation. */
-export const ObeyedIdsSchema = z.looseObject({
+export const ObeyedIdsSchema = lazySchema(() => z.looseObject({
   v: z.literal(1),
   joinedAt: z.number(),
   ids: z.record(z.string(), z.number()),
-});
+}));
 /** See {@link ObeyedIdsSchema}. */
 export type ObeyedIds = z.infer<typeof ObeyedIdsSchema>;
 
@@ -65,10 +66,10 @@ export const SEEN_LIMIT = 4096;
  * signing time among the nonces dropped to stay within {@link SEEN_LIMIT} (0: none dropped); an
  * unread message signed at or before it cannot be told from a replay.
  */
-export const SeenIdsSchema = z.looseObject({
+export const SeenIdsSchema = lazySchema(() => z.looseObject({
   v: z.literal(1),
   floor: z.number(),
   ids: z.record(z.string(), z.number()),
-});
+}));
 /** See {@link SeenIdsSchema}. */
 export type SeenIds = z.infer<typeof SeenIdsSchema>;

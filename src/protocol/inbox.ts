@@ -3,9 +3,10 @@
  * and the 2.1.332 additions `type`, `msgV`, `msg_id` (reference §3).
  */
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 
 /** One inbox entry. `type` is always `"message"`: it is *not* the protocol type (that lives in `text`). */
-export const InboxEntrySchema = z.looseObject({
+export const InboxEntrySchema = lazySchema(() => z.looseObject({
   from: z.string(),
   text: z.string(),
   summary: z.string().optional(),
@@ -15,7 +16,7 @@ export const InboxEntrySchema = z.looseObject({
   type: z.string().optional(),
   msgV: z.number().optional(),
   msg_id: z.string().optional(),
-});
+}));
 
 /** A parsed inbox entry. */
 export type InboxEntry = z.infer<typeof InboxEntrySchema>;

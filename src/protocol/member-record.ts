@@ -11,6 +11,7 @@
  * pair differs from the member now in the roster is about an earlier member of that name.
  */
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import { MEMBER_RUNTIMES, type MemberRuntime } from './backend.js';
 import { APPROVABLE, type Approvable } from './settings.js';
 
@@ -18,7 +19,7 @@ import { APPROVABLE, type Approvable } from './settings.js';
 export const MEMBER_RECORD_VERSION = 1;
 
 /** One member record. Unknown keys are allowed and kept. */
-export const MemberRecordSchema = z.looseObject({
+export const MemberRecordSchema = lazySchema(() => z.looseObject({
   v: z.literal(MEMBER_RECORD_VERSION),
   /** The team's name (config `name`). */
   team: z.string(),
@@ -42,7 +43,7 @@ export const MemberRecordSchema = z.looseObject({
    * stays in the host store of the machine it was made on (docs/approvals.md "Signed teams").
    */
   identity: z.object({ publicKey: z.string(), keyId: z.string(), cert: z.string().optional() }).optional(),
-});
+}));
 
 /** A parsed member record. */
 export type MemberRecord = z.infer<typeof MemberRecordSchema>;

@@ -4,9 +4,10 @@
  * hash), never in a file Claude Code reads.
  */
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 
 /** One lease: a member's claim on paths (files, directories or globs) of one repository. */
-export const PathLeaseSchema = z.looseObject({
+export const PathLeaseSchema = lazySchema(() => z.looseObject({
   /** `pl-` + the token (unique in the team, never reused). */
   id: z.string(),
   /** The member holding it. */
@@ -26,16 +27,16 @@ export const PathLeaseSchema = z.looseObject({
   expiresAt: z.number(),
   /** Its TTL, ms. */
   ttlMs: z.number().int().positive(),
-});
+}));
 
 /** One lease. */
 export type PathLease = z.infer<typeof PathLeaseSchema>;
 
 /** The stored document: the live leases and the next token. */
-export const PathLeaseDocSchema = z.looseObject({
+export const PathLeaseDocSchema = lazySchema(() => z.looseObject({
   leases: z.array(PathLeaseSchema),
   nextToken: z.number().int().positive(),
-});
+}));
 
 /** The stored document. */
 export type PathLeaseDoc = z.infer<typeof PathLeaseDocSchema>;

@@ -6,9 +6,10 @@
  * alive; `mailroom team stop` uses it to find the pid.
  */
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 
 /** One running (or last started) teammate process. */
-export const ProcessRecordSchema = z.looseObject({
+export const ProcessRecordSchema = lazySchema(() => z.looseObject({
   /** Team name (config `name`). */
   team: z.string(),
   /** Member name. */
@@ -32,7 +33,7 @@ export const ProcessRecordSchema = z.looseObject({
   startedAt: z.number(),
   /** The command line, for humans (`node …/mailroom.js agent <name> …`). */
   argv: z.array(z.string()),
-});
+}));
 
 /** A parsed process record. */
 export type ProcessRecord = z.infer<typeof ProcessRecordSchema>;

@@ -15,6 +15,7 @@
  * Unknown keys are kept (a later release may add some).
  */
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 
 /** Version of the settings document; a reader refuses another (it would misread the rules). */
 export const SETTINGS_VERSION = 1;
@@ -26,20 +27,20 @@ export const APPROVABLE = ['commands'] as const;
 export type Approvable = (typeof APPROVABLE)[number];
 
 /** A list of who may: member names, `*` (every member) or `@lead` (the lead, who may anyway). */
-const Who = z.array(z.string());
+const Who = lazySchema(() => z.array(z.string()));
 
 /**
  * Who may do what. Each key is one rule, reported by its name (`policy.createTasks`) when it
  * refuses. `message` maps a sender (or `*`, any sender without its own entry) to the recipients it
  * may message (`*`: anyone; `@lead`: the lead).
  */
-export const TeamPolicySchema = z.looseObject({
+export const TeamPolicySchema = lazySchema(() => z.looseObject({
   message: z.record(z.string(), Who).optional(),
   createTasks: Who.optional(),
   assignTasks: Who.optional(),
   deleteTasks: Who.optional(),
   stopMembers: Who.optional(),
-});
+}));
 
 /** A team policy (see {@link TeamPolicySchema}). */
 export type TeamPolicy = z.infer<typeof TeamPolicySchema>;
@@ -51,7 +52,7 @@ export const POLICY_RULES = ['message', 'createTasks', 'assignTasks', 'deleteTas
 export type PolicyRule = (typeof POLICY_RULES)[number];
 
 /** A lead key rotation as stored (src/protocol/signature.ts `Rotation`). */
-const RotationSchema = z.object({ from: z.string(), publicKey: z.string(), at: z.number(), signature: z.string() });
+const RotationSchema = lazySchema(() => z.object({ from: z.string(), publicKey: z.string(), at: z.number(), signature: z.string() }));
 
 /**
  * How a signed team is signed (`team create --signed`, docs/approvals.md "Signed teams"): Ed25519,
@@ -63,7 +64,7 @@ const RotationSchema = z.object({ from: z.string(), publicKey: z.string(), at: z
  * once the lead signed the team off (`team unsign`). `hmac-sha256` is the earlier release's
  * one-key form (no `publicKey`): its machines obey no control message until `team rekey`.
  */
-export const SigningSchema = z.looseObject({
+export const SigningSchema = lazySchema(() => z.looseObject({
   alg: z.enum(['ed25519', 'hmac-sha256']),
   /** Id of the lead's current key: first 16 hex digits of the SHA-256 of its raw public key. */
   keyId: z.string(),
@@ -74,20 +75,20 @@ export const SigningSchema = z.looseObject({
   rotations: z.array(RotationSchema).optional(),
   certs: z.record(z.string(), z.string()).optional(),
   off: z.object({ keyId: z.string(), at: z.number(), signature: z.string() }).optional(),
-});
+}));
 
 /** A team's signing information. */
 export type Signing = z.infer<typeof SigningSchema>;
 
 /** The settings document. */
-export const TeamSettingsSchema = z.looseObject({
+export const TeamSettingsSchema = lazySchema(() => z.looseObject({
   v: z.literal(SETTINGS_VERSION),
   policy: TeamPolicySchema.optional(),
   signing: SigningSchema.optional(),
   approve: z.array(z.enum(APPROVABLE)).optional(),
   approvalTimeoutMs: z.number().int().positive().optional(),
   maxMessageBytes: z.number().int().min(1024).optional(),
-});
+}));
 
 /** The largest message text a send accepts when the team sets no `maxMessageBytes` (bytes, UTF-8): 256 KiB. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 256 * 1024;

@@ -5,11 +5,12 @@
  * type that passes through untouched.
  */
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 
-const ts = z.string();
+const ts = lazySchema(() => z.string());
 
 /** `idle_notification`: teammate → lead after every turn. */
-export const IdleNotificationSchema = z.looseObject({
+export const IdleNotificationSchema = lazySchema(() => z.looseObject({
   type: z.literal('idle_notification'),
   from: z.string(),
   timestamp: ts,
@@ -19,67 +20,67 @@ export const IdleNotificationSchema = z.looseObject({
   completedStatus: z.string().optional(),
   failureReason: z.string().optional(),
   result: z.string().optional(),
-});
+}));
 
 /** `task_assignment`: assigner → new owner on an owner change. */
-export const TaskAssignmentSchema = z.looseObject({
+export const TaskAssignmentSchema = lazySchema(() => z.looseObject({
   type: z.literal('task_assignment'),
   taskId: z.string(),
   subject: z.string(),
   description: z.string(),
   assignedBy: z.string(),
   timestamp: ts,
-});
+}));
 
 /** `task_completed`: informational only. */
-export const TaskCompletedSchema = z.looseObject({
+export const TaskCompletedSchema = lazySchema(() => z.looseObject({
   type: z.literal('task_completed'),
   from: z.string(),
   taskId: z.string(),
   taskSubject: z.string(),
   timestamp: ts,
-});
+}));
 
 /** `shutdown_request`: lead → teammate. */
-export const ShutdownRequestSchema = z.looseObject({
+export const ShutdownRequestSchema = lazySchema(() => z.looseObject({
   type: z.literal('shutdown_request'),
   requestId: z.string(),
   from: z.string(),
   reason: z.string().optional(),
   timestamp: ts,
-});
+}));
 
 /** `shutdown_approved`: teammate → lead. */
-export const ShutdownApprovedSchema = z.looseObject({
+export const ShutdownApprovedSchema = lazySchema(() => z.looseObject({
   type: z.literal('shutdown_approved'),
   requestId: z.string(),
   from: z.string(),
   timestamp: ts,
   paneId: z.string().optional(),
   backendType: z.string().optional(),
-});
+}));
 
 /** `shutdown_rejected`: teammate → lead; `reason` is required. */
-export const ShutdownRejectedSchema = z.looseObject({
+export const ShutdownRejectedSchema = lazySchema(() => z.looseObject({
   type: z.literal('shutdown_rejected'),
   requestId: z.string(),
   from: z.string(),
   reason: z.string(),
   timestamp: ts,
-});
+}));
 
 /** `plan_approval_request`: teammate → lead. */
-export const PlanApprovalRequestSchema = z.looseObject({
+export const PlanApprovalRequestSchema = lazySchema(() => z.looseObject({
   type: z.literal('plan_approval_request'),
   from: z.string(),
   timestamp: ts,
   planFilePath: z.string(),
   planContent: z.string(),
   requestId: z.string(),
-});
+}));
 
 /** `plan_approval_response`: lead → teammate. */
-export const PlanApprovalResponseSchema = z.looseObject({
+export const PlanApprovalResponseSchema = lazySchema(() => z.looseObject({
   type: z.literal('plan_approval_response'),
   requestId: z.string(),
   approved: z.boolean(),
@@ -87,10 +88,10 @@ export const PlanApprovalResponseSchema = z.looseObject({
   timestamp: ts,
   permissionMode: z.string().optional(),
   planDigest: z.string().optional(),
-});
+}));
 
 /** `permission_request`: teammate → lead. `agent_id` carries the worker's *name*. */
-export const PermissionRequestSchema = z.looseObject({
+export const PermissionRequestSchema = lazySchema(() => z.looseObject({
   type: z.literal('permission_request'),
   request_id: z.string(),
   agent_id: z.string(),
@@ -99,13 +100,13 @@ export const PermissionRequestSchema = z.looseObject({
   description: z.string(),
   input: z.record(z.string(), z.unknown()),
   permission_suggestions: z.array(z.unknown()),
-});
+}));
 
 /**
  * `permission_response`: lead → teammate, `subtype` success (with `response`) or error (with
  * `error`). A discriminated union, so a bad message is reported by field, not as "invalid input".
  */
-export const PermissionResponseSchema = z.discriminatedUnion('subtype', [
+export const PermissionResponseSchema = lazySchema(() => z.discriminatedUnion('subtype', [
   z.looseObject({
     type: z.literal('permission_response'),
     request_id: z.string(),
@@ -118,10 +119,10 @@ export const PermissionResponseSchema = z.discriminatedUnion('subtype', [
     subtype: z.literal('error'),
     error: z.string(),
   }),
-]);
+]));
 
 /** `sandbox_permission_request`: teammate → lead. */
-export const SandboxPermissionRequestSchema = z.looseObject({
+export const SandboxPermissionRequestSchema = lazySchema(() => z.looseObject({
   type: z.literal('sandbox_permission_request'),
   requestId: z.string(),
   workerId: z.string(),
@@ -129,19 +130,19 @@ export const SandboxPermissionRequestSchema = z.looseObject({
   workerColor: z.string().optional(),
   hostPattern: z.looseObject({ host: z.string() }),
   createdAt: z.number(),
-});
+}));
 
 /** `sandbox_permission_response`: lead → teammate. */
-export const SandboxPermissionResponseSchema = z.looseObject({
+export const SandboxPermissionResponseSchema = lazySchema(() => z.looseObject({
   type: z.literal('sandbox_permission_response'),
   requestId: z.string(),
   host: z.string(),
   allow: z.boolean(),
   timestamp: ts,
-});
+}));
 
 /** `team_permission_update`: lead → teammate. */
-export const TeamPermissionUpdateSchema = z.looseObject({
+export const TeamPermissionUpdateSchema = lazySchema(() => z.looseObject({
   type: z.literal('team_permission_update'),
   permissionUpdate: z.looseObject({
     rules: z.array(z.looseObject({ toolName: z.string(), ruleContent: z.string().optional() })),
@@ -149,14 +150,14 @@ export const TeamPermissionUpdateSchema = z.looseObject({
   }),
   toolName: z.string(),
   directoryPath: z.string(),
-});
+}));
 
 /** `mode_set_request`: lead → teammate. */
-export const ModeSetRequestSchema = z.looseObject({
+export const ModeSetRequestSchema = lazySchema(() => z.looseObject({
   type: z.literal('mode_set_request'),
   mode: z.string(),
   from: z.string(),
-});
+}));
 
 /** Every known structured type with its schema. */
 export const STRUCTURED_SCHEMAS = {

@@ -2,6 +2,7 @@
  * Task files (`tasks/<list>/<id>.json`), matching Claude Code 2.1.109 task files (reference §5).
  */
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 
 /** Task status values that are stored on disk (`deleted` is never stored: it deletes the file). */
 export const TASK_STATUSES = ['pending', 'in_progress', 'completed'] as const;
@@ -10,7 +11,7 @@ export const TASK_STATUSES = ['pending', 'in_progress', 'completed'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 /** A task file. `id` is a positive decimal integer string equal to the file name. */
-export const TaskSchema = z.looseObject({
+export const TaskSchema = lazySchema(() => z.looseObject({
   id: z.string().regex(/^[1-9][0-9]*$/),
   subject: z.string(),
   description: z.string(),
@@ -20,7 +21,7 @@ export const TaskSchema = z.looseObject({
   blocks: z.array(z.string()),
   blockedBy: z.array(z.string()),
   metadata: z.record(z.string(), z.unknown()).optional(),
-});
+}));
 
 /** A parsed task. Unknown keys survive a read-modify-write. */
 export type Task = z.infer<typeof TaskSchema>;

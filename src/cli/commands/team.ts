@@ -13,6 +13,7 @@ import { teamPolicyCommand } from './team-policy.js';
 import { teamDeleteCommand } from './team-delete.js';
 import { teamEndorseCommand, teamRekeyCommand, teamUnsignCommand } from './team-signing.js';
 import { emit } from '../output.js';
+import { teamGroup } from './team-group.js';
 import { openStore, teamTarget, type GlobalArgs } from '../globals.js';
 import { teamDetail } from '../render/text.js';
 import { plural } from '../../core/text/plural.js';
@@ -97,14 +98,4 @@ const restore: CommandModule<GlobalArgs, Args<{ name?: string; list?: boolean }>
 export const TEAM_COMMANDS = [create, list, show, teamDeleteCommand, restore, teamResumeCommand, teamSpawnCommand, teamStopCommand, teamSendCommand, teamAskCommand, teamBroadcastCommand, teamPolicyCommand, teamRekeyCommand, teamUnsignCommand, teamEndorseCommand] as unknown as CommandModule<GlobalArgs, GlobalArgs>[];
 
 /** The `team` command group. */
-export const teamCommand: CommandModule<GlobalArgs, GlobalArgs> = {
-  command: 'team <command>',
-  describe: 'Teams: create, list, show, delete, restore, resume, spawn, stop, send, ask, broadcast, policy, rekey, unsign, endorse',
-  builder: (y) =>
-    y
-      .command(TEAM_COMMANDS)
-      .example('$0 team create research && $0 team spawn alice', 'Create a team and add a teammate')
-      .example('$0 team send alice "hi"', 'Message alice as the lead')
-      .demandCommand(1, 'Name a team command (see --help).') as Argv<GlobalArgs>,
-  handler: () => undefined,
-};
+export const teamCommand: CommandModule<GlobalArgs, GlobalArgs> = teamGroup(TEAM_COMMANDS as CommandModule<GlobalArgs, never>[]);

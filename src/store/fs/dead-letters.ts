@@ -10,6 +10,7 @@
  */
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../../protocol/lazy-schema.js';
 import { deadLetterId, deadLetterOf, DeadLetterSchema, isDeadLetter, type DeadLetter } from '../../domain/dead-letters.js';
 import { entryKey } from '../../domain/entries.js';
 import { deliveryEvent } from '../../domain/events.js';
@@ -21,7 +22,7 @@ import { saveInbox, withInbox } from './inboxes.js';
 import { journal } from './journal.js';
 import { readConfig } from './teams.js';
 
-const FileSchema = z.array(DeadLetterSchema);
+const FileSchema = lazySchema(() => z.array(DeadLetterSchema));
 
 async function readFile(path: string): Promise<DeadLetter[]> {
   const read = await readJsonFile(path);

@@ -14,6 +14,7 @@
 import { readdir, rename, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../../protocol/lazy-schema.js';
 import { MailroomError, isErrno } from '../../errors.js';
 import { teamEvent } from '../../domain/events.js';
 import type { TeamConfig } from '../../protocol/config.js';
@@ -26,13 +27,13 @@ import { readConfig, readConfigAt, teamExists, teamExistsError } from './teams.j
 
 const MANIFEST = 'deleted.json';
 
-const ManifestSchema = z.object({
+const ManifestSchema = lazySchema(() => z.object({
   v: z.literal(1),
   team: z.string(),
   deletedAt: z.number(),
   /** Part name inside the deleted directory → path relative to the root it came from. */
   parts: z.record(z.string(), z.string()),
-});
+}));
 
 /** The parts of a team: name in the deleted directory → where it lives. */
 function partsOf(ctx: FsContext, team: string): Array<[string, string]> {

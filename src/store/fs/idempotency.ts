@@ -21,6 +21,7 @@ import { createHash } from 'node:crypto';
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../../protocol/lazy-schema.js';
 import { isErrno } from '../../errors.js';
 import { InboxEntrySchema } from '../../protocol/inbox.js';
 import { TaskSchema, type Task } from '../../protocol/task.js';
@@ -33,23 +34,23 @@ import { ensureDir, locked, type FsContext } from './context.js';
 export const KEY_LIFETIME_MS = 24 * 60 * 60_000;
 const SWEEP_EVERY_MS = 60 * 60_000;
 
-const MessageKeySchema = z.object({
+const MessageKeySchema = lazySchema(() => z.object({
   v: z.literal(1),
   key: z.string(),
   at: z.number(),
   /** How many messages the call appended (the record answers a retry only once it has them all). */
   expected: z.number().int(),
   messages: z.array(z.object({ to: z.string(), entry: InboxEntrySchema })),
-});
+}));
 
-const TaskKeySchema = z.object({
+const TaskKeySchema = lazySchema(() => z.object({
   v: z.literal(1),
   key: z.string(),
   at: z.number(),
   id: z.string(),
   state: z.enum(['reserved', 'created']),
   task: TaskSchema.optional(),
-});
+}));
 
 /** What a task key's record says. */
 export type TaskKeyRecord = z.infer<typeof TaskKeySchema>;

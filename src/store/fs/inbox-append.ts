@@ -13,6 +13,7 @@
  * (Appends with an idempotency key do not spool, see {@link appendToInbox}.)
  */
 import { z } from 'zod';
+import { lazySchema } from '../../protocol/lazy-schema.js';
 import { assignTimestamps, idempotentMsgId } from '../../domain/entries.js';
 import { messageEvent, type EventStamp } from '../../domain/events.js';
 import { requireMember } from '../../domain/roster.js';
@@ -76,12 +77,12 @@ function byRecipient(messages: readonly OutgoingMessage[]): Map<string, Item[]> 
 }
 
 /** One appender's entries for one inbox, with the stamp of its events: what a spool file holds. */
-const BatchSchema = z.object({
+const BatchSchema = lazySchema(() => z.object({
   v: z.literal(1),
   at: z.number(),
   actor: z.string().optional(),
   entries: z.array(InboxEntrySchema),
-});
+}));
 
 type Batch = Omit<z.infer<typeof BatchSchema>, 'v'>;
 
@@ -94,11 +95,11 @@ function spooledBatch(body: unknown, now: number): Batch | undefined {
 }
 
 /** What one batch came to: per entry, the entry as stored and whether it was new; the events journalled. Also the receipt format. */
-const PartSchema = z.object({
+const PartSchema = lazySchema(() => z.object({
   stored: z.array(InboxEntrySchema),
   fresh: z.array(z.boolean()),
   events: z.array(TeamEventRecordSchema),
-});
+}));
 
 type Part = z.infer<typeof PartSchema>;
 

@@ -38,6 +38,7 @@
 import { randomUUID } from 'node:crypto';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../../protocol/lazy-schema.js';
 import { entryKey } from '../../domain/entries.js';
 import { deliveryEvent } from '../../domain/events.js';
 import { DEFAULT_LEASE_MS, acknowledgedKeys, liveLeases, selectTake, type LeaseRecord } from '../../domain/leases.js';
@@ -56,12 +57,12 @@ import { markEntries, readInbox, saveInbox, withInbox, type OpenInbox } from './
 import { journal } from './journal.js';
 import { checkReaderFence } from './reader-fence.js';
 
-const SidecarSchema = z.object({
+const SidecarSchema = lazySchema(() => z.object({
   v: z.literal(1),
   leases: z.array(z.object({ id: z.string(), reader: z.string(), until: z.number(), keys: z.array(z.string()) })),
   /** How many times each unread entry (by key) was handed out (issue 21: redeliveries are marked). Absent in older sidecars: 0 each. */
   handed: z.record(z.string(), z.number().int().nonnegative()).optional(),
-});
+}));
 
 /** A lease sidecar as read: its leases and the hand-out counts of unread entries. */
 interface Sidecar {

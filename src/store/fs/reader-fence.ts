@@ -7,17 +7,18 @@
  * check just before the new claim landed holds a lease that the takeover voids right after.
  */
 import { z } from 'zod';
+import { lazySchema } from '../../protocol/lazy-schema.js';
 import { readerFenced } from '../../domain/reader-claims.js';
 import { readJsonFile } from './json-file.js';
 import type { FsContext } from './context.js';
 
-const FenceSchema = z.looseObject({
+const FenceSchema = lazySchema(() => z.looseObject({
   token: z.string(),
   kind: z.enum(['agent', 'mcp', 'in-process']),
   host: z.string(),
   pid: z.number().int(),
   startedAt: z.number(),
-});
+}));
 
 /**
  * Throws READER_FENCED unless `claim` (when given) is the token of the member's reader claim file.

@@ -21,6 +21,7 @@ import { closeSync, fstatSync, ftruncateSync, openSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../../protocol/lazy-schema.js';
 import { isErrno } from '../../errors.js';
 import { DEFAULT_READER_TTL_MS, claimLost, mayTakeOver, readerTaken } from '../../domain/reader-claims.js';
 import { requireMember } from '../../domain/roster.js';
@@ -31,7 +32,7 @@ import { ensureDir, locked, type FsContext } from './context.js';
 import { releaseReaderLeases } from './leases.js';
 import { readConfig } from './teams.js';
 
-const ClaimSchema = z.looseObject({
+const ClaimSchema = lazySchema(() => z.looseObject({
   v: z.literal(1),
   member: z.string(),
   token: z.string(),
@@ -41,7 +42,7 @@ const ClaimSchema = z.looseObject({
   startedAt: z.number(),
   state: z.enum(['working', 'idle']),
   ttlMs: z.number().positive(),
-});
+}));
 
 type StoredClaim = z.infer<typeof ClaimSchema>;
 

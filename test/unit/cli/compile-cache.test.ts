@@ -16,12 +16,12 @@ let tmp: TempDir;
 let cache: string;
 let probe: string;
 
-/** A copy of the built CLI (bin, dist/mailroom.cjs, its launcher, package.json) at `dir`. */
+/** A copy of the built CLI (bin, dist/mailroom*.cjs, the launcher and its command-word reader, package.json) at `dir`. */
 async function install(dir: string): Promise<string> {
   await mkdir(join(dir, 'dist', 'cli'), { recursive: true });
   await cp(join(REPO, 'bin'), join(dir, 'bin'), { recursive: true });
-  await cp(join(REPO, 'dist', 'mailroom.cjs'), join(dir, 'dist', 'mailroom.cjs'));
-  await cp(join(REPO, 'dist', 'cli', 'launch.cjs'), join(dir, 'dist', 'cli', 'launch.cjs'));
+  for (const bundle of (await readdir(join(REPO, 'dist'))).filter((f) => /^mailroom.*\.cjs$/.test(f))) await cp(join(REPO, 'dist', bundle), join(dir, 'dist', bundle));
+  for (const file of ['launch.cjs', 'command-words.cjs']) await cp(join(REPO, 'dist', 'cli', file), join(dir, 'dist', 'cli', file));
   await cp(join(REPO, 'package.json'), join(dir, 'package.json'));
   return join(dir, 'bin', 'mailroom.js');
 }

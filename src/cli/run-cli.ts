@@ -1,0 +1,118 @@
+/**
+ * The CLI's parser: builds yargs with the given command modules and maps any error to an exit
+ * code in one place. The full CLI (src/cli/main.ts) registers every command; a verb's own bundle
+ * (src/cli/verbs/, chosen by src/cli/launch.cts) registers only that verb, so its start-up
+ * evaluates no other command's code. Did-you-mean hints read the whole tree of names
+ * (src/cli/command-names.ts) either way.
+ */
+import yargs from 'yargs';
+import type { CommandModule, MiddlewareFunction } from 'yargs';
+import { config as zodConfig } from 'zod';
+import { MailroomError } from '../errors.js';
+import { VERSION } from '../version.js';
+import { reportError } from './output.js';
+import { hintScope } from '../core/text/hint-scope.js';
+import { checkOptionValues, type DeclaredOptions } from './option-checks.js';
+import { declaredOptionNames, findUnknownCommand, refusedWords, refusedWordsMessage, unknownCommandMessage } from './usage-hints.js';
+import { closeStores, withGlobals, type GlobalArgs } from './globals.js';
+import { COMMAND_TREE as TREE } from './command-names.js';
+
+/** Runs {@link checkOptionValues}; yargs passes the running command's instance as a second argument (untyped). */
+const optionChecks = ((argv: Record<string, unknown>, y: { getOptions(): DeclaredOptions }) => checkOptionValues(argv, y.getOptions())) as unknown as MiddlewareFunction<GlobalArgs>;
+
+/**
+ * yargs renders the whole help text of a command before running its handler (usage.cacheHelpMessage,
+ * kept to print help if the handler fails later), a large part of a short command's run time. Our
+ * fail handler never prints help, so the rendering is skipped; `--help` renders as usual.
+ */
+function skipHelpPreRender(parser: unknown): void {
+  const usage = (parser as { getInternalMethods?(): { getUsageInstance?(): { cacheHelpMessage?: () => void } } }).getInternalMethods?.().getUsageInstance?.();
+  if (usage?.cacheHelpMessage) usage.cacheHelpMessage = () => undefined;
+}
+
+/**
+ * `mailroom completion [bash|zsh]`: yargs prints the script for the shell in $SHELL; a shell named
+ * on the command line wins (yargs reads $SHELL when the parser is made, so it is set first).
+ */
+function completionShell(argv: string[]): string[] {
+  const i = argv.indexOf('completion');
+  const shell = i >= 0 ? argv[i + 1] : undefined;
+  if (argv.includes('--get-yargs-completions')) return argv; // a TAB press, not the `completion` command
+  if (shell !== undefined && !shell.startsWith('-') && shell !== 'bash' && shell !== 'zsh') {
+    // yargs would print the bash script for any other word, e.g. `completion fish`.
+    throw new MailroomError('USAGE', `mailroom completion supports bash and zsh, not "${shell}". Run mailroom completion bash >> ~/.bashrc or mailroom completion zsh >> ~/.zshrc.`, { details: { shell } });
+  }
+  if (shell !== 'bash' && shell !== 'zsh') return argv;
+  process.env.SHELL = `/bin/${shell}`;
+  if (shell === 'bash') delete process.env.ZSH_NAME;
+  return [...argv.slice(0, i + 1), ...argv.slice(i + 2)];
+}
+
+/** The USAGE error for what yargs refused, naming the word typed and the likely meant one. */
+function usageError(message: string, argv: readonly string[], y: unknown): MailroomError {
+  const unknown = findUnknownCommand(argv, TREE);
+  if (unknown) return new MailroomError('USAGE', `${unknownCommandMessage(unknown, TREE)} Run with --help for usage.`, { details: { ...unknown } });
+  const words = refusedWords(message);
+  if (words) {
+    // getOptions() is public in yargs but not in its typings.
+    const options = (y as { getOptions?(): { key?: Record<string, unknown> } } | undefined)?.getOptions?.();
+    const declared = declaredOptionNames(Object.keys(options?.key ?? {}));
+    return new MailroomError('USAGE', `${refusedWordsMessage(words, argv, declared)} Run with --help for usage.`, { details: { refused: words } });
+  }
+  return new MailroomError('USAGE', `${message}${/[.!?)]$/.test(message) ? '' : '.'} Run with --help for usage.`);
+}
+
+/** Verbs that run for long (a runtime, a watch, a server): zod compiles its parsers for them. */
+const LONG_RUNNING = new Set(['agent', 'run', 'watch', 'dashboard', 'bridge']);
+
+/**
+ * Runs the CLI with `argv` (without `node` and the script) and the top-level `commands` this
+ * bundle registers (src/cli/main.ts: all of them; src/cli/verbs/*.ts: one verb's).
+ * @returns the process exit code: 0 on success, see docs/cli.md for the others.
+ */
+export async function runCli(input: string[], commands: readonly CommandModule<GlobalArgs, never>[]): Promise<number> {
+  // A one-shot verb parses a few documents once: zod's generated parsers (new Function per
+  // object schema) cost more to compile than they save (docs/decisions.md "Start-up by verb").
+  // Any argument spelling a long-running verb keeps them: a wrong guess costs time, never behaviour.
+  if (!input.some((a) => LONG_RUNNING.has(a))) zodConfig({ jitless: true });
+  let exitCode = 0;
+  let argv: string[];
+  try {
+    argv = completionShell(input);
+  } catch (err) {
+    return reportError(err, input.includes('--json'), hintScope(input));
+  }
+  const wantsJson = argv.includes('--json');
+  const parser = withGlobals(yargs(argv))
+    .scriptName('mailroom')
+    .usage('$0 <command>\n\nA shared filesystem mailbox and task board for teams of AI agents (Claude Code Agent Teams format).')
+    .command(commands as CommandModule<GlobalArgs, never>[])
+    .completion('completion', 'Print a shell completion script: mailroom completion [bash|zsh] >> ~/.bashrc (or ~/.zshrc)')
+    .middleware(optionChecks)
+    .example('$0 team create demo', 'Create team "demo" in ~/.mailroom (or $MAILROOM_ROOT)')
+    .example('$0 watch --claude', "Watch Claude Code's own team live")
+    .example('$0 run --example --root /tmp/demo', 'Run the demo team file shipped with mailroom to completion')
+    .example('source <($0 completion)', 'Tab completion in this shell')
+    .demandCommand(1, 'Name a command: team, task, inbox … (see --help).')
+    .strict()
+    .help()
+    .alias('h', 'help')
+    .version(VERSION)
+    .detectLocale(false)
+    .wrap(Math.min(110, process.stdout.columns || 100))
+    .fail((msg, err) => {
+      // Throwing stops yargs here: returning would let it run the handler on half-parsed arguments.
+      if (err) throw err;
+      // Commands run on this same instance: its options are the failing command's.
+      throw usageError(msg ?? 'Invalid arguments', argv, parser);
+    });
+  skipHelpPreRender(parser);
+  try {
+    await parser.parseAsync();
+  } catch (err) {
+    exitCode = reportError(err, wantsJson, hintScope(argv));
+  } finally {
+    await closeStores();
+  }
+  return exitCode;
+}
