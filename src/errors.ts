@@ -35,6 +35,8 @@ export type ErrorCode =
   | 'MESSAGE_INVALID'
   // A message over the team's maxMessageBytes (issue 23).
   | 'MESSAGE_TOO_LARGE'
+  // A message text whose bytes are not UTF-8 (issue 23): refused, never stored with U+FFFD in their place.
+  | 'MESSAGE_NOT_UTF8'
   | 'LOCK_TIMEOUT'
   | 'LOCK_COMPROMISED'
   | 'FILE_CORRUPT'
@@ -100,6 +102,7 @@ const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   INVALID_ARGUMENT: 2,
   MESSAGE_INVALID: 2,
   MESSAGE_TOO_LARGE: 2,
+  MESSAGE_NOT_UTF8: 2,
   NOT_SUPPORTED: 2,
   TEAM_AMBIGUOUS: 2,
   TEAM_NOT_FOUND: 3,
