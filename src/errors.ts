@@ -45,6 +45,8 @@ export type ErrorCode =
   | 'STORE_UNAVAILABLE'
   // Issue 21 item 4: a full Redis (maxmemory, noeviction) refuses writes; a team whose keys vanished under a process that had opened it.
   | 'STORE_FULL'
+  // Issue 23: the Redis server answered but refused the store URL's login or database (wrong password, no such db).
+  | 'STORE_REFUSED'
   | 'TEAM_LOST'
   | 'NOT_SUPPORTED'
   | 'MODEL_ERROR'
@@ -142,6 +144,8 @@ const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   STORE_UNHEALTHY: 7,
   // Issue 21 item 4: both need the operator (memory, durability settings), not a plain retry.
   STORE_FULL: 7,
+  // Issue 23: a store URL the server refuses (password, user, database) is bad input, not a retry.
+  STORE_REFUSED: 2,
   TEAM_LOST: 7,
   RUN_INCOMPLETE: 8,
   MISSING_CAPABILITY: 5,
