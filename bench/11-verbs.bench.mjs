@@ -2,7 +2,8 @@
 // process, interleaved with its baseline: any verb on `--store redis://` (`team send`) against
 // `node -e 0`; Redis `team create` and `team spawn --backend process` (goal under 1 s); and
 // `team ask` to a running process agent (it must exit as soon as it prints the reply) against
-// `team send` plus one `inbox` poll. Starts its own redis-server.
+// `team send` plus one `inbox` poll; a `rediss://` URL aimed at the plain port, until it fails
+// (goal under 1 s). Starts its own redis-server.
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,6 +20,15 @@ function mailroom(args, env) {
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
     child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`mailroom ${args.join(' ')} exited ${code}: ${out}`))));
+  });
+}
+
+/** Wall time (ms) of `node <args>`, which must fail (exit non-zero). */
+function timeFailing(args, env) {
+  const start = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env, stdio: 'ignore' });
+    child.on('close', (code) => (code !== 0 ? resolve(performance.now() - start) : reject(new Error(`node ${args.join(' ')} succeeded; it should have failed`))));
   });
 }
 
@@ -47,12 +57,21 @@ export default async function verbsBench(ctx) {
       spawnBare.push(await timeNode(['-e', '0']));
     }
     for (let i = 0; i < spawnRuns; i++) await mailroom(on('--team', 't0', 'team', 'stop', `p${i}`, '--force'), env).catch(() => undefined);
+    // rediss:// aimed at the plain port: the command fails (exit 6) once the TLS handshake bound passes.
+    const tlsUrl = redis.url.replace(/^redis:/, 'rediss:');
+    const tlsFails = [];
+    const tlsBare = [];
+    for (let i = 0; i < spawnRuns; i++) {
+      tlsFails.push(await timeFailing([BIN, '--store', tlsUrl, '--root', host, 'team', 'list'], env));
+      tlsBare.push(await timeNode(['-e', '0']));
+    }
     const nodeMs = median(bare);
     ctx.log(`redis: send ${median(send).toFixed(0)} ms, create ${median(create).toFixed(0)} ms, spawn --backend process ${median(spawned).toFixed(0)} ms; node -e 0 ${nodeMs.toFixed(0)} ms`);
     rows.push(
       { metric: '`mailroom team send --store redis://`, wall time', note: `median of ${runs}`, value: median(send), unit: 'ms', baseline: { label: '`node -e 0`', value: nodeMs }, goal: '≤ 2×' },
       { metric: '`mailroom team create --store redis://`, wall time', note: `median of ${runs}`, value: median(create), unit: 'ms', baseline: { label: '`node -e 0`', value: nodeMs }, goal: '< 1 000 ms' },
       { metric: '`mailroom team spawn --backend process --store redis://`, wall time', note: `median of ${spawnRuns}`, value: median(spawned), unit: 'ms', baseline: { label: '`node -e 0`', value: median(spawnBare) }, goal: '< 1 000 ms' },
+      { metric: '`mailroom team list --store rediss://` to a plain server, wall time until it fails', note: `median of ${spawnRuns}`, value: median(tlsFails), unit: 'ms', baseline: { label: '`node -e 0`', value: median(tlsBare) }, goal: '< 1 000 ms' },
     );
   } finally {
     await redis.stop();

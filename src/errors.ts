@@ -35,6 +35,8 @@ export type ErrorCode =
   | 'MESSAGE_INVALID'
   // A message over the team's maxMessageBytes (issue 23).
   | 'MESSAGE_TOO_LARGE'
+  // A message text whose bytes are not UTF-8 (issue 23): refused, never stored with U+FFFD in their place.
+  | 'MESSAGE_NOT_UTF8'
   | 'LOCK_TIMEOUT'
   | 'LOCK_COMPROMISED'
   | 'FILE_CORRUPT'
@@ -43,6 +45,8 @@ export type ErrorCode =
   | 'STORE_UNAVAILABLE'
   // Issue 21 item 4: a full Redis (maxmemory, noeviction) refuses writes; a team whose keys vanished under a process that had opened it.
   | 'STORE_FULL'
+  // Issue 23: the Redis server answered but refused the store URL's login or database (wrong password, no such db).
+  | 'STORE_REFUSED'
   | 'TEAM_LOST'
   | 'NOT_SUPPORTED'
   | 'MODEL_ERROR'
@@ -100,6 +104,7 @@ const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   INVALID_ARGUMENT: 2,
   MESSAGE_INVALID: 2,
   MESSAGE_TOO_LARGE: 2,
+  MESSAGE_NOT_UTF8: 2,
   NOT_SUPPORTED: 2,
   TEAM_AMBIGUOUS: 2,
   TEAM_NOT_FOUND: 3,
@@ -139,6 +144,8 @@ const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   STORE_UNHEALTHY: 7,
   // Issue 21 item 4: both need the operator (memory, durability settings), not a plain retry.
   STORE_FULL: 7,
+  // Issue 23: a store URL the server refuses (password, user, database) is bad input, not a retry.
+  STORE_REFUSED: 2,
   TEAM_LOST: 7,
   RUN_INCOMPLETE: 8,
   MISSING_CAPABILITY: 5,

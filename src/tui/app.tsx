@@ -4,6 +4,7 @@
  * move, g/G top and bottom, Enter opens, Esc goes back, `s` sends as the lead, `q` quits; while
  * requests are open their pane comes first (4 focuses it), `a` approves, `d` denies with a reason.
  */
+import { memberCount } from '../core/live/member-count.js';
 import { useMemo, useRef, useState } from 'react';
 import { Box, Text, useInput } from 'ink';
 import type { TeamSnapshot } from '../core/live/snapshot.js';
@@ -82,7 +83,7 @@ export function WatchApp({ snapshot, status, columns, rows, onSend, onQuit, fixC
     <Box flexDirection="column" width={columns} height={rows}>
       <Text bold wrap="truncate">
         mailroom watch · team {safe.team}
-        {snapshot.exists ? '' : ' (removed)'} · {plural(snapshot.members.length, 'member')} · {plural(c.pending + c.in_progress + c.completed, 'task')} · {plural(snapshot.messages.length, 'message')} ({snapshot.counts.unread} unread)
+        {snapshot.exists ? '' : ' (removed)'} · {memberCount(snapshot.members)} · {plural(c.pending + c.in_progress + c.completed, 'task')} · {plural(snapshot.messages.length, 'message')} ({snapshot.counts.unread} unread)
       </Text>
       {problems.map((p, i) => (
         <Text key={i} color="red" wrap="truncate">

@@ -60,7 +60,9 @@ describe('store grant', () => {
     const printed = JSON.parse(await ok(server.url, '--team', 'red', 'store', 'grant', '--member', 'alice', '--print', '--json')) as { user: string; url: string; command: string; applied: boolean };
     expect(printed).toMatchObject({ user: 'mailroom-red-alice', applied: false });
     expect(printed.command).toMatch(/^ACL SETUSER mailroom-red-alice reset on '?>/);
-    expect((await as(printed.url, '--team', 'red', 'inbox', 'alice')).code).toBe(6); // not created: WRONGPASS, the store is unusable
+    const unknownUser = await as(printed.url, '--team', 'red', 'inbox', 'alice'); // not created: WRONGPASS, the store is unusable
+    expect(unknownUser.code).toBe(2);
+    expect(unknownUser.stderr).toContain('STORE_REFUSED');
 
     const grant = JSON.parse(await ok(server.url, '--team', 'red', 'store', 'grant', '--json')) as { user: string; url: string; applied: boolean };
     expect(grant).toMatchObject({ user: 'mailroom-red', applied: true });

@@ -47,12 +47,12 @@ describe('an unreachable or refusing server', () => {
     expect(exitCodeFor(err)).toBe(6);
   });
 
-  it('redacts the password in location, and a wrong password is STORE_UNAVAILABLE without it', async () => {
+  it('redacts the password in location, and a wrong password is STORE_REFUSED without it', async () => {
     const s = await server({ password: 'hunter2' });
     const store = await open(s.url);
     expect(store.location).toBe(`redis://:***@127.0.0.1:${s.port}`);
     const wrong = await openRedisTeamStore({ kind: 'redis', url: `redis://:nope-nope@127.0.0.1:${s.port}`, hostRoot: '/x' }).catch((e: unknown) => e);
-    expect(wrong).toMatchObject({ code: 'STORE_UNAVAILABLE' });
+    expect(wrong).toMatchObject({ code: 'STORE_REFUSED' });
     expect(String((wrong as Error).message)).not.toContain('nope-nope');
     expect(String((wrong as Error).message)).not.toContain('hunter2');
   });

@@ -6,6 +6,7 @@
  */
 import type { Argv, CommandModule } from 'yargs';
 import { MailroomError } from '../../errors.js';
+import { assertArgumentUtf8, decodeUtf8Strict } from '../../core/text/utf8-text.js';
 import { durationOption } from '../durations.js';
 import { emit } from '../output.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
@@ -22,10 +23,10 @@ interface AskArgs extends GlobalArgs {
 }
 
 async function readText(text: string | undefined): Promise<string> {
-  if (text !== '-') return text ?? '';
+  if (text !== '-') return assertArgumentUtf8(text ?? '', 'The message argument');
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/(\r?\n)+$/, '');
+  return decodeUtf8Strict(Buffer.concat(chunks), 'stdin').replace(/(\r?\n)+$/, '');
 }
 
 /** `team ask`. */

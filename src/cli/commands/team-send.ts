@@ -3,6 +3,7 @@
  */
 import type { Argv, CommandModule } from 'yargs';
 import { MailroomError } from '../../errors.js';
+import { assertArgumentUtf8, decodeUtf8Strict } from '../../core/text/utf8-text.js';
 import { emit } from '../output.js';
 import { durationOption } from '../durations.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
@@ -58,10 +59,10 @@ function sendBuilder(y: Argv<GlobalArgs>): Argv<SendArgs> {
 
 /** The text argument, or stdin for `-` without its trailing newlines (as the shell's `$(cat)` gives it). */
 async function readText(text: string | undefined): Promise<string> {
-  if (text !== '-') return text ?? '';
+  if (text !== '-') return assertArgumentUtf8(text ?? '', 'The message argument');
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/(\r?\n)+$/, '');
+  return decodeUtf8Strict(Buffer.concat(chunks), 'stdin').replace(/(\r?\n)+$/, '');
 }
 
 /** Refuses options that the chosen kind of message would silently ignore. @throws INVALID_ARGUMENT */

@@ -8,7 +8,10 @@
  * `--no-record`, it first records what is in the store and not yet journaled, as `watch` does, so
  * the history is complete up to now; a team whose config is gone (a finished Claude Code session)
  * still has its journal printed. `--follow` keeps printing as events are recorded, by anyone, until
- * stopped: it reads the journal when the team's feed hints that it grew.
+ * stopped: it reads the journal when the team's feed hints that it grew. Each batch read is printed
+ * in time order (../../core/live/time-order.ts): an event journalled late, such as a message
+ * written straight into an inbox, takes its place by its time in the history; while following,
+ * one that arrives after later lines were printed is printed when it arrives.
  */
 import { isMailroomError } from '../../errors.js';
 import { JournalPrinter } from '../../core/live/journal-lines.js';
@@ -17,6 +20,7 @@ import { terminalSafe } from '../../core/text/terminal-text.js';
 import { followTeam, type Following } from '../../core/live/follow.js';
 import { JournalReader, type ShownEvent } from '../../core/live/journal-reader.js';
 import { TeamTracker } from '../../core/live/tracker.js';
+import { inTimeOrder } from '../../core/live/time-order.js';
 import { parseMessageText } from '../../protocol/structured.js';
 import type { Stores } from '../../store/selection.js';
 import { untilStopped, writeLine } from './stop.js';
@@ -41,7 +45,7 @@ export async function runLog(o: LogOptions): Promise<void> {
   if (o.follow) following = await followOrSkip(o);
   const reader = new JournalReader(o.store.team, o.team);
   const printer = makePrinter(o.json, o.expand === true);
-  const history = printer.lines(await reader.next());
+  const history = printer.lines(inTimeOrder(await reader.next()));
   // --tail counts events: the last N events' lines (a collapsed line is kept whole).
   let events = 0;
   let first = history.length;
@@ -50,7 +54,7 @@ export async function runLog(o: LogOptions): Promise<void> {
   if (!o.follow) return;
   let reading: Promise<void> = Promise.resolve();
   const pull = () => {
-    reading = reading.then(() => reader.next()).then((events) => printer.lines(events).forEach((l) => writeLine(l.text)), () => undefined);
+    reading = reading.then(() => reader.next()).then((events) => printer.lines(inTimeOrder(events)).forEach((l) => writeLine(l.text)), () => undefined);
   };
   // A team whose config is gone has no feed to follow: its journal is re-read every second.
   const stop = following ? following.feed.subscribe((h) => (h.kind === 'events' || h.kind === 'tick') && pull()) : undefined;

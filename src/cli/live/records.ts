@@ -2,6 +2,8 @@
  * The lines `mailroom watch` prints when it is not drawing a screen: one plain line per event, or
  * with `--json` one JSON object per line (NDJSON). Documented in docs/watch.md.
  */
+import { memberCount } from '../../core/live/member-count.js';
+import { plural } from '../../core/text/plural.js';
 import { describeEvent, type TeamEvent } from '../../core/live/watch-events.js';
 import type { TeamSnapshot } from '../../core/live/snapshot.js';
 import type { OpenRequest } from '../../core/messages/approvals.js';
@@ -45,7 +47,7 @@ export function eventLine(atMs: number, e: TeamEvent): string {
 export function readyLine(s: TeamSnapshot, atMs: number): string {
   const members = s.members.map((m) => `${m.name} ${m.state}`).join(', ');
   const tasks = s.counts.tasks.pending + s.counts.tasks.in_progress + s.counts.tasks.completed;
-  return `${new Date(atMs).toISOString()}  watching team ${s.team}: ${s.members.length} members (${members}), ${tasks} tasks, ${s.messages.length} messages`;
+  return `${new Date(atMs).toISOString()}  watching team ${s.team}: ${memberCount(s.members)} (${members}), ${plural(tasks, 'task')}, ${plural(s.messages.length, 'message')}`;
 }
 
 /** One line per problem the snapshot flags (a corrupt inbox…), naming the command that repairs it. */

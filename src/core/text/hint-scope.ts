@@ -39,7 +39,8 @@ function option(name: string, value: string): string[] {
 export function hintScope(argv: readonly string[]): HintScope {
   const scope: string[] = [];
   const store = optionValue(argv, 'store');
-  if (store !== undefined) scope.push(...option('store', store));
+  // The password never goes into a message (it would land in terminals and logs): `***` stands for it.
+  if (store !== undefined) scope.push(...option('store', redactUrl(store)));
   const root = optionValue(argv, 'root');
   if (root !== undefined) scope.push(...option('root', root));
   const claude = argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length);

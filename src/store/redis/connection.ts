@@ -23,6 +23,7 @@ import { ErrorReply, RespClient } from './resp-client.js';
 import { MailroomError } from '../../errors.js';
 import { TLS_TIMEOUT_HINT, tlsFailure, tlsOptionsOf } from './tls.js';
 import { redactUrl } from './url.js';
+import { refusedHandshake } from './refused.js';
 import { DEFAULT_STORE_TIMEOUT_MS } from '../store-timeout.js';
 
 /** The store's RESP3 client (./resp-client.ts). */
@@ -59,7 +60,7 @@ export class RedisConnection {
 
   /**
    * Connects; a `rediss://` URL uses TLS with the files `$MAILROOM_TLS_CA`/`_CERT`/`_KEY` name (./tls.ts).
-   * @throws STORE_UNAVAILABLE naming the URL (without its password; a TLS failure says what to change), INVALID_ARGUMENT (an unreadable TLS file)
+   * @throws STORE_UNAVAILABLE naming the URL (without its password; a TLS failure says what to change), INVALID_ARGUMENT (an unreadable TLS file), STORE_REFUSED (the server refused the URL's login or database: ./refused.ts)
    */
   static async open(url: string, options: ConnectionOptions = {}): Promise<RedisConnection> {
     let ready = false;
@@ -83,6 +84,7 @@ export class RedisConnection {
       await conn.withDeadline(client.connect(), Date.now() + timeoutMs);
     } catch (err) {
       if (client.isOpen) client.destroy();
+      if (err instanceof ErrorReply && !isConnectionFault(err)) throw refusedHandshake(conn.location, err);
       throw err instanceof MailroomError ? err : conn.unavailable(err);
     }
     ready = true;

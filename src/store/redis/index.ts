@@ -10,6 +10,7 @@ import { RedisTeamStore } from './store.js';
 import { assertRedisUrl } from './url.js';
 import { allowVolatile, storeTimeoutMs } from '../store-timeout.js';
 import { warnIfVolatile } from './volatile.js';
+import { warnIfPasswordUnchecked } from './unchecked-password.js';
 import { grantCommandLine, teamGrant } from './acl.js';
 
 export { RedisTeamStore } from './store.js';
@@ -36,14 +37,17 @@ export interface RedisOpenOptions extends OpenOptions {
 /**
  * What `openStores` (src/store/open.ts) calls for a Redis selection: the Redis team store (deadline
  * `storeTimeoutMs`, else `$MAILROOM_STORE_TIMEOUT`, else 10 s; a once-per-process warning on a
- * server that can lose acknowledged mail unless `allowVolatile`), beside `host`, this machine's
+ * server that can lose acknowledged mail unless `allowVolatile`; one about a password the server does
+ * not check: ./unchecked-password.ts), beside `host`, this machine's
  * host store, which open.ts makes (the filesystem host store at `selection.hostRoot`: pid and
  * command records and agent logs never leave the machine). @throws INVALID_ARGUMENT, STORE_UNAVAILABLE
  */
 export async function openRedisStores(selection: Extract<StoreSelection, { kind: 'redis' }>, options: RedisOpenOptions, host: HostStore): Promise<Stores> {
   const timeoutMs = options.connection?.timeoutMs ?? storeTimeoutMs(options.storeTimeoutMs);
   const team = await openRedisTeamStore(selection, { ...options.connection, timeoutMs });
-  if (!allowVolatile(options.allowVolatile)) await warnIfVolatile(team.connection, options.onWarning ?? ((m) => process.stderr.write(`${m}\n`)));
+  const onWarning = options.onWarning ?? ((m: string) => process.stderr.write(`${m}\n`));
+  await warnIfPasswordUnchecked(selection.url, team.connection, onWarning);
+  if (!allowVolatile(options.allowVolatile)) await warnIfVolatile(team.connection, onWarning);
   return { selection, team, host, close: () => team.close() };
 }
 

@@ -30,4 +30,9 @@ describe('scopeHints', () => {
     expect(scopeHints('Run `mailroom doctor --fix`.', [])).toBe('Run `mailroom doctor --fix`.');
     expect(scopeHints('Run `mailroom --root /x doctor`.', scope)).toBe('Run `mailroom --root /x doctor`.');
   });
+
+  it('carries --store without its password (issue 23: a hint never prints a secret)', () => {
+    expect(hintScope(['--store', 'redis://:s3cret@10.0.0.5:6379/2', 'team', 'list'])).toEqual(['--store', "'redis://:***@10.0.0.5:6379/2'"]);
+    expect(scopeHints('Run `mailroom store grant`.', hintScope(['--store=redis://u:pw@h:1', 'inbox']))).toBe("Run `mailroom --store 'redis://u:***@h:1' store grant`.");
+  });
 });

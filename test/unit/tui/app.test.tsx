@@ -38,7 +38,7 @@ describe('WatchApp', () => {
   it('shows the header, the three panes and the key help', async () => {
     const { lastFrame } = app();
     const frame = await waitForFrame(lastFrame, (f) => f.includes('Messages'));
-    expect(frame.split('\n')[0]).toBe('mailroom watch · team demo · 6 members · 4 tasks · 5 messages (3 unread)');
+    expect(frame.split('\n')[0]).toBe('mailroom watch · team demo · 5 members (1 left) · 4 tasks · 5 messages (3 unread)');
     expect(frame).toContain('Roster (6)');
     expect(frame).toContain('Tasks (2 pending, 1 in progress, 1 completed)');
     expect(frame).toContain('Messages (5, 3 unread)');
