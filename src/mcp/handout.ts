@@ -13,6 +13,7 @@ import { entryKey } from '../domain/entries.js';
 import { isMailroomError } from '../errors.js';
 import type { Lease } from '../store/team-store.js';
 import type { Stores } from '../store/selection.js';
+import { testFreeze } from '../store/fs/test-freeze.js';
 
 /**
  * How long a lease handed to an MCP client holds its messages without an acknowledgement (ms).
@@ -26,6 +27,17 @@ export interface HandedLease {
   id: string;
   /** Entry keys (msg_id, or from+timestamp+text) it still holds. */
   keys: string[];
+  /** The JSON-RPC id of the request whose reply carries it (a cancel of that request gives it back). */
+  request?: string | number;
+}
+
+/**
+ * The MCP request a take answers: its JSON-RPC id and the signal the SDK aborts when the client
+ * cancels it (`notifications/cancelled`) or the transport closes while it runs.
+ */
+export interface HandOutRequest {
+  id?: string | number | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** What an `ack` did. */
@@ -51,6 +63,8 @@ export class HandOut {
   private pending: HandedLease[] = [];
   /** Leases given back ({@link giveBack}) whose release the store did not answer yet: released before the next take. */
   private unreleased: string[] = [];
+  /** The releases of given-back leases, in order (./handout.ts `releaseGivenBack`). */
+  private releasing: Promise<void> = Promise.resolve();
 
   constructor(private readonly owner: HandOutOwner) {}
 
@@ -59,18 +73,37 @@ export class HandOut {
     return this.pending.map((l) => ({ id: l.id, keys: [...l.keys] }));
   }
 
+  /**
+   * The client cancelled request `requestId` (`notifications/cancelled`): its reply is dropped by
+   * the client even when the server had already sent it (the two crossed), so the leases it carried
+   * are given back ({@link giveBack}) — handed out again, marked redelivered, never acknowledged.
+   */
+  cancelled(requestId: string | number): void {
+    for (const l of this.pending.filter((p) => p.request !== undefined && String(p.request) === String(requestId))) void this.giveBack(l.id);
+  }
+
   /** How many messages are handed out and not acknowledged. */
   get pendingCount(): number {
     return this.pending.reduce((n, l) => n + l.keys.length, 0);
   }
 
-  /** Takes up to `limit` unread messages under a fenced lease. @throws READER_FENCED, TEAMMATE_RUNNING */
-  async take(limit: number): Promise<Lease> {
+  /**
+   * Takes up to `limit` unread messages under a fenced lease for `request`: when its signal aborts
+   * (the client cancelled it, the transport closed) the lease is given back ({@link giveBack}) —
+   * the SDK drops the reply of an aborted request, so its messages never reached the client.
+   * @throws READER_FENCED, TEAMMATE_RUNNING
+   */
+  async take(limit: number, request: HandOutRequest = {}): Promise<Lease> {
     const { store, team, me } = this.owner;
     const token = this.owner.readerToken();
     await this.releaseGivenBack();
     const { value } = await this.fenced(store.team.takeUnread(team, me, { reader: token, claim: token, limit, leaseMs: MCP_LEASE_MS }));
-    if (value.id !== '') this.pending.push({ id: value.id, keys: value.entries.map(entryKey) });
+    if (value.id === '') return value;
+    this.pending.push({ id: value.id, keys: value.entries.map(entryKey), ...(request.id !== undefined ? { request: request.id } : {}) });
+    testFreeze('mcp-after-take', `${team}/${me}`);
+    const signal = request.signal;
+    if (signal?.aborted) await this.giveBack(value.id);
+    else signal?.addEventListener('abort', () => void this.giveBack(value.id), { once: true });
     return value;
   }
 
@@ -105,12 +138,24 @@ export class HandOut {
    * its messages (a takeover voids it, {@link MCP_LEASE_MS} ends it), it never marks them read.
    */
   async giveBack(leaseId: string): Promise<void> {
+    // Once only, and never a lease acknowledged meanwhile (a later call received it: nothing to give back).
+    if (!this.pending.some((l) => l.id === leaseId)) return;
     this.pending = this.pending.filter((l) => l.id !== leaseId);
     this.unreleased.push(leaseId);
     await this.releaseGivenBack().catch(() => undefined);
   }
 
-  private async releaseGivenBack(): Promise<void> {
+  /**
+   * Releases the given-back leases, one caller after the other: a take waits for a release a
+   * cancel started (so the messages are unread again when it takes), and none is released twice.
+   */
+  private releaseGivenBack(): Promise<void> {
+    const run = this.releasing.then(() => this.releaseAll());
+    this.releasing = run.catch(() => undefined);
+    return run;
+  }
+
+  private async releaseAll(): Promise<void> {
     const { store, team, me } = this.owner;
     while (this.unreleased.length > 0) {
       await store.team.release(team, me, this.unreleased[0]!);

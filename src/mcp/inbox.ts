@@ -9,7 +9,7 @@
 import type { InboxMessage } from '../core/messages/inbox-read.js';
 import { askOf, inReplyTo, isLateReply } from '../domain/replies.js';
 import { parseMessageText } from '../protocol/structured.js';
-import type { HandedLease } from './handout.js';
+import type { HandedLease, HandOutRequest } from './handout.js';
 import type { McpSession } from './session.js';
 import { guardViews } from './verify.js';
 
@@ -64,14 +64,15 @@ export function viewOfMessage(m: InboxMessage): MessageView {
 /**
  * Acknowledges `acked` (the leases handed out by calls that had returned when this call arrived:
  * the client received them), then hands out up to `limit` of the oldest unread messages under a new
- * lease. @throws TEAMMATE_RUNNING (the reader claim was lost), READER_FENCED (taken over meanwhile)
+ * lease, given back if `request` is cancelled (./handout.ts). @throws TEAMMATE_RUNNING (the reader
+ * claim was lost), READER_FENCED (taken over meanwhile)
  */
-export function consumeUnread(session: McpSession, limit: number, acked: readonly HandedLease[] = session.handOut.delivered()): Promise<Consumed> {
+export function consumeUnread(session: McpSession, limit: number, acked: readonly HandedLease[] = session.handOut.delivered(), request: HandOutRequest = {}): Promise<Consumed> {
   return session.consume(async () => {
     const store = session.store.team;
     await store.readConfig(session.team); // TEAM_NOT_FOUND, as before, for a team that is gone
     await session.handOut.acknowledge(acked);
-    const lease = await session.handOut.take(limit);
+    const lease = await session.handOut.take(limit, request);
     try {
       const messages = lease.entries.map((entry, index): InboxMessage => ({ index, entry, parsed: parseMessageText(entry.text) }));
       const views = messages.map((m, i) => withDeliveries(viewOfMessage(m), lease.deliveries[i] ?? 1));
@@ -95,7 +96,7 @@ function withDeliveries(view: MessageView, count: number): MessageView {
  * the request is cancelled, or the server closes). Each inbox change is a hint to re-read; the hint is armed before every read,
  * so a message landing between the read and the wait is never missed.
  */
-export async function waitForUnread(session: McpSession, timeoutMs: number, limit: number, request?: AbortSignal): Promise<Consumed> {
+export async function waitForUnread(session: McpSession, timeoutMs: number, limit: number, request?: AbortSignal, requestId?: string | number): Promise<Consumed> {
   const signal = request ? AbortSignal.any([request, session.closed]) : session.closed;
   // A server that is closing hands out nothing and starts no new watch.
   if (signal.aborted) return { messages: [], remaining: 0 };
@@ -107,7 +108,7 @@ export async function waitForUnread(session: McpSession, timeoutMs: number, limi
     const hint = session.feed.next((c) => c.kind === 'inbox' && c.member === session.me);
     try {
       if (signal.aborted) return { messages: [], remaining: 0 };
-      const got = await consumeUnread(session, limit, acked);
+      const got = await consumeUnread(session, limit, acked, { id: requestId, signal: request });
       acked = [];
       const left = deadline - Date.now();
       if (got.messages.length > 0 || left <= 0) return got;

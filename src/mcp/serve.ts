@@ -8,6 +8,7 @@ import { startSweeper } from '../core/members/dead-members.js';
 import { leadName } from '../domain/roster.js';
 import { ReaderLease } from '../core/members/reader-claim.js';
 import type { Stores } from '../store/selection.js';
+import { giveBackCancelled } from './cancelled.js';
 import { joinTeam } from './join.js';
 import { createMcpServer } from './server.js';
 import { McpSession, stderrLogger, type Logger } from './session.js';
@@ -53,6 +54,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
   const ended = untilEnded(stdin, transport);
   await server.connect(transport);
   const inFlight = trackRequests(transport);
+  giveBackCancelled(transport, session.handOut);
   await ended;
   sweeper.close();
   await session.close();

@@ -27,9 +27,9 @@ export function registerCatalogueTools(server: McpServer, session: McpSession, c
     const registered = server.registerTool(
       name,
       { description: catalogue.describe(entry, SURFACE, session.me), inputSchema: surfaceSchema(entry, SURFACE), annotations: annotationsOf(entry.hints) },
-      handler(session.log, name, async (args: Record<string, unknown>, extra: { signal: AbortSignal }) => {
+      handler(session.log, name, async (args: Record<string, unknown>, extra: { signal: AbortSignal; requestId?: string | number }) => {
         const input = toCanonical(entry, SURFACE, args);
-        const ctx = callContext(session, await lead(), extra.signal);
+        const ctx = callContext(session, await lead(), extra.signal, extra.requestId);
         await session.noteCall(entry.id);
         const result = await catalogue.call(entry.id, input, ctx, SURFACE);
         if (entry.id === 'wait_for_message') await session.noteWaitEnded((result as { timedOut?: boolean }).timedOut === true, ctx.lead);
@@ -46,8 +46,8 @@ function present(entry: ToolEntry, result: unknown, input: Record<string, unknow
   throw new Error(`Tool ${entry.id} returned no object and has no MCP view.`);
 }
 
-/** The catalogue's context for one call of this server's member. */
-function callContext(session: McpSession, lead: string, signal: AbortSignal): ToolContext {
+/** The catalogue's context for one call (JSON-RPC id `requestId`) of this server's member. */
+function callContext(session: McpSession, lead: string, signal: AbortSignal, requestId?: string | number): ToolContext {
   return {
     target: session.target,
     member: session.me,
@@ -59,8 +59,9 @@ function callContext(session: McpSession, lead: string, signal: AbortSignal): To
     claims: session.claims,
     services: {
       inbox: {
-        take: (limit) => consumeUnread(session, limit),
-        wait: (timeoutMs, limit, waitSignal) => waitForUnread(session, timeoutMs, limit, waitSignal),
+        // A cancelled request's hand-out is given back (docs/mcp.md "Delivery guarantee").
+        take: (limit) => consumeUnread(session, limit, undefined, { id: requestId, signal }),
+        wait: (timeoutMs, limit, waitSignal) => waitForUnread(session, timeoutMs, limit, waitSignal, requestId),
         ack: (msgIds) => session.consume(() => session.handOut.ack(msgIds)),
       },
     },

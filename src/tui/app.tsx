@@ -3,6 +3,7 @@
  * detail views and the send form. Keys (see keys.ts): Tab/←/→ or 1–3 switch panes, ↑/↓ (j/k)
  * move, g/G top and bottom, Enter opens, Esc goes back, `s` sends as the lead, `q` quits; while
  * requests are open their pane comes first (4 focuses it), `a` approves, `d` denies with a reason.
+ * While path leases are live, a leases pane under the roster lists them (./leases-pane.tsx).
  */
 import { memberCount } from '../core/live/member-count.js';
 import { useMemo, useRef, useState } from 'react';
@@ -18,6 +19,8 @@ import { SendForm } from './send-form.js';
 import { DenyForm, RequestsPane } from './requests-pane.js';
 import type { OpenRequest } from '../core/messages/approvals.js';
 import { TasksPane } from './tasks-pane.js';
+import { LeasesPane } from './leases-pane.js';
+import type { PathLease } from '../protocol/path-lease.js';
 import { plural } from '../core/text/plural.js';
 
 /** Props of {@link WatchApp}. */
@@ -36,10 +39,12 @@ export interface WatchAppProps {
   onAnswer?: ((id: string, approve: boolean, reason: string | undefined) => Promise<string>) | undefined;
   /** Adds this command's store options to a repair command shown for a flagged problem. */
   fixCommand?: ((command: string) => string) | undefined;
+  /** The live path leases (./leases-follow.ts); their pane shows under the roster while any is live. */
+  leases?: readonly PathLease[] | undefined;
 }
 
 /** See the module comment. */
-export function WatchApp({ snapshot, status, columns, rows, onSend, onQuit, fixCommand, requests = NO_REQUESTS, onAnswer }: WatchAppProps) {
+export function WatchApp({ snapshot, status, columns, rows, onSend, onQuit, fixCommand, requests = NO_REQUESTS, onAnswer, leases = NO_LEASES }: WatchAppProps) {
   const [ui, setUi] = useState<UiState>(INITIAL_UI);
   const latest = useRef(ui);
   // The input handler is re-subscribed after a render commits; keys that arrive in between must
@@ -76,7 +81,7 @@ export function WatchApp({ snapshot, status, columns, rows, onSend, onQuit, fixC
   const safe = useMemo(() => terminalSafeDeep(snapshot), [snapshot]);
   // A corrupt file is flagged on its own line under the header (issue 9 item 5); the panes give up the rows.
   const problems = safe.problems.slice(0, 2);
-  const h = layout(rows - problems.length, snapshot, requests.length);
+  const h = layout(rows - problems.length, snapshot, requests.length, leases.length);
   const c = snapshot.counts.tasks;
   const footer = terminalSafe((notice && notice.over === status ? notice.text : status) ?? '');
   return (
@@ -91,7 +96,7 @@ export function WatchApp({ snapshot, status, columns, rows, onSend, onQuit, fixC
           {p.fix ? ` Run \`${fixCommand ? fixCommand(p.fix) : p.fix}\`.` : ''}
         </Text>
       ))}
-      <Body ui={ui} snapshot={snapshot} safe={safe} requests={requests} columns={columns} heights={h} />
+      <Body ui={ui} snapshot={snapshot} safe={safe} requests={requests} leases={leases} columns={columns} heights={h} />
       <Box flexGrow={1} />
       <Text dimColor wrap="truncate">
         Tab pane · ↑↓ move · Enter open · Esc back · s send{requests.length > 0 ? ' · a/d approve/deny' : ''} · q quit{footer ? ` │ ${footer}` : ''}
@@ -101,10 +106,11 @@ export function WatchApp({ snapshot, status, columns, rows, onSend, onQuit, fixC
 }
 
 const NO_REQUESTS: readonly OpenRequest[] = [];
+const NO_LEASES: readonly PathLease[] = [];
 
-type BodyProps = { ui: UiState; snapshot: TeamSnapshot; safe: TeamSnapshot; requests: readonly OpenRequest[]; columns: number; heights: ReturnType<typeof layout> };
+type BodyProps = { ui: UiState; snapshot: TeamSnapshot; safe: TeamSnapshot; requests: readonly OpenRequest[]; leases: readonly PathLease[]; columns: number; heights: ReturnType<typeof layout> };
 
-function Body({ ui, snapshot: raw, safe: snapshot, requests, columns, heights: h }: BodyProps) {
+function Body({ ui, snapshot: raw, safe: snapshot, requests, leases, columns, heights: h }: BodyProps) {
   const { view } = ui;
   if (ui.deny) return <DenyForm request={{ id: terminalSafe(ui.deny.id), from: terminalSafe(ui.deny.from) }} reason={terminalSafe(ui.deny.reason)} height={h.body} />;
   if (ui.send) return <SendForm from={snapshot.lead} to={terminalSafe(ui.send.to)} text={terminalSafe(ui.send.text)} height={h.body} />;
@@ -126,6 +132,7 @@ function Body({ ui, snapshot: raw, safe: snapshot, requests, columns, heights: h
         <RequestsPane requests={requests} selected={selectedRow(ui, snapshot, 'requests', requests)} focused={ui.pane === 'requests'} height={h.requests} width={columns} />
       ) : null}
       <RosterPane members={snapshot.members} selected={selectedRow(ui, snapshot, 'roster')} focused={ui.pane === 'roster'} height={h.roster} width={columns} />
+      {leases.length > 0 ? <LeasesPane leases={leases} height={h.leases} width={columns} /> : null}
       <TasksPane tasks={snapshot.tasks} selected={selectedRow(ui, snapshot, 'tasks')} focused={ui.pane === 'tasks'} height={h.tasks} width={columns} />
       <MessagesPane
         messages={snapshot.messages}

@@ -43,12 +43,14 @@ export function nextRecipient(s: TeamSnapshot, preferred: string | undefined, st
  * and the rows left go to the pane missing most (fit.ts shareRows). Rows no pane wants stay blank
  * below the panes, so no pane shows empty rows.
  */
-export function layout(rows: number, s: TeamSnapshot, openRequests = 0): { body: number; roster: number; tasks: number; messages: number; requests: number } {
+export function layout(rows: number, s: TeamSnapshot, openRequests = 0, liveLeases = 0): { body: number; roster: number; tasks: number; messages: number; requests: number; leases: number } {
   const body = Math.max(3, rows - 2);
   // Open requests wait for the lead: their pane comes first, as tall as its rows (border 2, title
   // 1), at most a quarter of the body (and its `+N more` line); the other three share the rest.
   const requests = openRequests === 0 ? 0 : Math.min(openRequests + 3, Math.max(4, Math.floor(body / 4)));
+  // Live path leases: a pane under the roster, as tall as its rows, at most a fifth of the body.
+  const leases = liveLeases === 0 ? 0 : Math.min(liveLeases + 3, Math.max(4, Math.floor(body / 5)));
   const wants = [Math.max(1, s.members.length) + 4, Math.max(1, s.tasks.length) + 4, Math.max(1, s.messages.length) + 3];
-  const [roster, tasks, messages] = shareRows(body - requests, wants, [6, 6, 5]) as [number, number, number];
-  return { body, roster, tasks, messages, requests };
+  const [roster, tasks, messages] = shareRows(body - requests - leases, wants, [6, 6, 5]) as [number, number, number];
+  return { body, roster, tasks, messages, requests, leases };
 }

@@ -14,6 +14,7 @@ import type { Stores } from '../store/selection.js';
 import type { TeamSnapshot } from '../core/live/snapshot.js';
 import { terminalSafe } from '../core/text/terminal-text.js';
 import { WatchApp } from './app.js';
+import { followLeases, type FollowedLeases } from './leases-follow.js';
 import { hintScope, scopeHints } from '../core/text/hint-scope.js';
 
 import { clock } from './format.js';
@@ -38,11 +39,11 @@ export interface TuiOptions {
 type Answer = (id: string, approve: boolean, reason: string | undefined) => Promise<string>;
 
 function Live({ source, onSend, onAnswer, fixCommand }: { source: SnapshotSource; onSend(to: string, text: string): Promise<string>; onAnswer: Answer; fixCommand(command: string): string }) {
-  const { snapshot, status, requests } = useLiveSnapshot(source);
+  const { snapshot, status, requests, leases } = useLiveSnapshot(source);
   const { stdout } = useStdout();
   const { columns, rows } = useTerminalSize(stdout);
   const { exit } = useApp();
-  return <WatchApp snapshot={snapshot} status={status} columns={columns} rows={Math.max(10, rows - 1)} onSend={onSend} requests={requests} onAnswer={onAnswer} onQuit={() => exit()} fixCommand={fixCommand} />;
+  return <WatchApp snapshot={snapshot} status={status} columns={columns} rows={Math.max(10, rows - 1)} onSend={onSend} requests={requests} onAnswer={onAnswer} onQuit={() => exit()} fixCommand={fixCommand} leases={leases} />;
 }
 
 /** The line printed after the screen closed because Claude Code removed the team. */
@@ -62,8 +63,9 @@ export async function runTui(o: TuiOptions): Promise<void> {
   const listeners = new Set<(state: LiveState) => void>();
   let status: string | undefined;
   let latest: TeamSnapshot | undefined;
+  let leases: FollowedLeases | undefined;
   const emit = () => {
-    if (latest) for (const l of listeners) l({ snapshot: latest, status, requests: requests.current() });
+    if (latest) for (const l of listeners) l({ snapshot: latest, status, requests: requests.current(), leases: leases?.current() });
   };
   // The open requests, listed again after each change the feed reports (the answer lands in a
   // teammate's inbox, the request in the lead's); a failed listing keeps the last one.
@@ -81,11 +83,14 @@ export async function runTui(o: TuiOptions): Promise<void> {
     },
   });
   latest ??= following.initial;
+  // The live path leases, listed again on the team's hints and the feed's tick (./leases-follow.ts).
+  const followed = await followLeases({ root: o.store, team: o.team }, following.feed, () => emit());
+  leases = followed;
   const source: SnapshotSource = {
     initial: following.initial,
     subscribe: (l) => {
       listeners.add(l);
-      l({ snapshot: following.current(), requests: requests.current() });
+      l({ snapshot: following.current(), requests: requests.current(), leases: followed.current() });
       return () => listeners.delete(l);
     },
   };
@@ -99,6 +104,7 @@ export async function runTui(o: TuiOptions): Promise<void> {
     return `sent to ${sent.to} at ${clock(sent.entry.timestamp)}`;
   };
   if (following.initial.ended) {
+    followed.close();
     await following.close();
     o.stdout.write(terminalSafe(endLine(following.initial)));
     return;
@@ -119,6 +125,7 @@ export async function runTui(o: TuiOptions): Promise<void> {
     process.off('SIGHUP', stop);
   } finally {
     o.stdout.write('\u001b[?1049l');
+    followed.close();
     await following.close();
   }
   if (ended) o.stdout.write(terminalSafe(endLine(following.current())));

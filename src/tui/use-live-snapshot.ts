@@ -5,12 +5,15 @@
 import { useEffect, useState } from 'react';
 import type { TeamSnapshot } from '../core/live/snapshot.js';
 import type { OpenRequest } from '../core/messages/approvals.js';
+import type { PathLease } from '../protocol/path-lease.js';
 
 /** One update for the screen: the new snapshot, a line describing the latest event, the open requests. */
 export interface LiveState {
   snapshot: TeamSnapshot;
   status?: string | undefined;
   requests?: readonly OpenRequest[] | undefined;
+  /** The live path leases (./leases-follow.ts). */
+  leases?: readonly PathLease[] | undefined;
 }
 
 /** Where snapshots come from. `subscribe` returns an unsubscribe function. */

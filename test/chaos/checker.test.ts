@@ -103,6 +103,38 @@ describe('chaos checker', () => {
     expect(check(h).violations['dead-while-beating']).toEqual([]);
   });
 
+  it('dead-while-beating: a stall of the store excuses nothing (the member ran and its beats had landed)', () => {
+    only([...clean(), fault('stop-redis', 'redis'), fault('cont-redis', 'redis'), ...done('sw', 'sweep', { dead: [{ member: 'alice', tasks: [] }] })], 'dead-while-beating');
+  });
+
+  it('dead-while-beating: a member killed (or ended) after its last beat may be declared dead', () => {
+    for (const f of ['kill', 'end']) {
+      const h = [...clean(), fault(f, 'c1'), ...done('sw', 'sweep', { dead: [{ member: 'alice', tasks: [] }] })];
+      expect(check(h).violations['dead-while-beating'], f).toEqual([]);
+    }
+  });
+
+  it('dead-while-beating: a stop that began only after the sweep completed does not excuse it', () => {
+    only([...clean(), ...done('sw', 'sweep', { dead: [{ member: 'alice', tasks: [] }] }), fault('stop', 'c1')], 'dead-while-beating');
+  });
+
+  it('dead-while-beating: a stop of another process of the member does not excuse the one still beating', () => {
+    only([...clean(), ...done('c2', 'beat', { member: 'alice' }), fault('stop', 'c2'), ...done('sw', 'sweep', { dead: [{ member: 'alice', tasks: [] }] })], 'dead-while-beating');
+  });
+
+  it('dead-while-beating: beats that only landed once the sweep had begun, or that were refused, do not count', () => {
+    const sweepInv = op('sw', 'invoke', 'sweep', {});
+    const h = [
+      ...done('c3', 'read-claim', { member: 'bob' }),
+      op('c3', 'invoke', 'beat', { member: 'bob' }),
+      op('c3', 'fail', 'beat', {}, 'TEAMMATE_RUNNING'),
+      sweepInv,
+      ...done('c3', 'beat', { member: 'bob' }),
+      op('sw', 'ok', 'sweep', { dead: [{ member: 'bob', tasks: [] }] }),
+    ];
+    expect(check(h).violations['dead-while-beating']).toEqual([]);
+  });
+
   it('counts operations and faults', () => {
     const result = check([...clean(), fault('kill', 'c1'), fault('stop-redis', 'redis')]);
     expect(result.faults).toEqual({ kill: 1, 'stop-redis': 1 });

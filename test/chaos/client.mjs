@@ -13,7 +13,8 @@
 //   worker   — holds `member`'s reader claim, claims the next ready task, writes its metadata three
 //              times and completes it, through the use cases (claimNextTask, updateTask), each write
 //              carrying the claim's fencing token; drops the task on TASK_FENCED.
-//   sweeper  — runs the dead-member sweep every 200 ms and records whom it declared dead.
+//   sweeper  — runs the dead-member sweep every 200 ms (as a command does: no presence, judging by the
+//              store's clock members silent for ttl + grace + stallBoundMs) and records whom it declared dead.
 //   mcp      — runs `mailroom mcp --as member` as a child (prints "server <pid>" for the nemesis)
 //              and calls read_inbox in a loop (each call acknowledges what the previous returned);
 //              records as redelivered the messages marked `redelivered`; restarts the server when it dies.
@@ -205,7 +206,7 @@ async function sweeper(stores) {
   for (;;) {
     me('invoke', 'sweep', {});
     try {
-      const swept = await sweepDeadMembers({ root: stores, team: cfg.team, graceMs: cfg.graceMs, by: 'team-lead' });
+      const swept = await sweepDeadMembers({ root: stores, team: cfg.team, graceMs: cfg.graceMs, stallBoundMs: cfg.stallBoundMs, by: 'team-lead' });
       me('ok', 'sweep', { dead: swept.map((s) => ({ member: s.name, tasks: s.unassigned.map((t) => t.id) })) });
     } catch (err) {
       me(outcome(err), 'sweep', {}, codeOf(err));

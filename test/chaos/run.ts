@@ -8,7 +8,8 @@
  * server, SIGSTOP and kill -9 + restart of redis-server, and on Redis runs kill -9 + restart and
  * SIGSTOP of a `mailroom bridge` (./bridge.ts) carrying a local sender's messages, and a second
  * bridge on the same root (refused) — then a quiet drain, the final state, and the checker.
- * Every process is started in its own process group and killed with it at the end (also on
+ * The first fault is always a worker SIGSTOPped past the sweep's bound (`stop-long`), so every run
+ * declares a member dead at least once. Every process is started in its own process group and killed with it at the end (also on
  * failure); the run is bounded by `seconds`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -61,6 +62,8 @@ export interface ClientConfig {
   beatMs: number;
   leaseMs: number;
   graceMs: number;
+  /** The store stall the sweeper tolerates (ms): `SweepOptions.stallBoundMs`. */
+  stallBoundMs: number;
   pauseMs: number;
 }
 
@@ -71,7 +74,14 @@ const TEAM = 'chaos';
  * held past it has its lock taken over while it sleeps (src/store/fs/lock-dir.ts), within a short run.
  */
 const LOCK_STALE_MS = 2_000;
-const TIMING = { storeTimeoutMs: 2_000, ttlMs: 1_500, beatMs: 300, leaseMs: 1_500, graceMs: 500, pauseMs: 30 };
+/**
+ * Client timings (ms). `stallBoundMs` is the store stall the sweeper (no presence, like a command)
+ * tolerates (src/core/members/liveness.ts; 120 s by default): 3 s, longer than the longest stall
+ * the nemesis makes of the store (a 2.5 s SIGSTOP of redis-server; a restart), so a sweep judges
+ * a member silent for ttl + grace + 3 s (5 s) and sweeps do happen within a short run (a client
+ * SIGSTOPped for up to 5 s, not yet replaced).
+ */
+const TIMING = { storeTimeoutMs: 2_000, ttlMs: 1_500, beatMs: 300, leaseMs: 1_500, graceMs: 500, stallBoundMs: 3_000, pauseMs: 30 };
 /** Tasks on the board: enough that the workers do not run out within the run (≈ 5 claims/s on a loaded machine). */
 const tasksFor = (seconds: number): number => Math.max(60, Math.ceil(seconds * 6));
 
@@ -165,9 +175,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     await untilWorking(dir, first, log);
     log(`${new Date().toISOString()} all clients working; nemesis starts`);
     const end = Date.now() + options.seconds * 1000;
+    // The first fault of every run: a worker stopped long enough to be declared dead (so the
+    // sweep, its taking back and the woken worker's fenced writes happen in every short run).
+    let forced: string | undefined = 'stop-long';
     while (Date.now() < end) {
       await sleep(400 + rand() * 800);
-      await strike({ rand, running: [...running.values()], redis, bridge, bridgeConfig, start, note, log });
+      await strike({ dir, rand, running: [...running.values()], redis, bridge, bridgeConfig, start, note, log }, forced);
+      forced = undefined;
     }
     // Quiet: everything runs again, consumers drain, then every client is stopped for good.
     closing = true;
@@ -240,6 +254,8 @@ async function finalState(stores: Stores, process: string): Promise<Op[]> {
 }
 
 interface Strike {
+  /** Where the clients write their histories. */
+  dir: string;
   rand: () => number;
   running: Running[];
   redis: RedisServer | undefined;
@@ -250,12 +266,31 @@ interface Strike {
   log: (line: string) => void;
 }
 
-/** One fault, chosen at random among those that apply. */
-async function strike(s: Strike): Promise<void> {
+/**
+ * How long a `stop-long` keeps a worker stopped (ms): past the silence a sweep needs (ttl + grace
+ * + the stall bound, 5 s) by 2 s, not replaced meanwhile — it is declared dead, then wakes up.
+ */
+const STOP_LONG_MS = TIMING.ttlMs + TIMING.graceMs + TIMING.stallBoundMs + 2_000;
+
+/** One fault: `forced`, or chosen at random among those that apply. */
+async function strike(s: Strike, forced?: string): Promise<void> {
   const clients = s.running.filter((r) => !r.stopped);
   const pick = <T>(list: readonly T[]): T | undefined => list[Math.floor(s.rand() * list.length)];
-  const faults = ['kill', 'stop', 'stop', 'stop', 'kill-mcp', 'kill-mcp', 'stop-mcp', ...(s.redis ? ['stop-redis', 'kill-redis'] : ['freeze']), ...(s.bridge ? ['kill-bridge', 'stop-bridge', 'second-bridge'] : [])];
-  const fault = pick(faults)!;
+  const faults = ['kill', 'stop', 'stop', 'stop', 'stop-long', 'kill-mcp', 'kill-mcp', 'stop-mcp', ...(s.redis ? ['stop-redis', 'kill-redis'] : ['freeze']), ...(s.bridge ? ['kill-bridge', 'stop-bridge', 'second-bridge'] : [])];
+  const fault = forced ?? pick(faults)!;
+  if (fault === 'stop-long') {
+    const victim = await workingOnTask(s.dir, clients.filter((r) => r.role.role === 'worker'));
+    if (!victim) return s.log('stop-long: no worker on a task');
+    s.note('stop', victim.id);
+    victim.stopped = true;
+    signal(victim.proc, 'SIGSTOP');
+    setTimeout(() => {
+      victim.stopped = false;
+      s.note('cont', victim.id);
+      signal(victim.proc, 'SIGCONT');
+    }, STOP_LONG_MS).unref();
+    return;
+  }
   if (fault === 'kill' || fault === 'stop') {
     const victim = pick(clients);
     if (!victim) return;
@@ -318,6 +353,24 @@ async function strike(s: Strike): Promise<void> {
   }
   s.note('kill-redis', 'redis');
   await redis.restart();
+}
+
+/**
+ * A worker whose history shows it on a task right now (its last operation is a claim that got one,
+ * or a write), so that a sweep declaring it dead has a task to take back (and says so); polled for
+ * up to 5 s.
+ */
+async function workingOnTask(dir: string, workers: readonly Running[]): Promise<Running | undefined> {
+  const deadline = Date.now() + 5_000;
+  while (Date.now() < deadline) {
+    for (const w of workers) {
+      const lines = (await readFile(join(dir, `${w.id}.ndjson`), 'utf8').catch(() => '')).trim().split('\n');
+      const last = lines.at(-1) ?? '';
+      if (/"f":"write"/.test(last) || (/"type":"ok","f":"claim"/.test(last) && /"task":/.test(last))) return w;
+    }
+    await sleep(50);
+  }
+  return undefined;
 }
 
 /**

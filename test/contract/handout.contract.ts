@@ -103,5 +103,18 @@ export function handOutContract(name: string, backend: ContractBackend): void {
       await store.releaseReader(T, 'alice', next.value.token);
       expect((await refusal(store.takeUnread(T, 'alice', { reader: next.value.token, claim: next.value.token }))).code).toBe('READER_FENCED');
     });
+
+    it('releases the leases a reader took when it gives its claim up: the next reader gets them at once, counted as handed out again', async () => {
+      const old = await store.claimReader(T, 'alice', holder(11));
+      await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'in flight') }]);
+      const lease = await store.takeUnread(T, 'alice', { reader: old.value.token, claim: old.value.token, leaseMs: 600_000 });
+      expect(lease.value.entries).toHaveLength(1);
+      const released = await store.releaseReader(T, 'alice', old.value.token);
+      expect(released.events.filter((e) => e.kind === 'delivery').map((e) => (e as { state?: string }).state)).toEqual(['released']);
+      const next = await store.claimReader(T, 'alice', holder(12));
+      const again = await store.takeUnread(T, 'alice', { reader: next.value.token, claim: next.value.token });
+      expect(again.value.entries.map((e) => e.text)).toEqual(['in flight']);
+      expect(again.value.deliveries).toEqual([2]);
+    });
   });
 }

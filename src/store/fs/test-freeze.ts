@@ -8,11 +8,14 @@
  * - `before-link`: after the ownership check, before the replaced file is kept (hard link);
  * - `before-rename`: after that link, right before the `rename`;
  * - `after-rename`: right after the `rename`, before the lock is confirmed again.
+ * And one outside the write step, on either backend (test/mcp/handout-cancel.test.ts):
+ * - `mcp-after-take`: a `mailroom mcp` server right after a take handed messages out, before the
+ *   reply is built (`<file>` is `<team>/<member>`).
  * Unset (always, outside tests), it costs one property read per write.
  */
 
 /** Where a write can be frozen. */
-export type FreezePoint = 'before-link' | 'before-rename' | 'after-rename';
+export type FreezePoint = 'before-link' | 'before-rename' | 'after-rename' | 'mcp-after-take';
 
 const fired = new Set<FreezePoint>();
 

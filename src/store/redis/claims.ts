@@ -41,9 +41,9 @@ export async function beat(rc: RedisContext, team: string, member: string, token
   return { value: claimOf(out.value as string[], false), events: out.events };
 }
 
-/** Gives a claim up. */
-export async function releaseReader(rc: RedisContext, team: string, member: string, token: string): Promise<Transition<void>> {
-  const out = await runOnce(rc, 'release-reader', team, [member, token]);
+/** Gives a claim up; the leases it took go back to unread (release-reader.lua). */
+export async function releaseReader(rc: RedisContext, team: string, member: string, token: string, ctx?: OpContext): Promise<Transition<void>> {
+  const out = await runOnce(rc, 'release-reader', team, [envOf(team, ctx), member, token]);
   return { value: undefined, events: out.events };
 }
 

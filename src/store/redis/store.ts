@@ -214,8 +214,8 @@ export class RedisTeamStore implements T.TeamStore {
   beat(team: string, member: string, token: string, state: T.ReaderClaim['state'], ctx?: T.OpContext): Promise<T.Transition<T.ReaderClaim>> {
     return claims.beat(this.rc, team, member, token, state, ctx);
   }
-  releaseReader(team: string, member: string, token: string): Promise<T.Transition<void>> {
-    return claims.releaseReader(this.rc, team, member, token);
+  releaseReader(team: string, member: string, token: string, ctx?: T.OpContext): Promise<T.Transition<void>> {
+    return claims.releaseReader(this.rc, team, member, token, ctx);
   }
   readClaims(team: string): Promise<T.ReaderClaim[]> {
     return claims.readClaims(this.rc, team);

@@ -1,12 +1,28 @@
--- releaseReader: gives a reader claim up (nothing happens when `token` does not hold it).
+-- releaseReader: gives a reader claim up (nothing happens when `token` does not hold it). The
+-- leases taken with that token as reader go back to unread at once, as on a takeover
+-- (claim-reader.lua): nobody will acknowledge them, and the member's next reader gets them now,
+-- not when they expire.
 -- KEYS[1] base prefix
--- ARGV[1] member   ARGV[2] token
--- Returns ok { '1' | '0' released }; err TEAM_NOT_FOUND.
-local base, member, token = KEYS[1], ARGV[1], ARGV[2]
+-- ARGV[1] event envelope JSON   ARGV[2] member   ARGV[3] token
+-- Returns ok { '1' | '0' released } with events delivery released (each entry put back); err TEAM_NOT_FOUND.
+local base, env, member, token = KEYS[1], ARGV[1], ARGV[2], ARGV[3]
 local P = gen_prefix(base)
 if not P then return fail('TEAM_NOT_FOUND') end
 local ck = P .. 'c:' .. member
 if R('HGET', ck, 'token') ~= token then return done(base, { '0' }) end
+local takenk = ikey(P, 'taken', member)
+local flat = R('HGETALL', takenk)
+for i = 1, #flat, 2 do
+  local seq, lease = flat[i], flat[i + 1]
+  local lk = P .. 'lease:' .. lease
+  if R('HGET', lk, 'reader') == token then
+    R('HDEL', takenk, seq)
+    R('DEL', lk)
+    if R('ZSCORE', ikey(P, 'unread', member), seq) then
+      emit(P, { 'h', env, 'kind', 'delivery', 'to', member, 'state', 'released', 'key', R('HGET', ikey(P, 'keys', member), seq) or '', 'lease', lease })
+    end
+  end
+end
 R('DEL', ck)
 R('SREM', P .. 'claims', member)
 hint('claims ' .. member)
