@@ -159,8 +159,13 @@ export interface InboxRef {
 export interface InboxHistory {
   /** Read entries moved to the inbox archive, oldest first (may repeat a live entry after a crash: merge by identity). */
   archived: InboxEntry[];
-  /** Entries salvaged from a corrupt inbox that could not go back (docs/format.md "Quarantine"). */
-  quarantined: InboxEntry[];
+  /**
+   * Entries salvaged when the store found the inbox unreadable and set it aside (repaired by
+   * `mailroom doctor --fix`), that are not in the live inbox. The files backend fills it from the
+   * corrupt copies it keeps beside the inbox (docs/format.md "Quarantine"); a backend that never
+   * holds an unreadable inbox (Redis) returns `[]`. `mailroom inbox --all` shows them as `quarantined`.
+   */
+  setAside: InboxEntry[];
 }
 
 /** A member {@link TeamStore.rosterIssues} flags. */
@@ -489,7 +494,7 @@ export interface TeamStore {
   appendMessages(team: string, messages: readonly OutgoingMessage[], options?: AppendOptions): Promise<Transition<AppendResult>>;
   /** Valid entries of an inbox in order (missing → `[]`). @throws FILE_CORRUPT */
   readInbox(team: string, member: string): Promise<InboxEntry[]>;
-  /** The inbox's archived and quarantined entries. */
+  /** The inbox's archived entries and those set aside from an unreadable copy of it. */
   readInboxHistory(team: string, member: string): Promise<InboxHistory>;
   /** Every inbox that exists, by member name. */
   listInboxes(team: string): Promise<InboxRef[]>;

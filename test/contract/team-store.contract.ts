@@ -478,7 +478,7 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         expect((await store.readInbox(T, 'alice')).map((e) => e.text)).toEqual(['3']);
         const history = await store.readInboxHistory(T, 'alice');
         expect(history.archived.map((e) => e.text)).toEqual(['1', '2']);
-        expect(history.quarantined).toEqual([]);
+        expect(history.setAside).toEqual([]);
       });
 
       it('lists the inbox of a departed member as a non-member one, and sets it aside', async () => {
