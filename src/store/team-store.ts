@@ -168,11 +168,15 @@ export interface InboxHistory {
   setAside: InboxEntry[];
 }
 
-/** A member {@link TeamStore.rosterIssues} flags. */
-export interface RosterIssue {
+/**
+ * A member {@link TeamStore.inboxlessMembers} flags: `NAME_TOO_LONG`, the store cannot key an
+ * inbox by a name this long; `INBOX_SHARED`, the store keys its inbox as it keys an earlier
+ * member's (`with`), so the two would read each other's messages.
+ */
+export interface InboxlessMember {
   member: string;
   code: 'NAME_TOO_LONG' | 'INBOX_SHARED';
-  /** For `INBOX_SHARED`: the member whose inbox file it would share. */
+  /** For `INBOX_SHARED`: the earlier member whose inbox it would share. */
   with?: string | undefined;
 }
 
@@ -627,13 +631,13 @@ export interface TeamStore {
   readClock(team: string): Promise<number>;
 
   /**
-   * Members of the roster this backend cannot give an inbox of their own (issue 9 item 6): on the
-   * filesystem, names whose inbox file would be too long (`NAME_TOO_LONG`) and names that become
-   * another member's inbox file through Claude Code's sanitiser (`INBOX_SHARED`: `café`/`cafè` →
-   * `caf-.json`; the later member in the roster is flagged, `with` names the earlier). Empty on a
-   * backend that keys inboxes by the exact name. @throws TEAM_NOT_FOUND, FILE_CORRUPT
+   * Members of the roster this backend cannot give an inbox of their own (issue 9 item 6), the
+   * later member in the roster flagged. The files backend reports names whose inbox file name
+   * would be too long (`NAME_TOO_LONG`) and names Claude Code's file-name sanitiser maps to
+   * another member's inbox (`INBOX_SHARED`: `café`/`cafè` → `caf-.json`). Redis keys inboxes by
+   * the exact name: always empty there. @throws TEAM_NOT_FOUND, FILE_CORRUPT
    */
-  rosterIssues(team: string): Promise<RosterIssue[]>;
+  inboxlessMembers(team: string): Promise<InboxlessMember[]>;
 
   // Events
   /** Events after `since` (default: from the start). */

@@ -769,8 +769,8 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
     describe('roster issues', () => {
       it('a roster of valid names has none; an unknown team is TEAM_NOT_FOUND', async () => {
         await withTeam('alice', 'bob');
-        expect(await store.rosterIssues(T)).toEqual([]);
-        expect((await refusal(store.rosterIssues('no-such-team'))).code).toBe('TEAM_NOT_FOUND');
+        expect(await store.inboxlessMembers(T)).toEqual([]);
+        expect((await refusal(store.inboxlessMembers('no-such-team'))).code).toBe('TEAM_NOT_FOUND');
       });
     });
 
