@@ -66,11 +66,12 @@ export interface UnreadableTeam {
 }
 
 /**
- * A team another client is removing: Claude Code 2.1.332 renames `teams/<team>` to a
- * `*.deleted-<uuid>` tombstone at the end of its session, then removes it (see {@link TeamStore.teamRemoval}).
+ * A team another client of the store is removing, so it will not come back (see
+ * {@link TeamStore.teamRemoval}). Only the files backend reports one: Claude Code 2.1.332 renames
+ * `teams/<team>` to a `*.deleted-<uuid>` tombstone at the end of its session, then removes it.
  */
 export interface TeamRemoval {
-  /** Where the team went while it is removed, for humans (the tombstone directory). */
+  /** Where the team's data is while it goes, for humans (on files: the tombstone directory). */
   location: string;
 }
 
@@ -405,9 +406,10 @@ export interface TeamStore {
   /** Teams moved aside by {@link deleteTeam}, newest first (of one name, or all). */
   listDeletedTeams(team?: string): Promise<DeletedTeam[]>;
   /**
-   * Set while another client is removing the team (Claude Code 2.1.332's tombstone of it, holding
-   * a config of the same lead session): the team will not come back. Undefined otherwise, also for
-   * a tombstone of an earlier team of the name; always undefined on a store no such client writes.
+   * Set while another client is removing the team: it will not come back. Undefined otherwise.
+   * The files backend sees Claude Code 2.1.332's tombstone of the team holding a config of the same
+   * lead session (a tombstone of an earlier team of the name does not count); Redis, which no
+   * other client writes, always answers undefined.
    */
   teamRemoval(team: string): Promise<TeamRemoval | undefined>;
   /** Brings a deleted team back, its journal and member records included. Event: team restored. @throws TEAM_EXISTS (a team of that name exists), TEAM_NOT_FOUND (no such id) */
@@ -493,7 +495,9 @@ export interface TeamStore {
    * Appends messages; every recipient is checked before anything is written (MEMBER_NOT_FOUND, no
    * inbox created). Within one inbox, timestamps are assigned so that they never decrease in file
    * order and (`from`, `timestamp`, `text`) stays unique (later by whole ms where needed).
-   * @throws MEMBER_NOT_FOUND, FILE_CORRUPT, LOCK_TIMEOUT (filesystem), STORE_UNAVAILABLE (network)
+   * @throws MEMBER_NOT_FOUND, FILE_CORRUPT, and when the store does not answer in time: LOCK_TIMEOUT
+   * (files backend: an inbox lock not taken within its wait) or STORE_UNAVAILABLE (Redis: no
+   * answer within `OpenOptions.storeTimeoutMs`)
    */
   appendMessages(team: string, messages: readonly OutgoingMessage[], options?: AppendOptions): Promise<Transition<AppendResult>>;
   /** Valid entries of an inbox in order (missing → `[]`). @throws FILE_CORRUPT */
@@ -648,7 +652,10 @@ export interface TeamStore {
   watch(team: string, listener: (hint: StoreHint) => void): Promise<WatchHandle>;
 
   // Health
-  /** Problems in the stored data itself (corrupt entries, leftovers of killed writers, stale locks). */
+  /**
+   * Problems in the stored data itself, each of a {@link StoreIssue} kind the backend may report
+   * (corrupt records, leftovers of killed writers, a risky server setting; see src/store/health.ts).
+   */
   scanHealth(): Promise<StoreIssue[]>;
   /** Repairs one issue after re-checking it; never overwrites what it could not parse. */
   repairHealth(issue: StoreIssue): Promise<StoreRepair>;
