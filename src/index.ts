@@ -81,7 +81,7 @@ export { archiveInbox, autoArchiveAllowed, type ArchiveInboxOptions } from './co
 export { doctor, type DoctorOptions, type DoctorFinding, type DoctorFindingKind, type DoctorReport } from './core/doctor/doctor.js';
 export { findOrphanCommands, reapOrphanCommands, reapOrphan, describeCommand, describeReap, type OrphanCommand, type OrphanVerdict, type ReapOutcome } from './core/processes/orphan-commands.js';
 export { CommandRecordSchema, ProcessIdentitySchema, type CommandRecord, type ProcessIdentity } from './protocol/command.js';
-export type { StoreIssue, StoreRepair, StateFileKind } from './store/health.js';
+export type { StoreIssue, StoreRepair, StoredRecordKind } from './store/health.js';
 export { addTask, listTasks, getTask, deleteTask, viewOf, type AddTaskOptions, type ListTasksOptions, type TaskView, type MetadataPatch } from './core/tasks/board.js';
 export { updateTask, mergeMetadata, type UpdateTaskOptions, type UpdateTaskResult } from './core/tasks/update.js';
 export { claimTask, claimNextTask, type ClaimOptions, type ClaimRefusal } from './core/tasks/claim.js';

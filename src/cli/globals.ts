@@ -9,6 +9,7 @@ import type { Argv } from 'yargs';
 import { openStores, parseStoreTimeout, resolveSelection, type OpenOptions } from '../store/open.js';
 import type { Stores } from '../store/selection.js';
 import { checkSelectionFlags } from './option-checks.js';
+import { writeStderr } from './output.js';
 
 /** Parsed global options every command sees. */
 export interface GlobalArgs {
@@ -51,7 +52,7 @@ function openOptions(args: GlobalArgs): OpenOptions {
   const warn = (m: string) => {
     if (warned.has(m)) return; // one command may read a file several times (doctor lists teams per check): say it once
     warned.add(m);
-    process.stderr.write(`${m}\n`);
+    writeStderr(`${m}\n`);
   };
   const timeout = args['store-timeout'];
   return {

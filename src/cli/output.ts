@@ -1,6 +1,7 @@
 /**
  * Printing: human text to stdout, or JSON with `--json`; errors to stderr. The one place the CLI
- * writes to the terminal (besides the TUI).
+ * writes to the terminal (besides the TUI): every other file of src/cli/ writes through the
+ * functions here (test/unit/cli-output.test.ts holds it to that).
  */
 import { MailroomError, exitCodeFor, fromSystemError } from '../errors.js';
 import { terminalSafe } from '../core/text/terminal-text.js';
@@ -34,4 +35,23 @@ export function reportError(thrown: unknown, json: boolean, scope: HintScope = [
     if (!(err instanceof MailroomError) && err instanceof Error && process.env.MAILROOM_DEBUG) process.stderr.write(`${err.stack}\n`);
   }
   return exitCodeFor(err);
+}
+
+/**
+ * Writes `text` to stdout as it is (no newline added, not made terminal-safe: the caller did).
+ * `done` runs once the text is handed to the OS (before a command exits on purpose). @returns what
+ * the stream's `write` returns (false: buffered, wait for 'drain')
+ */
+export function writeStdout(text: string, done?: () => void): boolean {
+  return process.stdout.write(text, done);
+}
+
+/** Writes `text` to stderr as it is (warnings, progress lines, hook refusals); see {@link writeStdout}. */
+export function writeStderr(text: string, done?: () => void): boolean {
+  return process.stderr.write(text, done);
+}
+
+/** Calls `listener` on an error of stdout (EPIPE once its reader is gone, e.g. `mailroom watch | head -3`). */
+export function onStdoutError(listener: (err: NodeJS.ErrnoException) => void): void {
+  process.stdout.on('error', listener);
 }

@@ -66,10 +66,19 @@ export function removableIndex(config: TeamConfig, nameOrAgentId: string): numbe
 export function assertFreeName(config: TeamConfig, name: string): void {
   const clash = config.members.find((m) => m.name.toLowerCase() === name.toLowerCase());
   if (!clash) return;
+  throw memberExists(config.name, name, clash.name, config.members.map((m) => m.name));
+}
+
+/**
+ * MEMBER_EXISTS for a newcomer `name` whose name `clash` (the same in another case) already has,
+ * in a team whose members are `names`; suggests the first free `<name>-<n>`. Both backends word it so.
+ */
+export function memberExists(team: string, name: string, clash: string, names: readonly string[]): MailroomError {
+  const taken = new Set(names.map((n) => n.toLowerCase()));
   let n = 2;
-  while (config.members.some((m) => m.name.toLowerCase() === `${name}-${n}`)) n++;
-  throw new MailroomError('MEMBER_EXISTS', `Team "${config.name}" already has a member named "${clash.name}". Pick another name, e.g. "${name}-${n}".`, {
-    details: { team: config.name, name },
+  while (taken.has(`${name}-${n}`.toLowerCase())) n++;
+  return new MailroomError('MEMBER_EXISTS', `Team "${team}" already has a member named "${clash}". Pick another name, e.g. "${name}-${n}".`, {
+    details: { team, name },
   });
 }
 

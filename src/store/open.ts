@@ -105,7 +105,12 @@ export function localHostStore(): HostStore {
   return openFsStores(resolveRoot({})).host;
 }
 
-/** A directory (the filesystem store's root) or an opened {@link Stores}, as core use cases take it. */
+/**
+ * An opened {@link Stores}, as core use cases take it — or, for tests and library callers only, a
+ * directory (the filesystem store's root, opened per call by {@link storesOf}). Nothing in src/
+ * passes a directory any more (the CLI, the runtime and the MCP server open their stores once):
+ * the string form goes once the tests that still pass directories open stores (issue 20 item 1).
+ */
 export type StoreRef = string | Stores;
 
 /** The {@link Stores} of a {@link StoreRef}: a string is a filesystem root. */

@@ -66,11 +66,12 @@ export interface UnreadableTeam {
 }
 
 /**
- * A team another client is removing: Claude Code 2.1.332 renames `teams/<team>` to a
- * `*.deleted-<uuid>` tombstone at the end of its session, then removes it (see {@link TeamStore.teamRemoval}).
+ * A team another client of the store is removing, so it will not come back (see
+ * {@link TeamStore.teamRemoval}). Only the files backend reports one: Claude Code 2.1.332 renames
+ * `teams/<team>` to a `*.deleted-<uuid>` tombstone at the end of its session, then removes it.
  */
 export interface TeamRemoval {
-  /** Where the team went while it is removed, for humans (the tombstone directory). */
+  /** Where the team's data is while it goes, for humans (on files: the tombstone directory). */
   location: string;
 }
 
@@ -159,15 +160,24 @@ export interface InboxRef {
 export interface InboxHistory {
   /** Read entries moved to the inbox archive, oldest first (may repeat a live entry after a crash: merge by identity). */
   archived: InboxEntry[];
-  /** Entries salvaged from a corrupt inbox that could not go back (docs/format.md "Quarantine"). */
-  quarantined: InboxEntry[];
+  /**
+   * Entries salvaged when the store found the inbox unreadable and set it aside (repaired by
+   * `mailroom doctor --fix`), that are not in the live inbox. The files backend fills it from the
+   * corrupt copies it keeps beside the inbox (docs/format.md "Quarantine"); a backend that never
+   * holds an unreadable inbox (Redis) returns `[]`. `mailroom inbox --all` shows them as `quarantined`.
+   */
+  setAside: InboxEntry[];
 }
 
-/** A member {@link TeamStore.rosterIssues} flags. */
-export interface RosterIssue {
+/**
+ * A member {@link TeamStore.inboxlessMembers} flags: `NAME_TOO_LONG`, the store cannot key an
+ * inbox by a name this long; `INBOX_SHARED`, the store keys its inbox as it keys an earlier
+ * member's (`with`), so the two would read each other's messages.
+ */
+export interface InboxlessMember {
   member: string;
   code: 'NAME_TOO_LONG' | 'INBOX_SHARED';
-  /** For `INBOX_SHARED`: the member whose inbox file it would share. */
+  /** For `INBOX_SHARED`: the earlier member whose inbox it would share. */
   with?: string | undefined;
 }
 
@@ -396,9 +406,10 @@ export interface TeamStore {
   /** Teams moved aside by {@link deleteTeam}, newest first (of one name, or all). */
   listDeletedTeams(team?: string): Promise<DeletedTeam[]>;
   /**
-   * Set while another client is removing the team (Claude Code 2.1.332's tombstone of it, holding
-   * a config of the same lead session): the team will not come back. Undefined otherwise, also for
-   * a tombstone of an earlier team of the name; always undefined on a store no such client writes.
+   * Set while another client is removing the team: it will not come back. Undefined otherwise.
+   * The files backend sees Claude Code 2.1.332's tombstone of the team holding a config of the same
+   * lead session (a tombstone of an earlier team of the name does not count); Redis, which no
+   * other client writes, always answers undefined.
    */
   teamRemoval(team: string): Promise<TeamRemoval | undefined>;
   /** Brings a deleted team back, its journal and member records included. Event: team restored. @throws TEAM_EXISTS (a team of that name exists), TEAM_NOT_FOUND (no such id) */
@@ -484,12 +495,14 @@ export interface TeamStore {
    * Appends messages; every recipient is checked before anything is written (MEMBER_NOT_FOUND, no
    * inbox created). Within one inbox, timestamps are assigned so that they never decrease in file
    * order and (`from`, `timestamp`, `text`) stays unique (later by whole ms where needed).
-   * @throws MEMBER_NOT_FOUND, FILE_CORRUPT, LOCK_TIMEOUT (filesystem), STORE_UNAVAILABLE (network)
+   * @throws MEMBER_NOT_FOUND, FILE_CORRUPT, and when the store does not answer in time: LOCK_TIMEOUT
+   * (files backend: an inbox lock not taken within its wait) or STORE_UNAVAILABLE (Redis: no
+   * answer within `OpenOptions.storeTimeoutMs`)
    */
   appendMessages(team: string, messages: readonly OutgoingMessage[], options?: AppendOptions): Promise<Transition<AppendResult>>;
   /** Valid entries of an inbox in order (missing → `[]`). @throws FILE_CORRUPT */
   readInbox(team: string, member: string): Promise<InboxEntry[]>;
-  /** The inbox's archived and quarantined entries. */
+  /** The inbox's archived entries and those set aside from an unreadable copy of it. */
   readInboxHistory(team: string, member: string): Promise<InboxHistory>;
   /** Every inbox that exists, by member name. */
   listInboxes(team: string): Promise<InboxRef[]>;
@@ -622,13 +635,13 @@ export interface TeamStore {
   readClock(team: string): Promise<number>;
 
   /**
-   * Members of the roster this backend cannot give an inbox of their own (issue 9 item 6): on the
-   * filesystem, names whose inbox file would be too long (`NAME_TOO_LONG`) and names that become
-   * another member's inbox file through Claude Code's sanitiser (`INBOX_SHARED`: `café`/`cafè` →
-   * `caf-.json`; the later member in the roster is flagged, `with` names the earlier). Empty on a
-   * backend that keys inboxes by the exact name. @throws TEAM_NOT_FOUND, FILE_CORRUPT
+   * Members of the roster this backend cannot give an inbox of their own (issue 9 item 6), the
+   * later member in the roster flagged. The files backend reports names whose inbox file name
+   * would be too long (`NAME_TOO_LONG`) and names Claude Code's file-name sanitiser maps to
+   * another member's inbox (`INBOX_SHARED`: `café`/`cafè` → `caf-.json`). Redis keys inboxes by
+   * the exact name: always empty there. @throws TEAM_NOT_FOUND, FILE_CORRUPT
    */
-  rosterIssues(team: string): Promise<RosterIssue[]>;
+  inboxlessMembers(team: string): Promise<InboxlessMember[]>;
 
   // Events
   /** Events after `since` (default: from the start). */
@@ -639,7 +652,10 @@ export interface TeamStore {
   watch(team: string, listener: (hint: StoreHint) => void): Promise<WatchHandle>;
 
   // Health
-  /** Problems in the stored data itself (corrupt entries, leftovers of killed writers, stale locks). */
+  /**
+   * Problems in the stored data itself, each of a {@link StoreIssue} kind the backend may report
+   * (corrupt records, leftovers of killed writers, a risky server setting; see src/store/health.ts).
+   */
   scanHealth(): Promise<StoreIssue[]>;
   /** Repairs one issue after re-checking it; never overwrites what it could not parse. */
   repairHealth(issue: StoreIssue): Promise<StoreRepair>;

@@ -114,6 +114,9 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         await store.createTeam(teamConfig(T));
         expect((await refusal(store.createTeam(teamConfig(T)))).code).toBe('TEAM_EXISTS');
         expect((await refusal(store.readConfig('nobody'))).code).toBe('TEAM_NOT_FOUND');
+        // One wording on both backends (src/domain/team-errors.ts); only the store's location differs.
+        expect((await refusal(store.createTeam(teamConfig(T)))).message).toMatch(new RegExp(`^Team "${T}" already exists in .+\\. Pick another name, or delete it first with \`mailroom team delete ${T}\`\\.$`));
+        expect((await refusal(store.readConfig('nobody'))).message).toMatch(/^Team "nobody" not found in .+ Create it with `mailroom team create nobody`\.$/);
       });
 
       it('moves a deleted team aside with its inboxes, tasks and journal, and restores it', async () => {
@@ -238,6 +241,7 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         expect((await store.addMember(T, teammate(T, 'bob'), { assignColor: true })).value.color).toBe('green');
         expect((await store.addMember(T, teammate(T, 'carol', { color: 'pink' }), { assignColor: true })).value.color).toBe('pink');
         expect((await refusal(store.addMember(T, teammate(T, 'Alice')))).code).toBe('MEMBER_EXISTS');
+        expect((await refusal(store.addMember(T, teammate(T, 'Alice')))).message).toBe(`Team "${T}" already has a member named "alice". Pick another name, e.g. "Alice-2".`);
         expect((await refusal(store.addMember('nobody', teammate('nobody', 'x')))).code).toBe('TEAM_NOT_FOUND');
         expect((await store.readConfig(T)).members.map((m) => m.name)).toEqual(['team-lead', 'alice', 'bob', 'carol']);
       });
@@ -474,7 +478,7 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         expect((await store.readInbox(T, 'alice')).map((e) => e.text)).toEqual(['3']);
         const history = await store.readInboxHistory(T, 'alice');
         expect(history.archived.map((e) => e.text)).toEqual(['1', '2']);
-        expect(history.quarantined).toEqual([]);
+        expect(history.setAside).toEqual([]);
       });
 
       it('lists the inbox of a departed member as a non-member one, and sets it aside', async () => {
@@ -765,8 +769,8 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
     describe('roster issues', () => {
       it('a roster of valid names has none; an unknown team is TEAM_NOT_FOUND', async () => {
         await withTeam('alice', 'bob');
-        expect(await store.rosterIssues(T)).toEqual([]);
-        expect((await refusal(store.rosterIssues('no-such-team'))).code).toBe('TEAM_NOT_FOUND');
+        expect(await store.inboxlessMembers(T)).toEqual([]);
+        expect((await refusal(store.inboxlessMembers('no-such-team'))).code).toBe('TEAM_NOT_FOUND');
       });
     });
 

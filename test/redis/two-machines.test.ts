@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addTask } from '../../src/core/tasks/board.js';
 import { isAlive, presenceOf } from '../../src/domain/presence.js';
 import { loadTeamFile } from '../../src/runtime/run/team-file.js';
-import { openStores } from '../../src/store/open.js';
+import { openFsStores, openStores } from '../../src/store/open.js';
 import type { Stores } from '../../src/store/selection.js';
 import { runCli } from '../helpers/cli.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
@@ -46,7 +46,7 @@ describe('one team across two machines sharing Redis', () => {
     const onB = machine('b');
     const work = join(dir.path, 'b-work');
     const demo = join(FIXTURES, 'demo', 'team.yaml');
-    const { file, dir: fileDir } = await loadTeamFile(demo);
+    const { file, dir: fileDir } = await loadTeamFile(demo, openFsStores(dir.path));
 
     await mkdir(work);
     await onA('team', 'create', 'demo');

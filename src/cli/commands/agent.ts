@@ -7,6 +7,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { MailroomError } from '../../errors.js';
 import { durationOption } from '../durations.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
+import { writeStdout } from '../output.js';
 
 interface AgentArgs extends GlobalArgs {
   name?: string;
@@ -53,7 +54,7 @@ export const agentCommand: CommandModule<GlobalArgs, AgentArgs> = {
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
     try {
-      await runAgentProcess({ ...target, name, model: a.model, pollMs: a['poll-ms'], idleNotifications: a['idle-notifications'] as 'changes' | 'every-turn' | undefined, signal: controller.signal, out: (line) => process.stdout.write(line) });
+      await runAgentProcess({ ...target, name, model: a.model, pollMs: a['poll-ms'], idleNotifications: a['idle-notifications'] as 'changes' | 'every-turn' | undefined, signal: controller.signal, out: (line) => writeStdout(line) });
     } finally {
       process.off('SIGTERM', stop);
       process.off('SIGINT', stop);

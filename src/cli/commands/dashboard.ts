@@ -6,7 +6,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { MailroomError } from '../../errors.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
-import { emit } from '../output.js';
+import { emit, writeStderr } from '../output.js';
 
 interface DashboardArgs extends GlobalArgs {
   port?: number;
@@ -37,12 +37,12 @@ export const dashboardCommand: CommandModule<GlobalArgs, DashboardArgs> = {
     const { storeLabel } = await import('../../dashboard/label.js');
     const host = a.host ?? '127.0.0.1';
     const d = await startDashboard({ stores: target.root, team: target.team, host, port: a.port, as: a.as, storeLabel: storeLabel(target.root.selection) });
-    if (!isLoopback(host)) process.stderr.write(`mailroom dashboard: listening on ${host}, reachable from other machines. Every request must present the URL's token; share it only with your team, and prefer an SSH tunnel to 127.0.0.1.\n`);
+    if (!isLoopback(host)) writeStderr(`mailroom dashboard: listening on ${host}, reachable from other machines. Every request must present the URL's token; share it only with your team, and prefer an SSH tunnel to 127.0.0.1.\n`);
     emit(a.json, { url: d.url, port: d.port, team: target.team }, () => [`mailroom dashboard: team ${target.team} at ${d.url}`, '(Ctrl-C stops it.)']);
     if (a.open) {
       const { spawn } = await import('node:child_process');
       const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
-      spawn(opener, [d.url], { stdio: 'ignore', detached: true }).on('error', () => process.stderr.write(`mailroom dashboard: could not run ${opener}; open the URL yourself.\n`)).unref();
+      spawn(opener, [d.url], { stdio: 'ignore', detached: true }).on('error', () => writeStderr(`mailroom dashboard: could not run ${opener}; open the URL yourself.\n`)).unref();
     }
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { MailroomError } from '../../errors.js';
 import { durationOption, parseDuration } from '../durations.js';
-import { emit } from '../output.js';
+import { emit, writeStderr } from '../output.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
 import type { PathLease } from '../../protocol/path-lease.js';
 
@@ -151,7 +151,7 @@ const hook: CommandModule<GlobalArgs, LeaseArgs> = {
     if (held.length === 0) return;
     // Claude Code's hook protocol: exit 2 blocks the tool call and shows stderr to the model.
     // (Not an error code of src/errors.ts: exit 2 is Claude Code's own hook contract.)
-    await new Promise<void>((done) => process.stderr.write(`${heldError(held).message}\n`, () => done()));
+    await new Promise<void>((done) => writeStderr(`${heldError(held).message}\n`, () => done()));
     process.exit(2);
   },
 };

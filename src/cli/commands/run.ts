@@ -4,7 +4,7 @@
  */
 import type { Argv, CommandModule } from 'yargs';
 import { MailroomError } from '../../errors.js';
-import { emit } from '../output.js';
+import { emit, writeStdout, writeStderr } from '../output.js';
 import { openStore, type GlobalArgs } from '../globals.js';
 import { terminalSafe } from '../../core/text/terminal-text.js';
 import { shellQuote } from '../../core/text/shell-quote.js';
@@ -48,7 +48,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     const file = await teamFileOf(a);
     const { runTeam } = await import('../../runtime/run/run-team.js');
     const render = await import('../render/run-report.js');
-    const print = (line: string | undefined) => line !== undefined && !a.json && process.stdout.write(`${terminalSafe(line)}\n`);
+    const print = (line: string | undefined) => line !== undefined && !a.json && writeStdout(`${terminalSafe(line)}\n`);
     print(`mailroom run: ${file}`);
     const failures = new render.RepeatFilter(); // a member's failure is printed again only when its reason changes
     // Ctrl-C / SIGTERM: stop the teammates and their commands (own process groups), then report.
@@ -71,8 +71,8 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       maxFailedTurns: a['max-failed-turns'],
       onMessage: (entry, at, lead) => print(render.progressLine(entry, at, a.verbose === true, lead)),
       onLog: (name, line) => a.verbose && print(`  ${name}: ${line}`),
-      onTurnFailed: (f, at) => failures.show(f.name, f.reason) && process.stderr.write(`${terminalSafe(render.turnFailedLine(f.name, f.reason, at))}\n`),
-      onNotice: (line) => (a.json ? process.stderr.write(`mailroom run: ${terminalSafe(line)}\n`) : print(line)),
+      onTurnFailed: (f, at) => failures.show(f.name, f.reason) && writeStderr(`${terminalSafe(render.turnFailedLine(f.name, f.reason, at))}\n`),
+      onNotice: (line) => (a.json ? writeStderr(`mailroom run: ${terminalSafe(line)}\n`) : print(line)),
       signal: interrupt.signal,
     }).finally(() => {
       process.off('SIGINT', onSignal);

@@ -4,7 +4,7 @@
  * runtime's stop (shutdown handshake), which the other team verbs must not load.
  */
 import type { Argv, CommandModule } from 'yargs';
-import { emit } from '../output.js';
+import { emit, writeStderr } from '../output.js';
 import { durationOption } from '../durations.js';
 import { openStore, type GlobalArgs } from '../globals.js';
 
@@ -29,7 +29,7 @@ export const teamDeleteCommand: CommandModule<GlobalArgs, Args<{ name: string; f
       force: a.force,
       timeoutMs: a.timeout,
       onStopping: (m) => {
-        if (!a.json) process.stderr.write(`Stopping ${m.name} (shutdown request; forced after ${Math.round((a.timeout ?? 30_000) / 1000)} s)…\n`);
+        if (!a.json) writeStderr(`Stopping ${m.name} (shutdown request; forced after ${Math.round((a.timeout ?? 30_000) / 1000)} s)…\n`);
       },
     });
     const { deleted } = r;

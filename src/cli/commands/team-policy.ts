@@ -4,7 +4,7 @@
  */
 import type { Argv, CommandModule } from 'yargs';
 import { MailroomError } from '../../errors.js';
-import { emit } from '../output.js';
+import { emit, writeStdout } from '../output.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
 
 interface PolicyArgs extends GlobalArgs {
@@ -55,5 +55,5 @@ async function setMessageLimit(target: { root: import('../../store/selection.js'
   const { MIN_MAX_MESSAGE_BYTES } = await import('../../protocol/settings.js');
   if (bytes < MIN_MAX_MESSAGE_BYTES) throw new MailroomError('USAGE', `--max-message-bytes must be at least ${MIN_MAX_MESSAGE_BYTES}; got ${bytes}.`);
   await target.root.team.updateSettings(target.team, { maxMessageBytes: bytes }, { actor: 'user' });
-  if (!json) process.stdout.write(`Team ${target.team} accepts messages up to ${bytes} bytes (maxMessageBytes).\n`);
+  if (!json) writeStdout(`Team ${target.team} accepts messages up to ${bytes} bytes (maxMessageBytes).\n`);
 }

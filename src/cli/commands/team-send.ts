@@ -4,7 +4,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { MailroomError } from '../../errors.js';
 import { assertArgumentUtf8, decodeUtf8Strict } from '../../core/text/utf8-text.js';
-import { emit } from '../output.js';
+import { emit, writeStderr } from '../output.js';
 import { durationOption } from '../durations.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
 import { plural } from '../../core/text/plural.js';
@@ -115,7 +115,7 @@ function parseStructured(json: string): { type: string } & Record<string, unknow
 /** One stderr line when the message went to a Claude Code lead that does not read its inbox now (core/messages/lead-hearing.ts). */
 async function warnIfLeadCannotHear(target: { root: Stores; team: string; config?: TeamConfig }, to: readonly string[]): Promise<void> {
   const warning = await leadHearingWarning({ ...target, to });
-  if (warning !== undefined) process.stderr.write(`mailroom: warning: ${terminalSafe(warning)}\n`);
+  if (warning !== undefined) writeStderr(`mailroom: warning: ${terminalSafe(warning)}\n`);
 }
 
 /** `team send`. */

@@ -4,7 +4,7 @@
  * tasks go back to pending with no owner.
  */
 import type { Argv, CommandModule } from 'yargs';
-import { emit } from '../output.js';
+import { emit, writeStderr } from '../output.js';
 import { durationOption } from '../durations.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
 import type { StopWait } from '../../runtime/lifecycle/stop.js';
@@ -36,7 +36,7 @@ export const teamStopCommand: CommandModule<GlobalArgs, StopArgs> = {
     const target = await teamTarget(a);
     const r = await stopTeammate({ ...target, as: a.as, name: a.name, force: a.force, timeoutMs: a.timeout, reason: a.reason, onWaiting: (w) => {
         // With --json, stderr carries only the JSON error object.
-        if (!a.json) process.stderr.write(`${waitingLine(a.name, w)}\n`);
+        if (!a.json) writeStderr(`${waitingLine(a.name, w)}\n`);
       },
     });
     emit(a.json, r, () => {

@@ -12,6 +12,7 @@ import { openFsStores, openStores, redactUrl, resolveSelection } from '../../sto
 import type { StoreSelection, Stores } from '../../store/selection.js';
 import type { GlobalArgs } from '../globals.js';
 import { untilStopped, writeLine } from './stop.js';
+import { writeStderr } from '../output.js';
 
 /**
  * Runs the bridge until stopped.
@@ -26,7 +27,7 @@ export async function runBridgeCommand(a: GlobalArgs): Promise<void> {
     throw new MailroomError('INVALID_ARGUMENT', 'mailroom bridge connects the local Claude Code team to a shared Redis store: pass --store redis://host:port (or set $MAILROOM_STORE), with --claude for Claude Code\'s own directory.');
   }
   const say = (s: BridgeStatus | { kind: 'started'; local: string; store: string }) => writeLine(a.json ? JSON.stringify(s) : describe(s));
-  const local = openFsStores(selection.hostRoot, { lock: { onWarning: (m) => process.stderr.write(`${m}\n`) } });
+  const local = openFsStores(selection.hostRoot, { lock: { onWarning: (m) => writeStderr(`${m}\n`) } });
   // One bridge per root and team: a second is refused (BRIDGE_RUNNING) before anything syncs.
   const release = await claimBridge(local.host, team);
   try {

@@ -12,6 +12,7 @@ import { followRequests } from '../../core/live/requests-follow.js';
 import { hintScope, scopeHints } from '../../core/text/hint-scope.js';
 import { terminalSafe } from '../../core/text/terminal-text.js';
 import { untilStopped, writeLine } from './stop.js';
+import { writeStderr } from '../output.js';
 
 /** How often (ms) a plain watch lists the leases again besides after journal changes. */
 const LEASE_REFRESH_MS = 10_000;
@@ -33,7 +34,7 @@ export interface PlainWatchOptions {
  */
 export async function runPlainWatch(o: PlainWatchOptions): Promise<void> {
   const print = (plain: string, json: Record<string, unknown>) => writeLine(o.json ? JSON.stringify(json) : terminalSafe(plain));
-  const onError = (err: unknown) => process.stderr.write(`mailroom watch: ${err instanceof Error ? err.message : String(err)}\n`);
+  const onError = (err: unknown) => writeStderr(`mailroom watch: ${err instanceof Error ? err.message : String(err)}\n`);
   // The same listing as `mailroom requests`, again after each update of the feed. A listing that
   // fails (the team being removed, a corrupt inbox) is not printed: the feed reports those itself.
   let started = false;

@@ -3,6 +3,7 @@
  * SIGTERM, or the reader of stdout going away (EPIPE, e.g. `mailroom watch | head -3`). Output
  * written after the reader left is dropped instead of crashing the process.
  */
+import { writeStdout, onStdoutError } from '../output.js';
 
 let pipeClosed = false;
 const onPipeClosed: Array<() => void> = [];
@@ -11,7 +12,7 @@ let guarded = false;
 function guardStdout(): void {
   if (guarded) return;
   guarded = true;
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  onStdoutError((err: NodeJS.ErrnoException) => {
     if (err.code !== 'EPIPE') throw err;
     pipeClosed = true;
     for (const f of onPipeClosed.splice(0)) f();
@@ -33,5 +34,5 @@ export function untilStopped(): Promise<void> {
 export function writeLine(line: string): void {
   guardStdout();
   if (pipeClosed) return;
-  process.stdout.write(`${line}\n`);
+  writeStdout(`${line}\n`);
 }

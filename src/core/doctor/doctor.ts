@@ -96,7 +96,7 @@ function storeCheck(repairOne: (issue: StoreIssue) => Promise<StoreRepair>, issu
 function describe(issue: StoreIssue): string {
   switch (issue.kind) {
     case 'corrupt-file':
-      if (issue.fileKind === 'config') return `${issue.location} ${issue.detail}: the team is unreadable (team list names it; no command can use it). mailroom will not overwrite it; repair keeps it aside and rebuilds the roster from the team's journal, member records and inboxes.`;
+      if (issue.recordKind === 'config') return `${issue.location} ${issue.detail}: the team is unreadable (team list names it; no command can use it). mailroom will not overwrite it; repair keeps it aside and rebuilds the roster from the team's journal, member records and inboxes.`;
       return `${issue.location} ${issue.detail}. mailroom will not overwrite it; repair moves it aside.`;
     case 'missing-config':
       return `${issue.location} ${issue.detail}: team ${issue.team} is unreadable (its mail is there, but no command can see the team). Repair rebuilds the roster from the team's journal, member records and inboxes.`;

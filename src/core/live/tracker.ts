@@ -76,7 +76,7 @@ export class TeamTracker {
     const removal = await this.store.teamRemoval(this.team);
     if (removal) this.ended = { location: removal.location };
     this.readJournalEvents(await this.journal.next());
-    for (const issue of await this.store.rosterIssues(this.team).catch(() => [])) {
+    for (const issue of await this.store.inboxlessMembers(this.team).catch(() => [])) {
       if (issue.code === 'INBOX_SHARED') this.problems.set(issue.member, { code: issue.code, member: issue.member, message: sharedInbox(issue.member, issue.with).message, fix: 'mailroom doctor' });
     }
     const files = new Set((await this.store.listInboxes(this.team)).map((i) => i.name));

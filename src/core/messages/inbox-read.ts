@@ -152,7 +152,7 @@ export async function inboxHistory(options: InboxHistoryOptions): Promise<Histor
   const history = await store.readInboxHistory(options.team, options.agent);
   for (const entry of history.archived) add(entry, 'archive');
   // Before the journal's: an entry gone from the inbox because its file was set aside is not "removed by its reader".
-  for (const entry of history.quarantined) add(entry, 'quarantined');
+  for (const entry of history.setAside) add(entry, 'quarantined');
   if (options.exists) {
     const journal = await store.readEvents(options.team);
     for (const e of journal.events) if (e.kind === 'message' && e.to === options.agent) add({ ...e.entry, read: true }, 'removed');

@@ -152,7 +152,7 @@ export async function showTeam(options: TeamOptions): Promise<TeamSummary> {
   const store = teamOf(options);
   const config = await store.readConfig(options.team);
   const records = new Map((await store.readMemberRecords(options.team)).map((r) => [r.name, r]));
-  const shared = new Map((await store.rosterIssues(options.team)).filter((i) => i.code === 'INBOX_SHARED').map((i) => [i.member, i.with]));
+  const shared = new Map((await store.inboxlessMembers(options.team)).filter((i) => i.code === 'INBOX_SHARED').map((i) => [i.member, i.with]));
   const claims = await store.readClaims(options.team);
   const now = nowOf(options);
   const members: MemberSummary[] = [];

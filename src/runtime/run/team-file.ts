@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { MailroomError } from '../../errors.js';
 import { PALETTE } from '../../protocol/config.js';
 import { APPROVABLE } from '../../protocol/settings.js';
-import { hostOf, type StoreRef } from '../../core/context.js';
+import type { Stores } from '../../store/selection.js';
 import { LEAD_NAME, assertValidName } from '../../domain/names.js';
 import { parseCapabilities } from '../../domain/capabilities.js';
 
@@ -75,13 +75,14 @@ export interface LoadedTeamFile {
 
 /**
  * Reads and validates a team file: its format (unknown keys refused), member names and colors,
- * task owners, and task keys. @throws INVALID_ARGUMENT naming the first problem, INVALID_NAME
+ * task owners, and task keys; the file is read through `stores.host` (a file the user names).
+ * @throws INVALID_ARGUMENT naming the first problem, INVALID_NAME
  */
-export async function loadTeamFile(path: string, store: StoreRef = process.cwd()): Promise<LoadedTeamFile> {
+export async function loadTeamFile(path: string, stores: Stores): Promise<LoadedTeamFile> {
   const abs = resolve(path);
   let raw: unknown;
   try {
-    raw = parseYaml(await hostOf({ root: store }).readUserFile(abs, 'team file'));
+    raw = parseYaml(await stores.host.readUserFile(abs, 'team file'));
   } catch (err) {
     if (err instanceof MailroomError) throw err;
     throw invalid(abs, err instanceof Error ? err.message : String(err));

@@ -9,7 +9,7 @@ import { TeamConfigSchema } from '../../protocol/config.js';
 import { MEMBER_RECORD_VERSION, MemberRecordSchema } from '../../protocol/member-record.js';
 import { ProcessRecordSchema } from '../../protocol/process.js';
 import { TaskSchema } from '../../protocol/task.js';
-import type { StateFileKind } from '../health.js';
+import type { StoredRecordKind } from '../health.js';
 import { readJsonFile } from './json-file.js';
 import { commandRecordAt } from './commands.js';
 import type { FsContext } from './context.js';
@@ -17,7 +17,7 @@ import type { FsContext } from './context.js';
 const TASK_FILE = /^([1-9][0-9]*)\.json$/;
 
 /** The kind of state file at `path`, or undefined for any other file. */
-export function stateFileKind(ctx: FsContext, path: string): StateFileKind | undefined {
+export function stateFileKind(ctx: FsContext, path: string): StoredRecordKind | undefined {
   const name = basename(path);
   const parent = dirname(path);
   const { teamsDir, tasksRoot, commandsDir, membersDir } = ctx.layout;
@@ -40,7 +40,7 @@ export function stateFileKind(ctx: FsContext, path: string): StateFileKind | und
  * Checks that it is a file, its JSON syntax, then the format of its kind (reference §2, §3, §5);
  * a `.highwatermark` must hold a whole number.
  */
-export async function checkStateFile(path: string, kind: StateFileKind): Promise<string | undefined> {
+export async function checkStateFile(path: string, kind: StoredRecordKind): Promise<string | undefined> {
   const s = await stat(path).catch(() => undefined);
   if (!s) return undefined;
   if (s.isDirectory()) return 'is a directory, not a file';

@@ -9,13 +9,13 @@ import { join } from 'node:path';
 import type { StoreIssue } from '../health.js';
 import { MAX_NAME_BYTES, pathPart } from './names.js';
 import type { TeamConfig } from '../../protocol/config.js';
-import type { RosterIssue } from '../team-store.js';
+import type { InboxlessMember } from '../team-store.js';
 import type { FsContext } from './context.js';
 import { listTeams, readConfig } from './teams.js';
 
-/** Roster members the layout cannot give an inbox of their own (TeamStore.rosterIssues). */
-export function rosterIssuesOf(config: TeamConfig): RosterIssue[] {
-  const out: RosterIssue[] = [];
+/** Roster members the layout cannot give an inbox of their own (TeamStore.inboxlessMembers). */
+export function inboxlessMembersOf(config: TeamConfig): InboxlessMember[] {
+  const out: InboxlessMember[] = [];
   const owner = new Map<string, string>();
   for (const m of config.members) {
     const part = pathPart(m.name);

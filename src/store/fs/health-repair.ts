@@ -27,10 +27,10 @@ export async function repairHealth(ctx: FsContext, issue: StoreIssue): Promise<S
   const staleMs = staleTimeOf(ctx.lock);
   switch (issue.kind) {
     case 'corrupt-file':
-      if (issue.fileKind === 'highwatermark') return withListLock(ctx, issue.location, (list) => moveAside(issue, list)); // the list lock guards it
-      if (issue.fileKind === 'config') return rebuildConfig(ctx, issue.location); // never just hidden: the team's mail is still there
-      if (issue.fileKind === 'inbox') return withLock(issue.location, lockDirFor(issue.location), ctx.lock, (lock) => salvageInbox(issue, lock));
-      return issue.fileKind === 'task' ? withListLock(ctx, issue.location, (list) => quarantine(ctx, issue.location, issue, list)) : quarantine(ctx, issue.location, issue);
+      if (issue.recordKind === 'highwatermark') return withListLock(ctx, issue.location, (list) => moveAside(issue, list)); // the list lock guards it
+      if (issue.recordKind === 'config') return rebuildConfig(ctx, issue.location); // never just hidden: the team's mail is still there
+      if (issue.recordKind === 'inbox') return withLock(issue.location, lockDirFor(issue.location), ctx.lock, (lock) => salvageInbox(issue, lock));
+      return issue.recordKind === 'task' ? withListLock(ctx, issue.location, (list) => quarantine(ctx, issue.location, issue, list)) : quarantine(ctx, issue.location, issue);
     case 'temp-file':
       return removeTemp(issue.location, issue.target, staleMs);
     case 'stale-lock':
@@ -69,7 +69,7 @@ async function removeStaleLock(path: string, staleMs: number): Promise<StoreRepa
 type CorruptFile = Extract<StoreIssue, { kind: 'corrupt-file' }>;
 
 async function quarantine(ctx: FsContext, path: string, issue: CorruptFile, list?: HeldLock): Promise<StoreRepair> {
-  const guarded = guardOf(ctx, path, issue.fileKind);
+  const guarded = guardOf(ctx, path, issue.recordKind);
   return withLock(guarded, lockDirFor(guarded), ctx.lock, (lock) => moveAside(issue, lock, list && (() => raiseHighWatermark(path, list))));
 }
 
@@ -78,7 +78,7 @@ async function quarantine(ctx: FsContext, path: string, issue: CorruptFile, list
  * held, after `before` (a task's id is kept used); a file that reads fine now is left alone.
  */
 async function moveAside(issue: CorruptFile, lock: HeldLock, before?: () => Promise<void>): Promise<StoreRepair> {
-  if ((await checkStateFile(issue.location, issue.fileKind)) === undefined) return kept('it reads fine now (it was being rewritten): left as it is', true);
+  if ((await checkStateFile(issue.location, issue.recordKind)) === undefined) return kept('it reads fine now (it was being rewritten): left as it is', true);
   await before?.();
   const movedTo = `${issue.location}.corrupt-${stampNow()}`;
   await lock.assertHeld(`quarantining ${issue.location}`);
@@ -93,7 +93,7 @@ async function moveAside(issue: CorruptFile, lock: HeldLock, before?: () => Prom
  * says how many entries were kept and how many bytes were set aside.
  */
 async function salvageInbox(issue: CorruptFile, lock: HeldLock): Promise<StoreRepair> {
-  if ((await checkStateFile(issue.location, issue.fileKind)) === undefined) return kept('it reads fine now (it was being rewritten): left as it is', true);
+  if ((await checkStateFile(issue.location, issue.recordKind)) === undefined) return kept('it reads fine now (it was being rewritten): left as it is', true);
   const text = await readFile(issue.location, 'utf8');
   const { entries, setAsideBytes } = salvageInboxText(text);
   const movedTo = `${issue.location}.corrupt-${stampNow()}`;
@@ -137,7 +137,7 @@ function kept(note: string, done = false): StoreRepair {
 }
 
 /** The file whose lock guards `path` (its own: a lease sidecar has its own lock too). */
-export function guardOf(_ctx: FsContext, path: string, _kind: CorruptFile['fileKind']): string {
+export function guardOf(_ctx: FsContext, path: string, _kind: CorruptFile['recordKind']): string {
   return path;
 }
 

@@ -101,7 +101,7 @@ async function fileIssue(ctx: FsContext, path: string, staleMs: number): Promise
   const kind = stateFileKind(ctx, path);
   if (!kind) return undefined;
   const detail = await checkStateFile(path, kind);
-  return detail === undefined ? undefined : { kind: 'corrupt-file', location: path, fileKind: kind, detail };
+  return detail === undefined ? undefined : { kind: 'corrupt-file', location: path, recordKind: kind, detail };
 }
 
 function isStateName(name: string): boolean {

@@ -90,7 +90,7 @@ export async function readInbox(ctx: FsContext, team: string, agent: string): Pr
  * the live inbox, oldest file first.
  */
 export async function readInboxHistory(ctx: FsContext, team: string, agent: string): Promise<InboxHistory> {
-  return { archived: (await readArchive(ctx, team, agent)).entries, quarantined: await readQuarantined(ctx.layout.inboxPath(team, agent)) };
+  return { archived: (await readArchive(ctx, team, agent)).entries, setAside: await readQuarantined(ctx.layout.inboxPath(team, agent)) };
 }
 
 async function readQuarantined(path: string): Promise<InboxEntry[]> {

@@ -50,12 +50,12 @@ import type {
   Transition,
   UnassignOptions,
   WatchHandle,
-  RosterIssue,
+  InboxlessMember,
 } from '../team-store.js';
 import type { FsContext } from './context.js';
 import type { DeadLetter } from '../../domain/dead-letters.js';
 import { appendMessages } from './inbox-append.js';
-import { rosterIssuesOf } from './health-names.js';
+import { inboxlessMembersOf } from './health-names.js';
 import { unreadableTeams } from './team-rebuild.js';
 import * as inboxes from './inboxes.js';
 import * as journal from './journal.js';
@@ -251,8 +251,8 @@ export class FsTeamStore implements TeamStore {
     return readers.readClock(this.ctx, team);
   }
 
-  async rosterIssues(team: string): Promise<RosterIssue[]> {
-    return rosterIssuesOf(await this.readConfig(team));
+  async inboxlessMembers(team: string): Promise<InboxlessMember[]> {
+    return inboxlessMembersOf(await this.readConfig(team));
   }
 
   readEvents(team: string, options?: { since?: Cursor | undefined; limit?: number | undefined }): Promise<EventPage> {

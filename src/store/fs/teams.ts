@@ -6,6 +6,7 @@ import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MailroomError, isErrno, isMailroomError } from '../../errors.js';
 import { memberEvent, teamEvent } from '../../domain/events.js';
+import { teamExists as teamExistsRefusal, teamNotFound as teamNotFoundRefusal } from '../../domain/team-errors.js';
 import { TeamConfigSchema, type TeamConfig } from '../../protocol/config.js';
 import { corruptFile, formatJson, readJsonFile, writeJsonFile, FILE_MODE } from './json-file.js';
 import { taskListId, tombstoneOf, teamDirName } from './names.js';
@@ -117,11 +118,7 @@ export async function teamExists(ctx: FsContext, team: string): Promise<boolean>
 export async function teamNotFound(ctx: FsContext, team: string): Promise<MailroomError> {
   const headless = await headlessTeam(ctx, team);
   if (headless) return headless;
-  const names = (await listTeams(ctx)).map((t) => t.name);
-  const known = names.length > 0 ? `Teams in ${ctx.layout.root}: ${names.join(', ')}.` : `There are no teams in ${ctx.layout.root}.`;
-  return new MailroomError('TEAM_NOT_FOUND', `Team "${team}" not found. ${known} Create it with \`mailroom team create ${team}\`.`, {
-    details: { team, teams: names, root: ctx.layout.root },
-  });
+  return teamNotFoundRefusal(team, ctx.layout.root, (await listTeams(ctx)).map((t) => t.name));
 }
 
 /**
@@ -145,9 +142,7 @@ async function headlessTeam(ctx: FsContext, team: string): Promise<MailroomError
 
 /** TEAM_EXISTS for `name`. */
 export function teamExistsError(ctx: FsContext, name: string): MailroomError {
-  return new MailroomError('TEAM_EXISTS', `Team "${name}" already exists in ${ctx.layout.root}. Pick another name or delete it with \`mailroom team delete ${name}\`.`, {
-    details: { team: name },
-  });
+  return teamExistsRefusal(name, ctx.layout.root);
 }
 
 /**

@@ -45,7 +45,7 @@ export async function runTeamScript(rc: RedisContext, name: ScriptName, team: st
   }
   if (reply.kind === 'retry') return 'retry';
   if (reply.err.code === 'TEAM_NOT_FOUND' && rc.known.has(team)) throw await lostOrGone(rc, team);
-  const members = reply.err.code === 'MEMBER_NOT_FOUND' ? await rosterNames(rc, team) : undefined;
+  const members = reply.err.code === 'MEMBER_NOT_FOUND' || reply.err.code === 'MEMBER_EXISTS' ? await rosterNames(rc, team) : undefined;
   throw refusalError(reply.err, { team, location: rc.location, ...errors, members });
 }
 

@@ -56,10 +56,10 @@ export async function readInbox(rc: RedisContext, team: string, member: string):
   return (await readInboxRows(rc, team, member, 'live')).rows.map((r) => assembleEntry(r.doc, r.unread));
 }
 
-/** Archived entries (always read); nothing is ever quarantined on Redis. */
+/** Archived entries (always read); nothing is ever set aside on Redis. */
 export async function readInboxHistory(rc: RedisContext, team: string, member: string): Promise<InboxHistory> {
   const archived = (await readInboxRows(rc, team, member, 'archive')).rows.map((r) => assembleEntry(r.doc, false));
-  return { archived, quarantined: [] };
+  return { archived, setAside: [] };
 }
 
 /** Every inbox that exists, members' and others'. */

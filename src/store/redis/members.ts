@@ -32,7 +32,7 @@ export async function addMember(rc: RedisContext, team: string, member: Member, 
     }
     const record = options.record ? JSON.stringify(memberRecordOf(team, built, options.record)) : '';
     const args = [envOf(team, options), built.name, built.name.toLowerCase(), built.agentId, JSON.stringify(built), snapshot.rosterVer, inboxSeq, record, String(retire.length), ...retire];
-    const out = await runTeamScript(rc, 'add-member', team, args);
+    const out = await runTeamScript(rc, 'add-member', team, args, { who: built.name });
     return out === 'retry' ? out : { value: built, events: out.events };
   });
 }

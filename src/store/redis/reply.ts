@@ -1,7 +1,8 @@
 /**
  * Script replies (`{ "ok", value, events }`, `{ "err", code, details }`, `{ "retry" }`) and the
  * errors they stand for: a refusal of a domain rule is worded by the domain's own error builder
- * (src/domain/), so both backends say the same; only the team's absence names the Redis store.
+ * (src/domain/), so both backends say the same (TEAM_NOT_FOUND and TEAM_EXISTS name the Redis store
+ * as their location).
  */
 import { MailroomError } from '../../errors.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
@@ -9,7 +10,8 @@ import { claimLost, readerFenced } from '../../domain/reader-claims.js';
 import { agentBusy, alreadyClaimed, alreadyResolved, capabilityRefusal, claimBlocked } from '../../domain/task-claim.js';
 import { taskCycle, taskNotFound } from '../../domain/task-board.js';
 import { taskBlocked, taskConflict } from '../../domain/task-patch.js';
-import { memberNotFound } from '../../domain/roster.js';
+import { memberExists, memberNotFound } from '../../domain/roster.js';
+import { teamExists, teamNotFound } from '../../domain/team-errors.js';
 import { taskFenced } from '../../domain/task-fence.js';
 import type { Task } from '../../protocol/task.js';
 import type { ReaderHolder } from '../team-store.js';
@@ -49,7 +51,7 @@ export interface ErrorContext {
   location: string;
   /** The claimant (claims) or the actor. */
   who?: string | undefined;
-  /** Roster names, for MEMBER_NOT_FOUND messages. */
+  /** Roster names, for MEMBER_NOT_FOUND and MEMBER_EXISTS messages. */
   members?: readonly string[] | undefined;
   /** Set for a claim: its TASK_BLOCKED carries the claim's reason (`blocked`), a status change's does not. */
   claim?: boolean | undefined;
@@ -66,13 +68,13 @@ export function refusalError(r: Refusal, c: ErrorContext): MailroomError {
   const who = c.who ?? '';
   switch (r.code) {
     case 'TEAM_NOT_FOUND':
-      return new MailroomError('TEAM_NOT_FOUND', `Team "${c.team}" not found in the Redis store at ${c.location}. List teams with \`mailroom team list\`, or create it with \`mailroom team create ${c.team}\`.`, { details: { team: c.team } });
+      return teamNotFound(c.team, `the Redis store at ${c.location}`);
     case 'TEAM_EXISTS':
-      return new MailroomError('TEAM_EXISTS', `Team "${c.team}" already exists in the Redis store at ${c.location}. Pick another name, or delete it first with \`mailroom team delete ${c.team}\`.`, { details: { team: c.team } });
+      return teamExists(c.team, `the Redis store at ${c.location}`);
     case 'MEMBER_NOT_FOUND':
       return memberNotFound(c.team, d[0] ?? who, c.members ?? []);
     case 'MEMBER_EXISTS':
-      return new MailroomError('MEMBER_EXISTS', `Team "${c.team}" already has a member named "${d[0]}". Pick another name.`, { details: { team: c.team, name: d[0] } });
+      return memberExists(c.team, who || (d[0] ?? ''), d[0] ?? '', c.members ?? []);
     case 'TASK_NOT_FOUND':
       return taskNotFound(c.team, d[0] ?? '');
     case 'TASK_ALREADY_CLAIMED':

@@ -225,7 +225,7 @@ export class RedisTeamStore implements T.TeamStore {
   }
 
   /** Inboxes are keyed by the exact member name: every member has its own. */
-  async rosterIssues(team: string): Promise<T.RosterIssue[]> {
+  async inboxlessMembers(team: string): Promise<T.InboxlessMember[]> {
     await this.readConfig(team);
     return [];
   }
