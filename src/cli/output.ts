@@ -55,3 +55,12 @@ export function writeStderr(text: string, done?: () => void): boolean {
 export function onStdoutError(listener: (err: NodeJS.ErrnoException) => void): void {
   process.stdout.on('error', listener);
 }
+
+/**
+ * The process's terminal streams, for an adapter that draws the screen itself (the `watch` TUI
+ * takes them as parameters rather than reaching for `process.stdout`): the one place the CLI
+ * hands its streams out.
+ */
+export function terminalStreams(): { stdout: NodeJS.WriteStream; stdin: NodeJS.ReadStream; stderr: NodeJS.WriteStream } {
+  return { stdout: process.stdout, stdin: process.stdin, stderr: process.stderr };
+}

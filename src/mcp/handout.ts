@@ -13,7 +13,7 @@ import { entryKey } from '../domain/entries.js';
 import { isMailroomError } from '../errors.js';
 import type { Lease } from '../store/team-store.js';
 import type { Stores } from '../store/selection.js';
-import { testFreeze } from '../store/fs/test-freeze.js';
+import { testFreeze } from '../test-freeze.js';
 
 /**
  * How long a lease handed to an MCP client holds its messages without an acknowledgement (ms).

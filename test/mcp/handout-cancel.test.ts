@@ -4,7 +4,7 @@
  * reached it — they must come again (same msg_id, marked `redelivered`), not be acknowledged by the
  * client's next call. Both backends, the real `mailroom mcp` binary and the official SDK client:
  * - cancelled while running: the server is frozen right after its take (`MAILROOM_TEST_FREEZE=
- *   mcp-after-take`, src/store/fs/test-freeze.ts), the client aborts the call
+ *   mcp-after-take`, src/test-freeze.ts), the client aborts the call
  *   (`notifications/cancelled`), the server is resumed;
  * - cancelled as the reply went out (the two crossed, e.g. the client's own timeout fired): the
  *   client cancels a request the server had already answered;

@@ -26,14 +26,16 @@ const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 const MAY_IMPORT: Record<string, readonly string[]> = {
   errors: [],
   version: [],
+  // A process-level test hook (SIGSTOP at a named point), used by the files store's write step and the MCP hand-out.
+  'test-freeze': [],
   protocol: ['errors'],
   domain: ['protocol', 'errors'],
-  store: ['domain', 'protocol', 'errors'],
+  store: ['domain', 'protocol', 'errors', 'test-freeze'],
   core: ['store', 'domain', 'protocol', 'errors'],
   tools: ['core', 'domain', 'protocol', 'errors'],
   runtime: ['tools', 'core', 'store', 'domain', 'protocol', 'errors', 'version'],
   bridge: ['core', 'store', 'domain', 'protocol', 'errors', 'version'],
-  mcp: ['runtime', 'tools', 'core', 'store', 'domain', 'protocol', 'errors', 'version'],
+  mcp: ['runtime', 'tools', 'core', 'store', 'domain', 'protocol', 'errors', 'version', 'test-freeze'],
   tui: ['runtime', 'core', 'store', 'domain', 'protocol', 'errors', 'version'],
   // The browser dashboard's server (its page, src/dashboard/page/, imports only preact, htm and ../wire.ts).
   dashboard: ['runtime', 'core', 'store', 'domain', 'protocol', 'errors', 'version'],

@@ -6,6 +6,7 @@
 import { sweptTeamTarget } from '../swept-target.js';
 import type { Argv, CommandModule } from 'yargs';
 import { teamTarget, type GlobalArgs } from '../globals.js';
+import { terminalStreams } from '../output.js';
 
 interface WatchArgs extends GlobalArgs {
   plain?: boolean;
@@ -42,6 +43,6 @@ export const watchCommand: CommandModule<GlobalArgs, WatchArgs> = {
     for (const key of ['CI', 'CONTINUOUS_INTEGRATION']) if (process.env[key] !== undefined) process.env[key] = 'false';
     const { runTui } = await import('../../tui/run.js');
     // The CLI is the adapter that owns the process: the screen gets its streams and arguments from here.
-    await runTui({ store: root, team, record, stdout: process.stdout, stdin: process.stdin, stderr: process.stderr, args: process.argv.slice(2) });
+    await runTui({ store: root, team, record, ...terminalStreams(), args: process.argv.slice(2) });
   },
 };

@@ -22,7 +22,7 @@ import { randomInt } from 'node:crypto';
 import { link, lstat, open, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { MailroomError, fileWriteError, isErrno } from '../../errors.js';
 import { FILE_MODE } from './modes.js';
-import { testFreeze } from './test-freeze.js';
+import { testFreeze } from '../../test-freeze.js';
 
 /** Options of {@link writeFileAtomic}. */
 export interface AtomicWriteOptions {

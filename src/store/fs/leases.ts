@@ -49,7 +49,7 @@ import { isErrno } from '../../errors.js';
 import { tempPathFor } from './atomic-write.js';
 import { corruptFile, formatJson, FILE_MODE } from './json-file.js';
 import { lostLock, type HeldLock } from './lock.js';
-import { testFreeze } from './test-freeze.js';
+import { testFreeze } from '../../test-freeze.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
 import type { AcknowledgeOptions, Lease, OpContext, TakeOptions, Transition } from '../team-store.js';
 import { ensureDir, locked, nowOf, stampOf, type FsContext } from './context.js';

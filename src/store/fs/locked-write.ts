@@ -26,7 +26,7 @@ import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { MailroomError, isErrno } from '../../errors.js';
 import { FileExists, WriteCancelled, writeFileAtomic, type AtomicWriteResult } from './atomic-write.js';
 import { lostLock, type HeldLock } from './lock.js';
-import { testFreeze } from './test-freeze.js';
+import { testFreeze } from '../../test-freeze.js';
 
 /** What a write that landed after losing its lock knows when it merges (file texts; undefined: no file). */
 export interface MergeInput {
