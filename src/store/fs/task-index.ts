@@ -1,6 +1,6 @@
 /**
  * The index of a task list (issue 24 item 4): `<root>/mailroom/task-index/<list>.ndjson`, mailroom's
- * own file outside Claude Code's `tasks/` (which stays exactly what Claude Code writes and reads).
+ * own files outside Claude Code's `tasks/` (which stays exactly what Claude Code writes and reads).
  * One line per task in id order — what `claim --next` needs to choose (status, owner, blockers,
  * `_internal`, `requires`) and the `stat` of the task file it was taken from — after a header line
  * `{"v":1}`.
@@ -19,7 +19,7 @@
  * indexed task is ready does it list the directory for task files the index does not know (a task
  * Claude Code created), and read those.
  */
-import { readFileSync, renameSync, statSync, writeFileSync, type BigIntStats } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type BigIntStats } from 'node:fs';
 import { basename, join } from 'node:path';
 import { compareTaskIds, isReady, isInternal } from '../../domain/task-board.js';
 import { taskRequires } from '../../domain/capabilities.js';
@@ -41,9 +41,9 @@ interface Line {
 
 type Row = [id: string, status: Task['status'], owner: string, blockedBy: string[], internal: 0 | 1, requires: string[], stat: string, racy: 0 | 1];
 
-/** `<root>/mailroom/task-index/<list>.ndjson`. */
+/** `<root>/mailroom/task-index/<list>/`: the index's directory (`meta.json`, `c<n>.ndjson`). */
 export function taskIndexPath(ctx: FsContext, team: string): string {
-  return join(ctx.layout.root, 'mailroom', 'task-index', `${basename(ctx.layout.taskDir(team))}.ndjson`);
+  return join(ctx.layout.root, 'mailroom', 'task-index', basename(ctx.layout.taskDir(team)));
 }
 
 function statKey(s: BigIntStats): string {
@@ -82,44 +82,57 @@ function fromRow(row: Row): Line {
   return { task, stat, racy: racy === 1 };
 }
 
-/** The index of one list, read lazily: a line is parsed when first asked for. */
+/** Task ids per chunk file: a claim or a task write reads and rewrites one chunk, not the whole index. */
+export const CHUNK = 256n;
+
+function chunkOf(id: string): bigint {
+  return (BigInt(id) - 1n) / CHUNK;
+}
+
+/** Thrown inside {@link TaskIndex} when a chunk it should have is missing or unreadable. */
+class BrokenIndex extends Error {}
+
+/**
+ * The index of one list, read lazily: `meta.json` (`{"v":1,"upTo":"<id>"}`) at once, a chunk file
+ * (`c<n>.ndjson`, the lines of ids n·256+1 … (n+1)·256) when one of its ids is first asked for, a
+ * line parsed when first used.
+ */
 export class TaskIndex {
   private readonly parsed = new Map<string, Line | undefined>();
-  private changed = false;
+  private readonly chunks = new Map<bigint, Map<string, string>>();
+  private readonly dirty = new Set<bigint>();
+  private metaChanged = false;
 
   private constructor(
     private readonly ctx: FsContext,
     private readonly team: string,
-    /** Raw lines by id (unparsed), in id order. */
-    private readonly raw: Map<string, string>,
   ) {}
 
-  /** Reads the index; an empty one (to be filled) when it is missing or unreadable. */
+  /** Reads the index's meta; an empty index (to be rebuilt) when it is missing or unreadable. */
   static load(ctx: FsContext, team: string): TaskIndex {
-    const raw = new Map<string, string>();
-    let upTo = '0';
+    const index = new TaskIndex(ctx, team);
     try {
-      const lines = readFileSync(taskIndexPath(ctx, team), 'utf8').split('\n');
-      const header = /^\{"v":1,"upTo":"(0|[1-9][0-9]*)"\}$/.exec(lines[0] ?? '');
-      if (!header) throw new Error('not an index');
-      upTo = header[1]!;
-      for (let i = 1; i < lines.length; i++) {
-        const text = lines[i]!;
-        if (text === '') continue;
-        const id = /^\["([1-9][0-9]*)"/.exec(text)?.[1];
-        if (!id) throw new Error('bad line');
-        raw.set(id, text);
-      }
+      const header = /^\{"v":1,"upTo":"(0|[1-9][0-9]*)","dir":"([0-9:.-]*)"\}\n?$/.exec(readFileSync(join(taskIndexPath(ctx, team), 'meta.json'), 'utf8'));
+      // A task directory made anew (the team deleted and created again: ids start over) is another list.
+      if (!header || header[2] !== dirIdentity(ctx, team)) throw new BrokenIndex('not this list\'s index');
+      index.upTo = header[1]!;
     } catch {
-      const index = new TaskIndex(ctx, team, new Map());
-      index.changed = true;
-      index.missing = true;
-      return index;
+      index.reset();
     }
-    const index = new TaskIndex(ctx, team, raw);
-    index.upTo = upTo;
     return index;
   }
+
+  /** Forgets everything: the index is rebuilt from the task files (and written whole). */
+  reset(): void {
+    this.missing = true;
+    this.upTo = '0';
+    this.chunks.clear();
+    this.parsed.clear();
+    this.verified.clear();
+    this.metaChanged = true;
+    this.cleared = true;
+  }
+  private cleared = false;
 
   /**
    * Every task file with an id up to this one has its line (as of the walk or rebuild that got this
@@ -127,19 +140,26 @@ export class TaskIndex {
    */
   upTo = '0';
 
-  /** True when there was no usable index file: the caller fills it from the task files. */
+  /** True when there was no usable index: the caller fills it from the task files. */
   missing = false;
 
-  /** The ids the index knows, in id order. */
-  ids(): string[] {
-    return [...this.raw.keys()].sort(compareTaskIds);
+  /** The indexed ids up to {@link upTo}, in id order, chunk by chunk (each chunk read when reached). @throws BrokenIndex */
+  *idsUpTo(): Generator<string> {
+    if (this.upTo === '0') return;
+    const last = chunkOf(this.upTo);
+    for (let k = 0n; k <= last; k++) {
+      for (const id of [...this.chunk(k, true).keys()].sort(compareTaskIds)) {
+        if (compareTaskIds(id, this.upTo) > 0) return;
+        yield id;
+      }
+    }
   }
 
   /** Raises {@link upTo} to `id` (every file up to it now has its line). */
   raiseUpTo(id: string): void {
     if (compareTaskIds(id, this.upTo) > 0) {
       this.upTo = id;
-      this.changed = true;
+      this.metaChanged = true;
     }
   }
 
@@ -152,11 +172,8 @@ export class TaskIndex {
     if (this.parsed.has(id) && this.verified.has(id)) return this.parsed.get(id)?.task;
     const s = statTask(this.ctx, this.team, id);
     const known = this.line(id);
-    if (s && known && !known.racy && known.stat === statKey(s)) {
-      this.verified.add(id);
-      return known.task;
-    }
     this.verified.add(id);
+    if (s && known && !known.racy && known.stat === statKey(s)) return known.task;
     if (!s) {
       if (known) this.drop(id);
       return undefined;
@@ -177,39 +194,82 @@ export class TaskIndex {
 
   /** Records `task` as just written (its file's stat now). */
   put(line: Line): void {
+    const k = chunkOf(line.task.id);
     this.parsed.set(line.task.id, line);
-    this.raw.set(line.task.id, JSON.stringify(rowOf(line)));
-    this.changed = true;
+    this.chunk(k, false).set(line.task.id, JSON.stringify(rowOf(line)));
+    this.dirty.add(k);
   }
 
   /** Forgets task `id` (its file is gone). */
   drop(id: string): void {
+    const k = chunkOf(id);
     this.parsed.set(id, undefined);
-    this.raw.delete(id);
-    this.changed = true;
+    this.chunk(k, false).delete(id);
+    this.dirty.add(k);
   }
 
-  /** Leaves the index file as it is (nothing to save). */
+  /** Leaves the index files as they are (nothing to save). */
   keep(): void {
-    this.changed = false;
+    this.dirty.clear();
+    this.metaChanged = false;
+    this.cleared = false;
   }
 
-  /** Writes the index when something changed (temp file + rename; a cache: no fsync). */
+  /** Writes the changed chunks, then the meta (temp file + rename each; a cache: no fsync). */
   save(): void {
-    if (!this.changed) return;
-    const text = [`{"v":1,"upTo":"${this.upTo}"}`, ...this.ids().map((id) => this.raw.get(id)!)].join('\n') + '\n';
-    const path = taskIndexPath(this.ctx, this.team);
-    const tmp = `${path}.${process.pid}`;
-    writeFileSync(tmp, text, { mode: FILE_MODE });
-    renameSync(tmp, path);
-    this.changed = false;
+    if (this.dirty.size === 0 && !this.metaChanged) return;
+    const dir = taskIndexPath(this.ctx, this.team);
+    if (this.cleared) rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    for (const k of this.dirty) {
+      const lines = [...this.chunk(k, false).entries()].sort(([a], [b]) => compareTaskIds(a, b)).map(([, text]) => text);
+      replace(join(dir, `c${k}.ndjson`), ['{"v":1}', ...lines].join('\n') + '\n');
+    }
+    // Every chunk up to upTo exists, an empty one too (a missing one means the index is broken).
+    if (this.metaChanged && this.upTo !== '0') {
+      for (let k = 0n; k <= chunkOf(this.upTo); k++) {
+        const file = join(dir, `c${k}.ndjson`);
+        if (!this.dirty.has(k) && (this.cleared || !existsSync(file))) replace(file, '{"v":1}\n');
+      }
+    }
+    replace(join(dir, 'meta.json'), `{"v":1,"upTo":"${this.upTo}","dir":"${dirIdentity(this.ctx, this.team)}"}\n`);
+    this.keep();
+  }
+
+  /**
+   * The raw lines of chunk `k` (read on first use). A chunk file that is missing or unreadable is
+   * empty when `required` is false (a line is about to be written into it), and breaks the index when
+   * true (every chunk up to upTo exists, even an empty one). @throws BrokenIndex
+   */
+  private chunk(k: bigint, required: boolean): Map<string, string> {
+    const have = this.chunks.get(k);
+    if (have) return have;
+    const raw = new Map<string, string>();
+    if (!this.cleared) {
+      try {
+        const lines = readFileSync(join(taskIndexPath(this.ctx, this.team), `c${k}.ndjson`), 'utf8').split('\n');
+        if (lines[0] !== '{"v":1}') throw new BrokenIndex('bad chunk');
+        for (let i = 1; i < lines.length; i++) {
+          const text = lines[i]!;
+          if (text === '') continue;
+          const id = /^\["([1-9][0-9]*)"/.exec(text)?.[1];
+          if (!id || chunkOf(id) !== k) throw new BrokenIndex('bad line');
+          raw.set(id, text);
+        }
+      } catch (err) {
+        if (required && compareTaskIds(String(k * CHUNK + 1n), this.upTo) <= 0) throw err instanceof BrokenIndex ? err : new BrokenIndex('missing chunk');
+        raw.clear();
+      }
+    }
+    this.chunks.set(k, raw);
+    return raw;
   }
 
   private line(id: string): Line | undefined {
     if (this.parsed.has(id)) return this.parsed.get(id);
-    const text = this.raw.get(id);
     let line: Line | undefined;
     try {
+      const text = this.chunk(chunkOf(id), false).get(id);
       line = text === undefined ? undefined : fromRow(JSON.parse(text) as Row);
     } catch {
       line = undefined; // an unreadable line: re-read from the file
@@ -217,6 +277,22 @@ export class TaskIndex {
     this.parsed.set(id, line);
     return line;
   }
+}
+
+/** The task directory's inode and birth time ('-' when it is missing). */
+function dirIdentity(ctx: FsContext, team: string): string {
+  try {
+    const s = statSync(ctx.layout.taskDir(team));
+    return `${s.ino}:${s.birthtimeMs}`;
+  } catch {
+    return '-';
+  }
+}
+
+function replace(path: string, text: string): void {
+  const tmp = `${path}.${process.pid}`;
+  writeFileSync(tmp, text, { mode: FILE_MODE });
+  renameSync(tmp, path);
 }
 
 /**
@@ -229,7 +305,14 @@ export async function withTaskIndex<T>(ctx: FsContext, team: string, fn: (index:
   writeFileSync(`${path}.anchor`, '', { flag: 'a', mode: FILE_MODE });
   return locked(ctx, `${path}.anchor`, async () => {
     const index = TaskIndex.load(ctx, team);
-    const result = await fn(index);
+    let result: T;
+    try {
+      result = await fn(index);
+    } catch (err) {
+      if (!(err instanceof BrokenIndex)) throw err;
+      index.reset(); // a chunk went missing: rebuilt from the task files
+      result = await fn(index);
+    }
     index.save();
     return result;
   });
@@ -279,8 +362,7 @@ export async function* readyTasks(index: TaskIndex, listIds: () => Promise<strin
     }
     return isReady(task, board) ? { task, board } : undefined;
   };
-  for (const id of index.ids()) {
-    if (compareTaskIds(id, upTo) > 0) break;
+  for (const id of index.idsUpTo()) {
     const found = await ready(id);
     if (found) yield found;
   }

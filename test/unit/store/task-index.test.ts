@@ -4,7 +4,8 @@
  * it never wins over the task files — a task file Claude Code rewrote in place, created or removed
  * behind mailroom's back is what the next claim goes by.
  */
-import { readFileSync, utimesSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, utimesSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addTask, claimNextTask, createTeam, openFsStores, spawnMember, updateTask } from '../../../src/index.js';
 import { Layout } from '../../../src/store/fs/paths.js';
@@ -29,8 +30,11 @@ function ageTaskFiles(ids: readonly string[]): void {
   for (const id of ids) utimesSync(layout.taskPath(TEAM, id), past, past);
 }
 
+/** The index's meta line, then every line of its chunks. */
 function indexText(): string {
-  return readFileSync(taskIndexPath({ layout } as FsContext, TEAM), 'utf8');
+  const dirPath = taskIndexPath({ layout } as FsContext, TEAM);
+  const chunks = readdirSync(dirPath).filter((n) => /^c\d+\.ndjson$/.test(n)).sort();
+  return [readFileSync(join(dirPath, 'meta.json'), 'utf8'), ...chunks.map((c) => readFileSync(join(dirPath, c), 'utf8').split('\n').slice(1).join('\n'))].join('');
 }
 
 beforeEach(async () => {
@@ -47,7 +51,7 @@ describe('the index of ready tasks (files)', () => {
     for (let i = 1; i <= 20; i++) writeClaudeTask({ id: String(i), ...(i <= 5 ? { status: 'completed' } : {}) });
     ageTaskFiles(Array.from({ length: 20 }, (_, i) => String(i + 1)));
     expect((await claimNextTask({ root: dir.path, team: TEAM, as: 'w' }))?.id).toBe('6');
-    expect(indexText()).toMatch(/^\{"v":1,"upTo":"20"\}\n/);
+    expect(indexText()).toMatch(/^\{"v":1,"upTo":"20","dir":"[0-9:.]+"\}\n/);
     const ctx = { layout, lock: {} } as FsContext;
     const reads: string[] = [];
     const index = TaskIndex.load(ctx, TEAM);
@@ -92,23 +96,45 @@ describe('the index of ready tasks (files)', () => {
     expect(indexText()).not.toContain('["3"');
   });
 
-  it('is rebuilt from the task files when it is missing or unreadable', async () => {
+  it('is rebuilt from the task files when it is missing, unreadable or lacks a chunk', async () => {
     writeClaudeTask({ id: '1', status: 'completed' });
     writeClaudeTask({ id: '2' });
     expect((await claimNextTask({ root: dir.path, team: TEAM, as: 'w' }))?.id).toBe('2');
-    writeFileSync(taskIndexPath({ layout } as FsContext, TEAM), 'not an index');
+    writeFileSync(join(taskIndexPath({ layout } as FsContext, TEAM), 'meta.json'), 'not an index');
     writeClaudeTask({ id: '3' });
     expect((await claimNextTask({ root: dir.path, team: TEAM, as: 'w' }))?.id).toBe('3');
-    expect(indexText()).toMatch(/^\{"v":1,"upTo":"3"\}\n/);
-    rmSync(taskIndexPath({ layout } as FsContext, TEAM));
+    expect(indexText()).toMatch(/^\{"v":1,"upTo":"3",/);
+    rmSync(join(taskIndexPath({ layout } as FsContext, TEAM), 'c0.ndjson')); // a chunk lost: rebuilt
     writeClaudeTask({ id: '2' }); // released behind mailroom's back while the index was gone
     expect((await claimNextTask({ root: dir.path, team: TEAM, as: 'w' }))?.id).toBe('2');
+  });
+
+  it('is another list\'s index once the task directory is made anew (a team deleted and created again)', async () => {
+    for (const id of ['1', '2']) writeClaudeTask({ id });
+    expect((await claimNextTask({ root: dir.path, team: TEAM, as: 'w' }))?.id).toBe('1');
+    expect((await claimNextTask({ root: dir.path, team: TEAM, as: 'w' }))?.id).toBe('2');
+    rmSync(layout.taskDir(TEAM), { recursive: true });
+    mkdirSync(layout.taskDir(TEAM), { recursive: true });
+    writeClaudeTask({ id: '1' });
+    expect((await claimNextTask({ root: dir.path, team: TEAM, as: 'w' }))?.id).toBe('1');
+  });
+
+  it('spans chunks of 256 ids, an empty chunk between them included', async () => {
+    for (const id of ['1', '600', '601']) writeClaudeTask({ id });
+    ageTaskFiles(['1', '600', '601']);
+    expect((await claimNextTask({ root: dir.path, team: TEAM, as: 'w' }))?.id).toBe('1');
+    const dirPath = taskIndexPath({ layout } as FsContext, TEAM);
+    expect(readdirSync(dirPath).sort()).toEqual(['c0.ndjson', 'c1.ndjson', 'c2.ndjson', 'meta.json']);
+    writeClaudeTask({ id: '1' }); // released again by Claude Code
+    expect((await claimNextTask({ root: dir.path, team: TEAM, as: 'w' }))?.id).toBe('1');
+    expect((await claimNextTask({ root: dir.path, team: TEAM, as: 'w' }))?.id).toBe('600');
+    expect((await claimNextTask({ root: dir.path, team: TEAM, as: 'w' }))?.id).toBe('601');
+    expect(await claimNextTask({ root: dir.path, team: TEAM, as: 'w' })).toBeUndefined();
   });
 
   it('writes nothing into Claude Code\'s task directory', async () => {
     writeClaudeTask({ id: '1' });
     await claimNextTask({ root: dir.path, team: TEAM, as: 'w' });
-    const { readdirSync } = await import('node:fs');
     expect(readdirSync(layout.taskDir(TEAM)).filter((n) => !n.startsWith('.lock')).sort()).toEqual(['1.json']);
   });
 });
