@@ -8,6 +8,12 @@ import { dirname } from 'node:path';
 import { createTeam, spawnMember, sendMessage, runTeammate, openFsStores } from '../dist/index.js';
 import { Layout } from '../dist/internals.js';
 import { probeFile, sleep, within } from './lib/probe.mjs';
+import { startAgent, startFakeModel } from './lib/agents.mjs';
+import { startRedis } from './lib/redis-server.mjs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStores } from '../dist/index.js';
 import { quantile } from './lib/stats.mjs';
 
 const TEAM = 'bench';
@@ -71,6 +77,7 @@ export default async function deliveryBench(ctx) {
     probe.close();
   }
   const q = (xs, p) => quantile(xs, p);
+  const processRows = [...(await agentDelivery(ctx, 'files', samples)), ...(await agentDelivery(ctx, 'redis', samples))];
   ctx.log(`delivery: p50 ${q(delivery, 0.5).toFixed(1)} ms, p90 ${q(delivery, 0.9).toFixed(1)} ms, p99 ${q(delivery, 0.99).toFixed(1)} ms, max ${Math.max(...delivery).toFixed(1)} ms over ${samples}`);
   const metric = (p) => `Delivery: send → idle in-process teammate's next model request, p${p}`;
   const poll = "Claude Code's documented inbox poll, for context only (not measured): 500 ms in-process teammate, 1000 ms pane teammate";
@@ -79,5 +86,83 @@ export default async function deliveryBench(ctx) {
     { metric: metric(99), value: q(delivery, 0.99), unit: 'ms', baseline: { label: '`sendMessage` alone, p99', value: q(bare, 0.99) } },
     { metric: metric(50), value: q(delivery, 0.5), unit: 'ms', baseline: { label: 'plain `fs.watch` event for the inbox file, same sends, p50', value: q(watched, 0.5) } },
     { metric: metric(99), value: q(delivery, 0.99), unit: 'ms', baseline: { label: 'plain `fs.watch` event, same sends, p99', value: q(watched, 0.99) } },
+    ...processRows,
   ];
+}
+
+/**
+ * Send → the next model request of an idle `mailroom agent` process (the process backend), on
+ * files or on a redis-server of its own: the agent's model is `anthropic:bench` pointed at a fake
+ * Messages API in this process, so the request's arrival is timed on the same clock as the send.
+ * Safety-net poll 60 s, so only the store's wake-up can deliver. Baselines, same run: a plain
+ * fs.watch event on the inbox file (files) and a Redis pub/sub round trip (Redis).
+ */
+async function agentDelivery(ctx, kind, samples) {
+  const model = await startFakeModel();
+  const redis = kind === 'redis' ? await startRedis() : undefined;
+  const root = await mkdtemp(join(tmpdir(), 'mailroom-bench-agent-'));
+  const store = redis ? await openStores({ kind: 'redis', url: redis.url, hostRoot: root }) : openFsStores(root);
+  const where = redis ? ['--store', redis.url, '--root', root] : ['--root', root];
+  let agent;
+  let probe;
+  const delivery = [];
+  const base = [];
+  try {
+    await createTeam({ root: store, team: TEAM });
+    await spawnMember({ root: store, team: TEAM, name: 'alice' });
+    await sendMessage({ root: store, team: TEAM, to: 'alice', text: 'hello' });
+    probe = redis ? await redisProbe(redis) : probeFile(dirname(new Layout(root).inboxPath(TEAM, 'alice')), 'alice.json');
+    const first = model.nextRequest();
+    agent = await startAgent('alice', [...where, '--team', TEAM, '--model', 'anthropic:bench', '--poll-ms', '60s'], model.env);
+    await first;
+    for (let i = -5; i < samples; i++) {
+      await sleep(150); // the turn's report to the lead and idle_notification written, watch events settled
+      if (redis) base.push(await probe.roundTrip());
+      const called = model.nextRequest();
+      const seen = redis ? undefined : probe.next();
+      const t0 = performance.now();
+      await sendMessage({ root: store, team: TEAM, to: 'alice', text: `ping ${i}` });
+      const [t1, tw] = await Promise.all([called, seen]);
+      if (i < 0) continue;
+      delivery.push(t1 - t0);
+      if (!redis) base.push(tw - t0);
+    }
+  } finally {
+    await agent?.stop();
+    probe?.close();
+    await store.close?.();
+    await redis?.stop();
+    await model.close();
+  }
+  ctx.log(`delivery to a mailroom agent (${kind}): p50 ${quantile(delivery, 0.5).toFixed(1)} ms, p99 ${quantile(delivery, 0.99).toFixed(1)} ms`);
+  const metric = (p) => `Delivery (${kind}): send → idle \`mailroom agent\` process's next model request, p${p}`;
+  const label = redis ? 'Redis PUBLISH → subscriber message, same run' : 'plain `fs.watch` event for the inbox file, same sends';
+  const goal = redis ? '≤ 3 ms' : '≤ 8 ms';
+  return [
+    { metric: metric(50), note: `${samples} sends; fake Anthropic API on 127.0.0.1`, value: quantile(delivery, 0.5), unit: 'ms', baseline: { label: `${label}, p50`, value: quantile(base, 0.5) }, goal },
+    { metric: metric(99), value: quantile(delivery, 0.99), unit: 'ms', baseline: { label: `${label}, p99`, value: quantile(base, 0.99) } },
+  ];
+}
+
+/** A Redis pub/sub round trip (PUBLISH from one connection → message on a subscribed one), in ms. */
+async function redisProbe(redis) {
+  const { createConnection } = await import('node:net');
+  const url = new URL(redis.url);
+  const connect = () => new Promise((resolve) => { const s = createConnection(Number(url.port), url.hostname, () => resolve(s)); });
+  const sub = await connect();
+  const pub = await connect();
+  let waiting;
+  sub.on('data', (d) => { if (String(d).includes('bench-ping') && waiting) { const w = waiting; waiting = undefined; w(performance.now()); } });
+  sub.write('SUBSCRIBE bench-probe\r\n');
+  await sleep(50);
+  pub.on('data', () => undefined);
+  return {
+    roundTrip: async () => {
+      const got = new Promise((r) => (waiting = r));
+      const t0 = performance.now();
+      pub.write('PUBLISH bench-probe bench-ping\r\n');
+      return (await within(got, 5_000, 'a Redis pub/sub message')) - t0;
+    },
+    close: () => (sub.destroy(), pub.destroy()),
+  };
 }

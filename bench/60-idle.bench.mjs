@@ -8,9 +8,13 @@
 import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
 import { createTeam, spawnMember } from '../dist/index.js';
+import { cpuMsOf, startAgent } from './lib/agents.mjs';
+import { sleep } from './lib/probe.mjs';
 
 const CHILD = fileURLToPath(new URL('./lib/idle-child.mjs', import.meta.url));
 const COUNT = 50;
+/** Idle `mailroom agent` processes measured side by side (each a process of its own, ~65 MB). */
+const AGENTS = 4;
 
 /** Starts an idle-child; resolves once it printed "ready". */
 function startChild(args) {
@@ -45,6 +49,7 @@ export default async function idleBench(ctx) {
   await Promise.all(Object.values(children).map((c) => c.ready));
   const names = Object.keys(children);
   const results = await Promise.all(names.map((n) => children[n].go(windowMs)));
+  const agentRowsOut = await agentRows(ctx, ctx.quick ? 15_000 : 30_000);
   const r = Object.fromEntries(names.map((n, i) => [n, results[i]]));
   const pct = (x) => (x.cpuMs / x.elapsedMs) * 100;
   const mb = (x) => x.rss / 2 ** 20;
@@ -58,5 +63,43 @@ export default async function idleBench(ctx) {
     { metric: 'Idle: CPU of a host with 0 teammates (watching its team)', value: pct(r.empty), unit: '% of a core', baseline: { label: 'idle `node` process, same window', value: pct(r.bare) } },
     { metric: `Idle: RSS of a host with ${COUNT} idle teammates (poll 2 s)`, note: `+${(((r.full.rss - r.empty.rss) / COUNT) / 1024).toFixed(0)} KB per teammate`, value: mb(r.full), unit: 'MB', baseline: { label: 'host with 0 teammates', value: mb(r.empty) } },
     { metric: 'Idle: RSS of a host with 0 teammates (mailroom loaded, watch open)', value: mb(r.empty), unit: 'MB', baseline: { label: 'idle `node` process', value: mb(r.bare) } },
+    ...agentRowsOut(pct(r.full) / COUNT),
   ];
+}
+
+/**
+ * CPU of idle `mailroom agent` processes (the process backend: `team spawn --backend process`),
+ * each in a team of AGENTS members all run so, with the default safety-net poll (2 s), beat (5 s)
+ * and dead-member sweep (5 s). They settle 5 s after starting, then one window of `windowMs` is
+ * read from /proc/<pid>/schedstat (ns on a CPU) for each agent and an idle `node` process.
+ * @returns a function of the in-process teammate's share (% of a core) measured in the same module
+ */
+async function agentRows(ctx, windowMs) {
+  const root = await ctx.tempRoot();
+  await createTeam({ root, team: 'agents' });
+  for (let i = 0; i < AGENTS; i++) await spawnMember({ root, team: 'agents', name: `a${i}` });
+  const agents = [];
+  const bare = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
+  try {
+    for (let i = 0; i < AGENTS; i++) agents.push(await startAgent(`a${i}`, ['--root', root, '--team', 'agents', '--model', 'worker']));
+    await sleep(5_000);
+    const pids = [...agents.map((a) => a.pid), bare.pid];
+    const before = await Promise.all(pids.map(cpuMsOf));
+    const t0 = performance.now();
+    await sleep(windowMs);
+    const after = await Promise.all(pids.map(cpuMsOf));
+    const elapsed = performance.now() - t0;
+    const share = pids.map((_, i) => ((after[i] - before[i]) / elapsed) * 100);
+    const bareShare = share.pop();
+    const each = share.reduce((a, b) => a + b, 0) / share.length;
+    ctx.log(`idle agents: ${share.map((s) => s.toFixed(3)).join(', ')} % of a core; idle node ${bareShare.toFixed(3)} %`);
+    const note = `${AGENTS} agents, ${(windowMs / 1000).toFixed(0)} s window; max ${Math.max(...share).toFixed(3)} %`;
+    return (inProcess) => [
+      { metric: 'Idle: CPU of one idle `mailroom agent` process (mean of the agents)', note, value: each, unit: '% of a core', baseline: { label: 'idle `node` process, same window', value: bareShare }, goal: '≤ 0.05 %' },
+      { metric: 'Idle: CPU of one idle `mailroom agent` process (mean of the agents)', value: each, unit: '% of a core', baseline: { label: 'one in-process teammate (host of 50 above, poll 2 s)', value: inProcess }, goal: '≤ 0.05 %' },
+    ];
+  } finally {
+    bare.kill();
+    await Promise.all(agents.map((a) => a.stop()));
+  }
 }

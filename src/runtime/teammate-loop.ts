@@ -25,7 +25,7 @@ import { sendMessage } from '../core/messages/send.js';
 import type { TeammateExit, TeammateOptions, TeammateState } from './teammate.js';
 import { appendTurns, loadTurns, type TranscriptRef } from './transcript.js';
 import { runTurn, type TurnOutcome } from './turn.js';
-import { Waiter } from './wake/waiter.js';
+import { Waiter, type WakeReason } from './wake/waiter.js';
 import { WorkFinder, type Work } from './work.js';
 
 /** The wait → turn → idle cycle of one teammate (see {@link runTeammate}). */
@@ -56,7 +56,9 @@ export class TeammateLoop {
     this.planning = options.planMode === true;
     this.mailbox = new Mailbox(ctx.store, ctx.team, ctx.name, ctx.lead, reader.token);
     this.finder = new WorkFinder(ctx.store.team, ctx.team, ctx.name, this.mailbox, options.takesTasks ?? true, this.claims);
-    this.waiter = new Waiter<Work>(feed, ctx.name, options.takesTasks ?? true);
+    const team = ctx.store.team;
+    const stamp = team.changeStamp ? () => team.changeStamp!(ctx.team, ctx.name) : undefined;
+    this.waiter = new Waiter<Work>(feed, ctx.name, options.takesTasks ?? true, stamp);
   }
 
   /** Runs until the teammate stops. */
@@ -78,7 +80,7 @@ export class TeammateLoop {
     for (;;) {
       if (feedback === undefined) {
         this.setState('idle');
-        const work = await this.waiter.next(() => this.findWork(), this.ctx.signal);
+        const work = await this.waiter.next((reason) => this.findWork(reason), this.ctx.signal);
         if (work === undefined || this.ctx.signal.aborted) return { reason: 'aborted' };
         if (work.kind === 'removed') return { reason: 'removed' };
         this.setState('working');
@@ -173,9 +175,9 @@ export class TeammateLoop {
     }
   }
 
-  private async findWork(): Promise<Work | undefined> {
+  private async findWork(reason: WakeReason): Promise<Work | undefined> {
     try {
-      return await this.finder.find();
+      return await this.finder.find(reason);
     } catch (err) {
       this.log(`could not check for work (will retry): ${errorText(err)}`);
       return undefined;

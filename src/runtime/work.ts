@@ -29,8 +29,13 @@ export class WorkFinder {
     private readonly claims?: HeldClaims,
   ) {}
 
-  /** The next work, or undefined when there is none. */
-  async find(): Promise<Work | undefined> {
+  /**
+   * The next work, or undefined when there is none. With `inboxOnly` (only this member's inbox
+   * changed since the last look) the roster and the board are not re-read, and the unread mail is
+   * taken at once for the turn ({@link Mailbox.prefetch}) instead of being read first and taken after.
+   */
+  async find(reason: { inboxOnly?: boolean } = {}): Promise<Work | undefined> {
+    if (reason.inboxOnly) return (await this.mailbox.prefetch()) ? { kind: 'messages' } : undefined;
     if (!(await this.isMember())) return { kind: 'removed' };
     if (await this.mailbox.hasUnread()) return { kind: 'messages' };
     if (!this.takesTasks) return undefined;

@@ -650,6 +650,15 @@ export interface TeamStore {
   recordObserved(team: string, events: readonly TeamEventRecord[]): Promise<void>;
   /** Hints to re-read, until closed; resolves once live (every change after that is hinted; hints may coalesce). */
   watch(team: string, listener: (hint: StoreHint) => void): Promise<WatchHandle>;
+  /**
+   * A cheap fingerprint of what one member's runtime re-reads on its safety-net tick (issue 24
+   * item 3): on files, the `stat` of config.json, the member's inbox file, the task directory and
+   * `.highwatermark` — no read, no parse. Equal stamps mean none of those files was replaced,
+   * created, removed or (to the filesystem's timestamp resolution) rewritten. A task file rewritten
+   * in place leaves the directory as it was: the watch hints that one, and the caller re-reads in
+   * full now and then all the same. Absent on a backend without one (Redis): the caller re-reads.
+   */
+  changeStamp?(team: string, member: string): Promise<string>;
 
   // Health
   /**

@@ -83,11 +83,14 @@ export async function sweepDeadMembers(options: SweepOptions): Promise<SweptMemb
   const judge = await judgeAt(options, timing.stallBoundMs);
   if (!judge) return [];
   const asked = performance.now();
-  const [config, claims] = await Promise.all([store.readConfig(options.team), store.readClaims(options.team)]);
+  const now = judge.now;
+  // The claims first: when none is dead (every idle sweep) the config is not read (issue 24 item 3).
+  const claims = await store.readClaims(options.team);
+  if (!claims.some((c) => presenceOf(c.member, claims, now).state === 'dead')) return [];
+  const config = await store.readConfig(options.team);
   // A read that itself waited longer than a beat period saw a stalled store (or a frozen sweeper):
   // the members' beats could not land either, so nobody is judged from it.
   if (options.now === undefined && performance.now() - asked > Math.max(timing.beatMs, 1_000)) return [];
-  const now = judge.now;
   const swept: SweptMember[] = [];
   for (const m of config.members) {
     if (!isTeammate(config, m)) continue;

@@ -165,10 +165,13 @@ export class ReaderLease {
   /** A beat landed at `at` (the store's clock): a gap of more than two beat periods since the last one starts a new run. */
   private landed(at: number): void {
     this.landings++;
+    this.landedLocally = performance.now();
     if (at - this.lastOk > 2 * this.beatMs) this.okSince = at;
     if (at > this.lastOk) this.lastOk = at;
   }
   private landings = 0;
+  /** `performance.now()` when the last beat landed (-Infinity: none yet). */
+  private landedLocally = Number.NEGATIVE_INFINITY;
 
   /**
    * Beats now and says, on the store's clock, when that beat landed (`at`) and for how long before
@@ -176,8 +179,14 @@ export class ReaderLease {
    * Undefined when the beat did not land (the store is unreachable, or the claim was lost). A
    * sweeper holding this lease judges others at `at` and only over a window its own presence covers
    * (issue 21 item 3: a store stall, or a frozen sweeper, is no one's death).
+   *
+   * A beat of this lease that landed less than one beat period ago (by this process's monotonic
+   * clock) serves instead of a new one (issue 24 item 3: a sweep each beat period costs no second
+   * write): judging at that earlier store time only makes every member look more recent, never
+   * more silent, and the window covered ends there too.
    */
   async presence(): Promise<{ at: number; continuousMs: number } | undefined> {
+    if (!this.released && !this.lost.signal.aborted && performance.now() - this.landedLocally < this.beatMs) return { at: this.lastOk, continuousMs: this.lastOk - this.okSince };
     const before = this.landings;
     await this.beat({ fresh: true });
     if (this.landings === before) return undefined; // nothing landed since the call

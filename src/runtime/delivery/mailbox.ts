@@ -49,6 +49,8 @@ export class Mailbox {
   private failures = 0;
   /** Read entries seen in the inbox at the last read. */
   private readSeen = 0;
+  /** A delivery taken by {@link prefetch}, handed out by the next {@link take}. */
+  private prefetched: Delivery | undefined;
 
   constructor(
     private readonly stores: Stores,
@@ -84,6 +86,9 @@ export class Mailbox {
    * nothing new came in): they are handed out until {@link acknowledge} or {@link release}.
    */
   async take(): Promise<Delivery> {
+    const early = this.prefetched;
+    this.prefetched = undefined;
+    if (early) return early;
     // Held-back entries (a failed call) wait for their time unless something new came in; otherwise
     // the store's take looks for unread entries itself.
     if (this.heldBack.size > 0 && !(await this.hasUnread())) return { lease: '', entries: [] };
@@ -93,6 +98,19 @@ export class Mailbox {
       this.heldBack.delete(entryKey(e));
     }
     return { lease: value.id, entries: orderForDelivery(value.entries, this.lead) };
+  }
+
+  /**
+   * Takes the unread entries now, for the next {@link take} (a send woke an idle teammate: one take
+   * instead of a read that finds the mail and a take that reads it again). @returns whether any were
+   * taken. They stay handed out to this reader, like any take, until acknowledged or released.
+   */
+  async prefetch(): Promise<boolean> {
+    if (this.prefetched) return true;
+    const delivery = await this.take();
+    if (delivery.entries.length === 0) return false;
+    this.prefetched = delivery;
+    return true;
   }
 
   /** Marks a delivery's entries read (the request that carried them succeeded). */

@@ -17,7 +17,7 @@
  * thread-pool round trips). A new inode means someone rewrote the claim, and the beat reads it again.
  */
 import { randomUUID } from 'node:crypto';
-import { closeSync, fstatSync, ftruncateSync, openSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, openSync, statSync, type Stats } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -191,11 +191,40 @@ export async function readClaims(ctx: FsContext, team: string): Promise<ReaderCl
   }
   const claims: ReaderClaim[] = [];
   for (const name of names.filter((n) => n.endsWith('.json')).sort()) {
-    const read = await readJsonFile(join(dir, name), { attempts: 1 }).catch(() => undefined);
+    const path = join(dir, name);
+    const before = statOrUndefined(path);
+    if (!before) continue;
+    const stored = parsedClaims.get(path);
+    // A beat only stamps the file; every change of its content replaces it (a new inode): a claim
+    // whose file is the one read before is known without reading it again (issue 24 item 3).
+    if (stored && stored.id === fileId(before)) {
+      claims.push({ ...claimOf(stored.claim, before.mtimeMs), token: '' });
+      continue;
+    }
+    const read = await readJsonFile(path, { attempts: 1 }).catch(() => undefined);
     const parsed = read?.state === 'ok' ? ClaimSchema.safeParse(read.value) : undefined;
-    const s = await stat(join(dir, name)).catch(() => undefined);
-    if (parsed?.success && s) claims.push({ ...claimOf(parsed.data, s.mtimeMs), token: '' });
+    const s = statOrUndefined(path);
+    if (!parsed?.success || !s) continue;
+    // Without a birth time (a filesystem that keeps none) a freed inode may come back with the same size: not cached.
+    if (fileId(s) === fileId(before) && s.birthtimeMs > 0) parsedClaims.set(path, { id: fileId(s), claim: parsed.data });
+    claims.push({ ...claimOf(parsed.data, s.mtimeMs), token: '' });
   }
   return claims;
+}
+
+/** Claim files this process parsed in {@link readClaims}: path → the file's identity then, and its record. */
+const parsedClaims = new Map<string, { id: string; claim: StoredClaim }>();
+
+/** A file's identity across beats: inode, size and birth time (a beat changes none of them; a rewrite is a new file). */
+function fileId(s: Stats): string {
+  return `${s.ino}:${s.size}:${s.birthtimeMs}`;
+}
+
+function statOrUndefined(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
 }
 

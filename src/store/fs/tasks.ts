@@ -14,7 +14,7 @@ import { readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { MailroomError, isErrno } from '../../errors.js';
 import { taskEvent } from '../../domain/events.js';
 import { applyClaim, busyRefusal, claimCandidates, claimRefusal } from '../../domain/task-claim.js';
-import { capabilitiesOf } from '../../domain/capabilities.js';
+import { capabilitiesOf, missingCapabilities, taskRequires } from '../../domain/capabilities.js';
 import { addUnique, assertNoCycles, compareTaskIds, dependencyNotFound, indexTasks, taskNotFound, TASK_ID_PATTERN, type Edge } from '../../domain/task-board.js';
 import { applyTaskChange, draftTask, changedKeys } from '../../domain/task-patch.js';
 import { FENCE_KEY, fenceOf } from '../../domain/task-fence.js';
@@ -29,6 +29,7 @@ import { readMemberRecord } from './member-records.js';
 import { journal } from './journal.js';
 import { mergeHighWatermark, mergeObject } from './recover-object.js';
 import { readConfig } from './teams.js';
+import { noteTaskWritten, readyTasks, withTaskIndex } from './task-index.js';
 
 const TASK_FILE = /^([1-9][0-9]*)\.json$/;
 
@@ -138,6 +139,7 @@ async function changeTask(ctx: FsContext, team: string, id: string, op: OpContex
     if (!check.success) throw new MailroomError('INTERNAL', `Refusing to write an invalid task to ${path}: ${check.error.message}`);
     const task = canonicalTask(read.task, keys);
     await writeJsonFile(path, task, lock, { recovery: { baseText: read.text, merge: mergeObject } });
+    await noteTaskWritten(ctx, team, id, task);
     const events = [taskEvent(stampOf(team, op), 'updated', task, changed)];
     await journal(ctx, team, events);
     return { task, previous, changed, events };
@@ -147,6 +149,7 @@ async function changeTask(ctx: FsContext, team: string, id: string, op: OpContex
 /** Writes a brand-new task file (under the list lock) and journals its creation. */
 async function writeNewTask(ctx: FsContext, team: string, task: Task, list: HeldLock, op: OpContext | undefined): Promise<TeamEventRecord[]> {
   await writeJsonFile(ctx.layout.taskPath(team, task.id), canonicalTask(task), list, { exclusive: true });
+  await noteTaskWritten(ctx, team, task.id, task);
   const events = [taskEvent(stampOf(team, op), 'created', task)];
   await journal(ctx, team, events);
   return events;
@@ -221,6 +224,7 @@ export async function claimTask(ctx: FsContext, team: string, request: ClaimRequ
       return claimById(ctx, team, id, claimant, op, capabilities);
     });
   }
+  if (!request.busyCheck && !request.preferAssigned) return withList(ctx, team, () => claimNextIndexed(ctx, team, claimant, op, capabilities));
   return withList(ctx, team, async () => {
     const tasks = await listTasks(ctx, team);
     if (request.busyCheck) {
@@ -236,6 +240,33 @@ export async function claimTask(ctx: FsContext, team: string, request: ClaimRequ
     }
     return { value: undefined, events: [] };
   });
+}
+
+/**
+ * `claim --next` through the list's index (./task-index.ts; the caller holds the list lock): the
+ * lowest-id ready task the claimant may take, each candidate and its blockers checked against their
+ * files first, the candidate re-read and decided under its own lock as any claim. A candidate the
+ * claim refuses (its file changed in between) is skipped for the next one.
+ */
+async function claimNextIndexed(ctx: FsContext, team: string, claimant: string, op: OpContext | undefined, capabilities: readonly string[]): Promise<Transition<Task | undefined>> {
+  const refused = new Set<string>();
+  const read = (id: string) => readTask(ctx, team, id);
+  for (;;) {
+    // The index lock is the innermost: the walk holds it, the claim (under the task's lock) does not.
+    const pick = await withTaskIndex(ctx, team, async (index) => {
+      for await (const found of readyTasks(index, () => fileIds(ctx, team), read)) {
+        if (!refused.has(found.task.id) && missingCapabilities(taskRequires(found.task), capabilities).length === 0) return found;
+      }
+      return undefined;
+    });
+    if (!pick) return { value: undefined, events: [] };
+    try {
+      return await claimById(ctx, team, pick.task.id, claimant, op, capabilities, [...pick.board.values()]);
+    } catch (err) {
+      if (!(err instanceof MailroomError) || err.code === 'LOCK_TIMEOUT') throw err;
+      refused.add(pick.task.id);
+    }
+  }
 }
 
 /**
@@ -323,6 +354,7 @@ export async function deleteTask(ctx: FsContext, team: string, id: string, op?: 
     await unlink(ctx.layout.taskPath(team, id)).catch((err: unknown) => {
       if (!isErrno(err, 'ENOENT')) throw err;
     });
+    await noteTaskWritten(ctx, team, id, undefined);
     const events: TeamEventRecord[] = [taskEvent(stampOf(team, op), 'deleted', task)];
     await journal(ctx, team, events);
     for (const other of await listTasks(ctx, team)) {

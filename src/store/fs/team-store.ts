@@ -74,6 +74,7 @@ import * as roster from './roster.js';
 import * as tasks from './tasks.js';
 import * as teams from './teams.js';
 import { watchTeam } from './watch.js';
+import { changeStamp } from './change-stamp.js';
 
 /** Team store over a directory in Claude Code's format. Cheap to construct; holds no open handles. */
 export class FsTeamStore implements TeamStore {
@@ -263,6 +264,9 @@ export class FsTeamStore implements TeamStore {
   }
   watch(team: string, listener: (hint: StoreHint) => void): Promise<WatchHandle> {
     return watchTeam(this.ctx, team, listener);
+  }
+  changeStamp(team: string, member: string): Promise<string> {
+    return Promise.resolve(changeStamp(this.ctx, team, member));
   }
 
   scanHealth(): Promise<StoreIssue[]> {
