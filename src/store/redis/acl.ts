@@ -20,7 +20,7 @@ import { encodeTeam, hintChannel, teamBase } from './keys.js';
 export const GRANTED_COMMANDS: readonly string[] = [
   'hello', 'auth', 'ping', 'select', 'client|setinfo', 'client|setname', 'quit', 'reset',
   'script|load', 'evalsha', 'subscribe', 'unsubscribe', 'info',
-  'del', 'exists', 'get', 'set', 'incr', 'pexpire', 'rename',
+  'del', 'exists', 'get', 'set', 'incr', 'incrby', 'pexpire', 'rename',
   'hdel', 'hexists', 'hget', 'hgetall', 'hincrby', 'hkeys', 'hmget', 'hset', 'hsetnx',
   'lrange', 'lrem', 'rpush', 'sadd', 'sismember', 'smembers', 'srem',
   'xadd', 'xinfo|stream', 'xrange', 'zadd', 'zrange', 'zrem', 'zscore', 'publish', 'time',
