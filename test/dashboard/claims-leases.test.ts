@@ -73,7 +73,8 @@ describe.each(backends)('dashboard claims and leases on $name', (backend) => {
     await stores.team.unassignTasks(team, 'bob', { actor: 'alice', statuses: ['in_progress'] }); // the sweep's transition (alice's runtime sweeping a dead bob)
     await claimTask({ ...target, id: '1', as: 'alice' });
     await updateTask({ ...target, id: '1', status: 'completed', as: 'alice' });
-    const done = (s: WireState) => s.tasks[0]!.claims.length === 3 && s.tasks[0]!.claims[2]!.ended === 'completed';
+    // The claims come from the journal and the task from the board: wait for both to show the end.
+    const done = (s: WireState) => s.tasks[0]!.claims.length === 3 && s.tasks[0]!.claims[2]!.ended === 'completed' && s.tasks[0]!.status === 'completed';
     const s = await nextState(d, done);
     expect(s.tasks[0]!.claims.map((c) => [c.owner, c.token, c.ended, c.endedBy])).toEqual([
       ['alice', 1, 'released', 'alice'],
