@@ -51,6 +51,9 @@ export function refusal(req: IncomingMessage, url: URL, token: string, server: {
     if (!same(fromHeader, token)) return { status: fromHeader === undefined && !same(cookieToken(req), token) ? 401 : 403, message: `An action needs the ${TOKEN_HEADER} header (the page sends it).` };
     const origin = req.headers.origin;
     if (origin !== undefined && origin !== `http://${req.headers.host ?? ''}`) return { status: 403, message: `Cross-site request from ${origin} refused.` };
+    // A browser says where a request comes from even without an Origin: only the page itself may act.
+    const site = req.headers['sec-fetch-site'];
+    if (site !== undefined && site !== 'same-origin' && site !== 'none') return { status: 403, message: `Cross-site request (Sec-Fetch-Site: ${String(site)}) refused.` };
     return undefined;
   }
   if (same(url.searchParams.get('token') ?? undefined, token) || same(fromHeader, token) || same(cookieToken(req), token)) return undefined;

@@ -107,11 +107,15 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
       return sendJson(res, 200, (await liveTeam(team)).older(url.searchParams.get('before') ?? '', limit));
     }
     if (req.method === 'GET' && url.pathname === '/api/journal') {
+      await liveTeam(team); // the team must exist (TEAM_NOT_FOUND, 404), as for /api/state
       const p = url.searchParams;
       const limit = p.get('limit');
       return sendJson(res, 200, await readTimeline(o.stores, team, { actor: p.get('actor') || undefined, kind: p.get('kind') || undefined, member: p.get('member') || undefined, task: p.get('task') || undefined, ...(limit ? { limit: Number(limit) } : {}) }));
     }
-    if (req.method === 'GET' && url.pathname === '/api/transcript') return sendJson(res, 200, await readTranscript(o.stores, team, url.searchParams.get('member') ?? ''));
+    if (req.method === 'GET' && url.pathname === '/api/transcript') {
+      await liveTeam(team); // the team must exist (TEAM_NOT_FOUND, 404)
+      return sendJson(res, 200, await readTranscript(o.stores, team, url.searchParams.get('member') ?? ''));
+    }
     if (req.method === 'POST' && url.pathname === '/api/action') {
       if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return sendJson(res, 415, { ok: false, code: 'INVALID_ARGUMENT', message: 'Send the action as application/json.' });
       const body = await readBody(req);

@@ -64,6 +64,12 @@ describe.each(backends)('dashboard server on $name', (backend) => {
     expect(state.members.map((m) => m.name)).toEqual(['team-lead', 'alice', 'bob']);
     expect(state.actor).toBe('team-lead');
     expect(JSON.parse((await http(d, '/api/teams', { headers: { 'x-mailroom-token': d.token } })).body)).toContain(team);
+    // A team named in the query must exist on every route (a breaker found /api/journal answering 200 []).
+    for (const path of ['/api/state', '/api/journal', '/api/transcript']) {
+      const reply = await http(d, `${path}?team=..%2f..%2fetc&member=alice`, { headers: { 'x-mailroom-token': d.token } });
+      expect(reply.status, path).toBe(404);
+      expect(reply.body, path).toContain('TEAM_NOT_FOUND');
+    }
   });
 
   it('refuses cross-site actions: no header, another origin, another Host', async () => {
@@ -74,6 +80,9 @@ describe.each(backends)('dashboard server on $name', (backend) => {
     expect(cookieOnly.status).toBe(403);
     expect((await post(d, action, { origin: 'http://evil.example' })).status).toBe(403);
     expect((await post(d, action, { host: 'evil.example' })).status).toBe(403);
+    // A browser's own word on where the request comes from, even with no Origin header.
+    expect((await post(d, action, { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect((await post(d, action, { 'sec-fetch-site': 'same-site' })).status).toBe(403);
     const inbox = await stores.team.readInbox(team, 'alice');
     expect(inbox).toHaveLength(0);
   });
