@@ -6,7 +6,7 @@
  * the shutdown handshake ({@link shutdownHandshake}).
  */
 import { MailroomError } from '../errors.js';
-import { type StoreRef } from '../core/context.js';
+import type { StoreRef } from '../core/context.js';
 import { TeamFeed } from '../core/live/feed.js';
 import { completeShutdown } from '../core/members/shutdown.js';
 import type { Stores } from '../store/selection.js';

@@ -5,7 +5,7 @@
  * it runs (one consumer per member: a second runtime of any kind is refused with TEAMMATE_RUNNING).
  * Runs inside {@link runAsTeammate}, so {@link currentTeammate} answers anywhere below.
  */
-import { type StoreRef } from '../core/context.js';
+import type { StoreRef } from '../core/context.js';
 import { TeamFeed } from '../core/live/feed.js';
 import { leadName, requireMember } from '../domain/roster.js';
 import { ReaderLease } from '../core/members/reader-claim.js';

@@ -10,7 +10,7 @@ import { isMailroomError } from '../../errors.js';
 import type { StoreIssue, StoreRepair } from '../../store/health.js';
 import type { Stores } from '../../store/selection.js';
 import type { TeamStore } from '../../store/team-store.js';
-import { type BaseOptions } from '../context.js';
+import type { BaseOptions } from '../context.js';
 import { commandChecks } from './command-checks.js';
 import { checkTeam } from './team-checks.js';
 import type { Check, DoctorFinding, DoctorReport } from './findings.js';

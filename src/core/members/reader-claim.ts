@@ -13,7 +13,7 @@ import { livenessTiming } from './liveness.js';
 import { isMailroomError, MailroomError } from '../../errors.js';
 import { BEAT_INTERVAL_MS, DEFAULT_READER_TTL_MS } from '../../domain/reader-claims.js';
 import type { ReaderClaim, ReaderHolder } from '../../store/team-store.js';
-import { type StoreRef } from '../context.js';
+import type { StoreRef } from '../context.js';
 import { releaseStoppedMemberLeases } from '../leases/dead-leases.js';
 
 export { BEAT_INTERVAL_MS, DEFAULT_READER_TTL_MS };

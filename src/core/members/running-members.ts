@@ -6,7 +6,7 @@
  * `team delete` to refuse deleting a team under its running members (issue 9 item 3).
  */
 import { isAlive, presenceOf } from '../../domain/presence.js';
-import { type TeamOptions } from '../context.js';
+import type { TeamOptions } from '../context.js';
 import { mayBeRunning } from '../processes/process-identity.js';
 
 /** One running member and how it was found. */

@@ -7,7 +7,7 @@
 import { isMailroomError } from '../../errors.js';
 import { deleteTeam } from '../../core/teams/team-lifecycle.js';
 import { runningMembers, type RunningMember } from '../../core/members/running-members.js';
-import { type TeamOptions } from '../../core/context.js';
+import type { TeamOptions } from '../../core/context.js';
 import { isTeammate } from '../../domain/roster.js';
 import type { DeletedTeam } from '../../store/team-store.js';
 import { stopTeammate, type StopResult } from './stop.js';

@@ -6,7 +6,7 @@
  * same name, and the roster's colour, model, prompt and cwd (the record's `--model`, if it had one).
  * Its unread mail is delivered and its own assigned task found first, as at any start.
  */
-import { type TeamOptions } from '../../core/context.js';
+import type { TeamOptions } from '../../core/context.js';
 import { mayBeRunning } from '../../core/processes/process-identity.js';
 import { isAlive, presenceOf } from '../../domain/presence.js';
 import { startProcessTeammate } from '../process/start.js';

@@ -6,7 +6,7 @@
  * that serves the teammate.
  */
 import { MailroomError } from '../../errors.js';
-import { type TeamOptions } from '../../core/context.js';
+import type { TeamOptions } from '../../core/context.js';
 import { requireMember } from '../../domain/roster.js';
 import { isAlive, presenceOf } from '../../domain/presence.js';
 import type { Member } from '../../protocol/config.js';

@@ -9,7 +9,7 @@
  */
 import { assertCanSign } from '../../core/trust/message-signing.js';
 import { MailroomError, isMailroomError } from '../../errors.js';
-import { type StoreRef } from '../../core/context.js';
+import type { StoreRef } from '../../core/context.js';
 import { requireMember } from '../../domain/roster.js';
 import { describeReap, reapOrphanCommands } from '../../core/processes/orphan-commands.js';
 import { startSweeper, type Sweeper } from '../../core/members/dead-members.js';

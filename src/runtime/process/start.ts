@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { MailroomError } from '../../errors.js';
-import { type StoreRef } from '../../core/context.js';
+import type { StoreRef } from '../../core/context.js';
 import { requireMember } from '../../domain/roster.js';
 import { identify } from '../../core/processes/process-identity.js';
 import type { ProcessRecord } from '../../protocol/process.js';

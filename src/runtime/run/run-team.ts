@@ -7,7 +7,7 @@
  */
 import { resolve } from 'node:path';
 import type { InboxEntry } from '../../protocol/inbox.js';
-import { type StoreRef } from '../../core/context.js';
+import type { StoreRef } from '../../core/context.js';
 import { describeReap, reapOrphanCommands } from '../../core/processes/orphan-commands.js';
 import { InProcessHost, type HostStopResult } from '../host.js';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from '../lifecycle/answer.js';

@@ -7,7 +7,7 @@ import { createTeam } from '../../core/teams/team-lifecycle.js';
 import { spawnMember } from '../../core/members/spawn.js';
 import { parseCapabilities, REQUIRES_KEY } from '../../domain/capabilities.js';
 import { addTask } from '../../core/tasks/board.js';
-import { type StoreRef } from '../../core/context.js';
+import type { StoreRef } from '../../core/context.js';
 import { parseModelSpec } from '../models/index.js';
 import type { LoadedTeamFile, TaskSpec } from './team-file.js';
 

@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { MailroomError, isErrorCode } from '../../errors.js';
-import { type TeamOptions } from '../../core/context.js';
+import type { TeamOptions } from '../../core/context.js';
 import { requireMember } from '../../domain/roster.js';
 import { assertNotRunning } from '../process/claim.js';
 import { rollBackSpawn } from '../../core/members/spawn-rollback.js';
