@@ -3,6 +3,7 @@
 // <root>/mailroom/archive once the file passes 64 KiB) and without (an in-process teammate's
 // inbox in Claude Code's in-process shape, never archived automatically). Baseline: the same send to an empty inbox.
 import { sendMessage } from '../dist/core/messages/send.js';
+import { openFsStores } from '../dist/store/open.js';
 import { median } from './lib/stats.mjs';
 import { makeClaudeInProcess, makeTeam, writeHistory } from './lib/setup.mjs';
 
@@ -10,7 +11,7 @@ async function timeSends(root, to, runs) {
   const times = [];
   for (let i = 0; i < runs; i++) {
     const start = performance.now();
-    await sendMessage({ root, team: 't', from: 'a', to, text: `probe ${i}` });
+    await sendMessage({ root: openFsStores(root), team: 't', from: 'a', to, text: `probe ${i}` });
     times.push(performance.now() - start);
   }
   return times;

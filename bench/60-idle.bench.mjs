@@ -7,7 +7,7 @@
 // one core; RSS is read after a GC at the end of the window.
 import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
-import { createTeam, spawnMember } from '../dist/index.js';
+import { createTeam, openFsStores, spawnMember } from '../dist/index.js';
 import { cpuMsOf, startAgent } from './lib/agents.mjs';
 import { sleep } from './lib/probe.mjs';
 
@@ -32,8 +32,8 @@ function startChild(args) {
 
 async function idleTeam(ctx, members) {
   const root = await ctx.tempRoot();
-  await createTeam({ root, team: 'idle' });
-  for (let i = 0; i < members; i++) await spawnMember({ root, team: 'idle', name: `t${i}` });
+  await createTeam({ root: openFsStores(root), team: 'idle' });
+  for (let i = 0; i < members; i++) await spawnMember({ root: openFsStores(root), team: 'idle', name: `t${i}` });
   return root;
 }
 
@@ -76,8 +76,8 @@ export default async function idleBench(ctx) {
  */
 async function agentRows(ctx, windowMs) {
   const root = await ctx.tempRoot();
-  await createTeam({ root, team: 'agents' });
-  for (let i = 0; i < AGENTS; i++) await spawnMember({ root, team: 'agents', name: `a${i}` });
+  await createTeam({ root: openFsStores(root), team: 'agents' });
+  for (let i = 0; i < AGENTS; i++) await spawnMember({ root: openFsStores(root), team: 'agents', name: `a${i}` });
   const agents = [];
   const bare = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
   try {

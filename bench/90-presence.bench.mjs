@@ -26,15 +26,15 @@ function startChild(args) {
 
 async function team(ctx, members) {
   const root = await ctx.tempRoot();
-  await createTeam({ root, team: 'p' });
-  for (let i = 0; i < members; i++) await spawnMember({ root, team: 'p', name: `t${i}` });
+  await createTeam({ root: openFsStores(root), team: 'p' });
+  for (let i = 0; i < members; i++) await spawnMember({ root: openFsStores(root), team: 'p', name: `t${i}` });
   return root;
 }
 
 async function busyTeam(ctx) {
   const root = await team(ctx, 5);
-  for (let i = 0; i < 40; i++) await addTask({ root, team: 'p', subject: `job ${i}`, metadata: { command: 'true' } });
-  const host = await InProcessHost.open({ root, team: 'p', pollMs: 500 });
+  for (let i = 0; i < 40; i++) await addTask({ root: openFsStores(root), team: 'p', subject: `job ${i}`, metadata: { command: 'true' } });
+  const host = await InProcessHost.open({ root: openFsStores(root), team: 'p', pollMs: 500 });
   const store = openFsStores(root).team;
   const started = performance.now();
   for (let i = 0; i < 5; i++) host.add(`t${i}`, createWorkerModel());

@@ -31,7 +31,6 @@ export {
   selectionEnv,
   selectionHint,
   redactUrl,
-  storesOf,
   type SelectionInput,
   type OpenOptions,
   type RedisBackendModule,
@@ -49,7 +48,7 @@ export { buildMember, nextColor, withColor, applyMemberPatch, assertFreeName, ty
 export { messageEvent, deliveryEvent, taskEvent, memberEvent, teamEvent, taskSignature, type EventStamp } from './domain/events.js';
 export { compareTaskIds, assertNoCycles, taskNotFound } from './domain/task-board.js';
 
-export { storeOf, type BaseOptions, type StoreRef, type TeamOptions } from './core/context.js';
+export { type BaseOptions, type StoreRef, type TeamOptions } from './core/context.js';
 export { leadOf, leadName, findMember, requireMember, isTeammate } from './domain/roster.js';
 export {
   createTeam,

@@ -1,11 +1,11 @@
 // Holds `count` reader claims of team "p" in `root`, beating every `beatMs` (presence on: 5000;
 // off: a beat never comes within the window). Prints "ready", waits for "go <windowMs>" on stdin,
 // then prints {cpuMs, elapsedMs} for the window and exits.
-import { ReaderLease } from '../../dist/index.js';
+import { ReaderLease, openFsStores } from '../../dist/index.js';
 
 const [root, count, beatMs] = process.argv.slice(2);
 const leases = [];
-for (let i = 0; i < Number(count); i++) leases.push(await ReaderLease.take(root, 'p', `t${i}`, 'in-process', { beatMs: Number(beatMs), ttlMs: Math.max(15_000, 3 * Number(beatMs)) }));
+for (let i = 0; i < Number(count); i++) leases.push(await ReaderLease.take(openFsStores(root), 'p', `t${i}`, 'in-process', { beatMs: Number(beatMs), ttlMs: Math.max(15_000, 3 * Number(beatMs)) }));
 const hold = setInterval(() => undefined, 1 << 30);
 process.stdout.write('ready\n');
 process.stdin.once('data', async (d) => {

@@ -6,13 +6,14 @@ import { createTeam } from '../../dist/core/teams/team-lifecycle.js';
 import { spawnMember } from '../../dist/core/members/spawn.js';
 import { makeInboxEntry } from '../../dist/protocol/inbox.js';
 import { Layout } from '../../dist/store/fs/paths.js';
+import { openFsStores } from '../../dist/store/open.js';
 
 /** Creates team `t` in `root` with the lead and `members` ({ name, backend? } or names). */
 export async function makeTeam(root, members = []) {
-  await createTeam({ root, team: 't' });
+  await createTeam({ root: openFsStores(root), team: 't' });
   for (const m of members) {
     const { name, backend } = typeof m === 'string' ? { name: m } : m;
-    await spawnMember({ root, team: 't', name, backend });
+    await spawnMember({ root: openFsStores(root), team: 't', name, backend });
   }
 }
 

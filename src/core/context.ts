@@ -1,11 +1,11 @@
 /**
- * What every use case takes: where the store is (a filesystem root, or the {@link Stores} the CLI
- * opened with `openStores`), and optionally a clock. Core never looks at what kind of store it is:
- * a string is handed to src/store/open.ts, which knows it names a filesystem root.
+ * What every use case takes: the opened {@link Stores} (the CLI opens them with `openStores`, a
+ * library caller with `openFsStores(dir)`), and optionally a clock. Core never looks at what kind
+ * of store it is, and never opens one itself.
  */
 import { isoTime } from '../domain/events.js';
 import type { HostStore } from '../store/host-store.js';
-import { storesOf, type StoreRef } from '../store/open.js';
+import type { StoreRef } from '../store/open.js';
 import type { Stores } from '../store/selection.js';
 import type { OpContext, TeamStore } from '../store/team-store.js';
 
@@ -14,7 +14,7 @@ export { isoTime };
 
 /** Options shared by every use case. */
 export interface BaseOptions {
-  /** A filesystem store's root directory, or opened {@link Stores}. */
+  /** The opened {@link Stores} (`openStores(...)`, or `openFsStores(dir)` for a directory). */
   root: StoreRef;
   /** Clock in epoch ms (tests inject one); default `Date.now`. */
   now?: () => number;
@@ -28,24 +28,18 @@ export interface TeamOptions extends BaseOptions {
   team: string;
 }
 
-/** The opened stores of `root` (a directory opens the filesystem store; cheap, no handles). */
-export function storeOf(root: StoreRef): Stores {
-  return storesOf(root);
-}
-
 /** The team store of the options. */
 export function teamOf(options: BaseOptions): TeamStore {
-  return storesOf(options.root).team;
+  return options.root.team;
 }
 
 /** The host store (this machine's records) of the options. */
 export function hostOf(options: BaseOptions): HostStore {
-  return storesOf(options.root).host;
+  return options.root.host;
 }
 
-/** The team store of a {@link StoreRef} or of a team store itself (for readers that take either). */
-export function asTeamStore(store: StoreRef | TeamStore): TeamStore {
-  if (typeof store === 'string') return storesOf(store).team;
+/** The team store of opened {@link Stores} or a team store itself (for readers that take either). */
+export function asTeamStore(store: Stores | TeamStore): TeamStore {
   return 'team' in store && 'host' in store ? store.team : (store as TeamStore);
 }
 

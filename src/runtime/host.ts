@@ -6,7 +6,7 @@
  * the shutdown handshake ({@link shutdownHandshake}).
  */
 import { MailroomError } from '../errors.js';
-import { storeOf, type StoreRef } from '../core/context.js';
+import type { StoreRef } from '../core/context.js';
 import { TeamFeed } from '../core/live/feed.js';
 import { completeShutdown } from '../core/members/shutdown.js';
 import type { Stores } from '../store/selection.js';
@@ -66,7 +66,7 @@ export class InProcessHost {
 
   /** Opens the host (starts watching the team). */
   static async open(options: HostOptions): Promise<InProcessHost> {
-    const store = storeOf(options.root);
+    const store = options.root;
     return new InProcessHost(store, options, await TeamFeed.open(store, options.team, { pollMs: options.pollMs }));
   }
 

@@ -5,7 +5,7 @@
  * it runs (one consumer per member: a second runtime of any kind is refused with TEAMMATE_RUNNING).
  * Runs inside {@link runAsTeammate}, so {@link currentTeammate} answers anywhere below.
  */
-import { storeOf, type StoreRef } from '../core/context.js';
+import type { StoreRef } from '../core/context.js';
 import { TeamFeed } from '../core/live/feed.js';
 import { leadName, requireMember } from '../domain/roster.js';
 import { ReaderLease } from '../core/members/reader-claim.js';
@@ -83,7 +83,7 @@ export interface TeammateExit {
 
 /** Runs a teammate until it stops. @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND, TEAMMATE_RUNNING at start */
 export async function runTeammate(options: TeammateOptions): Promise<TeammateExit> {
-  const stores = storeOf(options.root);
+  const stores = options.root;
   const config = await stores.team.readConfig(options.team);
   const member = requireMember(config, options.name, 'teammate');
   const log = options.log ?? (() => undefined);

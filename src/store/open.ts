@@ -18,7 +18,6 @@ import type { HostStore } from './host-store.js';
 import type { LockOptions } from './fs/lock.js';
 import { resolveRoot } from './fs/paths.js';
 import type { StoreSelection, Stores } from './selection.js';
-import type { TeamStore } from './team-store.js';
 import { FsHostStore } from './fs/host-store.js';
 import { FsStores } from './fs/stores.js';
 
@@ -89,8 +88,10 @@ export async function openStores(selection: StoreSelection, options: OpenOptions
 }
 
 /**
- * The filesystem store at `root` without going through a selection: what core use cases open when a
- * library caller passes a directory as `root`. Synchronous and cheap (no handles).
+ * The filesystem store at `root` without going through a selection: how a library caller (or a
+ * test) gets the {@link Stores} every use case takes as `root`. Synchronous and cheap (no handles),
+ * but an instance keeps per-process state (the append spool, parse caches): open it once and reuse
+ * it, as one process would.
  */
 export function openFsStores(root: string, options: OpenOptions = {}): Stores {
   return new FsStores(root, options.lock);
@@ -106,27 +107,12 @@ export function localHostStore(): HostStore {
 }
 
 /**
- * An opened {@link Stores}, as core use cases take it — or, for tests and library callers only, a
- * directory (the filesystem store's root, opened per call by {@link storesOf}). Nothing in src/
- * passes a directory any more (the CLI, the runtime and the MCP server open their stores once):
- * the string form goes once the tests that still pass directories open stores (issue 20 item 1).
+ * What core use cases take as `root`: opened {@link Stores}, never a directory (issue 20 item 1 —
+ * core does not build a filesystem store per call). The CLI, the runtime and the MCP server open
+ * theirs once with {@link openStores}; a library caller opens a filesystem store with
+ * {@link openFsStores}`(dir)` and passes the same object to every call.
  */
-export type StoreRef = string | Stores;
-
-/** The {@link Stores} of a {@link StoreRef}: a string is a filesystem root. */
-export function storesOf(ref: StoreRef): Stores {
-  return typeof ref === 'string' ? openFsStores(ref) : ref;
-}
-
-/** The team store of a {@link StoreRef}. */
-export function teamStoreOf(ref: StoreRef): TeamStore {
-  return storesOf(ref).team;
-}
-
-/** The host store of a {@link StoreRef}. */
-export function hostStoreOf(ref: StoreRef): HostStore {
-  return storesOf(ref).host;
-}
+export type StoreRef = Stores;
 
 /**
  * Command-line arguments that give a child `mailroom` process the same selection (`--root …`).

@@ -14,16 +14,17 @@ import { startMcpMember, type McpMember } from '../helpers/mcp-client.js';
 import { startCli, type LineChild } from '../helpers/line-child.js';
 import { cleanEnv, mailroom, mailroomOk } from '../helpers/store-files.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { openFsStores } from '../../src/store/open.js';
 
 let dir: TempDir;
 let agent: LineChild | undefined;
 let bob: McpMember | undefined;
 beforeEach(async () => {
   dir = await makeTempDir();
-  await createTeam({ root: dir.path, team: 'd' });
-  await spawnMember({ root: dir.path, team: 'd', name: 'alice' });
-  await spawnMember({ root: dir.path, team: 'd', name: 'bob' });
-  await addTask({ root: dir.path, team: 'd', subject: 'Keep me' });
+  await createTeam({ root: openFsStores(dir.path), team: 'd' });
+  await spawnMember({ root: openFsStores(dir.path), team: 'd', name: 'alice' });
+  await spawnMember({ root: openFsStores(dir.path), team: 'd', name: 'bob' });
+  await addTask({ root: openFsStores(dir.path), team: 'd', subject: 'Keep me' });
 });
 afterEach(async () => {
   await bob?.close().catch(() => undefined);

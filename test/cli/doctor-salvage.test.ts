@@ -12,6 +12,7 @@ import { spawnMember } from '../../src/core/members/spawn.js';
 import { sendMessage } from '../../src/core/messages/send.js';
 import { mailroom, mailroomOk } from '../helpers/store-files.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { openFsStores } from '../../src/store/open.js';
 
 interface Report {
   findings: Array<{ kind: string; path?: string; repair?: { done: boolean; note: string; kept?: number; setAsideBytes?: number; movedTo?: string } }>;
@@ -21,9 +22,9 @@ let dir: TempDir;
 let inbox: string;
 beforeEach(async () => {
   dir = await makeTempDir();
-  await createTeam({ root: dir.path, team: 't' });
-  await spawnMember({ root: dir.path, team: 't', name: 'alice' });
-  for (let i = 1; i <= 5; i++) await sendMessage({ root: dir.path, team: 't', to: 'alice', text: `message ${i}` });
+  await createTeam({ root: openFsStores(dir.path), team: 't' });
+  await spawnMember({ root: openFsStores(dir.path), team: 't', name: 'alice' });
+  for (let i = 1; i <= 5; i++) await sendMessage({ root: openFsStores(dir.path), team: 't', to: 'alice', text: `message ${i}` });
   inbox = `${dir.path}/teams/t/inboxes/alice.json`;
 });
 afterEach(async () => dir.cleanup());
@@ -70,7 +71,7 @@ describe('doctor --fix on a corrupt inbox', () => {
 it('inbox --all lists the entries of a corrupt copy set aside whole (as an older mailroom did) as quarantined', async () => {
   await rename(inbox, `${inbox}.corrupt-20260101T000000Z`);
   await writeFile(inbox, '[]');
-  await sendMessage({ root: dir.path, team: 't', to: 'alice', text: 'after the repair' });
+  await sendMessage({ root: openFsStores(dir.path), team: 't', to: 'alice', text: 'after the repair' });
   expect((await texts()).map((m) => m.entry.text)).toEqual(['after the repair']);
   const all = await texts('--all');
   expect(all.map((m) => [m.entry.text, m.quarantined === true])).toEqual([

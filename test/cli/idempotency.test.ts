@@ -21,7 +21,7 @@ const race = <T>(make: () => Promise<T>) => Promise.all(Array.from({ length: RAC
 beforeEach(async () => {
   dir = await makeTempDir('mailroom-idem-');
   expect((await runCli(['--root', dir.path, 'team', 'create', 'demo'])).code).toBe(0);
-  await spawnMember({ root: dir.path, team: 'demo', name: 'bob' });
+  await spawnMember({ root: openFsStores(dir.path), team: 'demo', name: 'bob' });
 });
 afterEach(async () => {
   await cli('team', 'stop', 'carol', '--force');

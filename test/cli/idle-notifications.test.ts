@@ -17,7 +17,7 @@ const cli = (...args: string[]) => runCli(['--root', dir.path, '--team', 'demo',
 beforeEach(async () => {
   dir = await makeTempDir('mailroom-idle-');
   expect((await runCli(['--root', dir.path, 'team', 'create', 'demo'])).code).toBe(0);
-  await spawnMember({ root: dir.path, team: 'demo', name: 'bob' });
+  await spawnMember({ root: openFsStores(dir.path), team: 'demo', name: 'bob' });
 });
 afterEach(() => dir.cleanup());
 
@@ -29,9 +29,9 @@ it('agent --idle-notifications every-turn: two turns that end alike send two idl
   const agent = cli('agent', 'bob', '--model', `scripted:${script}`, '--idle-notifications', 'every-turn');
   try {
     await until(async () => (await openFsStores(dir.path).team.readClaims('demo')).some((c) => c.member === 'bob'), 15_000, 'bob to start');
-    await sendMessage({ root: dir.path, team: 'demo', to: 'bob', text: 'first' });
+    await sendMessage({ root: openFsStores(dir.path), team: 'demo', to: 'bob', text: 'first' });
     await until(async () => (await idles()).length === 1, 15_000, 'the first idle notification');
-    await sendMessage({ root: dir.path, team: 'demo', to: 'bob', text: 'second' });
+    await sendMessage({ root: openFsStores(dir.path), team: 'demo', to: 'bob', text: 'second' });
     await until(async () => (await idles()).length === 2, 15_000, 'the second idle notification');
   } finally {
     await cli('team', 'stop', 'bob', '--force');

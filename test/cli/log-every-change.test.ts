@@ -11,6 +11,7 @@ import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 import { createTeam } from '../../src/core/teams/team-lifecycle.js';
 import { addTask } from '../../src/core/tasks/board.js';
 import { updateTask } from '../../src/core/tasks/update.js';
+import { openFsStores } from '../../src/store/open.js';
 
 const body = (line: string) => line.replace(/^\S+Z {2}/, '');
 
@@ -18,7 +19,7 @@ describe('mailroom log shows every change', () => {
   let dir: TempDir;
   beforeEach(async () => {
     dir = await makeTempDir();
-    const o = { root: dir.path, team: 'audit' };
+    const o = { root: openFsStores(dir.path), team: 'audit' };
     await createTeam(o);
     await addTask({ ...o, subject: 'Round 0' });
     // 200 updates: every other one touches only metadata.

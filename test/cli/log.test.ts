@@ -8,6 +8,7 @@ import { createTeam } from '../../src/core/teams/team-lifecycle.js';
 import { spawnMember } from '../../src/core/members/spawn.js';
 import { addTask } from '../../src/core/tasks/board.js';
 import { updateTask } from '../../src/core/tasks/update.js';
+import { openFsStores } from '../../src/store/open.js';
 
 const body = (line: string) => line.replace(/^\S+Z {2}/, '');
 
@@ -22,7 +23,7 @@ describe('mailroom log', () => {
   describe('on a mailroom team', () => {
     beforeEach(async () => {
       dir = await makeTempDir();
-      const o = { root: dir.path, team: 'demo' };
+      const o = { root: openFsStores(dir.path), team: 'demo' };
       await createTeam(o);
       await spawnMember({ ...o, name: 'alice', prompt: 'Write the parser' });
       await addTask({ ...o, subject: 'Write the parser' });

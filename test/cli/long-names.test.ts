@@ -11,14 +11,15 @@ import { spawnMember } from '../../src/core/members/spawn.js';
 import { startCli, type LineChild } from '../helpers/line-child.js';
 import { cleanEnv, mailroom, mailroomOk } from '../helpers/store-files.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { openFsStores } from '../../src/store/open.js';
 
 const LONG = 'x'.repeat(300);
 let dir: TempDir;
 let child: LineChild | undefined;
 beforeEach(async () => {
   dir = await makeTempDir();
-  await createTeam({ root: dir.path, team: 't' });
-  await spawnMember({ root: dir.path, team: 't', name: 'bob' });
+  await createTeam({ root: openFsStores(dir.path), team: 't' });
+  await spawnMember({ root: openFsStores(dir.path), team: 't', name: 'bob' });
 });
 afterEach(async () => {
   await child?.stop();

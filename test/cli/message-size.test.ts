@@ -21,11 +21,11 @@ afterAll(() => tmp.cleanup());
 it('refuses a message over 256 KiB by default, naming its size and the setting; stores nothing', async () => {
   // (A 256 KiB argument is over Linux's per-argument limit: the default is checked through the use case every CLI path calls.)
   const big = 'x'.repeat(256 * 1024 + 1);
-  const refused = sendMessage({ root: tmp.path, team: 'demo', to: 'alice', text: big });
+  const refused = sendMessage({ root: openFsStores(tmp.path), team: 'demo', to: 'alice', text: big });
   await expect(refused).rejects.toMatchObject({ code: 'MESSAGE_TOO_LARGE', details: { bytes: 262145, maxMessageBytes: 262144 } });
   await expect(refused).rejects.toThrow(/262145 bytes, over team demo's limit of 262144 bytes \(setting maxMessageBytes/);
   expect(await openFsStores(tmp.path).team.readInbox('demo', 'alice')).toEqual([]);
-  await sendMessage({ root: tmp.path, team: 'demo', to: 'alice', text: 'x'.repeat(256 * 1024) }); // exactly the limit passes
+  await sendMessage({ root: openFsStores(tmp.path), team: 'demo', to: 'alice', text: 'x'.repeat(256 * 1024) }); // exactly the limit passes
 });
 
 it('team policy --max-message-bytes sets the limit for the team (multi-byte text counted in UTF-8 bytes)', async () => {

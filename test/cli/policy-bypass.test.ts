@@ -13,7 +13,7 @@ import { requestShutdown } from '../../src/core/members/shutdown.js';
 import type { StoreRef } from '../../src/core/context.js';
 import { createScriptedModel } from '../../src/runtime/models/scripted.js';
 import { runTeammate } from '../../src/runtime/teammate.js';
-import { openStores } from '../../src/store/open.js';
+import { openStores, openFsStores } from '../../src/store/open.js';
 import type { Stores } from '../../src/store/selection.js';
 import { runCli, type CliRun } from '../helpers/cli.js';
 import { errorOf, startMcpMember } from '../helpers/mcp-client.js';
@@ -52,7 +52,7 @@ describe.each(['files', 'redis'] as const)('on %s', (backend) => {
     expect(run.code, `mailroom ${args.join(' ')} should be refused`).toBe(5);
     return (JSON.parse(run.stderr) as { error: Record<string, unknown> }).error;
   };
-  const root = (): StoreRef => stores ?? dir.path;
+  const root = (): StoreRef => stores ?? openFsStores(dir.path);
   const team_ = () => ({ root: root(), team });
   const aliceTexts = async () => (await (stores?.team ?? (await openStores({ kind: 'fs', root: dir.path })).team).readInbox(team, 'alice')).map((e) => e.text);
 

@@ -69,9 +69,9 @@ it('MCP tools: the same rules refuse bob and let the lead through', async () => 
 it('runtime tools: a teammate\'s TaskCreate is refused and the model reads the rule', async () => {
   await restrict();
   const model = createScriptedModel({ turns: [{ toolCalls: [{ name: 'TaskCreate', input: { subject: 'Sneaky' } }] }, { text: 'ok' }] });
-  await sendMessage({ root: dir.path, team: 'demo', to: 'bob', text: 'make a task' });
+  await sendMessage({ root: openFsStores(dir.path), team: 'demo', to: 'bob', text: 'make a task' });
   const controller = new AbortController();
-  const running = runTeammate({ root: dir.path, team: 'demo', name: 'bob', model, signal: controller.signal, takesTasks: false });
+  const running = runTeammate({ root: openFsStores(dir.path), team: 'demo', name: 'bob', model, signal: controller.signal, takesTasks: false });
   await until(() => model.requests.length >= 2, 10_000, 'the second model call');
   controller.abort();
   await running;

@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REFERENCE_2_1_332, SESSION_TEAM_2_1_332 as TEAM, copyTree, mailroom, mailroomOk } from '../helpers/store-files.js';
 import type { TempDir } from '../helpers/temp-dir.js';
 import { teamPaths } from '../helpers/claude-writer.js';
+import { openFsStores } from '../../src/store/open.js';
 
 interface View {
   agent: string;
@@ -67,9 +68,9 @@ describe('entries a Claude Code 2.1.332 reader removed', () => {
     await deliverLikeClaudeCode(paths.inbox('observer'), () => true);
     // An MCP member answers through the same check (shutdown_response refuses ids it never received).
     const { respondToShutdown } = await import('../../src/core/members/shutdown.js');
-    const sent = await respondToShutdown({ root: dir.path, team: TEAM, from: 'observer', requestId: request.requestId, approve: true, requireRequest: true });
+    const sent = await respondToShutdown({ root: openFsStores(dir.path), team: TEAM, from: 'observer', requestId: request.requestId, approve: true, requireRequest: true });
     expect(JSON.parse(sent.entry.text)).toMatchObject({ type: 'shutdown_approved', requestId: request.requestId });
-    const invented = await respondToShutdown({ root: dir.path, team: TEAM, from: 'observer', requestId: 'shutdown-1@observer', approve: true, requireRequest: true }).catch((e: unknown) => e);
+    const invented = await respondToShutdown({ root: openFsStores(dir.path), team: TEAM, from: 'observer', requestId: 'shutdown-1@observer', approve: true, requireRequest: true }).catch((e: unknown) => e);
     expect(invented).toMatchObject({ code: 'REQUEST_NOT_FOUND' });
   });
 
@@ -77,7 +78,7 @@ describe('entries a Claude Code 2.1.332 reader removed', () => {
     const { rm } = await import('node:fs/promises');
     await rm(paths.inbox('observer'));
     const { snapshotTeam } = await import('../../src/core/live/tracker.js');
-    const snapshot = await snapshotTeam({ root: dir.path, team: TEAM });
+    const snapshot = await snapshotTeam({ root: openFsStores(dir.path), team: TEAM });
     expect(snapshot.messages.map((m) => [m.to, m.status, m.removed ?? false])).toEqual([
       ['observer', 'unread', false],
       ['team-lead', 'unread', false],

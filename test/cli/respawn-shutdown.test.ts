@@ -20,7 +20,7 @@ beforeEach(async () => {
   await mailroomOk(dir.path, 'team', 'create', 'demo');
   await mailroomOk(dir.path, 'team', 'spawn', 'dan');
   // A request nothing answered (e.g. its runtime died before reading it), then dan removed.
-  await requestShutdown({ root: dir.path, team: 'demo', to: 'dan' });
+  await requestShutdown({ root: openFsStores(dir.path), team: 'demo', to: 'dan' });
   await mailroomOk(dir.path, 'team', 'stop', 'dan', '--timeout', '500');
 });
 afterEach(async () => {
@@ -55,7 +55,7 @@ it('an in-process registration marks the earlier member’s shutdown_request rea
   expect(unread.code, unread.stderr).toBe(0);
   expect(unread.stdout).not.toContain('shutdown_request');
 
-  await requestShutdown({ root: dir.path, team: 'demo', to: 'dan' });
+  await requestShutdown({ root: openFsStores(dir.path), team: 'demo', to: 'dan' });
   const requests = shutdownRequests(await readJson<InboxEntry[]>(inbox));
   expect(requests).toHaveLength(2);
   expect(requests[1]).toMatchObject({ read: false });

@@ -36,12 +36,12 @@ interface Routed { to: string; route: { capability: string; candidates: { name: 
 
 describe('--to-capability', () => {
   it('team send picks the live capable member with less load, and skips stopped ones', async () => {
-    for (const name of ['rita', 'dan', 'sam']) await spawnMember({ root: dir.path, team: 'demo', name, capabilities: ['review'] });
-    await spawnMember({ root: dir.path, team: 'demo', name: 'otto', capabilities: ['ops'] });
+    for (const name of ['rita', 'dan', 'sam']) await spawnMember({ root: openFsStores(dir.path), team: 'demo', name, capabilities: ['review'] });
+    await spawnMember({ root: openFsStores(dir.path), team: 'demo', name: 'otto', capabilities: ['ops'] });
     await live('rita');
     await live('dan');
     await live('otto');
-    for (const text of ['one', 'two']) await sendMessage({ root: dir.path, team: 'demo', to: 'rita', text });
+    for (const text of ['one', 'two']) await sendMessage({ root: openFsStores(dir.path), team: 'demo', to: 'rita', text });
     const first = await cli('team', 'send', '--to-capability', 'review', 'Please review PR 12', '--json');
     expect(first.code, first.stderr).toBe(0);
     const out = JSON.parse(first.stdout) as Routed;
@@ -60,16 +60,16 @@ describe('--to-capability', () => {
   });
 
   it('a working member comes after an idle one with more unread messages', async () => {
-    for (const name of ['rita', 'dan']) await spawnMember({ root: dir.path, team: 'demo', name, capabilities: ['review'] });
+    for (const name of ['rita', 'dan']) await spawnMember({ root: openFsStores(dir.path), team: 'demo', name, capabilities: ['review'] });
     await live('rita');
     await live('dan', 'working');
-    await sendMessage({ root: dir.path, team: 'demo', to: 'rita', text: 'queued' });
+    await sendMessage({ root: openFsStores(dir.path), team: 'demo', to: 'rita', text: 'queued' });
     const run = await cli('team', 'send', '--to-capability', 'review', 'Review this', '--json');
     expect((JSON.parse(run.stdout) as Routed).to).toBe('rita');
   });
 
   it('fails with NO_CAPABLE_MEMBER, sending nothing, when no live member declares it', async () => {
-    await spawnMember({ root: dir.path, team: 'demo', name: 'sam', capabilities: ['review'] });
+    await spawnMember({ root: openFsStores(dir.path), team: 'demo', name: 'sam', capabilities: ['review'] });
     const run = await cli('team', 'send', '--to-capability', 'review', 'Anyone?', '--json');
     expect(run.code).toBe(3);
     expect(JSON.parse(run.stderr)).toMatchObject({ error: { code: 'NO_CAPABLE_MEMBER', details: { capability: 'review', candidates: [{ name: 'sam', presence: 'stopped' }] } } });
@@ -80,7 +80,7 @@ describe('--to-capability', () => {
   });
 
   it('team ask --to-capability is answered by the process teammate it picked', async () => {
-    await spawnMember({ root: dir.path, team: 'demo', name: 'sam', capabilities: ['review'] });
+    await spawnMember({ root: openFsStores(dir.path), team: 'demo', name: 'sam', capabilities: ['review'] });
     const script = join(dir.path, 'rita.json');
     await writeFile(script, JSON.stringify([{ toolCalls: [{ name: 'SendMessage', input: { to: 'team-lead', message: 'LGTM' } }] }]));
     expect((await cli('team', 'spawn', 'rita', '--backend', 'process', '--model', `scripted:${script}`, '--capability', 'review')).code).toBe(0);

@@ -13,6 +13,7 @@ import { startCli, type LineChild } from '../helpers/line-child.js';
 import { cleanEnv, mailroomOk } from '../helpers/store-files.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 import { sh, startTmux, type TmuxSession } from '../helpers/tmux.js';
+import { openFsStores } from '../../src/store/open.js';
 
 let dir: TempDir;
 let child: LineChild | undefined;
@@ -20,10 +21,10 @@ let tmux: TmuxSession | undefined;
 let inbox: string;
 beforeEach(async () => {
   dir = await makeTempDir();
-  await createTeam({ root: dir.path, team: 't' });
-  await spawnMember({ root: dir.path, team: 't', name: 'alice' });
-  await spawnMember({ root: dir.path, team: 't', name: 'bob' });
-  await sendMessage({ root: dir.path, team: 't', to: 'bob', text: 'hello bob' });
+  await createTeam({ root: openFsStores(dir.path), team: 't' });
+  await spawnMember({ root: openFsStores(dir.path), team: 't', name: 'alice' });
+  await spawnMember({ root: openFsStores(dir.path), team: 't', name: 'bob' });
+  await sendMessage({ root: openFsStores(dir.path), team: 't', to: 'bob', text: 'hello bob' });
   inbox = `${dir.path}/teams/t/inboxes/alice.json`;
   await writeFile(inbox, '[{"from":"team-lead","te');
 });

@@ -10,6 +10,7 @@ import { BIN } from '../helpers/cli.js';
 import { makeTeam } from '../helpers/team-setup.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 import { sh, startTmux, type TmuxSession } from '../helpers/tmux.js';
+import { openFsStores } from '../../src/store/open.js';
 
 /** The lines inside the pane whose title starts with `title` (between its borders). */
 function pane(screen: string, title: string): string[] {
@@ -38,8 +39,8 @@ describe('mailroom watch in a real terminal (tmux 80×24)', () => {
   it('a big team: each member shows or is counted on +N more, and so are tasks and messages', async () => {
     const members = Array.from({ length: 12 }, (_, i) => `member-${String(i + 1).padStart(2, '0')}`);
     await makeTeam(dir.path, 'demo', members);
-    for (let i = 1; i <= 15; i++) await addTask({ root: dir.path, team: 'demo', subject: `task ${i}` });
-    for (let i = 1; i <= 20; i++) await sendMessage({ root: dir.path, team: 'demo', to: members[i % members.length] as string, text: `message ${i}` });
+    for (let i = 1; i <= 15; i++) await addTask({ root: openFsStores(dir.path), team: 'demo', subject: `task ${i}` });
+    for (let i = 1; i <= 20; i++) await sendMessage({ root: openFsStores(dir.path), team: 'demo', to: members[i % members.length] as string, text: `message ${i}` });
     const screen = await watch();
     const lines = screen.split('\n');
     expect(lines[0]).toBe('mailroom watch · team demo · 13 members · 15 tasks · 20 messages (20 unread)');
@@ -61,8 +62,8 @@ describe('mailroom watch in a real terminal (tmux 80×24)', () => {
 
   it('a small team: every member, task and message shows, and nothing says more', async () => {
     await makeTeam(dir.path, 'demo', ['alice', 'bob']);
-    await addTask({ root: dir.path, team: 'demo', subject: 'only task' });
-    await sendMessage({ root: dir.path, team: 'demo', to: 'alice', text: 'only message' });
+    await addTask({ root: openFsStores(dir.path), team: 'demo', subject: 'only task' });
+    await sendMessage({ root: openFsStores(dir.path), team: 'demo', to: 'alice', text: 'only message' });
     const screen = await watch();
     expect(screen.split('\n')[0]).toBe('mailroom watch · team demo · 3 members · 1 task · 1 message (1 unread)');
     expect(pane(screen, 'Roster (3)').slice(1).map((l) => l.split(' ')[0])).toEqual(['team-lead', 'alice', 'bob']);

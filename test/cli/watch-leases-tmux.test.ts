@@ -10,13 +10,14 @@ import { BIN } from '../helpers/cli.js';
 import { mailroomOk } from '../helpers/store-files.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 import { sh, startTmux, type TmuxSession } from '../helpers/tmux.js';
+import { openFsStores } from '../../src/store/open.js';
 
 let dir: TempDir;
 let tmux: TmuxSession | undefined;
 beforeEach(async () => {
   dir = await makeTempDir();
-  await createTeam({ root: dir.path, team: 't' });
-  await spawnMember({ root: dir.path, team: 't', name: 'alice' });
+  await createTeam({ root: openFsStores(dir.path), team: 't' });
+  await spawnMember({ root: openFsStores(dir.path), team: 't', name: 'alice' });
 });
 afterEach(async () => {
   await tmux?.kill();

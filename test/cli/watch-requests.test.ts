@@ -15,15 +15,16 @@ import { cleanEnv, mailroomOk } from '../helpers/store-files.js';
 import { startCli, type LineChild } from '../helpers/line-child.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 import { sh, startTmux, type TmuxSession } from '../helpers/tmux.js';
+import { openFsStores } from '../../src/store/open.js';
 
 let dir: TempDir;
 let child: LineChild | undefined;
 let tmux: TmuxSession | undefined;
 beforeEach(async () => {
   dir = await makeTempDir();
-  await createTeam({ root: dir.path, team: 't' });
-  await spawnMember({ root: dir.path, team: 't', name: 'alice' });
-  await spawnMember({ root: dir.path, team: 't', name: 'bob' });
+  await createTeam({ root: openFsStores(dir.path), team: 't' });
+  await spawnMember({ root: openFsStores(dir.path), team: 't', name: 'alice' });
+  await spawnMember({ root: openFsStores(dir.path), team: 't', name: 'bob' });
   await permission('perm-1-abc');
 });
 afterEach(async () => {
@@ -36,13 +37,13 @@ afterEach(async () => {
 
 const permission = (id: string) =>
   sendStructured({
-    root: dir.path,
+    root: openFsStores(dir.path),
     team: 't',
     from: 'alice',
     to: 'team-lead',
     message: { type: 'permission_request', request_id: id, agent_id: 'alice', tool_name: 'Bash', tool_use_id: 'toolu_1', description: 'npm publish', input: { command: 'npm publish' }, permission_suggestions: [] },
   });
-const plan = () => sendStructured({ root: dir.path, team: 't', from: 'bob', to: 'team-lead', message: { type: 'plan_approval_request', requestId: 'plan_approval-1-def', planFilePath: '/tmp/p.md', planContent: 'Drop the users table' } });
+const plan = () => sendStructured({ root: openFsStores(dir.path), team: 't', from: 'bob', to: 'team-lead', message: { type: 'plan_approval_request', requestId: 'plan_approval-1-def', planFilePath: '/tmp/p.md', planContent: 'Drop the users table' } });
 const inbox = async (name: string) => (JSON.parse(await readFile(join(dir.path, 'teams', 't', 'inboxes', `${name}.json`), 'utf8')) as Array<{ from: string; text: string }>).map((e) => ({ from: e.from, message: JSON.parse(e.text) as Record<string, unknown> }));
 
 describe('watch without a terminal', () => {

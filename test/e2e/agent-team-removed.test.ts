@@ -12,6 +12,7 @@ import { spawnProcessTeammate } from '../../src/runtime/process/spawn.js';
 import { until } from '../helpers/runtime.js';
 import { makeTeam } from '../helpers/team-setup.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { openFsStores } from '../../src/store/open.js';
 
 let dir: TempDir | undefined;
 const pids: number[] = [];
@@ -37,7 +38,7 @@ describe('mailroom agent when its team is removed', () => {
     it(`exits: ${how}`, async () => {
       dir = await makeTempDir();
       await makeTeam(dir.path, 't');
-      const { process: started } = await spawnProcessTeammate({ root: dir.path, team: 't', name: 'bob', cwd: dir.path });
+      const { process: started } = await spawnProcessTeammate({ root: openFsStores(dir.path), team: 't', name: 'bob', cwd: dir.path });
       pids.push(started.pid);
       await remove(dir.path);
       await until(() => !isAlive(started.pid), 15_000, `the agent process ${started.pid} to exit`);

@@ -10,6 +10,7 @@ import { createTeam, readInbox, sendMessage, spawnMember } from '../../src/index
 import { startCli, type LineChild } from '../helpers/line-child.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 import { until } from '../helpers/runtime.js';
+import { openFsStores } from '../../src/store/open.js';
 
 let dir: TempDir;
 let agent: LineChild | undefined;
@@ -23,16 +24,16 @@ afterEach(async () => {
 
 describe('mailroom agent, idle', () => {
   it('answers each send with no safety-net poll (--poll-ms 1h): the watch wakes it', async () => {
-    await createTeam({ root: dir.path, team: 't' });
-    await spawnMember({ root: dir.path, team: 't', name: 'bob' });
+    await createTeam({ root: openFsStores(dir.path), team: 't' });
+    await spawnMember({ root: openFsStores(dir.path), team: 't', name: 'bob' });
     const script = join(dir.path, 'bob.json');
     const turns = [0, 1, 2].flatMap((i) => [{ toolCalls: [{ name: 'SendMessage', input: { to: 'team-lead', message: `answer ${i}` } }] }, { text: '' }]);
     await writeFile(script, JSON.stringify(turns));
     agent = startCli(['agent', 'bob', '--root', dir.path, '--team', 't', '--model', `scripted:${script}`, '--poll-ms', '1h'], { ...process.env });
     await agent.waitForLine((l) => l.includes(' started ('), 0, 60_000);
     for (let i = 0; i < 3; i++) {
-      await sendMessage({ root: dir.path, team: 't', to: 'bob', text: `question ${i}` });
-      const answer = await until(async () => (await readInbox({ root: dir.path, team: 't', agent: 'team-lead' })).messages.find((m) => m.entry.text === `answer ${i}`), 30_000, `answer ${i}`);
+      await sendMessage({ root: openFsStores(dir.path), team: 't', to: 'bob', text: `question ${i}` });
+      const answer = await until(async () => (await readInbox({ root: openFsStores(dir.path), team: 't', agent: 'team-lead' })).messages.find((m) => m.entry.text === `answer ${i}`), 30_000, `answer ${i}`);
       expect(answer.entry.from).toBe('bob');
     }
   });

@@ -84,7 +84,7 @@ describe('team ask', () => {
     ['stopped', false],
     ['dead', true],
   ])('fails at once, sending nothing, for a member mailroom runs whose presence is %s', async (state, withDeadClaim) => {
-    await spawnMember({ root: dir.path, team: 'demo', name: 'carol', backend: 'process' });
+    await spawnMember({ root: openFsStores(dir.path), team: 'demo', name: 'carol', backend: 'process' });
     const store = openFsStores(dir.path).team;
     if (withDeadClaim) {
       // A runtime that beat a minute ago and then vanished (killed: its claim was never given up).

@@ -41,13 +41,13 @@ const log = async () => readFile(new Layout(dir.path).agentLogPath('t', 'alice')
 
 describe('case 04: a message is never marked read before it is in a model request', () => {
   it('survives SIGKILL between noticing and delivering, and reaches the restarted teammate’s first request', async () => {
-    await spawnMember({ root: dir.path, team: 't', name: 'alice', model: model('slow'), cwd: dir.path, prompt: 'Start on the parser.' });
+    await spawnMember({ root: openFsStores(dir.path), team: 't', name: 'alice', model: model('slow'), cwd: dir.path, prompt: 'Start on the parser.' });
     const first = await startProcessTeammate({ root: store, team: 't', name: 'alice' });
     pids.push(first.pid);
     const slowPid = Number(await until(() => (existsSync(join(dir.path, 'slow-started')) ? readFile(join(dir.path, 'slow-started'), 'utf8') : undefined), 15_000, 'the slow model call'));
     pids.push(slowPid);
 
-    await sendMessage({ root: dir.path, team: 't', to: 'alice', text: 'Switch to plan B.' });
+    await sendMessage({ root: openFsStores(dir.path), team: 't', to: 'alice', text: 'Switch to plan B.' });
     await until(async () => (await log()).includes('noticed 1 unread message while busy'), 10_000, 'the teammate to notice the message').catch(async (e) => { console.log(await log()); throw e; });
     process.kill(first.pid, 'SIGKILL');
     await until(() => !isAlive(first.pid), 5_000, 'the teammate to die');

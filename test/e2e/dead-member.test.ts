@@ -40,13 +40,13 @@ describe('a teammate killed mid-task', () => {
     const script = join(dir.path, 'slow.yaml');
     await writeFile(script, '- text: thinking for a long time\n  delayMs: 600000\n');
     const store = openFsStores(dir.path);
-    await addTask({ root: dir.path, team: 't', subject: 'Long job' });
-    const { process: started } = await spawnProcessTeammate({ root: dir.path, team: 't', name: 'bob', model: `scripted:${script}`, cwd: dir.path, prompt: 'Do the long job.' });
+    await addTask({ root: openFsStores(dir.path), team: 't', subject: 'Long job' });
+    const { process: started } = await spawnProcessTeammate({ root: openFsStores(dir.path), team: 't', name: 'bob', model: `scripted:${script}`, cwd: dir.path, prompt: 'Do the long job.' });
     pids.push(started.pid);
-    await claimTask({ root: dir.path, team: 't', id: '1', as: 'bob' });
+    await claimTask({ root: openFsStores(dir.path), team: 't', id: '1', as: 'bob' });
     // The beat and the isActive write of the change are two store steps: wait for both.
     await until(async () => {
-      const bob = (await showTeam({ root: dir.path, team: 't' })).members.find((m) => m.name === 'bob');
+      const bob = (await showTeam({ root: openFsStores(dir.path), team: 't' })).members.find((m) => m.name === 'bob');
       return bob?.presence.state === 'working' && bob.isActive === true;
     }, 15_000, 'bob working, isActive true');
 
@@ -58,18 +58,18 @@ describe('a teammate killed mid-task', () => {
     expect(presenceOf('bob', claims, lastBeatAt + DEFAULT_READER_TTL_MS)).toMatchObject({ state: 'dead', pid: started.pid });
 
     // Dead, but within the grace period: nothing is taken back yet.
-    expect(await sweepDeadMembers({ root: dir.path, team: 't', now: () => lastBeatAt + DEFAULT_READER_TTL_MS + DEAD_GRACE_MS + STALL_BOUND_MS - 1 })).toEqual([]);
+    expect(await sweepDeadMembers({ root: openFsStores(dir.path), team: 't', now: () => lastBeatAt + DEFAULT_READER_TTL_MS + DEAD_GRACE_MS + STALL_BOUND_MS - 1 })).toEqual([]);
     expect(await store.team.readTask('t', '1')).toMatchObject({ status: 'in_progress', owner: 'bob' });
 
     const later = () => lastBeatAt + DEFAULT_READER_TTL_MS + DEAD_GRACE_MS + STALL_BOUND_MS; // a sweep with no presence of its own waits out the stall bound too
-    const sweeps = await Promise.all([sweepDeadMembers({ root: dir.path, team: 't', now: later, by: 'sweeper-a' }), sweepDeadMembers({ root: dir.path, team: 't', now: later, by: 'sweeper-b' })]);
+    const sweeps = await Promise.all([sweepDeadMembers({ root: openFsStores(dir.path), team: 't', now: later, by: 'sweeper-a' }), sweepDeadMembers({ root: openFsStores(dir.path), team: 't', now: later, by: 'sweeper-b' })]);
     expect(sweeps.flat().flatMap((s) => s.unassigned.map((t) => t.id))).toEqual(['1']);
     const task = await store.team.readTask('t', '1');
     expect(task?.status).toBe('pending');
     expect(task?.owner).toBeUndefined();
     expect((await store.team.readConfig('t')).members.find((m) => m.name === 'bob')?.isActive).toBe(false);
 
-    const told = (await readInbox({ root: dir.path, team: 't' })).messages.filter((m) => m.entry.from === 'bob');
+    const told = (await readInbox({ root: openFsStores(dir.path), team: 't' })).messages.filter((m) => m.entry.from === 'bob');
     expect(told).toHaveLength(1);
     expect(Object.keys(told[0]!.entry).sort()).toEqual(expect.arrayContaining(['from', 'text', 'summary', 'timestamp', 'read']));
     expect(told[0]!.entry.text).toContain('presumed dead');

@@ -11,6 +11,7 @@ import { spawnMember } from '../../src/index.js';
 import { runCli } from '../helpers/cli.js';
 import { dataOf, startMcpMember } from '../helpers/mcp-client.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { openFsStores } from '../../src/store/open.js';
 
 let dir: TempDir;
 const cli = (...args: string[]) => runCli(['--root', dir.path, '--team', 'demo', ...args]);
@@ -52,7 +53,7 @@ describe('delivery states', () => {
   });
 
   it('a wait that times out exits 9, saying where the message got to', async () => {
-    await spawnMember({ root: dir.path, team: 'demo', name: 'bob' }); // registered, not running
+    await spawnMember({ root: openFsStores(dir.path), team: 'demo', name: 'bob' }); // registered, not running
     const run = await cli('team', 'send', 'bob', 'Anyone?', '--wait', 'delivered', '--timeout', '300ms', '--json');
     expect(run.code).toBe(9);
     expect(JSON.parse(run.stderr)).toMatchObject({ error: { code: 'WAIT_TIMEOUT', details: { wanted: 'delivered', status: { state: 'queued' } } } });

@@ -41,10 +41,10 @@ describe('a frozen owner swept while it runs its task', () => {
   it('wakes to a refused write: the new owner\'s outcome stays, the journal names it, the lead is told once', async () => {
     const d = dir.path;
     const command = `touch "${d}/started-$MAILROOM_AGENT"; while [ ! -f "${d}/release-$MAILROOM_AGENT" ] && [ -d "${d}" ]; do sleep 0.05; done; echo "by $MAILROOM_AGENT"`;
-    await addTask({ root: d, team: 't', subject: 'Build', metadata: { command } });
+    await addTask({ root: openFsStores(d), team: 't', subject: 'Build', metadata: { command } });
     const store = openFsStores(d).team;
 
-    const alice = (await spawnProcessTeammate({ root: d, team: 't', name: 'alice', model: 'worker', cwd: d, prompt: 'Work.' })).process;
+    const alice = (await spawnProcessTeammate({ root: openFsStores(d), team: 't', name: 'alice', model: 'worker', cwd: d, prompt: 'Work.' })).process;
     pids.push(alice.pid);
     await until(() => exists(join(d, 'started-alice')), 60_000, 'alice running #1');
     expect(await store.readTask('t', '1')).toMatchObject({ owner: 'alice', status: 'in_progress', fencingToken: 1 });
@@ -53,10 +53,10 @@ describe('a frozen owner swept while it runs its task', () => {
     // Swept as dead: the sweep's clock is moved past her claim's ttl and the grace.
     const claim = (await store.readClaims('t')).find((c) => c.member === 'alice')!;
     const later = () => claim.lastBeatAt + claim.ttlMs + DEAD_GRACE_MS + STALL_BOUND_MS;
-    expect((await sweepDeadMembers({ root: d, team: 't', now: later, by: 'sweeper' })).map((s) => s.name)).toEqual(['alice']);
+    expect((await sweepDeadMembers({ root: openFsStores(d), team: 't', now: later, by: 'sweeper' })).map((s) => s.name)).toEqual(['alice']);
     expect(await store.readTask('t', '1')).toMatchObject({ status: 'pending' });
 
-    const bob = (await spawnProcessTeammate({ root: d, team: 't', name: 'bob', model: 'worker', cwd: d, prompt: 'Work.' })).process;
+    const bob = (await spawnProcessTeammate({ root: openFsStores(d), team: 't', name: 'bob', model: 'worker', cwd: d, prompt: 'Work.' })).process;
     pids.push(bob.pid);
     await until(() => exists(join(d, 'started-bob')), 60_000, 'bob running #1');
     await writeFile(join(d, 'release-bob'), '');
@@ -71,7 +71,7 @@ describe('a frozen owner swept while it runs its task', () => {
     await writeFile(join(d, 'release-alice'), '');
     process.kill(alice.pid, 'SIGCONT');
     const lost = await until(async () => {
-      const fromAlice = (await readInbox({ root: d, team: 't', includeArchived: true })).messages.filter((m) => m.entry.from === 'alice' && m.entry.text.includes('lost task #1'));
+      const fromAlice = (await readInbox({ root: openFsStores(d), team: 't', includeArchived: true })).messages.filter((m) => m.entry.from === 'alice' && m.entry.text.includes('lost task #1'));
       return fromAlice.length > 0 ? fromAlice : undefined;
     }, 60_000, 'alice telling the lead she lost #1');
     expect(lost).toHaveLength(1);
@@ -89,7 +89,7 @@ describe('a frozen owner swept while it runs its task', () => {
     expect(later1.length).toBeGreaterThan(0);
     expect(later1.every((e) => e.actor === 'bob')).toBe(true);
     // The lead heard of the loss once, and no "completed" report from alice.
-    const lead = (await readInbox({ root: d, team: 't', includeArchived: true })).messages.filter((m) => m.entry.from === 'alice');
+    const lead = (await readInbox({ root: openFsStores(d), team: 't', includeArchived: true })).messages.filter((m) => m.entry.from === 'alice');
     expect(lead.filter((m) => /Completed #1/.test(m.entry.text))).toEqual([]);
     expect(lead.filter((m) => m.entry.text.includes('lost task #1'))).toHaveLength(1);
   }, 240_000);

@@ -26,8 +26,8 @@ const mcps: McpMember[] = [];
 const clis: LineChild[] = [];
 beforeEach(async () => {
   dir = await makeTempDir();
-  await createTeam({ root: dir.path, team: 't' });
-  await spawnMember({ root: dir.path, team: 't', name: 'alice' });
+  await createTeam({ root: openFsStores(dir.path), team: 't' });
+  await spawnMember({ root: openFsStores(dir.path), team: 't', name: 'alice' });
 });
 afterEach(async () => {
   for (const m of mcps.splice(0)) await m.close().catch(() => undefined);
@@ -44,7 +44,7 @@ async function mcp(): Promise<McpMember> {
 }
 async function messages(n: number, prefix = 'm'): Promise<string[]> {
   const texts = Array.from({ length: n }, (_, i) => `${prefix}${i}`);
-  for (const text of texts) await sendMessage({ root: dir.path, team: 't', to: 'alice', text });
+  for (const text of texts) await sendMessage({ root: openFsStores(dir.path), team: 't', to: 'alice', text });
   return texts;
 }
 
@@ -92,7 +92,7 @@ describe('mailroom agent and mailroom mcp', () => {
     expect(refused.stderr).toContain(`a mailroom agent process, process ${agent.proc.pid} on host`);
     await agent.stop();
 
-    await spawnMember({ root: dir.path, team: 't', name: 'bob' });
+    await spawnMember({ root: openFsStores(dir.path), team: 't', name: 'bob' });
     await startMcpMember(['--root', dir.path, '--team', 't', '--as', 'bob']).then((m) => mcps.push(m));
     const second = await mailroom(dir.path, 'agent', 'bob', '--team', 't');
     expect(second.code, second.stderr).toBe(4);
@@ -123,8 +123,8 @@ describe('mailroom run and mailroom agent', () => {
 describe('in-process readers', () => {
   it('refuses InProcessHost.add of a member it already runs, and a second host or runTeammate for it', async () => {
     const model = functionModel(() => ({ content: [{ type: 'text', text: 'ok' }], stopReason: 'end_turn' }));
-    const host = await InProcessHost.open({ root: dir.path, team: 't' });
-    const other = await InProcessHost.open({ root: dir.path, team: 't' });
+    const host = await InProcessHost.open({ root: openFsStores(dir.path), team: 't' });
+    const other = await InProcessHost.open({ root: openFsStores(dir.path), team: 't' });
     try {
       const running = host.add('alice', model);
       await running.ready;
@@ -132,7 +132,7 @@ describe('in-process readers', () => {
       const second = other.add('alice', model);
       await expect(second.ready).rejects.toMatchObject({ code: 'TEAMMATE_RUNNING', details: { holder: { kind: 'in-process', pid: process.pid } } });
       await expect(second.done).rejects.toMatchObject({ code: 'TEAMMATE_RUNNING' });
-      await expect(runTeammate({ root: dir.path, team: 't', name: 'alice', model, signal: AbortSignal.timeout(5_000) })).rejects.toMatchObject({ code: 'TEAMMATE_RUNNING' });
+      await expect(runTeammate({ root: openFsStores(dir.path), team: 't', name: 'alice', model, signal: AbortSignal.timeout(5_000) })).rejects.toMatchObject({ code: 'TEAMMATE_RUNNING' });
       const texts = await messages(5);
       await until(() => model.requests.some((r) => texts.every((t) => JSON.stringify(r.messages).includes(t))), 10_000, 'alice to get the messages');
       const delivered = model.requests.flatMap((r) => JSON.stringify(r.messages.at(-1)).match(/m\d/g) ?? []);
@@ -141,7 +141,7 @@ describe('in-process readers', () => {
       await host.close();
       await other.close();
     }
-    const again = await InProcessHost.open({ root: dir.path, team: 't' });
+    const again = await InProcessHost.open({ root: openFsStores(dir.path), team: 't' });
     try {
       await again.add('alice', model).ready; // the claim went with the first host
     } finally {

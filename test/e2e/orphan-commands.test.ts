@@ -116,10 +116,10 @@ describe('commands orphaned by a SIGKILLed runtime', () => {
   it('mailroom agent: the next runtime of the team stops the orphans when it starts', async () => {
     const work = join(dir.path, 'work');
     await mkdir(work);
-    await createTeam({ root, team: 't' });
-    await spawnMember({ root, team: 't', name: 'a', cwd: work });
+    await createTeam({ root: openFsStores(root), team: 't' });
+    await spawnMember({ root: openFsStores(root), team: 't', name: 'a', cwd: work });
     const store = openFsStores(root);
-    await addTask({ root, team: 't', subject: 'One', metadata: { command: COMMAND } });
+    await addTask({ root: openFsStores(root), team: 't', subject: 'One', metadata: { command: COMMAND } });
     const first = start(['agent', 'a', '--team', 't']);
     const { cmd, child } = await killRuntimeMidCommand(first, work, 't');
     expect((await store.host.readProcessRecord('t', 'a'))?.pid).toBe(first.proc.pid); // left by the killed agent

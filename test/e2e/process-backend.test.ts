@@ -35,14 +35,14 @@ afterEach(async () => {
 describe('process backend', () => {
   it('team stop --force ends the process and its model program, and tears the member down', async () => {
     const store = openFsStores(dir.path);
-    const { member, process: started } = await spawnProcessTeammate({ root: dir.path, team: 't', name: 'bob', model: `command:node ${PROGRAM} slow ${dir.path}`, cwd: dir.path, prompt: 'Think hard.' });
+    const { member, process: started } = await spawnProcessTeammate({ root: openFsStores(dir.path), team: 't', name: 'bob', model: `command:node ${PROGRAM} slow ${dir.path}`, cwd: dir.path, prompt: 'Think hard.' });
     pids.push(started.pid);
     expect(member).toMatchObject({ tmuxPaneId: '' });
     expect(member).not.toHaveProperty('backendType');
     expect(await store.host.readProcessRecord('t', 'bob')).toMatchObject({ pid: started.pid, startTime: expect.any(Number), logFile: new Layout(dir.path).agentLogPath('t', 'bob') });
     expect(started.logFile.startsWith(join(dir.path, 'teams', 't', 'logs'))).toBe(true);
-    await addTask({ root: dir.path, team: 't', subject: 'Long job' });
-    await claimTask({ root: dir.path, team: 't', id: '1', as: 'bob' });
+    await addTask({ root: openFsStores(dir.path), team: 't', subject: 'Long job' });
+    await claimTask({ root: openFsStores(dir.path), team: 't', id: '1', as: 'bob' });
     const slowPid = Number(await until(() => (existsSync(join(dir.path, 'slow-started')) ? readFile(join(dir.path, 'slow-started'), 'utf8') : undefined), 15_000, 'the model call'));
     pids.push(slowPid);
 
@@ -64,7 +64,7 @@ describe('process backend', () => {
   });
 
   it('refuses to start a second process for a teammate that runs', async () => {
-    const { process: started } = await spawnProcessTeammate({ root: dir.path, team: 't', name: 'bob', cwd: dir.path });
+    const { process: started } = await spawnProcessTeammate({ root: openFsStores(dir.path), team: 't', name: 'bob', cwd: dir.path });
     pids.push(started.pid);
     const { startProcessTeammate } = await import('../../src/runtime/process/start.js');
     await expect(startProcessTeammate({ root: openFsStores(dir.path), team: 't', name: 'bob' })).rejects.toMatchObject({ code: 'TEAMMATE_RUNNING' });

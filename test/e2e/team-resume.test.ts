@@ -34,10 +34,10 @@ describe('team resume', () => {
     const script = join(dir.path, 'slow.yaml');
     await writeFile(script, '- text: thinking for a long time\n  delayMs: 600000\n- text: thinking again\n  delayMs: 600000\n');
     const store = openFsStores(dir.path);
-    await addTask({ root: dir.path, team: 't', subject: 'Long job' });
-    const { process: first } = await spawnProcessTeammate({ root: dir.path, team: 't', name: 'bob', model: `scripted:${script}`, cwd: dir.path, prompt: 'Do the long job.' });
+    await addTask({ root: openFsStores(dir.path), team: 't', subject: 'Long job' });
+    const { process: first } = await spawnProcessTeammate({ root: openFsStores(dir.path), team: 't', name: 'bob', model: `scripted:${script}`, cwd: dir.path, prompt: 'Do the long job.' });
     pids.push(first.pid);
-    await claimTask({ root: dir.path, team: 't', id: '1', as: 'bob' });
+    await claimTask({ root: openFsStores(dir.path), team: 't', id: '1', as: 'bob' });
     const delivered = async () => (await store.team.readEvents('t')).events.filter((e) => e.kind === 'delivery' && e.to === 'bob' && e.state === 'delivered');
     await until(async () => (await delivered()).length === 1, 15_000, 'the prompt handed to the first process');
 
@@ -53,7 +53,7 @@ describe('team resume', () => {
     expect(resumed!.pid).not.toBe(first.pid);
     // The new process took the claim over (the old one is proved dead on this host) and got the mail again.
     await until(async () => (await delivered()).length === 2, 15_000, 'the prompt delivered again');
-    await until(async () => (await showTeam({ root: dir.path, team: 't' })).members.find((m) => m.name === 'bob')?.presence.pid === resumed!.pid, 15_000, 'presence of the new process');
+    await until(async () => (await showTeam({ root: openFsStores(dir.path), team: 't' })).members.find((m) => m.name === 'bob')?.presence.pid === resumed!.pid, 15_000, 'presence of the new process');
     expect(await store.team.readTask('t', '1')).toMatchObject({ status: 'in_progress', owner: 'bob' });
     const bob = (await store.team.readConfig('t')).members.find((m) => m.name === 'bob');
     expect(bob?.model).toBe(`scripted:${script}`);

@@ -35,7 +35,7 @@ it('a killed agent resumed by team resume restores its transcript and appends af
   await writeFile(script, '- text: Noted, the codeword is PLUM.\n- text: Still PLUM.\n');
   const store = openFsStores(dir.path);
   const lines = async () => (await store.host.readTranscript('t', 'bob')).trim().split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Line);
-  const { process: first } = await spawnProcessTeammate({ root: dir.path, team: 't', name: 'bob', model: `scripted:${script}`, cwd: dir.path, prompt: 'Remember the codeword PLUM.' });
+  const { process: first } = await spawnProcessTeammate({ root: openFsStores(dir.path), team: 't', name: 'bob', model: `scripted:${script}`, cwd: dir.path, prompt: 'Remember the codeword PLUM.' });
   pids.push(first.pid);
   await until(async () => (await lines()).length === 2, 15_000, 'the first turn in the transcript');
   const [asked, answered] = await lines();
@@ -51,7 +51,7 @@ it('a killed agent resumed by team resume restores its transcript and appends af
   pids.push(resumed!.pid);
   await until(async () => (await store.host.readAgentLog('t', 'bob')).includes('restored 2 turns of the earlier conversation'), 15_000, 'the restore in the log');
 
-  await sendMessage({ root: dir.path, team: 't', to: 'bob', text: 'What was the codeword?' });
+  await sendMessage({ root: openFsStores(dir.path), team: 't', to: 'bob', text: 'What was the codeword?' });
   await until(async () => (await lines()).length === 4, 15_000, 'the second turn in the transcript');
   const all = await lines();
   expect(all.map((l) => l.message.role)).toEqual(['user', 'assistant', 'user', 'assistant']);

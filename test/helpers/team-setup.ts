@@ -8,13 +8,14 @@ import { createTeam } from '../../src/core/teams/team-lifecycle.js';
 import { spawnMember, type BackendType } from '../../src/core/members/spawn.js';
 import { makeInboxEntry, type InboxEntry } from '../../src/protocol/inbox.js';
 import { Layout } from '../../src/store/fs/paths.js';
+import { openFsStores } from '../../src/store/open.js';
 
 /** Creates `team` in `root` with the lead and the given teammates (no spawn prompt, so no inbox yet). */
 export async function makeTeam(root: string, team: string, members: ReadonlyArray<string | { name: string; backend: BackendType }> = []): Promise<void> {
-  await createTeam({ root, team });
+  await createTeam({ root: openFsStores(root), team });
   for (const m of members) {
     const { name, backend } = typeof m === 'string' ? { name: m, backend: undefined } : m;
-    await spawnMember({ root, team, name, backend });
+    await spawnMember({ root: openFsStores(root), team, name, backend });
   }
 }
 

@@ -3,7 +3,6 @@
  * its model's tool_use blocks run) and an MCP member reached by the official SDK client over
  * JSON-RPC streams (./mcp-streams.ts), each over the given catalogue.
  */
-import { storeOf } from '../../src/core/context.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { McpSession } from '../../src/mcp/session.js';
 import type { ToolResultBlock } from '../../src/runtime/models/types.js';
@@ -11,6 +10,7 @@ import { runToolCall } from '../../src/runtime/tools/index.js';
 import type { ToolContext } from '../../src/runtime/tools/types.js';
 import { CATALOGUE, type Catalogue } from '../../src/tools/index.js';
 import { connectOverStreams, type StreamMcpClient } from './mcp-streams.js';
+import { openFsStores } from '../../src/store/open.js';
 
 /** The two surfaces. */
 export interface Surfaces {
@@ -24,7 +24,7 @@ export interface Surfaces {
 
 /** Serves `catalogue` as `runtimeAs` in the runtime and as `mcpAs` over MCP (both must be members). */
 export async function serveBothSurfaces(o: { root: string; team: string; runtimeAs: string; mcpAs: string; catalogue?: Catalogue }): Promise<Surfaces> {
-  const store = storeOf(o.root);
+  const store = openFsStores(o.root);
   const catalogue = o.catalogue ?? CATALOGUE;
   const runtimeContext = { store, team: o.team, name: o.runtimeAs, lead: 'team-lead', cwd: o.root, signal: new AbortController().signal, catalogue };
   const session = new McpSession(store, o.team, o.mcpAs, () => undefined);

@@ -12,6 +12,7 @@ import { runCli } from '../helpers/cli.js';
 import { dataOf, errorOf, startMcpMember, type McpMember } from '../helpers/mcp-client.js';
 import { until } from '../helpers/runtime.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { openFsStores } from '../../src/store/open.js';
 
 interface Msg { from: string; text: string; msg_id: string; reply_expected?: boolean; in_reply_to?: string }
 
@@ -64,7 +65,7 @@ describe('ask and reply over MCP', () => {
   });
 
   it('fails at once when the member asked cannot answer', async () => {
-    await spawnMember({ root: dir.path, team: 'demo', name: 'idle-worker', backend: 'process' });
+    await spawnMember({ root: openFsStores(dir.path), team: 'demo', name: 'idle-worker', backend: 'process' });
     const error = errorOf(await codex.call('ask', { to: 'idle-worker', text: 'Anyone?', timeout_ms: 60_000 }));
     expect(error).toMatchObject({ code: 'MEMBER_UNREACHABLE', details: { presence: 'stopped' } });
   });

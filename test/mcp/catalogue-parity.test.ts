@@ -11,18 +11,19 @@ import { addTask, createTeam, getTask, readInbox, requestShutdown, spawnMember }
 import { dataOf, errorOf } from '../helpers/mcp-client.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 import { runtimeJson, serveBothSurfaces, type Surfaces } from '../helpers/two-surfaces.js';
+import { openFsStores } from '../../src/store/open.js';
 
 const TEAM = 'parity';
 let dir: TempDir;
 let s: Surfaces;
-const root = () => ({ root: dir.path, team: TEAM });
+const root = () => ({ root: openFsStores(dir.path), team: TEAM });
 
 beforeAll(async () => {
   dir = await makeTempDir('mailroom-parity-');
   await createTeam(root());
   for (const name of ['alice', 'bob']) await spawnMember({ ...root(), name });
   await spawnMember({ ...root(), name: 'codex', model: 'unknown', modelIsLabel: true });
-  s = await serveBothSurfaces({ ...root(), runtimeAs: 'alice', mcpAs: 'codex' });
+  s = await serveBothSurfaces({ root: dir.path, team: TEAM, runtimeAs: 'alice', mcpAs: 'codex' });
 });
 afterAll(async () => {
   await s?.close();

@@ -11,21 +11,22 @@ import { CATALOGUE, notPermitted, type Catalogue, type ToolCall } from '../../sr
 import { dataOf, errorOf, textOf } from '../helpers/mcp-client.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 import { serveBothSurfaces } from '../helpers/two-surfaces.js';
+import { openFsStores } from '../../src/store/open.js';
 
 const TEAM = 'rules';
 let dir: TempDir;
 
 beforeAll(async () => {
   dir = await makeTempDir('mailroom-rules-');
-  await createTeam({ root: dir.path, team: TEAM });
-  for (const name of ['alice', 'bob']) await spawnMember({ root: dir.path, team: TEAM, name });
-  await spawnMember({ root: dir.path, team: TEAM, name: 'codex', model: 'unknown', modelIsLabel: true });
+  await createTeam({ root: openFsStores(dir.path), team: TEAM });
+  for (const name of ['alice', 'bob']) await spawnMember({ root: openFsStores(dir.path), team: TEAM, name });
+  await spawnMember({ root: openFsStores(dir.path), team: TEAM, name: 'codex', model: 'unknown', modelIsLabel: true });
 });
 afterAll(() => dir?.cleanup());
 
 const serve = (catalogue: Catalogue) => serveBothSurfaces({ root: dir.path, team: TEAM, runtimeAs: 'alice', mcpAs: 'codex', catalogue });
 
-const subjects = async () => (await listTasks({ root: dir.path, team: TEAM })).map((v) => v.task.subject);
+const subjects = async () => (await listTasks({ root: openFsStores(dir.path), team: TEAM })).map((v) => v.task.subject);
 
 describe('a rule on one catalogue entry', () => {
   it('a test-only "disabled" rule hides task_create on both surfaces and refuses it on both', async () => {
@@ -94,7 +95,7 @@ describe('a rule on one catalogue entry', () => {
       expect(errorOf(await s.mcp.call('broadcast', { text: 'all hands' }))).toMatchObject({ code: 'NOT_PERMITTED', message: 'broadcast is off (via nothing) (rule: no-broadcasts)' });
 
       expect((await s.runtime('SendMessage', { to: 'bob', message: 'just you' })).isError).toBeFalsy();
-      const bob = await readInbox({ root: dir.path, team: TEAM, agent: 'bob' });
+      const bob = await readInbox({ root: openFsStores(dir.path), team: TEAM, agent: 'bob' });
       expect(bob.messages.map((m) => m.entry.text)).toEqual(['just you']);
     } finally {
       await s.close();

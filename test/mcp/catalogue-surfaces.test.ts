@@ -11,6 +11,7 @@ import { teamToolSpecs } from '../../src/runtime/tools/index.js';
 import { CATALOGUE, argName, type Surface, type ToolEntry } from '../../src/tools/index.js';
 import { startMcpMember, type McpMember } from '../helpers/mcp-client.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { openFsStores } from '../../src/store/open.js';
 
 type Schema = { properties?: Record<string, unknown>; required?: string[] } & Record<string, unknown>;
 
@@ -33,7 +34,7 @@ describe('the catalogue on both surfaces', () => {
 
   beforeAll(async () => {
     dir = await makeTempDir('mailroom-catalogue-');
-    await createTeam({ root: dir.path, team: 'cat' });
+    await createTeam({ root: openFsStores(dir.path), team: 'cat' });
     member = await startMcpMember(['--root', dir.path, '--team', 'cat', '--as', 'codex']);
     mcpTools = (await member.client.listTools()).tools;
   });

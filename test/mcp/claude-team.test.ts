@@ -10,6 +10,7 @@ import { sendMessage } from '../../src/index.js';
 import { dataOf, startMcpMember, type McpMember } from '../helpers/mcp-client.js';
 import { copyToTempDir, type TempDir } from '../helpers/temp-dir.js';
 import { REFERENCE_2_1_109 } from '../helpers/store-files.js';
+import { openFsStores } from '../../src/store/open.js';
 
 const SNAPSHOT = join(REFERENCE_2_1_109, '3-teammate-idle');
 
@@ -48,7 +49,7 @@ describe('mailroom mcp --claude on a Claude Code 2.1.109 team', () => {
     expect(lead[1]).toMatchObject({ from: 'codex', text: 'codex here, ready for work', summary: 'codex is ready', color: 'green', read: false, type: 'message', msgV: 1 });
     expect(await read('teams/compat/inboxes/observer.json')).toEqual(await original('teams/compat/inboxes/observer.json'));
 
-    await sendMessage({ root: dir.path, team: 'compat', to: 'codex', text: 'Take task 2 please' });
+    await sendMessage({ root: openFsStores(dir.path), team: 'compat', to: 'codex', text: 'Take task 2 please' });
     const got = dataOf<{ messages: { from: string; text: string }[] }>(await codex.call('read_inbox'));
     expect(got.messages).toMatchObject([{ from: 'team-lead', text: 'Take task 2 please' }]);
   });

@@ -11,6 +11,7 @@ import { completeShutdown, readInbox, sendStructured, showTeam } from '../../src
 import { runCli } from '../helpers/cli.js';
 import { dataOf, errorOf, startMcpMember, type McpMember } from '../helpers/mcp-client.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { openFsStores } from '../../src/store/open.js';
 
 /** The text of a resource's single content block. */
 function resourceText(result: { contents: ({ text: string } | { blob: string })[] }): string {
@@ -60,10 +61,10 @@ describe('mailroom mcp: a full exchange with a CLI lead', () => {
     expect(got.messages).toMatchObject([{ from: 'team-lead', text: 'Please review src/parse.ts', summary: 'review request' }]);
     expect(got.messages[0]).not.toHaveProperty('redelivered');
     expect(got.remaining).toBe(0);
-    const handed = await readInbox({ root: dir.path, team: 'demo', agent: 'codex' });
+    const handed = await readInbox({ root: openFsStores(dir.path), team: 'demo', agent: 'codex' });
     expect(handed.messages.map((m) => m.entry.read)).toEqual([false]); // handed out, not acknowledged yet
     expect(dataOf<{ messages: Msg[] }>(await codex.call('read_inbox')).messages).toEqual([]);
-    const onDisk = await readInbox({ root: dir.path, team: 'demo', agent: 'codex' });
+    const onDisk = await readInbox({ root: openFsStores(dir.path), team: 'demo', agent: 'codex' });
     expect(onDisk.messages.map((m) => m.entry.read)).toEqual([true]);
   });
 
@@ -118,23 +119,23 @@ describe('mailroom mcp: a full exchange with a CLI lead', () => {
 
   it('answers a shutdown request echoing its id byte for byte; the lead completes the shutdown', async () => {
     const requestId = 'shutdown-1767225600000@codex "q" ✓ \\ tail';
-    await sendStructured({ root: dir.path, team: 'demo', to: 'codex', message: { type: 'shutdown_request', requestId, reason: 'work is done' } });
+    await sendStructured({ root: openFsStores(dir.path), team: 'demo', to: 'codex', message: { type: 'shutdown_request', requestId, reason: 'work is done' } });
     const got = dataOf<{ messages: Msg[] }>(await codex.call('wait_for_message', { timeout_ms: 10_000 }));
     expect(got.messages[0]).toMatchObject({ type: 'shutdown_request', message: { requestId, reason: 'work is done' } });
     const invented = errorOf(await codex.call('shutdown_response', { request_id: 'shutdown-1767225600000@codex', approve: true }));
     expect(invented.code).toBe('REQUEST_NOT_FOUND');
     expect(invented.message).toContain(JSON.stringify(requestId));
-    expect((await readInbox({ root: dir.path, team: 'demo', unread: true })).messages.map((m) => m.parsed)).not.toContainEqual(
+    expect((await readInbox({ root: openFsStores(dir.path), team: 'demo', unread: true })).messages.map((m) => m.parsed)).not.toContainEqual(
       expect.objectContaining({ kind: 'structured', message: expect.objectContaining({ type: 'shutdown_approved' }) }),
     );
     dataOf(await codex.call('shutdown_response', { request_id: requestId, approve: true }));
-    const lead = await readInbox({ root: dir.path, team: 'demo', unread: true });
+    const lead = await readInbox({ root: openFsStores(dir.path), team: 'demo', unread: true });
     const approval = lead.messages.at(-1)!.parsed;
     expect(approval).toMatchObject({ kind: 'structured', message: { type: 'shutdown_approved', requestId, from: 'codex' } });
     expect(approval.kind === 'structured' && approval.message).not.toHaveProperty('paneId');
     // codex left the roster before its approval was written (a lead deleting the team on it is not refused).
-    expect((await showTeam({ root: dir.path, team: 'demo' })).members.map((m) => m.name)).toEqual(['team-lead']);
+    expect((await showTeam({ root: openFsStores(dir.path), team: 'demo' })).members.map((m) => m.name)).toEqual(['team-lead']);
     expect(errorOf(await codex.call('shutdown_response', { request_id: requestId, approve: false })).code).toBe('MEMBER_NOT_FOUND');
-    expect((await completeShutdown({ root: dir.path, team: 'demo', name: 'codex' })).removed).toBe(false);
+    expect((await completeShutdown({ root: openFsStores(dir.path), team: 'demo', name: 'codex' })).removed).toBe(false);
   });
 });

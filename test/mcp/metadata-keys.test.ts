@@ -9,12 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTeam } from '../../src/index.js';
 import { startMcpMember, textOf, type McpMember } from '../helpers/mcp-client.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { openFsStores } from '../../src/store/open.js';
 
 let dir: TempDir;
 let member: McpMember;
 beforeAll(async () => {
   dir = await makeTempDir('mailroom-mcp-meta-');
-  await createTeam({ root: dir.path, team: 'meta' });
+  await createTeam({ root: openFsStores(dir.path), team: 'meta' });
   member = await startMcpMember(['--root', dir.path, '--team', 'meta', '--as', 'agent']);
 });
 afterAll(async () => {

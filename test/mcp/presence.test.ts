@@ -18,14 +18,14 @@ describe('mailroom mcp: presence', () => {
   const me = async () => dataOf<Listed>(await codex.call('list_members')).members.find((m) => m.name === 'codex')!;
   const isActive = async () => (await openFsStores(dir.path).team.readConfig('p')).members.find((m) => m.name === 'codex')!.isActive;
   const idleNotices = async () =>
-    (await readInbox({ root: dir.path, team: 'p', agent: 'team-lead' })).messages.filter((m) => {
+    (await readInbox({ root: openFsStores(dir.path), team: 'p', agent: 'team-lead' })).messages.filter((m) => {
       const p = parseMessageText(m.entry.text);
       return p.kind === 'structured' && p.message.type === 'idle_notification' && m.entry.from === 'codex';
     });
 
   beforeAll(async () => {
     dir = await makeTempDir('mailroom-mcp-presence-');
-    await createTeam({ root: dir.path, team: 'p' });
+    await createTeam({ root: openFsStores(dir.path), team: 'p' });
     codex = await startMcpMember(['--root', dir.path, '--team', 'p', '--as', 'codex']);
   });
   afterAll(async () => {

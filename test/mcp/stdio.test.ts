@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTeam } from '../../src/index.js';
 import { BIN } from '../helpers/cli.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { openFsStores } from '../../src/store/open.js';
 
 interface Exit { code: number | null; stdout: string; stderr: string }
 
@@ -40,7 +41,7 @@ describe('mailroom mcp over raw stdio', () => {
   let dir: TempDir;
   beforeAll(async () => {
     dir = await makeTempDir('mailroom-mcp-stdio-');
-    await createTeam({ root: dir.path, team: 'raw' });
+    await createTeam({ root: openFsStores(dir.path), team: 'raw' });
   });
   afterAll(() => dir?.cleanup());
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTeam, readInbox, sendMessage } from '../../src/index.js';
 import { dataOf, startMcpMember, type McpMember } from '../helpers/mcp-client.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { openFsStores } from '../../src/store/open.js';
 
 interface Waited { messages: { from: string; text: string }[]; timedOut: boolean }
 
@@ -16,11 +17,11 @@ const LONG_MS = 20_000;
 describe('mailroom mcp: wait_for_message', () => {
   let dir: TempDir;
   let codex: McpMember;
-  const send = (text: string) => sendMessage({ root: dir.path, team: 'wait', to: 'codex', text });
+  const send = (text: string) => sendMessage({ root: openFsStores(dir.path), team: 'wait', to: 'codex', text });
 
   beforeAll(async () => {
     dir = await makeTempDir('mailroom-mcp-wait-');
-    await createTeam({ root: dir.path, team: 'wait' });
+    await createTeam({ root: openFsStores(dir.path), team: 'wait' });
     codex = await startMcpMember(['--root', dir.path, '--team', 'wait', '--as', 'codex']);
   });
   afterAll(async () => {
@@ -42,10 +43,10 @@ describe('mailroom mcp: wait_for_message', () => {
     expect(got.timedOut).toBe(false);
     expect(got.messages).toMatchObject([{ from: 'team-lead', text: 'ping while you wait' }]);
     expect(Date.now() - started).toBeLessThan(LONG_MS);
-    const handed = await readInbox({ root: dir.path, team: 'wait', agent: 'codex', unread: true });
+    const handed = await readInbox({ root: openFsStores(dir.path), team: 'wait', agent: 'codex', unread: true });
     expect(handed.messages.map((m) => m.entry.text)).toEqual(['ping while you wait']); // read once acknowledged
     expect(dataOf<{ acknowledged: number; pending: number }>(await codex.call('ack'))).toMatchObject({ acknowledged: 1, pending: 0 });
-    const onDisk = await readInbox({ root: dir.path, team: 'wait', agent: 'codex', unread: true });
+    const onDisk = await readInbox({ root: openFsStores(dir.path), team: 'wait', agent: 'codex', unread: true });
     expect(onDisk.messages).toEqual([]);
   });
 

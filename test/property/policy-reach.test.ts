@@ -76,7 +76,7 @@ function structuredMessage(type: string, from: string, to: string, i: number): {
 }
 
 async function run(root: string, team: string, o: Op, i: number): Promise<void> {
-  const t = { root, team };
+  const t = { root: openFsStores(root), team };
   const store = openFsStores(root).team;
   const text = `op ${i} by ${'from' in o ? o.from : o.as}`;
   switch (o.kind) {
@@ -126,13 +126,13 @@ it('no sequence of calls by members gets text past the policy', async () => {
       await makeTeam(root, team, [...MATES]);
       // Requests in the lead's inbox for the answers to aim at (sent before the policy is set).
       for (let k = 0; k < 3; k++) {
-        await sendMessage({ root, team, from: MATES[k]!, to: LEAD, text: JSON.stringify({ type: 'permission_request', request_id: `perm-${k}-abcdefg`, agent_id: MATES[k]!, tool_name: 'Bash', tool_use_id: `toolu_${k}`, description: 'x', input: {}, permission_suggestions: [] }) });
+        await sendMessage({ root: openFsStores(root), team, from: MATES[k]!, to: LEAD, text: JSON.stringify({ type: 'permission_request', request_id: `perm-${k}-abcdefg`, agent_id: MATES[k]!, tool_name: 'Bash', tool_use_id: `toolu_${k}`, description: 'x', input: {}, permission_suggestions: [] }) });
       }
       const changes = [
         ...Object.entries(rules.message).map(([sender, list]) => ({ rule: `message.${sender}`, who: list })),
         ...(rules.assignTasks !== undefined ? [{ rule: 'assignTasks', who: rules.assignTasks }] : []),
       ];
-      if (changes.length > 0) await changePolicy({ root, team }, changes);
+      if (changes.length > 0) await changePolicy({ root: openFsStores(root), team }, changes);
       const effective: TeamPolicy = (await openFsStores(root).team.readSettings(team)).policy ?? {};
       const before = new Set<string>();
       for (const m of EVERYONE) for (const e of await openFsStores(root).team.readInbox(team, m).catch(() => [])) before.add(e.msg_id ?? e.timestamp);

@@ -16,6 +16,7 @@ import { updateTask } from '../../src/core/tasks/update.js';
 import { addTask, listTasks } from '../../src/core/tasks/board.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { makeTeam } from '../helpers/team-setup.js';
+import { openFsStores } from '../../src/store/open.js';
 
 const AGENTS = ['team-lead', 'a', 'b'] as const;
 const IDS = ['1', '2', '3'] as const;
@@ -44,7 +45,7 @@ interface World {
 }
 
 async function run(w: World, o: Op): Promise<void> {
-  const base = { root: w.root, team: 't' };
+  const base = { root: openFsStores(w.root), team: 't' };
   try {
     switch (o.kind) {
       case 'send': {
@@ -84,7 +85,7 @@ async function run(w: World, o: Op): Promise<void> {
 async function checkInvariants(w: World): Promise<void> {
   const seen = new Map<string, number>();
   for (const agentName of AGENTS) {
-    const view = await readInbox({ root: w.root, team: 't', agent: agentName, includeArchived: true });
+    const view = await readInbox({ root: openFsStores(w.root), team: 't', agent: agentName, includeArchived: true });
     for (const m of view.messages) {
       const key = m.entry.msg_id!;
       seen.set(key, (seen.get(key) ?? 0) + 1);
@@ -95,7 +96,7 @@ async function checkInvariants(w: World): Promise<void> {
   }
   expect([...seen.values()].every((c) => c === 1)).toBe(true);
   expect(seen.size).toBe(w.sent.size);
-  const tasks = (await listTasks({ root: w.root, team: 't' })).map((v) => v.task);
+  const tasks = (await listTasks({ root: openFsStores(w.root), team: 't' })).map((v) => v.task);
   const byId = new Map(tasks.map((t) => [t.id, t]));
   for (const t of tasks) {
     for (const b of t.blockedBy) expect(byId.get(b)?.blocks).toContain(t.id);
@@ -113,7 +114,7 @@ describe('store operations under random concurrent interleavings', () => {
         const tmp = await makeTempDir('mailroom-prop-');
         try {
           await makeTeam(tmp.path, 't', ['a', 'b']);
-          for (const subject of IDS) await addTask({ root: tmp.path, team: 't', subject: `job ${subject}` });
+          for (const subject of IDS) await addTask({ root: openFsStores(tmp.path), team: 't', subject: `job ${subject}` });
           const w: World = { root: tmp.path, sent: new Map(), marked: new Set(), claims: new Map(IDS.map((i) => [i, new Set()])), n: 0 };
           for (const batch of batches) await Promise.all(batch.map((o) => run(w, o)));
           await checkInvariants(w);

@@ -11,14 +11,15 @@ import { spawnMember } from '../../src/core/members/spawn.js';
 import { sendMessage } from '../../src/core/messages/send.js';
 import { dataOf, startMcpMember, type McpMember } from '../helpers/mcp-client.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { openFsStores } from '../../src/store/open.js';
 
 const MESSAGES = 60;
 let dir: TempDir;
 const open: McpMember[] = [];
 beforeEach(async () => {
   dir = await makeTempDir('mailroom-two-readers-');
-  await createTeam({ root: dir.path, team: 't' });
-  await spawnMember({ root: dir.path, team: 't', name: 'alice' });
+  await createTeam({ root: openFsStores(dir.path), team: 't' });
+  await spawnMember({ root: openFsStores(dir.path), team: 't', name: 'alice' });
 });
 afterEach(async () => {
   for (const m of open.splice(0)) await m.close().catch(() => undefined);
@@ -62,7 +63,7 @@ it('two MCP servers for one member: every message handed out exactly once, none 
   const sent = Array.from({ length: MESSAGES }, (_, i) => `m${i}`);
   await Promise.all([
     (async () => {
-      for (const text of sent) await sendMessage({ root: dir.path, team: 't', to: 'alice', text });
+      for (const text of sent) await sendMessage({ root: openFsStores(dir.path), team: 't', to: 'alice', text });
     })(),
     reader(3, f),
     reader(3, f),

@@ -10,7 +10,7 @@ import { isMailroomError } from '../../errors.js';
 import type { StoreIssue, StoreRepair } from '../../store/health.js';
 import type { Stores } from '../../store/selection.js';
 import type { TeamStore } from '../../store/team-store.js';
-import { storeOf, type BaseOptions } from '../context.js';
+import type { BaseOptions } from '../context.js';
 import { commandChecks } from './command-checks.js';
 import { checkTeam } from './team-checks.js';
 import type { Check, DoctorFinding, DoctorReport } from './findings.js';
@@ -30,7 +30,7 @@ export interface DoctorOptions extends BaseOptions {
  * fails is reported on its finding. @throws TEAM_NOT_FOUND when `team` is given and does not exist
  */
 export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
-  const stores = storeOf(options.root);
+  const stores = options.root;
   const store = stores.team;
   const storeChecks = await scanBoth(stores);
   if (options.fix) await repair(storeChecks);

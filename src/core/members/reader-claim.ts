@@ -13,7 +13,7 @@ import { livenessTiming } from './liveness.js';
 import { isMailroomError, MailroomError } from '../../errors.js';
 import { BEAT_INTERVAL_MS, DEFAULT_READER_TTL_MS } from '../../domain/reader-claims.js';
 import type { ReaderClaim, ReaderHolder } from '../../store/team-store.js';
-import { storeOf, type StoreRef } from '../context.js';
+import type { StoreRef } from '../context.js';
 import { releaseStoppedMemberLeases } from '../leases/dead-leases.js';
 
 export { BEAT_INTERVAL_MS, DEFAULT_READER_TTL_MS };
@@ -74,7 +74,7 @@ export class ReaderLease {
    * @throws TEAMMATE_RUNNING naming the live holder, MEMBER_NOT_FOUND, TEAM_NOT_FOUND
    */
   static async take(root: StoreRef, team: string, member: string, kind: ReaderHolder['kind'], options: HoldReaderOptions = {}): Promise<ReaderLease> {
-    const stores = storeOf(root);
+    const stores = root;
     const holder: ReaderHolder = { kind, host: stores.host.hostId, pid: process.pid, startedAt: PROCESS_STARTED_AT };
     const ttl = { ttlMs: options.ttlMs ?? livenessTiming().ttlMs };
     try {
@@ -130,7 +130,7 @@ export class ReaderLease {
 
   private async writeActive(active: boolean): Promise<void> {
     try {
-      const { events } = await storeOf(this.root).team.updateMember(this.team, this.member, { isActive: active }, { actor: this.member });
+      const { events } = await this.root.team.updateMember(this.team, this.member, { isActive: active }, { actor: this.member });
       if (events.length > 0) this.writes++;
     } catch (err) {
       // The member left (approved shutdown) or the team is gone: there is no flag to keep.
@@ -149,7 +149,7 @@ export class ReaderLease {
       const next = this.beating.then(() => this.beat());
       return next;
     }
-    this.beating ??= storeOf(this.root)
+    this.beating ??= this.root
       .team.beat(this.team, this.member, this.token, this.state)
       .then(
         ({ value }) => this.landed(value.lastBeatAt),
@@ -204,9 +204,9 @@ export class ReaderLease {
     if (this.timer) clearInterval(this.timer);
     await this.writing;
     await this.beating;
-    await storeOf(this.root).team.releaseReader(this.team, this.member, this.token).catch(() => undefined);
+    await this.root.team.releaseReader(this.team, this.member, this.token).catch(() => undefined);
     // A member that stops cleanly gives its path leases up too (docs/leases.md); one whose claim was taken over does not.
-    if (!this.lost.signal.aborted) await releaseStoppedMemberLeases(storeOf(this.root).team, this.team, this.member);
+    if (!this.lost.signal.aborted) await releaseStoppedMemberLeases(this.root.team, this.team, this.member);
   }
 
   private markLost(err: MailroomError): void {
@@ -224,7 +224,7 @@ export class ReaderLease {
 async function provedDead(root: StoreRef, err: unknown): Promise<Pick<ReaderHolder, 'host' | 'pid' | 'startedAt'> | undefined> {
   if (!isMailroomError(err, 'TEAMMATE_RUNNING')) return undefined;
   const holder = err.details.holder as ReaderHolder | undefined;
-  const host = storeOf(root).host;
+  const host = root.host;
   if (!holder || holder.host !== host.hostId) return undefined;
   if (holder.pid === process.pid) return holder.startedAt === PROCESS_STARTED_AT ? undefined : holder;
   return (await host.probeProcess(holder.pid)).kind === 'exited' ? holder : undefined;

@@ -6,7 +6,7 @@
  * `team delete` to refuse deleting a team under its running members (issue 9 item 3).
  */
 import { isAlive, presenceOf } from '../../domain/presence.js';
-import { storeOf, type TeamOptions } from '../context.js';
+import type { TeamOptions } from '../context.js';
 import { mayBeRunning } from '../processes/process-identity.js';
 
 /** One running member and how it was found. */
@@ -27,7 +27,7 @@ export interface RunningMember {
  * live recorded process. @throws TEAM_NOT_FOUND
  */
 export async function runningMembers(options: TeamOptions): Promise<RunningMember[]> {
-  const stores = storeOf(options.root);
+  const stores = options.root;
   const config = await stores.team.readConfig(options.team);
   const claims = await stores.team.readClaims(options.team);
   const records = new Map((await stores.host.listProcessRecords(options.team).catch(() => [])).map((r) => [r.agent, r]));

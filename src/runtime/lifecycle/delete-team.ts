@@ -7,7 +7,7 @@
 import { isMailroomError } from '../../errors.js';
 import { deleteTeam } from '../../core/teams/team-lifecycle.js';
 import { runningMembers, type RunningMember } from '../../core/members/running-members.js';
-import { storeOf, type TeamOptions } from '../../core/context.js';
+import type { TeamOptions } from '../../core/context.js';
 import { isTeammate } from '../../domain/roster.js';
 import type { DeletedTeam } from '../../store/team-store.js';
 import { stopTeammate, type StopResult } from './stop.js';
@@ -37,7 +37,7 @@ export interface DeleteTeamResult {
  */
 export async function deleteTeamStopping(options: DeleteTeamOptions): Promise<DeleteTeamResult> {
   if (!options.force) return { deleted: await deleteTeam(options), stopped: [], stillRunning: [] };
-  const stores = storeOf(options.root);
+  const stores = options.root;
   const config = await stores.team.readConfig(options.team);
   const teammates = (await runningMembers(options)).filter((r) => config.members.some((m) => m.name === r.name && isTeammate(config, m)));
   const stopped = await Promise.all(

@@ -6,7 +6,7 @@
  * same name, and the roster's colour, model, prompt and cwd (the record's `--model`, if it had one).
  * Its unread mail is delivered and its own assigned task found first, as at any start.
  */
-import { storeOf, type TeamOptions } from '../../core/context.js';
+import type { TeamOptions } from '../../core/context.js';
 import { mayBeRunning } from '../../core/processes/process-identity.js';
 import { isAlive, presenceOf } from '../../domain/presence.js';
 import { startProcessTeammate } from '../process/start.js';
@@ -26,7 +26,7 @@ export interface ResumedMember {
 
 /** Restarts every recorded process-backend member that is not running. Never throws for one member. @throws TEAM_NOT_FOUND */
 export async function resumeTeam(options: TeamOptions): Promise<ResumedMember[]> {
-  const stores = storeOf(options.root);
+  const stores = options.root;
   const config = await stores.team.readConfig(options.team);
   const claims = await stores.team.readClaims(options.team);
   const out: ResumedMember[] = [];

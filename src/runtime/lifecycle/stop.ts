@@ -6,7 +6,7 @@
  * that serves the teammate.
  */
 import { MailroomError } from '../../errors.js';
-import { storeOf, type TeamOptions } from '../../core/context.js';
+import type { TeamOptions } from '../../core/context.js';
 import { requireMember } from '../../domain/roster.js';
 import { isAlive, presenceOf } from '../../domain/presence.js';
 import type { Member } from '../../protocol/config.js';
@@ -80,7 +80,7 @@ export interface StopResult {
  * NOT_PERMITTED (`as` may not stop members under the team policy)
  */
 export async function stopTeammate(options: StopOptions): Promise<StopResult> {
-  const stores = storeOf(options.root);
+  const stores = options.root;
   const config = await stores.team.readConfig(options.team);
   const member = requireMember(config, options.name, 'teammate');
   await requirePermitted(options, options.as, [{ rule: 'stopMembers', target: options.name }], config);

@@ -9,7 +9,7 @@
  */
 import { assertCanSign } from '../../core/trust/message-signing.js';
 import { MailroomError, isMailroomError } from '../../errors.js';
-import { storeOf, type StoreRef } from '../../core/context.js';
+import type { StoreRef } from '../../core/context.js';
 import { requireMember } from '../../domain/roster.js';
 import { describeReap, reapOrphanCommands } from '../../core/processes/orphan-commands.js';
 import { startSweeper, type Sweeper } from '../../core/members/dead-members.js';
@@ -43,7 +43,7 @@ export interface AgentProcessOptions {
  * answer)
  */
 export async function runAgentProcess(options: AgentProcessOptions): Promise<TeammateExit> {
-  const store = storeOf(options.root);
+  const store = options.root;
   const member = requireMember(await store.team.readConfig(options.team), options.name, 'teammate');
   // In a signed team a teammate signs everything it sends: refuse to start without its key (core/trust/message-signing.ts).
   await assertCanSign({ root: store, team: options.team }, options.name);

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { MailroomError } from '../../errors.js';
-import { storeOf, type StoreRef } from '../../core/context.js';
+import type { StoreRef } from '../../core/context.js';
 import { requireMember } from '../../domain/roster.js';
 import { identify } from '../../core/processes/process-identity.js';
 import type { ProcessRecord } from '../../protocol/process.js';
@@ -48,7 +48,7 @@ export const CLI_PATH = fileURLToPath(new URL('../../../bin/mailroom.js', import
  */
 export async function startProcessTeammate(options: ProcessStartOptions): Promise<ProcessRecord & { logFile: string }> {
   const { team, name } = options;
-  const store = storeOf(options.root);
+  const store = options.root;
   const member = requireMember(await store.team.readConfig(team), name, 'teammate');
   await assertNotRunning(store, team, name);
   const argv = [process.execPath, CLI_PATH, 'agent', name, '--team', team, ...selectionArgs(store.selection), ...(options.model ? ['--model', options.model] : [])];

@@ -8,7 +8,6 @@
  * `[withheld: <reason>]` (so a forged idle notice counts as nothing) and journalled as a refusal.
  */
 import type { StoreRef } from '../../core/context.js';
-import { storeOf } from '../../core/context.js';
 import type { TeamFeed } from '../../core/live/feed.js';
 import { leadName } from '../../domain/roster.js';
 import { ReaderLease } from '../../core/members/reader-claim.js';
@@ -30,7 +29,7 @@ export class LeadInbox {
 
   /** Takes the lead's reader claim and starts following; entries already unread are reported at once. @throws TEAMMATE_RUNNING */
   async start(feed: TeamFeed): Promise<void> {
-    this.lead = leadName(await storeOf(this.store).team.readConfig(this.team));
+    this.lead = leadName(await this.store.team.readConfig(this.team));
     this.reader = await ReaderLease.take(this.store, this.team, this.lead, 'in-process');
     this.unsubscribe = feed.subscribe((h) => {
       if ((h.kind === 'inbox' && h.member === this.lead) || h.kind === 'tick') void this.drain();
@@ -53,7 +52,7 @@ export class LeadInbox {
 
   private async drainOnce(): Promise<void> {
     if (!this.reader) return;
-    const team = storeOf(this.store).team;
+    const team = this.store.team;
     const { value } = await team.takeUnread(this.team, this.lead, { reader: this.reader.token });
     if (value.entries.length === 0) return;
     const guard = new ControlGuard({ root: this.store, team: this.team }, this.lead);

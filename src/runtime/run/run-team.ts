@@ -7,7 +7,7 @@
  */
 import { resolve } from 'node:path';
 import type { InboxEntry } from '../../protocol/inbox.js';
-import { storeOf, type StoreRef } from '../../core/context.js';
+import type { StoreRef } from '../../core/context.js';
 import { describeReap, reapOrphanCommands } from '../../core/processes/orphan-commands.js';
 import { InProcessHost, type HostStopResult } from '../host.js';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from '../lifecycle/answer.js';
@@ -79,7 +79,7 @@ export interface RunTeamOptions {
  * @throws INVALID_ARGUMENT (team file, model spec or script, work directory), TEAM_EXISTS, MODEL_ERROR
  */
 export async function runTeam(o: RunTeamOptions): Promise<RunReport> {
-  const stores = storeOf(o.store);
+  const stores = o.store;
   const loaded = await loadTeamFile(o.file, stores);
   const team = o.team ?? loaded.file.team;
   for (const reaped of await reapOrphanCommands(stores, team)) o.onNotice?.(describeReap(reaped));

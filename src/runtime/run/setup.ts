@@ -7,7 +7,7 @@ import { createTeam } from '../../core/teams/team-lifecycle.js';
 import { spawnMember } from '../../core/members/spawn.js';
 import { parseCapabilities, REQUIRES_KEY } from '../../domain/capabilities.js';
 import { addTask } from '../../core/tasks/board.js';
-import { storeOf, type StoreRef } from '../../core/context.js';
+import type { StoreRef } from '../../core/context.js';
 import { parseModelSpec } from '../models/index.js';
 import type { LoadedTeamFile, TaskSpec } from './team-file.js';
 
@@ -75,7 +75,7 @@ export async function rejoinTeam(o: SetUpOptions): Promise<string[]> {
   const { file } = o.loaded;
   const root = o.store;
   const models = new Map(o.members.map((m) => [m.name, m.model]));
-  const roster = new Set((await storeOf(root).team.readConfig(o.team)).members.map((m) => m.name));
+  const roster = new Set((await root.team.readConfig(o.team)).members.map((m) => m.name));
   const added: string[] = [];
   for (const m of file.members) {
     if (roster.has(m.name)) continue;

@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { MailroomError, isErrorCode } from '../../errors.js';
-import { storeOf, type TeamOptions } from '../../core/context.js';
+import type { TeamOptions } from '../../core/context.js';
 import { requireMember } from '../../domain/roster.js';
 import { assertNotRunning } from '../process/claim.js';
 import { rollBackSpawn } from '../../core/members/spawn-rollback.js';
@@ -81,7 +81,7 @@ export interface TmuxStartOptions {
  */
 export async function startTmuxTeammate(options: TmuxStartOptions): Promise<SpawnedPane> {
   const bin = await findTmux();
-  const store = storeOf(options.root);
+  const store = options.root;
   const member = requireMember(await store.team.readConfig(options.team), options.name, 'teammate');
   await assertNotRunning(store, options.team, member.name);
   let paneId: string | undefined;

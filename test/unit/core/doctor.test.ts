@@ -28,7 +28,7 @@ const ago = async (path: string, ms: number) => {
   const t = new Date(Date.now() - ms);
   await utimes(path, t, t);
 };
-const kinds = async () => (await doctor({ root })).findings.map((f) => `${f.kind}:${f.severity}`);
+const kinds = async () => (await doctor({ root: openFsStores(root) })).findings.map((f) => `${f.kind}:${f.severity}`);
 const writeTask = (id: string, fields: Record<string, unknown>) =>
   writeFile(layout.taskPath('t', id), JSON.stringify({ id, subject: `job ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...fields }, null, 2));
 const readTask = async (id: string) => JSON.parse(await readFile(layout.taskPath('t', id), 'utf8')) as Record<string, unknown>;
@@ -38,7 +38,7 @@ describe('corrupt files', () => {
     const inbox = await writeInboxFile(root, 't', 'team-lead', []);
     await writeFile(inbox, '[{"from": "alice", "te');
     expect(await kinds()).toEqual(['corrupt-file:problem']);
-    const report = await doctor({ root, fix: true });
+    const report = await doctor({ root: openFsStores(root), fix: true });
     const movedTo = report.findings[0]!.repair!.movedTo!;
     expect(movedTo).toMatch(/team-lead\.json\.corrupt-\d{8}T\d{6}Z$/);
     expect(await readFile(movedTo, 'utf8')).toBe('[{"from": "alice", "te');
@@ -49,11 +49,11 @@ describe('corrupt files', () => {
   });
 
   it('keeps the id of a quarantined task used (.highwatermark raised)', async () => {
-    await addTask({ root, team: 't', subject: 'one' });
+    await addTask({ root: openFsStores(root), team: 't', subject: 'one' });
     await writeFile(layout.taskPath('t', '2'), '{"id": "2", "subj');
-    await doctor({ root, fix: true });
+    await doctor({ root: openFsStores(root), fix: true });
     expect(await readFile(layout.highWatermarkPath('t'), 'utf8')).toBe('2');
-    expect((await addTask({ root, team: 't', subject: 'three' })).id).toBe('3');
+    expect((await addTask({ root: openFsStores(root), team: 't', subject: 'three' })).id).toBe('3');
   });
 
   it('leaves a file that reads fine again by the time of the repair', async () => {
@@ -79,7 +79,7 @@ describe('temporary files left by killed writers', () => {
     await mkdir(`${alice}.lock`);
     await mkdir(`${inbox}.lock`);
 
-    const report = await doctor({ root, fix: true });
+    const report = await doctor({ root: openFsStores(root), fix: true });
     const temps = report.findings.filter((f) => f.kind === 'temp-file');
     expect(temps.map((f) => [f.path, f.severity, f.bytes, f.repair?.done ?? false])).toEqual([
       [`${layout.taskPath('t', '1')}.222`, 'problem', 50, true],
@@ -104,7 +104,7 @@ describe('locks', () => {
     await mkdir(join(layout.teamDir('t'), 'config.json.lock'));
     await new Promise((r) => setTimeout(r, 2100));
     expect(await kinds()).toEqual(['stale-lock:problem', 'lock-leftover:problem', 'lock-leftover:problem']);
-    expect((await doctor({ root, fix: true })).remaining).toBe(0);
+    expect((await doctor({ root: openFsStores(root), fix: true })).remaining).toBe(0);
     expect((await readdir(layout.inboxDir('t'))).sort()).toEqual(['team-lead.json']);
     expect((await stat(join(layout.teamDir('t'), 'config.json.lock'))).isDirectory()).toBe(true);
   });
@@ -117,7 +117,7 @@ describe('team state', () => {
     await writeTask('3', { blocks: ['4'] });
     await writeTask('4', {});
     expect(await kinds()).toEqual(['asymmetric-dependency:problem', 'dangling-dependency:problem', 'asymmetric-dependency:problem']);
-    expect((await doctor({ root, fix: true })).remaining).toBe(0);
+    expect((await doctor({ root: openFsStores(root), fix: true })).remaining).toBe(0);
     expect(await readTask('1')).toMatchObject({ blockedBy: ['2'] });
     expect(await readTask('2')).toMatchObject({ blocks: ['1'] });
     expect(await readTask('3')).toMatchObject({ blocks: [] });
@@ -130,7 +130,7 @@ describe('team state', () => {
     await writeTask('2', { owner: 'ghost', status: 'completed' });
     await writeTask('3', { owner: 'alice', status: 'in_progress' });
     expect(await kinds()).toEqual(['orphan-owner:problem']);
-    await doctor({ root, fix: true });
+    await doctor({ root: openFsStores(root), fix: true });
     expect(await readTask('1')).not.toHaveProperty('owner');
     expect(await readTask('1')).toMatchObject({ status: 'pending' });
     expect(await readTask('2')).toMatchObject({ owner: 'ghost', status: 'completed' });
@@ -140,9 +140,9 @@ describe('team state', () => {
   it('reports inboxes of non-members with what never got delivered, and moves them aside', async () => {
     await writeInboxFile(root, 't', 'stranger', historyEntries(3, { read: false }));
     await writeInboxFile(root, 't', 'alice', []);
-    const report = await doctor({ root });
+    const report = await doctor({ root: openFsStores(root) });
     expect(report.findings.map((f) => f.message)).toEqual(['Inbox "stranger" belongs to no member of team "t" (3 messages, 3 unread: never delivered).']);
-    await doctor({ root, fix: true });
+    await doctor({ root: openFsStores(root), fix: true });
     const names = await readdir(layout.inboxDir('t'));
     expect(names.filter((n) => n.startsWith('stranger'))).toEqual([expect.stringMatching(/^stranger\.json\.orphaned-\d{8}T\d{6}Z$/)]);
     expect(names).toContain('alice.json');

@@ -13,13 +13,13 @@ import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
 let dir: TempDir;
 beforeEach(async () => {
   dir = await makeTempDir();
-  await createTeam({ root: dir.path, team: 't' });
-  await spawnMember({ root: dir.path, team: 't', name: 'alice' });
+  await createTeam({ root: openFsStores(dir.path), team: 't' });
+  await spawnMember({ root: openFsStores(dir.path), team: 't', name: 'alice' });
 });
 afterEach(() => dir.cleanup());
 
 it('keeps both of two concurrent edits of different rules, and returns the policy after each', async () => {
-  const o = { root: dir.path, team: 't' };
+  const o = { root: openFsStores(dir.path), team: 't' };
   const [a, b] = await Promise.all([changePolicy(o, [{ rule: 'createTasks', who: ['alice'] }]), changePolicy(o, [{ rule: 'message.alice', who: ['@lead'] }])]);
   expect(a.createTasks).toEqual(['alice']);
   expect(b.message).toEqual({ alice: ['@lead'] });

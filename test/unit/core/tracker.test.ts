@@ -28,7 +28,7 @@ describe('snapshotTeam on Claude Code 2.1.109 files (3-teammate-idle)', () => {
   afterEach(() => dir.cleanup());
 
   it('shows the roster, the board and the messages across inboxes', async () => {
-    const s = await snapshotTeam({ root: dir.path, team: TEAM });
+    const s = await snapshotTeam({ root: openFsStores(dir.path), team: TEAM });
     expect(s.lead).toBe('team-lead');
     expect(s.members.map((m) => [m.name, m.state, m.backendType, m.model, m.unread])).toEqual([
       ['team-lead', 'unknown', undefined, 'claude-sonnet-4-6', 1],
@@ -47,7 +47,7 @@ describe('snapshotTeam on Claude Code 2.1.109 files (3-teammate-idle)', () => {
   });
 
   it('records nothing when only reading', async () => {
-    await snapshotTeam({ root: dir.path, team: TEAM });
+    await snapshotTeam({ root: openFsStores(dir.path), team: TEAM });
     expect(await journalLines(dir.path)).toEqual([]);
   });
 });
@@ -197,7 +197,7 @@ describe('journal recording', () => {
   it("lists read entries that mailroom moved to the inbox archive, without a journal", async () => {
     await patchJson<Array<Record<string, unknown>>>(paths.inbox('team-lead'), (entries) => void entries.forEach((e) => (e.read = true)));
     expect((await store.team.archiveInbox(TEAM, 'team-lead')).value).toBe(1);
-    const s = await snapshotTeam({ root: dir.path, team: TEAM });
+    const s = await snapshotTeam({ root: openFsStores(dir.path), team: TEAM });
     expect(s.messages.map((m) => [m.to, m.entry.text.slice(0, 19), m.status])).toEqual([
       ['observer', '{"type":"task_assig', 'unread'],
       ['team-lead', 'HELLO-FROM-OBSERVER', 'read'],
@@ -208,7 +208,7 @@ describe('journal recording', () => {
   it('keeps messages that were deleted from inboxes after being journaled', async () => {
     await new TeamTracker(store, TEAM, { record: true }).load();
     await writeJsonAtomic(paths.inbox('team-lead'), []);
-    const later = await snapshotTeam({ root: dir.path, team: TEAM });
+    const later = await snapshotTeam({ root: openFsStores(dir.path), team: TEAM });
     expect(later.messages.map((m) => [m.to, m.status, m.removed])).toEqual([
       ['observer', 'unread', undefined],
       ['team-lead', 'read', true],

@@ -14,6 +14,7 @@ import type { Task } from '../../../src/protocol/task.js';
 import { Layout } from '../../../src/store/fs/paths.js';
 import { buildSnapshot } from '../../../src/core/live/snapshot.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
+import { openFsStores } from '../../../src/store/open.js';
 
 const LOW = '9007199254740992';
 const HIGH = '9007199254740993';
@@ -37,12 +38,12 @@ describe('task ids past 2^53', () => {
     let dir: TempDir;
     beforeEach(async () => {
       dir = await makeTempDir();
-      await createTeam({ root: dir.path, team: 't' });
+      await createTeam({ root: openFsStores(dir.path), team: 't' });
     });
     afterEach(() => dir.cleanup());
 
     it('are kept in id order when hints name them in another order', async () => {
-      const tracker = new TeamTracker(dir.path, 't');
+      const tracker = new TeamTracker(openFsStores(dir.path), 't');
       await tracker.load();
       const layout = new Layout(dir.path);
       await mkdir(layout.taskDir('t'), { recursive: true });

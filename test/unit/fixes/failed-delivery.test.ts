@@ -30,9 +30,9 @@ describe('a model call that fails', () => {
     });
     const stop = new AbortController();
     const store = openFsStores(dir.path).team;
-    const running = runTeammate({ root: dir.path, team: 't', name: 'alice', model, signal: stop.signal, takesTasks: false, pollMs: 100 });
+    const running = runTeammate({ root: openFsStores(dir.path), team: 't', name: 'alice', model, signal: stop.signal, takesTasks: false, pollMs: 100 });
     try {
-      await sendMessage({ root: dir.path, team: 't', to: 'alice', text: 'important' });
+      await sendMessage({ root: openFsStores(dir.path), team: 't', to: 'alice', text: 'important' });
       await until(() => model.requests.length >= 1, 10_000, 'the first (failing) model call');
       await until(async () => (await store.readEvents('t')).events.some((e) => e.kind === 'delivery' && e.state === 'released'), 5_000, 'the lease to be released');
       const [entry] = await store.readInbox('t', 'alice');

@@ -10,6 +10,7 @@ import { removeMember } from '../../../src/core/members/spawn.js';
 import { shutdownHandshake } from '../../../src/runtime/lifecycle/answer.js';
 import { makeTeam } from '../../helpers/team-setup.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
+import { openFsStores } from '../../../src/store/open.js';
 
 let dir: TempDir;
 beforeEach(async () => {
@@ -18,16 +19,16 @@ beforeEach(async () => {
 });
 afterEach(() => dir.cleanup());
 
-const base = () => ({ store: dir.path, team: 't', name: 'alice', timeoutMs: 5_000 });
+const base = () => ({ store: openFsStores(dir.path), team: 't', name: 'alice', timeoutMs: 5_000 });
 
 describe('shutdownHandshake', () => {
   it('returns the answer the teammate sent, approved or rejected', async () => {
     let answering: Promise<unknown> = Promise.resolve();
-    const approved = await shutdownHandshake({ ...base(), onSent: (requestId) => void (answering = respondToShutdown({ root: dir.path, team: 't', from: 'alice', requestId, approve: true })) });
+    const approved = await shutdownHandshake({ ...base(), onSent: (requestId) => void (answering = respondToShutdown({ root: openFsStores(dir.path), team: 't', from: 'alice', requestId, approve: true })) });
     await answering;
     expect(approved.answer).toEqual({ kind: 'approved' });
     expect(approved.requestId).toMatch(/^shutdown-\d+@alice$/);
-    const rejected = await shutdownHandshake({ ...base(), onSent: (requestId) => void (answering = respondToShutdown({ root: dir.path, team: 't', from: 'alice', requestId, approve: false, reason: 'busy' })) });
+    const rejected = await shutdownHandshake({ ...base(), onSent: (requestId) => void (answering = respondToShutdown({ root: openFsStores(dir.path), team: 't', from: 'alice', requestId, approve: false, reason: 'busy' })) });
     await answering;
     expect(rejected.answer).toEqual({ kind: 'rejected', reason: 'busy' });
   });
@@ -36,7 +37,7 @@ describe('shutdownHandshake', () => {
     expect((await shutdownHandshake({ ...base(), exited: new Promise((r) => setTimeout(r, 50)) })).answer).toEqual({ kind: 'approved' });
     expect((await shutdownHandshake({ ...base(), timeoutMs: 200 })).answer).toEqual({ kind: 'timeout' });
     let removing: Promise<unknown> = Promise.resolve();
-    const gone = await shutdownHandshake({ ...base(), onSent: () => void (removing = removeMember({ root: dir.path, team: 't', name: 'alice' })) });
+    const gone = await shutdownHandshake({ ...base(), onSent: () => void (removing = removeMember({ root: openFsStores(dir.path), team: 't', name: 'alice' })) });
     await removing;
     expect(gone.answer).toEqual({ kind: 'approved' });
   });

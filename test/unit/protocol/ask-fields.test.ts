@@ -26,7 +26,7 @@ const CLAUDE_KEYS_2_1_109 = ['from', 'text', 'summary', 'timestamp', 'color', 'r
 it('keeps 2.1.109\'s entry shape, its entries untouched, and the link through its read-marking', async () => {
   const paths = teamPaths(dir.path, 'compat');
   const before = JSON.parse(await readFile(paths.inbox('observer'), 'utf8')) as unknown[];
-  const asked = await sendMessage({ root: dir.path, team: 'compat', to: 'observer', text: 'Which file?', extras: { reply_expected: true, reply_by: '2099-01-01T00:00:00.000Z' } });
+  const asked = await sendMessage({ root: openFsStores(dir.path), team: 'compat', to: 'observer', text: 'Which file?', extras: { reply_expected: true, reply_by: '2099-01-01T00:00:00.000Z' } });
 
   const after = JSON.parse(await readFile(paths.inbox('observer'), 'utf8')) as Record<string, unknown>[];
   expect(after.slice(0, before.length)).toEqual(before);
@@ -42,14 +42,14 @@ it('keeps 2.1.109\'s entry shape, its entries untouched, and the link through it
   const seen = (await store.readInbox('compat', 'observer')).at(-1)!;
   expect(askOf(seen)).toEqual({ id: asked.entry.msg_id, replyBy: '2099-01-01T00:00:00.000Z' });
 
-  const answer = await reply({ root: dir.path, team: 'compat', from: 'observer', inReplyTo: asked.entry.msg_id!, text: 'notes.md' });
+  const answer = await reply({ root: openFsStores(dir.path), team: 'compat', from: 'observer', inReplyTo: asked.entry.msg_id!, text: 'notes.md' });
   expect(answer).toMatchObject({ to: 'team-lead', late: false });
   await patchJson<Record<string, unknown>[]>(paths.inbox('team-lead'), (entries) => entries.map((e) => ({ ...e, read: true })));
   expect(findReply(await store.readInbox('compat', 'team-lead'), asked.entry.msg_id!, 'observer')).toMatchObject({ text: 'notes.md', in_reply_to: asked.entry.msg_id, read: true });
 });
 
 it('refuses a reply to a message the replier never got, and one addressed to someone else than the asker', async () => {
-  const asked = await sendMessage({ root: dir.path, team: 'compat', to: 'observer', text: 'Which file?', extras: { reply_expected: true } });
-  await expect(reply({ root: dir.path, team: 'compat', from: 'observer', inReplyTo: 'no-such-id', text: 'x' })).rejects.toMatchObject({ code: 'MESSAGE_NOT_FOUND' });
-  await expect(reply({ root: dir.path, team: 'compat', from: 'observer', to: 'observer', inReplyTo: asked.entry.msg_id!, text: 'x' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  const asked = await sendMessage({ root: openFsStores(dir.path), team: 'compat', to: 'observer', text: 'Which file?', extras: { reply_expected: true } });
+  await expect(reply({ root: openFsStores(dir.path), team: 'compat', from: 'observer', inReplyTo: 'no-such-id', text: 'x' })).rejects.toMatchObject({ code: 'MESSAGE_NOT_FOUND' });
+  await expect(reply({ root: openFsStores(dir.path), team: 'compat', from: 'observer', to: 'observer', inReplyTo: asked.entry.msg_id!, text: 'x' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
 });

@@ -15,22 +15,23 @@ import { runTeammate } from '../../../src/runtime/teammate.js';
 import { until } from '../../helpers/runtime.js';
 import { makeTeam } from '../../helpers/team-setup.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
+import { openFsStores } from '../../../src/store/open.js';
 
 const PROGRAM = fileURLToPath(new URL('../../helpers/model-program.mjs', import.meta.url));
 let dir: TempDir;
 beforeEach(async () => {
   dir = await makeTempDir();
   await makeTeam(dir.path, 't', ['bob']);
-  await spawnMember({ root: dir.path, team: 't', name: 'alice', cwd: dir.path });
+  await spawnMember({ root: openFsStores(dir.path), team: 't', name: 'alice', cwd: dir.path });
 });
 afterEach(() => dir.cleanup());
 
-const inbox = async (agent: string) => (await readInbox({ root: dir.path, team: 't', agent })).messages.map((m) => m.entry);
+const inbox = async (agent: string) => (await readInbox({ root: openFsStores(dir.path), team: 't', agent })).messages.map((m) => m.entry);
 
 async function runUntilIdle(mode: string) {
   const model = await createModel(`command:node ${PROGRAM} ${mode} ${dir.path}`);
   const controller = new AbortController();
-  const running = runTeammate({ root: dir.path, team: 't', name: 'alice', model, signal: controller.signal });
+  const running = runTeammate({ root: openFsStores(dir.path), team: 't', name: 'alice', model, signal: controller.signal });
   const idle = await until(async () => (await inbox('team-lead')).find((e) => parseMessageText(e.text).kind === 'structured'), 15_000, 'idle notification');
   controller.abort();
   await running;
@@ -39,7 +40,7 @@ async function runUntilIdle(mode: string) {
 
 describe('command model', () => {
   it('pipes the rendered turn to the program and sends its stdout to the sender', async () => {
-    await sendMessage({ root: dir.path, team: 't', from: 'bob', to: 'alice', text: 'Review src/parse.ts please', summary: 'review request' });
+    await sendMessage({ root: openFsStores(dir.path), team: 't', from: 'bob', to: 'alice', text: 'Review src/parse.ts please', summary: 'review request' });
     const idle = await runUntilIdle('record');
     const stdin = await readFile(join(dir.path, 'request-1.txt'), 'utf8');
     expect(stdin).toContain('You are "alice"');
@@ -51,7 +52,7 @@ describe('command model', () => {
   });
 
   it('reports a failing program as a failed turn, naming the exit code and stderr', async () => {
-    await sendMessage({ root: dir.path, team: 't', to: 'alice', text: 'hello' });
+    await sendMessage({ root: openFsStores(dir.path), team: 't', to: 'alice', text: 'hello' });
     const idle = await runUntilIdle('fail');
     expect(idle.idleReason).toBe('failed');
     expect(String(idle.failureReason)).toMatch(/exited with code 3\. boom/);

@@ -11,6 +11,7 @@ import { runTeammate } from '../../../src/runtime/teammate.js';
 import { lastUserText, until } from '../../helpers/runtime.js';
 import { makeTeam } from '../../helpers/team-setup.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
+import { openFsStores } from '../../../src/store/open.js';
 
 let dir: TempDir;
 beforeEach(async () => {
@@ -19,7 +20,7 @@ beforeEach(async () => {
 });
 afterEach(() => dir.cleanup());
 
-const inbox = async (agent: string) => (await readInbox({ root: dir.path, team: 't', agent })).messages.map((m) => m.entry);
+const inbox = async (agent: string) => (await readInbox({ root: openFsStores(dir.path), team: 't', agent })).messages.map((m) => m.entry);
 
 describe('delivery inside a multi-step tool loop', () => {
   it('puts a message that arrived during a model call into the next request of the same turn', async () => {
@@ -31,13 +32,13 @@ describe('delivery inside a multi-step tool loop', () => {
         { text: 'done' },
       ],
       onCall: async (_request, index) => {
-        if (index === 0) await sendMessage({ root: dir.path, team: 't', to: 'alice', text: 'mid-loop news', summary: 'news' });
+        if (index === 0) await sendMessage({ root: openFsStores(dir.path), team: 't', to: 'alice', text: 'mid-loop news', summary: 'news' });
         if (index === 1) unreadDuringCall1 = (await inbox('alice')).find((e) => e.text === 'mid-loop news')?.read === false;
       },
     });
-    await sendMessage({ root: dir.path, team: 't', to: 'alice', text: 'start' });
+    await sendMessage({ root: openFsStores(dir.path), team: 't', to: 'alice', text: 'start' });
     const controller = new AbortController();
-    const running = runTeammate({ root: dir.path, team: 't', name: 'alice', model, signal: controller.signal, takesTasks: false });
+    const running = runTeammate({ root: openFsStores(dir.path), team: 't', name: 'alice', model, signal: controller.signal, takesTasks: false });
     const idle = await until(async () => (await inbox('team-lead')).find((e) => parseMessageText(e.text).kind === 'structured'), 10_000, 'idle notification');
     controller.abort();
     expect((await running).reason).toBe('aborted');
@@ -58,9 +59,9 @@ describe('delivery inside a multi-step tool loop', () => {
 
   it('rebuilds the system prompt with the roster and task board before each call', async () => {
     const model = createScriptedModel({ turns: [{ toolCalls: [{ name: 'TaskCreate', input: { subject: 'Write the parser' } }] }, { text: 'ok' }] });
-    await sendMessage({ root: dir.path, team: 't', to: 'alice', text: 'plan it' });
+    await sendMessage({ root: openFsStores(dir.path), team: 't', to: 'alice', text: 'plan it' });
     const controller = new AbortController();
-    const running = runTeammate({ root: dir.path, team: 't', name: 'alice', model, signal: controller.signal });
+    const running = runTeammate({ root: openFsStores(dir.path), team: 't', name: 'alice', model, signal: controller.signal });
     await until(() => model.requests.length >= 2, 10_000, 'second request');
     controller.abort();
     await running;

@@ -33,13 +33,13 @@ function seen(requests: readonly ModelRequest[]): string {
 }
 
 it('a blocking TaskCompleted hook keeps the task in progress and the teammate reads the feedback', async () => {
-  await addTask({ root: dir.path, team: 't', subject: 'Ship it' });
+  await addTask({ root: openFsStores(dir.path), team: 't', subject: 'Ship it' });
   await hooksFile({ TaskCompleted: 'echo "coverage is below 80%" >&2; exit 2' });
   const model = createScriptedModel({
     turns: [{ toolCalls: [{ name: 'TaskClaim', input: { taskId: '1' } }] }, { toolCalls: [{ name: 'TaskUpdate', input: { taskId: '1', status: 'completed' } }] }, { text: 'I will add tests.' }],
   });
   const controller = new AbortController();
-  const running = runTeammate({ root: dir.path, team: 't', name: 'alice', model, signal: controller.signal });
+  const running = runTeammate({ root: openFsStores(dir.path), team: 't', name: 'alice', model, signal: controller.signal });
   await until(() => model.requests.length >= 3, 10_000, 'the model to see the TaskUpdate result');
   controller.abort();
   await running;
@@ -51,9 +51,9 @@ it('a blocking TeammateIdle hook sends the teammate back to work with its feedba
   const once = join(dir.path, 'once');
   await hooksFile({ TeammateIdle: `test -e ${once} && exit 0; touch ${once}; echo "summarise before stopping" >&2; exit 2` });
   const model = createScriptedModel({ turns: [{ text: 'Working.' }, { text: 'Summary: done.' }] });
-  await sendMessage({ root: dir.path, team: 't', to: 'alice', text: 'go' });
+  await sendMessage({ root: openFsStores(dir.path), team: 't', to: 'alice', text: 'go' });
   const controller = new AbortController();
-  const running = runTeammate({ root: dir.path, team: 't', name: 'alice', model, signal: controller.signal, takesTasks: false });
+  const running = runTeammate({ root: openFsStores(dir.path), team: 't', name: 'alice', model, signal: controller.signal, takesTasks: false });
   const idle = await until(async () => (await openFsStores(dir.path).team.readInbox('t', 'team-lead')).find((e) => e.text.includes('idle_notification')), 10_000, 'an idle notification');
   controller.abort();
   await running;
@@ -65,7 +65,7 @@ it('a blocking TeammateIdle hook sends the teammate back to work with its feedba
 it('{"continue": false} from TeammateIdle stops the teammate with the stopReason', async () => {
   await hooksFile({ TeammateIdle: `echo '{"continue": false, "stopReason": "budget spent"}'` });
   const model = createScriptedModel({ turns: [{ text: 'Working.' }] });
-  await sendMessage({ root: dir.path, team: 't', to: 'alice', text: 'go' });
-  const exit = await runTeammate({ root: dir.path, team: 't', name: 'alice', model, takesTasks: false });
+  await sendMessage({ root: openFsStores(dir.path), team: 't', to: 'alice', text: 'go' });
+  const exit = await runTeammate({ root: openFsStores(dir.path), team: 't', name: 'alice', model, takesTasks: false });
   expect(exit).toEqual({ reason: 'hook', stopReason: 'budget spent' });
 });

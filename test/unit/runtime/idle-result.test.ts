@@ -12,6 +12,7 @@ import { runTeammate } from '../../../src/runtime/teammate.js';
 import { until } from '../../helpers/runtime.js';
 import { makeTeam } from '../../helpers/team-setup.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
+import { openFsStores } from '../../../src/store/open.js';
 
 let dir: TempDir;
 beforeEach(async () => {
@@ -25,11 +26,11 @@ describe('idle_notification.result', () => {
     const model = createScriptedModel({
       turns: [{ text: 'Looking at it.', toolCalls: [{ name: 'SendMessage', input: { to: 'team-lead', message: 'on it', summary: 'on it' } }] }, { text: 'The parser is done: 14 tests pass.' }],
     });
-    await sendMessage({ root: dir.path, team: 't', to: 'alice', text: 'write the parser' });
+    await sendMessage({ root: openFsStores(dir.path), team: 't', to: 'alice', text: 'write the parser' });
     const controller = new AbortController();
-    const running = runTeammate({ root: dir.path, team: 't', name: 'alice', model, signal: controller.signal, takesTasks: false });
+    const running = runTeammate({ root: openFsStores(dir.path), team: 't', name: 'alice', model, signal: controller.signal, takesTasks: false });
     const idle = await until(
-      async () => (await readInbox({ root: dir.path, team: 't' })).messages.find((m) => m.parsed.kind === 'structured' && m.parsed.message.type === 'idle_notification'),
+      async () => (await readInbox({ root: openFsStores(dir.path), team: 't' })).messages.find((m) => m.parsed.kind === 'structured' && m.parsed.message.type === 'idle_notification'),
       10_000,
       'idle notification',
     );

@@ -10,6 +10,7 @@ import { runTeammate } from '../../../src/runtime/teammate.js';
 import { functionModel, until } from '../../helpers/runtime.js';
 import { makeTeam } from '../../helpers/team-setup.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
+import { openFsStores } from '../../../src/store/open.js';
 
 let dir: TempDir;
 beforeEach(async () => (dir = await makeTempDir()));
@@ -32,9 +33,9 @@ describe('AsyncLocalStorage isolation', () => {
           ? { content: [{ type: 'tool_use', id: `t-${name}`, name: 'SendMessage', input: { to: 'team-lead', message: `I am ${currentTeammate()?.name}` } }], stopReason: 'tool_use' }
           : { content: [{ type: 'text', text: 'done' }], stopReason: 'end_turn' };
       });
-    for (const name of NAMES) await sendMessage({ root: dir.path, team: 't', to: name, text: 'who are you?' });
-    const runs = Promise.all(NAMES.map((name, i) => runTeammate({ root: dir.path, team: 't', name, model: modelFor(name, 3 + i * 2), signal: controller.signal })));
-    const lead = async () => (await readInbox({ root: dir.path, team: 't' })).messages.map((m) => m.entry);
+    for (const name of NAMES) await sendMessage({ root: openFsStores(dir.path), team: 't', to: name, text: 'who are you?' });
+    const runs = Promise.all(NAMES.map((name, i) => runTeammate({ root: openFsStores(dir.path), team: 't', name, model: modelFor(name, 3 + i * 2), signal: controller.signal })));
+    const lead = async () => (await readInbox({ root: openFsStores(dir.path), team: 't' })).messages.map((m) => m.entry);
     const replies = await until(async () => {
       const texts = (await lead()).filter((e) => e.text.startsWith('I am '));
       return texts.length === NAMES.length ? texts : undefined;

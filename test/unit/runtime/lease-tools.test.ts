@@ -14,6 +14,7 @@ import { runTeammate } from '../../../src/runtime/teammate.js';
 import { until } from '../../helpers/runtime.js';
 import { makeTeam } from '../../helpers/team-setup.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
+import { openFsStores } from '../../../src/store/open.js';
 
 let dir: TempDir;
 const stops: Array<() => Promise<unknown>> = [];
@@ -28,7 +29,7 @@ afterEach(async () => {
 
 function start(name: string, model: ScriptedModel): void {
   const controller = new AbortController();
-  const running = runTeammate({ root: dir.path, team: 't', name, model, signal: controller.signal, takesTasks: false });
+  const running = runTeammate({ root: openFsStores(dir.path), team: 't', name, model, signal: controller.signal, takesTasks: false });
   stops.push(() => (controller.abort(), running));
 }
 
@@ -38,8 +39,8 @@ function toolResults(request: ModelRequest | undefined): ToolResultBlock[] {
   return (Array.isArray(last?.content) ? last.content : []).filter((b): b is ToolResultBlock => typeof b === 'object' && b.type === 'tool_result');
 }
 
-const send = (to: string, text: string) => sendMessage({ root: dir.path, team: 't', to, text });
-const leases = () => listLeases({ root: dir.path, team: 't' });
+const send = (to: string, text: string) => sendMessage({ root: openFsStores(dir.path), team: 't', to, text });
+const leases = () => listLeases({ root: openFsStores(dir.path), team: 't' });
 
 it('LeaseAcquire, LEASE_HELD as a tool error naming the holder, LeaseList, LeaseRelease, then the second acquirer gets it', async () => {
   const alice = createScriptedModel({

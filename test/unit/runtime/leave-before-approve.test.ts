@@ -18,7 +18,7 @@ let host: InProcessHost;
 beforeEach(async () => {
   dir = await makeTempDir();
   await makeTeam(dir.path, 't', ['alice']);
-  host = await InProcessHost.open({ root: dir.path, team: 't', pollMs: 200 });
+  host = await InProcessHost.open({ root: openFsStores(dir.path), team: 't', pollMs: 200 });
 });
 afterEach(async () => {
   await host.close();
@@ -28,7 +28,7 @@ afterEach(async () => {
 it('leaves the roster before the approval reaches the lead', async () => {
   const alice = host.add('alice', createWorkerModel(), { takesTasks: false });
   await alice.ready;
-  await requestShutdown({ root: dir.path, team: 't', to: 'alice' });
+  await requestShutdown({ root: openFsStores(dir.path), team: 't', to: 'alice' });
   expect((await alice.done).reason).toBe('shutdown');
   const { events } = await openFsStores(dir.path).team.readEvents('t');
   const left = events.findIndex((e) => e.kind === 'member' && e.action === 'left' && e.name === 'alice');

@@ -28,7 +28,7 @@ afterEach(async () => {
 
 function start(turns: ScriptedTurn[], options: Partial<TeammateOptions> = {}): void {
   const controller = new AbortController();
-  const running = runTeammate({ root: dir.path, team: 't', name: 'alice', model: createScriptedModel({ turns }), signal: controller.signal, takesTasks: false, ...options });
+  const running = runTeammate({ root: openFsStores(dir.path), team: 't', name: 'alice', model: createScriptedModel({ turns }), signal: controller.signal, takesTasks: false, ...options });
   stop = () => (controller.abort(), running);
 }
 
@@ -38,7 +38,7 @@ const idles = async () => (await leadInbox()).filter((e) => e.text.includes('"id
 describe('no lost report', () => {
   it('sends the text of a turn that messaged nobody to the lead, marked auto_sent, before its idle notification', async () => {
     start([{ text: 'The parser is done: 14 tests pass.' }]);
-    await sendMessage({ root: dir.path, team: 't', to: 'alice', text: 'write the parser' });
+    await sendMessage({ root: openFsStores(dir.path), team: 't', to: 'alice', text: 'write the parser' });
     await until(async () => (await idles()).length === 1, 10_000, 'the idle notification');
     const inbox = await leadInbox();
     expect(inbox.map((e) => (e.text.includes('idle_notification') ? 'idle' : e.text))).toEqual(['The parser is done: 14 tests pass.', 'idle']);
@@ -47,7 +47,7 @@ describe('no lost report', () => {
 
   it('sends nothing extra when the turn messaged the lead', async () => {
     start([{ text: 'Sending it.', toolCalls: [{ name: 'SendMessage', input: { to: 'team-lead', message: 'done' } }] }, { text: 'All reported.' }]);
-    await sendMessage({ root: dir.path, team: 't', to: 'alice', text: 'go' });
+    await sendMessage({ root: openFsStores(dir.path), team: 't', to: 'alice', text: 'go' });
     await until(async () => (await idles()).length === 1, 10_000, 'the idle notification');
     expect((await leadInbox()).filter((e) => !e.text.includes('idle_notification')).map((e) => e.text)).toEqual(['done']);
   });
@@ -55,7 +55,7 @@ describe('no lost report', () => {
   it('answers the lead\'s ask with the turn\'s text when the model only printed it', async () => {
     start([{ text: 'Forty-two.' }]);
     await until(async () => (await openFsStores(dir.path).team.readClaims('t')).some((c) => c.member === 'alice'), 10_000, 'alice to start');
-    const answer = await ask({ root: dir.path, team: 't', to: 'alice', text: 'What is six times seven?', timeoutMs: 10_000 });
+    const answer = await ask({ root: openFsStores(dir.path), team: 't', to: 'alice', text: 'What is six times seven?', timeoutMs: 10_000 });
     expect(answer.reply).toMatchObject({ from: 'alice', text: 'Forty-two.', auto_sent: 'turn-text', in_reply_to: answer.ask.entry.msg_id });
   });
 });
@@ -67,9 +67,9 @@ describe('idle notifications', () => {
   ] as const)('idleNotifications %s: two turns that end alike send %i', async (mode, expected) => {
     const lines: string[] = [];
     start([{ toolCalls: [{ name: 'TaskList', input: {} }] }, {}, { toolCalls: [{ name: 'TaskList', input: {} }] }, {}], { idleNotifications: mode, log: (line) => lines.push(line) });
-    await sendMessage({ root: dir.path, team: 't', to: 'alice', text: 'first' });
+    await sendMessage({ root: openFsStores(dir.path), team: 't', to: 'alice', text: 'first' });
     await until(async () => (await idles()).length === 1, 10_000, 'the first idle notification');
-    await sendMessage({ root: dir.path, team: 't', to: 'alice', text: 'second' });
+    await sendMessage({ root: openFsStores(dir.path), team: 't', to: 'alice', text: 'second' });
     // The second turn's end: a second notification, or the line saying it was skipped.
     await until(async () => (await idles()).length === 2 || lines.some((l) => l.includes('no idle_notification')), 10_000, 'the end of the second turn');
     expect(await idles()).toHaveLength(expected);

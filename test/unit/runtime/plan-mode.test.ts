@@ -17,31 +17,31 @@ import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
 let dir: TempDir;
 beforeEach(async () => {
   dir = await makeTempDir();
-  await createTeam({ root: dir.path, team: 't' });
-  await spawnMember({ root: dir.path, team: 't', name: 'alice', planModeRequired: true });
+  await createTeam({ root: openFsStores(dir.path), team: 't' });
+  await spawnMember({ root: openFsStores(dir.path), team: 't', name: 'alice', planModeRequired: true });
 });
 afterEach(() => dir.cleanup());
 
-const openPlan = async () => (await listRequests({ root: dir.path, team: 't' })).find((r) => r.kind === 'plan');
+const openPlan = async () => (await listRequests({ root: openFsStores(dir.path), team: 't' })).find((r) => r.kind === 'plan');
 
 it('plans read-only, is sent back on a denial, and works once approved', async () => {
   const model = createScriptedModel({
     turns: [{ text: 'Plan: delete everything.' }, { text: 'Plan: add one task for the parser.' }, { toolCalls: [{ name: 'TaskCreate', input: { subject: 'Parser' } }] }, { text: 'Done.' }],
   });
-  await sendMessage({ root: dir.path, team: 't', to: 'alice', text: 'build the parser' });
+  await sendMessage({ root: openFsStores(dir.path), team: 't', to: 'alice', text: 'build the parser' });
   const controller = new AbortController();
-  const running = runTeammate({ root: dir.path, team: 't', name: 'alice', model, signal: controller.signal, takesTasks: false });
+  const running = runTeammate({ root: openFsStores(dir.path), team: 't', name: 'alice', model, signal: controller.signal, takesTasks: false });
 
   const first = await until(openPlan, 10_000, 'the first plan');
   expect(first.message).toMatchObject({ type: 'plan_approval_request', from: 'alice', planContent: 'Plan: delete everything.' });
   expect(model.requests[0]!.tools.map((t) => t.name).sort()).toEqual(['LeaseList', 'TaskGet', 'TaskList']); // the read-only tools
-  await answerRequest({ root: dir.path, team: 't', requestId: first.id, approve: false, reason: 'never delete' });
+  await answerRequest({ root: openFsStores(dir.path), team: 't', requestId: first.id, approve: false, reason: 'never delete' });
 
   const second = await until(async () => ((await openPlan())?.id !== first.id ? openPlan() : undefined), 10_000, 'the revised plan');
   expect(second.message).toMatchObject({ planContent: 'Plan: add one task for the parser.' });
   expect(JSON.stringify(model.requests[1]!.messages)).toContain('did not approve your plan: never delete');
   expect(model.requests[1]!.tools.map((t) => t.name)).not.toContain('TaskCreate');
-  await answerRequest({ root: dir.path, team: 't', requestId: second.id, approve: true, feedback: 'go' });
+  await answerRequest({ root: openFsStores(dir.path), team: 't', requestId: second.id, approve: true, feedback: 'go' });
 
   await until(async () => (await openFsStores(dir.path).team.listTasks('t')).length === 1, 10_000, 'the task to be created');
   expect(JSON.stringify(model.requests[2]!.messages)).toContain('approved your plan: go');

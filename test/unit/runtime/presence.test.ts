@@ -38,7 +38,7 @@ function gatedModel() {
 }
 
 async function member(root: string, team: string, name: string) {
-  return (await showTeam({ root, team })).members.find((m) => m.name === name)!;
+  return (await showTeam({ root: openFsStores(root), team })).members.find((m) => m.name === name)!;
 }
 
 async function isActiveUpdates(root: string, team: string, name: string): Promise<number> {
@@ -50,10 +50,10 @@ async function runOneTurn(root: string, team: string, name: string): Promise<voi
   const { model, open, calling } = gatedModel();
   const stop = new AbortController();
   // Tasks are not this test's subject (the 2.1.109 fixture has a ready task): only mail starts the turn.
-  const running = runTeammate({ root, team, name, model, signal: stop.signal, pollMs: 200, takesTasks: false });
+  const running = runTeammate({ root: openFsStores(root), team, name, model, signal: stop.signal, pollMs: 200, takesTasks: false });
   await until(async () => (await member(root, team, name)).presence.state === 'idle', 10_000, 'idle presence');
   expect((await member(root, team, name)).isActive).toBe(false);
-  await sendMessage({ root, team, from: 'team-lead', to: name, text: 'please work' });
+  await sendMessage({ root: openFsStores(root), team, from: 'team-lead', to: name, text: 'please work' });
   await calling;
   // The change is beaten at once and isActive written: no wait for the next 5 s beat.
   await until(async () => {
@@ -83,9 +83,9 @@ describe('team delete and presence', () => {
     await store.updateMember('t', 'alice', { isActive: true });
     await store.addMember('t', buildMember({ name: 'cc', team: 't', model: 'x', cwd: dir.path, joinedAt: Date.now() }));
     await store.updateMember('t', 'cc', { isActive: true });
-    await expect(deleteTeam({ root: dir.path, team: 't' })).rejects.toMatchObject({ code: 'TEAM_ACTIVE', details: { active: ['cc'] } });
+    await expect(deleteTeam({ root: openFsStores(dir.path), team: 't' })).rejects.toMatchObject({ code: 'TEAM_ACTIVE', details: { active: ['cc'] } });
     await store.updateMember('t', 'cc', { isActive: false });
-    await expect(deleteTeam({ root: dir.path, team: 't' })).resolves.toMatchObject({ team: 't' });
+    await expect(deleteTeam({ root: openFsStores(dir.path), team: 't' })).resolves.toMatchObject({ team: 't' });
   });
 });
 
@@ -108,7 +108,7 @@ describe('presence and isActive', () => {
 
   it('in a Claude Code 2.1.109 team: a mailroom member is isActive false once idle or stopped; Claude Code members untouched', async () => {
     dir = await copyTree(join(FIXTURES, 'claude-code-2.1.109', '3-teammate-idle'));
-    await spawnMember({ root: dir.path, team: 'compat', name: 'helper' });
+    await spawnMember({ root: openFsStores(dir.path), team: 'compat', name: 'helper' });
     await runOneTurn(dir.path, 'compat', 'helper');
     const config = await openFsStores(dir.path).team.readConfig('compat');
     const observer = config.members.find((m) => m.name === 'observer')!;

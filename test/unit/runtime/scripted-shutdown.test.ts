@@ -16,7 +16,7 @@ let host: InProcessHost;
 beforeEach(async () => {
   dir = await makeTempDir();
   await makeTeam(dir.path, 't', ['alice']);
-  host = await InProcessHost.open({ root: dir.path, team: 't', pollMs: 200 });
+  host = await InProcessHost.open({ root: openFsStores(dir.path), team: 't', pollMs: 200 });
 });
 afterEach(async () => {
   await host.close();

@@ -21,7 +21,7 @@ let host: InProcessHost;
 beforeEach(async () => {
   dir = await makeTempDir();
   await makeTeam(dir.path, 't', ['alice']);
-  host = await InProcessHost.open({ root: dir.path, team: 't', pollMs: 200 });
+  host = await InProcessHost.open({ root: openFsStores(dir.path), team: 't', pollMs: 200 });
 });
 afterEach(async () => {
   await host.close();
@@ -29,19 +29,19 @@ afterEach(async () => {
 });
 
 const members = async () => (await openFsStores(dir.path).team.readConfig('t')).members.map((m) => m.name);
-const leadMessages = async () => (await readInbox({ root: dir.path, team: 't' })).messages.map((m) => parseMessageText(m.entry.text));
+const leadMessages = async () => (await readInbox({ root: openFsStores(dir.path), team: 't' })).messages.map((m) => parseMessageText(m.entry.text));
 
 describe('shutdown handshake', () => {
   it('approve: shutdown_approved to the lead, member removed, open task unassigned, teammate stopped', async () => {
-    await addTask({ root: dir.path, team: 't', subject: 'Half done' });
-    await claimTask({ root: dir.path, team: 't', id: '1', as: 'alice' });
+    await addTask({ root: openFsStores(dir.path), team: 't', subject: 'Half done' });
+    await claimTask({ root: openFsStores(dir.path), team: 't', id: '1', as: 'alice' });
     const alice = host.add('alice', createWorkerModel(), { takesTasks: false });
     const result = await host.stop('alice', { timeoutMs: 10_000 });
     expect(result).toEqual({ name: 'alice', outcome: 'approved' });
     expect((await alice.done).reason).toBe('shutdown');
     expect(alice.state).toBe('stopped');
     expect(await members()).toEqual(['team-lead']);
-    const task = (await getTask({ root: dir.path, team: 't', id: '1' })).task;
+    const task = (await getTask({ root: openFsStores(dir.path), team: 't', id: '1' })).task;
     expect(task.status).toBe('pending');
     expect(task.owner).toBeUndefined();
     const approved = (await leadMessages()).find((p) => p.kind === 'structured' && p.message.type === 'shutdown_approved');

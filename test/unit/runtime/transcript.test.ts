@@ -29,8 +29,8 @@ const texts = (request: ModelRequest) => request.messages.map((m) => `${m.role}:
 async function runOnce(reply: string, message: string, transcript = true): Promise<ModelRequest> {
   const model = functionModel(() => ({ content: [{ type: 'text', text: reply }], stopReason: 'end_turn' }));
   const stop = new AbortController();
-  const done = runTeammate({ root: dir.path, team: 't', name: 'alice', model, signal: stop.signal, takesTasks: false, transcript, pollMs: 200, reportUnsentText: false });
-  await sendMessage({ root: dir.path, team: 't', from: 'team-lead', to: 'alice', text: message });
+  const done = runTeammate({ root: openFsStores(dir.path), team: 't', name: 'alice', model, signal: stop.signal, takesTasks: false, transcript, pollMs: 200, reportUnsentText: false });
+  await sendMessage({ root: openFsStores(dir.path), team: 't', from: 'team-lead', to: 'alice', text: message });
   const request = await until(() => model.requests[0], 10_000, 'the model call');
   // The turn is saved as it ends: wait for its reply in the transcript before stopping.
   const store = openFsStores(dir.path);

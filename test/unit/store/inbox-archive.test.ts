@@ -36,42 +36,42 @@ describe('a send to an inbox with a large read history', () => {
     await writeInboxFile(root, 't', 'team-lead', [...history, ...unread]);
     expect((await stat(layout.inboxPath('t', 'team-lead'))).size).toBeGreaterThan(ARCHIVE_TRIGGER_BYTES);
 
-    await sendMessage({ root, team: 't', from: 'alice', to: 'team-lead', text: 'new one' });
+    await sendMessage({ root: openFsStores(root), team: 't', from: 'alice', to: 'team-lead', text: 'new one' });
 
     expect((await liveOf('team-lead')).map((e) => e.text)).toEqual([...unread.map((e) => e.text), 'new one']);
     const archive = (await readFile(layout.inboxArchivePath('t', 'team-lead'), 'utf8')).trimEnd().split('\n');
     expect(archive.map((l) => (JSON.parse(l) as { text: string }).text)).toEqual(history.map((e) => e.text));
-    const all = await readInbox({ root, team: 't', includeArchived: true });
+    const all = await readInbox({ root: openFsStores(root), team: 't', includeArchived: true });
     expect(all.messages.map((m) => m.entry.text)).toEqual([...history, ...unread].map((e) => e.text).concat('new one'));
     expect(all.messages.filter((m) => m.archived)).toHaveLength(1000);
-    expect((await readInbox({ root, team: 't' })).messages).toHaveLength(4);
+    expect((await readInbox({ root: openFsStores(root), team: 't' })).messages).toHaveLength(4);
   });
 
   it('moves nothing past an unread entry at the head', async () => {
     const [first] = historyEntries(1, { read: false, from: 'pane', startMs: 0 });
     await writeInboxFile(root, 't', 'team-lead', [first, ...historyEntries(1000)]);
-    await sendMessage({ root, team: 't', from: 'alice', to: 'team-lead', text: 'new one' });
+    await sendMessage({ root: openFsStores(root), team: 't', from: 'alice', to: 'team-lead', text: 'new one' });
     expect(await liveOf('team-lead')).toHaveLength(1002);
     await expect(stat(layout.inboxArchivePath('t', 'team-lead'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it("never archives automatically for Claude Code's in-process teammate (2.1.109 marks those by index)", async () => {
     await writeInboxFile(root, 't', 'cc', historyEntries(1000, { from: 'team-lead' }));
-    await sendMessage({ root, team: 't', to: 'cc', text: 'hi' });
+    await sendMessage({ root: openFsStores(root), team: 't', to: 'cc', text: 'hi' });
     expect(await liveOf('cc')).toHaveLength(1001);
-    expect(await archiveInbox({ root, team: 't', agent: 'cc' })).toBe(1000);
+    expect(await archiveInbox({ root: openFsStores(root), team: 't', agent: 'cc' })).toBe(1000);
     expect((await liveOf('cc')).map((e) => e.text)).toEqual(['hi']);
   });
 
   it('archives automatically for a member mailroom runs in-process (its runtime matches by msg_id)', async () => {
     await writeInboxFile(root, 't', 'alice', historyEntries(1000, { from: 'team-lead' }));
-    await sendMessage({ root, team: 't', to: 'alice', text: 'hi' });
+    await sendMessage({ root: openFsStores(root), team: 't', to: 'alice', text: 'hi' });
     expect((await liveOf('alice')).map((e) => e.text)).toEqual(['hi']);
   });
 
   it('keeps a small inbox as it is', async () => {
     await writeInboxFile(root, 't', 'pane', historyEntries(10, { from: 'team-lead' }));
-    await sendMessage({ root, team: 't', to: 'pane', text: 'hi' });
+    await sendMessage({ root: openFsStores(root), team: 't', to: 'pane', text: 'hi' });
     expect(await liveOf('pane')).toHaveLength(11);
   });
 });
@@ -83,7 +83,7 @@ describe('the archive file', () => {
     const path = layout.inboxArchivePath('t', 'team-lead');
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, entries.slice(0, 2).map((e) => `${JSON.stringify(e)}\n`).join(''));
-    const all = await readInbox({ root, team: 't', includeArchived: true });
+    const all = await readInbox({ root: openFsStores(root), team: 't', includeArchived: true });
     expect(all.messages.map((m) => [m.entry.text, m.archived ?? false])).toEqual([
       [entries[0]!.text, true],
       [entries[1]!.text, false],
@@ -103,7 +103,7 @@ describe('the archive file', () => {
 
   it('is private: mode 0600 in 0700 directories', async () => {
     await writeInboxFile(root, 't', 'team-lead', historyEntries(5));
-    await archiveInbox({ root, team: 't' });
+    await archiveInbox({ root: openFsStores(root), team: 't' });
     const path = layout.inboxArchivePath('t', 'team-lead');
     expect((await stat(path)).mode & 0o777).toBe(0o600);
     expect((await stat(dirname(path))).mode & 0o777).toBe(0o700);

@@ -14,6 +14,7 @@ import { acquireLock } from '../../../src/store/fs/lock.js';
 import { Layout } from '../../../src/store/fs/paths.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
 import { makeTeam } from '../../helpers/team-setup.js';
+import { openFsStores } from '../../../src/store/open.js';
 
 let tmp: TempDir;
 let previousUmask: number;
@@ -41,12 +42,12 @@ describe('permissions of everything mailroom creates', () => {
   it('are 0700 for directories and 0600 for files', async () => {
     const root = join(tmp.path, 'store');
     await makeTeam(root, 't', ['alice']);
-    const sent = await sendMessage({ root, team: 't', from: 'alice', to: 'team-lead', text: 'secret' });
-    await markRead({ root, team: 't', agent: 'team-lead', entries: [sent.entry] });
-    await archiveInbox({ root, team: 't' });
-    await addTask({ root, team: 't', subject: 'one' });
-    await addTask({ root, team: 't', subject: 'two', blockedBy: ['1'] });
-    await deleteTask({ root, team: 't', id: '2' });
+    const sent = await sendMessage({ root: openFsStores(root), team: 't', from: 'alice', to: 'team-lead', text: 'secret' });
+    await markRead({ root: openFsStores(root), team: 't', agent: 'team-lead', entries: [sent.entry] });
+    await archiveInbox({ root: openFsStores(root), team: 't' });
+    await addTask({ root: openFsStores(root), team: 't', subject: 'one' });
+    await addTask({ root: openFsStores(root), team: 't', subject: 'two', blockedBy: ['1'] });
+    await deleteTask({ root: openFsStores(root), team: 't', id: '2' });
     const inbox = new Layout(root).inboxPath('t', 'team-lead');
     const held = await acquireLock(inbox, `${inbox}.lock`);
 
@@ -62,10 +63,10 @@ describe('permissions of everything mailroom creates', () => {
   it('tightens a file Claude Code left world-readable when mailroom rewrites it', async () => {
     const root = tmp.path;
     await makeTeam(root, 't', ['alice']);
-    await sendMessage({ root, team: 't', from: 'alice', to: 'team-lead', text: 'one' });
+    await sendMessage({ root: openFsStores(root), team: 't', from: 'alice', to: 'team-lead', text: 'one' });
     const inbox = new Layout(root).inboxPath('t', 'team-lead');
     await chmod(inbox, 0o644);
-    await sendMessage({ root, team: 't', from: 'alice', to: 'team-lead', text: 'two' });
+    await sendMessage({ root: openFsStores(root), team: 't', from: 'alice', to: 'team-lead', text: 'two' });
     expect((await stat(inbox)).mode & 0o777).toBe(0o600);
   });
 });

@@ -40,8 +40,8 @@ function indexText(): string {
 beforeEach(async () => {
   dir = await makeTempDir();
   layout = new Layout(dir.path);
-  await createTeam({ root: dir.path, team: TEAM });
-  await spawnMember({ root: dir.path, team: TEAM, name: 'w' });
+  await createTeam({ root: openFsStores(dir.path), team: TEAM });
+  await spawnMember({ root: openFsStores(dir.path), team: TEAM, name: 'w' });
   mkdirSync(layout.taskDir(TEAM), { recursive: true });
 });
 afterEach(() => dir.cleanup());
@@ -50,7 +50,7 @@ describe('the index of ready tasks (files)', () => {
   it('is built by the first claim --next and then answers from stats: an unchanged task file is not read again', async () => {
     for (let i = 1; i <= 20; i++) writeClaudeTask({ id: String(i), ...(i <= 5 ? { status: 'completed' } : {}) });
     ageTaskFiles(Array.from({ length: 20 }, (_, i) => String(i + 1)));
-    expect((await claimNextTask({ root: dir.path, team: TEAM, as: 'w' }))?.id).toBe('6');
+    expect((await claimNextTask({ root: openFsStores(dir.path), team: TEAM, as: 'w' }))?.id).toBe('6');
     expect(indexText()).toMatch(/^\{"v":1,"upTo":"20","dir":"[0-9:.]+"\}\n/);
     const ctx = { layout, lock: {} } as FsContext;
     const reads: string[] = [];
@@ -80,61 +80,61 @@ describe('the index of ready tasks (files)', () => {
     writeClaudeTask({ id: '3' });
     writeClaudeTask({ id: '4' });
     ageTaskFiles(['1', '2', '3', '4']);
-    expect((await claimNextTask({ root: dir.path, team: TEAM, as: 'w' }))?.id).toBe('1');
+    expect((await claimNextTask({ root: openFsStores(dir.path), team: TEAM, as: 'w' }))?.id).toBe('1');
     // Claude Code: task 1 completed (in place), so 2 is ready now and comes before 3.
     writeClaudeTask({ id: '1', blocks: ['2'], status: 'completed', owner: 'w' });
-    expect((await claimNextTask({ root: dir.path, team: TEAM, as: 'w' }))?.id).toBe('2');
+    expect((await claimNextTask({ root: openFsStores(dir.path), team: TEAM, as: 'w' }))?.id).toBe('2');
     // Claude Code: task 2 released (owner dropped, pending again).
     writeClaudeTask({ id: '2', blockedBy: ['1'] });
-    expect((await claimNextTask({ root: dir.path, team: TEAM, as: 'w' }))?.id).toBe('2');
+    expect((await claimNextTask({ root: openFsStores(dir.path), team: TEAM, as: 'w' }))?.id).toBe('2');
     // Claude Code: task 3 removed, task 5 created; 4 then 5.
     rmSync(layout.taskPath(TEAM, '3'));
     writeClaudeTask({ id: '5' });
-    expect((await claimNextTask({ root: dir.path, team: TEAM, as: 'w' }))?.id).toBe('4');
-    expect((await claimNextTask({ root: dir.path, team: TEAM, as: 'w' }))?.id).toBe('5');
-    expect(await claimNextTask({ root: dir.path, team: TEAM, as: 'w' })).toBeUndefined();
+    expect((await claimNextTask({ root: openFsStores(dir.path), team: TEAM, as: 'w' }))?.id).toBe('4');
+    expect((await claimNextTask({ root: openFsStores(dir.path), team: TEAM, as: 'w' }))?.id).toBe('5');
+    expect(await claimNextTask({ root: openFsStores(dir.path), team: TEAM, as: 'w' })).toBeUndefined();
     expect(indexText()).not.toContain('["3"');
   });
 
   it('is rebuilt from the task files when it is missing, unreadable or lacks a chunk', async () => {
     writeClaudeTask({ id: '1', status: 'completed' });
     writeClaudeTask({ id: '2' });
-    expect((await claimNextTask({ root: dir.path, team: TEAM, as: 'w' }))?.id).toBe('2');
+    expect((await claimNextTask({ root: openFsStores(dir.path), team: TEAM, as: 'w' }))?.id).toBe('2');
     writeFileSync(join(taskIndexPath({ layout } as FsContext, TEAM), 'meta.json'), 'not an index');
     writeClaudeTask({ id: '3' });
-    expect((await claimNextTask({ root: dir.path, team: TEAM, as: 'w' }))?.id).toBe('3');
+    expect((await claimNextTask({ root: openFsStores(dir.path), team: TEAM, as: 'w' }))?.id).toBe('3');
     expect(indexText()).toMatch(/^\{"v":1,"upTo":"3",/);
     rmSync(join(taskIndexPath({ layout } as FsContext, TEAM), 'c0.ndjson')); // a chunk lost: rebuilt
     writeClaudeTask({ id: '2' }); // released behind mailroom's back while the index was gone
-    expect((await claimNextTask({ root: dir.path, team: TEAM, as: 'w' }))?.id).toBe('2');
+    expect((await claimNextTask({ root: openFsStores(dir.path), team: TEAM, as: 'w' }))?.id).toBe('2');
   });
 
   it('is another list\'s index once the task directory is made anew (a team deleted and created again)', async () => {
     for (const id of ['1', '2']) writeClaudeTask({ id });
-    expect((await claimNextTask({ root: dir.path, team: TEAM, as: 'w' }))?.id).toBe('1');
-    expect((await claimNextTask({ root: dir.path, team: TEAM, as: 'w' }))?.id).toBe('2');
+    expect((await claimNextTask({ root: openFsStores(dir.path), team: TEAM, as: 'w' }))?.id).toBe('1');
+    expect((await claimNextTask({ root: openFsStores(dir.path), team: TEAM, as: 'w' }))?.id).toBe('2');
     rmSync(layout.taskDir(TEAM), { recursive: true });
     mkdirSync(layout.taskDir(TEAM), { recursive: true });
     writeClaudeTask({ id: '1' });
-    expect((await claimNextTask({ root: dir.path, team: TEAM, as: 'w' }))?.id).toBe('1');
+    expect((await claimNextTask({ root: openFsStores(dir.path), team: TEAM, as: 'w' }))?.id).toBe('1');
   });
 
   it('spans chunks of 256 ids, an empty chunk between them included', async () => {
     for (const id of ['1', '600', '601']) writeClaudeTask({ id });
     ageTaskFiles(['1', '600', '601']);
-    expect((await claimNextTask({ root: dir.path, team: TEAM, as: 'w' }))?.id).toBe('1');
+    expect((await claimNextTask({ root: openFsStores(dir.path), team: TEAM, as: 'w' }))?.id).toBe('1');
     const dirPath = taskIndexPath({ layout } as FsContext, TEAM);
     expect(readdirSync(dirPath).sort()).toEqual(['c0.ndjson', 'c1.ndjson', 'c2.ndjson', 'meta.json']);
     writeClaudeTask({ id: '1' }); // released again by Claude Code
-    expect((await claimNextTask({ root: dir.path, team: TEAM, as: 'w' }))?.id).toBe('1');
-    expect((await claimNextTask({ root: dir.path, team: TEAM, as: 'w' }))?.id).toBe('600');
-    expect((await claimNextTask({ root: dir.path, team: TEAM, as: 'w' }))?.id).toBe('601');
-    expect(await claimNextTask({ root: dir.path, team: TEAM, as: 'w' })).toBeUndefined();
+    expect((await claimNextTask({ root: openFsStores(dir.path), team: TEAM, as: 'w' }))?.id).toBe('1');
+    expect((await claimNextTask({ root: openFsStores(dir.path), team: TEAM, as: 'w' }))?.id).toBe('600');
+    expect((await claimNextTask({ root: openFsStores(dir.path), team: TEAM, as: 'w' }))?.id).toBe('601');
+    expect(await claimNextTask({ root: openFsStores(dir.path), team: TEAM, as: 'w' })).toBeUndefined();
   });
 
   it('writes nothing into Claude Code\'s task directory', async () => {
     writeClaudeTask({ id: '1' });
-    await claimNextTask({ root: dir.path, team: TEAM, as: 'w' });
+    await claimNextTask({ root: openFsStores(dir.path), team: TEAM, as: 'w' });
     expect(readdirSync(layout.taskDir(TEAM)).filter((n) => !n.startsWith('.lock')).sort()).toEqual(['1.json']);
   });
 });

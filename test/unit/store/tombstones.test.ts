@@ -14,6 +14,7 @@ import { TOMBSTONE_PATTERN, tombstoneOf } from '../../../src/store/fs/names.js';
 import { REFERENCE_2_1_332, SESSION_TEAM_2_1_332, copyTree } from '../../helpers/store-files.js';
 import { patchJson } from '../../helpers/claude-writer.js';
 import type { TempDir } from '../../helpers/temp-dir.js';
+import { openFsStores } from '../../../src/store/open.js';
 
 const TOMBSTONE = 'session-0e1bac49.deleted-eb15f105-8efb-4341-86f3-1096a068cfb1';
 
@@ -43,7 +44,7 @@ describe('a store holding a tombstone', () => {
 
   it('lists and resolves the live team once', async () => {
     expect(await store.listTeams()).toEqual([{ name: 'session-0e1bac49' }]);
-    expect(await resolveTeam({ root: dir.path })).toBe('session-0e1bac49');
+    expect(await resolveTeam({ root: openFsStores(dir.path) })).toBe('session-0e1bac49');
   });
 
   it('reports the team as being removed, from its tombstone', async () => {
@@ -68,7 +69,7 @@ describe('a store holding a tombstone', () => {
     await mkdir(lock);
     const hourAgo = new Date(Date.now() - 3_600_000);
     await utimes(lock, hourAgo, hourAgo);
-    const report = await doctor({ root: dir.path });
+    const report = await doctor({ root: openFsStores(dir.path) });
     expect(report.findings.map((f) => [f.kind, f.severity, f.message])).toEqual([
       ['orphan-inbox', 'info', 'Inbox "observer" belongs to no member of team "session-0e1bac49" (0 messages, all read: kept as history).'],
     ]);

@@ -19,6 +19,7 @@ import {
   type ToolContext,
   type ToolRule,
 } from '../../../src/tools/index.js';
+import { openFsStores } from '../../../src/store/open.js';
 
 const echo = defineTool({
   id: 'echo_args',
@@ -57,7 +58,7 @@ async function thrown(p: Promise<unknown>): Promise<unknown> {
 }
 
 function context(member = 'alice'): ToolContext {
-  return { target: { root: '/nonexistent', team: 't' }, member, lead: 'team-lead', cwd: '/', signal: new AbortController().signal, record: {}, log: () => undefined, services: {} };
+  return { target: { root: openFsStores('/nonexistent'), team: 't' }, member, lead: 'team-lead', cwd: '/', signal: new AbortController().signal, record: {}, log: () => undefined, services: {} };
 }
 
 describe('argument names per surface', () => {

@@ -21,10 +21,10 @@ import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
 let dir: TempDir;
 beforeEach(async () => {
   dir = await makeTempDir();
-  await createTeam({ root: dir.path, team: 't' });
-  await spawnMember({ root: dir.path, team: 't', name: 'alice' });
-  await spawnMember({ root: dir.path, team: 't', name: 'bob' });
-  const base = { root: dir.path, team: 't', to: 'team-lead' };
+  await createTeam({ root: openFsStores(dir.path), team: 't' });
+  await spawnMember({ root: openFsStores(dir.path), team: 't', name: 'alice' });
+  await spawnMember({ root: openFsStores(dir.path), team: 't', name: 'bob' });
+  const base = { root: openFsStores(dir.path), team: 't', to: 'team-lead' };
   await sendStructured({
     ...base,
     from: 'alice',
@@ -41,7 +41,7 @@ afterEach(async () => {
 function Screen({ follower }: { follower: RequestsFollower }) {
   const [requests, setRequests] = useState<readonly OpenRequest[]>(follower.current());
   const onAnswer = async (id: string, approve: boolean, reason: string | undefined) => {
-    const a = await answerRequest({ root: dir.path, team: 't', requestId: id, approve, reason });
+    const a = await answerRequest({ root: openFsStores(dir.path), team: 't', requestId: id, approve, reason });
     await follower.refresh();
     setRequests(follower.current());
     return `${a.approved ? 'approved' : 'denied'} ${a.request.id}`;
@@ -59,7 +59,7 @@ async function press(stdin: { write(s: string): void }, ...keys: string[]) {
 const inbox = async (name: string) => (await openFsStores(dir.path).team.readInbox('t', name)).map((e) => ({ from: e.from, message: JSON.parse(e.text) as Record<string, unknown> }));
 
 it('lists the open requests, approves one with a and denies the other with d and a reason', async () => {
-  const follower = await followRequests({ root: dir.path, team: 't' }, () => undefined);
+  const follower = await followRequests({ root: openFsStores(dir.path), team: 't' }, () => undefined);
   const { lastFrame, stdin } = render(<Screen follower={follower} />);
   let frame = await waitForFrame(lastFrame, (f) => f.includes('Requests (2 open)'));
   expect(frame).toMatch(/permission +alice +perm-1-abc +Bash: npm publish/);
@@ -90,7 +90,7 @@ it('lists the open requests, approves one with a and denies the other with d and
 });
 
 it('Esc leaves the deny form without answering', async () => {
-  const follower = await followRequests({ root: dir.path, team: 't' }, () => undefined);
+  const follower = await followRequests({ root: openFsStores(dir.path), team: 't' }, () => undefined);
   const { lastFrame, stdin } = render(<Screen follower={follower} />);
   await waitForFrame(lastFrame, (f) => f.includes('Requests (2 open)'));
   await press(stdin, '4', 'j', 'd', 'no');

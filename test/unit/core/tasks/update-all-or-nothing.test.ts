@@ -8,9 +8,10 @@ import { addTask, getTask } from '../../../../src/core/tasks/board.js';
 import { updateTask } from '../../../../src/core/tasks/update.js';
 import { createTeam } from '../../../../src/core/teams/team-lifecycle.js';
 import { makeTempDir, type TempDir } from '../../../helpers/temp-dir.js';
+import { openFsStores } from '../../../../src/store/open.js';
 
 let dir: TempDir;
-const o = () => ({ root: dir.path, team: 't' });
+const o = () => ({ root: openFsStores(dir.path), team: 't' });
 beforeEach(async () => {
   dir = await makeTempDir();
   await createTeam(o());
