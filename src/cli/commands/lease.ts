@@ -105,10 +105,11 @@ const guard: CommandModule<GlobalArgs, LeaseArgs> = {
       const done = await installGitGuard(hookPath, await selfCommand(a, ['lease', 'guard']));
       return emit(a.json, { path: hookPath, outcome: done }, () => `lease guard: pre-commit hook ${done} (${hookPath}).`);
     }
-    // The staged files, as git names them (relative to the work tree's top).
+    // The staged files, as git names them (relative to the work tree's top). --no-renames: a rename
+    // is a deletion of the old name plus an addition of the new, so both names are checked.
     const { execFileSync } = await import('node:child_process');
     const top = execFileSync('git', ['rev-parse', '--show-toplevel'], { encoding: 'utf8' }).trim();
-    const files = execFileSync('git', ['diff', '--cached', '--name-only', '-z'], { encoding: 'utf8' }).split('\0').filter((f) => f !== '').map((f) => `${top}/${f}`);
+    const files = execFileSync('git', ['diff', '--cached', '--name-only', '--no-renames', '-z'], { encoding: 'utf8' }).split('\0').filter((f) => f !== '').map((f) => `${top}/${f}`);
     await refuseHeld(a, files);
     emit(a.json, { ok: true, checked: files.length }, () => `lease guard: ${files.length} file${files.length === 1 ? '' : 's'} free to commit.`);
   },
