@@ -5,9 +5,10 @@
  */
 import { resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
-import { MailroomError } from '../../errors.js';
+import { z } from 'zod';
+import { MailroomError, hookExitCodeFor } from '../../errors.js';
 import { durationOption, parseDuration } from '../durations.js';
-import { emit, writeStderr } from '../output.js';
+import { emit, reportError, writeStderr } from '../output.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
 import type { PathLease } from '../../protocol/path-lease.js';
 
@@ -115,11 +116,39 @@ const guard: CommandModule<GlobalArgs, LeaseArgs> = {
   },
 };
 
-/** The part of Claude Code's PreToolUse hook input the hook reads (tool_input.file_path of Edit, Write, MultiEdit). */
-interface HookInput {
-  tool_name?: string;
-  tool_input?: { file_path?: string };
-  cwd?: string;
+/** The part of Claude Code's PreToolUse hook input the hook reads (tool_input.file_path of Edit, Write, MultiEdit); other fields are ignored. */
+const hookInputSchema = z.object({
+  tool_name: z.string().optional(),
+  tool_input: z.object({ file_path: z.string().optional() }).optional(),
+  cwd: z.string().optional(),
+});
+type HookInput = z.infer<typeof hookInputSchema>;
+
+/** Parses the hook's stdin (empty: `{}`). @throws INVALID_ARGUMENT naming what is wrong */
+function parseHookInput(text: string): HookInput {
+  const fix = 'it reads Claude Code\'s PreToolUse JSON on stdin: {"tool_name": "Edit", "tool_input": {"file_path": "…"}, "cwd": "…"}.';
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text.trim() === '' ? '{}' : text);
+  } catch {
+    throw new MailroomError('INVALID_ARGUMENT', `lease hook got input that is not JSON: ${fix}`);
+  }
+  const got = hookInputSchema.safeParse(raw);
+  if (got.success) return got.data;
+  const where = got.error.issues.map((i) => `${i.path.join('.') || 'the input'}: ${i.message}`).join('; ');
+  throw new MailroomError('INVALID_ARGUMENT', `lease hook got malformed input (${where}): ${fix}`);
+}
+
+/** The hook proper: returns when the edit may go on. @throws LEASE_HELD for a held path, INVALID_ARGUMENT for malformed input */
+async function checkHook(a: LeaseArgs): Promise<void> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  const input = parseHookInput(Buffer.concat(chunks).toString('utf8'));
+  const path = input.tool_input?.file_path;
+  if (!['Edit', 'Write', 'MultiEdit'].includes(input.tool_name ?? '') || !path) return;
+  const { heldByOthers, heldError } = await import('../../core/leases/path-leases.js');
+  const held = await heldByOthers({ ...(await teamTarget(a)), as: a.as ?? process.env.MAILROOM_MEMBER, files: [path], cwd: input.cwd });
+  if (held.length > 0) throw heldError(held);
 }
 
 const hook: CommandModule<GlobalArgs, LeaseArgs> = {
@@ -137,23 +166,15 @@ const hook: CommandModule<GlobalArgs, LeaseArgs> = {
       const done = await installClaudeHook(path, await selfCommand(a, ['lease', 'hook']));
       return emit(a.json, { path, outcome: done }, () => `lease hook: PreToolUse hook ${done} (${path}).`);
     }
-    const chunks: Buffer[] = [];
-    for await (const c of process.stdin) chunks.push(c as Buffer);
-    let input: HookInput;
     try {
-      input = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as HookInput;
-    } catch {
-      throw new MailroomError('INVALID_ARGUMENT', 'lease hook reads Claude Code\'s PreToolUse JSON on stdin; it got something else.');
+      await checkHook(a);
+    } catch (err) {
+      // Claude Code's hook protocol, not the CLI's exit codes: exit 2 blocks the tool call (a held
+      // path, stderr shown to the model); any other error is a non-blocking 1 (hookExitCodeFor).
+      reportError(err, a.json === true);
+      await new Promise<void>((done) => writeStderr('', () => done()));
+      process.exit(hookExitCodeFor(err));
     }
-    const path = input.tool_input?.file_path;
-    if (!['Edit', 'Write', 'MultiEdit'].includes(input.tool_name ?? '') || !path) return;
-    const { heldByOthers, heldError } = await import('../../core/leases/path-leases.js');
-    const held = await heldByOthers({ ...(await teamTarget(a)), as: a.as ?? process.env.MAILROOM_MEMBER, files: [path], cwd: input.cwd });
-    if (held.length === 0) return;
-    // Claude Code's hook protocol: exit 2 blocks the tool call and shows stderr to the model.
-    // (Not an error code of src/errors.ts: exit 2 is Claude Code's own hook contract.)
-    await new Promise<void>((done) => writeStderr(`${heldError(held).message}\n`, () => done()));
-    process.exit(2);
   },
 };
 
