@@ -11,6 +11,7 @@ import { durationOption, parseDuration } from '../durations.js';
 import { emit, reportError, writeStderr } from '../output.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
 import type { PathLease } from '../../protocol/path-lease.js';
+import { reasonText } from '../../domain/path-leases.js';
 
 interface LeaseArgs extends GlobalArgs {
   paths?: string[];
@@ -35,7 +36,7 @@ async function selfCommand(a: LeaseArgs, rest: readonly string[]): Promise<strin
   return [process.execPath, process.argv[1] ?? 'mailroom', ...store, '--team', team, ...rest, ...(a.as ? ['--as', a.as] : [])].map(quote).join(' ');
 }
 
-const line = (l: PathLease) => `${l.id}  ${l.holder}  ${l.shared ? 'shared   ' : 'exclusive'}  ${l.paths.join(' ')}  until ${new Date(l.expiresAt).toISOString()}${l.reason ? `  (${l.reason})` : ''}  [${l.repo}]`;
+const line = (l: PathLease) => `${l.id}  ${l.holder}  ${l.shared ? 'shared   ' : 'exclusive'}  ${l.paths.join(' ')}  until ${new Date(l.expiresAt).toISOString()}${l.reason ? `  (${reasonText(l.reason)})` : ''}  [${l.repo}]`;
 
 const acquire: CommandModule<GlobalArgs, LeaseArgs> = {
   command: 'acquire <paths..>',
@@ -46,7 +47,7 @@ const acquire: CommandModule<GlobalArgs, LeaseArgs> = {
       .option('as', { type: 'string', describe: 'Holder (default: the lead)' })
       .option('ttl', durationOption('How long the lease lives when its holder has no beating runtime (default 30m)'))
       .option('shared', { type: 'boolean', describe: 'A shared lease: conflicts only with exclusive ones' })
-      .option('reason', { type: 'string', describe: 'Why, shown to anyone it stops' })
+      .option('reason', { type: 'string', describe: 'Why, shown to anyone it stops (one line, at most 500 characters)' })
       .option('force', { type: 'boolean', describe: 'The lead takes over conflicting leases (journalled)' })
       .option('repo', { type: 'string', describe: 'Repository root the paths are relative to (default: the member\'s cwd)' })
       .example('$0 lease acquire src/store/** --as alice --reason "store refactor"', 'alice leases the store folder for 30 minutes') as Argv<LeaseArgs>,

@@ -6,7 +6,7 @@
  */
 import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import { MailroomError } from '../../errors.js';
-import { DEFAULT_LEASE_TTL_MS, leaseHeld } from '../../domain/path-leases.js';
+import { DEFAULT_LEASE_TTL_MS, checkLeaseReason, leaseHeld } from '../../domain/path-leases.js';
 import { globCovers } from '../../domain/path-globs.js';
 import { leadName, requireMember } from '../../domain/roster.js';
 import type { PathLease } from '../../protocol/path-lease.js';
@@ -57,7 +57,7 @@ export interface AcquireLeaseOptions extends TeamOptions {
   cwd?: string | undefined;
 }
 
-/** Leases paths, all or nothing. @throws LEASE_HELD naming the holders, MEMBER_NOT_FOUND, INVALID_ARGUMENT, NOT_PERMITTED (`--force` by a non-lead) */
+/** Leases paths, all or nothing. @throws LEASE_HELD naming the holders, MEMBER_NOT_FOUND, INVALID_ARGUMENT (also a reason over 500 characters or with control characters), NOT_PERMITTED (`--force` by a non-lead) */
 export async function acquireLease(o: AcquireLeaseOptions): Promise<PathLease> {
   const store = teamOf(o);
   const config = await store.readConfig(o.team);
@@ -68,6 +68,7 @@ export async function acquireLease(o: AcquireLeaseOptions): Promise<PathLease> {
   const repo = repoOf(config, holder, o.repo, cwd);
   const ttlMs = o.ttlMs ?? DEFAULT_LEASE_TTL_MS;
   if (!Number.isInteger(ttlMs) || ttlMs <= 0) throw new MailroomError('INVALID_ARGUMENT', `A lease's TTL must be a positive duration (got ${String(o.ttlMs)}): e.g. --ttl 30m.`);
+  checkLeaseReason(o.reason);
   const paths = o.paths.map((p) => normalizeLeasePath(p, repo, cwd));
   const done = await store.acquirePathLease(o.team, { holder, repo, paths, shared: o.shared === true, ttlMs, reason: o.reason, force: o.force }, opOf(o, holder));
   return done.value;
