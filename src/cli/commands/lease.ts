@@ -45,7 +45,7 @@ const acquire: CommandModule<GlobalArgs, LeaseArgs> = {
     y
       .positional('paths', { type: 'string', array: true, demandOption: true, describe: 'Files, directories or globs (src/**), relative to the current directory' })
       .option('as', { type: 'string', describe: 'Holder (default: the lead)' })
-      .option('ttl', durationOption('How long the lease lives when its holder has no beating runtime (default 30m)'))
+      .option('ttl', durationOption('How long the lease lives when its holder has no beating runtime (default 30m)', 1000))
       .option('shared', { type: 'boolean', describe: 'A shared lease: conflicts only with exclusive ones' })
       .option('reason', { type: 'string', describe: 'Why, shown to anyone it stops (one line, at most 500 characters)' })
       .option('force', { type: 'boolean', describe: 'The lead takes over conflicting leases (journalled)' })
