@@ -30,3 +30,12 @@ it('refuses a reason with control characters or over 500 characters, and keeps n
   expect((await mailroomOk(dir.path, 'lease', 'list')).stdout.trim()).toBe('No leases.');
   await mailroomOk(dir.path, 'lease', 'acquire', 'src/**', '--as', 'alice', '--reason', 'y'.repeat(500));
 });
+
+it('a non-member is MEMBER_NOT_FOUND for release and hook, not "nobody holds no lease"', async () => {
+  await mailroomOk(dir.path, 'lease', 'acquire', 'src/**', '--as', 'alice');
+  const release = await mailroom(dir.path, 'lease', 'release', 'pl-1', '--as', 'nobody');
+  expect(release.code).toBe(3);
+  expect(release.stderr).toMatch(/MEMBER_NOT_FOUND/);
+  const guard = await mailroom(dir.path, '--team', 'demo', 'lease', 'guard', '--as', 'ghost');
+  expect(guard.stderr).toMatch(/MEMBER_NOT_FOUND/);
+});

@@ -81,12 +81,13 @@ export interface ReleaseLeaseOptions extends TeamOptions {
   all?: boolean | undefined;
 }
 
-/** Releases the member's named leases, or all. @throws LEASE_NOT_FOUND, INVALID_ARGUMENT (neither ids nor all) */
+/** Releases the member's named leases, or all. @throws MEMBER_NOT_FOUND (no such member), LEASE_NOT_FOUND, INVALID_ARGUMENT (neither ids nor all) */
 export async function releaseLeases(o: ReleaseLeaseOptions): Promise<PathLease[]> {
   if (!o.all && (o.ids ?? []).length === 0) throw new MailroomError('USAGE', 'Name the lease to release (its id, from `mailroom lease list`) or give --all.');
   const store = teamOf(o);
   const config = await store.readConfig(o.team);
   const holder = o.as ?? leadName(config);
+  requireMember(config, holder, 'member');
   return (await store.releasePathLeases(o.team, { holder, ids: o.ids, all: o.all, why: `released by ${holder}` }, opOf(o, holder))).value;
 }
 
@@ -108,6 +109,7 @@ export interface HeldFile {
  * links in the file and in each lease's repository are resolved first (real-paths.ts).
  */
 export async function heldByOthers(o: TeamOptions & { as?: string | undefined; files: readonly string[]; cwd?: string | undefined }): Promise<HeldFile[]> {
+  if (o.as !== undefined) requireMember(await teamOf(o).readConfig(o.team), o.as, 'member');
   const leases = await listLeases(o);
   const cwd = o.cwd ?? process.cwd();
   const out: HeldFile[] = [];
