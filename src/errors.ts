@@ -163,6 +163,15 @@ export function exitCodeFor(err: unknown): number {
   return err instanceof MailroomError ? EXIT_CODES[err.code] : 1;
 }
 
+/**
+ * Exit code of `mailroom lease hook` (a Claude Code PreToolUse hook command, docs/leases.md): in
+ * Claude Code exit 2 BLOCKS the tool call, any other non-zero exit is a non-blocking error shown to
+ * the user. So only LEASE_HELD (a path another member holds) is 2; every other error is 1.
+ */
+export function hookExitCodeFor(err: unknown): number {
+  return isMailroomError(err, 'LEASE_HELD') ? 2 : 1;
+}
+
 /** True when `value` is one of the {@link ErrorCode}s (e.g. read back from a child process's stderr). */
 export function isErrorCode(value: string): value is ErrorCode {
   return Object.hasOwn(EXIT_CODES, value);

@@ -33,9 +33,11 @@ export const DURATION_OPTIONS: Readonly<Record<string, number>> = { timeout: 0, 
 /**
  * A yargs option whose value is a duration (its name must be in {@link DURATION_OPTIONS}): taken
  * as a string, turned into milliseconds before the handler runs. (Not yargs' `coerce`: it would
- * replace the USAGE error by a plain one.)
+ * replace the USAGE error by a plain one.) `minMs`: the least value the handler accepts (ms), stated in the help
+ * when it is above the 500ms example.
  */
-export function durationOption(describe: string): Options {
+export function durationOption(describe: string, minMs?: number): Options {
+  if (minMs !== undefined && minMs > 500) return { type: 'string', describe: `${describe}; e.g. 30s, 2m, 1h (at least ${minMs} ms)` };
   return { type: 'string', describe: `${describe}; e.g. 500ms, 30s, 2m` };
 }
 

@@ -14,6 +14,28 @@ export const DEFAULT_LEASE_TTL_MS = 30 * 60_000;
 /** At most this many paths in one acquisition. */
 export const MAX_LEASE_PATHS = 200;
 
+/** At most this many characters (UTF-16 code units) in a lease's reason, on every surface. */
+export const MAX_LEASE_REASON = 500;
+
+// C0 and C1 control characters (newline and tab included) and DEL.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * The one rule for a lease's reason (CLI, MCP, runtime tools): at most {@link MAX_LEASE_REASON}
+ * characters and no control characters — a newline would forge a `lease list` line or plant text
+ * in another agent's LEASE_HELD. @throws INVALID_ARGUMENT naming the problem and the limit
+ */
+export function checkLeaseReason(reason: string | undefined): void {
+  if (reason === undefined) return;
+  if (reason.length > MAX_LEASE_REASON) throw new MailroomError('INVALID_ARGUMENT', `A lease's reason is at most ${MAX_LEASE_REASON} characters (got ${reason.length}): shorten --reason.`);
+  if (CONTROL.test(reason)) throw new MailroomError('INVALID_ARGUMENT', `A lease's reason is one line of at most ${MAX_LEASE_REASON} characters with no control characters (newline, tab, escape …): write it on one line.`);
+}
+
+/** A reason as printed (lease list, LEASE_HELD): control characters, e.g. of a lease stored before {@link checkLeaseReason}, shown as spaces. */
+export function reasonText(reason: string): string {
+  return reason.replace(new RegExp(CONTROL.source, 'g'), ' ');
+}
+
 /** What liveness needs to know of a holder. */
 export interface HolderState {
   /** Still in the team's roster. */
@@ -108,7 +130,7 @@ export function planAcquire(doc: PathLeaseDoc, req: AcquireRequest, holders: (na
 
 /** LEASE_HELD naming each conflicting lease. */
 export function leaseHeld(conflicts: readonly PathLease[], now: number): MailroomError {
-  const lines = conflicts.map((l) => `${l.holder} holds ${l.shared ? 'a shared' : 'an exclusive'} lease ${l.id} on ${l.paths.join(', ')}${l.reason ? ` (${l.reason})` : ''}, until ${new Date(l.expiresAt).toISOString()}${l.expiresAt > now ? '' : ' or while its runtime beats'}`);
+  const lines = conflicts.map((l) => `${l.holder} holds ${l.shared ? 'a shared' : 'an exclusive'} lease ${l.id} on ${l.paths.join(', ')}${l.reason ? ` (${reasonText(l.reason)})` : ''}, until ${new Date(l.expiresAt).toISOString()}${l.expiresAt > now ? '' : ' or while its runtime beats'}`);
   return new MailroomError('LEASE_HELD', `${lines.join('; ')}. Ask the holder (mailroom team send ${conflicts[0]!.holder} …), wait for the release, or as the lead take it over with --force.`, {
     details: { holders: conflicts.map((l) => ({ id: l.id, holder: l.holder, paths: l.paths, reason: l.reason, expiresAt: l.expiresAt })) },
   });

@@ -5,11 +5,13 @@
  */
 import { resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
-import { MailroomError } from '../../errors.js';
+import { z } from 'zod';
+import { MailroomError, hookExitCodeFor } from '../../errors.js';
 import { durationOption, parseDuration } from '../durations.js';
-import { emit, writeStderr } from '../output.js';
+import { emit, reportError, writeStderr } from '../output.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
 import type { PathLease } from '../../protocol/path-lease.js';
+import { reasonText } from '../../domain/path-leases.js';
 
 interface LeaseArgs extends GlobalArgs {
   paths?: string[];
@@ -34,7 +36,7 @@ async function selfCommand(a: LeaseArgs, rest: readonly string[]): Promise<strin
   return [process.execPath, process.argv[1] ?? 'mailroom', ...store, '--team', team, ...rest, ...(a.as ? ['--as', a.as] : [])].map(quote).join(' ');
 }
 
-const line = (l: PathLease) => `${l.id}  ${l.holder}  ${l.shared ? 'shared   ' : 'exclusive'}  ${l.paths.join(' ')}  until ${new Date(l.expiresAt).toISOString()}${l.reason ? `  (${l.reason})` : ''}  [${l.repo}]`;
+const line = (l: PathLease) => `${l.id}  ${l.holder}  ${l.shared ? 'shared   ' : 'exclusive'}  ${l.paths.join(' ')}  until ${new Date(l.expiresAt).toISOString()}${l.reason ? `  (${reasonText(l.reason)})` : ''}  [${l.repo}]`;
 
 const acquire: CommandModule<GlobalArgs, LeaseArgs> = {
   command: 'acquire <paths..>',
@@ -43,9 +45,9 @@ const acquire: CommandModule<GlobalArgs, LeaseArgs> = {
     y
       .positional('paths', { type: 'string', array: true, demandOption: true, describe: 'Files, directories or globs (src/**), relative to the current directory' })
       .option('as', { type: 'string', describe: 'Holder (default: the lead)' })
-      .option('ttl', durationOption('How long the lease lives when its holder has no beating runtime (default 30m)'))
+      .option('ttl', durationOption('How long the lease lives when its holder has no beating runtime (default 30m)', 1000))
       .option('shared', { type: 'boolean', describe: 'A shared lease: conflicts only with exclusive ones' })
-      .option('reason', { type: 'string', describe: 'Why, shown to anyone it stops' })
+      .option('reason', { type: 'string', describe: 'Why, shown to anyone it stops (one line, at most 500 characters)' })
       .option('force', { type: 'boolean', describe: 'The lead takes over conflicting leases (journalled)' })
       .option('repo', { type: 'string', describe: 'Repository root the paths are relative to (default: the member\'s cwd)' })
       .example('$0 lease acquire src/store/** --as alice --reason "store refactor"', 'alice leases the store folder for 30 minutes') as Argv<LeaseArgs>,
@@ -105,20 +107,49 @@ const guard: CommandModule<GlobalArgs, LeaseArgs> = {
       const done = await installGitGuard(hookPath, await selfCommand(a, ['lease', 'guard']));
       return emit(a.json, { path: hookPath, outcome: done }, () => `lease guard: pre-commit hook ${done} (${hookPath}).`);
     }
-    // The staged files, as git names them (relative to the work tree's top).
+    // The staged files, as git names them (relative to the work tree's top). --no-renames: a rename
+    // is a deletion of the old name plus an addition of the new, so both names are checked.
     const { execFileSync } = await import('node:child_process');
     const top = execFileSync('git', ['rev-parse', '--show-toplevel'], { encoding: 'utf8' }).trim();
-    const files = execFileSync('git', ['diff', '--cached', '--name-only', '-z'], { encoding: 'utf8' }).split('\0').filter((f) => f !== '').map((f) => `${top}/${f}`);
+    const files = execFileSync('git', ['diff', '--cached', '--name-only', '--no-renames', '-z'], { encoding: 'utf8' }).split('\0').filter((f) => f !== '').map((f) => `${top}/${f}`);
     await refuseHeld(a, files);
     emit(a.json, { ok: true, checked: files.length }, () => `lease guard: ${files.length} file${files.length === 1 ? '' : 's'} free to commit.`);
   },
 };
 
-/** The part of Claude Code's PreToolUse hook input the hook reads (tool_input.file_path of Edit, Write, MultiEdit). */
-interface HookInput {
-  tool_name?: string;
-  tool_input?: { file_path?: string };
-  cwd?: string;
+/** The part of Claude Code's PreToolUse hook input the hook reads (tool_input.file_path of Edit, Write, MultiEdit); other fields are ignored. */
+const hookInputSchema = z.object({
+  tool_name: z.string().optional(),
+  tool_input: z.object({ file_path: z.string().optional() }).optional(),
+  cwd: z.string().optional(),
+});
+type HookInput = z.infer<typeof hookInputSchema>;
+
+/** Parses the hook's stdin (empty: `{}`). @throws INVALID_ARGUMENT naming what is wrong */
+function parseHookInput(text: string): HookInput {
+  const fix = 'it reads Claude Code\'s PreToolUse JSON on stdin: {"tool_name": "Edit", "tool_input": {"file_path": "…"}, "cwd": "…"}.';
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text.trim() === '' ? '{}' : text);
+  } catch {
+    throw new MailroomError('INVALID_ARGUMENT', `lease hook got input that is not JSON: ${fix}`);
+  }
+  const got = hookInputSchema.safeParse(raw);
+  if (got.success) return got.data;
+  const where = got.error.issues.map((i) => `${i.path.join('.') || 'the input'}: ${i.message}`).join('; ');
+  throw new MailroomError('INVALID_ARGUMENT', `lease hook got malformed input (${where}): ${fix}`);
+}
+
+/** The hook proper: returns when the edit may go on. @throws LEASE_HELD for a held path, INVALID_ARGUMENT for malformed input */
+async function checkHook(a: LeaseArgs): Promise<void> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  const input = parseHookInput(Buffer.concat(chunks).toString('utf8'));
+  const path = input.tool_input?.file_path;
+  if (!['Edit', 'Write', 'MultiEdit'].includes(input.tool_name ?? '') || !path) return;
+  const { heldByOthers, heldError } = await import('../../core/leases/path-leases.js');
+  const held = await heldByOthers({ ...(await teamTarget(a)), as: a.as ?? process.env.MAILROOM_MEMBER, files: [path], cwd: input.cwd });
+  if (held.length > 0) throw heldError(held);
 }
 
 const hook: CommandModule<GlobalArgs, LeaseArgs> = {
@@ -136,23 +167,15 @@ const hook: CommandModule<GlobalArgs, LeaseArgs> = {
       const done = await installClaudeHook(path, await selfCommand(a, ['lease', 'hook']));
       return emit(a.json, { path, outcome: done }, () => `lease hook: PreToolUse hook ${done} (${path}).`);
     }
-    const chunks: Buffer[] = [];
-    for await (const c of process.stdin) chunks.push(c as Buffer);
-    let input: HookInput;
     try {
-      input = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as HookInput;
-    } catch {
-      throw new MailroomError('INVALID_ARGUMENT', 'lease hook reads Claude Code\'s PreToolUse JSON on stdin; it got something else.');
+      await checkHook(a);
+    } catch (err) {
+      // Claude Code's hook protocol, not the CLI's exit codes: exit 2 blocks the tool call (a held
+      // path, stderr shown to the model); any other error is a non-blocking 1 (hookExitCodeFor).
+      reportError(err, a.json === true);
+      await new Promise<void>((done) => writeStderr('', () => done()));
+      process.exit(hookExitCodeFor(err));
     }
-    const path = input.tool_input?.file_path;
-    if (!['Edit', 'Write', 'MultiEdit'].includes(input.tool_name ?? '') || !path) return;
-    const { heldByOthers, heldError } = await import('../../core/leases/path-leases.js');
-    const held = await heldByOthers({ ...(await teamTarget(a)), as: a.as ?? process.env.MAILROOM_MEMBER, files: [path], cwd: input.cwd });
-    if (held.length === 0) return;
-    // Claude Code's hook protocol: exit 2 blocks the tool call and shows stderr to the model.
-    // (Not an error code of src/errors.ts: exit 2 is Claude Code's own hook contract.)
-    await new Promise<void>((done) => writeStderr(`${heldError(held).message}\n`, () => done()));
-    process.exit(2);
   },
 };
 

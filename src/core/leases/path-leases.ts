@@ -6,12 +6,13 @@
  */
 import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import { MailroomError } from '../../errors.js';
-import { DEFAULT_LEASE_TTL_MS, leaseHeld } from '../../domain/path-leases.js';
+import { DEFAULT_LEASE_TTL_MS, checkLeaseReason, leaseHeld } from '../../domain/path-leases.js';
 import { globCovers } from '../../domain/path-globs.js';
 import { leadName, requireMember } from '../../domain/roster.js';
 import type { PathLease } from '../../protocol/path-lease.js';
 import type { TeamConfig } from '../../protocol/config.js';
 import { opOf, teamOf, type TeamOptions } from '../context.js';
+import { realPath, realPattern } from './real-paths.js';
 
 /**
  * A path or glob given by a user — absolute, or relative to `cwd` when that is inside the
@@ -21,18 +22,21 @@ import { opOf, teamOf, type TeamOptions } from '../context.js';
 export function normalizeLeasePath(input: string, repo: string, cwd: string): string {
   const trimmed = input.trim();
   if (trimmed === '' || trimmed.includes('\0')) throw new MailroomError('INVALID_ARGUMENT', `Lease path ${JSON.stringify(input)} is empty: name a file, a directory or a glob (src/**).`);
-  // Relative to the current directory when it is inside the repository, else to the repository's root.
-  const inside = !relative(resolve(repo), resolve(cwd)).startsWith('..');
-  const abs = isAbsolute(trimmed) ? trimmed : resolve(inside ? cwd : repo, trimmed);
-  const rel = relative(resolve(repo), abs).split(sep).join('/');
+  // Symbolic links resolved first (real-paths.ts), then relative to the current directory when it
+  // is inside the repository, else to the repository's root.
+  const root = realPath(repo);
+  const here = realPath(cwd);
+  const inside = !relative(root, here).startsWith('..');
+  const abs = realPattern(isAbsolute(trimmed) ? trimmed : resolve(inside ? here : root, trimmed));
+  const rel = relative(root, abs).split(sep).join('/');
   if (rel.startsWith('..') || isAbsolute(rel)) throw new MailroomError('INVALID_ARGUMENT', `Lease path ${JSON.stringify(input)} is outside the repository ${repo}: give a path inside it, or declare another root with --repo.`);
   const norm = posix.normalize(rel === '' ? '.' : rel).replace(/\/+$/, '');
   return norm === '' ? '.' : norm;
 }
 
-/** The repository root leases of `member` are relative to: `repo`, else the member's cwd, else `cwd`. */
+/** The repository root leases of `member` are relative to: `repo`, else the member's cwd, else `cwd` — symbolic links resolved. */
 export function repoOf(config: TeamConfig, member: string, repo: string | undefined, cwd: string): string {
-  return resolve(repo ?? config.members.find((m) => m.name === member)?.cwd ?? cwd);
+  return realPath(repo ?? config.members.find((m) => m.name === member)?.cwd ?? cwd, cwd);
 }
 
 /** Input of {@link acquireLease}. */
@@ -53,7 +57,7 @@ export interface AcquireLeaseOptions extends TeamOptions {
   cwd?: string | undefined;
 }
 
-/** Leases paths, all or nothing. @throws LEASE_HELD naming the holders, MEMBER_NOT_FOUND, INVALID_ARGUMENT, NOT_PERMITTED (`--force` by a non-lead) */
+/** Leases paths, all or nothing. @throws LEASE_HELD naming the holders, MEMBER_NOT_FOUND, INVALID_ARGUMENT (also a reason over 500 characters or with control characters), NOT_PERMITTED (`--force` by a non-lead) */
 export async function acquireLease(o: AcquireLeaseOptions): Promise<PathLease> {
   const store = teamOf(o);
   const config = await store.readConfig(o.team);
@@ -64,6 +68,7 @@ export async function acquireLease(o: AcquireLeaseOptions): Promise<PathLease> {
   const repo = repoOf(config, holder, o.repo, cwd);
   const ttlMs = o.ttlMs ?? DEFAULT_LEASE_TTL_MS;
   if (!Number.isInteger(ttlMs) || ttlMs <= 0) throw new MailroomError('INVALID_ARGUMENT', `A lease's TTL must be a positive duration (got ${String(o.ttlMs)}): e.g. --ttl 30m.`);
+  checkLeaseReason(o.reason);
   const paths = o.paths.map((p) => normalizeLeasePath(p, repo, cwd));
   const done = await store.acquirePathLease(o.team, { holder, repo, paths, shared: o.shared === true, ttlMs, reason: o.reason, force: o.force }, opOf(o, holder));
   return done.value;
@@ -76,12 +81,13 @@ export interface ReleaseLeaseOptions extends TeamOptions {
   all?: boolean | undefined;
 }
 
-/** Releases the member's named leases, or all. @throws LEASE_NOT_FOUND, INVALID_ARGUMENT (neither ids nor all) */
+/** Releases the member's named leases, or all. @throws MEMBER_NOT_FOUND (no such member), LEASE_NOT_FOUND, INVALID_ARGUMENT (neither ids nor all) */
 export async function releaseLeases(o: ReleaseLeaseOptions): Promise<PathLease[]> {
   if (!o.all && (o.ids ?? []).length === 0) throw new MailroomError('USAGE', 'Name the lease to release (its id, from `mailroom lease list`) or give --all.');
   const store = teamOf(o);
   const config = await store.readConfig(o.team);
   const holder = o.as ?? leadName(config);
+  requireMember(config, holder, 'member');
   return (await store.releasePathLeases(o.team, { holder, ids: o.ids, all: o.all, why: `released by ${holder}` }, opOf(o, holder))).value;
 }
 
@@ -99,17 +105,19 @@ export interface HeldFile {
 /**
  * Which of `files` (relative to `cwd` or absolute) another live member holds exclusively (or,
  * for `forWrite` of a shared holder, any lease of another member that is exclusive). A member's own
- * leases and shared leases never block. Files outside every lease's repository are free.
+ * leases and shared leases never block. Files outside every lease's repository are free. Symbolic
+ * links in the file and in each lease's repository are resolved first (real-paths.ts).
  */
 export async function heldByOthers(o: TeamOptions & { as?: string | undefined; files: readonly string[]; cwd?: string | undefined }): Promise<HeldFile[]> {
+  if (o.as !== undefined) requireMember(await teamOf(o).readConfig(o.team), o.as, 'member');
   const leases = await listLeases(o);
   const cwd = o.cwd ?? process.cwd();
   const out: HeldFile[] = [];
   for (const file of o.files) {
-    const abs = isAbsolute(file) ? file : resolve(cwd, file);
+    const abs = realPath(file, cwd);
     for (const lease of leases) {
       if (lease.holder === o.as || lease.shared) continue;
-      const rel = relative(lease.repo, abs).split(sep).join('/');
+      const rel = relative(realPath(lease.repo), abs).split(sep).join('/');
       if (rel.startsWith('..') || isAbsolute(rel)) continue;
       if (lease.paths.some((p) => globCovers(p, rel))) {
         out.push({ file, lease });

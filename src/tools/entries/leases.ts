@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { acquireLease, listLeases, releaseLeases } from '../../core/leases/path-leases.js';
-import { MAX_LEASE_PATHS } from '../../domain/path-leases.js';
+import { MAX_LEASE_PATHS, MAX_LEASE_REASON } from '../../domain/path-leases.js';
 import { defineTool } from '../entry.js';
 
 /** lease_acquire / LeaseAcquire. */
@@ -23,7 +23,7 @@ export const leaseAcquireTool = defineTool({
   input: z.object({
     paths: z.array(z.string().min(1)).min(1).max(MAX_LEASE_PATHS).describe('Repository-relative (or absolute) files, directories or globs'),
     shared: z.boolean().optional().describe('A shared lease (e.g. for reading): conflicts only with exclusive ones'),
-    reason: z.string().max(500).optional().describe('Why, shown to anyone the lease stops'),
+    reason: z.string().max(MAX_LEASE_REASON).optional().describe('Why, shown to anyone the lease stops'),
     ttlMs: z.number().int().positive().optional().describe('How long the lease lives when your runtime is not beating, ms (default 30 minutes)'),
     force: z.boolean().optional().describe('Lead only: take conflicting leases over (journalled)'),
   }),
