@@ -52,3 +52,21 @@ it('refuses a rename out of a leased path (the old name is checked, not only the
   expect(git('log', '--format=%s').trim()).toBe('first'); // nothing was committed
   expect(commitAs('alice').code).toBe(0);
 }, 60_000);
+
+it('outside a git repository: USAGE naming the directory and how to run it, not INTERNAL', () => {
+  const outside = join(dir.path, 'not-a-repo');
+  execFileSync('mkdir', ['-p', outside]);
+  let code = 0;
+  let stderr = '';
+  try {
+    execFileSync(process.execPath, [BIN, '--root', dir.path, '--team', 'demo', 'lease', 'guard', '--as', 'bob'], { cwd: outside, encoding: 'utf8', env: cleanEnv({ GIT_CEILING_DIRECTORIES: dir.path }), stdio: 'pipe' });
+  } catch (err) {
+    const e = err as { status: number; stderr: string };
+    code = e.status;
+    stderr = String(e.stderr);
+  }
+  expect(code).toBe(2);
+  expect(stderr).toMatch(/USAGE: lease guard works inside a git repository/);
+  expect(stderr).toContain(outside);
+  expect(stderr).not.toMatch(/INTERNAL/);
+}, 60_000);

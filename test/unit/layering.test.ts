@@ -53,7 +53,8 @@ const PROTOCOL_PACKAGES = /^(zod|node:crypto)$/;
 const DOMAIN_PACKAGES = /^(node:crypto|fastest-levenshtein)$/;
 /** The CLI's loader (see the module comment). */
 // src/cli/lease-install.ts writes a repository's git hook and Claude Code settings file (the user's files, not team storage).
-const FS_ALLOWED_ABOVE_STORE = new Set(['cli/launch.cts', 'dashboard/assets.ts', 'cli/lease-install.ts']);
+// src/core/leases/real-paths.ts resolves symbolic links in the user's repository paths a lease names (not team storage).
+const FS_ALLOWED_ABOVE_STORE = new Set(['cli/launch.cts', 'dashboard/assets.ts', 'cli/lease-install.ts', 'core/leases/real-paths.ts']);
 
 interface Import {
   /** Importing file, relative to src/ (e.g. `core/tasks/board.ts`). */

@@ -101,21 +101,33 @@ const guard: CommandModule<GlobalArgs, LeaseArgs> = {
       .example('$0 --team demo lease guard --install', 'Writes that hook into the current repository') as Argv<LeaseArgs>,
   handler: async (a) => {
     if (a.install) {
-      const { execFileSync } = await import('node:child_process');
       const { installGitGuard } = await import('../lease-install.js');
-      const hookPath = resolve(execFileSync('git', ['rev-parse', '--git-path', 'hooks/pre-commit'], { encoding: 'utf8' }).trim());
+      const hookPath = resolve((await git(['rev-parse', '--git-path', 'hooks/pre-commit'])).trim());
       const done = await installGitGuard(hookPath, await selfCommand(a, ['lease', 'guard']));
       return emit(a.json, { path: hookPath, outcome: done }, () => `lease guard: pre-commit hook ${done} (${hookPath}).`);
     }
     // The staged files, as git names them (relative to the work tree's top). --no-renames: a rename
     // is a deletion of the old name plus an addition of the new, so both names are checked.
-    const { execFileSync } = await import('node:child_process');
-    const top = execFileSync('git', ['rev-parse', '--show-toplevel'], { encoding: 'utf8' }).trim();
-    const files = execFileSync('git', ['diff', '--cached', '--name-only', '--no-renames', '-z'], { encoding: 'utf8' }).split('\0').filter((f) => f !== '').map((f) => `${top}/${f}`);
+    const top = (await git(['rev-parse', '--show-toplevel'])).trim();
+    const files = (await git(['diff', '--cached', '--name-only', '--no-renames', '-z'])).split('\0').filter((f) => f !== '').map((f) => `${top}/${f}`);
     await refuseHeld(a, files);
     emit(a.json, { ok: true, checked: files.length }, () => `lease guard: ${files.length} file${files.length === 1 ? '' : 's'} free to commit.`);
   },
 };
+
+/**
+ * Runs git in the working directory and returns its stdout. @throws USAGE when git fails (most
+ * often: the directory is not inside a git repository), naming the directory and git's reason.
+ */
+async function git(args: string[]): Promise<string> {
+  const { execFileSync } = await import('node:child_process');
+  try {
+    return execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (err) {
+    const said = String((err as { stderr?: unknown }).stderr ?? (err as Error).message).trim().split('\n')[0];
+    throw new MailroomError('USAGE', `lease guard works inside a git repository, and git said: ${said} (in ${process.cwd()}). Run it from the repository (it is meant as its pre-commit hook: mailroom lease guard --install).`, { details: { cwd: process.cwd(), git: args.join(' ') } });
+  }
+}
 
 /** The part of Claude Code's PreToolUse hook input the hook reads (tool_input.file_path of Edit, Write, MultiEdit); other fields are ignored. */
 const hookInputSchema = z.object({
