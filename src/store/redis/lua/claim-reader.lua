@@ -28,19 +28,7 @@ local token = ARGV[7]
 if same then token = cur[6] end
 if cur[1] and not same then
   -- The previous holder's leases (taken with its token as reader) go back to unread.
-  local takenk = ikey(P, 'taken', member)
-  local flat = R('HGETALL', takenk)
-  for i = 1, #flat, 2 do
-    local seq, lease = flat[i], flat[i + 1]
-    local lk = P .. 'lease:' .. lease
-    if R('HGET', lk, 'reader') == cur[6] then
-      R('HDEL', takenk, seq)
-      R('DEL', lk)
-      if R('ZSCORE', ikey(P, 'unread', member), seq) then
-        emit(P, { 'h', env, 'kind', 'delivery', 'to', member, 'state', 'released', 'key', R('HGET', ikey(P, 'keys', member), seq) or '', 'lease', lease })
-      end
-    end
-  end
+  release_reader_leases(P, env, member, cur[6])
 end
 local state = same and R('HGET', ck, 'state') or 'idle'
 R('DEL', ck)

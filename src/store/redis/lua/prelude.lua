@@ -72,6 +72,25 @@ local function ikey(P, part, member)
   return P .. 'i:' .. part .. ':' .. member
 end
 
+-- Gives back every hand-out lease `member`'s reader `token` holds: the entries go back to unread at
+-- once (a 'delivery released' event for each still unread), for a clean release (release-reader.lua)
+-- and a takeover (claim-reader.lua) alike.
+local function release_reader_leases(P, env, member, token)
+  local takenk = ikey(P, 'taken', member)
+  local flat = R('HGETALL', takenk)
+  for i = 1, #flat, 2 do
+    local seq, lease = flat[i], flat[i + 1]
+    local lk = P .. 'lease:' .. lease
+    if R('HGET', lk, 'reader') == token then
+      R('HDEL', takenk, seq)
+      R('DEL', lk)
+      if R('ZSCORE', ikey(P, 'unread', member), seq) then
+        emit(P, { 'h', env, 'kind', 'delivery', 'to', member, 'state', 'released', 'key', R('HGET', ikey(P, 'keys', member), seq) or '', 'lease', lease })
+      end
+    end
+  end
+end
+
 local function mkey(P, name)
   return P .. 'm:' .. name
 end

@@ -10,19 +10,7 @@ local P = gen_prefix(base)
 if not P then return fail('TEAM_NOT_FOUND') end
 local ck = P .. 'c:' .. member
 if R('HGET', ck, 'token') ~= token then return done(base, { '0' }) end
-local takenk = ikey(P, 'taken', member)
-local flat = R('HGETALL', takenk)
-for i = 1, #flat, 2 do
-  local seq, lease = flat[i], flat[i + 1]
-  local lk = P .. 'lease:' .. lease
-  if R('HGET', lk, 'reader') == token then
-    R('HDEL', takenk, seq)
-    R('DEL', lk)
-    if R('ZSCORE', ikey(P, 'unread', member), seq) then
-      emit(P, { 'h', env, 'kind', 'delivery', 'to', member, 'state', 'released', 'key', R('HGET', ikey(P, 'keys', member), seq) or '', 'lease', lease })
-    end
-  end
-end
+release_reader_leases(P, env, member, token)
 R('DEL', ck)
 R('SREM', P .. 'claims', member)
 hint('claims ' .. member)
