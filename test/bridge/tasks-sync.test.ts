@@ -30,7 +30,13 @@ const tasksDir = (root: string) => join(root, 'tasks', TEAM);
 /** A root's board as Claude Code reads it: every `<id>.json`, by id. */
 async function board(root: string): Promise<Task[]> {
   const names = (await readdir(tasksDir(root)).catch(() => [] as string[])).filter((n) => /^\d+\.json$/.test(n));
-  const tasks = await Promise.all(names.map(async (n) => JSON.parse(await readFile(join(tasksDir(root), n), 'utf8')) as Task));
+  // A file the bridge deletes between the listing and the read is not on the board (CI saw ENOENT).
+  const read = async (n: string) => readFile(join(tasksDir(root), n), 'utf8').catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return undefined;
+    throw err;
+  });
+  const texts = await Promise.all(names.map(read));
+  const tasks = texts.filter((t): t is string => t !== undefined).map((t) => JSON.parse(t) as Task);
   return tasks.sort((x, y) => Number(x.id) - Number(y.id));
 }
 

@@ -36,6 +36,12 @@ export const dashboardCommand: CommandModule<GlobalArgs, DashboardArgs> = {
     const { isLoopback } = await import('../../dashboard/auth.js');
     const { storeLabel } = await import('../../dashboard/label.js');
     const host = a.host ?? '127.0.0.1';
+    // Listening for SIGINT/SIGTERM before the URL is printed: stopped the moment it is read, the
+    // dashboard closes cleanly instead of dying by the signal.
+    const stopped = new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
     const d = await startDashboard({ stores: target.root, team: target.team, host, port: a.port, as: a.as, storeLabel: storeLabel(target.root.selection) });
     if (!isLoopback(host)) writeStderr(`mailroom dashboard: listening on ${host}, reachable from other machines. Every request must present the URL's token; share it only with your team, and prefer an SSH tunnel to 127.0.0.1.\n`);
     emit(a.json, { url: d.url, port: d.port, team: target.team }, () => [`mailroom dashboard: team ${target.team} at ${d.url}`, '(Ctrl-C stops it.)']);
@@ -44,10 +50,7 @@ export const dashboardCommand: CommandModule<GlobalArgs, DashboardArgs> = {
       const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
       spawn(opener, [d.url], { stdio: 'ignore', detached: true }).on('error', () => writeStderr(`mailroom dashboard: could not run ${opener}; open the URL yourself.\n`)).unref();
     }
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
+    await stopped;
     await d.close();
     await target.root.close();
   },

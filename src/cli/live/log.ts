@@ -41,6 +41,8 @@ export interface LogOptions {
 /** Prints the journal; with `follow`, resolves only when stopped. */
 export async function runLog(o: LogOptions): Promise<void> {
   if (o.record && !o.follow) await recordOnce(o);
+  // With --follow, listening for SIGINT/SIGTERM before the first line (a clean exit, not death by signal).
+  const stopped = o.follow ? untilStopped() : undefined;
   let following: Following | undefined;
   if (o.follow) following = await followOrSkip(o);
   const reader = new JournalReader(o.store.team, o.team);
@@ -59,7 +61,7 @@ export async function runLog(o: LogOptions): Promise<void> {
   // A team whose config is gone has no feed to follow: its journal is re-read every second.
   const stop = following ? following.feed.subscribe((h) => (h.kind === 'events' || h.kind === 'tick') && pull()) : undefined;
   const timer = following ? undefined : setInterval(pull, 1000);
-  await untilStopped();
+  await stopped;
   stop?.();
   clearInterval(timer);
   await reading;

@@ -33,6 +33,9 @@ export interface PlainWatchOptions {
  * for good (Claude Code ended its session: the last line says so). @throws TEAM_NOT_FOUND
  */
 export async function runPlainWatch(o: PlainWatchOptions): Promise<void> {
+  // Listening for SIGINT/SIGTERM before the first line: a reader that stops us the moment it sees
+  // the ready line must get a clean exit, not the default death by signal.
+  const stopped = untilStopped();
   const print = (plain: string, json: Record<string, unknown>) => writeLine(o.json ? JSON.stringify(json) : terminalSafe(plain));
   const onError = (err: unknown) => writeStderr(`mailroom watch: ${err instanceof Error ? err.message : String(err)}\n`);
   // The same listing as `mailroom requests`, again after each update of the feed. A listing that
@@ -93,7 +96,7 @@ export async function runPlainWatch(o: PlainWatchOptions): Promise<void> {
     const e: TeamEvent = { kind: 'team', action: 'removed', final: true, ...(ended.location ? { location: ended.location } : {}) };
     print(eventLine(now, e), eventRecord(o.team, now, e));
   }
-  await Promise.race([untilStopped(), following.ended]);
+  await Promise.race([stopped, following.ended]);
   clearInterval(leaseTimer);
   offLeases();
   await following.close();
