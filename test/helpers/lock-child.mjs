@@ -10,6 +10,9 @@
 //                                               through the atomic writer and stops right before
 //                                               the rename, printing "renaming" (kill it then: a
 //                                               writer killed at the worst moment)
+//   node lock-child.mjs graceful <file> <staleMs>  listens once for SIGINT/SIGTERM first (as
+//                                               `watch` does), then takes the lock and prints
+//                                               "locked"; on the signal it releases and exits 0
 // On a MailroomError it prints "<CODE>: <message>" to stderr and exits with the CLI's exit code.
 import { open, unlink } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
@@ -30,7 +33,15 @@ const waitGo = async () => {
 };
 
 try {
-  if (mode === 'hold') {
+  if (mode === 'graceful') {
+    let lock;
+    const stop = () => void lock?.release().then(() => process.exit(0));
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    lock = await acquireLock(file, `${file}.lock`, options);
+    process.stdout.write('locked\n');
+    await new Promise(() => undefined);
+  } else if (mode === 'hold') {
     const lock = await acquireLock(file, `${file}.lock`, options);
     process.stdout.write('locked\n');
     await waitGo();

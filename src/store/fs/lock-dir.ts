@@ -56,7 +56,9 @@ export function ageMs(id: DirId): number {
 const heldAtExit = {
   locks: new Set<DirLock>(),
   add(lock: DirLock): void {
-    if (this.locks.size === 0) for (const s of SIGNALS) process.on(s, releaseOnSignal);
+    // First in line: a `once` listener added earlier (watch's stop) removes itself before the
+    // later listeners run, so a listener behind it would count itself alone and re-raise.
+    if (this.locks.size === 0) for (const s of SIGNALS) process.prependListener(s, releaseOnSignal);
     this.locks.add(lock);
   },
   delete(lock: DirLock): void {
@@ -70,7 +72,8 @@ process.on('exit', () => {
 
 /**
  * Releases every held lock, then dies of the signal as the process would have without this
- * listener. When another listener handles the signal (the runtime's graceful stop), it does nothing.
+ * listener. When another listener handles the signal (the runtime's graceful stop, watch's stop),
+ * it does nothing: it runs first ({@link heldAtExit}), so the count still includes them.
  */
 function releaseOnSignal(signal: NodeJS.Signals): void {
   if (process.listenerCount(signal) > 1) return;
