@@ -6,12 +6,13 @@
  * (src/cli/command-names.ts) either way.
  */
 import yargs from 'yargs';
-import type { CommandModule, MiddlewareFunction } from 'yargs';
+import type { CommandModule, FallbackCompletionFunction, MiddlewareFunction } from 'yargs';
 import { config as zodConfig } from 'zod';
 import { MailroomError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { reportError } from './output.js';
 import { hintScope } from '../core/text/hint-scope.js';
+import { completeNames, type NameCompletion } from './completion-names.js';
 import { checkOptionValues, type DeclaredOptions } from './option-checks.js';
 import { declaredOptionNames, findUnknownCommand, refusedWords, refusedWordsMessage, unknownCommandMessage } from './usage-hints.js';
 import { closeStores, withGlobals, type GlobalArgs } from './globals.js';
@@ -34,6 +35,23 @@ function skipHelpPreRender(parser: unknown): void {
  * `mailroom completion [bash|zsh]`: yargs prints the script for the shell in $SHELL; a shell named
  * on the command line wins (yargs reads $SHELL when the parser is made, so it is set first).
  */
+/** The words of a TAB press's line after the program's name (the shell passes `mailroom …`). */
+function completionWords(argv: readonly string[]): string[] {
+  return argv.slice(argv.indexOf('--get-yargs-completions') + 2);
+}
+
+/**
+ * A TAB press: the store's team or member names for the word (looked up before yargs runs: its
+ * completion must answer synchronously, or it goes on to validate the half-typed line), then
+ * yargs' own completions (commands, options) unless the word is an option's value.
+ */
+function completeWithNames(names: NameCompletion): FallbackCompletionFunction {
+  return (_current, _parsed, defaults, done) => {
+    if (names.valueOnly) return done(names.names);
+    defaults((_err, offered) => done([...names.names, ...(offered ?? [])]));
+  };
+}
+
 function completionShell(argv: string[]): string[] {
   const i = argv.indexOf('completion');
   const shell = i >= 0 ? argv[i + 1] : undefined;
@@ -83,11 +101,12 @@ export async function runCli(input: string[], commands: readonly CommandModule<G
     return reportError(err, input.includes('--json'), hintScope(input));
   }
   const wantsJson = argv.includes('--json');
+  const names = argv.includes('--get-yargs-completions') ? await completeNames(completionWords(argv)) : { names: [], valueOnly: false };
   const parser = withGlobals(yargs(argv))
     .scriptName('mailroom')
     .usage('$0 <command>\n\nA shared filesystem mailbox and task board for teams of AI agents (Claude Code Agent Teams format).')
     .command(commands as CommandModule<GlobalArgs, never>[])
-    .completion('completion', 'Print a shell completion script: mailroom completion [bash|zsh] >> ~/.bashrc (or ~/.zshrc)')
+    .completion('completion', 'Print a shell completion script: mailroom completion [bash|zsh] >> ~/.bashrc (or ~/.zshrc)', completeWithNames(names))
     .middleware(optionChecks)
     .example('$0 team create demo', 'Create team "demo" in ~/.mailroom (or $MAILROOM_ROOT)')
     .example('$0 watch --claude', "Watch Claude Code's own team live")

@@ -14,7 +14,7 @@ export type HintScope = readonly string[];
 
 
 /** The value of `--name value` or `--name=value` in `argv` (the last one wins, as yargs does); stops at `--`. */
-function optionValue(argv: readonly string[], name: string): string | undefined {
+export function optionValue(argv: readonly string[], name: string): string | undefined {
   let value: string | undefined;
   for (let i = 0; i < argv.length && argv[i] !== '--'; i++) {
     const arg = argv[i] as string;

@@ -1,0 +1,73 @@
+/**
+ * A TAB press offers the store's names (issue 23 item 7): teams after `--team` and in `watch`,
+ * `team show`; members after `--as` and in `team send <to>`, `inbox`; in the store the typed line
+ * selects (`--root`), through the real CLI as the shell script calls it (`mailroom` first).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nameKind } from '../../src/cli/completion-names.js';
+import { runCli } from '../helpers/cli.js';
+import { cleanEnv } from '../helpers/store-files.js';
+import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+
+let tmp: TempDir;
+const env = () => cleanEnv({ HOME: `${tmp.path}/home` });
+
+/** What the shell would offer for the line's last word. */
+async function tab(...words: string[]): Promise<string[]> {
+  const run = await runCli(['--get-yargs-completions', 'mailroom', ...words], env());
+  expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+  return run.stdout.split('\n').filter(Boolean);
+}
+
+beforeAll(async () => {
+  tmp = await makeTempDir('mailroom completion ');
+  for (const args of [['team', 'create', 'demo'], ['team', 'create', 'other'], ['--team', 'demo', 'team', 'spawn', 'alice'], ['--team', 'demo', 'team', 'spawn', 'alfred']]) {
+    const run = await runCli(['--root', tmp.path, ...args], env());
+    expect(run.code).toBe(0);
+  }
+});
+afterAll(() => tmp.cleanup());
+
+describe('completion of names', () => {
+  it('offers the teams after --team (names only) and in watch / team show (before the options)', async () => {
+    expect(await tab('--root', tmp.path, '--team', '')).toEqual(['demo', 'other']);
+    expect(await tab('--root', tmp.path, '--team', 'd')).toEqual(['demo']);
+    const watch = await tab('--root', tmp.path, 'watch', '');
+    expect(watch.slice(0, 2)).toEqual(['demo', 'other']);
+    expect(watch).toContain('--json');
+    expect((await tab('--root', tmp.path, 'team', 'show', 'o')).slice(0, 1)).toEqual(['other']);
+  });
+
+  it("offers the team's members for team send <to>, inbox and --as", async () => {
+    expect(await tab('--root', tmp.path, '--team', 'demo', 'team', 'send', 'al')).toEqual(['alfred', 'alice']);
+    expect((await tab('--root', tmp.path, '--team', 'demo', 'inbox', '')).slice(0, 3)).toEqual(['alfred', 'alice', 'team-lead']);
+    expect(await tab('--root', tmp.path, '--team', 'demo', 'inbox', '--as', 'team')).toEqual(['team-lead']);
+  });
+
+  it('offers no names for a message text, and none (no error) where the team cannot be chosen', async () => {
+    expect(await tab('--root', tmp.path, '--team', 'demo', 'team', 'send', 'alice', 'al')).toEqual([]);
+    // two teams and no --team: which members? none offered, nothing printed on the terminal
+    expect(await tab('--root', tmp.path, 'team', 'send', 'al')).toEqual([]);
+    expect(await tab('--root', `${tmp.path}/nothing-here`, '--team', '')).toEqual([]);
+  });
+
+  it('still offers the commands', async () => {
+    expect(await tab('--root', tmp.path, 'team', '')).toEqual(expect.arrayContaining(['create', 'send', 'show']));
+  });
+});
+
+describe('nameKind', () => {
+  it.each([
+    [['--team', ''], 'team'],
+    [['watch', ''], 'team'],
+    [['--root', '/x', 'log', 'd'], 'team'],
+    [['team', 'send', ''], 'member'],
+    [['--team', 'demo', 'team', 'ask', 'b'], 'member'],
+    [['inbox', '--as', ''], 'member'],
+    [['team', 'send', 'bob', ''], undefined],
+    [['team', ''], undefined],
+    [['team', 'send', '--'], undefined],
+  ] as const)('%j → %s', (words, kind) => {
+    expect(nameKind(words)).toBe(kind);
+  });
+});
