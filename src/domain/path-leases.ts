@@ -131,7 +131,7 @@ export function planAcquire(doc: PathLeaseDoc, req: AcquireRequest, holders: (na
 /** LEASE_HELD naming each conflicting lease. */
 export function leaseHeld(conflicts: readonly PathLease[], now: number): MailroomError {
   const lines = conflicts.map((l) => `${l.holder} holds ${l.shared ? 'a shared' : 'an exclusive'} lease ${l.id} on ${l.paths.join(', ')}${l.reason ? ` (${reasonText(l.reason)})` : ''}, until ${new Date(l.expiresAt).toISOString()}${l.expiresAt > now ? '' : ' or while its runtime beats'}`);
-  return new MailroomError('LEASE_HELD', `${lines.join('; ')}. Ask the holder (mailroom team send ${conflicts[0]!.holder} …), wait for the release, or as the lead take it over with --force.`, {
+  return new MailroomError('LEASE_HELD', `${lines.join('; ')}. Ask the holder (\`mailroom team send ${conflicts[0]!.holder} …\`), wait for the release, or as the lead take it over with --force.`, {
     details: { holders: conflicts.map((l) => ({ id: l.id, holder: l.holder, paths: l.paths, reason: l.reason, expiresAt: l.expiresAt })) },
   });
 }

@@ -45,7 +45,7 @@ export const agentCommand: CommandModule<GlobalArgs, AgentArgs> = {
       .example("$0 agent reviewer --model 'command:claude -p'", 'Claude Code as the model of teammate reviewer') as Argv<AgentArgs>,
   handler: async (a) => {
     const name = a.name ?? a.as;
-    if (name === undefined) throw new MailroomError('USAGE', 'Name the member to run: mailroom agent <name> (or --as <name>). Run with --help for usage.');
+    if (name === undefined) throw new MailroomError('USAGE', 'Name the member to run: `mailroom agent <name>` (or --as <name>). Run with --help for usage.');
     if (a.name !== undefined && a.as !== undefined && a.name !== a.as) throw new MailroomError('USAGE', `Give the member once: "${a.name}" and --as ${a.as} name different members. Run with --help for usage.`);
     const { runAgentProcess } = await import('../../runtime/process/agent.js');
     const target = await teamTarget(a);

@@ -125,7 +125,7 @@ async function git(args: string[]): Promise<string> {
     return execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (err) {
     const said = String((err as { stderr?: unknown }).stderr ?? (err as Error).message).trim().split('\n')[0];
-    throw new MailroomError('USAGE', `lease guard works inside a git repository, and git said: ${said} (in ${process.cwd()}). Run it from the repository (it is meant as its pre-commit hook: mailroom lease guard --install).`, { details: { cwd: process.cwd(), git: args.join(' ') } });
+    throw new MailroomError('USAGE', `lease guard works inside a git repository, and git said: ${said} (in ${process.cwd()}). Run it from the repository (it is meant as its pre-commit hook: \`mailroom lease guard --install\`).`, { details: { cwd: process.cwd(), git: args.join(' ') } });
   }
 }
 

@@ -107,6 +107,6 @@ function incomplete(report: RunReport, scope: string): MailroomError {
 async function teamFileOf(a: RunArgs): Promise<string> {
   if (a.example && a.file !== undefined) throw new MailroomError('USAGE', `Give a team file or --example, not both (got ${a.file} and --example).`);
   if (a.example) return (await import('../../runtime/run/example.js')).EXAMPLE_TEAM_FILE;
-  if (a.file === undefined || a.file === '') throw new MailroomError('USAGE', 'Give a team file to run (mailroom run team.yaml), or --example for the demo team shipped with mailroom.');
+  if (a.file === undefined || a.file === '') throw new MailroomError('USAGE', 'Give a team file to run (`mailroom run team.yaml`), or --example for the demo team shipped with mailroom.');
   return a.file;
 }

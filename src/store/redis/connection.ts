@@ -152,7 +152,7 @@ export class RedisConnection {
   full(cause: unknown): MailroomError {
     return new MailroomError(
       'STORE_FULL',
-      `The Redis store at ${this.location} is full (maxmemory reached; with maxmemory-policy noeviction it refuses writes, and nothing was changed). Give it more memory (redis-cli CONFIG SET maxmemory <bytes>, or 0 for no limit), or free space: delete finished teams (mailroom team delete) and archive or dead-letter old mail, then retry.`,
+      `The Redis store at ${this.location} is full (maxmemory reached; with maxmemory-policy noeviction it refuses writes, and nothing was changed). Give it more memory (redis-cli CONFIG SET maxmemory <bytes>, or 0 for no limit), or free space: delete finished teams (\`mailroom team delete <team>\`) and archive or dead-letter old mail, then retry.`,
       { cause, details: { location: this.location } },
     );
   }
