@@ -3,9 +3,11 @@
 // `node -e 0`; Redis `team create` and `team spawn --backend process` (goal under 1 s); and
 // `team ask` to a running process agent (it must exit as soon as it prints the reply) against
 // `team send` plus one `inbox` poll; a `rediss://` URL aimed at the plain port, until it fails
-// (goal under 1 s). Starts its own redis-server.
+// (goal under 1 s); a completion request (goal under 1 s); the watch screen's first frame in a
+// real terminal (tmux; goal under 1 s). Starts its own redis-server.
 import { spawn } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median, timeNode } from './lib/stats.mjs';
@@ -77,7 +79,78 @@ export default async function verbsBench(ctx) {
     await redis.stop();
   }
   rows.push(...(await askRows(ctx, env, runs)));
+  rows.push(...(await completionRows(ctx, env, runs)));
+  rows.push(...(await watchScreenRows(ctx, env, ctx.quick ? 3 : 8)));
   return rows;
+}
+
+/** A TAB press as the bash script makes it (`team send <TAB>`: the team's member names), against `node -e 0`. */
+async function completionRows(ctx, env, runs) {
+  const root = await ctx.tempRoot();
+  await mailroom(['--root', root, 'team', 'create', 'demo'], env);
+  for (const name of ['alice', 'bob', 'carol']) await mailroom(['--root', root, 'team', 'spawn', name], env);
+  const tab = [BIN, '--get-yargs-completions', 'mailroom', '--root', root, 'team', 'send', ''];
+  const out = await mailroom(tab.slice(1), env);
+  if (!out.includes('alice')) throw new Error(`completion offered no member names: ${out}`);
+  const press = [];
+  const bare = [];
+  for (let i = 0; i < runs; i++) {
+    press.push(await timeNode(tab, env));
+    bare.push(await timeNode(['-e', '0']));
+  }
+  ctx.log(`completion: TAB ${median(press).toFixed(0)} ms; node -e 0 ${median(bare).toFixed(0)} ms`);
+  return [{ metric: 'a completion request (`team send <TAB>`, offering the member names), wall time', note: `median of ${runs}`, value: median(press), unit: 'ms', baseline: { label: '`node -e 0`', value: median(bare) }, goal: '< 1 000 ms' }];
+}
+
+/**
+ * The watch screen in a real terminal (tmux, 120×40): process start → the first frame showing the
+ * team's header, against a node process in the same terminal printing one line. The pane is read
+ * every 10 ms, so both figures carry the same polling error.
+ */
+async function watchScreenRows(ctx, env, runs) {
+  const { execFileSync } = await import('node:child_process');
+  try {
+    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
+  } catch {
+    throw new Error('the watch-screen row needs tmux: apt-get install -y tmux');
+  }
+  const root = await ctx.tempRoot();
+  await mailroom(['--root', root, 'team', 'create', 'demo'], env);
+  await mailroom(['--root', root, 'team', 'spawn', 'alice'], env);
+  // A short socket path: a unix socket's path is limited to ~107 bytes, a bench temp dir can be longer.
+  // One server per pane: a new session on a server still shutting down fails.
+  let panes = 0;
+  let socket = '';
+  const tmux = (...args) => execFileSync('tmux', ['-S', socket, ...args], { encoding: 'utf8', env: { ...env, TERM: 'xterm-256color' } });
+  const shellQuote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
+  /** ms from starting `command` in a fresh 120×40 pane to `text` on its screen. */
+  const untilShown = async (command, text) => {
+    socket = join(tmpdir(), `mailroom-bench-${process.pid}-${panes++}.sock`);
+    const start = performance.now();
+    tmux('new-session', '-d', '-s', 'bench', '-x', '120', '-y', '40', command);
+    try {
+      for (;;) {
+        if (tmux('capture-pane', '-p', '-t', 'bench').includes(text)) return performance.now() - start;
+        if (performance.now() - start > 30_000) throw new Error(`"${text}" not shown within 30 s by: ${command}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    } finally {
+      tmux('kill-server');
+      await rm(socket, { force: true });
+    }
+  };
+  const envPrefix = `MAILROOM_COMPILE_CACHE=${shellQuote(env.MAILROOM_COMPILE_CACHE)}`;
+  const watch = `${envPrefix} ${shellQuote(process.execPath)} ${shellQuote(BIN)} --root ${shellQuote(root)} watch demo`;
+  const bare = `${shellQuote(process.execPath)} -e ${shellQuote("console.log('ready'); setTimeout(() => {}, 60000)")}`;
+  await untilShown(watch, 'alice'); // fills the compile cache of the watch bundle
+  const screen = [];
+  const base = [];
+  for (let i = 0; i < runs; i++) {
+    screen.push(await untilShown(watch, 'alice'));
+    base.push(await untilShown(bare, 'ready'));
+  }
+  ctx.log(`watch screen: first frame ${median(screen).toFixed(0)} ms; node printing a line ${median(base).toFixed(0)} ms`);
+  return [{ metric: '`mailroom watch` screen in a terminal (tmux 120×40), process start → first frame with the roster', note: `median of ${runs}`, value: median(screen), unit: 'ms', baseline: { label: 'node printing one line in the same terminal', value: median(base) }, goal: '< 1 000 ms' }];
 }
 
 /** `team ask` to a running process agent whose scripted model answers each question, against `team send` + one `inbox`. */
