@@ -105,4 +105,17 @@ describe('npm pack → npm install -g --prefix <empty dir> → mailroom', () => 
     expect(completion.code, completion.stderr).toBe(0);
     expect(completion.stdout).toContain('mailroom');
   }, 120_000);
+
+  it('runs README\'s "A team from the shell" block, line by line as written, with the installed mailroom on PATH', async () => {
+    const readme = await readFile(join(REPO, 'README.md'), 'utf8');
+    const block = /## A team from the shell\n+```sh\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(block, 'README has a "## A team from the shell" sh block').toBeDefined();
+    const shellRoot = join(tmp.path, 'readme-root');
+    // The block's own root (/tmp/mr) becomes a temp dir; everything else runs as printed.
+    const script = `set -e\n${(block as string).replaceAll('/tmp/mr', shellRoot)}`;
+    const env = cleanEnv({ PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}`, HOME: join(tmp.path, 'home'), MAILROOM_COMPILE_CACHE: cache });
+    const shell = await run('sh', ['-c', script], { cwd: elsewhere, env });
+    expect(shell.code, shell.stderr).toBe(0);
+    expect(shell.stdout).toContain('Start with the 2024 survey'); // the closing `cat` of alice's inbox file
+  }, 120_000);
 });
