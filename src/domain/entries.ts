@@ -37,7 +37,8 @@ export function assignTimestamps(existing: readonly InboxEntry[], incoming: read
     let at = Math.max(timeOf(entry), latest);
     if (Number.isFinite(at) && at !== timeOf(entry)) entry.timestamp = new Date(at).toISOString();
     while (taken.has(tripleKey(entry))) {
-      at = timeOf(entry) + 1;
+      // An unparseable timestamp (a foreign entry copied in) that collides gets a valid one.
+      at = Number.isFinite(timeOf(entry)) ? timeOf(entry) + 1 : 0;
       entry.timestamp = new Date(at).toISOString();
     }
     taken.add(tripleKey(entry));

@@ -33,6 +33,15 @@ describe('assignTimestamps', () => {
   });
 });
 
+describe('assignTimestamps on a foreign entry', () => {
+  it('a colliding entry whose timestamp does not parse gets a valid one (it threw RangeError: Invalid time value)', () => {
+    const existing: InboxEntry[] = [{ from: 'a', text: 'x', timestamp: 'not a time' }];
+    const incoming: InboxEntry[] = [{ from: 'a', text: 'x', timestamp: 'not a time' }];
+    assignTimestamps(existing, incoming);
+    expect(incoming[0]!.timestamp).toBe('1970-01-01T00:00:00.000Z');
+  });
+});
+
 describe('selectTake', () => {
   it('hands every unread entry out exactly once over takes and acknowledgements, never one a live lease holds', () => {
     fc.assert(
