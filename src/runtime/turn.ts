@@ -11,7 +11,7 @@ import { withheldLeadOnly } from './delivery/lead-only.js';
 import type { InboxEntry } from '../protocol/inbox.js';
 import { CONTROL_TYPES } from '../protocol/signature.js';
 import { wrapMessages } from './delivery/wrap.js';
-import type { Mailbox } from './delivery/mailbox.js';
+import type { Delivery, Mailbox } from './delivery/mailbox.js';
 import type { Conversation } from './conversation.js';
 import type { ContentBlock, Model, ModelRequest, ModelResponse, ToolUseBlock } from './models/types.js';
 import { loadSystemPrompt } from './prompt.js';
@@ -71,10 +71,20 @@ export async function runTurn(conversation: Conversation, deps: TurnDeps): Promi
 /** Delivers unread messages, makes one model call, records the reply. `undefined`: nothing to send. */
 async function step(conversation: Conversation, deps: TurnDeps): Promise<ModelResponse | undefined> {
   const { store, team, name, lead, cwd, signal } = deps.tools;
-  // The take and the system prompt's reads do not depend on each other: both at once.
-  const [taken, prompt] = await Promise.allSettled([deps.mailbox.take(), loadSystemPrompt(store.team, team, name)]);
-  if (taken.status === 'rejected') throw taken.reason;
-  const delivery = taken.value;
+  // The system prompt's reads (config, board) run beside the take and the checks of what it took
+  // (the guard reads the team's trust): nothing of one depends on the other, and a woken
+  // teammate's request goes out one store read sooner (issue 24: delivery latency).
+  const prompt: Promise<PromiseSettledResult<string>> = loadSystemPrompt(store.team, team, name).then(
+    (value) => ({ status: 'fulfilled', value }),
+    (reason: unknown) => ({ status: 'rejected', reason }),
+  );
+  let delivery: Delivery;
+  try {
+    delivery = await deps.mailbox.take();
+  } catch (err) {
+    await prompt; // settled either way: no read left running behind a failed step
+    throw err;
+  }
   // In a signed team a message that fails verification is not obeyed: it is consumed (read) but never shown to the model.
   const guard = new ControlGuard({ root: store, team }, name);
   const { refused, unverified } = await guardEntries(deps, guard, delivery.entries);
@@ -91,8 +101,9 @@ async function step(conversation: Conversation, deps: TurnDeps): Promise<ModelRe
   conversation.flush();
   let response: ModelResponse;
   try {
-    if (prompt.status === 'rejected') throw prompt.reason;
-    const request: ModelRequest = { system: prompt.value, messages: conversation.messages, tools: teamToolSpecs(deps.tools), signal, teammate: { team, name, lead, cwd } };
+    const system = await prompt;
+    if (system.status === 'rejected') throw system.reason;
+    const request: ModelRequest = { system: system.value, messages: conversation.messages, tools: teamToolSpecs(deps.tools), signal, teammate: { team, name, lead, cwd } };
     deps.onRequest?.(request);
     response = await deps.model.call(request);
   } catch (err) {
