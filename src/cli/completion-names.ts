@@ -6,7 +6,13 @@
  * `--claude`); a store that cannot be read completes no names, never an error on the terminal.
  */
 import { optionValue } from '../core/text/hint-scope.js';
-import { openStore, teamTarget, type GlobalArgs } from './globals.js';
+import { checkSelectionFlags } from './option-checks.js';
+import type { GlobalArgs } from './globals.js';
+import { openStores, resolveSelection } from '../store/open.js';
+import type { Stores } from '../store/selection.js';
+
+/** Deadline of a TAB press's store calls (ms): a stalled store offers no names rather than a frozen prompt. */
+export const COMPLETION_STORE_TIMEOUT_MS = 1_000;
 
 /** What a word being completed names. */
 export type NameKind = 'team' | 'member';
@@ -56,7 +62,8 @@ export interface NameCompletion {
 /**
  * The names to offer for the last word of `words` (the line after `mailroom`) in the store that
  * line selects, matching what is typed so far, sorted; none when the word is no name or the store
- * cannot be read (it is closed by the CLI's `closeStores`).
+ * cannot be read. The store is opened quietly (a warning would land in the middle of the typed
+ * line), with a {@link COMPLETION_STORE_TIMEOUT_MS} deadline, and closed before returning.
  */
 export async function completeNames(words: readonly string[]): Promise<NameCompletion> {
   const kind = nameKind(words);
@@ -64,11 +71,17 @@ export async function completeNames(words: readonly string[]): Promise<NameCompl
   if (kind === undefined) return { names: [], valueOnly };
   const typed = words.at(-1) ?? '';
   const args = selectionOf(words);
+  let stores: Stores | undefined;
   try {
-    const names = kind === 'team' ? await teamNames(args) : await memberNames(args);
+    checkSelectionFlags(args);
+    const quiet = () => undefined;
+    stores = await openStores(resolveSelection({ store: args.store, root: args.root, claude: args.claude }), { lock: { onWarning: quiet }, onWarning: quiet, allowVolatile: true, storeTimeoutMs: COMPLETION_STORE_TIMEOUT_MS });
+    const names = kind === 'team' ? await teamNames(stores) : await memberNames(stores, args.team);
     return { names: names.filter((n) => n.startsWith(typed) && !/\s/.test(n)).sort(), valueOnly };
   } catch {
     return { names: [], valueOnly }; // no store, no team, several teams without --team: nothing to offer, nothing to print
+  } finally {
+    await stores?.close().catch(() => undefined);
   }
 }
 
@@ -79,12 +92,13 @@ function selectionOf(words: readonly string[]): GlobalArgs {
   return { store: optionValue(before, 'store'), root: optionValue(before, 'root'), team: optionValue(before, 'team'), ...(claude ? { claude } : {}) };
 }
 
-async function teamNames(args: GlobalArgs): Promise<string[]> {
+async function teamNames(root: Stores): Promise<string[]> {
   const { listTeams } = await import('../core/teams/team-lifecycle.js');
-  return listTeams({ root: await openStore(args) });
+  return listTeams({ root });
 }
 
-async function memberNames(args: GlobalArgs): Promise<string[]> {
-  const { configOf } = await import('../core/teams/known-config.js');
-  return (await configOf(await teamTarget(args))).members.map((m) => m.name);
+async function memberNames(root: Stores, team: string | undefined): Promise<string[]> {
+  const [{ resolveTeam }, { configOf }] = await Promise.all([import('../core/teams/team-lifecycle.js'), import('../core/teams/known-config.js')]);
+  const resolved = await resolveTeam({ root, team, envTeam: process.env.MAILROOM_TEAM });
+  return (await configOf({ root, team: resolved })).members.map((m) => m.name);
 }

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nameKind } from '../../src/cli/completion-names.js';
 import { runCli } from '../helpers/cli.js';
+import { startRedis } from '../helpers/redis-server.js';
 import { cleanEnv } from '../helpers/store-files.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 
@@ -53,6 +54,22 @@ describe('completion of names', () => {
 
   it('still offers the commands', async () => {
     expect(await tab('--root', tmp.path, 'team', '')).toEqual(expect.arrayContaining(['create', 'send', 'show']));
+  });
+});
+
+describe('completion on a Redis store', () => {
+  it('offers the members without printing the volatile-store warning into the typed line, and nothing once the server is stopped', async () => {
+    const redis = await startRedis(); // no persistence: a command would warn about it on stderr
+    try {
+      const on = ['--store', redis.url, '--root', tmp.path];
+      expect((await runCli([...on, 'team', 'create', 'rt', '--allow-volatile'], env())).code).toBe(0);
+      expect((await runCli([...on, '--team', 'rt', 'team', 'spawn', 'zed', '--allow-volatile'], env())).code).toBe(0);
+      expect(await tab(...on, '--team', 'rt', 'team', 'send', 'z')).toEqual(['zed']);
+      await redis.kill();
+      expect(await tab(...on, '--team', 'rt', 'team', 'send', 'z')).toEqual([]);
+    } finally {
+      await redis.stop();
+    }
   });
 });
 
