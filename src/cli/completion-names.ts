@@ -65,24 +65,60 @@ export interface NameCompletion {
  * cannot be read. The store is opened quietly (a warning would land in the middle of the typed
  * line), with a {@link COMPLETION_STORE_TIMEOUT_MS} deadline, and closed before returning.
  */
-export async function completeNames(words: readonly string[]): Promise<NameCompletion> {
-  const kind = nameKind(words);
-  const valueOnly = ['--team', ...MEMBER_OPTIONS].includes(words.at(-2) ?? '');
+export async function completeNames(shellWords: readonly string[]): Promise<NameCompletion> {
+  const { words, lastJoined } = rejoinWords(shellWords);
+  // `--team=d` as one word: its value is completed; zsh replaces the whole word, bash only what
+  // follows the `=` (its script filters by its current word, the `=` itself after `--team=`, so
+  // there bash offers nothing).
+  const valueForm = /^(--(?:team|as|from))=(.*)$/s.exec(words.at(-1) ?? '');
+  const line = valueForm ? [...words.slice(0, -1), valueForm[1] as string, valueForm[2] as string] : words;
+  const prefix = valueForm && !lastJoined ? `${valueForm[1]}=` : '';
+  const kind = nameKind(line);
+  const valueOnly = ['--team', ...MEMBER_OPTIONS].includes(line.at(-2) ?? '');
   if (kind === undefined) return { names: [], valueOnly };
-  const typed = words.at(-1) ?? '';
-  const args = selectionOf(words);
+  const typed = line.at(-1) ?? '';
+  const args = selectionOf(line);
   let stores: Stores | undefined;
   try {
     checkSelectionFlags(args);
     const quiet = () => undefined;
     stores = await openStores(resolveSelection({ store: args.store, root: args.root, claude: args.claude }), { lock: { onWarning: quiet }, onWarning: quiet, allowVolatile: true, storeTimeoutMs: COMPLETION_STORE_TIMEOUT_MS });
     const names = kind === 'team' ? await teamNames(stores) : await memberNames(stores, args.team);
-    return { names: names.filter((n) => n.startsWith(typed) && !/\s/.test(n)).sort(), valueOnly };
+    return { names: names.filter((n) => n.startsWith(typed) && !/\s/.test(n)).sort().map((n) => prefix + n), valueOnly };
   } catch {
     return { names: [], valueOnly }; // no store, no team, several teams without --team: nothing to offer, nothing to print
   } finally {
     await stores?.close().catch(() => undefined);
   }
+}
+
+/** A typed line's words as typed, from the shell's words, and whether the last one was rejoined. */
+export interface RejoinedWords {
+  words: string[];
+  lastJoined: boolean;
+}
+
+/**
+ * Undoes bash's split of the line at COMP_WORDBREAKS (`=` and `:` by default; the yargs script
+ * passes COMP_WORDS as they are): `--root`, `=`, `/x` is `--root=/x`, and `redis`, `:`, `//h`, `:`,
+ * `6379` is `redis://h:6379`. zsh passes words unsplit; a lone `=` or `:` word is taken as a break.
+ */
+export function rejoinWords(shellWords: readonly string[]): RejoinedWords {
+  const words: string[] = [];
+  let glue = false;
+  let lastJoined = false;
+  for (const word of shellWords) {
+    const isBreak = (word === '=' || word === ':') && words.length > 0;
+    if (isBreak || glue) {
+      words[words.length - 1] += word;
+      lastJoined = true;
+    } else {
+      words.push(word);
+      lastJoined = false;
+    }
+    glue = isBreak;
+  }
+  return { words, lastJoined };
 }
 
 /** The store- and team-selecting options of a typed line. */

@@ -57,6 +57,22 @@ describe('completion of names', () => {
   });
 });
 
+describe('completion of a line bash split at = and :', () => {
+  // bash's COMP_WORDS breaks words at COMP_WORDBREAKS (= and : by default), and the script passes
+  // them as they are: `--root=/x` arrives as `--root`, `=`, `/x`, and `redis://h:1` as `redis`, `:`, `//h`, `:`, `1`.
+  it('reads --root=dir and --team=name typed with = and completes the value after --team= (bash: the part after =)', async () => {
+    expect((await tab('--root', '=', tmp.path, 'watch', '')).slice(0, 2)).toEqual(['demo', 'other']);
+    expect(await tab('--root', '=', tmp.path, '--team', '=', 'demo', 'team', 'send', 'al')).toEqual(['alfred', 'alice']);
+    expect(await tab('--root', '=', tmp.path, '--team', '=', 'd')).toEqual(['demo']);
+    expect(await tab('--root', '=', tmp.path, '--team=demo', '--as', '=', 'al')).toEqual(['alfred', 'alice']);
+  });
+
+  it('completes --team=<prefix> typed as one word (zsh) with the whole word', async () => {
+    expect(await tab('--root', tmp.path, '--team=d')).toEqual(['--team=demo']);
+    expect(await tab('--root', tmp.path, '--team=demo', '--as=al')).toEqual(['--as=alfred', '--as=alice']);
+  });
+});
+
 describe('completion on a Redis store', () => {
   it('offers the members without printing the volatile-store warning into the typed line, and nothing once the server is stopped', async () => {
     const redis = await startRedis(); // no persistence: a command would warn about it on stderr
@@ -65,6 +81,10 @@ describe('completion on a Redis store', () => {
       expect((await runCli([...on, 'team', 'create', 'rt', '--allow-volatile'], env())).code).toBe(0);
       expect((await runCli([...on, '--team', 'rt', 'team', 'spawn', 'zed', '--allow-volatile'], env())).code).toBe(0);
       expect(await tab(...on, '--team', 'rt', 'team', 'send', 'z')).toEqual(['zed']);
+      // the URL as bash passes it, split at each ':'
+      const [scheme, ...rest] = redis.url.split(':');
+      const split = [scheme as string, ...rest.flatMap((part) => [':', part])];
+      expect(await tab('--store', ...split, '--root', tmp.path, '--team', 'rt', 'team', 'send', 'z')).toEqual(['zed']);
       await redis.kill();
       expect(await tab(...on, '--team', 'rt', 'team', 'send', 'z')).toEqual([]);
     } finally {
