@@ -103,7 +103,8 @@ export async function runTeammate(options: TeammateOptions): Promise<TeammateExi
     signal,
   };
   try {
-    const own = options.feed ? undefined : await TeamFeed.open(stores, options.team, { pollMs: options.pollMs });
+    // Its own feed hints no reader claims: nothing a teammate waits for is presence, and every member's beat would wake it (issue 24 item 3).
+    const own = options.feed ? undefined : await TeamFeed.open(stores, options.team, { pollMs: options.pollMs, claims: false });
     try {
       return await runAsTeammate(ctx, () => new TeammateLoop(ctx, { ...options, log, planMode: options.planMode ?? member.planModeRequired === true }, options.feed ?? own!, reader, member.joinedAt).run());
     } finally {

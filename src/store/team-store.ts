@@ -350,6 +350,17 @@ export interface WatchHandle {
   close(): Promise<void>;
 }
 
+/** Options of {@link TeamStore.watch}. */
+export interface WatchOptions {
+  /**
+   * Hint changes of the reader claims (`claims`; default true). False for a watcher none of whose
+   * listeners reads presence (a `mailroom agent`'s own feed, issue 24 item 3): on files the
+   * readers directory is then not watched at all, so the beat of every member (each renews its
+   * claim every 5 s) no longer wakes every other member's process.
+   */
+  claims?: boolean | undefined;
+}
+
 /** One inbox of a {@link TeamImage}. */
 export interface InboxImage {
   /** The member's name (or the name a non-member's inbox is stored under). */
@@ -649,7 +660,7 @@ export interface TeamStore {
   /** Journals events observed in the store (made by other writers, e.g. Claude Code), as given. */
   recordObserved(team: string, events: readonly TeamEventRecord[]): Promise<void>;
   /** Hints to re-read, until closed; resolves once live (every change after that is hinted; hints may coalesce). */
-  watch(team: string, listener: (hint: StoreHint) => void): Promise<WatchHandle>;
+  watch(team: string, listener: (hint: StoreHint) => void, options?: WatchOptions): Promise<WatchHandle>;
   /**
    * A cheap fingerprint of what one member's runtime re-reads on its safety-net tick (issue 24
    * item 3): on files, the `stat` of config.json, the member's inbox file, the task directory and

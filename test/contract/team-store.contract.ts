@@ -865,6 +865,26 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         }
       });
 
+      it('hints reader claims and their beats, unless the watch asks for no claims (issue 24 item 3)', async () => {
+        await withTeam('alice', 'bob');
+        const all: StoreHint[] = [];
+        const noClaims: StoreHint[] = [];
+        const watches = [await store.watch(T, (h) => all.push(h)), await store.watch(T, (h) => noClaims.push(h), { claims: false })];
+        try {
+          const claim = await store.claimReader(T, 'alice', { kind: 'agent', host: 'host-a', pid: 11, startedAt: 1_011 });
+          await store.beat(T, 'alice', claim.value.token, 'working');
+          await store.appendMessages(T, [{ to: 'bob', entry: entry('team-lead', 'hi') }]);
+          const deadline = Date.now() + 5_000;
+          const seen = () => all.some((h) => h.kind === 'claims') && [all, noClaims].every((hs) => hs.some((h) => h.kind === 'inbox' && h.member === 'bob'));
+          while (!seen() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+          expect(seen(), JSON.stringify({ all, noClaims })).toBe(true);
+          await new Promise((r) => setTimeout(r, 100)); // a late claims hint would show now
+          expect(noClaims.filter((h) => h.kind === 'claims')).toEqual([]);
+        } finally {
+          for (const w of watches) await w.close();
+        }
+      });
+
       it('finds nothing to repair in a healthy store', async () => {
         await withTeam('alice');
         await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'x') }]);

@@ -6,7 +6,7 @@
  * consume it. Hints say "re-read" and name members and task ids; they never carry data.
  */
 import type { TeamEventRecord } from '../../protocol/events.js';
-import type { Cursor, StoreHint, TeamStore, WatchHandle } from '../../store/team-store.js';
+import type { Cursor, StoreHint, TeamStore, WatchHandle, WatchOptions } from '../../store/team-store.js';
 import { teamOf, type StoreRef } from '../context.js';
 
 /** A hint from the store, or the periodic safety-net tick. */
@@ -19,6 +19,12 @@ export const DEFAULT_POLL_MS = 2_000;
 export interface FeedOptions {
   /** Safety-net tick period in ms (default {@link DEFAULT_POLL_MS}); `0`: no tick. */
   pollMs?: number | undefined;
+  /**
+   * Hint reader-claim changes (default true; {@link WatchOptions.claims}). False for a feed whose
+   * subscribers never read presence — a teammate's own feed (its waiter ignores claims hints) — so
+   * that the other members' beats do not wake it (issue 24 item 3).
+   */
+  claims?: boolean | undefined;
 }
 
 /** A listener armed for the next matching hint; `cancel()` disarms it. */
@@ -55,7 +61,7 @@ export class TeamFeed {
   /** Starts watching (once); resolves when live. */
   async start(): Promise<void> {
     if (this.closed) return;
-    this.watch ??= this.store.watch(this.team, (hint) => this.emit(hint));
+    this.watch ??= this.store.watch(this.team, (hint) => this.emit(hint), this.options.claims === false ? { claims: false } : undefined);
     try {
       await this.watch;
     } catch (err) {

@@ -6,7 +6,8 @@
  * message). The task changes are journalled (task updated, actor: the sweeper) with the message.
  *
  * Any live runtime sweeps its team (`mailroom agent`, `mailroom mcp`, an in-process host) every
- * {@link SWEEP_INTERVAL_MS}; docs/runtime.md "Dead members". Liveness is judged by the store's
+ * {@link SWEEP_INTERVAL_MS} while a claim is dead, else once the first claim could be judged, at
+ * most a grace apart ({@link startSweeper}); docs/runtime.md "Dead members". Liveness is judged by the store's
  * clock, and a sweeper that could not beat through the window declares nobody dead (issue 21 item 3). Two sweepers at once do it once: the
  * store's `unassignTasks` re-checks each task's owner and status under its lock (compare-and-set),
  * so each task goes back exactly once and only a sweeper that moved some tasks tells the lead. A
@@ -23,7 +24,7 @@ import { livenessTiming } from './liveness.js';
 
 /** How long a member stays dead before its tasks are taken back (ms): one more claim ttl, 30 s after its last beat in all. */
 export const DEAD_GRACE_MS = 15_000;
-/** How often a runtime sweeps its team (ms): once per beat interval. */
+/** How often a runtime sweeps its team at most (ms): once per beat interval (while a claim is dead; {@link startSweeper}). */
 export const SWEEP_INTERVAL_MS = 5_000;
 
 /** One dead member a sweep acted on. */
@@ -74,23 +75,38 @@ export interface SweepOptions extends TeamOptions {
  * @throws TEAM_NOT_FOUND (a team with no reader claims is swept without reading it: nothing to judge)
  */
 export async function sweepDeadMembers(options: SweepOptions): Promise<SweptMember[]> {
+  return (await sweepOnce(options)).swept;
+}
+
+/**
+ * One sweep, and how long (ms, on the store's clock) after it nobody known to it can be judged:
+ * the least, over the claims it read, of `lastBeatAt + ttlMs + grace + margin − now` (a later beat
+ * only makes that later); 0 when a claim is dead already or the sweep could not judge; Infinity
+ * when the team has no claim at all. A claim that appears after the sweep read was stamped when
+ * it landed, so it cannot be judged for at least the grace after that.
+ */
+async function sweepOnce(options: SweepOptions): Promise<{ swept: SweptMember[]; quietMs: number }> {
   const store = teamOf(options);
   const timing = livenessTiming();
   const grace = options.graceMs ?? timing.graceMs;
+  const none = (quietMs: number) => ({ swept: [], quietMs });
   // No reader claim, nobody to judge: a team no mailroom runtime ever read is swept without
   // stamping the store's clock, so a reading command on a Claude Code team writes nothing.
-  if (!options.presence && options.now === undefined && (await store.readClaims(options.team)).length === 0) return [];
+  if (!options.presence && options.now === undefined && (await store.readClaims(options.team)).length === 0) return none(Number.POSITIVE_INFINITY);
   const judge = await judgeAt(options, timing.stallBoundMs);
-  if (!judge) return [];
+  if (!judge) return none(0);
   const asked = performance.now();
   const now = judge.now;
   // The claims first: when none is dead (every idle sweep) the config is not read (issue 24 item 3).
   const claims = await store.readClaims(options.team);
-  if (!claims.some((c) => presenceOf(c.member, claims, now).state === 'dead')) return [];
+  if (!claims.some((c) => presenceOf(c.member, claims, now).state === 'dead')) {
+    const quietMs = Math.min(...claims.map((c) => c.lastBeatAt + c.ttlMs + grace + judge.marginMs - now));
+    return none(Math.max(0, quietMs));
+  }
   const config = await store.readConfig(options.team);
   // A read that itself waited longer than a beat period saw a stalled store (or a frozen sweeper):
   // the members' beats could not land either, so nobody is judged from it.
-  if (options.now === undefined && performance.now() - asked > Math.max(timing.beatMs, 1_000)) return [];
+  if (options.now === undefined && performance.now() - asked > Math.max(timing.beatMs, 1_000)) return none(0);
   const swept: SweptMember[] = [];
   for (const m of config.members) {
     if (!isTeammate(config, m)) continue;
@@ -110,7 +126,7 @@ export async function sweepDeadMembers(options: SweepOptions): Promise<SweptMemb
     const lost = leases.length > 0 ? `, ${leases.length} lease(s) released` : '';
     await sendMessage({ ...options, from: m.name, to: leadName(config), text: deadText(m.name, claim, unassigned) + lostLeasesText(leases), summary: `${m.name} is dead; ${unassigned.length} task(s) back to pending${lost}` });
   }
-  return swept;
+  return { swept, quietMs: 0 };
 }
 
 /**
@@ -141,25 +157,51 @@ export interface Sweeper {
 }
 
 /**
- * Sweeps the team at once and then every {@link SWEEP_INTERVAL_MS} (or `$MAILROOM_BEAT_MS`) until closed (an unref'd timer: it never keeps
- * the process alive). Errors are logged and retried at the next interval.
+ * Sweeps the team at once and then again and again until closed (an unref'd timer: it never keeps
+ * the process alive). Errors are logged and retried after {@link SWEEP_INTERVAL_MS}.
+ *
+ * When. Every sweep period (`intervalMs`, default {@link SWEEP_INTERVAL_MS} or `$MAILROOM_BEAT_MS`)
+ * while some claim is dead or the sweep could not judge; otherwise not before the first instant any
+ * claim it read could be judged (its last beat + its ttl + the grace, + the stall bound without a
+ * presence) and never later than one grace after this sweep (a claim that appears meanwhile is
+ * stamped when it lands, so it cannot be judged sooner). A member that beats on keeps pushing that
+ * instant back, so an idle team of live members is swept about once per grace (15 s) instead of
+ * every beat (issue 24 item 3), while a member killed right after a beat is acted on as soon as its
+ * window ends, as before.
  */
 export function startSweeper(options: SweepOptions & { log?: (line: string) => void; intervalMs?: number }): Sweeper {
-  let running = false;
-  const tick = () => {
-    if (running) return;
-    running = true;
-    sweepDeadMembers(options)
-      .then((swept) => {
-        for (const s of swept) options.log?.(`${s.name} is dead (no heartbeat since ${new Date(s.lastBeatAt).toISOString()}): unassigned ${s.unassigned.map((t) => `#${t.id}`).join(', ') || 'no task'}${s.leases.length > 0 ? `, released leases ${s.leases.map((l) => l.id).join(', ')}` : ''} and told the lead`);
-      })
-      .catch((err: unknown) => options.log?.(`could not sweep dead members (will retry): ${err instanceof Error ? err.message : String(err)}`))
-      .finally(() => (running = false));
+  const timing = livenessTiming();
+  const floorMs = options.intervalMs ?? timing.sweepMs;
+  const ceilingMs = Math.max(floorMs, options.graceMs ?? timing.graceMs);
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+  const schedule = (quietMs: number) => {
+    if (closed) return;
+    timer = setTimeout(tick, Math.min(ceilingMs, Math.max(floorMs, quietMs)));
+    timer.unref();
   };
-  const timer = setInterval(tick, options.intervalMs ?? livenessTiming().sweepMs);
-  timer.unref();
-  setImmediate(tick); // a first sweep at once: a member that died before this sweeper started is noticed now
-  return { close: () => clearInterval(timer) };
+  const tick = () => {
+    timer = undefined;
+    sweepOnce(options)
+      .then(({ swept, quietMs }) => {
+        for (const s of swept) options.log?.(`${s.name} is dead (no heartbeat since ${new Date(s.lastBeatAt).toISOString()}): unassigned ${s.unassigned.map((t) => `#${t.id}`).join(', ') || 'no task'}${s.leases.length > 0 ? `, released leases ${s.leases.map((l) => l.id).join(', ')}` : ''} and told the lead`);
+        return quietMs;
+      })
+      .catch((err: unknown) => {
+        options.log?.(`could not sweep dead members (will retry): ${err instanceof Error ? err.message : String(err)}`);
+        return 0;
+      })
+      .then(schedule);
+  };
+  // A first sweep at once: a member that died before this sweeper started is noticed now.
+  const first = setImmediate(tick);
+  return {
+    close: () => {
+      closed = true;
+      clearImmediate(first);
+      if (timer) clearTimeout(timer);
+    },
+  };
 }
 
 /**

@@ -50,6 +50,7 @@ import type {
   Transition,
   UnassignOptions,
   WatchHandle,
+  WatchOptions,
   InboxlessMember,
 } from '../team-store.js';
 import type { FsContext } from './context.js';
@@ -262,8 +263,8 @@ export class FsTeamStore implements TeamStore {
   recordObserved(team: string, events: readonly TeamEventRecord[]): Promise<void> {
     return journal.appendLines(this.ctx, team, events);
   }
-  watch(team: string, listener: (hint: StoreHint) => void): Promise<WatchHandle> {
-    return watchTeam(this.ctx, team, listener);
+  watch(team: string, listener: (hint: StoreHint) => void, options?: WatchOptions): Promise<WatchHandle> {
+    return watchTeam(this.ctx, team, listener, options);
   }
   changeStamp(team: string, member: string): Promise<string> {
     return Promise.resolve(changeStamp(this.ctx, team, member));

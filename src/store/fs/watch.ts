@@ -17,7 +17,7 @@ import { watch as fsWatch, type FSWatcher } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import { KEEP_NAME } from './atomic-write.js';
 import { pathPart } from './names.js';
-import type { StoreHint, WatchHandle } from '../team-store.js';
+import type { StoreHint, WatchHandle, WatchOptions } from '../team-store.js';
 import { ensureDir, type FsContext } from './context.js';
 import { memberNames } from './inboxes.js';
 
@@ -52,12 +52,14 @@ function classify(paths: WatchedPaths, team: string, path: string): { hint: Stor
 }
 
 /**
- * Watches config.json, the inboxes, the task list, the journal and the reader claims of `team`.
+ * Watches config.json, the inboxes, the task list, the journal and the reader claims of `team`
+ * (not the claims with `options.claims` false: the readers directory is left unwatched).
  * Resolves once every watch is open, so a change made after the promise resolves is reported.
  */
-export async function watchTeam(ctx: FsContext, team: string, listener: (hint: StoreHint) => void): Promise<WatchHandle> {
+export async function watchTeam(ctx: FsContext, team: string, listener: (hint: StoreHint) => void, options: WatchOptions = {}): Promise<WatchHandle> {
   const { layout } = ctx;
-  const dirs = [layout.teamDir(team), layout.inboxDir(team), layout.taskDir(team), layout.journalDir, layout.readerDir(team)];
+  const claims = options.claims !== false;
+  const dirs = [layout.teamDir(team), layout.inboxDir(team), layout.taskDir(team), layout.journalDir, ...(claims ? [layout.readerDir(team)] : [])];
   for (const d of dirs) await ensureDir(d);
   const roster = new Roster(ctx, team);
   await roster.refresh();
@@ -77,7 +79,7 @@ export async function watchTeam(ctx: FsContext, team: string, listener: (hint: S
   const everything = () => {
     void roster.refresh().finally(() => {
       if (closed) return;
-      for (const kind of ['config', 'task', 'events', 'claims'] as const) listener({ kind, team });
+      for (const kind of ['config', 'task', 'events', ...(claims ? (['claims'] as const) : [])] as const) listener({ kind, team });
       for (const member of roster.names()) listener({ kind: 'inbox', team, member });
     });
   };

@@ -236,8 +236,9 @@ export class RedisTeamStore implements T.TeamStore {
   recordObserved(team: string, observed: readonly TeamEventRecord[]): Promise<void> {
     return events.recordObserved(this.rc, team, observed);
   }
-  watch(team: string, listener: (hint: T.StoreHint) => void): Promise<T.WatchHandle> {
-    return this.watcher.watch(team, listener);
+  watch(team: string, listener: (hint: T.StoreHint) => void, options?: T.WatchOptions): Promise<T.WatchHandle> {
+    // Beats are published on the team's one channel: a watcher that wants no claims drops them here.
+    return this.watcher.watch(team, options?.claims === false ? (hint) => hint.kind !== 'claims' && listener(hint) : listener);
   }
 
   /**
