@@ -18,7 +18,7 @@ import { SharedIds } from './identity.js';
 import { InboxCache, type Side } from './inbox-cache.js';
 import { syncInbox } from './messages.js';
 import { syncTasks } from './tasks.js';
-import { loadState, saveState, type BridgeState } from './state.js';
+import { loadState, stateText, type BridgeState } from './state.js';
 
 /** What the bridge reports as it runs (one line each in the CLI). */
 export type BridgeStatus =
@@ -83,6 +83,8 @@ class Engine implements Bridge {
   private readonly synced = new Map<string, ReadonlySet<string>>();
   /** The state changed since it was last saved (a failed save is retried by the next step). */
   private unsaved = false;
+  /** The save in flight, if any: every later write to either store waits for it ({@link flush}). */
+  private saving: Promise<void> | undefined;
   /** Both configs as last read (re-read on a roster hint, a full step, or after a failure). */
   private cfg: { local: TeamConfig; remote: TeamConfig } | undefined;
   private waiters: Array<() => void> = [];
@@ -168,9 +170,19 @@ class Engine implements Bridge {
         this.mergeBack(work);
         this.cfg = undefined;
         this.cache.clear();
+        await this.flushOrWarn();
         this.goOffline(err);
         return;
       }
+    }
+    await this.flushOrWarn();
+  }
+
+  private async flushOrWarn(): Promise<void> {
+    try {
+      await this.flush();
+    } catch (err) {
+      this.o.onStatus?.({ kind: 'warning', message: (err as Error).message });
     }
   }
 
@@ -198,6 +210,7 @@ class Engine implements Bridge {
 
   /** One sync step over what `work` names. */
   private async step(work: Dirty): Promise<void> {
+    if (work.all || work.roster || work.tasks || !this.cfg) await this.flush();
     if (work.all || work.roster || !this.cfg) {
       this.cfg = undefined;
       const fresh = await this.configs();
@@ -228,6 +241,7 @@ class Engine implements Bridge {
         read: (side: Side) => (work.all ? store(side).readInbox(this.team, member) : this.cache.read(side, store(side), this.team, member)),
         wrote: (side: Side) => this.cache.invalidate(side, member),
         ids: this.ids,
+        beforeWrite: () => this.flush(),
       };
       const before = this.synced.get(member) ?? new Set(this.state.synced[member] ?? []);
       const r = await syncInbox(sides, before);
@@ -238,16 +252,48 @@ class Engine implements Bridge {
         this.synced.set(member, new Set(r.synced));
         this.unsaved = true;
       } else this.synced.set(member, before);
-      if (this.unsaved) await this.save();
+      // Saved while the next step reads; that step's first write waits for it (beforeWrite).
+      if (this.unsaved) this.saveSoon();
       if (r.toLocal + r.toRemote + r.readLocal + r.readRemote > 0) this.o.onStatus?.({ kind: 'synced', member, ...r });
     }
   }
 
-  /** Saves the whole state (the bridge's cursor, docs/bridge.md "Restart"). */
+  /** Saves the whole state (the bridge's cursor, docs/bridge.md "Restart") and waits for it. */
   private async save(): Promise<void> {
-    this.unsaved = true;
-    await saveState(this.o.host, this.team, this.state);
+    this.saveSoon();
+    await this.flush();
+  }
+
+  /**
+   * Starts saving the state as it is now, after any save in flight (saves land in order). Nothing
+   * is written to either store until it is done ({@link flush} before every write), so each write
+   * finds the state of every step before it saved, exactly as if the save were awaited in place;
+   * only the next step's reads overlap the fsync. A failed save leaves the state unsaved: the next
+   * step saves it again.
+   */
+  private saveSoon(): void {
+    const text = stateText(this.state);
     this.unsaved = false;
+    const prev = this.saving;
+    const next = (async () => {
+      await prev?.catch(() => undefined);
+      await this.o.host.writeBridgeState(this.team, text);
+    })();
+    next.catch(() => {
+      this.unsaved = true;
+    });
+    this.saving = next;
+  }
+
+  /** Waits for the saves in flight. @throws what the last one threw */
+  private async flush(): Promise<void> {
+    const pending = this.saving;
+    if (!pending) return;
+    try {
+      await pending;
+    } finally {
+      if (this.saving === pending) this.saving = undefined;
+    }
   }
 
   private async inboxNames(configs: { local: TeamConfig; remote: TeamConfig }): Promise<string[]> {

@@ -25,6 +25,8 @@ export interface InboxSides {
   exists(side: 'local' | 'remote'): Promise<boolean>;
   /** The shared ids of the team's entries, remembered between steps. */
   ids: SharedIds;
+  /** Called before the step's first write to either store (the bridge finishes saving its state). */
+  beforeWrite(): Promise<void>;
 }
 
 /** What one inbox sync did. */
@@ -47,6 +49,7 @@ export async function syncInbox(sides: InboxSides, synced: ReadonlySet<string>):
   const toRemote = missing(here, there, synced);
   const toLocal = missing(there, here, synced);
   const ctx = { actor: 'mailroom-bridge' };
+  if (toRemote.length + toLocal.length > 0) await sides.beforeWrite();
   if (toRemote.length > 0) {
     sides.wrote('remote');
     await remote.appendMessages(team, toRemote.map(([id, e]) => ({ to: member, entry: bridgeCopy(e, id) })), ctx);
@@ -59,6 +62,7 @@ export async function syncInbox(sides: InboxSides, synced: ReadonlySet<string>):
   for (const [id, e] of toLocal) here.add(id, bridgeCopy(e, id));
   const markRemote = await readKeys(there, here, synced, () => sides.exists('local'));
   const markLocal = await readKeys(here, there, synced, () => sides.exists('remote'));
+  if (markRemote.length + markLocal.length > 0) await sides.beforeWrite();
   if (markRemote.length > 0) sides.wrote('remote');
   if (markLocal.length > 0) sides.wrote('local');
   const readRemote = markRemote.length > 0 ? (await remote.markRead(team, member, markRemote, ctx)).value : 0;
