@@ -76,10 +76,20 @@ const inbox = (root, member) => join(root, 'teams', TEAM, 'inboxes', `${member}.
 
 export default async function bridgeBench(ctx) {
   const n = ctx.quick ? 250 : 1000;
+  // BENCH_BRIDGE_HISTORY=<h>: both measured inboxes start with h read messages (~300-byte texts),
+  // synced to B before the first send, so the cost of a step against a long history shows.
+  const history = Number(process.env.BENCH_BRIDGE_HISTORY ?? 0);
   const server = await startRedis();
   const a = await ctx.tempRoot();
   const b = await ctx.tempRoot();
   await cp(FIXTURE, join(a, 'teams'), { recursive: true });
+  if (history > 0) {
+    const t = Date.now() - 3_600_000;
+    const old = (from, tag) => Array.from({ length: history }, (_, i) => ({ from, text: `history-${tag}-${i} ${'x'.repeat(300)}`, timestamp: new Date(t + i).toISOString(), color: 'blue', read: true }));
+    await mkdir(join(a, 'teams', TEAM, 'inboxes'), { recursive: true });
+    await writeFile(inbox(a, 'observer'), JSON.stringify(old('team-lead', 'ab'), null, 2));
+    await writeFile(inbox(a, 'team-lead'), JSON.stringify(old('observer', 'ba'), null, 2));
+  }
   const children = [];
   try {
     children.push(await bridge(a, server.url));
@@ -87,6 +97,11 @@ export default async function bridgeBench(ctx) {
     // B's bridge creates B's team from Redis; wait for its config before writing there.
     for (let i = 0; i < 500; i++) {
       if (await readEntries(join(b, 'teams', TEAM, 'config.json'))) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    for (let i = 0; history > 0 && i < 3000; i++) {
+      const [x, y] = await Promise.all([readEntries(inbox(b, 'observer')), readEntries(inbox(b, 'team-lead'))]);
+      if ((x?.length ?? 0) >= history && (y?.length ?? 0) >= history) break;
       await new Promise((r) => setTimeout(r, 10));
     }
     const sent = { ab: new Map(), ba: new Map(), local: new Map() };
@@ -126,10 +141,11 @@ export default async function bridgeBench(ctx) {
     const local = lat('local');
     const lost = copies.reduce((s, c) => s + c.lost, 0);
     const dup = copies.reduce((s, c) => s + c.duplicated, 0);
+    if (history > 0) ctx.log(`history: ${history} read messages in each measured inbox before the first send`);
     ctx.log(`bridge: ${n} each way in ${(elapsed / 1000).toFixed(1)} s; lost ${lost}, duplicated ${dup}`);
     const base = { label: 'same-root detection', value: quantile(local, 0.5) };
     return [
-      { metric: `bridge A→B latency p50 (${n} msgs)`, value: quantile(ab, 0.5), unit: 'ms', baseline: base, note: 'Claude Code append on A → seen in B inbox file' },
+      { metric: `bridge A→B latency p50 (${n} msgs${history > 0 ? `, ${history} history` : ''})`, value: quantile(ab, 0.5), unit: 'ms', baseline: base, note: 'Claude Code append on A → seen in B inbox file' },
       { metric: `bridge A→B latency p99`, value: quantile(ab, 0.99), unit: 'ms', baseline: { label: 'same-root detection p99', value: quantile(local, 0.99) } },
       { metric: `bridge B→A latency p50`, value: quantile(ba, 0.5), unit: 'ms', baseline: base },
       { metric: `bridge B→A latency p99`, value: quantile(ba, 0.99), unit: 'ms', baseline: { label: 'same-root detection p99', value: quantile(local, 0.99) } },

@@ -14,10 +14,11 @@ import type { TeamConfig } from '../protocol/config.js';
 import type { HostStore } from '../store/host-store.js';
 import type { StoreHint, TeamStore, WatchHandle } from '../store/team-store.js';
 import { syncRoster, teamSeed } from './members.js';
+import { SharedIds } from './identity.js';
 import { InboxCache, type Side } from './inbox-cache.js';
 import { syncInbox } from './messages.js';
 import { syncTasks } from './tasks.js';
-import { loadState, saveState, type BridgeState } from './state.js';
+import { loadState, stateText, type BridgeState } from './state.js';
 
 /** What the bridge reports as it runs (one line each in the CLI). */
 export type BridgeStatus =
@@ -77,6 +78,13 @@ class Engine implements Bridge {
   private localSeen = false;
   private readonly deferred: string[] = [];
   private readonly cache = new InboxCache();
+  private readonly ids: SharedIds;
+  /** Each inbox's synced set as a set (the state holds it as an array), kept between steps. */
+  private readonly synced = new Map<string, ReadonlySet<string>>();
+  /** The state changed since it was last saved (a failed save is retried by the next step). */
+  private unsaved = false;
+  /** The save in flight, if any: every later write to either store waits for it ({@link flush}). */
+  private saving: Promise<void> | undefined;
   /** Both configs as last read (re-read on a roster hint, a full step, or after a failure). */
   private cfg: { local: TeamConfig; remote: TeamConfig } | undefined;
   private waiters: Array<() => void> = [];
@@ -87,6 +95,7 @@ class Engine implements Bridge {
     private state: BridgeState,
   ) {
     this.team = o.team;
+    this.ids = new SharedIds(o.team);
   }
 
   async start(): Promise<void> {
@@ -161,9 +170,19 @@ class Engine implements Bridge {
         this.mergeBack(work);
         this.cfg = undefined;
         this.cache.clear();
+        await this.flushOrWarn();
         this.goOffline(err);
         return;
       }
+    }
+    await this.flushOrWarn();
+  }
+
+  private async flushOrWarn(): Promise<void> {
+    try {
+      await this.flush();
+    } catch (err) {
+      this.o.onStatus?.({ kind: 'warning', message: (err as Error).message });
     }
   }
 
@@ -191,6 +210,7 @@ class Engine implements Bridge {
 
   /** One sync step over what `work` names. */
   private async step(work: Dirty): Promise<void> {
+    if (work.all || work.roster || work.tasks || !this.cfg) await this.flush();
     if (work.all || work.roster || !this.cfg) {
       this.cfg = undefined;
       const fresh = await this.configs();
@@ -220,11 +240,59 @@ class Engine implements Bridge {
         exists,
         read: (side: Side) => (work.all ? store(side).readInbox(this.team, member) : this.cache.read(side, store(side), this.team, member)),
         wrote: (side: Side) => this.cache.invalidate(side, member),
+        ids: this.ids,
+        beforeWrite: () => this.flush(),
       };
-      const r = await syncInbox(sides, new Set(this.state.synced[member] ?? []));
-      this.state.synced[member] = r.synced;
-      await saveState(this.o.host, this.team, this.state);
+      const before = this.synced.get(member) ?? new Set(this.state.synced[member] ?? []);
+      const r = await syncInbox(sides, before);
+      if (r.synced.length !== before.size || r.synced.some((id) => !before.has(id))) {
+        // Saved only when the set changed: a step that copied nothing and dropped nothing (most
+        // often the echo of this bridge's own write) has nothing new to remember.
+        this.state.synced[member] = r.synced;
+        this.synced.set(member, new Set(r.synced));
+        this.unsaved = true;
+      } else this.synced.set(member, before);
+      // Saved while the next step reads; that step's first write waits for it (beforeWrite).
+      if (this.unsaved) this.saveSoon();
       if (r.toLocal + r.toRemote + r.readLocal + r.readRemote > 0) this.o.onStatus?.({ kind: 'synced', member, ...r });
+    }
+  }
+
+  /** Saves the whole state (the bridge's cursor, docs/bridge.md "Restart") and waits for it. */
+  private async save(): Promise<void> {
+    this.saveSoon();
+    await this.flush();
+  }
+
+  /**
+   * Starts saving the state as it is now, after any save in flight (saves land in order). Nothing
+   * is written to either store until it is done ({@link flush} before every write), so each write
+   * finds the state of every step before it saved, exactly as if the save were awaited in place;
+   * only the next step's reads overlap the fsync. A failed save leaves the state unsaved: the next
+   * step saves it again.
+   */
+  private saveSoon(): void {
+    const text = stateText(this.state);
+    this.unsaved = false;
+    const prev = this.saving;
+    const next = (async () => {
+      await prev?.catch(() => undefined);
+      await this.o.host.writeBridgeState(this.team, text);
+    })();
+    next.catch(() => {
+      this.unsaved = true;
+    });
+    this.saving = next;
+  }
+
+  /** Waits for the saves in flight. @throws what the last one threw */
+  private async flush(): Promise<void> {
+    const pending = this.saving;
+    if (!pending) return;
+    try {
+      await pending;
+    } finally {
+      if (this.saving === pending) this.saving = undefined;
     }
   }
 
@@ -263,7 +331,7 @@ class Engine implements Bridge {
     if (!(await readOrMissing(this.o.local, this.team))) return; // Claude Code removed its team: nothing to sync
     const r = await syncTasks({ team: this.team, local: this.o.local, remote: this.o.remote }, this.state.tasks);
     this.state.tasks = r.base;
-    await saveState(this.o.host, this.team, this.state);
+    await this.save();
     if (r.again) this.dirty.tasks = true; // a local file changed under the step: sync it again
     if (r.toLocal + r.toRemote + r.conflicts.length > 0) this.o.onStatus?.({ kind: 'tasks', toLocal: r.toLocal, toRemote: r.toRemote, conflicts: r.conflicts });
   }
@@ -272,7 +340,7 @@ class Engine implements Bridge {
     const claims = await this.o.remote.readClaims(this.team);
     const r = await syncRoster({ team: this.team, local: this.o.local, remote: this.o.remote, localConfig: configs.local, remoteConfig: configs.remote, claims, now: Date.now() }, this.state.members);
     this.state.members = r.members;
-    await saveState(this.o.host, this.team, this.state);
+    await this.save();
     if (r.changed.length > 0) {
       this.o.onStatus?.({ kind: 'roster', changed: r.changed });
       const [local, remote] = await Promise.all([this.o.local.readConfig(this.team), this.o.remote.readConfig(this.team)]);

@@ -9,7 +9,7 @@
 import { entryKey, isUnreadEntry } from '../domain/entries.js';
 import type { InboxEntry } from '../protocol/inbox.js';
 import type { TeamStore } from '../store/team-store.js';
-import { bridgeCopy, byId } from './identity.js';
+import { bridgeCopy, type SharedIds } from './identity.js';
 
 /** The two sides of one inbox. */
 export interface InboxSides {
@@ -23,6 +23,10 @@ export interface InboxSides {
   wrote(side: 'local' | 'remote'): void;
   /** Whether the inbox exists on a side (a missing one removed nothing); asked only when a synced entry is gone from it. */
   exists(side: 'local' | 'remote'): Promise<boolean>;
+  /** The shared ids of the team's entries, remembered between steps. */
+  ids: SharedIds;
+  /** Called before the step's first write to either store (the bridge finishes saving its state). */
+  beforeWrite(): Promise<void>;
 }
 
 /** What one inbox sync did. */
@@ -39,11 +43,13 @@ export interface InboxSyncResult {
 export async function syncInbox(sides: InboxSides, synced: ReadonlySet<string>): Promise<InboxSyncResult> {
   const { team, member, local, remote } = sides;
   const [localEntries, remoteEntries] = await Promise.all([sides.read('local'), sides.read('remote')]);
-  const here = byId(team, member, localEntries);
-  const there = byId(team, member, remoteEntries);
+  // The indexes are shared with later steps (SharedIds): this step's copies go in overlays.
+  const here = overlay(sides.ids.index('local', member, localEntries));
+  const there = overlay(sides.ids.index('remote', member, remoteEntries));
   const toRemote = missing(here, there, synced);
   const toLocal = missing(there, here, synced);
   const ctx = { actor: 'mailroom-bridge' };
+  if (toRemote.length + toLocal.length > 0) await sides.beforeWrite();
   if (toRemote.length > 0) {
     sides.wrote('remote');
     await remote.appendMessages(team, toRemote.map(([id, e]) => ({ to: member, entry: bridgeCopy(e, id) })), ctx);
@@ -52,33 +58,57 @@ export async function syncInbox(sides: InboxSides, synced: ReadonlySet<string>):
     sides.wrote('local');
     await local.appendMessages(team, toLocal.map(([id, e]) => ({ to: member, entry: bridgeCopy(e, id) })), ctx);
   }
-  for (const [id, e] of toRemote) there.set(id, bridgeCopy(e, id));
-  for (const [id, e] of toLocal) here.set(id, bridgeCopy(e, id));
+  for (const [id, e] of toRemote) there.add(id, bridgeCopy(e, id));
+  for (const [id, e] of toLocal) here.add(id, bridgeCopy(e, id));
   const markRemote = await readKeys(there, here, synced, () => sides.exists('local'));
   const markLocal = await readKeys(here, there, synced, () => sides.exists('remote'));
+  if (markRemote.length + markLocal.length > 0) await sides.beforeWrite();
   if (markRemote.length > 0) sides.wrote('remote');
   if (markLocal.length > 0) sides.wrote('local');
   const readRemote = markRemote.length > 0 ? (await remote.markRead(team, member, markRemote, ctx)).value : 0;
   const readLocal = markLocal.length > 0 ? (await local.markRead(team, member, markLocal, ctx)).value : 0;
   const both = new Set<string>();
-  for (const id of here.keys()) if (there.has(id) || synced.has(id)) both.add(id);
-  for (const id of there.keys()) if (synced.has(id)) both.add(id);
+  for (const [id] of here.entries()) if (there.has(id) || synced.has(id)) both.add(id);
+  for (const [id] of there.entries()) if (synced.has(id)) both.add(id);
   return { synced: [...both], toRemote: toRemote.length, toLocal: toLocal.length, readRemote, readLocal };
 }
 
+/** One copy of the inbox by shared id: the entries read, then the copies this step added to it. */
+interface Copy {
+  get(id: string): InboxEntry | undefined;
+  has(id: string): boolean;
+  add(id: string, entry: InboxEntry): void;
+  entries(): Iterable<[string, InboxEntry]>;
+}
+
+function overlay(read: ReadonlyMap<string, InboxEntry>): Copy {
+  const added = new Map<string, InboxEntry>();
+  return {
+    get: (id) => read.get(id) ?? added.get(id),
+    has: (id) => read.has(id) || added.has(id),
+    add: (id, entry) => void (read.has(id) || added.set(id, entry)),
+    *entries() {
+      yield* read;
+      yield* added;
+    },
+  };
+}
+
 /** Entries of `from` the other side lacks and that were never synced, in inbox order. */
-function missing(from: Map<string, InboxEntry>, to: Map<string, InboxEntry>, synced: ReadonlySet<string>): Array<[string, InboxEntry]> {
-  return [...from].filter(([id]) => !to.has(id) && !synced.has(id));
+function missing(from: Copy, to: Copy, synced: ReadonlySet<string>): Array<[string, InboxEntry]> {
+  const out: Array<[string, InboxEntry]> = [];
+  for (const [id, e] of from.entries()) if (!to.has(id) && !synced.has(id)) out.push([id, e]);
+  return out;
 }
 
 /**
  * Store keys of unread entries of `target` whose copy on the other side is read — or gone from an
  * inbox that exists there, after it was synced (removed as read or delivered).
  */
-async function readKeys(target: Map<string, InboxEntry>, other: Map<string, InboxEntry>, synced: ReadonlySet<string>, otherExists: () => Promise<boolean>): Promise<string[]> {
+async function readKeys(target: Copy, other: Copy, synced: ReadonlySet<string>, otherExists: () => Promise<boolean>): Promise<string[]> {
   const keys: string[] = [];
   let exists: boolean | undefined;
-  for (const [id, e] of target) {
+  for (const [id, e] of target.entries()) {
     if (!isUnreadEntry(e)) continue;
     const twin = other.get(id);
     let readThere = twin !== undefined && !isUnreadEntry(twin);

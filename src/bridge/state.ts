@@ -48,5 +48,10 @@ export async function loadState(host: HostStore, team: string): Promise<BridgeSt
 
 /** Saves the state of `team` atomically. */
 export async function saveState(host: HostStore, team: string, state: BridgeState): Promise<void> {
-  await host.writeBridgeState(team, JSON.stringify(state));
+  await host.writeBridgeState(team, stateText(state));
+}
+
+/** The saved form of a state (what {@link saveState} writes): JSON, version 1. */
+export function stateText(state: BridgeState): string {
+  return JSON.stringify(state);
 }

@@ -48,6 +48,22 @@ describe('RESP codec', () => {
     }
   });
 
+  it('decodes a reply of many small elements (an inbox read) the same whatever the chunking, nested aggregates split anywhere', () => {
+    const rows = Array.from({ length: 400 }, (_, i) => `*3\r\n$${Buffer.byteLength(`{"text":"m-${i} é"}`)}\r\n{"text":"m-${i} é"}\r\n$1\r\n${i % 2}\r\n:${i}\r\n`);
+    const wire = Buffer.from(`*2\r\n+ok\r\n*${rows.length + 1}\r\n$1\r\n7\r\n${rows.join('')}%2\r\n+a\r\n*0\r\n+b\r\n|1\r\n+ttl\r\n:3\r\n*-1\r\n$-1\r\n:5\r\n`);
+    const expected = [['ok', ['7', ...Array.from({ length: 400 }, (_, i) => [`{"text":"m-${i} é"}`, String(i % 2), i])]], { a: [], b: null }, null, 5];
+    for (const step of [1, 2, 5, 13, 100, 4_096, wire.length]) expect(decodeInSteps(wire, step)).toEqual(expected);
+  });
+
+  it('never writes into the chunks it is given', () => {
+    const wire = Buffer.from('*2\r\n$3\r\nabc\r\n:1\r\n+x\r\n+yz\r\n');
+    const copy = Buffer.from(wire);
+    for (const step of [1, 3, 9]) {
+      decodeInSteps(wire, step);
+      expect(wire.equals(copy)).toBe(true);
+    }
+  });
+
   it('refuses bytes that are not RESP', () => {
     expect(() => new RespDecoder().push(Buffer.from('HTTP/1.1 400\r\n'))).toThrow(/Not a RESP reply/);
   });
