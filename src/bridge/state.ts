@@ -46,12 +46,7 @@ export async function loadState(host: HostStore, team: string): Promise<BridgeSt
   return { v: 1, synced: s.synced, members: s.members, tasks: s.tasks ?? {} };
 }
 
-/** Saves the state of `team` atomically. */
-export async function saveState(host: HostStore, team: string, state: BridgeState): Promise<void> {
-  await host.writeBridgeState(team, stateText(state));
-}
-
-/** The saved form of a state (what {@link saveState} writes): JSON, version 1. */
+/** The saved form of a state (the bridge hands it to `HostStore.writeBridgeState`, which writes it atomically): JSON, version 1. */
 export function stateText(state: BridgeState): string {
   return JSON.stringify(state);
 }

@@ -31,10 +31,6 @@ function skipHelpPreRender(parser: unknown): void {
   if (usage?.cacheHelpMessage) usage.cacheHelpMessage = () => undefined;
 }
 
-/**
- * `mailroom completion [bash|zsh]`: yargs prints the script for the shell in $SHELL; a shell named
- * on the command line wins (yargs reads $SHELL when the parser is made, so it is set first).
- */
 /** The words of a TAB press's line after the program's name (the shell passes `mailroom …`). */
 function completionWords(argv: readonly string[]): string[] {
   return argv.slice(argv.indexOf('--get-yargs-completions') + 2);
@@ -52,6 +48,10 @@ function completeWithNames(names: NameCompletion): FallbackCompletionFunction {
   };
 }
 
+/**
+ * `mailroom completion [bash|zsh]`: yargs prints the script for the shell in $SHELL; a shell named
+ * on the command line wins (yargs reads $SHELL when the parser is made, so it is set first).
+ */
 function completionShell(argv: string[]): string[] {
   const i = argv.indexOf('completion');
   const shell = i >= 0 ? argv[i + 1] : undefined;

@@ -61,7 +61,7 @@ export class TeamFeed {
   /** Starts watching (once); resolves when live. */
   async start(): Promise<void> {
     if (this.closed) return;
-    this.watch ??= this.store.watch(this.team, (hint) => this.emit(hint), this.options.claims === false ? { claims: false } : undefined);
+    this.watch ??= this.store.watch(this.team, (hint) => this.emit(hint), { claims: this.options.claims });
     try {
       await this.watch;
     } catch (err) {
