@@ -15,7 +15,11 @@ export interface TmuxSession {
   screen(): Promise<string>;
   /** Polls the screen until `test` accepts it; throws with the last screen after `ms`. */
   waitFor(test: (screen: string) => boolean, ms?: number): Promise<string>;
-  /** Kills the session's tmux server. */
+  /**
+   * Kills the session's tmux server and waits until the pane's processes are gone (SIGKILL after
+   * 10 s): a test may remove the directory they write in right after (CI: a `watch` still writing
+   * its journal as it died made the cleanup's rm fail with ENOTEMPTY).
+   */
   kill(): Promise<void>;
 }
 
@@ -38,8 +42,37 @@ export async function startTmux(command: string, width = 120, height = 40): Prom
       }
       throw new Error(`screen never matched; last screen:\n${last}`);
     },
-    kill: async () => void (await tmux('kill-server').catch(() => undefined)),
+    kill: async () => {
+      const pane = await tmux('display-message', '-p', '-t', '0', '#{pane_pid}').catch(() => ({ stdout: '' }));
+      await tmux('kill-server').catch(() => undefined);
+      const pgid = Number(pane.stdout.trim());
+      if (pgid > 0) await groupGone(pgid);
+    },
   };
+}
+
+/**
+ * Resolves once process group `pgid` (a tmux pane's: its shell and what it runs) has no live
+ * process left; a zombie waiting to be reaped (the killed server's children, for about a second)
+ * counts as gone, as it writes nothing.
+ */
+async function groupGone(pgid: number, ms = 10_000): Promise<void> {
+  const alive = async () => {
+    const ps = await run('ps', ['-o', 'stat=', '-g', String(pgid)]).catch(() => ({ stdout: '' }));
+    return ps.stdout.split('\n').some((stat) => stat.trim() !== '' && !stat.trim().startsWith('Z'));
+  };
+  const until = Date.now() + ms;
+  while (await alive()) {
+    if (Date.now() > until) {
+      try {
+        process.kill(-pgid, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 /** Quotes a value for a POSIX shell command line. */
