@@ -154,7 +154,7 @@ describe('events and watch', () => {
     const page1 = await store.readEvents(t, { since: page0.cursor });
     expect(page1.events).toEqual(sent.events);
     expect(page1.reset).toBe(false);
-    await expect.poll(() => hints).toContain('inbox team-lead');
+    await expect.poll(() => hints, { timeout: 10_000 }).toContain('inbox team-lead');
     await handle.close();
   });
 });

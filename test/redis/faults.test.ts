@@ -71,7 +71,7 @@ describe('an unreachable or refusing server', () => {
     // No persistence on this server: the team is gone — TEAM_LOST to this store, which saw it
     // exist (issue 21) — but the same store object talks to the server again once its client has
     // reconnected (backoff up to 1 s; each call waits only 300 ms here).
-    await expect.poll(() => store.readConfig('down').catch((e: { code?: string }) => e.code), { timeout: 5_000 }).toBe('TEAM_LOST');
+    await expect.poll(() => store.readConfig('down').catch((e: { code?: string }) => e.code), { timeout: 15_000 }).toBe('TEAM_LOST');
   });
 });
 
@@ -117,7 +117,7 @@ describe('a watch across a Redis restart', () => {
     await expect.poll(() => hints, { timeout: 10_000 }).toEqual(expect.arrayContaining(['config', 'task', 'events', 'claims', 'inbox bob']));
     hints.length = 0;
     await store.appendMessages('w', [{ to: 'bob', entry: makeInboxEntry({ from: 'team-lead', text: 'after', timestamp: new Date().toISOString(), msgId: 'm1' }) }]);
-    await expect.poll(() => hints, { timeout: 5_000 }).toContain('inbox bob');
+    await expect.poll(() => hints, { timeout: 10_000 }).toContain('inbox bob');
     await handle.close();
   });
 });
