@@ -410,10 +410,12 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         const released = await journalled(T, () => store.release(T, 'alice', lease.value.id));
         expect(released.value).toBe(1);
         expect(released.events).toMatchObject([{ kind: 'delivery', state: 'released', lease: lease.value.id }]);
-        const short = await store.takeUnread(T, 'alice', { reader: 'r2', leaseMs: 150 });
+        // Long enough that the take just below cannot outlive it on a loaded machine (a 150 ms lease
+        // could expire before it ran), short enough to wait out.
+        const short = await store.takeUnread(T, 'alice', { reader: 'r2', leaseMs: 1_000 });
         expect(short.value.entries.map((e) => e.text)).toEqual(['x']);
         expect((await store.takeUnread(T, 'alice', { reader: 'r3' })).value.entries).toEqual([]);
-        await new Promise((r) => setTimeout(r, 250));
+        await new Promise((r) => setTimeout(r, 1_100));
         const after = await store.takeUnread(T, 'alice', { reader: 'r3' });
         expect(after.value.entries.map((e) => e.text)).toEqual(['x']);
         expect((await store.acknowledge(T, 'alice', after.value.id)).value).toBe(1);
@@ -793,17 +795,19 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
 
       it('renews with beat, frees with release, and expires after its ttl', async () => {
         await withTeam('alice');
-        const claim = await store.claimReader(T, 'alice', holder(11), { ttlMs: 200 });
+        // A ttl the three calls below (each must still see the claim live) cannot outlast on a loaded
+        // machine; 200 ms could.
+        const claim = await store.claimReader(T, 'alice', holder(11), { ttlMs: 1_000 });
         const beat = await store.beat(T, 'alice', claim.value.token, 'working');
         expect(beat.value).toMatchObject({ state: 'working', pid: 11 });
         expect(beat.value.lastBeatAt).toBeGreaterThanOrEqual(claim.value.lastBeatAt);
         await store.releaseReader(T, 'alice', 'not-the-token');
         expect((await refusal(store.claimReader(T, 'alice', holder(12)))).code).toBe('TEAMMATE_RUNNING');
         await store.releaseReader(T, 'alice', claim.value.token);
-        const next = await store.claimReader(T, 'alice', holder(12), { ttlMs: 200 });
+        const next = await store.claimReader(T, 'alice', holder(12), { ttlMs: 1_000 });
         expect(next.value.pid).toBe(12);
         expect((await refusal(store.beat(T, 'alice', claim.value.token, 'idle'))).code).toBe('TEAMMATE_RUNNING');
-        await new Promise((r) => setTimeout(r, 300));
+        await new Promise((r) => setTimeout(r, 1_100));
         const third = await store.claimReader(T, 'alice', holder(13));
         expect(third.value.pid).toBe(13);
         expect((await refusal(store.beat(T, 'alice', next.value.token, 'idle'))).code).toBe('TEAMMATE_RUNNING');
