@@ -35,8 +35,15 @@ async function withWorker(): Promise<TwoMachines> {
 describe('bridge presence', () => {
   it('a remote member whose claim dies (no beats) turns isActive false on the other root', async () => {
     t = await withWorker();
-    await t.b.remote.team.claimReader(TEAM, 'worker', holder, { ttlMs: 800 });
-    await until(async () => (await activeOf(t!.a.config, 'worker')) === true, 10_000, 'worker active on A');
+    const claim = await t.b.remote.team.claimReader(TEAM, 'worker', holder, { ttlMs: 800 });
+    // It beats until A shows it active (a loaded machine may take longer than one ttl to carry the
+    // claim over), then stops: from there only its claim's death can turn it inactive.
+    const beats = setInterval(() => void t?.b.remote.team.beat(TEAM, 'worker', claim.value.token, 'working').catch(() => undefined), 200);
+    try {
+      await until(async () => (await activeOf(t!.a.config, 'worker')) === true, 10_000, 'worker active on A');
+    } finally {
+      clearInterval(beats);
+    }
     await until(async () => (await activeOf(t!.a.config, 'worker')) === false, 10_000, 'worker inactive on A after its claim died');
   });
 
