@@ -13,7 +13,13 @@ export interface TmuxSession {
   send(keys: string, options?: { literal?: boolean }): Promise<void>;
   /** The visible screen as text, one line per row. */
   screen(): Promise<string>;
-  /** Polls the screen until `test` accepts it; throws with the last screen after `ms`. */
+  /**
+   * Polls the screen until `test` accepts it on two captures in a row that are the same (a settled
+   * frame); throws with the last screen after `ms`. One capture may show a frame half drawn: a
+   * watch frame is about 7 KB, which tmux reads from the pane in more than one chunk and may
+   * capture between them (2 of 300 captures taken just after a redraw showed the top panes without
+   * the rest), so a test that waited for the roster could then miss the task pane below it.
+   */
   waitFor(test: (screen: string) => boolean, ms?: number): Promise<string>;
   /**
    * Kills the session's tmux server and waits until the pane's processes are gone (SIGKILL after
@@ -35,9 +41,11 @@ export async function startTmux(command: string, width = 120, height = 40): Prom
     waitFor: async (test, ms = 10_000) => {
       const until = Date.now() + ms;
       let last = '';
+      let previous: string | undefined;
       while (Date.now() < until) {
         last = await screen().catch(() => last);
-        if (test(last)) return last;
+        if (last === previous && test(last)) return last;
+        previous = last;
         await new Promise((r) => setTimeout(r, 50));
       }
       throw new Error(`screen never matched; last screen:\n${last}`);
