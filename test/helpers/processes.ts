@@ -4,12 +4,22 @@
  * started.
  */
 import { readFile } from 'node:fs/promises';
-import { probeProcess } from '../../src/store/fs/proc.js';
+import { parseProcStat, probeProcess } from '../../src/store/fs/proc.js';
 import { until } from './runtime.js';
 
 /** True when `pid` exists and has not exited (a zombie counts as exited). Linux only. */
 export async function isRunning(pid: number): Promise<boolean> {
   return (await probeProcess(pid)).kind === 'running';
+}
+
+/**
+ * Waits until `pid` is stopped (state `T` in /proc/<pid>/stat), e.g. a process that printed
+ * `mailroom-test: frozen …` (src/test-freeze.ts) and is about to SIGSTOP itself. The line comes
+ * before the stop, so a test that sends SIGCONT as soon as it reads the line may resume a process
+ * that has not stopped yet — and it then stops for good. Linux only. @throws after `timeoutMs`
+ */
+export function untilStopped(pid: number, timeoutMs = 15_000): Promise<true> {
+  return until(async () => parseProcStat(await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => ''))?.state === 'T' || undefined, timeoutMs, `process ${pid} to stop`);
 }
 
 /** Waits until `path` holds a pid (a shell's `echo $$ > file`) and returns it. */

@@ -23,6 +23,7 @@ import { BIN, runCli } from '../helpers/cli.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { cleanEnv } from '../helpers/store-files.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { untilStopped } from '../helpers/processes.js';
 
 interface Shown {
   msg_id: string;
@@ -71,7 +72,10 @@ interface Served {
   client: Client;
   pid: number;
   stderr(): string;
-  /** Resolves once the server printed `mailroom-test: frozen` (it stopped itself). */
+  /**
+   * Resolves once the server printed `mailroom-test: frozen` and stopped itself (it prints the line
+   * first: a SIGCONT sent between the two would be lost, and the server then stays stopped).
+   */
   frozen: Promise<void>;
   /** JSON-RPC ids of the tools/call requests sent, in order. */
   calls: Array<string | number>;
@@ -95,7 +99,8 @@ async function serve(b: Backend, team: string, env: Record<string, string> = {})
   };
   const client = new Client({ name: 'mailroom-cancel-test', version: '0.0.0' });
   await client.connect(transport);
-  return { client, pid: transport.pid!, stderr: () => stderr, frozen, calls, close: () => client.close() };
+  const pid = transport.pid!;
+  return { client, pid, stderr: () => stderr, frozen: frozen.then(() => untilStopped(pid)).then(() => undefined), calls, close: () => client.close() };
 }
 
 const read = async (s: Served): Promise<Shown[]> => {

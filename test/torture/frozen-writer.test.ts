@@ -15,6 +15,7 @@ import { runMailroom } from '../../bench/lib/torture.mjs';
 import { Layout } from '../../src/store/fs/paths.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 import { makeTeam } from '../helpers/team-setup.js';
+import { untilStopped } from '../helpers/processes.js';
 
 let tmp: TempDir;
 beforeEach(async () => {
@@ -71,6 +72,7 @@ describe('a writer frozen in its write step past the stale time, then resumed', 
     frozen.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number>((r) => frozen.on('close', (c) => r(c ?? -1)));
     while (!stderr.includes('mailroom-test: frozen')) await new Promise((r) => setTimeout(r, 5));
+    await untilStopped(frozen.pid!); // the line comes before the stop: a SIGCONT in between would be lost
     const other = await runMailroom(['--root', tmp.path, '--team', 't', 'task', 'claim', '1', '--as', 'b'], { env });
     expect(other.code, other.stderr).toBe(0);
     frozen.kill('SIGCONT');
