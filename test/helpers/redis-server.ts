@@ -44,13 +44,29 @@ export function redisServerBinary(): string {
 export async function startRedis(options: RedisServerOptions = {}): Promise<RedisServer> {
   const bin = redisServerBinary();
   const tmp: TempDir = await makeTempDir('mailroom-redis-');
-  const port = await freePort();
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', tmp.path, '--save', '', '--logfile', '', '--daemonize', 'no', '--protected-mode', 'no'];
-  if (options.aof) args.push('--appendonly', 'yes', '--appendfsync', 'always');
-  else args.push('--appendonly', 'no');
-  if (options.password) args.push('--requirepass', options.password);
-  if (options.args) args.push(...options.args);
-  let proc = await launch(bin, args);
+  const argsFor = (port: number) => {
+    const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', tmp.path, '--save', '', '--logfile', '', '--daemonize', 'no', '--protected-mode', 'no'];
+    if (options.aof) args.push('--appendonly', 'yes', '--appendfsync', 'always');
+    else args.push('--appendonly', 'no');
+    if (options.password) args.push('--requirepass', options.password);
+    if (options.args) args.push(...options.args);
+    return args;
+  };
+  // The port is free when freePort closes it, not necessarily when redis-server binds it: another
+  // test process's listen(0) or outgoing connection may take it in between. Then pick another.
+  const started = async (attempt: number): Promise<{ port: number; args: string[]; proc: ChildProcess }> => {
+    const port = await freePort();
+    const args = argsFor(port);
+    try {
+      return { port, args, proc: await launch(bin, args) };
+    } catch (err) {
+      if (attempt < 5 && err instanceof Error && /Address already in use/.test(err.message)) return started(attempt + 1);
+      throw err;
+    }
+  };
+  const first = await started(1);
+  const { port, args } = first;
+  let proc = first.proc;
   const auth = options.password ? `:${encodeURIComponent(options.password)}@` : '';
   const server: RedisServer = {
     port,
@@ -91,7 +107,8 @@ function launch(bin: string, args: readonly string[]): Promise<ChildProcess> {
     proc.stdout.on('data', onData);
     proc.stderr.on('data', (d: Buffer) => (out += d.toString()));
     proc.once('error', reject);
-    proc.once('exit', (code) => reject(new Error(`redis-server exited (${code}) before it was ready:\n${out}`)));
+    // 'close', not 'exit': the output (e.g. why the bind failed) is read to its end by then.
+    proc.once('close', (code) => reject(new Error(`redis-server exited (${code}) before it was ready:\n${out}`)));
   });
 }
 
