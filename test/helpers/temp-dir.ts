@@ -11,10 +11,15 @@ export interface TempDir {
   cleanup(): Promise<void>;
 }
 
-/** Creates `<tmpdir>/<prefix>XXXXXX`. */
+/**
+ * Creates `<tmpdir>/<prefix>XXXXXX`. Its cleanup retries (up to 5 times, 100 ms apart, Node's
+ * `maxRetries`) when the directory is not empty yet or busy: a process the test has just killed
+ * (SIGKILL is delivered, not awaited) may still finish a file it was creating while rm walks the
+ * tree — ENOTEMPTY in the cleanup, not a failure of what the test checked.
+ */
 export async function makeTempDir(prefix = 'mailroom-test-'): Promise<TempDir> {
   const path = await mkdtemp(join(tmpdir(), prefix));
-  return { path, cleanup: () => rm(path, { recursive: true, force: true }) };
+  return { path, cleanup: () => rm(path, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }) };
 }
 
 /**
