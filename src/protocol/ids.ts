@@ -2,7 +2,7 @@
  * Request-id generators in the shapes Claude Code uses (reference §4, "Request ids"). Responders
  * must echo ids byte for byte; these are only for ids mailroom creates.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from './random.js';
 
 /** `shutdown-<epochMs>@<targetName>`, as sent by a lead's model. */
 export function shutdownRequestId(target: string, nowMs: number = Date.now()): string {

@@ -5,7 +5,7 @@
  * `permission_response` with the same request id in its own inbox, which it then marks read so the
  * answer is not delivered to the model a second time.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from '../../protocol/random.js';
 import { leadName } from '../../domain/roster.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
 import type { Approvable } from '../../protocol/settings.js';

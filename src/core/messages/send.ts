@@ -3,7 +3,7 @@
  * fields Claude Code 2.1.332 writes (reference §3): from, text, summary?, timestamp, color?,
  * read:false, type:"message", msgV:1, msg_id. Unknown recipients are refused: no inbox is created.
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../../protocol/random.js';
 import { MailroomError } from '../../errors.js';
 import type { TeamConfig } from '../../protocol/config.js';
 import { makeInboxEntry, type InboxEntry } from '../../protocol/inbox.js';

@@ -2,7 +2,7 @@
  * Team use cases: create, list, resolve, show, delete, restore. Config shapes match Claude Code
  * 2.1.109 (reference §2 and the 2.1.109 snapshots).
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../../protocol/random.js';
 import { MailroomError, isMailroomError } from '../../errors.js';
 import { LEAD_NAME, NAME_PATTERN, assertValidName } from '../../domain/names.js';
 import { isTeammate } from '../../domain/roster.js';

@@ -18,7 +18,7 @@
  * Any file system error (disk full, quota, permissions) is FILE_ACCESS naming the file, and the
  * temporary file is removed: nothing is half-written.
  */
-import { randomInt } from 'node:crypto';
+import { randomUint32 } from '../../protocol/random.js';
 import { link, lstat, open, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { MailroomError, fileWriteError, isErrno } from '../../errors.js';
 import { FILE_MODE } from './modes.js';
@@ -65,7 +65,7 @@ export class FileExists extends Error {
 
 /** The temporary sibling a write of `path` uses: `<path>.<decimal uint32>`. */
 export function tempPathFor(path: string): string {
-  return `${path}.${randomInt(0, 2 ** 32)}`;
+  return `${path}.${randomUint32()}`;
 }
 
 /** Matches a temporary sibling name and captures the target's name: `team-lead.json.123` → `team-lead.json`. */
@@ -166,7 +166,7 @@ async function linkNew(tmp: string, target: string): Promise<boolean> {
 /** Hard-links `target` to a fresh keep path; undefined when `target` does not exist. */
 async function keepLink(target: string): Promise<string | undefined> {
   for (;;) {
-    const keep = `${target}${KEEP_INFIX}${randomInt(0, 2 ** 32)}`;
+    const keep = `${target}${KEEP_INFIX}${randomUint32()}`;
     try {
       await link(target, keep);
       return keep;

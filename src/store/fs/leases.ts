@@ -35,7 +35,7 @@
  * step of src/store/fs/locked-write.ts), and keeps its cheaper un-fsynced write. The inbox writes of an
  * acknowledgement go through that step (inboxes.ts).
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../../protocol/random.js';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { lazySchema } from '../../protocol/lazy-schema.js';

@@ -16,7 +16,7 @@
  * `ftruncate` to the same length (the content is untouched), `fstat`, `close` (synchronous, no
  * thread-pool round trips). A new inode means someone rewrote the claim, and the beat reads it again.
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../../protocol/random.js';
 import { closeSync, fstatSync, ftruncateSync, openSync, statSync, type Stats } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -4,7 +4,7 @@
  * the caller's (issue 21 item 3): a beat held up by a stall counts from when it landed, and the
  * callers' clocks may differ from each other and from the server's.
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../../protocol/random.js';
 import type { ClaimReaderOptions, OpContext, ReaderClaim, ReaderHolder, Transition } from '../team-store.js';
 import { envOf, runOnce, type RedisContext } from './context.js';
 import { fieldsOf } from './reply.js';

@@ -4,7 +4,7 @@
  * This file splits documents for the scripts and puts them back together after a read, keeping
  * every key and its order (Claude Code's files must round-trip unchanged through `store copy`).
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../../protocol/random.js';
 import type { Member, TeamConfig } from '../../protocol/config.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
 import { canonicalTask, type Task } from '../../protocol/task.js';

@@ -5,7 +5,8 @@
  * the scripts reason about later — read state, identity keys, the inbox's latest instant, task
  * status, owner and links — is computed here and kept beside them.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { randomUUID } from '../../protocol/random.js';
 import { checkTeamImage, INT64_MAX } from '../../domain/team-image.js';
 import { entryKey } from '../../domain/entries.js';
 import type { TeamConfig } from '../../protocol/config.js';

@@ -2,7 +2,7 @@
  * Inboxes on Redis: every transition is one script (append, take, acknowledge, release, mark
  * read, archive, set aside); reads are one read-only script each, so they see one instant.
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../../protocol/random.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
 import { DEFAULT_LEASE_MS } from '../../domain/leases.js';
 import { stampNow } from '../health.js';

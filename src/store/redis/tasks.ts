@@ -5,7 +5,7 @@
  * activeForm, metadata are changed here with the domain's rules) while its script checks and applies
  * status and owner itself (blocked rule, `expect`, the actor becoming the owner).
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../../protocol/random.js';
 import { MailroomError } from '../../errors.js';
 import { TaskSchema, canonicalTask, type Task, type TaskStatus } from '../../protocol/task.js';
 import { assertMetadataDepth } from '../../domain/task-board.js';

@@ -1,7 +1,7 @@
 /**
  * Teams on Redis: create, read, list, delete (the generation is retired, restorable) and restore.
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../../protocol/random.js';
 import { MailroomError } from '../../errors.js';
 import type { TeamConfig } from '../../protocol/config.js';
 import type { DeletedTeam, OpContext, TeamRef, Transition } from '../team-store.js';
