@@ -18,6 +18,10 @@
 //   - assert (yargs' two argument checks): node:assert costs several ms to load.
 //   - ink: ES module with a top-level await (yoga-layout), which require() cannot load; the TUI
 //     entry imports it first (a real import()) and the TUI modules read that module object.
+//   - node:crypto: loading it costs ~3 ms; our sources' imports of it get wrappers that load it on
+//     their first call (a files send needs none: its random ids come from protocol/random.ts).
+//   - yargs' platform shim reads process.stdout.columns on load, which builds the stdout stream
+//     (~2 ms, on a pipe or terminal more: net, tty); it is made a getter, read when help is laid out.
 //   - import.meta.url: each module sees the URL of its tsc-built file in dist/, so relative
 //     paths (package.json for the version, bin/mailroom.js for spawned agents) resolve as there.
 import { build } from 'esbuild';
@@ -153,6 +157,37 @@ const inkByImport = {
   },
 };
 
+/**
+ * `node:crypto` for our sources: each function it exports, as a wrapper that loads the module on
+ * its first call (same behaviour; a verb that hashes or signs nothing never loads it). A class or
+ * constant imported by value would not be found here, and esbuild then fails the build.
+ */
+const lazyCrypto = {
+  name: 'lazy-crypto',
+  setup(b) {
+    b.onResolve({ filter: /^node:crypto$/ }, (args) => (args.namespace === 'file' && /[\\/]src[\\/]/.test(args.importer) ? { path: 'node:crypto', namespace: 'lazy-crypto' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-crypto' }, async () => {
+      const crypto = await import('node:crypto');
+      const functions = Object.keys(crypto).filter((k) => k !== 'default' && /^[a-z]/.test(k) && typeof crypto[k] === 'function');
+      const wrappers = functions.map((f) => `export function ${f}(...args) { return real().${f}(...args); }`);
+      return { contents: ["let crypto; function real() { return (crypto ??= require('node:crypto')); }", ...wrappers].join('\n') };
+    });
+  },
+};
+
+/** yargs' shim: `stdColumns` read when used (help layout), not when yargs loads (see the list at the top). */
+const STD_COLUMNS = "stdColumns: typeof process.stdout.columns !== 'undefined' ? process.stdout.columns : null";
+const lazyStdColumns = {
+  name: 'lazy-std-columns',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]yargs[\\/]lib[\\/]platform-shims[\\/]esm\.mjs$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      if (!text.includes(STD_COLUMNS)) throw new Error(`bundle-cli: ${args.path} no longer holds \`${STD_COLUMNS}\`; update lazyStdColumns`);
+      return { contents: text.replace(STD_COLUMNS, "get stdColumns() { return typeof process.stdout.columns !== 'undefined' ? process.stdout.columns : null; }"), loader: 'js' };
+    });
+  },
+};
+
 const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
 const result = await build({
   entryPoints: ENTRIES,
@@ -169,7 +204,7 @@ const result = await build({
   metafile: true,
   logLevel: 'warning',
   external: EXTERNAL,
-  plugins: [ourSources, lazyStringWidth, lightAssert, lazySdk, inkByImport],
+  plugins: [ourSources, lazyCrypto, lazyStdColumns, lazyStringWidth, lightAssert, lazySdk, inkByImport],
   define: { 'import.meta.url': '__mailroom_bundle_url' },
   banner: { js: `/* ${pkg.name} ${pkg.version} CLI bundle (scripts/bundle-cli.mjs) */ var __mailroom_bundle_url = require('node:url').pathToFileURL(__filename).href;` },
 });

@@ -26,7 +26,8 @@ export const EVENT_VERSION_4 = 4;
 /** Every event format version this release reads. */
 export const SUPPORTED_EVENT_VERSIONS: readonly number[] = [1, 2, 3, 4];
 
-const base = {
+/** The fields every event has, built on first use like the schemas (building zod schemas at load costs a one-shot verb ~1 ms). */
+const base = () => ({
   v: z.number().int(),
   /** The team's name (its config `name`). */
   team: z.string(),
@@ -36,10 +37,10 @@ const base = {
   source: z.enum(['mailroom', 'observed']),
   /** The member (or `user` for a person at the CLI without `--as`) who made the change, when known. */
   actor: z.string().optional(),
-};
+});
 
 /** A message that reached an inbox: the entry exactly as stored, and its recipient. */
-export const MessageEventSchema = lazySchema(() => z.looseObject({ ...base, kind: z.literal('message'), to: z.string(), entry: InboxEntrySchema }));
+export const MessageEventSchema = lazySchema(() => z.looseObject({ ...base(), kind: z.literal('message'), to: z.string(), entry: InboxEntrySchema }));
 
 /**
  * A message moved along its delivery states (queued → delivered → read → replied; or
@@ -47,7 +48,7 @@ export const MessageEventSchema = lazySchema(() => z.looseObject({ ...base, kind
  * (`msg_id`, else from+timestamp+text, see `entryKey`).
  */
 export const DeliveryEventSchema = lazySchema(() => z.looseObject({
-  ...base,
+  ...base(),
   kind: z.literal('delivery'),
   to: z.string(),
   key: z.string(),
@@ -60,7 +61,7 @@ export const DeliveryEventSchema = lazySchema(() => z.looseObject({
 
 /** A task created, changed or deleted: the task after the change (as last seen, for deletions). */
 export const TaskEventSchema = lazySchema(() => z.looseObject({
-  ...base,
+  ...base(),
   kind: z.literal('task'),
   action: z.enum(['created', 'updated', 'deleted']),
   task: TaskSchema,
@@ -70,7 +71,7 @@ export const TaskEventSchema = lazySchema(() => z.looseObject({
 
 /** A member that joined, left or changed in the roster. */
 export const MemberEventSchema = lazySchema(() => z.looseObject({
-  ...base,
+  ...base(),
   kind: z.literal('member'),
   action: z.enum(['joined', 'left', 'updated']),
   name: z.string(),
@@ -80,7 +81,7 @@ export const MemberEventSchema = lazySchema(() => z.looseObject({
 }));
 
 /** The team itself was created, deleted (moved aside, restorable) or restored. */
-export const TeamLifecycleEventSchema = lazySchema(() => z.looseObject({ ...base, kind: z.literal('team'), action: z.enum(['created', 'deleted', 'restored']) }));
+export const TeamLifecycleEventSchema = lazySchema(() => z.looseObject({ ...base(), kind: z.literal('team'), action: z.enum(['created', 'deleted', 'restored']) }));
 
 /**
  * An attempt that was refused (v3): a policy rule, a hook, a missing approval, a control message
@@ -88,7 +89,7 @@ export const TeamLifecycleEventSchema = lazySchema(() => z.looseObject({ ...base
  * be from); nothing else changed. `mailroom log --actor` shows them with the changes.
  */
 export const RefusedEventSchema = lazySchema(() => z.looseObject({
-  ...base,
+  ...base(),
   kind: z.literal('refused'),
   /** What was attempted: `message`, `task.create`, `task.assign`, `task.delete`, `task.complete`, `member.stop`, `command`, `control`, … */
   action: z.string(),
@@ -105,11 +106,11 @@ export const RefusedEventSchema = lazySchema(() => z.looseObject({
 }));
 
 /** The team's settings changed (v3): `changed` names the top-level keys (`policy`, `signing`, …). */
-export const SettingsEventSchema = lazySchema(() => z.looseObject({ ...base, kind: z.literal('settings'), changed: z.array(z.string()) }));
+export const SettingsEventSchema = lazySchema(() => z.looseObject({ ...base(), kind: z.literal('settings'), changed: z.array(z.string()) }));
 
 /** A path lease changed (v4): acquired, released, expired (`why`: left, dead, stopped, expired) or forced (taken over by the lead). */
 export const LeaseEventSchema = lazySchema(() => z.looseObject({
-  ...base,
+  ...base(),
   kind: z.literal('lease'),
   action: z.enum(['acquired', 'released', 'expired', 'forced']),
   id: z.string(),

@@ -26,6 +26,7 @@ import { MailroomError, isErrno } from '../../errors.js';
 import { DEFAULT_WAIT_MS, tryAcquireLock, withLock, type HeldLock, type LockOptions } from './lock.js';
 import { DIR_MODE, FILE_MODE } from './modes.js';
 import { exists } from './context.js';
+import { monotonicMs } from './monotonic.js';
 
 /** One spooled batch: its file and what its appender spooled (a JSON value; the caller gives it meaning). */
 export interface SpooledBatch {
@@ -87,7 +88,7 @@ export async function appendThroughSpool<R>(
     const value = await withLock(inboxPath, lockDir, options, async (l) => underLock(l, await readSpool(dir), ticket), lock);
     return value === undefined ? byOther() : { by: 'self', value };
   };
-  const start = performance.now();
+  const start = monotonicMs();
   const deadline = Date.now() + (options.waitMs ?? DEFAULT_WAIT_MS);
   // Woken when our batch is removed (a watch on that file only: a watch on the directory woke every
   // waiter for every batch); the lock is tried on a timer only, so waiters do not crowd the
@@ -96,26 +97,26 @@ export async function appendThroughSpool<R>(
   const quiet = { ...options, onAcquired: undefined }; // waits are reported from the start of this append
   try {
     let delay = MIN_WAIT_MS;
-    let nextTry = performance.now() + delay;
+    let nextTry = monotonicMs() + delay;
     for (;;) {
       if (!(await exists(ticket))) {
-        options.onAcquired?.({ lockDir, waitMs: performance.now() - start });
+        options.onAcquired?.({ lockDir, waitMs: monotonicMs() - start });
         return await byOther();
       }
-      if (performance.now() >= nextTry) {
+      if (monotonicMs() >= nextTry) {
         const lock = await tryAcquireLock(inboxPath, lockDir, quiet);
         if (lock) {
-          options.onAcquired?.({ lockDir, waitMs: performance.now() - start });
+          options.onAcquired?.({ lockDir, waitMs: monotonicMs() - start });
           return await run(lock);
         }
         delay = Math.min(delay * 2, MAX_WAIT_MS);
-        nextTry = performance.now() + delay * (0.5 + Math.random());
+        nextTry = monotonicMs() + delay * (0.5 + Math.random());
       }
       if (Date.now() >= deadline) {
         if (await withdraw(ticket)) throw timeout(lockDir, options.waitMs ?? DEFAULT_WAIT_MS);
         return await byOther();
       }
-      await waker.wait(Math.max(0, nextTry - performance.now()));
+      await waker.wait(Math.max(0, nextTry - monotonicMs()));
     }
   } finally {
     waker.close();

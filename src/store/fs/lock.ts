@@ -19,6 +19,7 @@
 import { MailroomError, isErrno } from '../../errors.js';
 import { DirLock } from './lock-dir.js';
 import { discardIfSame, guardedFiles, takeOverIfStale, type TakeoverInfo, type TakeoverResult } from './lock-takeover.js';
+import { monotonicMs } from './monotonic.js';
 
 /** A lock is stale when its directory's mtime is older than this (ms); Claude Code's value. */
 export const STALE_MS = 10_000;
@@ -78,13 +79,13 @@ export interface LockOptions {
 export async function acquireLock(target: string, lockDir: string, options: LockOptions = {}): Promise<HeldLock> {
   const waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
   const staleMs = staleTimeOf(options);
-  const start = performance.now();
+  const start = monotonicMs();
   const deadline = Date.now() + waitMs;
   let delay = MIN_RETRY_MS;
   for (;;) {
     const held = await tryLock(target, lockDir, staleMs, options);
     if (held) {
-      options.onAcquired?.({ lockDir, waitMs: performance.now() - start });
+      options.onAcquired?.({ lockDir, waitMs: monotonicMs() - start });
       return held;
     }
     const takeover = await takeOver(target, lockDir, staleMs, options);
@@ -101,11 +102,11 @@ export async function acquireLock(target: string, lockDir: string, options: Lock
  */
 export async function tryAcquireLock(target: string, lockDir: string, options: LockOptions = {}): Promise<HeldLock | undefined> {
   const staleMs = staleTimeOf(options);
-  const start = performance.now();
+  const start = monotonicMs();
   for (let attempt = 0; attempt < 2; attempt++) {
     const held = await tryLock(target, lockDir, staleMs, options);
     if (held) {
-      options.onAcquired?.({ lockDir, waitMs: performance.now() - start });
+      options.onAcquired?.({ lockDir, waitMs: monotonicMs() - start });
       return held;
     }
     if ((await takeOver(target, lockDir, staleMs, options)) === 'busy') return undefined;
