@@ -10,7 +10,7 @@ import type { CommandModule, FallbackCompletionFunction, MiddlewareFunction } fr
 import { config as zodConfig } from 'zod';
 import { MailroomError } from '../errors.js';
 import { VERSION } from '../version.js';
-import { reportError } from './output.js';
+import { helpWidth, reportError } from './output.js';
 import { hintScope } from '../core/text/hint-scope.js';
 import { completeNames, type NameCompletion } from './completion-names.js';
 import { checkOptionValues, type DeclaredOptions } from './option-checks.js';
@@ -118,7 +118,7 @@ export async function runCli(input: string[], commands: readonly CommandModule<G
     .alias('h', 'help')
     .version(VERSION)
     .detectLocale(false)
-    .wrap(Math.min(110, process.stdout.columns || 100))
+    .wrap(helpWidth(argv))
     .fail((msg, err) => {
       // Throwing stops yargs here: returning would let it run the handler on half-parsed arguments.
       if (err) throw err;

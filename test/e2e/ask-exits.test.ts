@@ -37,7 +37,8 @@ it('exits once the reply is printed: no timer pending at the write, and the proc
   const probe = join(dir.path, 'probe.cjs');
   await writeFile(
     probe,
-    "const w = process.stdout.write.bind(process.stdout); let seen = false; process.stdout.write = (c, ...r) => { if (!seen) { seen = true; process.stderr.write('ACTIVE ' + JSON.stringify(process.getActiveResourcesInfo()) + '\\n'); } return w(c, ...r); };\n",
+    // The CLI prints with fs.writeSync(1, …) (src/cli/output.ts); through process.stdout where a stream is in use.
+    "const fs = require('fs'); const ws = fs.writeSync; const w = process.stdout.write.bind(process.stdout); let seen = false; const note = () => { if (!seen) { seen = true; ws(2, 'ACTIVE ' + JSON.stringify(process.getActiveResourcesInfo()) + '\\n'); } }; process.stdout.write = (c, ...r) => { note(); return w(c, ...r); }; fs.writeSync = (fd, ...a) => { if (fd === 1) note(); return ws(fd, ...a); };\n",
   );
   const child = spawn(process.execPath, ['--require', probe, BIN, '--root', dir.path, '--team', 'demo', 'team', 'ask', 'bob', 'What is it?', '--timeout', '10m'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';

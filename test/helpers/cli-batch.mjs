@@ -11,6 +11,7 @@
  * have reached command i, so they run it at the same moment.
  * Output (stdout): JSON array of `{ code, stdout, stderr }`, one per command.
  */
+import fs from 'node:fs';
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadCli } from '../../dist/cli/launch.cjs';
@@ -30,17 +31,27 @@ async function waitAtBarrier(round) {
   }
 }
 
+const realWriteSync = fs.writeSync;
+
 async function runOne(argv) {
   const out = [];
   const err = [];
   process.stdout.write = (chunk) => (out.push(String(chunk)), true);
   process.stderr.write = (chunk) => (err.push(String(chunk)), true);
+  // The CLI prints a result to descriptor 1 or 2 directly (src/cli/output.ts writeOut).
+  fs.writeSync = (fd, data, offset = 0, ...rest) => {
+    if (fd !== 1 && fd !== 2) return realWriteSync(fd, data, offset, ...rest);
+    const bytes = Buffer.from(typeof data === 'string' ? data : data.subarray(offset));
+    (fd === 1 ? out : err).push(bytes.toString());
+    return typeof data === 'string' ? Buffer.byteLength(data) : data.length - offset;
+  };
   try {
     const code = await main(argv);
     return { code, stdout: out.join(''), stderr: err.join('') };
   } finally {
     delete process.stdout.write;
     delete process.stderr.write;
+    fs.writeSync = realWriteSync;
   }
 }
 

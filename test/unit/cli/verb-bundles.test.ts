@@ -91,7 +91,8 @@ describe('the real binary', () => {
     await mailroomOk(tmp.path, 'team', 'create', 'demo');
     await mailroomOk(tmp.path, 'team', 'spawn', 'alice');
     probe = join(tmp.path, 'probe.cjs');
-    await writeFile(probe, "const w = process.stdout.write.bind(process.stdout); process.stdout.write = (c, ...r) => { process.stderr.write(new Error('probe').stack + '\\n'); return w(c, ...r); };\n");
+    await writeFile(probe, // The CLI prints a result with fs.writeSync(1, …) (src/cli/output.ts), a stream's output through process.stdout.
+    "const fs = require('fs'); const ws = fs.writeSync; const w = process.stdout.write.bind(process.stdout); const stack = () => ws(2, new Error('probe').stack + '\\n'); process.stdout.write = (c, ...r) => { stack(); return w(c, ...r); }; fs.writeSync = (fd, ...a) => { if (fd === 1) stack(); return ws(fd, ...a); };\n");
   });
   afterAll(() => tmp.cleanup());
 
