@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // src/cli/command-words.cts is CommonJS for the launcher and imported by the ESM CLI: vite's
+  // TypeScript transform leaves .cts out unless told.
+  esbuild: { include: /\.(m?ts|cts|[jt]sx)$/ },
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     testTimeout: 30_000,

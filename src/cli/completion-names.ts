@@ -68,8 +68,8 @@ export interface NameCompletion {
 export async function completeNames(shellWords: readonly string[]): Promise<NameCompletion> {
   const { words, lastJoined } = rejoinWords(shellWords);
   // `--team=d` as one word: its value is completed; zsh replaces the whole word, bash only what
-  // follows the `=` (its script filters by its current word, the `=` itself after `--team=`, so
-  // there bash offers nothing).
+  // follows the `=` (bash splits at `=`; its script, src/cli/bash-completion.ts, filters by the
+  // word after the `=`, empty right after `--team=`).
   const valueForm = /^(--(?:team|as|from))=(.*)$/s.exec(words.at(-1) ?? '');
   const line = valueForm ? [...words.slice(0, -1), valueForm[1] as string, valueForm[2] as string] : words;
   const prefix = valueForm && !lastJoined ? `${valueForm[1]}=` : '';

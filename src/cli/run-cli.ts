@@ -10,7 +10,9 @@ import type { CommandModule, FallbackCompletionFunction, MiddlewareFunction } fr
 import { config as zodConfig } from 'zod';
 import { MailroomError } from '../errors.js';
 import { VERSION } from '../version.js';
-import { helpWidth, reportError } from './output.js';
+import { helpWidth, reportError, writeStdout } from './output.js';
+import { BASH_COMPLETION_SCRIPT } from './bash-completion.js';
+import { commandWords } from './command-words.cjs';
 import { hintScope } from '../core/text/hint-scope.js';
 import { completeNames, type NameCompletion } from './completion-names.js';
 import { checkOptionValues, type DeclaredOptions } from './option-checks.js';
@@ -49,21 +51,25 @@ function completeWithNames(names: NameCompletion): FallbackCompletionFunction {
 }
 
 /**
- * `mailroom completion [bash|zsh]`: yargs prints the script for the shell in $SHELL; a shell named
- * on the command line wins (yargs reads $SHELL when the parser is made, so it is set first).
+ * `mailroom completion [bash|zsh]` (the first command word): the shell named on the command line,
+ * else zsh when $SHELL or $ZSH_NAME says zsh, else bash. bash gets {@link BASH_COMPLETION_SCRIPT}
+ * (yargs' with `--team=<TAB>` fixed); zsh gets yargs' own, which reads $SHELL when the parser is
+ * made, so it is set first. `--help` and TAB presses go to yargs.
+ * @returns the bash script to print, or the arguments for yargs (the shell word removed).
+ * @throws MailroomError USAGE for another shell (yargs would print the bash script for `completion fish`).
  */
-function completionShell(argv: string[]): string[] {
-  const i = argv.indexOf('completion');
-  const shell = i >= 0 ? argv[i + 1] : undefined;
-  if (argv.includes('--get-yargs-completions')) return argv; // a TAB press, not the `completion` command
-  if (shell !== undefined && !shell.startsWith('-') && shell !== 'bash' && shell !== 'zsh') {
-    // yargs would print the bash script for any other word, e.g. `completion fish`.
+function completionShell(argv: string[]): { script: string } | { argv: string[] } {
+  const words = commandWords(argv);
+  if (words?.[0] !== 'completion' || argv.some((a) => a === '--get-yargs-completions' || a === '--help' || a === '-h')) return { argv };
+  const shell = words[1];
+  if (shell !== undefined && shell !== 'bash' && shell !== 'zsh') {
     throw new MailroomError('USAGE', `mailroom completion supports bash and zsh, not "${shell}". Run mailroom completion bash >> ~/.bashrc or mailroom completion zsh >> ~/.zshrc.`, { details: { shell } });
   }
-  if (shell !== 'bash' && shell !== 'zsh') return argv;
-  process.env.SHELL = `/bin/${shell}`;
-  if (shell === 'bash') delete process.env.ZSH_NAME;
-  return [...argv.slice(0, i + 1), ...argv.slice(i + 2)];
+  const zsh = shell === 'zsh' || (shell === undefined && /zsh/.test(`${process.env.SHELL ?? ''} ${process.env.ZSH_NAME ?? ''}`));
+  if (!zsh) return { script: BASH_COMPLETION_SCRIPT };
+  process.env.SHELL = '/bin/zsh';
+  const at = argv.indexOf('completion');
+  return { argv: shell === undefined ? argv : [...argv.slice(0, at + 1), ...argv.slice(at + 2)] };
 }
 
 /** The USAGE error for what yargs refused, naming the word typed and the likely meant one. */
@@ -96,7 +102,12 @@ export async function runCli(input: string[], commands: readonly CommandModule<G
   let exitCode = 0;
   let argv: string[];
   try {
-    argv = completionShell(input);
+    const completion = completionShell(input);
+    if ('script' in completion) {
+      writeStdout(completion.script);
+      return 0;
+    }
+    argv = completion.argv;
   } catch (err) {
     return reportError(err, input.includes('--json'), hintScope(input));
   }

@@ -5,12 +5,22 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nameKind } from '../../src/cli/completion-names.js';
-import { runCli } from '../helpers/cli.js';
+import { execFile } from 'node:child_process';
+import { mkdir, symlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { BIN, runCli } from '../helpers/cli.js';
 import { startRedis } from '../helpers/redis-server.js';
 import { cleanEnv } from '../helpers/store-files.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 
 let tmp: TempDir;
+
+/** Runs `script` in a real `bash -c` (bash is on every machine the suite runs on: .ci/run's Debian). */
+function execBash(script: string, environment: NodeJS.ProcessEnv): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    execFile('bash', ['-c', script], { env: environment }, (err, stdout, stderr) => (err ? reject(Object.assign(err, { stderr })) : resolve({ stdout, stderr })));
+  });
+}
 const env = () => cleanEnv({ HOME: `${tmp.path}/home` });
 
 /** What the shell would offer for the line's last word. */
@@ -70,6 +80,30 @@ describe('completion of a line bash split at = and :', () => {
   it('completes --team=<prefix> typed as one word (zsh) with the whole word', async () => {
     expect(await tab('--root', tmp.path, '--team=d')).toEqual(['--team=demo']);
     expect(await tab('--root', tmp.path, '--team=demo', '--as=al')).toEqual(['--as=alfred', '--as=alice']);
+  });
+});
+
+describe('completion in a real bash', () => {
+  // The script `mailroom completion bash` prints, sourced in bash and called as bash calls it on a
+  // TAB press: COMP_WORDS as bash splits the line (at = and :), COMP_CWORD the word under the cursor.
+  async function bashTab(words: readonly string[]): Promise<string[]> {
+    const bin = `${tmp.path}/bin`;
+    await mkdir(bin, { recursive: true });
+    await symlink(BIN, `${bin}/mailroom`).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EEXIST') throw err;
+    });
+    const quoted = words.map((w) => `'${w.replaceAll("'", "'\\''")}'`).join(' ');
+    const script = `source <(mailroom completion bash) && COMP_WORDS=(mailroom ${quoted}) && COMP_CWORD=${words.length} && _mailroom_yargs_completions && printf '%s\\n' "\${COMPREPLY[@]}"`;
+    const run = await execBash(script, { ...env(), PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin` });
+    expect(run.stderr).toBe('');
+    return run.stdout.split('\n').filter(Boolean);
+  }
+
+  it('offers the teams after --team= (bash hands the script "=" as the word under the cursor)', async () => {
+    expect(await bashTab(['--root', tmp.path, '--team', '='])).toEqual(['demo', 'other']);
+    expect(await bashTab(['--root', tmp.path, '--team', '=', 'd'])).toEqual(['demo']);
+    expect(await bashTab(['--root', tmp.path, '--team', ''])).toEqual(['demo', 'other']);
+    expect(await bashTab(['--root', tmp.path, '--team=demo', '--as', '=', 'al'])).toEqual(['alfred', 'alice']);
   });
 });
 

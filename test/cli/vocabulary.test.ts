@@ -244,6 +244,22 @@ describe('mailroom completion', () => {
     expect(run.stdout).toContain('mailroom --get-yargs-completions');
   });
 
+  it.each([
+    ['/usr/bin/zsh', '#compdef mailroom'],
+    ['/bin/bash', 'complete -o bashdefault'],
+    ['', 'complete -o bashdefault'],
+  ])('completion without a shell word follows $SHELL=%j', async (shell, marker) => {
+    const run = await runCli(['completion'], cleanEnv({ SHELL: shell }));
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(marker);
+  });
+
+  it('the word "completion" elsewhere on the line is a message text, not the completion command', async () => {
+    const run = await mailroom(root, 'team', 'send', 'team-lead', 'completion', 'fish');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('mailroom team send: unexpected argument "fish"'); // not "completion supports bash and zsh"
+  });
+
   it('the script calls back into the CLI, which completes commands and options', async () => {
     const subcommands = await runCli(['--get-yargs-completions', 'mailroom', 'task', '']);
     expect(subcommands.stdout.split('\n')).toEqual(expect.arrayContaining(['add', 'list', 'show', 'update', 'claim', 'delete']));
