@@ -1,5 +1,5 @@
 /**
- * The bash completion script `mailroom completion bash` prints: yargs' own (yargs 17
+ * The bash completion script `mailroom completion bash` prints: yargs' own (yargs 18
  * `completionShTemplate`, lib/completion-templates.js) with one line added. bash splits the line
  * at COMP_WORDBREAKS, so after `--team=` the word under the cursor is `=` itself; yargs' script
  * filters the offered names by that word (`compgen -- "="`), which drops every name and leaves

@@ -3,16 +3,20 @@
  * `team show`; members after `--as` and in `team send <to>`, `inbox`; in the store the typed line
  * selects (`--root`), through the real CLI as the shell script calls it (`mailroom` first).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nameKind } from '../../src/cli/completion-names.js';
 import { execFile } from 'node:child_process';
 import { mkdir, symlink } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BASH_COMPLETION_SCRIPT } from '../../src/cli/bash-completion.js';
+import { nameKind } from '../../src/cli/completion-names.js';
 import { BIN, runCli } from '../helpers/cli.js';
 import { startRedis } from '../helpers/redis-server.js';
 import { cleanEnv } from '../helpers/store-files.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 
+const require = createRequire(import.meta.url);
 let tmp: TempDir;
 
 /** Runs `script` in a real `bash -c` (bash is on every machine the suite runs on: .ci/run's Debian). */
@@ -98,6 +102,17 @@ describe('completion in a real bash', () => {
     expect(run.stderr).toBe('');
     return run.stdout.split('\n').filter(Boolean);
   }
+
+  it("is yargs' own bash script with the one line added (a yargs upgrade that changes it fails here)", async () => {
+    // yargs does not export its templates (package "exports"): load the installed file by its path.
+    const file = join(dirname(require.resolve('yargs/package.json')), 'build/lib/completion-templates.js');
+    const { completionShTemplate } = (await import(pathToFileURL(file).href)) as { completionShTemplate: string };
+    const yargsScript = completionShTemplate.replaceAll('{{app_name}}', 'mailroom').replaceAll('{{app_path}}', 'mailroom').replaceAll('{{completion_command}}', 'completion');
+    const code = (script: string) => script.split('\n').filter((line) => !line.startsWith('#'));
+    const added = '    [[ $cur_word == "=" ]] && cur_word=""';
+    expect(BASH_COMPLETION_SCRIPT.split('\n')).toContain(added);
+    expect(code(BASH_COMPLETION_SCRIPT).filter((line) => line !== added)).toEqual(code(yargsScript));
+  });
 
   it('offers the teams after --team= (bash hands the script "=" as the word under the cursor)', async () => {
     expect(await bashTab(['--root', tmp.path, '--team', '='])).toEqual(['demo', 'other']);
