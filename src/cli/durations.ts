@@ -3,7 +3,6 @@
  * before; a number with a unit is `500ms`, `30s`, `2m` or `1h` (`1.5s` too, if it comes to whole
  * milliseconds). Anything else is a USAGE error naming the option and the accepted forms.
  */
-import type { Options } from 'yargs';
 import { MailroomError } from '../errors.js';
 
 const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -36,7 +35,7 @@ export const DURATION_OPTIONS: Readonly<Record<string, number>> = { timeout: 0, 
  * replace the USAGE error by a plain one.) `minMs`: the least value the handler accepts (ms), stated in the help
  * when it is above the 500ms example.
  */
-export function durationOption(describe: string, minMs?: number): Options {
+export function durationOption(describe: string, minMs?: number): { type: 'string'; describe: string } {
   if (minMs !== undefined && minMs > 500) return { type: 'string', describe: `${describe}; e.g. 30s, 2m, 1h (at least ${minMs} ms)` };
   return { type: 'string', describe: `${describe}; e.g. 500ms, 30s, 2m` };
 }

@@ -10,6 +10,7 @@ import { openStores, parseStoreTimeout, resolveSelection, type OpenOptions } fro
 import type { Stores } from '../store/selection.js';
 import { checkSelectionFlags } from './option-checks.js';
 import { writeStderr } from './output.js';
+import type { LineOption } from './command-line.js';
 
 /** Parsed global options every command sees. */
 export interface GlobalArgs {
@@ -22,16 +23,26 @@ export interface GlobalArgs {
   'allow-volatile'?: boolean | undefined;
 }
 
-/** Declares the global options on the top-level parser. */
+/**
+ * The global options, declared on the top-level parser ({@link withGlobals}) and read by the hot
+ * verbs' direct reader (src/cli/direct-args.ts). src/cli/command-words.cts keeps their names too
+ * (it imports nothing); a test holds the two together.
+ */
+export const GLOBAL_OPTIONS: Readonly<Record<keyof GlobalArgs, LineOption>> = {
+  store: { type: 'string', describe: 'Team store URL: redis://host:port[/db], rediss://… (default $MAILROOM_STORE, else the files under --root)' },
+  root: { type: 'string', describe: 'Store root (default $MAILROOM_ROOT, else ~/.mailroom); with --store, this machine\'s own directory' },
+  claude: { type: 'boolean', describe: "Work on Claude Code's own teams ($CLAUDE_CONFIG_DIR or ~/.claude)" },
+  team: { type: 'string', describe: 'Team (default $MAILROOM_TEAM, else the only team)' },
+  json: { type: 'boolean', describe: 'Print machine-readable JSON' },
+  'store-timeout': { type: 'string', describe: 'Deadline of each call to a network store, e.g. 10s (default $MAILROOM_STORE_TIMEOUT, else 10s): past it, STORE_UNAVAILABLE' },
+  'allow-volatile': { type: 'boolean', describe: 'Do not warn about a Redis store that can lose acknowledged mail (default $MAILROOM_ALLOW_VOLATILE)' },
+};
+
+/** Declares {@link GLOBAL_OPTIONS} on the top-level parser. */
 export function withGlobals<T>(y: Argv<T>): Argv<T & GlobalArgs> {
-  return y
-    .option('store', { type: 'string', describe: 'Team store URL: redis://host:port[/db], rediss://… (default $MAILROOM_STORE, else the files under --root)', global: true })
-    .option('root', { type: 'string', describe: 'Store root (default $MAILROOM_ROOT, else ~/.mailroom); with --store, this machine\'s own directory', global: true })
-    .option('claude', { type: 'boolean', describe: "Work on Claude Code's own teams ($CLAUDE_CONFIG_DIR or ~/.claude)", global: true })
-    .option('team', { type: 'string', describe: 'Team (default $MAILROOM_TEAM, else the only team)', global: true })
-    .option('json', { type: 'boolean', describe: 'Print machine-readable JSON', global: true })
-    .option('store-timeout', { type: 'string', describe: 'Deadline of each call to a network store, e.g. 10s (default $MAILROOM_STORE_TIMEOUT, else 10s): past it, STORE_UNAVAILABLE', global: true })
-    .option('allow-volatile', { type: 'boolean', describe: 'Do not warn about a Redis store that can lose acknowledged mail (default $MAILROOM_ALLOW_VOLATILE)', global: true }) as Argv<T & GlobalArgs>;
+  let out: Argv<T> = y;
+  for (const [name, o] of Object.entries(GLOBAL_OPTIONS)) out = out.option(name, { ...o, global: true }) as Argv<T>;
+  return out as Argv<T & GlobalArgs>;
 }
 
 const opened = new Set<Stores>();

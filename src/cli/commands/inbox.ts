@@ -7,6 +7,7 @@ import { MailroomError } from '../../errors.js';
 import { emit } from '../output.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
 import { messageLine } from '../render/text.js';
+import { declareLine, type CommandLine } from '../command-line.js';
 
 interface InboxArgs extends GlobalArgs {
   agent?: string;
@@ -18,20 +19,27 @@ interface InboxArgs extends GlobalArgs {
   status?: boolean;
 }
 
+/** `inbox`'s line (src/cli/command-line.ts): its yargs builder and the direct reader both declare from it. */
+export const INBOX_LINE: CommandLine = {
+  words: ['inbox'],
+  positionals: [{ name: 'agent', describe: 'Whose inbox (default: team-lead, or --as)' }],
+  options: {
+    as: { type: 'string', describe: 'Read your own inbox as this member (the same as naming it)' },
+    unread: { type: 'boolean', describe: 'Only unread messages' },
+    'mark-read': { type: 'boolean', describe: 'Mark the listed messages read' },
+    raw: { type: 'boolean', describe: 'Show the stored text instead of rendering structured messages' },
+    status: { type: 'boolean', describe: "Show each message's delivery state: queued, delivered, read, replied" },
+    all: { type: 'boolean', describe: 'Also list the history: entries moved to the archive (<root>/mailroom/archive), quarantined entries (in a corrupt copy set aside by doctor --fix) and entries their reader removed (from the journal)' },
+  },
+};
+
 /** `inbox`. */
 export const inboxCommand: CommandModule<GlobalArgs, InboxArgs> = {
   command: 'inbox [agent]',
   describe: "List an agent's messages (default: the lead's); structured ones rendered by type",
   builder: (y) =>
-    y
-      .positional('agent', { type: 'string', describe: 'Whose inbox (default: team-lead, or --as)' })
-      .option('as', { type: 'string', describe: 'Read your own inbox as this member (the same as naming it)' })
-      .option('unread', { type: 'boolean', describe: 'Only unread messages' })
-      .option('mark-read', { type: 'boolean', describe: 'Mark the listed messages read' })
-      .option('raw', { type: 'boolean', describe: 'Show the stored text instead of rendering structured messages' })
-      .option('status', { type: 'boolean', describe: 'Show each message\'s delivery state: queued, delivered, read, replied' })
+    declareLine(y, INBOX_LINE)
       .example('$0 inbox bob --status', "Which of bob's messages were delivered, read, replied to")
-      .option('all', { type: 'boolean', describe: 'Also list the history: entries moved to the archive (<root>/mailroom/archive), quarantined entries (in a corrupt copy set aside by doctor --fix) and entries their reader removed (from the journal)' })
       .example('$0 inbox --all', "List the lead's whole history, archived messages first")
       .example('$0 inbox --unread --mark-read', "Read the lead's new messages")
       .example('$0 inbox researcher --raw', "Show researcher's inbox as stored")

@@ -12,6 +12,7 @@ import { parseIds, parseMetadata } from '../parse.js';
 import { taskDetail, taskTable } from '../render/text.js';
 import { taskUpdateCommand } from './task-update.js';
 import { taskClaimCommand } from './task-claim.js';
+import { declareLine, type CommandLine } from '../command-line.js';
 
 interface AddArgs extends GlobalArgs {
   subject: string;
@@ -77,14 +78,26 @@ function parseStatus(value: string | undefined): TaskStatus | undefined {
   throw new MailroomError('INVALID_ARGUMENT', `--status "${value}": use one of ${TASK_STATUSES.join(', ')}.`);
 }
 
-const list: CommandModule<GlobalArgs, ListArgs> = {
+/** `task list`'s line (src/cli/command-line.ts): its yargs builder and the direct reader both declare from it. */
+export const TASK_LIST_LINE: CommandLine = {
+  words: ['task', 'list'],
+  positionals: [],
+  options: {
+    status: { type: 'string', describe: TASK_STATUSES.join(' | ') },
+    owner: { type: 'string' },
+    ready: { type: 'boolean', describe: 'Only pending, unowned, unblocked tasks' },
+  },
+};
+
+/** `task show`'s line (see {@link TASK_LIST_LINE}). */
+export const TASK_SHOW_LINE: CommandLine = { words: ['task', 'show'], positionals: [{ name: 'id', required: true, describe: 'Task id' }], options: {} };
+
+/** `task list`. */
+export const taskListCommand: CommandModule<GlobalArgs, ListArgs> = {
   command: 'list',
   describe: 'List tasks in numeric id order',
   builder: (y) =>
-    y
-      .option('status', { type: 'string', describe: TASK_STATUSES.join(' | ') })
-      .option('owner', { type: 'string' })
-      .option('ready', { type: 'boolean', describe: 'Only pending, unowned, unblocked tasks' })
+    declareLine(y, TASK_LIST_LINE)
       .example('$0 task list --ready', 'Tasks anyone can claim now') as Argv<ListArgs>,
   handler: async (a) => {
     const { listTasks } = await import('../../core/tasks/board.js');
@@ -93,10 +106,11 @@ const list: CommandModule<GlobalArgs, ListArgs> = {
   },
 };
 
-const show: CommandModule<GlobalArgs, GlobalArgs & { id: string }> = {
+/** `task show`. */
+export const taskShowCommand: CommandModule<GlobalArgs, GlobalArgs & { id: string }> = {
   command: 'show <id>',
   describe: 'Show one task',
-  builder: (y) => y.positional('id', { type: 'string', demandOption: true, describe: 'Task id' }).example('$0 task show 2', 'Show task #2') as Argv<GlobalArgs & { id: string }>,
+  builder: (y) => declareLine(y, TASK_SHOW_LINE).example('$0 task show 2', 'Show task #2') as Argv<GlobalArgs & { id: string }>,
   handler: async (a) => {
     const { getTask } = await import('../../core/tasks/board.js');
     const view = await getTask({ ...(await sweptTeamTarget(a)), id: String(a.id) });
@@ -121,7 +135,7 @@ const remove: CommandModule<GlobalArgs, GlobalArgs & { id: string; as?: string }
 };
 
 /** The subcommands of `task`, in help order. */
-export const TASK_COMMANDS = [add, list, show, taskUpdateCommand, taskClaimCommand, remove] as unknown as CommandModule<GlobalArgs, GlobalArgs>[];
+export const TASK_COMMANDS = [add, taskListCommand, taskShowCommand, taskUpdateCommand, taskClaimCommand, remove] as unknown as CommandModule<GlobalArgs, GlobalArgs>[];
 
 /** The `task` command group. */
 export const taskCommand: CommandModule<GlobalArgs, GlobalArgs> = {

@@ -13,6 +13,7 @@ import type { Stores } from '../../store/selection.js';
 import { leadHearingWarning } from '../../core/messages/lead-hearing.js';
 import { terminalSafe } from '../../core/text/terminal-text.js';
 import { routed } from '../route-option.js';
+import { declareLine, type CommandLine } from '../command-line.js';
 import { withConfig } from '../../core/teams/known-config.js';
 import type { TeamConfig } from '../../protocol/config.js';
 
@@ -33,24 +34,33 @@ interface SendArgs extends GlobalArgs {
   timeout?: number;
 }
 
+/** `team send`'s line (src/cli/command-line.ts): its yargs builder and the direct reader both declare from it. */
+export const SEND_LINE: CommandLine = {
+  words: ['team', 'send'],
+  positionals: [
+    { name: 'to', required: true, describe: 'Recipient member name' },
+    { name: 'text', describe: 'Message text ("-" reads stdin)' },
+  ],
+  options: {
+    as: { alias: 'from', type: 'string', describe: 'Sender member name (default: team-lead); --from is the same' },
+    summary: { type: 'string', describe: '5–10 word preview' },
+    'shutdown-request': { type: 'boolean', describe: 'Send a shutdown_request (lead → teammate)' },
+    'shutdown-approve': { type: 'boolean', describe: 'Answer a shutdown_request with approval (needs --as, --request-id)' },
+    'shutdown-reject': { type: 'boolean', describe: 'Answer a shutdown_request with a rejection (needs --as, --request-id, --reason)' },
+    'request-id': { type: 'string', describe: 'Request id being answered (echoed byte for byte)' },
+    reason: { type: 'string', describe: 'Reason for a shutdown request or rejection' },
+    structured: { type: 'string', describe: 'Any protocol message as JSON, e.g. \'{"type":"plan_approval_response","requestId":"…","approved":true}\'' },
+    wait: { type: 'string', choices: ['delivered', 'read', 'replied'], describe: 'Wait until the message is delivered (handed to its reader), read, or replied to' },
+    timeout: durationOption('With --wait: how long to wait (default 60s)'),
+    'to-capability': { type: 'string', describe: 'Send to the least-loaded live member declaring this capability; the one argument is then the text' },
+    'idempotency-key': { type: 'string', describe: 'Retry-safe: a send with a key already used (24 h) stores nothing new and prints the first send\'s message' },
+  },
+  conflicts: [['shutdown-approve', 'shutdown-reject']],
+};
+
 function sendBuilder(y: Argv<GlobalArgs>): Argv<SendArgs> {
-  return y
-    .positional('to', { type: 'string', demandOption: true, describe: 'Recipient member name' })
-    .positional('text', { type: 'string', describe: 'Message text ("-" reads stdin)' })
+  return declareLine(y, SEND_LINE)
     .nargs('text', 1) // yargs re-parses positionals as `--text <value>`; without nargs a lone "-" becomes ""
-    .option('as', { alias: 'from', type: 'string', describe: 'Sender member name (default: team-lead); --from is the same' })
-    .option('summary', { type: 'string', describe: '5–10 word preview' })
-    .option('shutdown-request', { type: 'boolean', describe: 'Send a shutdown_request (lead → teammate)' })
-    .option('shutdown-approve', { type: 'boolean', describe: 'Answer a shutdown_request with approval (needs --as, --request-id)' })
-    .option('shutdown-reject', { type: 'boolean', describe: 'Answer a shutdown_request with a rejection (needs --as, --request-id, --reason)' })
-    .option('request-id', { type: 'string', describe: 'Request id being answered (echoed byte for byte)' })
-    .option('reason', { type: 'string', describe: 'Reason for a shutdown request or rejection' })
-    .option('structured', { type: 'string', describe: 'Any protocol message as JSON, e.g. \'{"type":"plan_approval_response","requestId":"…","approved":true}\'' })
-    .option('wait', { type: 'string', choices: ['delivered', 'read', 'replied'], describe: 'Wait until the message is delivered (handed to its reader), read, or replied to' })
-    .option('timeout', durationOption('With --wait: how long to wait (default 60s)'))
-    .option('to-capability', { type: 'string', describe: 'Send to the least-loaded live member declaring this capability; the one argument is then the text' })
-    .option('idempotency-key', { type: 'string', describe: 'Retry-safe: a send with a key already used (24 h) stores nothing new and prints the first send\'s message' })
-    .conflicts('shutdown-approve', 'shutdown-reject')
     .example('$0 team send researcher "Start with the 2024 survey" --summary "Where to start"', 'Message researcher as the lead')
     .example('$0 team send --to-capability review "Please review PR 12"', 'Message the least-loaded live reviewer')
     .example('$0 team send researcher --shutdown-request --reason "done"', 'Ask researcher to shut down')
@@ -152,16 +162,23 @@ interface BroadcastArgs extends GlobalArgs {
   summary?: string;
 }
 
+/** `team broadcast`'s line (see {@link SEND_LINE}). */
+export const BROADCAST_LINE: CommandLine = {
+  words: ['team', 'broadcast'],
+  positionals: [{ name: 'text', required: true, describe: 'Message text ("-" reads stdin)' }],
+  options: {
+    as: { alias: 'from', type: 'string', describe: 'Sender (default: team-lead); --from is the same' },
+    summary: { type: 'string', describe: '5–10 word preview' },
+  },
+};
+
 /** `team broadcast`. */
 export const teamBroadcastCommand: CommandModule<GlobalArgs, BroadcastArgs> = {
   command: 'broadcast <text>',
   describe: 'Send a message to every member except the sender',
   builder: (y) =>
-    y
-      .positional('text', { type: 'string', demandOption: true, describe: 'Message text ("-" reads stdin)' })
+    declareLine(y, BROADCAST_LINE)
       .nargs('text', 1) // keeps a lone "-" (see sendBuilder)
-      .option('as', { alias: 'from', type: 'string', describe: 'Sender (default: team-lead); --from is the same' })
-      .option('summary', { type: 'string', describe: '5–10 word preview' })
       .example('$0 team broadcast "Stand-up in 5 minutes"', 'Message everyone') as Argv<BroadcastArgs>,
   handler: async (a) => {
     const known = await withConfig(await teamTarget(a));
