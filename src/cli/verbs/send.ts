@@ -1,11 +1,16 @@
 /** Bundle entry of `team send` and `team broadcast` (dist/mailroom-send.cjs, see src/cli/launch.cts). */
 import type { CommandModule } from 'yargs';
 import type { GlobalArgs } from '../globals.js';
-import { runCli } from '../run-cli.js';
+import { runVerb, type DirectCommand } from '../run-direct.js';
 import { teamGroup } from '../commands/team-group.js';
-import { teamBroadcastCommand, teamSendCommand } from '../commands/team-send.js';
+import { BROADCAST_LINE, SEND_LINE, teamBroadcastCommand, teamSendCommand } from '../commands/team-send.js';
 
-/** Runs the CLI with only `team send` and `team broadcast`. @returns the exit code. */
+const DIRECT = [
+  { line: SEND_LINE, handler: teamSendCommand.handler },
+  { line: BROADCAST_LINE, handler: teamBroadcastCommand.handler },
+] as unknown as DirectCommand[];
+
+/** Runs the CLI with only `team send` and `team broadcast` (a plain line without yargs, src/cli/run-direct.ts). @returns the exit code. */
 export function main(input: string[]): Promise<number> {
-  return runCli(input, [teamGroup([teamSendCommand, teamBroadcastCommand] as unknown as CommandModule<GlobalArgs, never>[])] as unknown as CommandModule<GlobalArgs, never>[]);
+  return runVerb(input, DIRECT, () => [teamGroup([teamSendCommand, teamBroadcastCommand] as unknown as CommandModule<GlobalArgs, never>[])] as unknown as CommandModule<GlobalArgs, never>[]);
 }

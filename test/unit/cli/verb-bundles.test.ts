@@ -20,6 +20,7 @@ const launch = createRequire(import.meta.url)(join(DIST, 'cli', 'launch.cjs')) a
 
 interface Meta {
   outputs: Record<string, { inputs: Record<string, unknown> }>;
+  inputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[] }>;
 }
 
 /** Code no one-shot verb needs (the MCP bundle may hold src/mcp and the MCP SDK). */
@@ -38,6 +39,21 @@ describe('each verb bundle holds its verb only', () => {
     expect(inputs.length).toBeGreaterThan(50); // the graph is read right
     expect(inputs.filter((p) => NOT_FOR_ONE_SHOT.test(p) || MCP.test(p))).toEqual([]);
     expect(inputs.filter((p) => /doctor|repair-|team-spawn|team-delete|lease\.ts$/.test(p) && p.startsWith('src/cli/'))).toEqual([]);
+  });
+
+  it.each(['send', 'inbox', 'task'])('src/cli/verbs/%s.ts reaches yargs only through its dynamic import of run-cli.ts (a plain line runs without it)', (verb) => {
+    const start = `src/cli/verbs/${verb}.ts`;
+    const reached = new Set<string>();
+    const stack = [start];
+    while (stack.length > 0) {
+      const path = stack.pop() as string;
+      if (reached.has(path)) continue;
+      reached.add(path);
+      for (const i of meta.inputs[path]?.imports ?? []) if (i.kind !== 'dynamic-import' && !i.external) stack.push(i.path);
+    }
+    expect(reached.has('src/cli/direct-args.ts')).toBe(true); // the graph is read right
+    expect([...reached].filter((p) => /^node_modules\/(yargs|yargs-parser|cliui|y18n)\//.test(p) || p === 'src/cli/run-cli.ts')).toEqual([]);
+    expect((meta.inputs[start.replace(`verbs/${verb}`, 'run-direct')]?.imports ?? []).some((i) => i.path === 'src/cli/run-cli.ts' && i.kind === 'dynamic-import')).toBe(true);
   });
 
   it('mailroom-send.cjs holds the send and no task board', () => {
@@ -106,5 +122,10 @@ describe('the real binary', () => {
     expect(send).toContain(join(DIST, 'mailroom-send.cjs'));
     expect(send).not.toContain(join(DIST, 'mailroom.cjs'));
     expect(await stackOf('team', 'show')).toContain(join(DIST, 'mailroom.cjs'));
+  });
+
+  it('reads a plain send line directly (src/cli/run-direct.ts), and hands another one to yargs', async () => {
+    expect(await stackOf('team', 'send', 'alice', 'hi', '--summary', 'a plain line')).toMatch(/ at async runVerb /);
+    expect(await stackOf('team', 'send', 'alice', 'hi', '--no-json')).not.toMatch(/runVerb/); // --no-… is yargs' to read
   });
 });
