@@ -19,11 +19,20 @@ function camel(name: string): string {
   return name.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
 }
 
+/**
+ * The global option called `name`, if there is one. Own properties only: `constructor`,
+ * `toString` or `__proto__` would otherwise be found on every object (a break test ran
+ * `team send bob hi --constructor x` as a send where yargs refuses it).
+ */
+function globalNamed(name: string): LineOption | undefined {
+  return Object.hasOwn(GLOBAL_OPTIONS, name) ? (GLOBAL_OPTIONS as Readonly<Record<string, LineOption>>)[name] : undefined;
+}
+
 /** The option called `name` on `line` or globally, with its canonical name; undefined for any other. */
-function optionNamed(line: CommandLine, name: string): { key: string; option: LineOption } | undefined {
-  for (const [key, option] of Object.entries(line.options)) if (key === name || option.alias === name) return { key, option };
-  const global = (GLOBAL_OPTIONS as Readonly<Record<string, LineOption>>)[name];
-  return global ? { key: name, option: global } : undefined;
+function optionNamed(line: CommandLine, name: string): { key: string; option: LineOption; global: boolean } | undefined {
+  for (const [key, option] of Object.entries(line.options)) if (key === name || option.alias === name) return { key, option, global: false };
+  const global = globalNamed(name);
+  return global ? { key: name, option: global, global: true } : undefined;
 }
 
 /** Sets `value` under every name of the option (its name, its alias, their camelCase forms). */
@@ -45,7 +54,7 @@ function lineOf(argv: readonly string[], lines: readonly CommandLine[]): Command
         w++;
         continue;
       }
-      const global = (GLOBAL_OPTIONS as Readonly<Record<string, LineOption>>)[arg.slice(2).split('=', 1)[0] as string];
+      const global = globalNamed(arg.slice(2).split('=', 1)[0] as string);
       if (!arg.startsWith('--') || !global) return false;
       if (global.type === 'string' && !arg.includes('=')) i++;
     }
@@ -75,7 +84,7 @@ export function readDirect(argv: readonly string[], lines: readonly CommandLine[
     const eq = arg.indexOf('=');
     const found = optionNamed(line, eq < 0 ? arg.slice(2) : arg.slice(2, eq));
     // A line's own options count only after its words (before them yargs reads no command's options yet).
-    if (!found || given.has(found.key) || (args._.length < line.words.length && !(found.key in GLOBAL_OPTIONS))) return undefined;
+    if (!found || given.has(found.key) || (args._.length < line.words.length && !found.global)) return undefined;
     given.add(found.key);
     if (found.option.type === 'boolean') {
       const next = argv[i + 1];

@@ -13,6 +13,8 @@ import { redactUrl } from '../store/open.js';
 export interface DeclaredOptions {
   array: readonly string[];
   number: readonly string[];
+  /** Options that take a string value (yargs turns `--no-<name>` into `false` for them too). */
+  string?: readonly string[];
   key: Readonly<Record<string, unknown>>;
   alias?: Readonly<Record<string, readonly string[]>>;
 }
@@ -28,6 +30,10 @@ export function checkOptionValues(argv: Record<string, unknown>, declared: Decla
       argv[name] = ms;
       argv[name.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase())] = ms;
       continue;
+    }
+    if (typeof value === 'boolean' && declared.string?.includes(name)) {
+      // `--no-as` reaches the handler as `as: false`, where a name is expected.
+      throw new MailroomError('USAGE', `--no-${name} was given, but --${name} takes a value: give --${name} <value>, or leave the option out. Run with --help for usage.`, { details: { option: name } });
     }
     if (Array.isArray(value) && value.length === 0 && declared.array.includes(name)) {
       // `task add x --blocked-by` (no ids) would silently mean "none".

@@ -25,7 +25,8 @@ function declaredOf(line: CommandLine): Parameters<typeof checkOptionValues>[1] 
   for (const name of [...Object.keys(GLOBAL_OPTIONS), ...Object.keys(line.options)]) key[name] = true;
   const alias: Record<string, string[]> = {};
   for (const [name, o] of Object.entries(line.options)) if (o.alias) alias[name] = [o.alias];
-  return { array: [], number: [], key, alias };
+  const string = Object.entries({ ...GLOBAL_OPTIONS, ...line.options }).flatMap(([name, o]) => (o.type === 'string' ? [name] : []));
+  return { array: [], number: [], string, key, alias };
 }
 
 /**

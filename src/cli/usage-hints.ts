@@ -52,8 +52,14 @@ export function commandWords(argv: readonly string[]): string[] {
   return words;
 }
 
+/** The synonyms listed for `word` (own entries only: `constructor` is on every object). */
+function synonymsOf(synonyms: Readonly<Record<string, readonly string[]>>, word: string): readonly string[] | undefined {
+  const key = word.toLowerCase();
+  return Object.hasOwn(synonyms, key) ? synonyms[key] : undefined;
+}
+
 function resolve(word: string, names: readonly string[], synonyms: Readonly<Record<string, readonly string[]>>): string | undefined {
-  const meant = synonyms[word.toLowerCase()]?.find((name) => names.includes(name));
+  const meant = synonymsOf(synonyms, word)?.find((name) => names.includes(name));
   return meant ?? closestMatch(word, names);
 }
 
@@ -79,7 +85,7 @@ export function findUnknownCommand(argv: readonly string[], tree: CommandTree): 
     if (direct !== undefined) return { typed: top, suggestion: direct };
     // A subcommand typed without its group: `mailroom send …` → `team send`.
     for (const [group, names] of Object.entries(tree)) {
-      const meant = names.includes(top) ? top : COMMAND_SYNONYMS[top.toLowerCase()]?.find((n) => names.includes(n));
+      const meant = names.includes(top) ? top : synonymsOf(COMMAND_SYNONYMS, top)?.find((n) => names.includes(n));
       if (meant !== undefined) return { typed: top, suggestion: `${group} ${meant}` };
     }
     const paths = Object.entries(tree).flatMap(([group, names]) => names.map((n) => `${group} ${n}`));

@@ -38,6 +38,12 @@ const BAD: [string, string[]][] = [
   ['a team name that looks like an option', ['team', 'create', '-x']],
   ['a team name after --', ['team', 'create', '--', '-x']],
   ['an unknown option', ['task', 'add', 'second', '--bogus']],
+  // A break test (session 8): names every object has, and a negated option that takes a value.
+  ['an option named like an object property, after a plain send', ['team', 'send', 'alice', 'hi', '--constructor', 'x']],
+  ['--toString on inbox', ['inbox', 'alice', '--toString', 'x']],
+  ['--__proto__ on task show', ['task', 'show', '1', '--__proto__=x']],
+  ['--hasOwnProperty on task add (yargs)', ['task', 'add', 'second', '--hasOwnProperty', 'x']],
+  ['a negated option that takes a value', ['team', 'send', 'alice', 'hi', '--no-as']],
 ];
 
 describe('usage errors stop before the command runs', () => {

@@ -73,7 +73,7 @@ function fitting(line: CommandLine): fc.Arbitrary<string[]> {
 
 /** Tokens for `line`: plain values, its options and the global ones used right, and hostile ones. */
 function tokens(line: CommandLine): fc.Arbitrary<string[]> {
-  const names = [...Object.entries(line.options).flatMap(([n, o]) => (o.alias ? [n, o.alias] : [n])), ...Object.keys(GLOBAL_OPTIONS), 'bogus', 'no-json', 'help', 'version', 'Summary', 'shutdownRequest'];
+  const names = [...Object.entries(line.options).flatMap(([n, o]) => (o.alias ? [n, o.alias] : [n])), ...Object.keys(GLOBAL_OPTIONS), 'bogus', 'no-json', 'help', 'version', 'Summary', 'shutdownRequest', 'constructor', 'toString', '__proto__'];
   const value = fc.constantFrom(...VALUES);
   const name = fc.constantFrom(...names);
   const hostile = fc.oneof(
@@ -81,7 +81,7 @@ function tokens(line: CommandLine): fc.Arbitrary<string[]> {
     name.map((n) => [`--${n}`]),
     fc.tuple(name, value).map(([n, v]) => [`--${n}`, v]),
     fc.tuple(name, value).map(([n, v]) => [`--${n}=${v}`]),
-    fc.constantFrom(['-j'], ['--'], ['--json', '--json']),
+    fc.constantFrom<string[]>(['-j'], ['--'], ['--json', '--json']),
   );
   return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...PLAIN).map((v) => [v]) }, { weight: 4, arbitrary: fitting(line) }, { weight: 1, arbitrary: hostile });
 }
@@ -142,6 +142,12 @@ describe('the direct reader reads a line as yargs does', () => {
     ['team', 'send', '--', 'bob', 'hi'],
     ['inbox', '-j'],
     ['task', 'add', 'x'],
+    // Names every object has (a break test found them read as global options, and the line run).
+    ['team', 'send', 'bob', 'hi', '--constructor', 'x'],
+    ['team', 'send', 'bob', 'hi', '--toString', 'x'],
+    ['team', 'send', 'bob', 'hi', '--__proto__=x'],
+    ['inbox', '--unread', '--mark-read', '--hasOwnProperty', 'x', 'bob'],
+    ['task', 'show', '1', '--valueOf=1'],
   ])('%j goes to yargs', (...argv) => {
     expect(readDirect(argv, LINES)).toBeUndefined();
   });
