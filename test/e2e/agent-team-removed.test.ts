@@ -21,15 +21,22 @@ afterEach(async () => {
   await dir?.cleanup();
 });
 
+/**
+ * `rm -rf` as a user's shell or Claude Code does it. The running agent may write into the
+ * directory while it is being removed (ENOTEMPTY at its rmdir, seen once in a full run); Node's
+ * rm retries that, as `rm -rf` would be run again.
+ */
+const RM = { recursive: true, force: true, maxRetries: 10, retryDelay: 20 } as const;
+
 const REMOVALS: Record<string, (root: string) => Promise<void>> = {
-  'the team directory removed': (root) => rm(join(root, 'teams', 't'), { recursive: true, force: true }),
+  'the team directory removed': (root) => rm(join(root, 'teams', 't'), RM),
   'renamed to a tombstone, then removed (Claude Code 2.1.332)': async (root) => {
     await rename(join(root, 'teams', 't'), join(root, 'teams', 't.deleted-0b7e1c52-9d0f-4a7e-8a51-1f2d3c4b5a69'));
-    await rm(join(root, 'teams', 't.deleted-0b7e1c52-9d0f-4a7e-8a51-1f2d3c4b5a69'), { recursive: true, force: true });
+    await rm(join(root, 'teams', 't.deleted-0b7e1c52-9d0f-4a7e-8a51-1f2d3c4b5a69'), RM);
   },
   'team and task directories removed (TeamDelete)': async (root) => {
-    await rm(join(root, 'teams', 't'), { recursive: true, force: true });
-    await rm(join(root, 'tasks', 't'), { recursive: true, force: true });
+    await rm(join(root, 'teams', 't'), RM);
+    await rm(join(root, 'tasks', 't'), RM);
   },
 };
 
