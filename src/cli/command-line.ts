@@ -34,6 +34,11 @@ export interface CommandLine {
   readonly conflicts?: readonly (readonly [string, string])[];
 }
 
+/** `some-name` → `someName`: the second key yargs gives each option (and the option checks and the direct reader give too). */
+export function camelCase(name: string): string {
+  return name.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+}
+
 /** Declares `line`'s positionals, options and conflicts on the command's yargs builder `y`. */
 export function declareLine<T>(y: Argv<T>, line: CommandLine): Argv<T> {
   let out = y;

@@ -8,16 +8,11 @@
  * which accepts it or refuses it with its usual message. So this reader decides only which parser
  * runs, never what a line means; test/unit/cli/direct-args.test.ts holds it to yargs' reading.
  */
-import type { CommandLine, LineOption } from './command-line.js';
+import { camelCase, type CommandLine, type LineOption } from './command-line.js';
 import { GLOBAL_OPTIONS } from './globals.js';
 
 /** The arguments of a directly read line, as yargs passes them to a handler (both spellings of each name). */
 export type DirectArgs = Record<string, unknown> & { _: string[]; $0: string };
-
-/** `some-name` → `someName`, as yargs adds it. */
-function camel(name: string): string {
-  return name.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
-}
 
 /**
  * The global option called `name`, if there is one. Own properties only: `constructor`,
@@ -39,7 +34,7 @@ function optionNamed(line: CommandLine, name: string): { key: string; option: Li
 function setOption(args: DirectArgs, key: string, option: LineOption, value: unknown): void {
   for (const name of option.alias ? [key, option.alias] : [key]) {
     args[name] = value;
-    args[camel(name)] = value;
+    args[camelCase(name)] = value;
   }
 }
 

@@ -8,6 +8,7 @@
 import { MailroomError } from '../errors.js';
 import { DURATION_OPTIONS, parseDuration } from './durations.js';
 import { redactUrl } from '../store/open.js';
+import { camelCase } from './command-line.js';
 
 /** The declared options of the running command, as yargs reports them (`getOptions()`). */
 export interface DeclaredOptions {
@@ -28,7 +29,7 @@ export function checkOptionValues(argv: Record<string, unknown>, declared: Decla
     if (minMs !== undefined) {
       const ms = typeof value === 'number' ? value : parseDuration(value, `--${name}`, minMs);
       argv[name] = ms;
-      argv[name.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase())] = ms;
+      argv[camelCase(name)] = ms;
       continue;
     }
     if (typeof value === 'boolean' && declared.string?.includes(name)) {

@@ -14,6 +14,7 @@ import { openFsStores } from '../../../src/store/open.js';
 import { BIN } from '../../helpers/cli.js';
 import { cleanEnv, mailroomOk } from '../../helpers/store-files.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
+import { staticClosure, type BundleMeta } from '../../helpers/bundle-graph.js';
 
 const HOOKS = fileURLToPath(new URL('../../helpers/record-loads.mjs', import.meta.url));
 const META = fileURLToPath(new URL('../../../dist/mailroom.meta.json', import.meta.url));
@@ -22,27 +23,7 @@ const META = fileURLToPath(new URL('../../../dist/mailroom.meta.json', import.me
 const HEAVY = /^(node_modules\/(ink|react|@anthropic-ai|openai|@modelcontextprotocol|chokidar|redis|@redis|yaml|ajv)\/|ink-|src\/(tui|mcp|runtime)\/)/;
 const HEAVY_EXTERNAL = /^(ink|react|@anthropic-ai\/sdk|openai|chokidar|redis|@redis\/)/;
 
-interface Meta {
-  inputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[] }>;
-}
-
-/** Inputs reached from `starts` through static imports and requires (not dynamic imports). */
-function staticClosure(meta: Meta, starts: readonly string[]): { inputs: Set<string>; externals: Set<string> } {
-  const inputs = new Set<string>();
-  const externals = new Set<string>();
-  const stack = [...starts];
-  while (stack.length > 0) {
-    const path = stack.pop() as string;
-    if (inputs.has(path)) continue;
-    inputs.add(path);
-    for (const i of meta.inputs[path]?.imports ?? []) {
-      if (i.kind === 'dynamic-import') continue;
-      if (i.external) externals.add(i.path);
-      else stack.push(i.path);
-    }
-  }
-  return { inputs, externals };
-}
+type Meta = Pick<BundleMeta, 'inputs'>;
 
 /** What a command module's handler imports (its dynamic imports), with their static closure. */
 function handlerTargets(meta: Meta, command: string): string[] {

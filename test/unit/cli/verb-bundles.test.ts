@@ -14,14 +14,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN } from '../../helpers/cli.js';
 import { cleanEnv, mailroomOk } from '../../helpers/store-files.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
+import { staticClosure, type BundleMeta } from '../../helpers/bundle-graph.js';
 
 const DIST = fileURLToPath(new URL('../../../dist/', import.meta.url));
 const launch = createRequire(import.meta.url)(join(DIST, 'cli', 'launch.cjs')) as { bundleFor(argv: string[]): string; VERB_BUNDLES: Record<string, string> };
 
-interface Meta {
-  outputs: Record<string, { inputs: Record<string, unknown> }>;
-  inputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[] }>;
-}
+type Meta = BundleMeta;
 
 /** Code no one-shot verb needs (the MCP bundle may hold src/mcp and the MCP SDK). */
 const NOT_FOR_ONE_SHOT = /^(src\/(tui|runtime|dashboard|bridge)\/|src\/core\/doctor\/|src\/cli\/commands\/(doctor|run|agent|watch|dashboard|bridge)\.ts|node_modules\/(ink|react|@anthropic-ai|openai|yaml)\/|ink-)/;
@@ -42,18 +40,10 @@ describe('each verb bundle holds its verb only', () => {
   });
 
   it.each(['send', 'inbox', 'task'])('src/cli/verbs/%s.ts reaches yargs only through its dynamic import of run-cli.ts (a plain line runs without it)', (verb) => {
-    const start = `src/cli/verbs/${verb}.ts`;
-    const reached = new Set<string>();
-    const stack = [start];
-    while (stack.length > 0) {
-      const path = stack.pop() as string;
-      if (reached.has(path)) continue;
-      reached.add(path);
-      for (const i of meta.inputs[path]?.imports ?? []) if (i.kind !== 'dynamic-import' && !i.external) stack.push(i.path);
-    }
+    const reached = staticClosure(meta, [`src/cli/verbs/${verb}.ts`]).inputs;
     expect(reached.has('src/cli/direct-args.ts')).toBe(true); // the graph is read right
     expect([...reached].filter((p) => /^node_modules\/(yargs|yargs-parser|cliui|y18n)\//.test(p) || p === 'src/cli/run-cli.ts')).toEqual([]);
-    expect((meta.inputs[start.replace(`verbs/${verb}`, 'run-direct')]?.imports ?? []).some((i) => i.path === 'src/cli/run-cli.ts' && i.kind === 'dynamic-import')).toBe(true);
+    expect((meta.inputs['src/cli/run-direct.ts']?.imports ?? []).some((i) => i.path === 'src/cli/run-cli.ts' && i.kind === 'dynamic-import')).toBe(true);
   });
 
   it('mailroom-send.cjs holds the send and no task board', () => {
