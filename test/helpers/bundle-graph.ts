@@ -9,8 +9,12 @@ export interface BundleMeta {
   outputs: Record<string, { inputs: Record<string, unknown> }>;
 }
 
-/** Inputs reached from `starts` through static imports and requires (not dynamic imports), and the externals they name. */
-export function staticClosure(meta: Pick<BundleMeta, 'inputs'>, starts: readonly string[]): { inputs: Set<string>; externals: Set<string> } {
+/**
+ * Inputs reached from `starts` through static imports and requires (not dynamic imports), and the
+ * externals they name. `deferred`: inputs whose own imports run later (a lazy stub's require on
+ * first use): reached, not followed.
+ */
+export function staticClosure(meta: Pick<BundleMeta, 'inputs'>, starts: readonly string[], deferred: (path: string) => boolean = () => false): { inputs: Set<string>; externals: Set<string> } {
   const inputs = new Set<string>();
   const externals = new Set<string>();
   const stack = [...starts];
@@ -18,6 +22,7 @@ export function staticClosure(meta: Pick<BundleMeta, 'inputs'>, starts: readonly
     const path = stack.pop() as string;
     if (inputs.has(path)) continue;
     inputs.add(path);
+    if (deferred(path)) continue;
     for (const i of meta.inputs[path]?.imports ?? []) {
       if (i.kind === 'dynamic-import') continue;
       if (i.external) externals.add(i.path);

@@ -8,25 +8,15 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { staticClosure, type BundleMeta } from '../../helpers/bundle-graph.js';
 
 const META = fileURLToPath(new URL('../../../dist/mailroom.meta.json', import.meta.url));
 
-interface Meta {
-  inputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[] }>;
-}
+type Meta = Pick<BundleMeta, 'inputs'>;
 
 /** Inputs reached from `starts` at load: static imports and requires, not dynamic imports nor a stub's deferred require. */
 function loadClosure(meta: Meta, starts: readonly string[]): Set<string> {
-  const seen = new Set<string>();
-  const stack = [...starts];
-  while (stack.length > 0) {
-    const path = stack.pop() as string;
-    if (seen.has(path)) continue;
-    seen.add(path);
-    if (path.startsWith('lazy-sdk:')) continue; // its require() runs on first use
-    for (const i of meta.inputs[path]?.imports ?? []) if (i.kind !== 'dynamic-import' && !i.external) stack.push(i.path);
-  }
-  return seen;
+  return staticClosure(meta, starts, (path) => path.startsWith('lazy-sdk:')).inputs;
 }
 
 describe('the MCP server start loads the SDK without its unused parts', () => {
