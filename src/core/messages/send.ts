@@ -8,7 +8,7 @@ import { MailroomError } from '../../errors.js';
 import type { TeamConfig } from '../../protocol/config.js';
 import { makeInboxEntry, type InboxEntry } from '../../protocol/inbox.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../protocol/json-depth.js';
-import { DEFAULT_MAX_MESSAGE_BYTES, MIN_MAX_MESSAGE_BYTES } from '../../protocol/settings.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, MIN_MAX_MESSAGE_BYTES, type TeamSettings } from '../../protocol/settings.js';
 import { STRUCTURED_SCHEMAS, isStructuredType, type StructuredMessage } from '../../protocol/structured.js';
 import { permissionRequestId, planApprovalRequestId, sandboxRequestId, shutdownRequestId } from '../../protocol/ids.js';
 import { leadName, requireMember } from '../../domain/roster.js';
@@ -17,7 +17,7 @@ import { isoTime, nowOf, opOf, teamOf, type TeamOptions } from '../context.js';
 import { autoArchiveAllowed } from './inbox-archive.js';
 import { signOutgoing } from '../trust/message-signing.js';
 import { messageActions, requirePermitted } from '../teams/policy.js';
-import { configOf, type KnownConfig } from '../teams/known-config.js';
+import { configAndSettingsOf, type KnownConfig } from '../teams/known-config.js';
 
 /** Input of {@link sendMessage}. */
 export interface SendOptions extends TeamOptions, KnownConfig {
@@ -57,7 +57,7 @@ export interface SentMessage {
  */
 export async function sendMessage(options: SendOptions): Promise<SentMessage> {
   const store = teamOf(options);
-  const [sent] = await deliver(store, await configOf(options), options, [options.to]);
+  const [sent] = await deliver(store, await configAndSettingsOf(options), options, [options.to]);
   return sent!;
 }
 
@@ -67,17 +67,18 @@ export async function sendMessage(options: SendOptions): Promise<SentMessage> {
  * a config the caller already read. @throws NOT_PERMITTED (the policy, or a lead-only message
  * from a member), plus what {@link sendMessage} throws
  */
-async function deliver(store: TeamStore, config: TeamConfig, options: Omit<SendOptions, 'to'>, recipients: readonly string[]): Promise<SentMessage[]> {
+async function deliver(store: TeamStore, team: { config: TeamConfig; settings: TeamSettings }, options: Omit<SendOptions, 'to'>, recipients: readonly string[]): Promise<SentMessage[]> {
+  const { config, settings } = team;
   const from = options.from ?? leadName(config);
   const sender = requireMember(config, from, 'sender');
   for (const to of recipients) requireMember(config, to, 'recipient');
   if (options.text === '') throw new MailroomError('MESSAGE_INVALID', 'Message text is empty: give the text to send.');
-  await requireSize(store, options.team, options.text);
+  requireSize(settings, options.team, options.text);
   if (recipients.length === 0) return [];
   // The team policy binds the sender here, whichever surface sent (src/domain/policy.ts).
-  await requirePermitted(options, from, recipients.flatMap((to) => messageActions(options.text, to)), config);
+  await requirePermitted(options, from, recipients.flatMap((to) => messageActions(options.text, to)), config, settings);
   // In a signed team every entry carries its sender's signature (core/trust/message-signing.ts).
-  const messages = await signOutgoing(options, config, from, recipients.map((to) => ({ to, entry: buildEntry(options, from, sender.color) })));
+  const messages = await signOutgoing(options, { config, settings }, from, recipients.map((to) => ({ to, entry: buildEntry(options, from, sender.color) })));
   const archiveRead = recipients.filter((to) => autoArchiveAllowed(config, to));
   const { value } = await store.appendMessages(options.team, messages, { ...opOf(options, from), archiveRead, idempotencyKey: options.idempotencyKey });
   return value.messages.map((m) => (value.replayed ? { to: m.to, entry: m.entry, replayed: true as const } : { to: m.to, entry: m.entry }));
@@ -99,11 +100,11 @@ export interface BroadcastOptions extends TeamOptions, KnownConfig {
  */
 export async function broadcast(options: BroadcastOptions): Promise<SentMessage[]> {
   const store = teamOf(options);
-  const config = await configOf(options);
-  const from = options.from ?? leadName(config);
-  requireMember(config, from, 'sender');
-  const recipients = config.members.filter((m) => m.name.toLowerCase() !== from.toLowerCase()).map((m) => m.name);
-  return deliver(store, config, { ...options, from }, recipients);
+  const team = await configAndSettingsOf(options);
+  const from = options.from ?? leadName(team.config);
+  requireMember(team.config, from, 'sender');
+  const recipients = team.config.members.filter((m) => m.name.toLowerCase() !== from.toLowerCase()).map((m) => m.name);
+  return deliver(store, team, { ...options, from }, recipients);
 }
 
 /** Input of {@link sendStructured}. */
@@ -126,13 +127,13 @@ export interface SendStructuredOptions extends TeamOptions, KnownConfig {
  */
 export async function sendStructured(options: SendStructuredOptions): Promise<SentMessage & { message: StructuredMessage }> {
   const store = teamOf(options);
-  const config = options.rosterAsOf ?? (await configOf(options));
+  const { config, settings } = await configAndSettingsOf(options.rosterAsOf ? { ...options, config: options.rosterAsOf } : options);
   const from = options.from ?? leadName(config);
   const now = nowOf(options);
   const completed = completeStructured(withRequestId(options.message, { from, to: options.to, team: options.team, now }), from, now);
   const message = completed;
   // The entry carries the same instant as the message inside it (and its request id), as in Claude Code.
-  const [sent] = await deliver(store, config, { ...options, now: () => now, from, text: JSON.stringify(message) }, [options.to]);
+  const [sent] = await deliver(store, { config, settings }, { ...options, now: () => now, from, text: JSON.stringify(message) }, [options.to]);
   return { ...sent!, message };
 }
 
@@ -222,11 +223,11 @@ function buildEntry(options: Omit<SendOptions, 'to'>, from: string, color: strin
  * {@link DEFAULT_MAX_MESSAGE_BYTES}): it would be stored in every copy and the journal, and printed
  * whole. @throws MESSAGE_TOO_LARGE naming the size, the limit and the setting
  */
-async function requireSize(store: TeamStore, team: string, text: string): Promise<void> {
-  // A UTF-16 code unit is at most 3 UTF-8 bytes: a text that short is under any allowed limit, no read.
+function requireSize(settings: TeamSettings, team: string, text: string): void {
+  // A UTF-16 code unit is at most 3 UTF-8 bytes: a text that short is under any allowed limit.
   if (text.length * 3 <= MIN_MAX_MESSAGE_BYTES) return;
   const bytes = Buffer.byteLength(text, 'utf8');
-  const limit = (await store.readSettings(team)).maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const limit = settings.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   if (bytes <= limit) return;
   throw new MailroomError(
     'MESSAGE_TOO_LARGE',

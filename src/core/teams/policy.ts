@@ -8,7 +8,7 @@ import { leadName } from '../../domain/roster.js';
 import { LEAD_ONLY_TYPES, policyError, policyRefusal, type PolicyAction } from '../../domain/policy.js';
 import { MailroomError } from '../../errors.js';
 import type { TeamConfig } from '../../protocol/config.js';
-import type { SettingsPatch, TeamPolicy } from '../../protocol/settings.js';
+import type { SettingsPatch, TeamPolicy, TeamSettings } from '../../protocol/settings.js';
 import { parseMessageText } from '../../protocol/structured.js';
 import { opOf, teamOf, type TeamOptions } from '../context.js';
 import { journalled } from '../live/journal-refusals.js';
@@ -22,9 +22,10 @@ const targetOf = (a: PolicyAction): string | undefined => ('to' in a ? a.to : 'o
  * event with the rule, actor `actor`: `mailroom log --actor`).
  * @param actor who attempts it (default: the lead, never refused)
  * @param config the roster when the caller has read it already (else read here)
+ * @param settings the team's settings when the caller has read them already (else read here, if a rule needs them)
  * @throws NOT_PERMITTED naming the rule (`details.rule`), TEAM_NOT_FOUND
  */
-export async function requirePermitted(options: TeamOptions, actor: string | undefined, actions: readonly PolicyAction[], config?: TeamConfig): Promise<void> {
+export async function requirePermitted(options: TeamOptions, actor: string | undefined, actions: readonly PolicyAction[], config?: TeamConfig, settings?: TeamSettings): Promise<void> {
   if (actions.length === 0) return;
   const store = teamOf(options);
   const roster = config ?? (await store.readConfig(options.team));
@@ -33,7 +34,7 @@ export async function requirePermitted(options: TeamOptions, actor: string | und
   if (who === lead) return;
   // Lead-only messages need no settings: refused in every team.
   const needsPolicy = actions.some((a) => a.rule !== 'leadOnly');
-  const policy = needsPolicy ? (await store.readSettings(options.team)).policy : undefined;
+  const policy = needsPolicy ? (settings ?? (await store.readSettings(options.team))).policy : undefined;
   for (const action of actions) {
     const refusal = policyRefusal(policy, who, lead, action);
     if (refusal) throw await journalled(options, who, actionName(action), policyError(refusal), { target: targetOf(action), surface: options.surface });

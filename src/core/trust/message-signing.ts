@@ -9,6 +9,7 @@
 import { MailroomError } from '../../errors.js';
 import { findMember } from '../../domain/roster.js';
 import type { TeamConfig } from '../../protocol/config.js';
+import type { TeamSettings } from '../../protocol/settings.js';
 import type { StoredKey } from '../../protocol/identity-files.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
 import { recordIsFor } from '../../protocol/member-record.js';
@@ -26,11 +27,13 @@ interface Signer {
 
 /**
  * `messages` from `from`, each signed when the team is signed on this machine and `from` can sign;
- * unchanged otherwise. @throws KEY_MISSING (the sender signs, and its private key is not here), KEY_PERMISSIONS
+ * unchanged otherwise. `team` is the config (and the settings, when read) the send checked them
+ * against. @throws KEY_MISSING (the sender signs, and its private key is not here), KEY_PERMISSIONS
  */
-export async function signOutgoing(options: TeamOptions, config: TeamConfig, from: string, messages: readonly OutgoingMessage[]): Promise<OutgoingMessage[]> {
+export async function signOutgoing(options: TeamOptions, team: { config: TeamConfig; settings?: TeamSettings }, from: string, messages: readonly OutgoingMessage[]): Promise<OutgoingMessage[]> {
   if (messages.length === 0) return [...messages];
-  const trust = await loadTrust(options, { config });
+  const { config } = team;
+  const trust = await loadTrust(options, team);
   if (!trust.signed) return [...messages];
   const signer = await signerOf(options, trust, from);
   if (!signer) return [...messages];

@@ -30,14 +30,15 @@ export interface Trust {
 }
 
 /**
- * Reads what this machine trusts about `options.team`, pinning the lead key named in the settings
+ * Reads what this machine trusts about `options.team` (with the config and settings its caller
+ * already read in this step, when given), pinning the lead key named in the settings
  * when this machine has no pin yet (`pin: false` to never pin), and extending the pin by verified
  * rotations. @throws KEY_PERMISSIONS, FILE_CORRUPT (identity files), TEAM_NOT_FOUND
  */
-export async function loadTrust(options: TeamOptions, known: { config?: TeamConfig; pin?: boolean } = {}): Promise<Trust> {
+export async function loadTrust(options: TeamOptions, known: { config?: TeamConfig; settings?: TeamSettings | undefined; pin?: boolean } = {}): Promise<Trust> {
   const store = teamOf(options);
   const host = hostOf(options);
-  const [config, settings, stored] = await Promise.all([known.config ?? store.readConfig(options.team), store.readSettings(options.team), host.readLeadPin(options.team)]);
+  const [config, settings, stored] = await Promise.all([known.config ?? store.readConfig(options.team), known.settings ?? store.readSettings(options.team), host.readLeadPin(options.team)]);
   let pin = stored;
   const lead = pin?.lead ?? leadName(config);
   const signing = settings.signing;
