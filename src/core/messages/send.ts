@@ -64,7 +64,7 @@ export async function sendMessage(options: SendOptions): Promise<SentMessage> {
 /**
  * Appends one copy of the message per recipient in one store transition (every recipient checked
  * before anything is written, and the team policy for the sender: {@link requirePermitted}), with
- * a config the caller already read. @throws NOT_PERMITTED (the policy, or a lead-only message
+ * the config and settings the caller already read (read together: {@link configAndSettingsOf}). @throws NOT_PERMITTED (the policy, or a lead-only message
  * from a member), plus what {@link sendMessage} throws
  */
 async function deliver(store: TeamStore, team: { config: TeamConfig; settings: TeamSettings }, options: Omit<SendOptions, 'to'>, recipients: readonly string[]): Promise<SentMessage[]> {
