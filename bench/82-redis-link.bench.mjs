@@ -1,6 +1,7 @@
 // A send to a Redis store on another machine costs its round trips (issue 24): the send as the CLI
 // makes it (`withConfig`: the config and the settings read together, then `sendMessage`'s append),
-// through a TCP proxy that holds every chunk 1 ms each way, against one PING through the same proxy;
+// through a TCP proxy that holds every chunk 1 ms each way, against one PING through the same proxy
+// before each send;
 // the ratio is the number of round trips a send waits for. The same on loopback, without the proxy.
 import net from 'node:net';
 import { mkdtemp } from 'node:fs/promises';
@@ -29,37 +30,34 @@ async function delayedLink(url, ms) {
   return { url: `redis://127.0.0.1:${server.address().port}`, close: () => (sockets.forEach((s) => s.destroy()), server.close()) };
 }
 
-/** One PING round trip on a raw connection to `url`, in ms (median of `n`). */
-async function pingMs(url, n) {
+/**
+ * `n` CLI-shaped sends through `url`, each beside one PING on a raw connection to the same `url`
+ * (interleaved); resolves with both medians in ms.
+ */
+async function sendAndPingMs(url, n) {
+  const store = await openStores({ kind: 'redis', url, hostRoot: await mkdtemp(join(tmpdir(), 'mailroom-bench-link-')) });
   const u = new URL(url);
   const socket = await new Promise((resolve) => { const s = net.createConnection(Number(u.port), u.hostname, () => resolve(s)); });
-  const times = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await new Promise((resolve) => (socket.once('data', resolve), socket.write('PING\r\n')));
-    times.push(performance.now() - t0);
-  }
-  socket.destroy();
-  return median(times);
-}
-
-/** Median wall time of `n` CLI-shaped sends through `url`, in ms. */
-async function sendMs(url, n) {
-  const store = await openStores({ kind: 'redis', url, hostRoot: await mkdtemp(join(tmpdir(), 'mailroom-bench-link-')) });
   const team = `link${Math.random().toString(36).slice(2, 8)}`;
   await createTeam({ root: store, team });
   await spawnMember({ root: store, team, name: 'bob' });
-  const times = [];
+  const sends = [];
+  const pings = [];
   try {
     for (let i = -10; i < n; i++) {
+      const p0 = performance.now();
+      await new Promise((resolve) => (socket.once('data', resolve), socket.write('PING\r\n')));
       const t0 = performance.now();
       await sendMessage({ ...(await withConfig({ root: store, team })), to: 'bob', text: `hi ${i}` });
-      if (i >= 0) times.push(performance.now() - t0);
+      if (i < 0) continue;
+      pings.push(t0 - p0);
+      sends.push(performance.now() - t0);
     }
   } finally {
+    socket.destroy();
     await store.close?.();
   }
-  return median(times);
+  return { send: median(sends), ping: median(pings) };
 }
 
 export default async function redisLinkBench(ctx) {
@@ -68,10 +66,8 @@ export default async function redisLinkBench(ctx) {
   const redis = await startRedis();
   const link = await delayedLink(redis.url, DELAY_MS);
   try {
-    const far = await sendMs(link.url, n);
-    const farPing = await pingMs(link.url, n);
-    const near = await sendMs(redis.url, n);
-    const nearPing = await pingMs(redis.url, n);
+    const { send: far, ping: farPing } = await sendAndPingMs(link.url, n);
+    const { send: near, ping: nearPing } = await sendAndPingMs(redis.url, n);
     ctx.log(`send through a ${DELAY_MS} ms-each-way link: ${far.toFixed(2)} ms = ${(far / farPing).toFixed(2)} PING round trips (${farPing.toFixed(2)} ms each)`);
     return [
       { metric: `Redis \`team send\`'s store work (config + settings, then the append) through a link adding ${DELAY_MS} ms each way, p50`, note: `${n} sends`, value: far, unit: 'ms', baseline: { label: 'one PING through the same link, p50', value: farPing }, goal: '2 round trips (the ratio)' },

@@ -59,7 +59,7 @@ const corrupt = (file: string) => new MailroomError('FILE_CORRUPT', `${file} is 
 const later = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('a send reads the config and the settings together', () => {
-  it('starts the settings read before the config read has returned, each read once', async () => {
+  it('runs the config read and the settings read at the same time (one started before the other returned), each once', async () => {
     for (const send of [
       (root: Stores) => sendMessage({ root, team, to: 'alice', text: 'hi' }),
       (root: Stores) => broadcast({ root, team, text: 'hi all' }),
