@@ -38,7 +38,13 @@ export interface Trust {
 export async function loadTrust(options: TeamOptions, known: { config?: TeamConfig; settings?: TeamSettings | undefined; pin?: boolean } = {}): Promise<Trust> {
   const store = teamOf(options);
   const host = hostOf(options);
-  const [config, settings, stored] = await Promise.all([known.config ?? store.readConfig(options.team), known.settings ?? store.readSettings(options.team), host.readLeadPin(options.team)]);
+  // What the pin decides is read as soon as the pin is known, beside the config and settings (issue
+  // 24: one store round trip per judged batch, not two): with a stored pin the member records, without
+  // one an earlier release's team key. A read that turns out not to be needed is dropped.
+  const storedPin = host.readLeadPin(options.team);
+  const early = storedPin.then((pin) => (pin ? { records: settled(store.readMemberRecords(options.team)) } : { legacy: settled(host.readTeamKey(options.team)) }));
+  early.catch(() => undefined); // the pin read's own rejection is reported by the Promise.all below
+  const [config, settings, stored] = await Promise.all([known.config ?? store.readConfig(options.team), known.settings ?? store.readSettings(options.team), storedPin]);
   let pin = stored;
   const lead = pin?.lead ?? leadName(config);
   const signing = settings.signing;
@@ -46,17 +52,35 @@ export async function loadTrust(options: TeamOptions, known: { config?: TeamConf
     pin = { v: 1, team: options.team, lead, keys: [{ keyId: signing.keyId, publicKey: signing.publicKey, since: signing.since }], pinnedAt: nowOf(options) };
     await host.writeLeadPin(pin);
   }
+  const read = await early;
   if (pin) {
     const extended = extendPin(pin, settings);
     if (extended !== pin) await host.writeLeadPin(extended);
     const head = extended.keys[extended.keys.length - 1]!;
     const off = signing?.off;
     const signedOff = off !== undefined && off.keyId === head.keyId && off.at >= head.since && verifySigningOff(off, options.team, head.publicKey);
-    const records = signedOff ? [] : await store.readMemberRecords(options.team);
+    const records = signedOff ? [] : await outcome(read.records ?? settled(store.readMemberRecords(options.team)));
     return { team: options.team, signed: !signedOff, lead, keys: extended.keys, settings, config, records };
   }
-  const legacy = await host.readTeamKey(options.team).catch(() => undefined);
+  const legacy = read.legacy ? await read.legacy.then((r) => (r.ok ? r.value : undefined)) : undefined;
   return { team: options.team, signed: legacy !== undefined, lead, keys: [], settings, config, records: [] };
+}
+
+type Settled<T> = Promise<{ ok: true; value: T } | { ok: false; error: unknown }>;
+
+/** `p` as a promise that never rejects (a read started early that may not be needed must not reject unhandled). */
+function settled<T>(p: Promise<T>): Settled<T> {
+  return p.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+}
+
+/** The value of a settled read, or its error thrown. */
+async function outcome<T>(s: Settled<T>): Promise<T> {
+  const r = await s;
+  if (!r.ok) throw r.error;
+  return r.value;
 }
 
 /** `pin` extended by the settings' rotations that its current key (then each next one) signed; the same object when none. */
