@@ -56,9 +56,13 @@ export class ControlGuard {
   async judge(entries: readonly InboxEntry[], opts: { redelivered?: ReadonlySet<InboxEntry> } = {}): Promise<Judged> {
     const out: Judged = { refused: [], unverified: new Set(), verified: new Set() };
     if (entries.length === 0) return out;
+    // This machine's memory of what the member obeyed is read beside the trust, not after it (issue
+    // 24: on the delivery path of a signed team's every model request); an open team drops it.
+    const memory = this.memoryOf();
+    memory.catch(() => undefined); // an open team, or loadTrust failing first: never an unhandled rejection
     const trust = await loadTrust(this.options);
     if (!trust.signed) return out;
-    const reader = await this.readerOf(trust);
+    const reader = this.readerOf(trust, await memory);
     const nonces = new Set<string>();
     for (const entry of entries) {
       let v = verdictOf(trust, entry, this.to, opts.redelivered?.has(entry) ? { ...reader, seen: undefined } : reader);
@@ -112,10 +116,15 @@ export class ControlGuard {
     await host.writeSeen(this.options.team, this.to, addSeen(prior, plain));
   }
 
-  private async readerOf(trust: Trust) {
-    const member = findMember(trust.config, this.to);
+  /** The member's obeyed control nonces and plain-message replay memory on this machine. */
+  private async memoryOf() {
     const host = hostOf(this.options);
     const [obeyed, seen] = await Promise.all([host.readObeyed(this.options.team, this.to), host.readSeen(this.options.team, this.to)]);
+    return { obeyed, seen };
+  }
+
+  private readerOf(trust: Trust, { obeyed, seen }: Awaited<ReturnType<ControlGuard['memoryOf']>>) {
+    const member = findMember(trust.config, this.to);
     return { name: this.to, joinedAt: member?.joinedAt, obeyed, seen: seen ?? { v: 1 as const, floor: 0, ids: {} }, now: nowOf(this.options) };
   }
 }

@@ -2,13 +2,15 @@
  * Issue 24: judging a batch of delivered messages reads what the machine trusts in one step. What
  * the lead pin decides — the member records of a pinned (signed) team, the team key of an earlier
  * release otherwise — is read as soon as the pin is known, beside the config and settings, not after
- * them (on Redis one round trip before a woken teammate's model request instead of two). The store
+ * them (on Redis one round trip before a woken teammate's model request instead of two); and the
+ * guard reads the member's memory of what it obeyed (replay checks) beside the trust. The store
  * is the real filesystem store, wrapped only to record when its reads start and end, or to make one
  * of them fail.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawnMember } from '../../../src/core/members/spawn.js';
 import { createTeam } from '../../../src/core/teams/team-lifecycle.js';
+import { ControlGuard } from '../../../src/core/teams/signing.js';
 import { enableSigning } from '../../../src/core/trust/identity.js';
 import { loadTrust } from '../../../src/core/trust/trust.js';
 import { MailroomError } from '../../../src/errors.js';
@@ -18,7 +20,7 @@ import type { Stores } from '../../../src/store/selection.js';
 import type { TeamStore } from '../../../src/store/team-store.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
 
-const READS = ['readConfig', 'readSettings', 'readLeadPin', 'readMemberRecords', 'readTeamKey'] as const;
+const READS = ['readConfig', 'readSettings', 'readLeadPin', 'readMemberRecords', 'readTeamKey', 'readObeyed', 'readSeen'] as const;
 type Read = (typeof READS)[number];
 interface Call {
   read: Read;
@@ -119,5 +121,33 @@ describe('loadTrust reads in one step', () => {
     });
     await expect(loadTrust({ root, team })).rejects.toMatchObject({ message: 'config.json is not valid JSON' });
     await later(30); // an unhandled rejection of the early read would be reported by vitest as an error of this file
+  });
+});
+
+describe("the guard reads the member's replay memory beside the trust", () => {
+  const entry = { from: 'team-lead', text: 'hello', timestamp: new Date().toISOString(), read: false };
+
+  it('in a signed team, starts the obeyed and seen reads before the config and settings reads have returned', async () => {
+    await enableSigning({ root: real, team });
+    const { root, calls } = recorded();
+    const judged = await new ControlGuard({ root, team }, 'alice').judge([entry]);
+    expect(judged.refused.map((r) => r.check)).toEqual(['unsigned']); // signed team, the lead's name on an unsigned message
+    for (const read of ['readObeyed', 'readSeen'] as const) {
+      expect(only(calls, read).started).toBeLessThan(only(calls, 'readConfig').ended!);
+      expect(only(calls, read).started).toBeLessThan(only(calls, 'readSettings').ended!);
+    }
+  });
+
+  it('in an open team, an unreadable replay memory refuses nothing and throws nothing (it is not needed)', async () => {
+    const { root } = recorded({ readSeen: failing('FILE_CORRUPT', 'seen.json is not valid JSON') });
+    const judged = await new ControlGuard({ root, team }, 'alice').judge([entry]);
+    expect(judged.refused).toEqual([]);
+    expect(judged.unverified.size).toBe(0);
+  });
+
+  it('in a signed team, an unreadable replay memory is the error of the judgement, as before', async () => {
+    await enableSigning({ root: real, team });
+    const { root } = recorded({ readSeen: failing('FILE_CORRUPT', 'seen.json is not valid JSON') });
+    await expect(new ControlGuard({ root, team }, 'alice').judge([entry])).rejects.toMatchObject({ message: 'seen.json is not valid JSON' });
   });
 });
