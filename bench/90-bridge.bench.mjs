@@ -75,10 +75,14 @@ async function bridge(root, url) {
 const inbox = (root, member) => join(root, 'teams', TEAM, 'inboxes', `${member}.json`);
 
 export default async function bridgeBench(ctx) {
-  const n = ctx.quick ? 250 : 1000;
   // BENCH_BRIDGE_HISTORY=<h>: both measured inboxes start with h read messages (~300-byte texts),
   // synced to B before the first send, so the cost of a step against a long history shows.
   const history = Number(process.env.BENCH_BRIDGE_HISTORY ?? 0);
+  // BENCH_BRIDGE_PACE_MS=<ms> (default 5): the pause after each append per direction. A long pause
+  // measures one message through idle bridges; the default measures a burst, where steps queue.
+  const pace = Number(process.env.BENCH_BRIDGE_PACE_MS ?? 5);
+  // BENCH_BRIDGE_N=<n>: messages each way (default 250 with --quick, else 1 000).
+  const n = Number(process.env.BENCH_BRIDGE_N ?? (ctx.quick ? 250 : 1000));
   const server = await startRedis();
   const a = await ctx.tempRoot();
   const b = await ctx.tempRoot();
@@ -113,7 +117,7 @@ export default async function bridgeBench(ctx) {
         const t0 = performance.now();
         await claudeAppend(inbox(root, to), { from, text, timestamp: new Date().toISOString(), color: 'blue', read: false });
         for (const m of times) m.set(text, t0);
-        await new Promise((r) => setTimeout(r, 5));
+        await new Promise((r) => setTimeout(r, pace));
       }
     };
     const start = performance.now();
