@@ -24,14 +24,24 @@ export function formatJson(value: unknown): string {
 export type JsonRead = { state: 'ok'; value: unknown; chars: number; text: string } | { state: 'missing' };
 
 /**
- * Reads and parses a JSON file. A file that does not parse is read again a few times (a Claude Code
- * 2.1.109 writer rewrites in place, so an unlocked reader can catch it half-written), then
- * FILE_CORRUPT is thrown naming the file.
+ * How long an unparseable file is waited for before FILE_CORRUPT: the pauses (ms) between
+ * re-reads, 60 ms in all. A Claude Code 2.1.109 writer truncates the file and then writes it, and a
+ * watcher is woken by the truncation, so the first re-read comes at once: the write usually lands
+ * within a millisecond (a fixed 20 ms pause made every such read, the bridge's among them, 20 ms
+ * late). The later pauses double, so a slow writer still gets the whole window.
+ */
+export const REREAD_PAUSES_MS: readonly number[] = [1, 2, 4, 8, 16, 29];
+
+/**
+ * Reads and parses a JSON file. A file that does not parse is read again after each of
+ * {@link REREAD_PAUSES_MS} (a Claude Code 2.1.109 writer rewrites in place, so an unlocked reader
+ * can catch it half-written), then FILE_CORRUPT is thrown naming the file.
+ * @param options.attempts reads at most (default: one more than the pauses; 1: no re-read)
  * @throws MailroomError FILE_CORRUPT when the file stays unparseable (or empty) for ~60 ms, or is a
  * directory or anything else but a regular file (a FIFO or a device would block or never end).
  */
 export async function readJsonFile(path: string, options: { attempts?: number } = {}): Promise<JsonRead> {
-  const attempts = options.attempts ?? 4;
+  const attempts = options.attempts ?? REREAD_PAUSES_MS.length + 1;
   let lastError: unknown;
   for (let i = 0; i < attempts; i++) {
     let text: string;
@@ -45,7 +55,7 @@ export async function readJsonFile(path: string, options: { attempts?: number } 
       return { state: 'ok', value: JSON.parse(text) as unknown, chars: text.length, text };
     } catch (err) {
       lastError = err;
-      if (i < attempts - 1) await sleep(20);
+      if (i < attempts - 1) await sleep(REREAD_PAUSES_MS[i] ?? REREAD_PAUSES_MS.at(-1)!);
     }
   }
   throw corruptFile(path, lastError);
