@@ -34,7 +34,9 @@ export function checkOptionValues(argv: Record<string, unknown>, declared: Decla
     }
     if (typeof value === 'boolean' && declared.string?.includes(name)) {
       // `--no-as` reaches the handler as `as: false`, where a name is expected.
-      throw new MailroomError('USAGE', `--no-${name} was given, but --${name} takes a value: give --${name} <value>, or leave the option out. Run with --help for usage.`, { details: { option: name } });
+      // Either spelling of an aliased option (`--no-from` for `--as`) comes here as the option's name.
+      const spelled = [name, ...(declared.alias?.[name] ?? [])].map((n) => `--no-${n}`).join(' or ');
+      throw new MailroomError('USAGE', `${spelled} was given, but --${name} takes a value: give --${name} <value>, or leave the option out. Run with --help for usage.`, { details: { option: name } });
     }
     if (Array.isArray(value) && value.length === 0 && declared.array.includes(name)) {
       // `task add x --blocked-by` (no ids) would silently mean "none".

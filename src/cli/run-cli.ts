@@ -19,6 +19,7 @@ import { checkOptionValues, type DeclaredOptions } from './option-checks.js';
 import { declaredOptionNames, findUnknownCommand, refusedWords, refusedWordsMessage, unknownCommandMessage } from './usage-hints.js';
 import { closeStores, withGlobals, type GlobalArgs } from './globals.js';
 import { COMMAND_TREE as TREE } from './command-names.js';
+import { putValuesAside, type ValueArgs } from './value-args.js';
 
 /** Runs {@link checkOptionValues}; yargs passes the running command's instance as a second argument (untyped). */
 const optionChecks = ((argv: Record<string, unknown>, y: { getOptions(): DeclaredOptions }) => checkOptionValues(argv, y.getOptions())) as unknown as MiddlewareFunction<GlobalArgs>;
@@ -73,7 +74,8 @@ function completionShell(argv: string[]): { script: string } | { argv: string[] 
 }
 
 /** The USAGE error for what yargs refused, naming the word typed and the likely meant one. */
-function usageError(message: string, argv: readonly string[], y: unknown): MailroomError {
+function usageError(refused: string, argv: readonly string[], y: unknown, values: ValueArgs): MailroomError {
+  const message = values.text(refused);
   const unknown = findUnknownCommand(argv, TREE);
   if (unknown) return new MailroomError('USAGE', `${unknownCommandMessage(unknown, TREE)} Run with --help for usage.`, { details: { ...unknown } });
   const words = refusedWords(message);
@@ -113,11 +115,15 @@ export async function runCli(input: string[], commands: readonly CommandModule<G
   }
   const wantsJson = argv.includes('--json');
   const names = argv.includes('--get-yargs-completions') ? await completeNames(completionWords(argv)) : { names: [], valueOnly: false };
-  const parser = withGlobals(yargs(argv))
+  const values = putValuesAside(argv);
+  // First of all middleware, before yargs' own checks: they and the handler see the texts as typed.
+  const restore = ((a: Record<string, unknown>) => values.restore(a)) as unknown as MiddlewareFunction<GlobalArgs>;
+  const parser = withGlobals(yargs(values.argv))
     .scriptName('mailroom')
     .usage('$0 <command>\n\nA shared filesystem mailbox and task board for teams of AI agents (Claude Code Agent Teams format).')
     .command(commands as CommandModule<GlobalArgs, never>[])
     .completion('completion', 'Print a shell completion script: mailroom completion [bash|zsh] >> ~/.bashrc (or ~/.zshrc)', completeWithNames(names))
+    .middleware(restore, true)
     .middleware(optionChecks)
     .example('$0 team create demo', 'Create team "demo" in ~/.mailroom (or $MAILROOM_ROOT)')
     .example('$0 watch --claude', "Watch Claude Code's own team live")
@@ -134,7 +140,7 @@ export async function runCli(input: string[], commands: readonly CommandModule<G
       // Throwing stops yargs here: returning would let it run the handler on half-parsed arguments.
       if (err) throw err;
       // Commands run on this same instance: its options are the failing command's.
-      throw usageError(msg ?? 'Invalid arguments', argv, parser);
+      throw usageError(msg ?? 'Invalid arguments', argv, parser, values);
     });
   skipHelpPreRender(parser);
   try {

@@ -12,6 +12,7 @@ import { closeStores, GLOBAL_OPTIONS, type GlobalArgs } from './globals.js';
 import { checkOptionValues } from './option-checks.js';
 import { reportError } from './output.js';
 import { hintScope } from '../core/text/hint-scope.js';
+import { putValuesAside } from './value-args.js';
 
 /** A command the direct reader can run: its line and its yargs handler. */
 export interface DirectCommand {
@@ -35,7 +36,8 @@ function declaredOf(line: CommandLine): Parameters<typeof checkOptionValues>[1] 
  * @returns the process exit code.
  */
 export async function runVerb(input: string[], direct: readonly DirectCommand[], commands: () => readonly CommandModule<GlobalArgs, never>[]): Promise<number> {
-  const read = readDirect(input, direct.map((d) => d.line));
+  const values = putValuesAside(input);
+  const read = readDirect(values.argv, direct.map((d) => d.line));
   const command = read && direct.find((d) => d.line === read.line);
   if (!read || !command) {
     const { runCli } = await import('./run-cli.js');
@@ -44,7 +46,7 @@ export async function runVerb(input: string[], direct: readonly DirectCommand[],
   // As run-cli.ts does for a one-shot verb (none of the direct ones runs for long).
   zodConfig({ jitless: true });
   try {
-    checkOptionValues(read.args, declaredOf(read.line));
+    checkOptionValues(values.restore(read.args), declaredOf(read.line));
     await command.handler(read.args);
     return 0;
   } catch (err) {

@@ -130,7 +130,10 @@ export function refusedWordsMessage(words: readonly string[], argv: readonly str
     if (seen.has(key)) continue;
     seen.add(key);
     if (typed === undefined) {
-      parts.push(`${where}: unexpected argument "${word}"${command.endsWith('send') || command.endsWith('broadcast') ? ' (quote a message text that has spaces)' : ''}.`);
+      const texted = command.endsWith('send') || command.endsWith('broadcast');
+      // A word with spaces was quoted already: it is a second text, not a piece of one.
+      const hint = !texted ? '' : /\s/.test(word) ? ' (the message text was given already: a send takes one)' : ' (quote a message text that has spaces)';
+      parts.push(`${where}: unexpected argument "${word}"${hint}.`);
       continue;
     }
     const name = typed.replace(/^-+/, '').replace(/=.*$/, '');

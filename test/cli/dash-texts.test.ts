@@ -1,0 +1,90 @@
+/**
+ * Message texts that begin with a dash reach the inbox as typed (yargs reads any argument that
+ * begins with `-` as options: yargs/yargs-parser#177). An agent sending a Markdown list
+ * (`"- item one\n- item two"`) got a garbled USAGE error that told it to quote a text it had
+ * quoted. Now an argument that begins with `-` and has whitespace before any `=` is a value, and
+ * `--` ends the options: every argument after it is a positional, as in any POSIX tool. Both the
+ * direct reader of `team send` and yargs (`team ask`, `lease acquire`) read them so.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailroom, mailroomOk } from '../helpers/store-files.js';
+import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+
+let tmp: TempDir;
+let root: string;
+beforeAll(async () => {
+  tmp = await makeTempDir('mailroom-dash-');
+  root = join(tmp.path, 'store');
+  await mailroomOk(root, 'team', 'create', 'demo');
+  await mailroomOk(root, 'team', 'spawn', 'alice');
+});
+afterAll(() => tmp.cleanup());
+
+type Listed = { messages: Array<{ entry: { text: string; summary?: string } }> };
+
+/** The entries in alice's inbox, oldest first. */
+async function entries(): Promise<Array<{ text: string; summary?: string }>> {
+  const run = await mailroomOk(root, 'inbox', 'alice', '--all', '--json');
+  return (JSON.parse(run.stdout) as Listed).messages.map((m) => m.entry);
+}
+
+async function texts(): Promise<string[]> {
+  return (await entries()).map((e) => e.text);
+}
+
+async function sentAs(args: string[], text: string): Promise<void> {
+  const before = (await texts()).length;
+  const run = await mailroom(root, ...args);
+  expect(run.code, run.stderr).toBe(0);
+  const after = await texts();
+  expect(after.length).toBe(before + 1);
+  expect(after.at(-1)).toBe(text);
+}
+
+describe('a text that begins with a dash', () => {
+  it('a Markdown list', async () => {
+    await sentAs(['team', 'send', 'alice', '- item one\n- item two'], '- item one\n- item two');
+  });
+
+  it('"-1 is wrong" and "--force is needed", with options after them', async () => {
+    await sentAs(['team', 'send', 'alice', '-1 is wrong', '--summary', 'a number'], '-1 is wrong');
+    await sentAs(['team', 'send', 'alice', '--force is needed'], '--force is needed');
+  });
+
+  it('as an option value: --summary "- a list"', async () => {
+    await sentAs(['team', 'send', 'alice', 'body', '--summary', '- a list'], 'body');
+    expect((await entries()).at(-1)?.summary).toBe('- a list');
+  });
+
+  it('after --, anything is a positional: a lone word, an option spelling, both positionals', async () => {
+    await sentAs(['team', 'send', 'alice', '--', 'hi'], 'hi');
+    await sentAs(['team', 'send', 'alice', '--summary', 's', '--', '--not-an-option'], '--not-an-option');
+    await sentAs(['team', 'send', '--', 'alice', '-x'], '-x');
+    await sentAs(['team', 'broadcast', '--', '-all hands'], '-all hands');
+  });
+
+  it('an option spelling with a value (`--summary=two words`) is still an option', async () => {
+    await sentAs(['team', 'send', 'alice', 'text', '--summary=two words'], 'text');
+    expect((await entries()).at(-1)?.summary).toBe('two words');
+  });
+
+  it('what is still refused names the argument as typed', async () => {
+    const extra = await mailroom(root, 'team', 'send', 'alice', 'one', '- two');
+    expect(extra.code).toBe(2);
+    expect(extra.stderr).toContain('USAGE');
+    expect(extra.stderr).toContain('- two');
+    expect(extra.stderr).not.toContain('\u0000');
+    const late = await mailroom(root, 'team', 'send', 'alice', '--', 'a', 'b');
+    expect(late.code).toBe(2);
+    expect(late.stderr).toContain('"b"');
+    expect(await texts()).not.toContain('a');
+  });
+
+  it('lease acquire takes paths after --', async () => {
+    const run = await mailroom(root, 'lease', 'acquire', '--as', 'alice', '--', '-odd name.txt');
+    expect(run.code, run.stderr).toBe(0);
+    const list = await mailroomOk(root, 'lease', 'list', '--json');
+    expect(list.stdout).toContain('-odd name.txt');
+  });
+});
