@@ -54,6 +54,7 @@ export function checkOptionValues(argv: Record<string, unknown>, declared: Decla
 }
 
 function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
   return typeof value === 'number' && !Number.isNaN(value) ? String(value) : 'something that is not a number';
 }
 

@@ -19,7 +19,7 @@ import { checkOptionValues, type DeclaredOptions } from './option-checks.js';
 import { declaredOptionNames, findUnknownCommand, refusedWords, refusedWordsMessage, unknownCommandMessage } from './usage-hints.js';
 import { closeStores, withGlobals, type GlobalArgs } from './globals.js';
 import { COMMAND_TREE as TREE } from './command-names.js';
-import { putValuesAside, type ValueArgs } from './value-args.js';
+import { optionPart, putValuesAside, type ValueArgs } from './value-args.js';
 
 /** Runs {@link checkOptionValues}; yargs passes the running command's instance as a second argument (untyped). */
 const optionChecks = ((argv: Record<string, unknown>, y: { getOptions(): DeclaredOptions }) => checkOptionValues(argv, y.getOptions())) as unknown as MiddlewareFunction<GlobalArgs>;
@@ -61,7 +61,7 @@ function completeWithNames(names: NameCompletion): FallbackCompletionFunction {
  */
 function completionShell(argv: string[]): { script: string } | { argv: string[] } {
   const words = commandWords(argv);
-  if (words?.[0] !== 'completion' || argv.some((a) => a === '--get-yargs-completions' || a === '--help' || a === '-h')) return { argv };
+  if (words?.[0] !== 'completion' || optionPart(argv).some((a) => a === '--get-yargs-completions' || a === '--help' || a === '-h')) return { argv };
   const shell = words[1];
   if (shell !== undefined && shell !== 'bash' && shell !== 'zsh') {
     throw new MailroomError('USAGE', `mailroom completion supports bash and zsh, not "${shell}". Run mailroom completion bash >> ~/.bashrc or mailroom completion zsh >> ~/.zshrc.`, { details: { shell } });
@@ -111,10 +111,10 @@ export async function runCli(input: string[], commands: readonly CommandModule<G
     }
     argv = completion.argv;
   } catch (err) {
-    return reportError(err, input.includes('--json'), hintScope(input));
+    return reportError(err, optionPart(input).includes('--json'), hintScope(input));
   }
-  const wantsJson = argv.includes('--json');
-  const names = argv.includes('--get-yargs-completions') ? await completeNames(completionWords(argv)) : { names: [], valueOnly: false };
+  const wantsJson = optionPart(argv).includes('--json');
+  const names = optionPart(argv).includes('--get-yargs-completions') ? await completeNames(completionWords(argv)) : { names: [], valueOnly: false };
   const values = putValuesAside(argv);
   // First of all middleware, before yargs' own checks: they and the handler see the texts as typed.
   const restore = ((a: Record<string, unknown>) => values.restore(a)) as unknown as MiddlewareFunction<GlobalArgs>;

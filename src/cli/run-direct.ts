@@ -12,7 +12,7 @@ import { closeStores, GLOBAL_OPTIONS, type GlobalArgs } from './globals.js';
 import { checkOptionValues } from './option-checks.js';
 import { reportError } from './output.js';
 import { hintScope } from '../core/text/hint-scope.js';
-import { putValuesAside } from './value-args.js';
+import { optionPart, putValuesAside } from './value-args.js';
 
 /** A command the direct reader can run: its line and its yargs handler. */
 export interface DirectCommand {
@@ -50,7 +50,7 @@ export async function runVerb(input: string[], direct: readonly DirectCommand[],
     await command.handler(read.args);
     return 0;
   } catch (err) {
-    return reportError(err, input.includes('--json'), hintScope(input));
+    return reportError(err, optionPart(input).includes('--json'), hintScope(input));
   } finally {
     await closeStores();
   }

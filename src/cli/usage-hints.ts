@@ -5,6 +5,7 @@
  * functions over the raw argv and what yargs reports; run-cli.ts turns them into USAGE errors.
  */
 import { closestMatch } from '../domain/suggest.js';
+import { optionPart } from './value-args.js';
 
 /** Top-level command names → their subcommand names (empty for a command without any). */
 export type CommandTree = Readonly<Record<string, readonly string[]>>;
@@ -143,10 +144,10 @@ export function refusedWordsMessage(words: readonly string[], argv: readonly str
   return parts.join(' ');
 }
 
-/** How `word` (as yargs names it) was typed as an option in `argv` (`--word`, `-w`), if it was. */
+/** How `word` (as yargs names it) was typed as an option in `argv` (`--word`, `-w`), if it was: before `--` only. */
 function typedOption(argv: readonly string[], word: string): string | undefined {
   const kebab = word.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-  return argv.find((arg) => {
+  return optionPart(argv).find((arg) => {
     if (!arg.startsWith('-')) return false;
     const name = arg.replace(/^-+/, '').replace(/=.*$/, '');
     return name === word || name === kebab || name === `no-${word}` || (arg.length === 2 && arg[1] === word);

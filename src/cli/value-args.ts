@@ -10,6 +10,11 @@
  * - any argument after the first `--` (which is dropped): POSIX's end of options;
  * - an argument beginning with `-` whose part before any `=` contains whitespace: no option is
  *   spelled so (`--summary=two words` stays an option with its value).
+ *
+ * The `--` itself becomes {@link END}, an option nobody can type, so that an option before it
+ * does not take the values after it (an array option such as `--metadata k=v -- title` would
+ * take them all); {@link ValueArgs.restore} removes it. Options are read only before the first
+ * `--` ({@link optionPart}): a `--json` or `--help` after it is a text.
  */
 
 /** A command line with its value arguments put aside, and the way back. */
@@ -25,6 +30,31 @@ export interface ValueArgs {
 /** Placeholders begin with NUL, which no argument of a process can contain (C strings). */
 const MARK = '\u0000';
 const PLACEHOLDER = /\u0000(\d+)\u0000/g;
+/** The key of the end-of-options marker that stands where `--` was (`--<key>=`: it takes no next argument). */
+const END_KEY = `${MARK}end`;
+/** The argument that stands where `--` was: an option with an empty value that ends any option before it. */
+export const END = `--${END_KEY}=`;
+
+/** The arguments before the first `--`: the only place options are read. */
+export function optionPart(argv: readonly string[]): readonly string[] {
+  const end = argv.indexOf('--');
+  return end < 0 ? argv : argv.slice(0, end);
+}
+
+/**
+ * The value each option was typed with, by name (`--tail -1` and `--tail=-1` give `tail` → `-1`):
+ * a number option that yargs could not read as one keeps what was typed for its message.
+ */
+function typedValues(part: readonly string[]): Map<string, string> {
+  const typed = new Map<string, string>();
+  part.forEach((arg, i) => {
+    const m = /^--?([^=\s-][^=\s]*)(?:=([\s\S]*))?$/.exec(arg);
+    if (!m) return;
+    const value = m[2] ?? part[i + 1];
+    if (value !== undefined) typed.set(m[1]!, value);
+  });
+  return typed;
+}
 
 /** True when `arg` begins with `-` but cannot be an option's spelling. */
 function isDashValue(arg: string): boolean {
@@ -41,23 +71,32 @@ export function putValuesAside(input: readonly string[]): ValueArgs {
   const originals: string[] = [];
   const aside = (arg: string): string => `${MARK}${originals.push(arg) - 1}${MARK}`;
   const argv: string[] = [];
-  if (input.includes('--get-yargs-completions')) argv.push(...input);
+  if (optionPart(input).includes('--get-yargs-completions')) argv.push(...input);
   else {
     let ended = false;
     for (const arg of input) {
-      if (!ended && arg === '--') ended = true;
-      else argv.push(ended || isDashValue(arg) ? aside(arg) : arg);
+      if (!ended && arg === '--') {
+        ended = true;
+        argv.push(END);
+      } else argv.push(ended || isDashValue(arg) ? aside(arg) : arg);
     }
   }
+  const typed = typedValues(optionPart(input));
   const back = (s: string): string => (s.includes(MARK) ? s.replace(PLACEHOLDER, (m, n: string) => originals[Number(n)] ?? m) : s);
   const value = (v: unknown): unknown => (typeof v === 'string' ? back(v) : Array.isArray(v) ? v.map(value) : v);
   return {
     argv,
     restore(args) {
-      if (originals.length === 0) return args;
-      for (const key of Object.keys(args)) (args as Record<string, unknown>)[key] = value(args[key]);
+      const all = args as Record<string, unknown>;
+      delete all[END_KEY];
+      for (const key of Object.keys(all)) {
+        const v = all[key];
+        // A number option given a value that is not one (yargs made it NaN): the value as typed, for the option checks' message.
+        if (typeof v === 'number' && Number.isNaN(v) && typed.has(key)) all[key] = back(typed.get(key)!);
+        else if (originals.length > 0) all[key] = value(v);
+      }
       return args;
     },
-    text: back,
+    text: (message) => back(message).split(END).join('--').split(END_KEY).join('--'),
   };
 }

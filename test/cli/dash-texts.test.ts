@@ -87,4 +87,38 @@ describe('a text that begins with a dash', () => {
     const list = await mailroomOk(root, 'lease', 'list', '--json');
     expect(list.stdout).toContain('-odd name.txt');
   });
+
+  it('--get-yargs-completions, --help and --json after -- are texts, not modes', async () => {
+    await sentAs(['team', 'send', 'alice', '--', '--get-yargs-completions'], '--get-yargs-completions');
+    await sentAs(['team', 'send', 'alice', '--', '--help'], '--help');
+    const run = await mailroom(root, 'team', 'send', 'bob', '--', '--json');
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('bob');
+    expect(() => JSON.parse(run.stderr) as unknown).toThrow();
+    expect(run.stdout).toBe('');
+  });
+
+  it('an option before -- does not take what follows it', async () => {
+    const add = await mailroom(root, 'task', 'add', '--metadata', 'k=v', '--', 'title after dashes', '--json');
+    expect(add.code, add.stderr).toBe(2);
+    const ok = await mailroomOk(root, '--json', 'task', 'add', '--metadata', 'k=v', '--', '-dash title');
+    const task = JSON.parse(ok.stdout) as { subject: string; metadata?: Record<string, unknown> };
+    expect(task.subject).toBe('-dash title');
+    expect(task.metadata).toEqual({ k: 'v' });
+    const lease = await mailroom(root, 'lease', 'acquire', '--as', 'alice', '--reason', 'r', '--', '-a.txt');
+    expect(lease.code, lease.stderr).toBe(0);
+    expect((await mailroomOk(root, 'lease', 'list', '--json')).stdout).toContain('-a.txt');
+  });
+
+  it('refusals name what was typed: a number option, a stray "-" after --', async () => {
+    const tail = await mailroom(root, 'log', '--tail', '-1 x');
+    expect(tail.code).toBe(2);
+    expect(tail.stderr).toContain('"-1 x"');
+    const stray = await mailroom(root, 'task', 'add', 'T3', '--', '-', 'x');
+    expect(stray.code).toBe(2);
+    expect(stray.stderr).toContain('unexpected argument');
+    expect(stray.stderr).not.toContain('unknown option');
+    for (const r of [tail, stray]) expect(r.stderr).not.toContain('\u0000');
+  });
 });
+
