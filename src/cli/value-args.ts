@@ -7,7 +7,7 @@
  * aside and replaced by a placeholder that does not begin with a dash; the parsed arguments get
  * the original back before any check or handler sees them. A value argument is:
  *
- * - any argument after the first `--` (which is dropped): POSIX's end of options;
+ * - any argument after the first `--`: POSIX's end of options;
  * - an argument beginning with `-` whose part before any `=` contains whitespace: no option is
  *   spelled so (`--summary=two words` stays an option with its value).
  *
@@ -92,7 +92,7 @@ export function putValuesAside(input: readonly string[]): ValueArgs {
       for (const key of Object.keys(all)) {
         const v = all[key];
         // A number option given a value that is not one (yargs made it NaN): the value as typed, for the option checks' message.
-        if (typeof v === 'number' && Number.isNaN(v) && typed.has(key)) all[key] = back(typed.get(key)!);
+        if (typeof v === 'number' && Number.isNaN(v) && typed.has(key)) all[key] = typed.get(key);
         else if (originals.length > 0) all[key] = value(v);
       }
       return args;
