@@ -88,6 +88,14 @@ function usageError(refused: string, argv: readonly string[], y: unknown, values
   return new MailroomError('USAGE', `${message}${/[.!?)]$/.test(message) ? '' : '.'} Run with --help for usage.`);
 }
 
+/** yargs-parser's refusal in the user's words: an option given as the last word, or followed by another option. */
+function parserRefusal(message: string): string {
+  const missing = /^Not enough arguments following: (.+)$/.exec(message)?.[1];
+  if (missing === undefined) return message;
+  const option = `${missing.length === 1 ? '-' : '--'}${missing}`;
+  return `${option} needs a value. A value that begins with "-" is written ${option}=<value>, or after --`;
+}
+
 /** Verbs that run for long (a runtime, a watch, a server): zod compiles its parsers for them. */
 const LONG_RUNNING = new Set(['agent', 'run', 'watch', 'dashboard', 'bridge']);
 
@@ -138,6 +146,9 @@ export async function runCli(input: string[], commands: readonly CommandModule<G
     .wrap(helpWidth(argv))
     .fail((msg, err) => {
       // Throwing stops yargs here: returning would let it run the handler on half-parsed arguments.
+      // A YError is yargs' own refusal of the arguments (yargs-parser's "Not enough arguments
+      // following: x"), a usage error like msg; any other err was thrown by a handler.
+      if (err && err.name === 'YError') throw usageError(parserRefusal(err.message), argv, parser, values);
       if (err) throw err;
       // Commands run on this same instance: its options are the failing command's.
       throw usageError(msg ?? 'Invalid arguments', argv, parser, values);

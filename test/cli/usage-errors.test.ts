@@ -43,6 +43,10 @@ const BAD: [string, string[]][] = [
   ['--__proto__ on task show', ['task', 'show', '1', '--__proto__=x']],
   ['--hasOwnProperty on task add (yargs)', ['task', 'add', 'second', '--hasOwnProperty', 'x']],
   ['a negated option that takes a value', ['team', 'send', 'alice', 'hi', '--no-as']],
+  // Session 14: a positional given as an option with nothing to take (yargs-parser's "Not enough
+  // arguments following") was reported as INTERNAL, exit 1.
+  ['the text positional as an option, followed by an option', ['team', 'send', 'alice', '--text', '-x']],
+  ['the to positional as an option, at the end', ['team', 'send', '--to']],
 ];
 
 describe('usage errors stop before the command runs', () => {
@@ -63,6 +67,11 @@ describe('usage errors stop before the command runs', () => {
     expect(run.stderr).not.toContain('INTERNAL');
     expect(run.stderr.match(/mailroom: /g), run.stderr).toHaveLength(1);
     expect(await snapshotBytes(root)).toEqual(before);
+  });
+
+  it('an option with nothing to take names the option and how to write a dashed value', async () => {
+    const run = await mailroom(root, 'team', 'send', 'alice', '--text', '-x');
+    expect(run.stderr).toContain('mailroom: USAGE: --text needs a value. A value that begins with "-" is written --text=<value>, or after --.');
   });
 
   it('with --json the usage error is the JSON error object on stderr', async () => {
