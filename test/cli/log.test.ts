@@ -73,6 +73,16 @@ describe('mailroom log', () => {
       expect(child.lines().filter((l) => l.includes('how is it going?'))).toHaveLength(1);
     });
 
+    // Session 14: a mistyped team printed nothing and exited 0, as if its history were empty.
+    it.each([[[]], [['--follow']], [['--no-record']], [['--json']], [['--actor', 'alice']]])('refuses a team that has neither a config nor a journal (%j): TEAM_NOT_FOUND, exit 3', async (extra) => {
+      const run = await mailroom(dir.path, 'log', 'demo-typo', ...extra);
+      expect(run.code, run.stderr).toBe(3);
+      const message = extra.includes('--json') ? (JSON.parse(run.stderr) as { error: { code: string; message: string } }).error.message : run.stderr;
+      expect(message).toContain('Team "demo-typo" not found');
+      expect(message).toContain('Teams there: demo.');
+      expect(run.stdout).toBe('');
+    });
+
     it('refuses a negative --tail', async () => {
       const run = await mailroom(dir.path, 'log', '--tail', '-1');
       expect(run.code).toBe(2);

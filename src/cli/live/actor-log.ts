@@ -11,6 +11,7 @@ import { parseMessageText } from '../../protocol/structured.js';
 import type { Stores } from '../../store/selection.js';
 import type { Cursor } from '../../store/team-store.js';
 import { writeLine } from './stop.js';
+import { requireTeamOrHistory } from './team-or-history.js';
 
 /** Who an event is by: its actor, else a message's sender. */
 export function actorOf(e: TeamEventRecord): string | undefined {
@@ -23,6 +24,7 @@ export async function runActorLog(o: { store: Stores; team: string; actor: strin
   let since: Cursor | undefined;
   for (;;) {
     const page = await o.store.team.readEvents(o.team, { since });
+    if (since === undefined && page.events.length === 0) await requireTeamOrHistory(o.store, o.team);
     mine.push(...page.events.filter((e) => actorOf(e) === o.actor));
     if (page.events.length === 0 || page.cursor === since) break;
     since = page.cursor;

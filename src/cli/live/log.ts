@@ -24,6 +24,7 @@ import { inTimeOrder } from '../../core/live/time-order.js';
 import { parseMessageText } from '../../protocol/structured.js';
 import type { Stores } from '../../store/selection.js';
 import { untilStopped, writeLine } from './stop.js';
+import { requireTeamOrHistory } from './team-or-history.js';
 
 /** Options of {@link runLog}. */
 export interface LogOptions {
@@ -47,12 +48,15 @@ export async function runLog(o: LogOptions): Promise<void> {
   if (o.follow) following = await followOrSkip(o);
   const reader = new JournalReader(o.store.team, o.team);
   const printer = makePrinter(o.json, o.expand === true);
-  const history = printer.lines(inTimeOrder(await reader.next()));
+  const first = await reader.next();
+  // No journal and no team: a mistyped name, refused as any verb refuses it (a team whose config is gone keeps its journal).
+  if (first.length === 0 && !following) await requireTeamOrHistory(o.store, o.team);
+  const history = printer.lines(inTimeOrder(first));
   // --tail counts events: the last N events' lines (a collapsed line is kept whole).
   let events = 0;
-  let first = history.length;
-  while (o.tail !== undefined && first > 0 && events < o.tail) events += history[--first]!.events;
-  history.slice(o.tail === undefined ? 0 : first).forEach((l) => writeLine(l.text));
+  let from = history.length;
+  while (o.tail !== undefined && from > 0 && events < o.tail) events += history[--from]!.events;
+  history.slice(o.tail === undefined ? 0 : from).forEach((l) => writeLine(l.text));
   if (!o.follow) return;
   let reading: Promise<void> = Promise.resolve();
   const pull = () => {
