@@ -6,10 +6,23 @@
  * and applies this inside one atomic step with the take.
  */
 import type { InboxEntry } from '../protocol/inbox.js';
+import { MailroomError } from '../errors.js';
 import { entryKey, isUnreadEntry } from './entries.js';
 
 /** Default time a lease holds its entries without an acknowledgement (ms). */
 export const DEFAULT_LEASE_MS = 120_000;
+
+/**
+ * Checks a take's options before a backend acts on them (a JavaScript caller is not held to the
+ * types): `reader` a non-empty string, `limit` a whole number ≥ 1, `leaseMs` a finite number > 0.
+ * @throws MailroomError INVALID_ARGUMENT naming the option, before anything is handed out or written
+ */
+export function checkTakeOptions(o: { reader: unknown; limit?: unknown; leaseMs?: unknown }): void {
+  const bad = (what: string, got: unknown) => new MailroomError('INVALID_ARGUMENT', `takeUnread: ${what}; got ${typeof got === 'string' ? JSON.stringify(got) : String(got)}.`, { details: { got: typeof got } });
+  if (typeof o.reader !== 'string' || o.reader === '') throw bad('reader must be a non-empty string (a reader claim token, or any id of the reader)', o.reader);
+  if (o.limit !== undefined && (typeof o.limit !== 'number' || !Number.isInteger(o.limit) || o.limit < 1)) throw bad('limit must be a whole number ≥ 1 (or left out: all)', o.limit);
+  if (o.leaseMs !== undefined && (typeof o.leaseMs !== 'number' || !Number.isFinite(o.leaseMs) || o.leaseMs <= 0)) throw bad('leaseMs must be a number of ms > 0', o.leaseMs);
+}
 
 /** One lease as a backend keeps it. */
 export interface LeaseRecord {

@@ -38,6 +38,24 @@ export function handOutContract(name: string, backend: ContractBackend): void {
       expect(inbox[0]!.msg_id).toBe(stored.value.messages[0]!.entry.msg_id);
     });
 
+    // Session 14: a JavaScript caller's number reader made the files backend write a lease sidecar
+    // that no later take could read.
+    it.each([
+      ['a reader that is not a string', { reader: 42 }],
+      ['an empty reader', { reader: '' }],
+      ['a limit below 1', { reader: 'r', limit: 0 }],
+      ['a fractional limit', { reader: 'r', limit: 1.5 }],
+      ['a lease of 0 ms', { reader: 'r', leaseMs: 0 }],
+      ['a lease that is not a number', { reader: 'r', leaseMs: Number.NaN }],
+    ])('refuses to take with %s (INVALID_ARGUMENT), hands nothing out, and the next take works', async (_what, options) => {
+      await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'kept') }]);
+      const err = await refusal(store.takeUnread(T, 'alice', options as never));
+      expect(err.code).toBe('INVALID_ARGUMENT');
+      const next = await store.takeUnread(T, 'alice', { reader: 'reader-1' });
+      expect(next.value.entries.map((e) => e.text)).toEqual(['kept']);
+      expect(next.value.deliveries).toEqual([1]);
+    });
+
     it('returns the stored copy of a repeated msg_id as it is now: read once it was read', async () => {
       const first = entry('team-lead', 'once');
       await store.appendMessages(T, [{ to: 'alice', entry: first }]);

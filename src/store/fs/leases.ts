@@ -41,7 +41,7 @@ import { z } from 'zod';
 import { lazySchema } from '../../protocol/lazy-schema.js';
 import { entryKey } from '../../domain/entries.js';
 import { deliveryEvent } from '../../domain/events.js';
-import { DEFAULT_LEASE_MS, acknowledgedKeys, liveLeases, selectTake, type LeaseRecord } from '../../domain/leases.js';
+import { DEFAULT_LEASE_MS, checkTakeOptions, acknowledgedKeys, liveLeases, selectTake, type LeaseRecord } from '../../domain/leases.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
 import { isUnreadEntry } from '../../domain/entries.js';
 import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -160,6 +160,7 @@ async function withSidecar<T>(ctx: FsContext, team: string, agent: string, fn: (
  * hand-out, e.g. an MCP tool result).
  */
 export async function takeUnread(ctx: FsContext, team: string, agent: string, options: TakeOptions): Promise<Transition<Lease>> {
+  checkTakeOptions(options);
   const now = nowOf(options);
   const until = now + (options.leaseMs ?? DEFAULT_LEASE_MS);
   const empty = (remaining: number): Transition<Lease> => ({ value: { id: '', reader: options.reader, until, entries: [], deliveries: [], remaining }, events: [] });

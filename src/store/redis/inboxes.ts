@@ -4,7 +4,7 @@
  */
 import { randomUUID } from '../../protocol/random.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
-import { DEFAULT_LEASE_MS } from '../../domain/leases.js';
+import { DEFAULT_LEASE_MS, checkTakeOptions } from '../../domain/leases.js';
 import { stampNow } from '../health.js';
 import type { AcknowledgeOptions, AppendOptions, AppendResult, InboxHistory, InboxRef, Lease, OpContext, OutgoingMessage, StoredMessage, TakeOptions, Transition } from '../team-store.js';
 import { assembleEntry, entryParts } from './codec.js';
@@ -70,6 +70,7 @@ export async function listInboxes(rc: RedisContext, team: string): Promise<Inbox
 
 /** Hands out unread entries exactly once across readers. */
 export async function takeUnread(rc: RedisContext, team: string, member: string, options: TakeOptions): Promise<Transition<Lease>> {
+  checkTakeOptions(options);
   const leaseId = randomUUID();
   const args = [envOf(team, options), member, options.reader, leaseId, options.limit === undefined ? '' : String(options.limit), String(options.leaseMs ?? DEFAULT_LEASE_MS), String(nowOf(options)), options.acknowledge ? '1' : '', options.claim ?? ''];
   const out = await retryUnavailable(() => runOnce(rc, 'take-unread', team, args, { who: member }));
