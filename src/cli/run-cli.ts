@@ -88,6 +88,17 @@ function usageError(refused: string, argv: readonly string[], y: unknown, values
   return new MailroomError('USAGE', `${message}${/[.!?)]$/.test(message) ? '' : '.'} Run with --help for usage.`);
 }
 
+/**
+ * A short-option group of two or more letters that holds `h` (`-hi`), before any `--`: yargs reads
+ * it as `-h -i` and prints the help with exit 0, so a message text "-hi" looked sent. Only `-h` and
+ * `-f` are short options, so no such group is meant as options.
+ */
+function helpInGroup(argv: readonly string[]): string | undefined {
+  const part = optionPart(argv);
+  if (part.includes('--get-yargs-completions')) return undefined; // a TAB press completes what is typed
+  return part.find((a) => /^-[A-Za-z]*h[A-Za-z]*$/.test(a) && a.length > 2);
+}
+
 /** yargs-parser's refusal in the user's words: an option given as the last word, or followed by another option. */
 function parserRefusal(message: string): string {
   const missing = /^Not enough arguments following: (.+)$/.exec(message)?.[1];
@@ -124,6 +135,8 @@ export async function runCli(input: string[], commands: readonly CommandModule<G
   const wantsJson = optionPart(argv).includes('--json');
   const names = optionPart(argv).includes('--get-yargs-completions') ? await completeNames(completionWords(argv)) : { names: [], valueOnly: false };
   const values = putValuesAside(argv);
+  const grouped = helpInGroup(argv);
+  if (grouped) return reportError(new MailroomError('USAGE', `unknown option ${grouped} (-h prints the help only alone). A value that begins with "-" is written --<option>=<value>, or after -- (mailroom team send alice -- ${grouped}). Run with --help for usage.`, { details: { refused: [grouped] } }), wantsJson, hintScope(argv));
   // First of all middleware, before yargs' own checks: they and the handler see the texts as typed.
   const restore = ((a: Record<string, unknown>) => values.restore(a)) as unknown as MiddlewareFunction<GlobalArgs>;
   const parser = withGlobals(yargs(values.argv))

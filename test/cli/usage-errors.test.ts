@@ -47,6 +47,11 @@ const BAD: [string, string[]][] = [
   // arguments following") was reported as INTERNAL, exit 1.
   ['the text positional as an option, followed by an option', ['team', 'send', 'alice', '--text', '-x']],
   ['the to positional as an option, at the end', ['team', 'send', '--to']],
+  // Session 14: "-hi" was read as -h -i: the help was printed and the exit was 0, so an agent that
+  // sent the text "-hi" believed it sent.
+  ['a short-option group that holds h, as a message text', ['team', 'send', 'alice', '-hi']],
+  ['the same after --text', ['team', 'send', 'alice', '--text', '-hi']],
+  ['the same on a yargs verb', ['task', 'add', '-ha']],
 ];
 
 describe('usage errors stop before the command runs', () => {
