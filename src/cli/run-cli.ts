@@ -136,7 +136,7 @@ export async function runCli(input: string[], commands: readonly CommandModule<G
   const names = optionPart(argv).includes('--get-yargs-completions') ? await completeNames(completionWords(argv)) : { names: [], valueOnly: false };
   const values = putValuesAside(argv);
   const grouped = helpInGroup(argv);
-  if (grouped) return reportError(new MailroomError('USAGE', `unknown option ${grouped} (-h prints the help only alone). A value that begins with "-" is written --<option>=<value>, or after -- (mailroom team send alice -- ${grouped}). Run with --help for usage.`, { details: { refused: [grouped] } }), wantsJson, hintScope(argv));
+  if (grouped) return reportError(new MailroomError('USAGE', `unknown option ${grouped} (-h prints the help only alone). A text that begins with "-" goes after --, as \`-- ${grouped}\` at the end of the line; an option's value is written --<option>=${grouped}. Run with --help for usage.`, { details: { refused: [grouped] } }), wantsJson, hintScope(argv));
   // First of all middleware, before yargs' own checks: they and the handler see the texts as typed.
   const restore = ((a: Record<string, unknown>) => values.restore(a)) as unknown as MiddlewareFunction<GlobalArgs>;
   const parser = withGlobals(yargs(values.argv))

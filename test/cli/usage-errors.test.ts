@@ -79,6 +79,12 @@ describe('usage errors stop before the command runs', () => {
     expect(run.stderr).toContain('mailroom: USAGE: --text needs a value. A value that begins with "-" is written --text=<value>, or after --.');
   });
 
+  it('a short-option group holding h says how to send it as a text, and -- sends it', async () => {
+    const run = await mailroom(root, 'team', 'send', 'alice', '-hi');
+    expect(run.stderr).toContain('unknown option -hi (-h prints the help only alone). A text that begins with "-" goes after --, as `-- -hi` at the end of the line');
+    await mailroomOk(root, 'team', 'send', 'alice', '--', '-hi');
+  });
+
   it('with --json the usage error is the JSON error object on stderr', async () => {
     const run = await mailroom(root, '--json', 'task', 'claim', '1');
     expect(run.code).toBe(2);
