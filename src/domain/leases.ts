@@ -18,7 +18,8 @@ export const DEFAULT_LEASE_MS = 120_000;
  * @throws MailroomError INVALID_ARGUMENT naming the option, before anything is handed out or written
  */
 export function checkTakeOptions(o: { reader: unknown; limit?: unknown; leaseMs?: unknown }): void {
-  const bad = (what: string, got: unknown) => new MailroomError('INVALID_ARGUMENT', `takeUnread: ${what}; got ${typeof got === 'string' ? JSON.stringify(got) : String(got)}.`, { details: { got: typeof got } });
+  const shown = (got: unknown): string => (typeof got === 'string' ? JSON.stringify(got) : got === null || (typeof got !== 'object' && typeof got !== 'function') ? String(got) : Array.isArray(got) ? 'an array' : `a ${typeof got}`);
+  const bad = (what: string, got: unknown) => new MailroomError('INVALID_ARGUMENT', `takeUnread: ${what}; got ${shown(got)}.`, { details: { got: typeof got } });
   if (typeof o.reader !== 'string' || o.reader === '') throw bad('reader must be a non-empty string (a reader claim token, or any id of the reader)', o.reader);
   if (o.limit !== undefined && (typeof o.limit !== 'number' || !Number.isInteger(o.limit) || o.limit < 1)) throw bad('limit must be a whole number ≥ 1 (or left out: all)', o.limit);
   if (o.leaseMs !== undefined && (typeof o.leaseMs !== 'number' || !Number.isFinite(o.leaseMs) || o.leaseMs <= 0)) throw bad('leaseMs must be a number of ms > 0', o.leaseMs);

@@ -42,6 +42,7 @@ export function handOutContract(name: string, backend: ContractBackend): void {
     // that no later take could read.
     it.each([
       ['a reader that is not a string', { reader: 42 }],
+      ['a reader object without a prototype (no toString to call)', { reader: Object.create(null) as object }],
       ['an empty reader', { reader: '' }],
       ['a limit below 1', { reader: 'r', limit: 0 }],
       ['a fractional limit', { reader: 'r', limit: 1.5 }],
