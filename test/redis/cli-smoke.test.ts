@@ -80,6 +80,20 @@ describe('mailroom --store redis://…', () => {
     }
   });
 
+  // Session 14 (break test): the reading verbs' sweep ran a read-only script that answers "ok" for a
+  // missing team; the store then took the team for one it had seen, and its next TEAM_NOT_FOUND
+  // became TEAM_LOST (exit 7, "keys were evicted or flushed") for a mere typo.
+  it.each([[['team', 'show', 'nope']], [['log', 'nope']], [['log', 'nope', '--actor', 'x']], [['task', 'list', '--team', 'nope']], [['inbox', 'team-lead', '--team', 'nope']]])(
+    'a mistyped team is TEAM_NOT_FOUND (exit 3), not TEAM_LOST: %j',
+    async (args) => {
+      await mailroom('team', 'create', 'real-one'); // a team in the store (TEAM_EXISTS after the first case)
+      const run = await mailroom(...args);
+      expect(run.code, run.stderr).toBe(3);
+      expect(run.stderr).toContain('TEAM_NOT_FOUND: Team "nope" not found in the Redis store');
+      expect(run.stderr).not.toContain('TEAM_LOST');
+    },
+  );
+
   it('says STORE_UNAVAILABLE (exit 6), naming the URL without its password, when the server is unreachable', async () => {
     const run = await runCli(['--store', 'redis://user:secret@127.0.0.1:1', '--root', host.path, 'team', 'list'], cleanEnv());
     expect(run.code, run.stderr).toBe(6);

@@ -40,7 +40,8 @@ export function envOf(team: string, ctx: OpContext | undefined): string {
 export async function runTeamScript(rc: RedisContext, name: ScriptName, team: string, args: readonly string[], errors: Partial<ErrorContext> = {}, extraKeys: readonly string[] = []): Promise<OkReply | 'retry'> {
   const reply = parseReply(await runScript(rc.conn, name, [teamBase(team), ...extraKeys], args));
   if (reply.kind === 'ok') {
-    if (!rc.known.has(team)) rc.known.set(team, Date.now());
+    // Only a team a script saw is known: a read answering for a missing one ('absent') proves nothing.
+    if (!rc.known.has(team) && reply.ok.absent !== true) rc.known.set(team, Date.now());
     return reply.ok;
   }
   if (reply.kind === 'retry') return 'retry';

@@ -21,6 +21,11 @@ import { decodeRows, type StreamRow } from './stream-codec.js';
 export interface OkReply {
   value: unknown;
   events: TeamEventRecord[];
+  /**
+   * A read-only script answered for a team that does not exist (its empty value, marked 'absent'
+   * as a fourth element): the store must not take the team for one it has seen (TEAM_LOST).
+   */
+  absent?: true;
 }
 
 /** What a refused script said: its code and detail strings. */
@@ -37,7 +42,11 @@ export function parseReply(raw: unknown): Reply {
   if (!Array.isArray(raw) || typeof raw[0] !== 'string') throw internal(raw);
   if (raw[0] === 'retry') return { kind: 'retry' };
   if (raw[0] === 'err') return { kind: 'err', err: { code: String(raw[1]), details: (raw[2] as unknown[] | undefined ?? []).map(String) } };
-  if (raw[0] === 'ok') return { kind: 'ok', ok: { value: raw[1], events: decodeRows((raw[2] as StreamRow[] | undefined) ?? [], true) } };
+  if (raw[0] === 'ok') {
+    const ok: OkReply = { value: raw[1], events: decodeRows((raw[2] as StreamRow[] | undefined) ?? [], true) };
+    if (raw[3] === 'absent') ok.absent = true;
+    return { kind: 'ok', ok };
+  }
   throw internal(raw);
 }
 

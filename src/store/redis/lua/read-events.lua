@@ -3,10 +3,11 @@
 -- (a deleted team has none until it is restored), with what the reader needs to tell a reset.
 -- KEYS[1] base prefix
 -- ARGV[1] after this stream id (exclusive; '0-0' = from the start)   ARGV[2] count ('' = all)
--- Returns ok { epoch|false, first id|'', max deleted id, { id, field, value... }... }.
+-- Returns ok { epoch|false, first id|'', max deleted id, { id, field, value... }... } (a missing
+-- team: marked 'absent', reply.ts).
 local base = KEYS[1]
 local gen = R('HGET', base .. 'team', 'gen')
-if not gen then return { 'ok', { false, '', '0-0' }, {} } end
+if not gen then return { 'ok', { false, '', '0-0' }, {}, 'absent' } end
 local P = base .. 'g' .. gen .. ':'
 local epoch = R('HGET', P .. 'meta', 'epoch')
 local sk = P .. 'events'

@@ -3,10 +3,10 @@
 -- KEYS[1] base prefix
 -- ARGV[1] member   ARGV[2] 'live' | 'archive'
 -- Returns ok { seq counter, { entry JSON, unread '1'|'0' }... } (archive: every entry is read);
--- a missing team reads as empty.
+-- a missing team reads as empty (marked 'absent', reply.ts).
 local base, member = KEYS[1], ARGV[1]
 local P = gen_prefix(base)
-if not P then return { 'ok', { '0' }, {} } end
+if not P then return { 'ok', { '0' }, {}, 'absent' } end
 local out = { R('GET', ikey(P, 'seq', member)) or '0' }
 if ARGV[2] == 'archive' then
   for _, doc in ipairs(R('LRANGE', ikey(P, 'archive', member), 0, -1)) do out[#out + 1] = { doc, '0' } end
