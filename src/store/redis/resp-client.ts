@@ -209,9 +209,17 @@ export class RespClient extends EventEmitter {
   }
 
   private queue(args: readonly string[]): Promise<unknown> {
+    // Encoded before its reply slot is queued: arguments that cannot be encoded (a JavaScript
+    // caller's number) reject this call alone, and every later reply still meets its own call.
+    let bytes: Buffer;
+    try {
+      bytes = encodeCommand(args);
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
     return new Promise((resolve, reject) => {
       this.pending.push({ resolve, reject });
-      this.write(encodeCommand(args));
+      this.write(bytes);
     });
   }
 
