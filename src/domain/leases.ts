@@ -12,17 +12,27 @@ import { entryKey, isUnreadEntry } from './entries.js';
 /** Default time a lease holds its entries without an acknowledgement (ms). */
 export const DEFAULT_LEASE_MS = 120_000;
 
+/** Longest lease a take may ask for (ms): 2³¹ − 1, about 24.8 days (a longer one could overflow a backend's integer ms). */
+export const MAX_LEASE_MS = 2 ** 31 - 1;
+
 /**
  * Checks a take's options before a backend acts on them (a JavaScript caller is not held to the
- * types): `reader` a non-empty string, `limit` a whole number ≥ 1, `leaseMs` a finite number > 0.
+ * types): `reader` a non-empty string, `limit` a whole number ≥ 1, `leaseMs` a number of ms in
+ * (0, {@link MAX_LEASE_MS}], `now` a finite number of epoch ms, `claim` a string, `acknowledge` a boolean.
  * @throws MailroomError INVALID_ARGUMENT naming the option, before anything is handed out or written
  */
-export function checkTakeOptions(o: { reader: unknown; limit?: unknown; leaseMs?: unknown }): void {
+export function checkTakeOptions(o: unknown): void {
   const shown = (got: unknown): string => (typeof got === 'string' ? JSON.stringify(got) : got === null || (typeof got !== 'object' && typeof got !== 'function') ? String(got) : Array.isArray(got) ? 'an array' : `a ${typeof got}`);
   const bad = (what: string, got: unknown) => new MailroomError('INVALID_ARGUMENT', `takeUnread: ${what}; got ${shown(got)}.`, { details: { got: typeof got } });
-  if (typeof o.reader !== 'string' || o.reader === '') throw bad('reader must be a non-empty string (a reader claim token, or any id of the reader)', o.reader);
-  if (o.limit !== undefined && (typeof o.limit !== 'number' || !Number.isInteger(o.limit) || o.limit < 1)) throw bad('limit must be a whole number ≥ 1 (or left out: all)', o.limit);
-  if (o.leaseMs !== undefined && (typeof o.leaseMs !== 'number' || !Number.isFinite(o.leaseMs) || o.leaseMs <= 0)) throw bad('leaseMs must be a number of ms > 0', o.leaseMs);
+  if (typeof o !== 'object' || o === null) throw bad('the options must be an object with a reader', o);
+  const t = o as Record<string, unknown>;
+  const number = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+  if (typeof t.reader !== 'string' || t.reader === '') throw bad('reader must be a non-empty string (a reader claim token, or any id of the reader)', t.reader);
+  if (t.limit !== undefined && !(number(t.limit) && Number.isInteger(t.limit) && t.limit >= 1)) throw bad('limit must be a whole number ≥ 1 (or left out: all)', t.limit);
+  if (t.leaseMs !== undefined && !(number(t.leaseMs) && t.leaseMs > 0 && t.leaseMs <= MAX_LEASE_MS)) throw bad(`leaseMs must be a number of ms > 0 and ≤ ${MAX_LEASE_MS}`, t.leaseMs);
+  if (t.now !== undefined && !(number(t.now) && t.now >= 0)) throw bad('now must be a finite number of epoch ms', t.now);
+  if (t.claim !== undefined && typeof t.claim !== 'string') throw bad('claim must be a reader claim token (a string)', t.claim);
+  if (t.acknowledge !== undefined && typeof t.acknowledge !== 'boolean') throw bad('acknowledge must be true or false', t.acknowledge);
 }
 
 /** One lease as a backend keeps it. */

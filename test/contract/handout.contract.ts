@@ -48,13 +48,32 @@ export function handOutContract(name: string, backend: ContractBackend): void {
       ['a fractional limit', { reader: 'r', limit: 1.5 }],
       ['a lease of 0 ms', { reader: 'r', leaseMs: 0 }],
       ['a lease that is not a number', { reader: 'r', leaseMs: Number.NaN }],
+      // The break test's: a lease past any integer ms (Redis overflowed it into the past: a double
+      // hand-out), an instant that is no number (files wrote an unreadable sidecar), a claim that
+      // is no string (it broke the Redis connection), no options at all.
+      ['a lease of 1e300 ms', { reader: 'r', leaseMs: 1e300 }],
+      ['an instant that is an object', { reader: 'r', now: {} }],
+      ['an instant given as a string', { reader: 'r', now: '5' }],
+      ['an instant of NaN', { reader: 'r', now: Number.NaN }],
+      ['a claim that is a number', { reader: 'r', claim: 5 }],
+      ['acknowledge given as a string', { reader: 'r', acknowledge: 'yes' }],
+      ['no options', null],
     ])('refuses to take with %s (INVALID_ARGUMENT), hands nothing out, and the next take works', async (_what, options) => {
       await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'kept') }]);
       const err = await refusal(store.takeUnread(T, 'alice', options as never));
       expect(err.code).toBe('INVALID_ARGUMENT');
+      expect(await store.readConfig(T)).toMatchObject({ name: T }); // the connection still serves
       const next = await store.takeUnread(T, 'alice', { reader: 'reader-1' });
       expect(next.value.entries.map((e) => e.text)).toEqual(['kept']);
       expect(next.value.deliveries).toEqual([1]);
+    });
+
+    it.each(['', '  ', 42])('refuses the idempotency key %j of a send and of a task (INVALID_ARGUMENT), storing nothing', async (key) => {
+      const err = await refusal(store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'x') }], { idempotencyKey: key as string }));
+      expect(err.code).toBe('INVALID_ARGUMENT');
+      expect((await refusal(store.createTask(T, { subject: 's', description: '' }, { idempotencyKey: key as string }))).code).toBe('INVALID_ARGUMENT');
+      expect(await store.readInbox(T, 'alice')).toEqual([]);
+      expect(await store.listTasks(T)).toEqual([]);
     });
 
     it('returns the stored copy of a repeated msg_id as it is now: read once it was read', async () => {

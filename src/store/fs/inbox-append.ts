@@ -12,6 +12,7 @@
  * the spooler returns what its receipt says — the same entries and events it would have produced.
  * (Appends with an idempotency key do not spool, see {@link appendToInbox}.)
  */
+import { checkIdempotencyKey } from '../../domain/idempotency-key.js';
 import { z } from 'zod';
 import { lazySchema } from '../../protocol/lazy-schema.js';
 import { assignTimestamps, idempotentMsgId } from '../../domain/entries.js';
@@ -43,6 +44,7 @@ export async function appendMessages(ctx: FsContext, team: string, messages: rea
   // broadcast never delivers to part of the team (issue 9 item 6).
   for (const m of messages) ctx.layout.inboxPath(team, m.to);
   const key = options.idempotencyKey;
+  checkIdempotencyKey(key);
   if (key !== undefined) {
     const known = await readMessageKey(ctx, team, key);
     if (known && known.messages.length === messages.length) return { value: { messages: known.messages, replayed: true }, events: [] };

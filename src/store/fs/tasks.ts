@@ -9,6 +9,7 @@
  * src/domain/ while it holds them. Every changed task file is journalled right after its write,
  * under its lock.
  */
+import { checkIdempotencyKey } from '../../domain/idempotency-key.js';
 import { statSync } from 'node:fs';
 import { readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { MailroomError, isErrno } from '../../errors.js';
@@ -166,6 +167,7 @@ async function requireDependencies(ctx: FsContext, team: string, ids: readonly s
  * same task. @throws TEAM_NOT_FOUND, TASK_NOT_FOUND (a blocker)
  */
 export async function createTask(ctx: FsContext, team: string, draft: TaskDraft, options: CreateTaskOptions = {}): Promise<Transition<CreatedTask>> {
+  checkIdempotencyKey(options.idempotencyKey);
   await readConfig(ctx, team);
   const key = options.idempotencyKey;
   return withList(ctx, team, async (list) => {

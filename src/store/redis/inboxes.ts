@@ -2,6 +2,7 @@
  * Inboxes on Redis: every transition is one script (append, take, acknowledge, release, mark
  * read, archive, set aside); reads are one read-only script each, so they see one instant.
  */
+import { checkIdempotencyKey } from '../../domain/idempotency-key.js';
 import { randomUUID } from '../../protocol/random.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
 import { DEFAULT_LEASE_MS, checkTakeOptions } from '../../domain/leases.js';
@@ -31,6 +32,7 @@ export async function readInboxRows(rc: RedisContext, team: string, member: stri
 
 /** Appends messages. @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND (nothing written) */
 export async function appendMessages(rc: RedisContext, team: string, messages: readonly OutgoingMessage[], options: AppendOptions = {}): Promise<Transition<AppendResult>> {
+  checkIdempotencyKey(options.idempotencyKey);
   if (messages.length === 0) return { value: { messages: [], replayed: false }, events: [] };
   const own = options.idempotencyKey !== undefined;
   const key = options.idempotencyKey ?? `auto:${randomUUID()}`;

@@ -5,6 +5,7 @@
  * activeForm, metadata are changed here with the domain's rules) while its script checks and applies
  * status and owner itself (blocked rule, `expect`, the actor becoming the owner).
  */
+import { checkIdempotencyKey } from '../../domain/idempotency-key.js';
 import { randomUUID } from '../../protocol/random.js';
 import { MailroomError } from '../../errors.js';
 import { TaskSchema, canonicalTask, type Task, type TaskStatus } from '../../protocol/task.js';
@@ -52,6 +53,7 @@ export async function readHighWatermark(rc: RedisContext, team: string): Promise
 /** Creates a task with the next id. @throws TASK_NOT_FOUND (a blocker), INVALID_ARGUMENT (metadata too deep) */
 export async function createTask(rc: RedisContext, team: string, draft: TaskDraft, options: CreateTaskOptions = {}): Promise<Transition<CreatedTask>> {
   assertMetadataDepth(draft.metadata);
+  checkIdempotencyKey(options.idempotencyKey);
   const task = draftTask('1', draft);
   const blockedBy = task.blockedBy;
   const own = options.idempotencyKey !== undefined;
