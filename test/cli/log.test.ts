@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REFERENCE_2_1_109, cleanEnv, copyTree, mailroom, mailroomOk } from '../helpers/store-files.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
@@ -81,6 +81,24 @@ describe('mailroom log', () => {
       expect(message).toContain('Team "demo-typo" not found');
       expect(message).toContain('Teams there: demo.');
       expect(run.stdout).toBe('');
+    });
+
+    // Session 14 (break test): a corrupt config.json stopped `log` (FILE_CORRUPT, exit 7) unless
+    // --no-record, though the journal it prints does not need the config.
+    it.each([[[]], [['--json']], [['--tail', '2']]])('prints the history of a team whose config.json is corrupt, with a warning (%j)', async (extra) => {
+      const good = await mailroomOk(dir.path, 'log', 'demo', '--no-record', ...extra);
+      await writeFile(`${dir.path}/teams/demo/config.json`, '{"name":');
+      const run = await mailroom(dir.path, 'log', 'demo', ...extra);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toBe(good.stdout);
+      expect(run.stderr).toMatch(/^mailroom: warning: .*config\.json is not valid JSON.*The journal is printed without recording what is on disk\./);
+    });
+
+    it('follows the journal of a team whose config.json is corrupt', async () => {
+      await writeFile(`${dir.path}/teams/demo/config.json`, '{"name":');
+      child = startCli(['--root', dir.path, 'log', 'demo', '--follow'], cleanEnv());
+      await child.waitForLine((l) => l.endsWith('team-lead joined the team'));
+      expect(await child.stop()).toBe(0);
     });
 
     it('refuses a negative --tail', async () => {

@@ -24,6 +24,7 @@ import { inTimeOrder } from '../../core/live/time-order.js';
 import { parseMessageText } from '../../protocol/structured.js';
 import type { Stores } from '../../store/selection.js';
 import { untilStopped, writeLine } from './stop.js';
+import { writeStderr } from '../output.js';
 import { requireTeamOrHistory } from './team-or-history.js';
 
 /** Options of {@link runLog}. */
@@ -72,22 +73,34 @@ export async function runLog(o: LogOptions): Promise<void> {
   await following?.close();
 }
 
-/** Records what is on disk and missing from the journal; nothing to do when the team is gone. */
+/** Records what is on disk and missing from the journal; nothing to do when the team is gone, or when its config cannot be read (said on stderr). */
 async function recordOnce(o: LogOptions): Promise<void> {
   try {
     await new TeamTracker(o.store.team, o.team, { record: true }).load();
   } catch (err) {
-    if (!isMailroomError(err, 'TEAM_NOT_FOUND')) throw err;
+    if (!skippable(err)) throw err;
   }
 }
 
+/** Follows the team's feed; undefined (the journal is then re-read every second) when the team is gone or its config cannot be read. */
 async function followOrSkip(o: LogOptions): Promise<Following | undefined> {
   try {
     return await followTeam({ store: o.store, team: o.team, record: o.record, onUpdate: () => undefined });
   } catch (err) {
-    if (!isMailroomError(err, 'TEAM_NOT_FOUND')) throw err;
+    if (!skippable(err)) throw err;
     return undefined;
   }
+}
+
+/**
+ * True for what stops recording but not printing: a team that is gone (its journal remains), or a
+ * config.json that cannot be read (a warning says so: the journal needs no config).
+ */
+function skippable(err: unknown): boolean {
+  if (isMailroomError(err, 'TEAM_NOT_FOUND')) return true;
+  if (!isMailroomError(err, 'FILE_CORRUPT')) return false;
+  writeStderr(`mailroom: warning: ${terminalSafe(err.message)} The journal is printed without recording what is on disk.\n`);
+  return true;
 }
 
 /** Lines for events in journal order: NDJSON as stored with `json`, else the journal printer's text. */

@@ -8,13 +8,14 @@ import type { Stores } from '../../store/selection.js';
 
 /**
  * Call when the team's journal is empty.
- * @throws TEAM_NOT_FOUND (naming the teams there) when the team has no config either; a config
+ * @throws TEAM_NOT_FOUND (naming the teams there) when the team has no config either, and what
+ * else reading the config throws (TEAM_LOST, STORE_UNAVAILABLE) except FILE_CORRUPT: a config
  * that cannot be read is left to the commands that read it.
  */
 export async function requireTeamOrHistory(store: Stores, team: string): Promise<void> {
   try {
     await store.team.readConfig(team);
   } catch (err) {
-    if (isMailroomError(err, 'TEAM_NOT_FOUND')) throw err;
+    if (!isMailroomError(err, 'FILE_CORRUPT')) throw err;
   }
 }
