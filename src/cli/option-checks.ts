@@ -20,10 +20,33 @@ export interface DeclaredOptions {
   alias?: Readonly<Record<string, readonly string[]>>;
 }
 
-/** yargs middleware body: checks `argv` and puts durations in it as ms. @throws INVALID_ARGUMENT or USAGE naming the option */
-export function checkOptionValues(argv: Record<string, unknown>, declared: DeclaredOptions): void {
+/**
+ * The long options typed without a value (`--name` as the last word before any `--`, or followed by
+ * another option): yargs gives such a string option "" and a number option nothing, as if it had
+ * not been typed. A word with whitespace is a text (value-args.ts), not an option.
+ */
+export function bareOptions(part: readonly string[]): Set<string> {
+  const bare = new Set<string>();
+  part.forEach((arg, i) => {
+    if (!/^--[^=\s-][^=\s]*$/.test(arg)) return;
+    const next = part[i + 1];
+    if (next === undefined || (next.startsWith('-') && next !== '-' && !/\s/.test(next.split('=', 1)[0]!))) bare.add(arg.slice(2));
+  });
+  return bare;
+}
+
+/**
+ * yargs middleware body: checks `argv` and puts durations in it as ms; `bare` ({@link bareOptions})
+ * names the options typed without a value. @throws INVALID_ARGUMENT or USAGE naming the option
+ */
+export function checkOptionValues(argv: Record<string, unknown>, declared: DeclaredOptions, bare: ReadonlySet<string> = new Set()): void {
   for (const name of Object.keys(declared.key)) {
     const value = argv[name];
+    const takesValue = declared.string?.includes(name) === true || declared.number.includes(name);
+    if (takesValue && (value === '' || value === undefined) && [name, ...(declared.alias?.[name] ?? [])].some((n) => bare.has(n))) {
+      // `team send bob hi --summary --as x` would send with an empty summary; `log --tail` print everything.
+      throw new MailroomError('USAGE', `--${name} needs a value. A value that begins with "-" is written --${name}=<value>. Run with --help for usage.`, { details: { option: name } });
+    }
     if (value === undefined) continue;
     const minMs = DURATION_OPTIONS[name];
     if (minMs !== undefined) {

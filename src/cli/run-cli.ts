@@ -15,14 +15,18 @@ import { BASH_COMPLETION_SCRIPT } from './bash-completion.js';
 import { commandWords } from './command-words.cjs';
 import { hintScope } from '../core/text/hint-scope.js';
 import { completeNames, type NameCompletion } from './completion-names.js';
-import { checkOptionValues, type DeclaredOptions } from './option-checks.js';
+import { bareOptions, checkOptionValues, type DeclaredOptions } from './option-checks.js';
 import { declaredOptionNames, findUnknownCommand, refusedWords, refusedWordsMessage, unknownCommandMessage } from './usage-hints.js';
 import { closeStores, withGlobals, type GlobalArgs } from './globals.js';
 import { COMMAND_TREE as TREE } from './command-names.js';
 import { optionPart, putValuesAside, type ValueArgs } from './value-args.js';
 
 /** Runs {@link checkOptionValues}; yargs passes the running command's instance as a second argument (untyped). */
-const optionChecks = ((argv: Record<string, unknown>, y: { getOptions(): DeclaredOptions }) => checkOptionValues(argv, y.getOptions())) as unknown as MiddlewareFunction<GlobalArgs>;
+/** The option checks of a line whose option part is `part` (the options typed without a value are read from it). */
+const optionChecks = (part: readonly string[]) => {
+  const bare = bareOptions(part);
+  return ((argv: Record<string, unknown>, y: { getOptions(): DeclaredOptions }) => checkOptionValues(argv, y.getOptions(), bare)) as unknown as MiddlewareFunction<GlobalArgs>;
+};
 
 /**
  * yargs renders the whole help text of a command before running its handler (usage.cacheHelpMessage,
@@ -89,14 +93,15 @@ function usageError(refused: string, argv: readonly string[], y: unknown, values
 }
 
 /**
- * A short-option group of two or more letters that holds `h` (`-hi`), before any `--`: yargs reads
- * it as `-h -i` and prints the help with exit 0, so a message text "-hi" looked sent. Only `-h` and
- * `-f` are short options, so no such group is meant as options.
+ * A short-option group that holds `h` (`-hi`, `-1h`, `-h=x`), before any `--`: yargs reads it as
+ * `-h -i` and prints the help with exit 0, so a message text "-hi" looked sent. Only `-h` and `-f`
+ * are short options, so no such group is meant as options.
  */
 function helpInGroup(argv: readonly string[]): string | undefined {
   const part = optionPart(argv);
   if (part.includes('--get-yargs-completions')) return undefined; // a TAB press completes what is typed
-  return part.find((a) => /^-[A-Za-z]*h[A-Za-z]*$/.test(a) && a.length > 2);
+  // Any single-dash word of 3+ characters with an h before any `=` (`-hi`, `-1h`, `-hé`, `-h=x`).
+  return part.find((a) => a.length > 2 && !a.startsWith('--') && /^-[^=\s]*h/.test(a));
 }
 
 /** yargs-parser's refusal in the user's words: an option given as the last word, or followed by another option. */
@@ -145,7 +150,7 @@ export async function runCli(input: string[], commands: readonly CommandModule<G
     .command(commands as CommandModule<GlobalArgs, never>[])
     .completion('completion', 'Print a shell completion script: mailroom completion [bash|zsh] >> ~/.bashrc (or ~/.zshrc)', completeWithNames(names))
     .middleware(restore, true)
-    .middleware(optionChecks)
+    .middleware(optionChecks(optionPart(argv)))
     .example('$0 team create demo', 'Create team "demo" in ~/.mailroom (or $MAILROOM_ROOT)')
     .example('$0 watch --claude', "Watch Claude Code's own team live")
     .example('$0 run --example --root /tmp/demo', 'Run the demo team file shipped with mailroom to completion')

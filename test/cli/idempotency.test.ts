@@ -50,6 +50,23 @@ describe('--idempotency-key', () => {
     expect(run.stderr).toContain('--idempotency-key does not go with --shutdown-request');
   });
 
+  // Session 14 (break test): an empty key (`--idempotency-key` last, `--idempotency-key=`, an unset
+  // "$VAR") was a key like any other on files, so every later send or task with an empty key was
+  // "already sent" and stored nothing; on Redis an empty key meant none.
+  it.each([
+    [['team', 'send', 'bob', 'first', '--idempotency-key']],
+    [['team', 'send', 'bob', 'first', '--idempotency-key=']],
+    [['team', 'send', 'bob', 'first', '--idempotency-key', ' ']],
+    [['task', 'add', 'first', '--idempotency-key=']],
+  ])('refuses an empty key (%j): INVALID_ARGUMENT, exit 2, nothing stored', async (args) => {
+    const run = await cli(...args);
+    expect(run.code, run.stderr).toBe(2);
+    // Given last, the option has nothing to take (USAGE); given empty, the store refuses the key.
+    expect(run.stderr).toMatch(args.at(-1) === '--idempotency-key' ? /USAGE: --idempotency-key needs a value/ : /INVALID_ARGUMENT: An idempotency key must be a non-empty string/);
+    expect(JSON.parse((await cli('inbox', 'bob', '--all', '--json')).stdout).messages).toEqual([]);
+    expect(JSON.parse((await cli('task', 'list', '--json')).stdout)).toEqual([]);
+  });
+
   it('task add: racing retries create one task, and all print it', async () => {
     const runs = await race(() => cli('task', 'add', 'Write the changelog', '--idempotency-key', 'changelog', '--json'));
     for (const run of runs) expect(run.code, run.stderr).toBe(0);

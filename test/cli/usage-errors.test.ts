@@ -52,6 +52,17 @@ const BAD: [string, string[]][] = [
   ['a short-option group that holds h, as a message text', ['team', 'send', 'alice', '-hi']],
   ['the same after --text', ['team', 'send', 'alice', '--text', '-hi']],
   ['the same on a yargs verb', ['task', 'add', '-ha']],
+  ['a group with h after a digit', ['team', 'send', 'alice', '-1h']],
+  ['a group with h and a non-ASCII letter', ['team', 'send', 'alice', '-hé']],
+  ['h with an = value', ['team', 'send', 'alice', '-h=x']],
+  // Session 14 (break test): a string option with nothing to take sent with an empty value; a
+  // number option with nothing to take was ignored.
+  ['a string option followed by another option', ['team', 'send', 'alice', 'hi', '--summary', '--as', 'team-lead']],
+  ['a string option last', ['team', 'send', 'alice', 'hi', '--summary']],
+  ['a string option before --', ['team', 'send', 'alice', '--summary', '--', 'hi']],
+  ['an aliased string option last', ['team', 'send', 'alice', 'hi', '--from']],
+  ['task add --owner followed by another option', ['task', 'add', 'T1', '--owner', '--description', 'x']],
+  ['a number option last', ['log', '--tail']],
 ];
 
 describe('usage errors stop before the command runs', () => {
