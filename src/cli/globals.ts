@@ -3,6 +3,7 @@
  * them into library options. The backend is chosen once, by src/store/open.ts; commands hand the
  * opened stores to core and never look at a path or URL.
  */
+import { terminalSafe } from '../core/text/terminal-text.js';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Argv } from 'yargs';
@@ -63,7 +64,7 @@ function openOptions(args: GlobalArgs): OpenOptions {
   const warn = (m: string) => {
     if (warned.has(m)) return; // one command may read a file several times (doctor lists teams per check): say it once
     warned.add(m);
-    writeStderr(`${m}\n`);
+    writeStderr(`${terminalSafe(m)}\n`); // a warning may name what is on disk (a directory called with escapes)
   };
   const timeout = args['store-timeout'];
   return {

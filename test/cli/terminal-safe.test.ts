@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
-import { cleanEnv, mailroomOk } from '../helpers/store-files.js';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cleanEnv, mailroom, mailroomOk } from '../helpers/store-files.js';
 import { startCli } from '../helpers/line-child.js';
 
 const HOSTILE = 'a\u001b]0;PWNED\u0007b\u001b[2Jc\rd\u202ee\u009bf';
@@ -42,6 +43,19 @@ describe('human output neutralises control characters', () => {
     } finally {
       await watch.stop();
     }
+  });
+
+  // Session 14 (break test): a store warning named a team directory as it is on disk, escapes and all.
+  it('a store warning about a hostile directory name', async () => {
+    const own = await makeTempDir();
+    const evil = `${own.path}/teams/evil\u001b[2J\u001b]0;PWNED\u0007`;
+    await mkdir(evil, { recursive: true });
+    await writeFile(`${evil}/config.json`, '{');
+    const run = await mailroom(own.path, 'team', 'show', 'nope');
+    await own.cleanup();
+    expect(run.stderr).toContain('skipping team directory');
+    expect(run.stderr).toContain('evil\\x1b[2J');
+    expect(run.stderr).not.toMatch(CONTROL);
   });
 
   it('--json keeps the exact text', async () => {

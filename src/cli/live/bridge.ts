@@ -4,6 +4,7 @@
  * line per status (JSON lines with `--json`), and runs until SIGINT/SIGTERM. A shared store that
  * cannot be reached at start is retried with backoff and said so; the local team keeps working.
  */
+import { terminalSafe } from '../../core/text/terminal-text.js';
 import { startBridge, type BridgeStatus } from '../../bridge/bridge.js';
 import { claimBridge } from '../../bridge/one-bridge.js';
 import { checkSelectionFlags } from '../option-checks.js';
@@ -27,7 +28,7 @@ export async function runBridgeCommand(a: GlobalArgs): Promise<void> {
     throw new MailroomError('INVALID_ARGUMENT', 'mailroom bridge connects the local Claude Code team to a shared Redis store: pass --store redis://host:port (or set $MAILROOM_STORE), with --claude for Claude Code\'s own directory.');
   }
   const say = (s: BridgeStatus | { kind: 'started'; local: string; store: string }) => writeLine(a.json ? JSON.stringify(s) : describe(s));
-  const local = openFsStores(selection.hostRoot, { lock: { onWarning: (m) => writeStderr(`${m}\n`) } });
+  const local = openFsStores(selection.hostRoot, { lock: { onWarning: (m) => writeStderr(`${terminalSafe(m)}\n`) } });
   // One bridge per root and team: a second is refused (BRIDGE_RUNNING) before anything syncs.
   const release = await claimBridge(local.host, team);
   try {
