@@ -5,6 +5,7 @@
  * refused, by both store backends alike.
  */
 import { MailroomError } from '../errors.js';
+import { shownValue } from './shown-value.js';
 
 /**
  * Checks a caller's idempotency key (undefined: none).
@@ -12,7 +13,7 @@ import { MailroomError } from '../errors.js';
  */
 export function checkIdempotencyKey(key: unknown): void {
   if (key === undefined || (typeof key === 'string' && key.trim() !== '')) return;
-  throw new MailroomError('INVALID_ARGUMENT', `An idempotency key must be a non-empty string; got ${typeof key === 'string' ? JSON.stringify(key) : `a ${typeof key}`}. Give the key that names this send or task (--idempotency-key <key>), or leave it out.`, {
+  throw new MailroomError('INVALID_ARGUMENT', `An idempotency key must be a non-empty string; got ${shownValue(key)}. Give the key that names this send or task (--idempotency-key <key>), or leave it out.`, {
     details: { got: typeof key },
   });
 }

@@ -8,6 +8,7 @@
 import type { InboxEntry } from '../protocol/inbox.js';
 import { MailroomError } from '../errors.js';
 import { entryKey, isUnreadEntry } from './entries.js';
+import { shownValue } from './shown-value.js';
 
 /** Default time a lease holds its entries without an acknowledgement (ms). */
 export const DEFAULT_LEASE_MS = 120_000;
@@ -22,8 +23,7 @@ export const MAX_LEASE_MS = 2 ** 31 - 1;
  * @throws MailroomError INVALID_ARGUMENT naming the option, before anything is handed out or written
  */
 export function checkTakeOptions(o: unknown): void {
-  const shown = (got: unknown): string => (typeof got === 'string' ? JSON.stringify(got) : got === null || (typeof got !== 'object' && typeof got !== 'function') ? String(got) : Array.isArray(got) ? 'an array' : `a ${typeof got}`);
-  const bad = (what: string, got: unknown) => new MailroomError('INVALID_ARGUMENT', `takeUnread: ${what}; got ${shown(got)}.`, { details: { got: typeof got } });
+  const bad = (what: string, got: unknown) => new MailroomError('INVALID_ARGUMENT', `takeUnread: ${what}; got ${shownValue(got)}.`, { details: { got: typeof got } });
   if (typeof o !== 'object' || o === null) throw bad('the options must be an object with a reader', o);
   const t = o as Record<string, unknown>;
   const number = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
