@@ -35,6 +35,11 @@ export function bareOptions(part: readonly string[]): Set<string> {
   return bare;
 }
 
+/** The refusal of `option` typed without a value, for the option checks and yargs-parser's own refusal alike. */
+export function needsValue(option: string): string {
+  return `${option} needs a value. A value that begins with "-" is written ${option}=<value>, or after --`;
+}
+
 /**
  * yargs middleware body: checks `argv` and puts durations in it as ms; `bare` ({@link bareOptions})
  * names the options typed without a value. @throws INVALID_ARGUMENT or USAGE naming the option
@@ -45,7 +50,7 @@ export function checkOptionValues(argv: Record<string, unknown>, declared: Decla
     const takesValue = declared.string?.includes(name) === true || declared.number.includes(name);
     if (takesValue && (value === '' || value === undefined) && [name, ...(declared.alias?.[name] ?? [])].some((n) => bare.has(n))) {
       // `team send bob hi --summary --as x` would send with an empty summary; `log --tail` print everything.
-      throw new MailroomError('USAGE', `--${name} needs a value. A value that begins with "-" is written --${name}=<value>. Run with --help for usage.`, { details: { option: name } });
+      throw new MailroomError('USAGE', `${needsValue(`--${name}`)}. Run with --help for usage.`, { details: { option: name } });
     }
     if (value === undefined) continue;
     const minMs = DURATION_OPTIONS[name];

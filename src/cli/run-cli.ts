@@ -15,7 +15,7 @@ import { BASH_COMPLETION_SCRIPT } from './bash-completion.js';
 import { commandWords } from './command-words.cjs';
 import { hintScope } from '../core/text/hint-scope.js';
 import { completeNames, type NameCompletion } from './completion-names.js';
-import { bareOptions, checkOptionValues, type DeclaredOptions } from './option-checks.js';
+import { bareOptions, checkOptionValues, needsValue, type DeclaredOptions } from './option-checks.js';
 import { declaredOptionNames, findUnknownCommand, refusedWords, refusedWordsMessage, unknownCommandMessage } from './usage-hints.js';
 import { closeStores, withGlobals, type GlobalArgs } from './globals.js';
 import { COMMAND_TREE as TREE } from './command-names.js';
@@ -108,8 +108,7 @@ function helpInGroup(argv: readonly string[]): string | undefined {
 function parserRefusal(message: string): string {
   const missing = /^Not enough arguments following: (.+)$/.exec(message)?.[1];
   if (missing === undefined) return message;
-  const option = `${missing.length === 1 ? '-' : '--'}${missing}`;
-  return `${option} needs a value. A value that begins with "-" is written ${option}=<value>, or after --`;
+  return needsValue(`${missing.length === 1 ? '-' : '--'}${missing}`);
 }
 
 /** Verbs that run for long (a runtime, a watch, a server): zod compiles its parsers for them. */

@@ -78,7 +78,7 @@ async function recordOnce(o: LogOptions): Promise<void> {
   try {
     await new TeamTracker(o.store.team, o.team, { record: true }).load();
   } catch (err) {
-    if (!skippable(err)) throw err;
+    if (!skipWithWarning(err)) throw err;
   }
 }
 
@@ -87,16 +87,16 @@ async function followOrSkip(o: LogOptions): Promise<Following | undefined> {
   try {
     return await followTeam({ store: o.store, team: o.team, record: o.record, onUpdate: () => undefined });
   } catch (err) {
-    if (!skippable(err)) throw err;
+    if (!skipWithWarning(err)) throw err;
     return undefined;
   }
 }
 
 /**
  * True for what stops recording but not printing: a team that is gone (its journal remains), or a
- * config.json that cannot be read (a warning says so: the journal needs no config).
+ * config.json that cannot be read, which it says on stderr (the journal needs no config).
  */
-function skippable(err: unknown): boolean {
+function skipWithWarning(err: unknown): boolean {
   if (isMailroomError(err, 'TEAM_NOT_FOUND')) return true;
   if (!isMailroomError(err, 'FILE_CORRUPT')) return false;
   writeStderr(`mailroom: warning: ${terminalSafe(err.message)} The journal is printed without recording what is on disk.\n`);
