@@ -1,5 +1,8 @@
 // The Redis team store beside the filesystem store, in the same run (issue 16 item 7, store level):
-// 8 writer processes on one inbox (aggregate msg/s, per-append p99), one writer's append p50/p99,
+// 8 writer processes on one inbox (aggregate msg/s, per-append p99) and 8 concurrent writers in one
+// process, each beside node-redis sending the store's own append call one per await (the floor of
+// issue 24 item 2) and beside a trivial EVALSHA per await (a round trip alone), in alternating rounds;
+// one writer's append p50/p99,
 // and claim races (4 claimants on one task: time until all have an answer, and that exactly one
 // won every race). Redis is a redis-server of its own on loopback, without persistence, and again
 // with AOF appendfsync always for the single-writer figures.
@@ -12,20 +15,87 @@ import { openClaims, setUp } from './lib/stores.mjs';
 
 const WORKER = fileURLToPath(new URL('./lib/store-worker.mjs', import.meta.url));
 
-async function writers(kind, where, count, n, loops = 1) {
-  const children = Array.from({ length: n }, (_, w) => spawn(process.execPath, [WORKER, kind, where, String(count), `w${w}`, String(loops)], { stdio: ['pipe', 'pipe', 'inherit'] }));
-  const outs = children.map((c) => {
-    let out = '';
-    c.stdout.on('data', (d) => (out += d));
-    return { ready: new Promise((r) => c.stdout.on('data', () => out.includes('ready') && r())), done: new Promise((r) => c.on('close', () => r(out))) };
+/** `n` writer processes of `kind` (bench/lib/store-worker.mjs), each with `loops` concurrent loops, kept up for several rounds. */
+async function startWriters(kind, where, n, loops = 1, dist) {
+  const children = Array.from({ length: n }, (_, w) => {
+    const child = spawn(process.execPath, [WORKER, kind, where, `w${w}`, String(loops), ...(dist ? [dist] : [])], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const lines = [];
+    const waiting = [];
+    let buffered = '';
+    child.stdout.on('data', (d) => {
+      buffered += d;
+      for (let at = buffered.indexOf('\n'); at >= 0; at = buffered.indexOf('\n')) {
+        const line = buffered.slice(0, at);
+        buffered = buffered.slice(at + 1);
+        if (waiting.length > 0) waiting.shift()(line);
+        else lines.push(line);
+      }
+    });
+    const exited = new Promise((resolve) => child.on('close', resolve));
+    const next = () => (lines.length > 0 ? Promise.resolve(lines.shift()) : Promise.race([new Promise((r) => waiting.push(r)), exited.then((code) => Promise.reject(new Error(`bench writer ${kind} exited (${code})`)))]));
+    return { child, next, exited };
   });
-  await Promise.all(outs.map((o) => o.ready));
-  const start = performance.now();
-  for (const c of children) c.stdin.write('go\n');
-  const results = (await Promise.all(outs.map((o) => o.done))).map((out) => JSON.parse(out.split('\n').filter(Boolean).at(-1)));
-  const ops = results.flatMap((r) => r.ops);
-  const cpuUs = results.reduce((sum, r) => sum + r.cpuUs, 0);
-  return { perSecond: (n * count * loops) / ((performance.now() - start) / 1000), ops, cpuPerOpUs: cpuUs / (n * count * loops) };
+  await Promise.all(children.map((c) => c.next()));
+  return {
+    /** One round of `count` appends per loop in every writer at once: msg/s, ms per append, writer CPU (µs). */
+    async round(count) {
+      const start = performance.now();
+      for (const c of children) c.child.stdin.write(`go ${count}\n`);
+      const results = (await Promise.all(children.map((c) => c.next()))).map((line) => JSON.parse(line));
+      const seconds = (performance.now() - start) / 1000;
+      return { appends: n * loops * count, perSecond: (n * loops * count) / seconds, ops: results.flatMap((r) => r.ops), cpuUs: results.reduce((sum, r) => sum + r.cpuUs, 0) };
+    },
+    async stop() {
+      for (const c of children) c.child.stdin.end();
+      await Promise.all(children.map((c) => c.exited));
+    },
+  };
+}
+
+/** One round of `count` appends per writer: msg/s, ms per append, writer CPU per append (µs). */
+async function writers(kind, where, count, n, loops = 1) {
+  const group = await startWriters(kind, where, n, loops);
+  try {
+    const r = await group.round(count);
+    return { perSecond: r.perSecond, ops: r.ops, cpuPerOpUs: r.cpuUs / r.appends };
+  } finally {
+    await group.stop();
+  }
+}
+
+/**
+ * Writer groups measured in alternating rounds on one server and one inbox (ABC, CBA, ABC…), so
+ * that drifting load falls on each alike. Per group: the median round's msg/s, every append's
+ * time, writer CPU and redis-server CPU per append (µs), and script calls per append.
+ */
+async function interleaved(url, groups, rounds, count) {
+  const started = await Promise.all(groups.map((g) => startWriters(g.kind, url, g.n, g.loops, g.dist)));
+  const out = groups.map(() => ({ rates: [], ops: [], appends: 0, cpuUs: 0, serverUs: 0, calls: 0 }));
+  const { createClient } = await import('redis');
+  const stats = createClient({ url });
+  await stats.connect();
+  try {
+    for (let r = 0; r < rounds; r++) {
+      const order = groups.map((_, i) => i);
+      if (r % 2 === 1) order.reverse();
+      for (const i of order) {
+        const before = await serverStats(stats);
+        const got = await started[i].round(count);
+        const after = await serverStats(stats);
+        const o = out[i];
+        o.rates.push(got.perSecond);
+        o.ops.push(...got.ops);
+        o.appends += got.appends;
+        o.cpuUs += got.cpuUs;
+        o.serverUs += after.cpuUs - before.cpuUs;
+        o.calls += after.evalsha - before.evalsha;
+      }
+    }
+  } finally {
+    await stats.close();
+    await Promise.all(started.map((g) => g.stop()));
+  }
+  return out.map((o) => ({ perSecond: median(o.rates), rates: o.rates, ops: o.ops, cpuPerOpUs: o.cpuUs / o.appends, serverPerOpUs: o.serverUs / o.appends, callsPerOp: o.calls / o.appends }));
 }
 
 async function races(kind, where, rounds) {
@@ -45,7 +115,11 @@ async function races(kind, where, rounds) {
 
 export default async function redisStoreBench(ctx) {
   const count = ctx.quick ? 250 : 1000;
-  const rounds = ctx.quick ? 50 : 200;
+  const rounds = ctx.quick ? 5 : 10;
+  const perRound = count / rounds;
+  const claimRounds = ctx.quick ? 50 : 200;
+  // BENCH_AB_DIST=<URL of another build's dist/> adds that build's store as two more interleaved groups (an A/B).
+  const ab = process.env.BENCH_AB_DIST;
   const plain = await startRedis();
   const aof = await startRedis({ aof: true });
   try {
@@ -59,32 +133,52 @@ export default async function redisStoreBench(ctx) {
       await setUp('redis', server.url);
       return server.url;
     };
-    const url8 = await redisTeam(plain);
-    const serverCpu0 = await serverCpuUs(url8);
-    const r8 = await writers('redis', url8, count, 8);
-    const serverPerOpUs = ((await serverCpuUs(url8)) - serverCpu0) / (8 * count);
-    // The floor of issue 24: node-redis, one trivial EVALSHA per await, from the same 8 processes
-    // and from 8 loops of one process (where appends of one tick may share a script call).
-    const floor8 = await writers('floor', url8, count, 8);
-    const r8in = await writers('redis', await redisTeam(plain), count, 1, 8);
-    const floor8in = await writers('floor', url8, count, 1, 8);
+    // The store's appends beside their floor (node-redis sending the store's own append-messages
+    // call for one message, one per await) and a round trip alone (node-redis, one trivial EVALSHA
+    // per await), from 8 processes and from 8 loops of one process, in alternating rounds.
+    const groups = [
+      { name: 'store, 8 processes', kind: 'redis', n: 8, loops: 1 },
+      { name: 'floor, 8 processes', kind: 'floor', n: 8, loops: 1 },
+      { name: 'round trip alone, 8 processes', kind: 'trivial', n: 8, loops: 1 },
+      { name: 'store, 8 loops of one process', kind: 'redis', n: 1, loops: 8 },
+      { name: 'floor, 8 loops of one process', kind: 'floor', n: 1, loops: 8 },
+      { name: 'round trip alone, 8 loops of one process', kind: 'trivial', n: 1, loops: 8 },
+      ...(ab ? [
+        { name: 'other build (BENCH_AB_DIST), 8 processes', kind: 'redis', n: 8, loops: 1, dist: ab },
+        { name: 'other build (BENCH_AB_DIST), 8 loops of one process', kind: 'redis', n: 1, loops: 8, dist: ab },
+      ] : []),
+    ];
+    const measured = await interleaved(await redisTeam(plain), groups, rounds, perRound);
+    const [r8, floor8, trivial8, r8in, floor8in, trivial8in] = measured;
     const f8 = await writers('fs', await fsRoot(), Math.ceil(count / 4), 8);
     const r1 = await writers('redis', await redisTeam(plain), count, 1);
     const a1 = await writers('redis', await redisTeam(aof), count / 2, 1);
     const f1 = await writers('fs', await fsRoot(), count / 2, 1);
-    const rc = await races('redis', await redisTeam(plain), rounds);
-    const fc = await races('fs', await fsRoot(), Math.ceil(rounds / 4));
-    ctx.log(`redis 8 writers: ${r8.ops.length} appends, p50 ${median(r8.ops).toFixed(2)} ms, p99 ${quantile(r8.ops, 0.99).toFixed(2)} ms`);
-    ctx.log(`redis 8 loops in one process: ${r8in.ops.length} appends, p50 ${median(r8in.ops).toFixed(2)} ms, CPU per append ${r8in.cpuPerOpUs.toFixed(0)} µs in the writer`);
+    const rc = await races('redis', await redisTeam(plain), claimRounds);
+    const fc = await races('fs', await fsRoot(), Math.ceil(claimRounds / 4));
+    groups.forEach((g, i) => {
+      const m = measured[i];
+      ctx.log(`${g.name}: ${m.rates.map((x) => Math.round(x)).join(' / ')} msg/s per round (median ${Math.round(m.perSecond)}), p50 ${median(m.ops).toFixed(2)} ms, p99 ${quantile(m.ops, 0.99).toFixed(2)} ms, CPU per append ${m.cpuPerOpUs.toFixed(0)} µs in the writers + ${m.serverPerOpUs.toFixed(0)} µs in redis-server, ${m.callsPerOp.toFixed(2)} EVALSHA per append`);
+    });
     ctx.log(`fs 8 writers: ${f8.ops.length} appends, p50 ${median(f8.ops).toFixed(2)} ms, p99 ${quantile(f8.ops, 0.99).toFixed(2)} ms`);
-    const perOp = r8.cpuPerOpUs + serverPerOpUs;
-    ctx.log(`redis 8 writers: CPU per append ${r8.cpuPerOpUs.toFixed(0)} µs in the writer + ${serverPerOpUs.toFixed(0)} µs in redis-server: on ${cpus()} idle cores at most ~${Math.round((cpus() * 1e6) / perOp)} msg/s (load average now ${loadavg()[0].toFixed(1)})`);
+    const perOp = r8.cpuPerOpUs + r8.serverPerOpUs;
+    ctx.log(`redis 8 writers: CPU per append ${r8.cpuPerOpUs.toFixed(0)} µs in the writer + ${r8.serverPerOpUs.toFixed(0)} µs in redis-server: on ${cpus()} idle cores at most ~${Math.round((cpus() * 1e6) / perOp)} msg/s (load average now ${loadavg()[0].toFixed(1)})`);
     ctx.log(`claim races with exactly one winner: redis ${rc.exactlyOne}/${rc.rounds}, fs ${fc.exactlyOne}/${fc.rounds}`);
+    const abRows = ab
+      ? [
+          { metric: 'Redis store: appends to one inbox, 8 writer processes, this build against another (A/B, interleaved)', value: r8.perSecond, unit: 'msg/s', baseline: { label: 'the build at BENCH_AB_DIST', value: measured[6].perSecond } },
+          { metric: 'Redis store: appends to one inbox, 8 concurrent writers in one process, this build against another (A/B, interleaved)', value: r8in.perSecond, unit: 'msg/s', baseline: { label: 'the build at BENCH_AB_DIST', value: measured[7].perSecond } },
+        ]
+      : [];
     return [
-      { metric: 'Redis store: appends to one inbox, 8 writer processes', value: r8.perSecond, unit: 'msg/s', baseline: { label: 'node-redis, 8 processes, one trivial EVALSHA per await', value: floor8.perSecond }, goal: '≥ 5 000 msg/s and ≥ 1.5×' },
-      { metric: 'Redis store: appends to one inbox, 8 concurrent writers in one process (combined calls)', value: r8in.perSecond, unit: 'msg/s', baseline: { label: 'node-redis, 8 loops of one process, one trivial EVALSHA per await', value: floor8in.perSecond }, goal: '≥ 5 000 msg/s and ≥ 1.5×' },
+      { metric: 'Redis store: appends to one inbox, 8 writer processes', value: r8.perSecond, unit: 'msg/s', baseline: { label: "node-redis, 8 processes, the store's own append-messages call per await (interleaved)", value: floor8.perSecond }, goal: '≥ 5 000 msg/s' },
+      { metric: 'Redis store: appends to one inbox, 8 concurrent writers in one process (combined calls)', value: r8in.perSecond, unit: 'msg/s', baseline: { label: "node-redis, 8 loops of one process, the store's own append-messages call per await (interleaved)", value: floor8in.perSecond }, goal: '≥ 5 000 msg/s and ≥ 1.5×' },
+      { metric: 'Redis store: appends to one inbox, 8 writer processes, against a round trip alone', value: r8.perSecond, unit: 'msg/s', baseline: { label: 'node-redis, 8 processes, one trivial EVALSHA (INCR) per await, no append (interleaved)', value: trivial8.perSecond } },
+      { metric: 'Redis store: appends to one inbox, 8 concurrent writers in one process, against a round trip alone', value: r8in.perSecond, unit: 'msg/s', baseline: { label: 'node-redis, 8 loops of one process, one trivial EVALSHA (INCR) per await, no append (interleaved)', value: trivial8in.perSecond } },
+      ...abRows,
       { metric: 'Redis store: appends to one inbox, 8 writer processes, against files', value: r8.perSecond, unit: 'msg/s', baseline: { label: 'filesystem store, 8 writers', value: f8.perSecond } },
-      { metric: 'Redis store: CPU per append, 8 writers (writer + redis-server)', value: perOp, unit: 'µs', baseline: { label: 'filesystem store (writer)', value: f8.cpuPerOpUs } },
+      { metric: 'Redis store: CPU per append, 8 writer processes (writer + redis-server)', value: perOp, unit: 'µs', baseline: { label: "node-redis, the store's own append-messages call per await (writer + redis-server)", value: floor8.cpuPerOpUs + floor8.serverPerOpUs } },
+      { metric: 'Redis store: CPU per append, 8 writer processes, against files', value: perOp, unit: 'µs', baseline: { label: 'filesystem store (writer)', value: f8.cpuPerOpUs } },
       { metric: 'Redis store: one append p99, 8 writers', value: quantile(r8.ops, 0.99), unit: 'ms', baseline: { label: 'filesystem store, 8 writers', value: quantile(f8.ops, 0.99) } },
       { metric: 'Redis store: one append p50, 1 writer', value: median(r1.ops), unit: 'ms', baseline: { label: 'filesystem store', value: median(f1.ops) } },
       { metric: 'Redis store: one append p99, 1 writer', value: quantile(r1.ops, 0.99), unit: 'ms', baseline: { label: 'filesystem store', value: quantile(f1.ops, 0.99) } },
@@ -99,15 +193,11 @@ export default async function redisStoreBench(ctx) {
   }
 }
 
-/** CPU time redis-server has used so far (µs). */
-async function serverCpuUs(url) {
-  const { createClient } = await import('redis');
-  const client = createClient({ url });
-  await client.connect();
-  const info = await client.info('cpu');
-  await client.close();
+/** redis-server's CPU time so far (µs) and its EVALSHA calls so far, asked through `client` (node-redis). */
+async function serverStats(client) {
+  const info = `${await client.info('cpu')}\n${await client.info('commandstats')}`;
   const field = (name) => Number(new RegExp(`${name}:([0-9.]+)`).exec(info)?.[1] ?? 0);
-  return (field('used_cpu_sys') + field('used_cpu_user')) * 1e6;
+  return { cpuUs: (field('used_cpu_sys') + field('used_cpu_user')) * 1e6, evalsha: Number(/cmdstat_evalsha:calls=(\d+)/.exec(info)?.[1] ?? 0) };
 }
 
 async function fetchFlush(url) {

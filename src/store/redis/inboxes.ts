@@ -30,10 +30,13 @@ export async function readInboxRows(rc: RedisContext, team: string, member: stri
   return { seq: String(value[0]), rows };
 }
 
-/** Appends messages. @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND (nothing written) */
-export async function appendMessages(rc: RedisContext, team: string, messages: readonly OutgoingMessage[], options: AppendOptions = {}): Promise<Transition<AppendResult>> {
-  checkIdempotencyKey(options.idempotencyKey);
-  if (messages.length === 0) return { value: { messages: [], replayed: false }, events: [] };
+/**
+ * The ARGV of one append-messages call (lua/append-messages.lua) for `messages` (at least one): the
+ * event envelope, the idempotency key (the caller's, else one of the store's own for its retry)
+ * and its TTL (ms), then the messages, each split around its timestamp (codec.ts `entryParts`).
+ * Exported for bench 80's floor, which sends the same call through another client.
+ */
+export function appendArgs(team: string, messages: readonly OutgoingMessage[], options: AppendOptions = {}): string[] {
   const own = options.idempotencyKey !== undefined;
   const key = options.idempotencyKey ?? `auto:${randomUUID()}`;
   const args = [envOf(team, options), key, String(own ? IDEMPOTENCY_TTL_MS : AUTO_KEY_TTL_MS), String(messages.length)];
@@ -41,6 +44,15 @@ export async function appendMessages(rc: RedisContext, team: string, messages: r
     const p = entryParts(m.entry);
     args.push(m.to, p.pre, p.tsq, p.post, p.ms, p.from, p.text, p.msgId, p.read);
   }
+  return args;
+}
+
+/** Appends messages. @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND (nothing written) */
+export async function appendMessages(rc: RedisContext, team: string, messages: readonly OutgoingMessage[], options: AppendOptions = {}): Promise<Transition<AppendResult>> {
+  checkIdempotencyKey(options.idempotencyKey);
+  if (messages.length === 0) return { value: { messages: [], replayed: false }, events: [] };
+  const own = options.idempotencyKey !== undefined;
+  const args = appendArgs(team, messages, options);
   const out = await retryUnavailable(() => runOnce(rc, 'append-messages', team, args));
   const [state, payload] = out.value as [string, unknown];
   const pairs = state === 'replayed' ? (JSON.parse(String(payload)) as string[][]) : (payload as string[][]);
