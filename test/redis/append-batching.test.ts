@@ -52,3 +52,23 @@ it('sends concurrent appends of one tick in fewer script calls than appends', as
   const calls = (await evalshaCalls()) - before;
   expect(calls).toBeLessThan(20);
 });
+
+it('gathers appends that arrive while a call is in flight into the next call (group commit), in order', async () => {
+  const raw = createClient({ url: server.url });
+  await raw.connect();
+  const before = await evalshaCalls();
+  // The server holds the first call for 300 ms: the next appends, each in a later tick, arrive while it is in flight.
+  await raw.sendCommand(['CLIENT', 'PAUSE', '300', 'ALL']);
+  await raw.close();
+  const texts = ['g0', 'g1', 'g2', 'g3'];
+  const calls: Promise<unknown>[] = [];
+  for (const text of texts) {
+    calls.push(store.appendMessages('b', [{ to: 'alice', entry: entry(text) }]));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const done = (await Promise.all(calls)) as Awaited<ReturnType<typeof store.appendMessages>>[];
+  expect((await evalshaCalls()) - before).toBe(2);
+  expect(done.map((d) => d.value.messages.map((m) => m.entry.text))).toEqual(texts.map((t) => [t]));
+  expect(done.map((d) => d.events.map((e) => (e.kind === 'message' ? e.entry.text : e.kind)))).toEqual(texts.map((t) => [t]));
+  expect((await store.readInbox('b', 'alice')).map((e) => e.text).filter((t) => t.startsWith('g'))).toEqual(texts);
+});

@@ -90,18 +90,28 @@ describe('a reply lost with the connection (the script ran)', () => {
     expect(sent.value).toMatchObject({ replayed: false, messages: [{ to: 'bob', entry: { text: 'once' } }] });
     expect((await store.readInbox('lost', 'bob')).map((e) => e.text)).toEqual(['once']);
 
+    // Without a msg_id only the store's own key can tell the retry from a new append (the first
+    // try skips looking that key up: it is new; the retry must look it up).
+    const bare = { from: 'team-lead', text: 'no id', timestamp: new Date().toISOString() };
+    proxy.dropNextReply();
+    const sentBare = await store.appendMessages('lost', [{ to: 'bob', entry: bare }]);
+    expect(proxy.dropped()).toBe(2);
+    expect(sentBare).toMatchObject({ value: { replayed: false, messages: [{ to: 'bob', entry: bare }] }, events: [] });
+    expect((await store.readInbox('lost', 'bob')).map((e) => e.text)).toEqual(['once', 'no id']);
+    expect((await store.readEvents('lost')).events.filter((e) => e.kind === 'message').map((e) => (e.kind === 'message' ? e.entry.text : ''))).toEqual(['once', 'no id']);
+
     proxy.dropNextReply();
     const created = await store.createTask('lost', { subject: 'one', description: '' });
-    expect(proxy.dropped()).toBe(2);
+    expect(proxy.dropped()).toBe(3);
     expect(created.value).toMatchObject({ replayed: false, task: { id: '1' } });
     expect((await store.listTasks('lost')).map((t) => t.id)).toEqual(['1']);
 
     proxy.dropNextReply();
     const lease = await store.takeUnread('lost', 'bob', { reader: 'r' });
-    expect(proxy.dropped()).toBe(3);
-    expect(lease.value.entries.map((e) => e.text)).toEqual(['once']);
-    expect((await store.acknowledge('lost', 'bob', lease.value.id)).value).toBe(1);
-    expect((await store.readInbox('lost', 'bob')).map((e) => e.read)).toEqual([true]);
+    expect(proxy.dropped()).toBe(4);
+    expect(lease.value.entries.map((e) => e.text)).toEqual(['once', 'no id']);
+    expect((await store.acknowledge('lost', 'bob', lease.value.id)).value).toBe(2);
+    expect((await store.readInbox('lost', 'bob')).map((e) => e.read)).toEqual([true, true]);
   });
 });
 

@@ -1,23 +1,26 @@
 /**
- * Concurrent appends of one process share script calls (issue 24 item 3): appends to one team
- * issued in the same tick, by the same actor, without an idempotency key of their own and without
- * an injected clock, go to the server as ONE append-messages call (one round trip, one script run,
- * one PUBLISH per inbox instead of one per append). Eight writers awaiting one append each thus
- * cost one call per round instead of eight.
+ * Concurrent appends of one process share script calls (issue 24 item 2), by group commit: per
+ * team and actor, one append-messages call is in flight at a time, and the appends that arrive
+ * meanwhile (or in the same tick as the first) go to the server together as the NEXT call (one
+ * round trip, one script run, one PUBLISH per inbox instead of one per append). Eight writers
+ * awaiting one append each thus cost one call per round instead of eight, whether they arrive in
+ * one tick or spread over the round trip. Appends with an idempotency key of their own or an
+ * injected clock run alone (a key names one call; an instant is the caller's), at once.
  *
- * Each caller still gets its own transition: its messages and their events, split from the
- * combined reply in order (the script stores and journals messages in the order given). A combined
- * call that the server refuses (an unknown recipient in one of the appends: nothing was written)
- * is run again append by append, so each caller gets its own answer and one bad append does not
- * fail the others; one whose connection failed fails every caller with STORE_UNAVAILABLE (it may
- * have gone through, as a single append may). Appends with their own idempotency key run alone: a key names one call.
+ * Each caller still gets its own transition: its messages and their events, cut from the combined
+ * call by position (the script stores and journals messages in the order given and marks the rows
+ * it journalled). A combined call that the server refuses (an unknown recipient in one of the
+ * appends: nothing was written) is run again append by append, so each caller gets its own answer
+ * and one bad append does not fail the others; one whose connection failed fails every caller with
+ * STORE_UNAVAILABLE (it may have gone through, as a single append may).
  */
 import { MailroomError } from '../../errors.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
-import type { AppendOptions, AppendResult, OutgoingMessage, StoredMessage, Transition } from '../team-store.js';
+import type { AppendOptions, AppendResult, OutgoingMessage, Transition } from '../team-store.js';
+import type { AppendedRows } from './inboxes.js';
 
-/** Runs one append-messages call (inboxes.ts `appendMessages`). */
-export type AppendRunner = (team: string, messages: readonly OutgoingMessage[], options: AppendOptions) => Promise<Transition<AppendResult>>;
+/** Runs one append-messages call (inboxes.ts `appendRows`). */
+export type AppendRunner = (team: string, messages: readonly OutgoingMessage[], options: AppendOptions) => Promise<AppendedRows>;
 
 interface Waiting {
   messages: readonly OutgoingMessage[];
@@ -26,51 +29,67 @@ interface Waiting {
   reject(err: unknown): void;
 }
 
-/** At most this many messages go in one combined call (the rest wait for the next tick's call). */
+/** The appends of one team and actor: those waiting for the next call, and whether one is in flight. */
+interface Lane {
+  team: string;
+  queue: Waiting[];
+  busy: boolean;
+}
+
+/** At most this many messages go in one combined call (the rest wait for the next call). */
 const MAX_MESSAGES = 256;
 
-/** Combines same-tick appends (see the module comment). */
+/** Combines concurrent appends (see the module comment). */
 export class AppendBatcher {
-  private readonly queues = new Map<string, Waiting[]>();
+  private readonly lanes = new Map<string, Lane>();
 
   constructor(private readonly run: AppendRunner) {}
 
-  /** Appends `messages` like {@link AppendRunner}, sharing a call with same-tick appends when it may. */
+  /** Appends `messages` like {@link AppendRunner}, sharing a call with concurrent appends when it may. */
   append(team: string, messages: readonly OutgoingMessage[], options: AppendOptions = {}): Promise<Transition<AppendResult>> {
-    if (messages.length === 0 || options.idempotencyKey !== undefined || options.now !== undefined) return this.run(team, messages, options);
+    if (messages.length === 0 || options.idempotencyKey !== undefined || options.now !== undefined) return this.run(team, messages, options).then(transition);
     const key = `${team}\0${options.actor ?? ''}`;
     return new Promise((resolve, reject) => {
-      let queue = this.queues.get(key);
-      if (!queue) {
-        queue = [];
-        this.queues.set(key, queue);
-        process.nextTick(() => this.flush(key, team));
+      let lane = this.lanes.get(key);
+      if (!lane) {
+        lane = { team, queue: [], busy: false };
+        this.lanes.set(key, lane);
       }
-      queue.push({ messages, options, resolve, reject });
+      // The first append of an idle lane waits for the rest of its tick; later ones for the call in flight.
+      if (lane.queue.length === 0 && !lane.busy) process.nextTick(() => this.next(key));
+      lane.queue.push({ messages, options, resolve, reject });
     });
   }
 
-  private flush(key: string, team: string): void {
-    const queue = this.queues.get(key) ?? [];
-    this.queues.delete(key);
-    while (queue.length > 0) {
-      const batch: Waiting[] = [];
-      let count = 0;
-      while (queue.length > 0 && (batch.length === 0 || count + queue[0]!.messages.length <= MAX_MESSAGES)) {
-        const next = queue.shift()!;
-        batch.push(next);
-        count += next.messages.length;
-      }
-      void this.runBatch(team, batch);
+  /** Sends the lane's next call unless one is in flight; forgets an idle, empty lane. */
+  private next(key: string): void {
+    const lane = this.lanes.get(key);
+    if (!lane || lane.busy) return;
+    if (lane.queue.length === 0) {
+      this.lanes.delete(key);
+      return;
     }
+    const batch: Waiting[] = [];
+    let count = 0;
+    while (lane.queue.length > 0 && (batch.length === 0 || count + lane.queue[0]!.messages.length <= MAX_MESSAGES)) {
+      const w = lane.queue.shift()!;
+      batch.push(w);
+      count += w.messages.length;
+    }
+    lane.busy = true;
+    void this.runBatch(lane.team, batch).finally(() => {
+      lane.busy = false;
+      // After the callers' continuations (microtasks) have queued what they append next.
+      process.nextTick(() => this.next(key));
+    });
   }
 
-  private async runBatch(team: string, batch: Waiting[]): Promise<void> {
+  private async runBatch(team: string, batch: readonly Waiting[]): Promise<void> {
     if (batch.length === 1) {
       const only = batch[0]!;
-      return this.run(team, only.messages, only.options).then(only.resolve, only.reject);
+      return this.run(team, only.messages, only.options).then((rows) => only.resolve(transition(rows)), only.reject);
     }
-    let combined: Transition<AppendResult>;
+    let combined: AppendedRows;
     try {
       combined = await this.run(team, batch.flatMap((w) => w.messages), { actor: batch[0]!.options.actor, archiveRead: [...new Set(batch.flatMap((w) => w.options.archiveRead ?? []))] });
     } catch (err) {
@@ -81,45 +100,19 @@ export class AppendBatcher {
         for (const w of batch) w.reject(err);
         return;
       }
-      for (const w of batch) this.run(team, w.messages, w.options).then(w.resolve, w.reject);
+      await Promise.all(batch.map((w) => this.run(team, w.messages, w.options).then((rows) => w.resolve(transition(rows)), w.reject)));
       return;
     }
-    const parts = split(batch, combined);
-    batch.forEach((w, i) => w.resolve(parts[i]!));
+    let at = 0;
+    for (const w of batch) {
+      const end = at + w.messages.length;
+      w.resolve(transition({ messages: combined.messages.slice(at, end), events: combined.events.slice(at, end), replayed: false }));
+      at = end;
+    }
   }
 }
 
-/**
- * The combined reply cut back into one transition per append, in order. The script returns one
- * stored message per message given, and journals one event per message it stored anew, in the same
- * order; a message whose msg_id was in the inbox already, or earlier in the combined call, got none.
- * So each event goes to the first message of the call that carries its recipient and msg_id.
- */
-function split(batch: readonly Waiting[], combined: Transition<AppendResult>): Transition<AppendResult>[] {
-  const stored = combined.value.messages;
-  const events = combined.events;
-  const seen = new Set<string>();
-  let at = 0;
-  let next = 0;
-  return batch.map((w) => {
-    const messages = stored.slice(at, at + w.messages.length);
-    at += w.messages.length;
-    const own: TeamEventRecord[] = [];
-    for (const m of messages) {
-      const id = m.entry.msg_id;
-      const key = id === undefined ? undefined : `${m.to}\0${id}`;
-      const e = events[next];
-      if (e !== undefined && (key === undefined || !seen.has(key)) && isEventOf(e, m)) {
-        own.push(e);
-        next++;
-      }
-      if (key !== undefined) seen.add(key);
-    }
-    return { value: { messages, replayed: false }, events: own };
-  });
-}
-
-/** Whether `e` is the `message` event of stored message `m`. */
-function isEventOf(e: TeamEventRecord, m: StoredMessage): boolean {
-  return e.kind === 'message' && e.to === m.to && e.entry.msg_id === m.entry.msg_id && e.entry.text === m.entry.text;
+/** The transition of one call's rows: its stored messages and the events of those it journalled. */
+export function transition(rows: AppendedRows): Transition<AppendResult> {
+  return { value: { messages: rows.messages, replayed: rows.replayed }, events: rows.events.filter((e): e is TeamEventRecord => e !== undefined) };
 }

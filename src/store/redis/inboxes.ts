@@ -10,6 +10,8 @@ import { stampNow } from '../health.js';
 import type { AcknowledgeOptions, AppendOptions, AppendResult, InboxHistory, InboxRef, Lease, OpContext, OutgoingMessage, StoredMessage, TakeOptions, Transition } from '../team-store.js';
 import { assembleEntry, entryParts } from './codec.js';
 import { envOf, nowOf, retryUnavailable, runOnce, type RedisContext } from './context.js';
+import { envelopeFields } from './stream-codec.js';
+import type { TeamEventRecord } from '../../protocol/events.js';
 
 /** Idempotency keys are kept this long (ms): the contract promises at least 24 h. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -30,39 +32,86 @@ export async function readInboxRows(rc: RedisContext, team: string, member: stri
   return { seq: String(value[0]), rows };
 }
 
-/**
- * The ARGV of one append-messages call (lua/append-messages.lua) for `messages` (at least one): the
- * event envelope, the idempotency key (the caller's, else one of the store's own for its retry)
- * and its TTL (ms), then the messages, each split around its timestamp (codec.ts `entryParts`).
- * Exported for bench 80's floor, which sends the same call through another client.
- */
-export function appendArgs(team: string, messages: readonly OutgoingMessage[], options: AppendOptions = {}): string[] {
+/** One append-messages call: its ARGV, and the envelope of its events as an object. */
+interface AppendCall {
+  args: string[];
+  envelope: Record<string, unknown>;
+}
+
+function appendCall(team: string, messages: readonly OutgoingMessage[], options: AppendOptions): AppendCall {
   const own = options.idempotencyKey !== undefined;
   const key = options.idempotencyKey ?? `auto:${randomUUID()}`;
-  const args = [envOf(team, options), key, String(own ? IDEMPOTENCY_TTL_MS : AUTO_KEY_TTL_MS), String(messages.length)];
+  const env = envelopeFields({ team, now: nowOf(options), actor: options.actor });
+  const args = [JSON.stringify(env), key, String(own ? IDEMPOTENCY_TTL_MS : AUTO_KEY_TTL_MS), own ? '' : '1', String(messages.length)];
   for (const m of messages) {
     const p = entryParts(m.entry);
     args.push(m.to, p.pre, p.tsq, p.post, p.ms, p.from, p.text, p.msgId, p.read);
   }
-  return args;
+  return { args, envelope: env };
 }
 
-/** Appends messages. @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND (nothing written) */
-export async function appendMessages(rc: RedisContext, team: string, messages: readonly OutgoingMessage[], options: AppendOptions = {}): Promise<Transition<AppendResult>> {
+/**
+ * The ARGV of the first try of one append-messages call (lua/append-messages.lua) for `messages`
+ * (at least one): the event envelope, the idempotency key (the caller's, else one of the store's
+ * own for its retry), its TTL (ms) and whether it is new (the store's own, first try), then the
+ * messages, each split around its timestamp (codec.ts `entryParts`). Exported for bench 80's
+ * floor, which sends the same call through another client.
+ */
+export function appendArgs(team: string, messages: readonly OutgoingMessage[], options: AppendOptions = {}): string[] {
+  return appendCall(team, messages, options).args;
+}
+
+/**
+ * What one append-messages call did, row by row: the stored message of each message given, in
+ * order, and beside it the event it journalled (undefined for a message whose msg_id was stored
+ * already, or for every row of a replay). The append batcher cuts a combined call by position.
+ */
+export interface AppendedRows {
+  messages: StoredMessage[];
+  events: (TeamEventRecord | undefined)[];
+  /** True when the call replayed the caller's own idempotency key (nothing written). */
+  replayed: boolean;
+}
+
+/**
+ * Appends messages, row by row (see {@link AppendedRows}). The script journals one message event
+ * per entry it stores anew and marks its row (fourth value '1'); the events are built here from
+ * the call's envelope and the stored entry, as the journal holds them, instead of coming back in
+ * the reply (half its bytes).
+ * @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND (nothing written)
+ */
+export async function appendRows(rc: RedisContext, team: string, messages: readonly OutgoingMessage[], options: AppendOptions = {}): Promise<AppendedRows> {
   checkIdempotencyKey(options.idempotencyKey);
-  if (messages.length === 0) return { value: { messages: [], replayed: false }, events: [] };
+  if (messages.length === 0) return { messages: [], events: [], replayed: false };
   const own = options.idempotencyKey !== undefined;
-  const args = appendArgs(team, messages, options);
-  const out = await retryUnavailable(() => runOnce(rc, 'append-messages', team, args));
+  const call = appendCall(team, messages, options);
+  // A retry may follow a try that ran: its key is looked up then, whoever made it.
+  let tries = 0;
+  const out = await retryUnavailable(() => runOnce(rc, 'append-messages', team, tries++ === 0 ? call.args : retryArgs(call.args)));
   const [state, payload] = out.value as [string, unknown];
-  const pairs = state === 'replayed' ? (JSON.parse(String(payload)) as string[][]) : (payload as string[][]);
-  // The third value is whether the entry is unread now (a msg_id already stored may have been read).
-  const stored: StoredMessage[] = pairs.map(([to, doc, unread]) => ({ to: to!, entry: unread === undefined ? (JSON.parse(doc!) as InboxEntry) : assembleEntry(doc!, unread === '1') }));
-  // A replay of the store's own (random) key can only be this call's retry: to the caller it is
-  // the first append. Its events went to the journal with the try whose reply was lost, and are
-  // not returned again.
-  const replayed = state === 'replayed' && own;
-  return { value: { messages: stored, replayed }, events: state === 'replayed' ? [] : out.events };
+  if (state === 'replayed') {
+    // A replay of the store's own (random) key can only be this call's retry: to the caller it is
+    // the first append. Its events went to the journal with the try whose reply was lost, and are
+    // not returned again.
+    const rows = JSON.parse(String(payload)) as string[][];
+    const stored = rows.map(([to, doc, unread]) => ({ to: to!, entry: unread === undefined ? (JSON.parse(doc!) as InboxEntry) : assembleEntry(doc!, unread === '1') }));
+    return { messages: stored, events: stored.map(() => undefined), replayed: own };
+  }
+  const rows = payload as string[][];
+  const stored: StoredMessage[] = [];
+  const events: (TeamEventRecord | undefined)[] = [];
+  for (const [to, doc, unread, journalled] of rows) {
+    stored.push({ to: to!, entry: assembleEntry(doc!, unread === '1') });
+    events.push(journalled === '1' ? ({ ...call.envelope, kind: 'message', to: to!, entry: JSON.parse(doc!) as InboxEntry } as TeamEventRecord) : undefined);
+  }
+  return { messages: stored, events, replayed: false };
+}
+
+/** The ARGV of a retry: the key is looked up (the first try may have stored a reply under it). */
+function retryArgs(args: readonly string[]): string[] {
+  const again = [...args];
+  again[3] = '';
+  return again;
 }
 
 /** Valid entries of an inbox in order. */

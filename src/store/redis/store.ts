@@ -48,7 +48,7 @@ export class RedisTeamStore implements T.TeamStore {
     private readonly conn: RedisConnection,
   ) {
     this.rc = { conn, location: conn.location, known: new Map() };
-    this.appends = new AppendBatcher((team, messages, options) => inboxes.appendMessages(this.rc, team, messages, options));
+    this.appends = new AppendBatcher((team, messages, options) => inboxes.appendRows(this.rc, team, messages, options));
     this.watcher = new Watcher(conn, async (team) => (await inboxes.listInboxes(this.rc, team)).map((i) => i.name));
   }
 

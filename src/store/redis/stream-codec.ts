@@ -18,11 +18,16 @@ export interface Envelope {
   actor?: string | undefined;
 }
 
-/** The envelope JSON a script puts in field `h`. */
-export function envelope(e: Envelope): string {
+/** The envelope's fields as an event carries them (`v`, `team`, `at`, `source`, `actor`). */
+export function envelopeFields(e: Envelope): Record<string, unknown> {
   const out: Record<string, unknown> = { v: EVENT_VERSION, team: e.team, at: new Date(e.now).toISOString(), source: 'mailroom' };
   if (e.actor !== undefined) out.actor = e.actor;
-  return JSON.stringify(out);
+  return out;
+}
+
+/** The envelope JSON a script puts in field `h`. */
+export function envelope(e: Envelope): string {
+  return JSON.stringify(envelopeFields(e));
 }
 
 /** A stream entry as scripts and XRANGE return it: its id, then field, value, field, value… */

@@ -3,7 +3,7 @@
 -- (from, timestamp, text) stays unique: an entry whose instant is before the inbox's last one
 -- gets the last one, and one that would repeat (from, instant, text) gets 1 ms more; only then
 -- is its timestamp rewritten (ISO-8601 with ms), else the caller's text is kept byte for byte.
--- An idempotency key is taken with SET NX PX in this same step: a retry replays the first reply.
+-- An idempotency key is taken with SET PX in this same step: a retry replays the first reply.
 -- An entry whose msg_id is already in the live inbox (or earlier in this batch) is not appended
 -- again: the stored entry is returned in its place, read as it is now, and no event is emitted
 -- (as on the filesystem).
@@ -11,21 +11,29 @@
 -- writes go out as one command per part (HSET/ZADD of many fields), so a call carrying many
 -- entries (the combined appends of src/store/redis/append-batcher.ts) costs the server little more
 -- per entry than its journal entry; the result is the same as appending the entries one by one.
+-- The hottest transition (issue 24 item 2), so it spends no call it can prove needless: the
+-- store's own key on its first try (ARGV[4] = '1') is new, so it is not looked up; the inbox set
+-- is added to only by an inbox's first append (an inbox with an append counter is in it: only
+-- set-inbox-aside.lua removes one, with its counter). Its message events go to the journal but
+-- not into the reply: the caller has the envelope and each entry, and builds the same events from
+-- the fourth value of each stored row (src/store/redis/inboxes.ts).
 -- KEYS[1] base prefix
 -- ARGV[1] event envelope JSON   ARGV[2] idempotency key ('' = none)   ARGV[3] key ttl (ms)
--- ARGV[4] n messages, then per message 9 values: to, JSON before the timestamp value,
+-- ARGV[4] '1' when the key is new (the store's own, first try), else ''
+-- ARGV[5] n messages, then per message 9 values: to, JSON before the timestamp value,
 -- the timestamp as a JSON string, JSON after it, the timestamp in epoch ms ('' = unparseable),
 -- from, text, msg_id ('' = none), read ('1' | '0').
--- Returns ok { 'fresh', { { to, entry JSON, unread ('1' | '0') }... } } | ok { 'replayed', payload } with events
--- message (each); err TEAM_NOT_FOUND; err MEMBER_NOT_FOUND { to }.
+-- Returns ok { 'fresh', { { to, entry JSON, unread ('1' | '0'), journalled ('1' | '0') }... } }
+-- | ok { 'replayed', payload } with no events in the reply (journalled: one message event per
+-- row with '1', envelope ARGV[1]); err TEAM_NOT_FOUND; err MEMBER_NOT_FOUND { to }.
 local base, env, idem = KEYS[1], ARGV[1], ARGV[2]
 local P = gen_prefix(base)
 if not P then return fail('TEAM_NOT_FOUND') end
-local n = tonumber(ARGV[4])
+local n = tonumber(ARGV[5])
 -- Per recipient: its inbox state as read once, and the writes this call makes to it.
 local boxes, order, seen = {}, {}, {}
 for i = 0, n - 1 do
-  local to = ARGV[5 + i * 9]
+  local to = ARGV[6 + i * 9]
   if not seen[to] then
     if R('EXISTS', mkey(P, to)) == 0 then return fail('MEMBER_NOT_FOUND', to) end
     seen[to] = true
@@ -33,7 +41,7 @@ for i = 0, n - 1 do
   end
 end
 local idemKey = P .. 'idem:m:' .. idem
-if idem ~= '' then
+if idem ~= '' and ARGV[4] ~= '1' then
   local prev = R('GET', idemKey)
   if prev then return done(base, { 'replayed', prev }) end
 end
@@ -54,9 +62,9 @@ local function write_pairs(cmd, key, args)
   end
 end
 
-local stored = {}
+local stored, journalled, journal = {}, 0, P .. 'events'
 for i = 0, n - 1 do
-  local o = 5 + i * 9
+  local o = 6 + i * 9
   local to, pre, tsq, post, msText = ARGV[o], ARGV[o + 1], ARGV[o + 2], ARGV[o + 3], ARGV[o + 4]
   local from, text, msgId, read = ARGV[o + 5], ARGV[o + 6], ARGV[o + 7], ARGV[o + 8]
   local b = box(to)
@@ -64,10 +72,10 @@ for i = 0, n - 1 do
   local there = nil
   if msgId ~= '' and not mine then there = R('HGET', ikey(P, 'bykey', to), msgId) end
   if mine then
-    stored[#stored + 1] = { to, b.docOf[mine], b.unreadOf[mine] }
+    stored[#stored + 1] = { to, b.docOf[mine], b.unreadOf[mine], '0' }
   elseif there then
     local unread = R('ZSCORE', ikey(P, 'unread', to), there) and '1' or '0'
-    stored[#stored + 1] = { to, R('HGET', ikey(P, 'docs', to), there), unread }
+    stored[#stored + 1] = { to, R('HGET', ikey(P, 'docs', to), there), unread, '0' }
   else
     local ts = cjson.decode(tsq)
     if msText ~= '' then
@@ -110,8 +118,9 @@ for i = 0, n - 1 do
     b.bykeyArgs[#b.bykeyArgs + 1] = seq
     if msgId ~= '' then b.mine[msgId] = seq end
     b.docOf[seq], b.unreadOf[seq] = doc, unread
-    emit(P, { 'h', env, 'kind', 'message', 'to', to, 'entry', doc })
-    stored[#stored + 1] = { to, doc, unread }
+    R('XADD', journal, 'MAXLEN', '~', JOURNAL_MAXLEN, '*', 'h', env, 'kind', 'message', 'to', to, 'entry', doc)
+    journalled = journalled + 1
+    stored[#stored + 1] = { to, doc, unread, '1' }
   end
 end
 
@@ -124,7 +133,7 @@ for _, to in ipairs(order) do
     if #b.unreadArgs > 0 then write_pairs('ZADD', ikey(P, 'unread', to), b.unreadArgs) end
     write_pairs('HSET', ikey(P, 'keys', to), b.keysArgs)
     write_pairs('HSET', ikey(P, 'bykey', to), b.bykeyArgs)
-    R('SADD', P .. 'inboxes', to)
+    if b.seq == 0 then R('SADD', P .. 'inboxes', to) end
     hint('inbox ' .. to)
   end
   if b and b.reset then
@@ -136,4 +145,5 @@ end
 if idem ~= '' then
   R('SET', idemKey, cjson.encode(stored), 'PX', ARGV[3])
 end
+if journalled > 0 then hint('events') end
 return done(base, { 'fresh', stored })
