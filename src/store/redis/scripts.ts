@@ -2,7 +2,12 @@
  * The Lua scripts, one file per transition under ./lua/ (BullMQ's layout: each file's header
  * lists its KEYS and ARGV and what it returns), and running them with EVALSHA.
  *
- * Every script gets ./lua/prelude.lua prepended (after its `#!lua` line, when it has one). A script
+ * Every script gets the helpers of ./lua/prelude.lua that it uses prepended (after its `#!lua` line,
+ * when it has one): each top-level declaration of the prelude whose name the script or another
+ * helper it gets mentions, in the prelude's order. Redis runs a script's whole text on every call,
+ * so unused helpers would cost each call their closures (~3 µs of server CPU per append, issue 24
+ * item 2); which helpers a script gets is decided by their names alone, so the text of a helper is
+ * the same in every script. A script
  * without one gets a bare `#!lua` (issue 21 item 4): Redis then applies its OOM rule to the script as
  * a whole, before it runs, so a full server (maxmemory, noeviction) refuses a transition at once
  * (STORE_FULL) instead of letting a script whose first write frees memory go on writing past the limit.
@@ -79,6 +84,49 @@ export function preludeSource(): string {
   return readFileSync(new URL('./lua/prelude.lua', import.meta.url), 'utf8');
 }
 
+/** One top-level declaration of the prelude (`local function f`, `local a, b = …`): its names, and its lines with the comment right above it. */
+interface PreludeBlock {
+  names: string[];
+  lines: string[];
+}
+
+/** The prelude cut into its header comment and its top-level declarations. */
+export function preludeBlocks(source: string): { head: string; blocks: PreludeBlock[] } {
+  const head: string[] = [];
+  const blocks: PreludeBlock[] = [];
+  for (const line of source.split('\n')) {
+    const declared = /^local\s+function\s+([A-Za-z_]\w*)/.exec(line)?.[1] ?? /^local\s+([A-Za-z_][\w\s,]*?)\s*=/.exec(line)?.[1];
+    const last = blocks.at(-1)?.lines ?? head;
+    if (declared === undefined) {
+      last.push(line);
+      continue;
+    }
+    // The comment lines just above a declaration are its own.
+    let from = last.length;
+    while (from > 0 && last[from - 1]!.startsWith('--')) from--;
+    if (last === head && from === 0) from = last.length;
+    blocks.push({ names: declared.split(',').map((n) => n.trim()), lines: [...last.splice(from), line] });
+  }
+  return { head: head.join('\n'), blocks };
+}
+
+/** The prelude's declarations that `body` uses, directly or through another one it gets, in the prelude's order. */
+export function preludeFor(body: string, source: string): string {
+  const { head, blocks } = preludeBlocks(source);
+  const used = blocks.map(() => false);
+  let text = body;
+  for (let changed = true; changed; ) {
+    changed = false;
+    blocks.forEach((b, i) => {
+      if (used[i] || !b.names.some((n) => new RegExp(`\\b${n}\\b`).test(text))) return;
+      used[i] = true;
+      text += `\n${b.lines.join('\n')}`;
+      changed = true;
+    });
+  }
+  return [head, ...blocks.filter((_, i) => used[i]).map((b) => b.lines.join('\n'))].join('\n');
+}
+
 /** One script, read and assembled on first use (a one-shot verb reads only the scripts it runs). */
 export function script(name: ScriptName): Script {
   const known = cache.get(name);
@@ -86,7 +134,7 @@ export function script(name: ScriptName): Script {
   prelude ??= preludeSource();
   const body = readFileSync(new URL(`./lua/${name}.lua`, import.meta.url), 'utf8');
   const shebang = body.startsWith('#!') ? body.slice(0, body.indexOf('\n') + 1) : '';
-  const source = `${shebang || '#!lua\n'}${prelude}\n${body.slice(shebang.length)}`;
+  const source = `${shebang || '#!lua\n'}${preludeFor(body, prelude)}\n${body.slice(shebang.length)}`;
   const made: Script = { name, source, sha: createHash('sha1').update(source).digest('hex') };
   cache.set(name, made);
   return made;
