@@ -492,6 +492,11 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         expect(typeof aside.value).toBe('string');
         expect(await store.listInboxes(T)).toEqual([]);
         expect((await store.setInboxAside(T, 'alice')).value).toBeUndefined();
+        // An inbox set aside starts afresh at its next append, and is listed again.
+        await store.addMember(T, teammate(T, 'alice'));
+        await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'back') }]);
+        expect(await store.listInboxes(T)).toEqual([{ name: 'alice', member: true }]);
+        expect((await store.readInbox(T, 'alice')).map((e) => e.text)).toEqual(['back']);
       });
     });
 

@@ -7,7 +7,8 @@
 -- An entry whose msg_id is already in the live inbox (or earlier in this batch) is not appended
 -- again: the stored entry is returned in its place, read as it is now, and no event is emitted
 -- (as on the filesystem).
--- Each recipient's inbox state (append counter, last instant, tail signatures) is read once and its
+-- Each recipient's inbox state (last instant, tail signatures) is read once, its append counter
+-- is moved once by the number of entries added (INCRBY, whose answer numbers them), and its
 -- writes go out as one command per part (HSET/ZADD of many fields), so a call carrying many
 -- entries (the combined appends of src/store/redis/append-batcher.ts) costs the server little more
 -- per entry than its journal entry; the result is the same as appending the entries one by one.
@@ -30,7 +31,7 @@ local base, env, idem = KEYS[1], ARGV[1], ARGV[2]
 local P = gen_prefix(base)
 if not P then return fail('TEAM_NOT_FOUND') end
 local n = tonumber(ARGV[5])
--- Per recipient: its inbox state as read once, and the writes this call makes to it.
+-- Per recipient: its inbox state as read once, and the entries this call adds to it.
 local boxes, order, seen = {}, {}, {}
 for i = 0, n - 1 do
   local to = ARGV[6 + i * 9]
@@ -49,8 +50,8 @@ end
 local function box(to)
   local b = boxes[to]
   if b then return b end
-  b = { seq = tonumber(R('GET', ikey(P, 'seq', to)) or '0'), added = 0, last = nil, reset = false, sigs = {}, newSigs = {},
-        mine = {}, docs = {}, orderArgs = {}, unreadArgs = {}, keysArgs = {}, bykeyArgs = {}, docOf = {}, unreadOf = {} }
+  -- new: the entries this call adds ({ doc, key, unread }), numbered once they are known (one INCRBY).
+  b = { new = {}, last = nil, reset = false, sigs = {}, newSigs = {}, mine = {} }
   boxes[to] = b
   return b
 end
@@ -72,7 +73,7 @@ for i = 0, n - 1 do
   local there = nil
   if msgId ~= '' and not mine then there = R('HGET', ikey(P, 'bykey', to), msgId) end
   if mine then
-    stored[#stored + 1] = { to, b.docOf[mine], b.unreadOf[mine], '0' }
+    stored[#stored + 1] = { to, mine[1], mine[3], '0' }
   elseif there then
     local unread = R('ZSCORE', ikey(P, 'unread', to), there) and '1' or '0'
     stored[#stored + 1] = { to, R('HGET', ikey(P, 'docs', to), there), unread, '0' }
@@ -99,25 +100,12 @@ for i = 0, n - 1 do
       end
     end
     local doc = pre .. tsq .. post
-    b.added = b.added + 1
-    local seq = int(b.seq + b.added)
     local key = msgId
     if key == '' then key = from .. '\0' .. ts .. '\0' .. text end
     local unread = read == '1' and '0' or '1'
-    b.docs[#b.docs + 1] = seq
-    b.docs[#b.docs + 1] = doc
-    b.orderArgs[#b.orderArgs + 1] = seq
-    b.orderArgs[#b.orderArgs + 1] = seq
-    if unread == '1' then
-      b.unreadArgs[#b.unreadArgs + 1] = seq
-      b.unreadArgs[#b.unreadArgs + 1] = seq
-    end
-    b.keysArgs[#b.keysArgs + 1] = seq
-    b.keysArgs[#b.keysArgs + 1] = key
-    b.bykeyArgs[#b.bykeyArgs + 1] = key
-    b.bykeyArgs[#b.bykeyArgs + 1] = seq
-    if msgId ~= '' then b.mine[msgId] = seq end
-    b.docOf[seq], b.unreadOf[seq] = doc, unread
+    local added = { doc, key, unread }
+    b.new[#b.new + 1] = added
+    if msgId ~= '' then b.mine[msgId] = added end
     R('XADD', journal, 'MAXLEN', '~', JOURNAL_MAXLEN, '*', 'h', env, 'kind', 'message', 'to', to, 'entry', doc)
     journalled = journalled + 1
     stored[#stored + 1] = { to, doc, unread, '1' }
@@ -126,21 +114,39 @@ end
 
 for _, to in ipairs(order) do
   local b = boxes[to]
-  if b and b.added > 0 then
-    R('INCRBY', ikey(P, 'seq', to), b.added)
-    write_pairs('HSET', ikey(P, 'docs', to), b.docs)
-    write_pairs('ZADD', ikey(P, 'order', to), b.orderArgs)
-    if #b.unreadArgs > 0 then write_pairs('ZADD', ikey(P, 'unread', to), b.unreadArgs) end
-    write_pairs('HSET', ikey(P, 'keys', to), b.keysArgs)
-    write_pairs('HSET', ikey(P, 'bykey', to), b.bykeyArgs)
-    if b.seq == 0 then R('SADD', P .. 'inboxes', to) end
+  local added = #b.new
+  if added > 0 then
+    -- The append counter after this call; its entries are numbered up to it, in order.
+    local top = R('INCRBY', ikey(P, 'seq', to), added)
+    local docs, orderArgs, unreadArgs, keysArgs, bykeyArgs = {}, {}, {}, {}, {}
+    for j, e in ipairs(b.new) do
+      local seq = int(top - added + j)
+      docs[#docs + 1] = seq
+      docs[#docs + 1] = e[1]
+      orderArgs[#orderArgs + 1] = seq
+      orderArgs[#orderArgs + 1] = seq
+      if e[3] == '1' then
+        unreadArgs[#unreadArgs + 1] = seq
+        unreadArgs[#unreadArgs + 1] = seq
+      end
+      keysArgs[#keysArgs + 1] = seq
+      keysArgs[#keysArgs + 1] = e[2]
+      bykeyArgs[#bykeyArgs + 1] = e[2]
+      bykeyArgs[#bykeyArgs + 1] = seq
+    end
+    write_pairs('HSET', ikey(P, 'docs', to), docs)
+    write_pairs('ZADD', ikey(P, 'order', to), orderArgs)
+    if #unreadArgs > 0 then write_pairs('ZADD', ikey(P, 'unread', to), unreadArgs) end
+    write_pairs('HSET', ikey(P, 'keys', to), keysArgs)
+    write_pairs('HSET', ikey(P, 'bykey', to), bykeyArgs)
+    if top == added then R('SADD', P .. 'inboxes', to) end
     hint('inbox ' .. to)
   end
-  if b and b.reset then
+  if b.reset then
     R('DEL', ikey(P, 'tail', to))
     R('HSET', ikey(P, 'last', to), 'ms', int(b.last))
   end
-  if b and #b.newSigs > 0 then write_pairs('SADD', ikey(P, 'tail', to), b.newSigs) end
+  if #b.newSigs > 0 then write_pairs('SADD', ikey(P, 'tail', to), b.newSigs) end
 end
 if idem ~= '' then
   R('SET', idemKey, cjson.encode(stored), 'PX', ARGV[3])
