@@ -108,11 +108,11 @@ export class RespDecoder {
       if (p >= this.end) return -1;
       const type = view[p]!;
       if (!TYPES.has(type)) throw new Error(`Not a RESP reply (type byte ${JSON.stringify(String.fromCharCode(type))}).`);
-      const eol = view.indexOf(CRLF, p + 1, 'latin1');
+      const eol = lineEnd(view, p + 1, this.end);
       if (eol < 0) return -1;
       let next = eol + 2;
       let children = 0;
-      const n = type === 0x2b || type === 0x2d || type === 0x5f || type === 0x23 || type === 0x2c || type === 0x28 ? 0 : Number(view.toString('latin1', p + 1, eol));
+      const n = type === 0x2b || type === 0x2d || type === 0x5f || type === 0x23 || type === 0x2c || type === 0x28 ? 0 : intAt(view, p + 1, eol);
       switch (type) {
         case 0x24: // $
         case 0x3d: // =
@@ -147,11 +147,20 @@ export class RespDecoder {
   }
 
   private line(): string {
-    const end = this.buf.indexOf(CRLF, this.pos, 'latin1');
-    if (end < 0 || end + 2 > this.end) throw INCOMPLETE;
+    const end = lineEnd(this.buf, this.pos, this.end);
+    if (end < 0) throw INCOMPLETE;
     const text = this.buf.toString('utf8', this.pos, end);
     this.pos = end + 2;
     return text;
+  }
+
+  /** The decimal integer of the header line at `pos` (a length or a count), read from its bytes. */
+  private count(): number {
+    const end = lineEnd(this.buf, this.pos, this.end);
+    if (end < 0) throw INCOMPLETE;
+    const n = intAt(this.buf, this.pos, end);
+    this.pos = end + 2;
+    return n;
   }
 
   private bulk(length: number): string {
@@ -170,8 +179,28 @@ export class RespDecoder {
 
   private value(): unknown {
     if (this.pos >= this.end) throw INCOMPLETE;
-    const type = String.fromCharCode(this.buf[this.pos]!);
+    const code = this.buf[this.pos]!;
     this.pos++;
+    // Lengths and counts are read from the bytes (most of a store reply's headers); other heads as text.
+    switch (code) {
+      case 0x24: { // $
+        const n = this.count();
+        return n === -1 ? null : this.bulk(n);
+      }
+      case 0x2a: { // *
+        const n = this.count();
+        return n === -1 ? null : this.items(n);
+      }
+      case 0x3d: // =
+        return this.bulk(this.count()).slice(4);
+      case 0x21: // !
+        return new ErrorReply(this.bulk(this.count()));
+      case 0x7e: // ~
+        return this.items(this.count());
+      case 0x3e: // >
+        return new PushReply(this.items(this.count()));
+    }
+    const type = String.fromCharCode(code);
     const head = this.line();
     switch (type) {
       case '+':
@@ -180,18 +209,6 @@ export class RespDecoder {
         return new ErrorReply(head);
       case ':':
         return Number(head);
-      case '$':
-        return head === '-1' ? null : this.bulk(Number(head));
-      case '=':
-        return this.bulk(Number(head)).slice(4);
-      case '!':
-        return new ErrorReply(this.bulk(Number(head)));
-      case '*':
-        return head === '-1' ? null : this.items(Number(head));
-      case '~':
-        return this.items(Number(head));
-      case '>':
-        return new PushReply(this.items(Number(head)));
       case '%': {
         const object: Record<string, unknown> = {};
         for (let i = Number(head); i > 0; i--) {
@@ -215,4 +232,25 @@ export class RespDecoder {
         throw new Error(`Not a RESP reply (type byte ${JSON.stringify(type)}).`);
     }
   }
+}
+
+/** The offset of the CR of the first CRLF in `buf` from `from` (before `end`), or -1. */
+function lineEnd(buf: Buffer, from: number, end: number): number {
+  for (let i = from; i + 1 < end; i++) if (buf[i] === 0x0d && buf[i + 1] === 0x0a) return i;
+  return -1;
+}
+
+/** The decimal integer (an optional '-', then digits) in `buf` between `from` and `to`; NaN when it is not one. */
+function intAt(buf: Buffer, from: number, to: number): number {
+  let i = from;
+  const negative = buf[i] === 0x2d;
+  if (negative) i++;
+  if (i >= to) return NaN;
+  let n = 0;
+  for (; i < to; i++) {
+    const d = buf[i]! - 0x30;
+    if (d < 0 || d > 9) return NaN;
+    n = n * 10 + d;
+  }
+  return negative ? -n : n;
 }
