@@ -23,12 +23,31 @@ export interface EntryParts {
   read: '1' | '0';
 }
 
-/** Splits an entry's JSON around its timestamp, so a script can replace it without re-encoding. */
+/** The stand-in for the timestamp while an entry is split (one per process; a random one when an entry contains it). */
+let nonce: string | undefined;
+
+/**
+ * Splits an entry's JSON around its timestamp, so a script can replace it without re-encoding:
+ * the entry is encoded with a random stand-in in place of its timestamp, which is cut out again.
+ * The stand-in is drawn once per process (a fresh one per entry cost a UUID each); an entry whose
+ * JSON holds it elsewhere too is split again around a fresh one, so the cut is always the timestamp.
+ */
 export function entryParts(entry: InboxEntry): EntryParts {
-  const nonce = `\u0000${randomUUID()}\u0000`;
-  const json = JSON.stringify({ ...entry, timestamp: nonce });
-  const marker = JSON.stringify(nonce);
-  const at = json.indexOf(marker);
+  nonce ??= `\u0000${randomUUID()}\u0000`;
+  return entryPartsAround(entry, nonce);
+}
+
+/** {@link entryParts} with `standIn` as the timestamp's stand-in (exported for tests: an entry that contains it). */
+export function entryPartsAround(entry: InboxEntry, standIn: string): EntryParts {
+  let json = JSON.stringify({ ...entry, timestamp: standIn });
+  let marker = JSON.stringify(standIn);
+  let at = json.indexOf(marker);
+  while (json.indexOf(marker, at + 1) >= 0) {
+    const fresh = `\u0000${randomUUID()}\u0000`;
+    json = JSON.stringify({ ...entry, timestamp: fresh });
+    marker = JSON.stringify(fresh);
+    at = json.indexOf(marker);
+  }
   const ms = Date.parse(entry.timestamp);
   return {
     pre: json.slice(0, at),

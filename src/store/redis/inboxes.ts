@@ -38,9 +38,18 @@ interface AppendCall {
   envelope: Record<string, unknown>;
 }
 
+/** This process's part of the store's own idempotency keys (random, drawn once), and its counter. */
+let autoKeys: { process: string; next: number } | undefined;
+
+/** A key of the store's own for one call: unique across processes (random) and calls (counted). */
+function autoKey(): string {
+  autoKeys ??= { process: randomUUID(), next: 0 };
+  return `auto:${autoKeys.process}:${++autoKeys.next}`;
+}
+
 function appendCall(team: string, messages: readonly OutgoingMessage[], options: AppendOptions): AppendCall {
   const own = options.idempotencyKey !== undefined;
-  const key = options.idempotencyKey ?? `auto:${randomUUID()}`;
+  const key = options.idempotencyKey ?? autoKey();
   const env = envelopeFields({ team, now: nowOf(options), actor: options.actor });
   const args = [JSON.stringify(env), key, String(own ? IDEMPOTENCY_TTL_MS : AUTO_KEY_TTL_MS), own ? '' : '1', String(messages.length)];
   for (const m of messages) {
