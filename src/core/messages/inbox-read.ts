@@ -8,6 +8,7 @@ import type { InboxEntry } from '../../protocol/inbox.js';
 import { parseMessageText, type ParsedText } from '../../protocol/structured.js';
 import { opOf, teamOf, type TeamOptions } from '../context.js';
 import { ListingGuard, type VerificationFields } from './inbox-verify.js';
+import { autoArchiveAllowed } from './inbox-archive.js';
 
 export { entryKey };
 
@@ -87,7 +88,7 @@ export async function readInbox(options: ReadInboxOptions): Promise<InboxView> {
   const guard = await ListingGuard.of(options, agent);
   await guard?.judge(messages);
   if (options.markRead && messages.some((m) => m.entry.read !== true)) {
-    await markRead({ ...options, agent, entries: messages.map((m) => m.entry) });
+    await markRead({ ...options, agent, entries: messages.map((m) => m.entry), archiveRead: autoArchiveAllowed(config, agent) });
     await guard?.remember(messages.filter((m) => m.entry.read !== true && m.verified === true).map((m) => m.entry));
     for (const m of messages) if (m.entry.read !== true) Object.assign(m, { entry: { ...m.entry, read: true }, newlyRead: true });
   }
@@ -99,6 +100,11 @@ export interface MarkReadOptions extends TeamOptions {
   agent: string;
   /** The entries to mark, as previously read. */
   entries: readonly InboxEntry[];
+  /**
+   * Move the inbox's read head to its archive in the same step when the inbox has grown large
+   * (`ArchiveOnRead` in src/store/team-store.ts). Set it only when {@link autoArchiveAllowed} says so.
+   */
+  archiveRead?: boolean;
 }
 
 /**
@@ -107,7 +113,7 @@ export interface MarkReadOptions extends TeamOptions {
  * @returns how many entries changed from unread to read.
  */
 export async function markRead(options: MarkReadOptions): Promise<number> {
-  return (await teamOf(options).markRead(options.team, options.agent, options.entries.map(entryKey), opOf(options))).value;
+  return (await teamOf(options).markRead(options.team, options.agent, options.entries.map(entryKey), { ...opOf(options), archiveRead: options.archiveRead })).value;
 }
 
 /** An entry of an inbox's read history: where it is known from. */
