@@ -65,7 +65,8 @@ export interface InboxView {
  * or by from+timestamp+text); the result then shows the entries as stored now (`read: true`), the
  * ones this call marked flagged `newlyRead`. In a team signed on this machine each message carries
  * `verified` (and `check`/`reason` when it failed: ./inbox-verify.ts); what a `markRead` consumed
- * goes into the reader's replay memory.
+ * goes into the reader's replay memory. Marking a large inbox also moves its read head to the
+ * archive in the same step, unless a Claude Code in-process teammate reads it ({@link autoArchiveAllowed}).
  * @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND, FILE_CORRUPT, KEY_PERMISSIONS
  */
 export async function readInbox(options: ReadInboxOptions): Promise<InboxView> {
