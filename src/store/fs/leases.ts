@@ -240,9 +240,11 @@ export async function acknowledge(ctx: FsContext, team: string, agent: string, l
         // An entry its reader removed from the inbox meanwhile (Claude Code 2.1.332 deletes what it
         // delivered) is read, as readers count it (messageStatus): journalled read, never written back.
         const present = new Set(inbox.entries.map(entryKey));
-        // A reader that allows it moves the read head of a large inbox in this same step (issue 24 item 4).
-        const archived = newly.length > 0 && options.archiveRead ? await archiveIfLarge(ctx, team, agent, inbox) : 0;
-        if (newly.length > 0 || archived > 0) await saveInbox(ctx, team, agent, inbox);
+        if (newly.length > 0) {
+          // A reader that allows it moves the read head of a large inbox in this same step (issue 24 item 4).
+          if (options.archiveRead) await archiveIfLarge(ctx, team, agent, inbox);
+          await saveInbox(ctx, team, agent, inbox);
+        }
         const removed = keys.filter((k) => !present.has(k) && !marked.includes(k));
         marked.push(...keys.filter((k) => newly.includes(k) || removed.includes(k)));
         const counts = { ...handed };
