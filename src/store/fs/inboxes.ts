@@ -139,7 +139,7 @@ export async function withInbox<T>(ctx: FsContext, team: string, agent: string, 
 export async function archiveInbox(ctx: FsContext, team: string, agent: string, options: ArchiveOptions = {}): Promise<Transition<number>> {
   if (options.pastTrigger && !(await fileOverTrigger(ctx.layout.inboxPath(team, agent)))) return { value: 0, events: [] };
   const moved = await withInbox(ctx, team, agent, async (inbox) => {
-    const n = options.pastTrigger ? await archiveIfLarge(ctx, team, agent, inbox) : await archiveReadHead(ctx, team, agent, inbox.raw, inbox.lock, 0);
+    const n = options.pastTrigger ? await archiveIfLarge(ctx, team, agent, inbox) : await archiveReadHead(ctx, team, agent, inbox, 0);
     return { result: n, write: n > 0 };
   });
   return { value: moved ?? 0, events: [] };
@@ -158,25 +158,29 @@ async function fileOverTrigger(path: string): Promise<boolean> {
  */
 export async function archiveIfLarge(ctx: FsContext, team: string, agent: string, inbox: OpenInbox): Promise<number> {
   if (inbox.chars <= ARCHIVE_TRIGGER_BYTES) return 0;
-  const n = await archiveReadHead(ctx, team, agent, inbox.raw, inbox.lock, ARCHIVE_MIN_HEAD_BYTES);
-  // `entries` are the same objects as `raw`'s valid elements: drop the moved ones from it too.
-  if (n > 0) inbox.entries = validEntries(inbox.raw);
-  return n;
+  return archiveReadHead(ctx, team, agent, inbox, ARCHIVE_MIN_HEAD_BYTES);
 }
 
-/** Appends the read head of `raw` to the archive and removes it from `raw` (if ≥ `minBytes`). */
-export async function archiveReadHead(ctx: FsContext, team: string, agent: string, raw: unknown[], lock: HeldLock, minBytes: number): Promise<number> {
-  let count = 0;
+/**
+ * Appends the read head of the inbox (its leading elements that are valid, read entries) to the
+ * archive and removes it from `raw` and `entries` — if its JSON text is at least `minBytes` long.
+ * @returns how many entries moved
+ */
+async function archiveReadHead(ctx: FsContext, team: string, agent: string, inbox: OpenInbox, minBytes: number): Promise<number> {
+  // `entries` are `raw`'s valid elements, the same objects in the same order: the head is a prefix of both.
+  const lines: string[] = [];
   let headBytes = 0;
-  for (const e of raw) {
-    if (!InboxEntrySchema.safeParse(e).success || (e as InboxEntry).read !== true) break;
-    count++;
-    headBytes += JSON.stringify(e).length;
+  for (const [i, e] of inbox.raw.entries()) {
+    if (e !== inbox.entries[i] || (e as InboxEntry).read !== true) break;
+    const line = JSON.stringify(e);
+    lines.push(line);
+    headBytes += line.length;
   }
-  if (count === 0 || headBytes < minBytes) return 0;
-  await appendToArchive(ctx, team, agent, raw.slice(0, count), lock);
-  raw.splice(0, count);
-  return count;
+  if (lines.length === 0 || headBytes < minBytes) return 0;
+  await appendToArchive(ctx, team, agent, lines, inbox.lock);
+  inbox.raw.splice(0, lines.length);
+  inbox.entries.splice(0, lines.length);
+  return lines.length;
 }
 
 /**
