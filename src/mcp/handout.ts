@@ -11,6 +11,7 @@
  */
 import { entryKey } from '../domain/entries.js';
 import { isMailroomError } from '../errors.js';
+import { autoArchiveAllowed } from '../core/messages/inbox-archive.js';
 import type { Lease } from '../store/team-store.js';
 import type { Stores } from '../store/selection.js';
 import { testFreeze } from '../test-freeze.js';
@@ -65,6 +66,8 @@ export class HandOut {
   private unreleased: string[] = [];
   /** The releases of given-back leases, in order (./handout.ts `releaseGivenBack`). */
   private releasing: Promise<void> = Promise.resolve();
+  /** Whether an acknowledgement may move a large inbox's read head to the archive (asked once, at the first). */
+  private archiveRead: Promise<boolean> | undefined;
 
   constructor(private readonly owner: HandOutOwner) {}
 
@@ -121,12 +124,30 @@ export class HandOut {
       if (keys.length === 0) continue;
       const all = keys.length === held.keys.length;
       const token = this.owner.readerToken();
-      const { value } = await this.fenced(store.team.acknowledge(team, me, held.id, all ? { claim: token } : { claim: token, keys }));
+      const archiveRead = await this.mayArchive();
+      const { value } = await this.fenced(store.team.acknowledge(team, me, held.id, all ? { claim: token, archiveRead } : { claim: token, keys, archiveRead }));
       count += value;
       held.keys = held.keys.filter((k) => !keys.includes(k));
       if (held.keys.length === 0) this.pending = this.pending.filter((l) => l !== held);
     }
     return count;
+  }
+
+  /**
+   * Whether this member's acknowledgements may archive (core/messages/inbox-archive.ts
+   * `autoArchiveAllowed`: not when Claude Code's in-process teammate reads the same inbox by index).
+   * Asked once per server; a config that cannot be read means no, this time (asked again next time).
+   */
+  private mayArchive(): Promise<boolean> {
+    const { store, team, me } = this.owner;
+    this.archiveRead ??= store.team.readConfig(team).then(
+      (c) => autoArchiveAllowed(c, me),
+      () => {
+        this.archiveRead = undefined;
+        return false;
+      },
+    );
+    return this.archiveRead;
   }
 
   /**

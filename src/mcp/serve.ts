@@ -5,6 +5,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { startSweeper } from '../core/members/dead-members.js';
+import { startArchiver } from '../core/messages/inbox-archiver.js';
 import { leadName } from '../domain/roster.js';
 import { ReaderLease } from '../core/members/reader-claim.js';
 import type { Stores } from '../store/selection.js';
@@ -48,6 +49,8 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
   const session = new McpSession(options.store, options.team, member.name, log, reader);
   // Any live runtime takes back the tasks of teammates that died (docs/runtime.md "Dead members").
   const sweeper = startSweeper({ root: options.store, team: options.team, by: member.name, log, presence: reader });
+  // …and archives the team's large inboxes beside the sends (core/messages/inbox-archiver.ts).
+  const archiver = startArchiver({ root: options.store, team: options.team, log });
   const server = createMcpServer(session);
   const stdin = options.stdin ?? process.stdin;
   const transport = new StdioServerTransport(stdin as typeof process.stdin, (options.stdout ?? process.stdout) as typeof process.stdout);
@@ -57,6 +60,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
   giveBackCancelled(transport, session.handOut);
   await ended;
   sweeper.close();
+  archiver.close();
   await session.close();
   // A client that writes its requests and then closes stdin (a pipe) still gets every answer.
   await inFlight.drained(DRAIN_LIMIT_MS);

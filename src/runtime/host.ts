@@ -16,6 +16,7 @@ import { runTeammate, type TeammateExit, type TeammateOptions, type TeammateStat
 import { deadline } from './deadline.js';
 import { ReaderLease } from '../core/members/reader-claim.js';
 import { startSweeper, type Sweeper } from '../core/members/dead-members.js';
+import { startArchiver, type Archiver } from '../core/messages/inbox-archiver.js';
 
 /** Input of {@link InProcessHost.open}. */
 export interface HostOptions {
@@ -55,6 +56,8 @@ export class InProcessHost {
   private readonly entries = new Map<string, Entry>();
   /** Takes back the tasks of the team's dead teammates while the host is open (docs/runtime.md "Dead members"). */
   private readonly sweeper: Sweeper;
+  /** Archives the team's large inboxes beside the sends while the host is open (core/messages/inbox-archiver.ts). */
+  private readonly archiver: Archiver;
 
   private constructor(
     private readonly store: Stores,
@@ -62,6 +65,7 @@ export class InProcessHost {
     private readonly teamFeed: TeamFeed,
   ) {
     this.sweeper = startSweeper({ root: store, team: options.team });
+    this.archiver = startArchiver({ root: store, team: options.team });
   }
 
   /** Opens the host (starts watching the team). */
@@ -144,6 +148,7 @@ export class InProcessHost {
   /** Aborts every teammate still running, waits for them and stops watching. */
   async close(): Promise<void> {
     this.sweeper.close();
+    this.archiver.close();
     for (const e of this.entries.values()) e.controller.abort(new Error('host closed'));
     await Promise.allSettled([...this.entries.values()].map((e) => e.done));
     await this.teamFeed.close();

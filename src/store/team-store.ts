@@ -134,11 +134,6 @@ export interface AppendOptions extends OpContext {
    * `replayed: true`, also when both calls race. Keys are kept at least 24 h.
    */
   idempotencyKey?: string | undefined;
-  /**
-   * Recipients whose read history may be moved to the inbox archive by this append when the inbox
-   * has grown large (never for Claude Code 2.1.109 in-process teammates, which mark by index).
-   */
-  archiveRead?: readonly string[] | undefined;
 }
 
 /** Result of {@link TeamStore.appendMessages}. */
@@ -211,6 +206,39 @@ export interface AcknowledgeOptions extends OpContext {
   keys?: readonly string[] | undefined;
   /** Fence, as {@link TakeOptions.claim}: refused with READER_FENCED (nothing marked) unless this token holds the member's claim. */
   claim?: string | undefined;
+  /** {@link ArchiveOnRead.archiveRead}. */
+  archiveRead?: boolean | undefined;
+}
+
+/**
+ * A reader's leave to archive (docs/format.md "Inbox archive"; issue 24 item 4: archiving happens
+ * beside sends, never inside one). A send never moves anything to the archive; a reader that marks
+ * entries read may, in the same step, once the inbox has grown past the store's trigger.
+ */
+export interface ArchiveOnRead {
+  /**
+   * When the inbox has grown past the store's trigger, move its read head (the read entries before
+   * the first unread one, those this step marked included) to the archive in the same step as the
+   * marking. Files store: the live file over 64 KiB of text and a read head of at least 16 KiB
+   * (`ARCHIVE_TRIGGER_BYTES`, `ARCHIVE_MIN_HEAD_BYTES`). The Redis store has no trigger (an append
+   * there costs the same whatever the history) and moves nothing. Only a reader that knows no
+   * Claude Code 2.1.109 in-process teammate reads this inbox may pass it (that reader marks entries
+   * by array index: core/messages/inbox-archive.ts `autoArchiveAllowed`).
+   */
+  archiveRead?: boolean | undefined;
+}
+
+/** Options of {@link TeamStore.markRead}. */
+export interface MarkReadOptions extends OpContext, ArchiveOnRead {}
+
+/** Options of {@link TeamStore.archiveInbox}. */
+export interface ArchiveOptions extends OpContext {
+  /**
+   * Only when the inbox has grown past the store's trigger (files store: as {@link ArchiveOnRead};
+   * a smaller inbox is only looked at — a `stat`, no lock, nothing written). The Redis store has no
+   * trigger and moves nothing. Without it, the read head moves whatever its size.
+   */
+  pastTrigger?: boolean | undefined;
 }
 
 /** Entries handed out to one reader, exactly once, until acknowledged, released or expired. */
@@ -535,9 +563,14 @@ export interface TeamStore {
   /** Puts a lease's entries back to unread at once (the model call that carried them failed). Events: `delivery` released per entry still unread. @returns how many */
   release(team: string, member: string, leaseId: string, ctx?: OpContext): Promise<Transition<number>>;
   /** Marks entries read by identity (`entryKey`): shown to a person. @returns how many changed */
-  markRead(team: string, member: string, keys: readonly string[], ctx?: OpContext): Promise<Transition<number>>;
-  /** Moves the read head of an inbox to its archive now. @returns how many entries moved */
-  archiveInbox(team: string, member: string, ctx?: OpContext): Promise<Transition<number>>;
+  markRead(team: string, member: string, keys: readonly string[], options?: MarkReadOptions): Promise<Transition<number>>;
+  /**
+   * Moves the read head of an inbox (the read entries before the first unread one) to its archive
+   * now, under the inbox's lock: the archive is written (files: fsynced) before the entries leave
+   * the inbox, so a crash in between repeats an entry, never loses one. Unread entries never move.
+   * @returns how many entries moved
+   */
+  archiveInbox(team: string, member: string, options?: ArchiveOptions): Promise<Transition<number>>;
   /** Moves a whole inbox aside (e.g. one of a non-member). @returns where it went, for humans, or undefined when absent */
   setInboxAside(team: string, name: string, ctx?: OpContext): Promise<Transition<string | undefined>>;
 

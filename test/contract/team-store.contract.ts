@@ -483,6 +483,25 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         expect(history.setAside).toEqual([]);
       });
 
+      it('never archives in a send; a reader\'s leave and the archiver move only read entries and lose none (issue 24 item 4)', async () => {
+        await withTeam('alice');
+        const pad = 'x'.repeat(300);
+        const sent = await store.appendMessages(T, Array.from({ length: 300 }, (_, i) => ({ to: 'alice', entry: entry('team-lead', `h${i} ${pad}`) })));
+        await store.markRead(T, 'alice', sent.value.messages.map((m) => m.entry.msg_id!));
+        await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'one more') }]);
+        expect((await store.readInboxHistory(T, 'alice')).archived).toEqual([]);
+        expect(await store.readInbox(T, 'alice')).toHaveLength(301);
+        const lease = await store.takeUnread(T, 'alice', { reader: 'r1' });
+        await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'unread tail') }]);
+        expect((await store.acknowledge(T, 'alice', lease.value.id, { archiveRead: true })).value).toBe(1);
+        await store.archiveInbox(T, 'alice', { pastTrigger: true });
+        const live = await store.readInbox(T, 'alice');
+        const archived = (await store.readInboxHistory(T, 'alice')).archived;
+        expect(archived.filter((e) => e.read !== true)).toEqual([]);
+        expect(live.filter((e) => e.read !== true).map((e) => e.text)).toEqual(['unread tail']);
+        expect([...archived, ...live].map((e) => e.text).sort()).toEqual([...sent.value.messages.map((m) => m.entry.text), 'one more', 'unread tail'].sort());
+      });
+
       it('lists the inbox of a departed member as a non-member one, and sets it aside', async () => {
         await withTeam('alice');
         await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'left behind') }]);

@@ -17,6 +17,7 @@ interface InboxArgs extends GlobalArgs {
   raw?: boolean;
   all?: boolean;
   status?: boolean;
+  archive?: boolean;
 }
 
 /** `inbox`'s line (src/cli/command-line.ts): its yargs builder and the direct reader both declare from it. */
@@ -29,6 +30,7 @@ export const INBOX_LINE: CommandLine = {
     'mark-read': { type: 'boolean', describe: 'Mark the listed messages read' },
     raw: { type: 'boolean', describe: 'Show the stored text instead of rendering structured messages' },
     status: { type: 'boolean', describe: "Show each message's delivery state: queued, delivered, read, replied" },
+    archive: { type: 'boolean', describe: "Move the read messages at the head of the inbox to its archive now, whatever its size, instead of listing (mailroom's runtimes do it on their own once an inbox passes 64 KiB; not for a Claude Code in-process teammate while its lead runs: it marks messages by position)" },
     all: { type: 'boolean', describe: 'Also list the history: entries moved to the archive (<root>/mailroom/archive), quarantined entries (in a corrupt copy set aside by doctor --fix) and entries their reader removed (from the journal)' },
   },
 };
@@ -40,6 +42,7 @@ export const inboxCommand: CommandModule<GlobalArgs, InboxArgs> = {
   builder: (y) =>
     declareLine(y, INBOX_LINE)
       .example('$0 inbox bob --status', "Which of bob's messages were delivered, read, replied to")
+      .example('$0 inbox --archive', "Move the lead's read history out of its inbox file now")
       .example('$0 inbox --all', "List the lead's whole history, archived messages first")
       .example('$0 inbox --unread --mark-read', "Read the lead's new messages")
       .example('$0 inbox researcher --raw', "Show researcher's inbox as stored")
@@ -50,6 +53,12 @@ export const inboxCommand: CommandModule<GlobalArgs, InboxArgs> = {
     }
     const { readInbox } = await import('../../core/messages/inbox-read.js');
     const target = await sweptTeamTarget(a);
+    if (a.archive) {
+      const { archiveInbox } = await import('../../core/messages/inbox-archive.js');
+      const archived = await archiveInbox({ ...target, agent: a.agent ?? a.as });
+      emit(a.json, { archived }, () => [`Moved ${archived} read message(s) to the archive (mailroom inbox --all lists them).`]);
+      return;
+    }
     const view = await readInbox({ ...target, agent: a.agent ?? a.as, unread: a.unread, markRead: a['mark-read'], includeArchived: a.all });
     if (a.status) {
       const { deliveryTimes, statusOf } = await import('../../core/messages/delivery-status.js');

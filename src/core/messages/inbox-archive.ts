@@ -1,5 +1,8 @@
 /**
- * When an inbox's read history may be moved to its archive (docs/format.md "Inbox archive").
+ * When an inbox's read history may be moved to its archive (docs/format.md "Inbox archive"). A send
+ * never archives (issue 24 item 4); mailroom's readers do, in the step that marks entries read
+ * (`ArchiveOnRead` in src/store/team-store.ts), and so does the archiver beside the sends
+ * (./inbox-archiver.ts) for inboxes Claude Code reads.
  *
  * Archiving removes read entries from the head of the live array, so every later entry's index
  * shifts. Readers that match entries by content are unaffected: Claude Code's leads and pane
@@ -15,9 +18,10 @@ import { hasInProcessShape } from '../../protocol/backend.js';
 import { opOf, teamOf, type TeamOptions } from '../context.js';
 
 /**
- * True when a send to `agent` may archive its read history automatically: the agent is the lead,
- * or a member without Claude Code's in-process shape (`hasInProcessShape`: a pane teammate, or a
- * member mailroom runs, recorded with no pane and no backend type).
+ * True when `agent`'s read history may be archived without an explicit request (by a mailroom
+ * reader's acknowledgement or the archiver): the agent is the lead, or a member without Claude
+ * Code's in-process shape (`hasInProcessShape`: a pane teammate, or a member mailroom runs,
+ * recorded with no pane and no backend type).
  */
 export function autoArchiveAllowed(config: TeamConfig, agent: string): boolean {
   const member = findMember(config, agent);

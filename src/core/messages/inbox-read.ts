@@ -8,6 +8,7 @@ import type { InboxEntry } from '../../protocol/inbox.js';
 import { parseMessageText, type ParsedText } from '../../protocol/structured.js';
 import { opOf, teamOf, type TeamOptions } from '../context.js';
 import { ListingGuard, type VerificationFields } from './inbox-verify.js';
+import { autoArchiveAllowed } from './inbox-archive.js';
 
 export { entryKey };
 
@@ -64,7 +65,8 @@ export interface InboxView {
  * or by from+timestamp+text); the result then shows the entries as stored now (`read: true`), the
  * ones this call marked flagged `newlyRead`. In a team signed on this machine each message carries
  * `verified` (and `check`/`reason` when it failed: ./inbox-verify.ts); what a `markRead` consumed
- * goes into the reader's replay memory.
+ * goes into the reader's replay memory. Marking a large inbox also moves its read head to the
+ * archive in the same step, unless a Claude Code in-process teammate reads it ({@link autoArchiveAllowed}).
  * @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND, FILE_CORRUPT, KEY_PERMISSIONS
  */
 export async function readInbox(options: ReadInboxOptions): Promise<InboxView> {
@@ -87,7 +89,7 @@ export async function readInbox(options: ReadInboxOptions): Promise<InboxView> {
   const guard = await ListingGuard.of(options, agent);
   await guard?.judge(messages);
   if (options.markRead && messages.some((m) => m.entry.read !== true)) {
-    await markRead({ ...options, agent, entries: messages.map((m) => m.entry) });
+    await markRead({ ...options, agent, entries: messages.map((m) => m.entry), archiveRead: autoArchiveAllowed(config, agent) });
     await guard?.remember(messages.filter((m) => m.entry.read !== true && m.verified === true).map((m) => m.entry));
     for (const m of messages) if (m.entry.read !== true) Object.assign(m, { entry: { ...m.entry, read: true }, newlyRead: true });
   }
@@ -99,6 +101,11 @@ export interface MarkReadOptions extends TeamOptions {
   agent: string;
   /** The entries to mark, as previously read. */
   entries: readonly InboxEntry[];
+  /**
+   * Move the inbox's read head to its archive in the same step when the inbox has grown large
+   * (`ArchiveOnRead` in src/store/team-store.ts). Set it only when {@link autoArchiveAllowed} says so.
+   */
+  archiveRead?: boolean;
 }
 
 /**
@@ -107,7 +114,7 @@ export interface MarkReadOptions extends TeamOptions {
  * @returns how many entries changed from unread to read.
  */
 export async function markRead(options: MarkReadOptions): Promise<number> {
-  return (await teamOf(options).markRead(options.team, options.agent, options.entries.map(entryKey), opOf(options))).value;
+  return (await teamOf(options).markRead(options.team, options.agent, options.entries.map(entryKey), { ...opOf(options), archiveRead: options.archiveRead })).value;
 }
 
 /** An entry of an inbox's read history: where it is known from. */

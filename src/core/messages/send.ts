@@ -14,7 +14,6 @@ import { permissionRequestId, planApprovalRequestId, sandboxRequestId, shutdownR
 import { leadName, requireMember } from '../../domain/roster.js';
 import type { TeamStore } from '../../store/team-store.js';
 import { isoTime, nowOf, opOf, teamOf, type TeamOptions } from '../context.js';
-import { autoArchiveAllowed } from './inbox-archive.js';
 import { signOutgoing } from '../trust/message-signing.js';
 import { messageActions, requirePermitted } from '../teams/policy.js';
 import { configAndSettingsOf, type KnownConfig } from '../teams/known-config.js';
@@ -79,8 +78,8 @@ async function deliver(store: TeamStore, team: { config: TeamConfig; settings: T
   await requirePermitted(options, from, recipients.flatMap((to) => messageActions(options.text, to)), config, settings);
   // In a signed team every entry carries its sender's signature (core/trust/message-signing.ts).
   const messages = await signOutgoing(options, { config, settings }, from, recipients.map((to) => ({ to, entry: buildEntry(options, from, sender.color) })));
-  const archiveRead = recipients.filter((to) => autoArchiveAllowed(config, to));
-  const { value } = await store.appendMessages(options.team, messages, { ...opOf(options, from), archiveRead, idempotencyKey: options.idempotencyKey });
+  // A send never archives (issue 24 item 4): readers and the archiver move read history beside sends (./inbox-archiver.ts).
+  const { value } = await store.appendMessages(options.team, messages, { ...opOf(options, from), idempotencyKey: options.idempotencyKey });
   return value.messages.map((m) => (value.replayed ? { to: m.to, entry: m.entry, replayed: true as const } : { to: m.to, entry: m.entry }));
 }
 

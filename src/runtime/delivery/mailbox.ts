@@ -117,7 +117,8 @@ export class Mailbox {
   async acknowledge(delivery: Delivery): Promise<void> {
     this.failures = 0;
     if (delivery.lease === '') return;
-    await this.stores.team.acknowledge(this.team, this.agent, delivery.lease);
+    // The runtime is this inbox's only reader and matches by msg_id: a large inbox's read head may move in the same step.
+    await this.stores.team.acknowledge(this.team, this.agent, delivery.lease, { archiveRead: true });
     for (const e of delivery.entries) this.inFlight.delete(entryKey(e));
     if (this.readSeen + delivery.entries.length >= ARCHIVE_AFTER_READ) {
       await this.stores.team.archiveInbox(this.team, this.agent);

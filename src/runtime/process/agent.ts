@@ -13,6 +13,7 @@ import type { StoreRef } from '../../core/context.js';
 import { requireMember } from '../../domain/roster.js';
 import { describeReap, reapOrphanCommands } from '../../core/processes/orphan-commands.js';
 import { startSweeper, type Sweeper } from '../../core/members/dead-members.js';
+import { startArchiver, type Archiver } from '../../core/messages/inbox-archiver.js';
 import { ReaderLease } from '../../core/members/reader-claim.js';
 import type { Stores } from '../../store/selection.js';
 import { createModel } from '../models/index.js';
@@ -50,6 +51,7 @@ export async function runAgentProcess(options: AgentProcessOptions): Promise<Tea
   await claimTeammate(store, options.team, options.name, await ownAgentRecord(store, options.team, options.name, options.model));
   let reader: ReaderLease | undefined;
   let sweeper: Sweeper | undefined;
+  let archiver: Archiver | undefined;
   try {
     const spec = options.model ?? member.model;
     const model = await createModel(spec, store.host).catch((err: unknown) => {
@@ -62,12 +64,15 @@ export async function runAgentProcess(options: AgentProcessOptions): Promise<Tea
     // Any live runtime takes back the tasks of teammates that died (docs/runtime.md "Dead members").
     const lease = reader;
     sweeper = startSweeper({ root: store, team: options.team, by: options.name, log, presence: lease });
+    // …and archives the team's large inboxes beside the sends (core/messages/inbox-archiver.ts).
+    archiver = startArchiver({ root: store, team: options.team, log });
     for (const reaped of await reapOrphanCommands(store, options.team)) log(describeReap(reaped));
     const exit = await runTeammate({ root: store, team: options.team, name: options.name, model, signal: options.signal, pollMs: options.pollMs, log, reader, transcript: model.id !== 'worker', ...(options.idleNotifications ? { idleNotifications: options.idleNotifications } : {}) });
     log(`stopped: ${exit.reason}`);
     return exit;
   } finally {
     sweeper?.close();
+    archiver?.close();
     await reader?.release();
     await forgetOwnRecord(options, store);
   }

@@ -70,7 +70,8 @@ export class LeadInbox {
       const reason = unjudged ?? why.get(entry);
       this.onMessage(reason === undefined ? entry : { ...entry, text: `[withheld: ${reason}]` }, this.lead);
     }
-    await team.acknowledge(this.team, this.lead, value.id); // after showing them: a crash in between shows them again
+    // After showing them: a crash in between shows them again. mailroom reads this lead's inbox, so a large one's read head may move in the same step.
+    await team.acknowledge(this.team, this.lead, value.id, { archiveRead: true });
     if (unjudged === undefined) await guard.remember(value.entries.filter((e) => !why.has(e))).catch(() => undefined);
   }
 }

@@ -27,7 +27,7 @@ import { stampOf, type FsContext } from './context.js';
 import { readMessageKey, recordMessageKey } from './idempotency.js';
 import { ensureInbox } from './inbox-create.js';
 import { appendThroughSpool, clearSpool, combiningEnabled, writeReceipt, type SpooledBatch } from './inbox-spool.js';
-import { archiveReadHead, ARCHIVE_MIN_HEAD_BYTES, ARCHIVE_TRIGGER_BYTES, readRaw, validEntries, writeInboxArray } from './inboxes.js';
+import { readRaw, validEntries, writeInboxArray } from './inboxes.js';
 import { journal } from './journal.js';
 import { readConfig } from './teams.js';
 
@@ -55,7 +55,7 @@ export async function appendMessages(ctx: FsContext, team: string, messages: rea
   const s = stampOf(team, options);
   for (const [to, items] of byRecipient(messages)) {
     const entries = items.map(({ index, entry }) => (key === undefined ? entry : { ...entry, msg_id: idempotentMsgId(team, to, `${key}\u0000${index}`) }));
-    const part = await appendToInbox(ctx, team, to, { at: s.at, actor: s.actor, entries }, { archive: options.archiveRead?.includes(to) === true, direct: key !== undefined });
+    const part = await appendToInbox(ctx, team, to, { at: s.at, actor: s.actor, entries }, { direct: key !== undefined });
     part.stored.forEach((entry, i) => (stored[items[i]!.index] = { to, entry }));
     fresh += part.fresh.filter(Boolean).length;
     events.push(...part.events);
@@ -111,11 +111,11 @@ type Part = z.infer<typeof PartSchema>;
  * holder appending spooled batches cannot tell a racing twin's batch, found in the inbox already,
  * from one a dead holder left behind, and leaves no receipt for the latter).
  */
-async function appendToInbox(ctx: FsContext, team: string, to: string, batch: Batch, how: { archive: boolean; direct: boolean }): Promise<Part> {
+async function appendToInbox(ctx: FsContext, team: string, to: string, batch: Batch, how: { direct: boolean }): Promise<Part> {
   const path = ctx.layout.inboxPath(team, to);
   await ensureInbox(path);
   const lockDir = lockDirFor(path);
-  const underLock = (lock: HeldLock, spooled: SpooledBatch[], own: string | undefined) => appendBatches(ctx, team, to, lock, spooled, own, batch, how.archive);
+  const underLock = (lock: HeldLock, spooled: SpooledBatch[], own: string | undefined) => appendBatches(ctx, team, to, lock, spooled, own, batch);
   if (how.direct || !combiningEnabled()) return withLock(path, lockDir, ctx.lock, async (lock) => (await underLock(lock, [], undefined))!);
   const outcome = await appendThroughSpool(path, lockDir, ctx.lock, { v: 1, ...batch }, underLock);
   if (outcome.by === 'self') return outcome.value;
@@ -130,9 +130,9 @@ async function appendToInbox(ctx: FsContext, team: string, to: string, batch: Ba
  * their events, leaves the other spoolers their receipts and clears the spool.
  * @returns this caller's part, or undefined when its spooled batch was gone (appended by another holder)
  */
-async function appendBatches(ctx: FsContext, team: string, to: string, lock: HeldLock, spooled: SpooledBatch[], own: string | undefined, batch: Batch, archive: boolean): Promise<Part | undefined> {
+async function appendBatches(ctx: FsContext, team: string, to: string, lock: HeldLock, spooled: SpooledBatch[], own: string | undefined, batch: Batch): Promise<Part | undefined> {
   const path = ctx.layout.inboxPath(team, to);
-  const { raw, chars, text } = (await readRaw(path)) ?? { raw: [] as unknown[], chars: 0, text: undefined };
+  const { raw, text } = (await readRaw(path)) ?? { raw: [] as unknown[], text: undefined };
   const existing = validEntries(raw);
   const ids = new Map(existing.flatMap((e) => (e.msg_id === undefined ? [] : [[e.msg_id, e] as const])));
   const queue: Array<{ batch: Batch; from?: SpooledBatch }> = spooled.flatMap((b) => {
@@ -148,10 +148,8 @@ async function appendBatches(ctx: FsContext, team: string, to: string, lock: Hel
     added += part.fresh.filter(Boolean).length;
     parts.push(part);
   }
-  if (added > 0) {
-    if (archive && chars > ARCHIVE_TRIGGER_BYTES) await archiveReadHead(ctx, team, to, raw, lock, ARCHIVE_MIN_HEAD_BYTES);
-    await writeInboxArray(path, raw, lock, text);
-  }
+  // Never archives (issue 24 item 4): readers and the archiver move read history, beside sends (inboxes.ts).
+  if (added > 0) await writeInboxArray(path, raw, lock, text);
   await journal(ctx, team, parts.flatMap((p) => p.events));
   let mine: Part | undefined;
   for (const [i, q] of queue.entries()) {

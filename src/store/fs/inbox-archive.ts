@@ -23,9 +23,9 @@ export interface ArchiveRead {
   badLines: number;
 }
 
-/** Appends raw entries to the agent's archive, under the inbox's `lock` (checked first). */
-export async function appendToArchive(ctx: FsContext, team: string, agent: string, entries: readonly unknown[], lock: HeldLock): Promise<void> {
-  if (entries.length === 0) return;
+/** Appends entries, each as its JSON text (one line, no newline), to the agent's archive, under the inbox's `lock` (checked first). */
+export async function appendToArchive(ctx: FsContext, team: string, agent: string, lines: readonly string[], lock: HeldLock): Promise<void> {
+  if (lines.length === 0) return;
   const path = ctx.layout.inboxArchivePath(team, agent);
   await ensureDir(dirname(path));
   await lock.assertHeld(`archiving to ${path}`);
@@ -36,7 +36,7 @@ export async function appendToArchive(ctx: FsContext, team: string, agent: strin
     const last = Buffer.alloc(1);
     if (size > 0) await handle.read(last, 0, 1, size - 1);
     const lead = size > 0 && last.toString() !== '\n' ? '\n' : '';
-    await handle.appendFile(lead + entries.map((e) => `${JSON.stringify(e)}\n`).join(''), 'utf8');
+    await handle.appendFile(`${lead}${lines.join('\n')}\n`, 'utf8');
     await handle.sync();
   } catch (err) {
     throw fileWriteError(path, err, failed);

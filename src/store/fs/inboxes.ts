@@ -11,11 +11,13 @@
  * they are (the fault of the old `updateInbox(callback)`, which handed callers a filtered copy whose
  * pushes and splices were silently lost, cannot occur).
  *
- * Bounded growth (../shared/cases/03, docs/format.md "Inbox archive"): when the caller allows it
- * and the live file passes {@link ARCHIVE_TRIGGER_BYTES}, an append first moves the *read entries
- * at the head* of the array to the archive (inbox-archive.ts), under the same lock.
+ * Bounded growth (../shared/cases/03, docs/format.md "Inbox archive"): the *read entries at the
+ * head* of the array move to the archive (inbox-archive.ts) under the inbox lock — never in an
+ * append (issue 24 item 4: no send pays for archiving), but in the step of a reader that marks
+ * entries read and allows it ({@link archiveIfLarge}), and in {@link archiveInbox} (on request, or
+ * `pastTrigger` by the archiver beside the sends: core/messages/inbox-archiver.ts).
  */
-import { readFile, readdir, rename, rm } from 'node:fs/promises';
+import { readFile, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { isErrno } from '../../errors.js';
 import { entryKey, isEarlierShutdownRequest, isUnreadEntry } from '../../domain/entries.js';
@@ -27,7 +29,7 @@ import { corruptFile, readJsonFile, writeJsonFile } from './json-file.js';
 import type { HeldLock } from './lock.js';
 import type { LockedWriteOptions } from './locked-write.js';
 import { pathPart } from './names.js';
-import type { InboxHistory, InboxRef, OpContext, Transition } from '../team-store.js';
+import type { ArchiveOptions, InboxHistory, InboxRef, MarkReadOptions, OpContext, Transition } from '../team-store.js';
 import { exists, locked, stampOf, type FsContext } from './context.js';
 import { appendToArchive, readArchive } from './inbox-archive.js';
 import { journal } from './journal.js';
@@ -35,9 +37,9 @@ import { mergeInbox } from './recover-inbox.js';
 import { salvageInboxText } from './inbox-salvage.js';
 import { readConfigAt } from './teams.js';
 
-/** A send may archive once the live file is larger than this (bytes of JSON text). */
+/** A reader (or the archiver) moves the read head once the live file is larger than this (bytes of JSON text). */
 export const ARCHIVE_TRIGGER_BYTES = 64 * 1024;
-/** …and only if the read head would free at least this much (bytes), so archiving stays rare. */
+/** …and only if the read head would free at least this much (bytes of JSON text), so archiving stays rare. */
 export const ARCHIVE_MIN_HEAD_BYTES = ARCHIVE_TRIGGER_BYTES / 4;
 
 /** An inbox as read under its lock: the raw array (every element) and its valid entries (the same objects). */
@@ -129,42 +131,70 @@ export async function withInbox<T>(ctx: FsContext, team: string, agent: string, 
 }
 
 /**
- * Moves the read entries at the head of the inbox to its archive now, whatever the file's size.
- * @returns how many entries were moved (0: nothing written).
+ * Moves the read entries at the head of the inbox to its archive now, whatever the file's size —
+ * or, `pastTrigger`, only when the file is over {@link ARCHIVE_TRIGGER_BYTES} (looked at with a
+ * `stat` first: a smaller inbox is neither locked nor read) and the head frees at least
+ * {@link ARCHIVE_MIN_HEAD_BYTES}. @returns how many entries were moved (0: nothing written).
  */
-export async function archiveInbox(ctx: FsContext, team: string, agent: string): Promise<Transition<number>> {
+export async function archiveInbox(ctx: FsContext, team: string, agent: string, options: ArchiveOptions = {}): Promise<Transition<number>> {
+  if (options.pastTrigger && !(await fileOverTrigger(ctx.layout.inboxPath(team, agent)))) return { value: 0, events: [] };
   const moved = await withInbox(ctx, team, agent, async (inbox) => {
-    const n = await archiveReadHead(ctx, team, agent, inbox.raw, inbox.lock, 0);
+    const n = options.pastTrigger ? await archiveIfLarge(ctx, team, agent, inbox) : await archiveReadHead(ctx, team, agent, inbox, 0);
     return { result: n, write: n > 0 };
   });
   return { value: moved ?? 0, events: [] };
 }
 
-/** Appends the read head of `raw` to the archive and removes it from `raw` (if ≥ `minBytes`). */
-export async function archiveReadHead(ctx: FsContext, team: string, agent: string, raw: unknown[], lock: HeldLock, minBytes: number): Promise<number> {
-  let count = 0;
+async function fileOverTrigger(path: string): Promise<boolean> {
+  const size = await stat(path).then((s) => s.size, () => 0);
+  return size > ARCHIVE_TRIGGER_BYTES;
+}
+
+/**
+ * In a locked step that is about to write `inbox`: moves its read head to the archive when the file
+ * as read is over {@link ARCHIVE_TRIGGER_BYTES} and the head frees at least
+ * {@link ARCHIVE_MIN_HEAD_BYTES}. The caller writes the inbox afterwards (the archive is fsynced
+ * first). @returns how many entries moved out of `inbox.raw`
+ */
+export async function archiveIfLarge(ctx: FsContext, team: string, agent: string, inbox: OpenInbox): Promise<number> {
+  if (inbox.chars <= ARCHIVE_TRIGGER_BYTES) return 0;
+  return archiveReadHead(ctx, team, agent, inbox, ARCHIVE_MIN_HEAD_BYTES);
+}
+
+/**
+ * Appends the read head of the inbox (its leading elements that are valid, read entries) to the
+ * archive and removes it from `raw` and `entries` — if its JSON text is at least `minBytes` long.
+ * @returns how many entries moved
+ */
+async function archiveReadHead(ctx: FsContext, team: string, agent: string, inbox: OpenInbox, minBytes: number): Promise<number> {
+  // `entries` are `raw`'s valid elements, the same objects in the same order: the head is a prefix of both.
+  const lines: string[] = [];
   let headBytes = 0;
-  for (const e of raw) {
-    if (!InboxEntrySchema.safeParse(e).success || (e as InboxEntry).read !== true) break;
-    count++;
-    headBytes += JSON.stringify(e).length;
+  for (const [i, e] of inbox.raw.entries()) {
+    if (e !== inbox.entries[i] || (e as InboxEntry).read !== true) break;
+    const line = JSON.stringify(e);
+    lines.push(line);
+    headBytes += line.length;
   }
-  if (count === 0 || headBytes < minBytes) return 0;
-  await appendToArchive(ctx, team, agent, raw.slice(0, count), lock);
-  raw.splice(0, count);
-  return count;
+  if (lines.length === 0 || headBytes < minBytes) return 0;
+  await appendToArchive(ctx, team, agent, lines, inbox.lock);
+  inbox.raw.splice(0, lines.length);
+  inbox.entries.splice(0, lines.length);
+  return lines.length;
 }
 
 /**
  * Sets `read: true` on the unread entries whose {@link entryKey} is in `keys`, under the inbox
- * lock; journals a `delivery read` per entry. @returns how many changed
+ * lock; journals a `delivery read` per entry. With `archiveRead`, a marking step on a large inbox
+ * first moves its read head to the archive ({@link archiveIfLarge}). @returns how many changed
  */
-export async function markRead(ctx: FsContext, team: string, agent: string, keys: readonly string[], op?: OpContext): Promise<Transition<number>> {
+export async function markRead(ctx: FsContext, team: string, agent: string, keys: readonly string[], op: MarkReadOptions = {}): Promise<Transition<number>> {
   const wanted = new Set(keys);
   const events: TeamEventRecord[] = [];
   const changed = await withInbox(ctx, team, agent, async (inbox) => {
     const marked = markEntries(inbox.entries, wanted);
     if (marked.length > 0) {
+      if (op.archiveRead) await archiveIfLarge(ctx, team, agent, inbox);
       await saveInbox(ctx, team, agent, inbox);
       const s = stampOf(team, op);
       events.push(...marked.map((k) => deliveryEvent(s, agent, k, 'read')));

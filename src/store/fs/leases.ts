@@ -53,7 +53,7 @@ import { testFreeze } from '../../test-freeze.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
 import type { AcknowledgeOptions, Lease, OpContext, TakeOptions, Transition } from '../team-store.js';
 import { ensureDir, locked, nowOf, stampOf, type FsContext } from './context.js';
-import { markEntries, readInbox, saveInbox, withInbox, type OpenInbox } from './inboxes.js';
+import { archiveIfLarge, markEntries, readInbox, saveInbox, withInbox, type OpenInbox } from './inboxes.js';
 import { journal } from './journal.js';
 import { checkReaderFence } from './reader-fence.js';
 
@@ -219,7 +219,9 @@ async function takeAndMark(ctx: FsContext, team: string, agent: string, inbox: O
 
 /**
  * Marks a lease's entries read (all, or those in `keys`: the lease keeps the others) and ends the lease, under the inbox lock
- * and then the sidecar's (never the other way: takes hold only the sidecar's). @returns how many turned read
+ * and then the sidecar's (never the other way: takes hold only the sidecar's). With `archiveRead`,
+ * a large inbox's read head moves to the archive before the inbox is written (inboxes.ts
+ * `archiveIfLarge`). @returns how many turned read
  */
 export async function acknowledge(ctx: FsContext, team: string, agent: string, leaseId: string, options: AcknowledgeOptions = {}): Promise<Transition<number>> {
   const now = nowOf(options);
@@ -235,10 +237,14 @@ export async function acknowledge(ctx: FsContext, team: string, agent: string, l
       if (lease) {
         const keys = acknowledgedKeys(lease, leases, now, options.keys);
         const newly = markEntries(inbox.entries, new Set(keys));
-        if (newly.length > 0) await saveInbox(ctx, team, agent, inbox);
         // An entry its reader removed from the inbox meanwhile (Claude Code 2.1.332 deletes what it
         // delivered) is read, as readers count it (messageStatus): journalled read, never written back.
         const present = new Set(inbox.entries.map(entryKey));
+        if (newly.length > 0) {
+          // A reader that allows it moves the read head of a large inbox in this same step (issue 24 item 4).
+          if (options.archiveRead) await archiveIfLarge(ctx, team, agent, inbox);
+          await saveInbox(ctx, team, agent, inbox);
+        }
         const removed = keys.filter((k) => !present.has(k) && !marked.includes(k));
         marked.push(...keys.filter((k) => newly.includes(k) || removed.includes(k)));
         const counts = { ...handed };

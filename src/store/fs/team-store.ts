@@ -31,6 +31,8 @@ import type {
   Lease,
   MemberPatch,
   OpContext,
+  MarkReadOptions,
+  ArchiveOptions,
   AcknowledgeOptions,
   OutgoingMessage,
   PatchedTask,
@@ -193,11 +195,11 @@ export class FsTeamStore implements TeamStore {
   release(team: string, member: string, leaseId: string, ctx?: OpContext): Promise<Transition<number>> {
     return leases.release(this.ctx, team, member, leaseId, ctx);
   }
-  markRead(team: string, member: string, keys: readonly string[], ctx?: OpContext): Promise<Transition<number>> {
-    return inboxes.markRead(this.ctx, team, member, keys, ctx);
+  markRead(team: string, member: string, keys: readonly string[], options?: MarkReadOptions): Promise<Transition<number>> {
+    return inboxes.markRead(this.ctx, team, member, keys, options);
   }
-  archiveInbox(team: string, member: string): Promise<Transition<number>> {
-    return inboxes.archiveInbox(this.ctx, team, member);
+  archiveInbox(team: string, member: string, options?: ArchiveOptions): Promise<Transition<number>> {
+    return inboxes.archiveInbox(this.ctx, team, member, options);
   }
   setInboxAside(team: string, name: string): Promise<Transition<string | undefined>> {
     return inboxes.setInboxAside(this.ctx, team, name);

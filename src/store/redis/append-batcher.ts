@@ -91,7 +91,7 @@ export class AppendBatcher {
     }
     let combined: AppendedRows;
     try {
-      combined = await this.run(team, batch.flatMap((w) => w.messages), { actor: batch[0]!.options.actor, archiveRead: [...new Set(batch.flatMap((w) => w.options.archiveRead ?? []))] });
+      combined = await this.run(team, batch.flatMap((w) => w.messages), { actor: batch[0]!.options.actor });
     } catch (err) {
       // The connection failed (after its retry): the combined append may have gone through, so
       // each caller gets that error, as it would have alone. Any other failure is a refusal, of
