@@ -16,6 +16,8 @@ import { isErrno } from '../../errors.js';
 import type { InboxChanges, InboxMark } from '../team-store.js';
 import type { FsContext } from './context.js';
 import { readRaw, validEntries } from './inboxes.js';
+import { REREAD_PAUSES_MS } from './json-file.js';
+import { sleep } from './lock.js';
 
 /** A files inbox mark (the opaque {@link InboxMark} of this backend). */
 class FsInboxMark {
@@ -36,14 +38,19 @@ const SPACE = new Set([0x20, 0x0a, 0x0d, 0x09]);
 export async function readInboxChanges(ctx: FsContext, team: string, agent: string, since?: InboxMark): Promise<InboxChanges> {
   const path = ctx.layout.inboxPath(team, agent);
   const mark = since instanceof FsInboxMark && since.path === path ? since : undefined;
-  if (mark) {
+  for (let i = 0; mark && i <= REREAD_PAUSES_MS.length; i++) {
     const bytes = readIfRegular(path);
-    if (bytes?.equals(mark.bytes)) return { full: false, appended: [], read: [], mark };
-    const grown = bytes && appendedTail(mark, bytes);
-    if (grown) {
-      const end = arrayEnd(bytes);
-      if (end !== undefined) return { full: false, appended: validEntries(grown), read: [], mark: new FsInboxMark(path, bytes, end, mark.count + grown.length) as unknown as InboxMark };
-    }
+    if (!bytes) break;
+    if (bytes.equals(mark.bytes)) return { full: false, appended: [], read: [], mark };
+    const grown = appendedTail(mark, bytes);
+    const end = arrayEnd(bytes);
+    if (grown && end !== undefined) return { full: false, appended: validEntries(grown), read: [], mark: new FsInboxMark(path, bytes, end, mark.count + grown.length) as unknown as InboxMark };
+    // Caught mid-write (Claude Code 2.1.109 truncates, then writes; a watcher is woken by the
+    // truncation): what is there is the start of the marked file, or the marked file and part of a
+    // tail. Read again after the pauses a half-written file gets (readJsonFile); anything else is
+    // another change, read in full at once.
+    if (!mayBeMidAppend(mark, bytes) || i === REREAD_PAUSES_MS.length) break;
+    await sleep(REREAD_PAUSES_MS[i]!);
   }
   const read = await readRaw(path);
   const bytes = Buffer.from(read?.text ?? '[]', 'utf8');
@@ -86,6 +93,12 @@ function appendedTail(mark: FsInboxMark, bytes: Buffer): unknown[] | undefined {
     return undefined; // caught mid-write, or not an append: the full read handles it
   }
   return Array.isArray(parsed) && parsed.length > 0 ? parsed : undefined;
+}
+
+/** Whether `bytes` may be the marked file plus an append, caught half-written: a start of the marked text, or all of it up to its last element and more. */
+function mayBeMidAppend(mark: FsInboxMark, bytes: Buffer): boolean {
+  const n = Math.min(bytes.length, mark.end);
+  return bytes.compare(mark.bytes, 0, n, 0, n) === 0;
 }
 
 /** Offset just past the array's last element (or its `[`), the `]` being the last non-space byte; undefined when not so. */

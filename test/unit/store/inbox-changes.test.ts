@@ -73,15 +73,31 @@ describe('readInboxChanges on files, with Claude Code writing the inbox', () => 
     expect((await check(third)).full).toBe(true);
   });
 
-  it('does not take a half-written file for a delta: the full read waits for the write to land', async () => {
+  it('does not take a half-written file for a delta or for the inbox: it waits for the write to land', async () => {
     const first = await store.readInboxChanges!(T, 'alice');
+    const base = first.full ? first.entries : [];
     const whole = JSON.stringify([...(JSON.parse(await readFile(path, 'utf8')) as InboxEntry[]), { from: 'bob', text: 'late', timestamp: new Date().toISOString(), read: false }], null, 2);
     // Claude Code 2.1.109 truncates, then writes: caught with only part of the new tail written.
     await writeFile(path, whole.slice(0, whole.length - 20));
     const landing = new Promise((r) => setTimeout(r, 3)).then(() => writeFile(path, whole));
     const next = await store.readInboxChanges!(T, 'alice', first.mark);
     await landing;
-    expect(next.full).toBe(true);
-    expect(applyChanges([], next).map((e) => e.text)).toEqual(['a', 'b', 'c', 'late']);
+    expect(applyChanges(base, next).map((e) => e.text)).toEqual(['a', 'b', 'c', 'late']);
+  });
+
+  it('waits for a write caught right after the truncation, and reads the append as a delta', async () => {
+    const first = await store.readInboxChanges!(T, 'alice');
+    const whole = JSON.stringify([...(JSON.parse(await readFile(path, 'utf8')) as InboxEntry[]), { from: 'bob', text: 'after-truncate', timestamp: new Date().toISOString(), read: false }], null, 2);
+    await writeFile(path, '');
+    const landing = new Promise((r) => setTimeout(r, 2)).then(() => writeFile(path, whole));
+    const next = await store.readInboxChanges!(T, 'alice', first.mark);
+    await landing;
+    expect(next.full ? 'full' : next.appended.map((e) => e.text)).toEqual(['after-truncate']);
+  });
+
+  it('reads in full at once a shorter file that is not the start of the marked one (entries removed)', async () => {
+    const first = await store.readInboxChanges!(T, 'alice');
+    await claude((es) => void es.splice(1, 1), 'rename');
+    expect((await check(first)).full).toBe(true);
   });
 });
