@@ -344,6 +344,7 @@ class Engine implements Bridge {
     if (!remote && local) {
       remote = (await this.o.remote.createTeam(teamSeed(local, false), { actor: 'mailroom-bridge' })).value;
       this.state.members[local.members.find((m) => m.agentId === local!.leadAgentId)?.name ?? ''] = 'local';
+      this.whole = true;
     }
     if (!local && remote) {
       if (this.localSeen) {
@@ -352,6 +353,7 @@ class Engine implements Bridge {
       }
       local = (await this.o.local.createTeam(teamSeed(remote, true), { actor: 'mailroom-bridge' })).value;
       this.state.members[remote.members.find((m) => m.agentId === remote!.leadAgentId)?.name ?? ''] = 'remote';
+      this.whole = true;
     }
     this.localSeen = true;
     return { local: local!, remote: remote! };
@@ -368,9 +370,12 @@ class Engine implements Bridge {
 
   private async roster(configs: { local: TeamConfig; remote: TeamConfig }): Promise<void> {
     const claims = await this.o.remote.readClaims(this.team);
+    const before = JSON.stringify(this.state.members);
     const r = await syncRoster({ team: this.team, local: this.o.local, remote: this.o.remote, localConfig: configs.local, remoteConfig: configs.remote, claims, now: Date.now() }, this.state.members);
     this.state.members = r.members;
-    await this.save();
+    // Written whole only when the members changed (or a whole write is due): the presence tick runs
+    // this step every 5 s, and the whole state grows with the inboxes' history.
+    if (this.whole || JSON.stringify(r.members) !== before) await this.save();
     if (r.changed.length > 0) {
       this.o.onStatus?.({ kind: 'roster', changed: r.changed });
       const [local, remote] = await Promise.all([this.o.local.readConfig(this.team), this.o.remote.readConfig(this.team)]);
