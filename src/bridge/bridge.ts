@@ -63,6 +63,9 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
   return engine;
 }
 
+/** Inboxes synced at once in one step. */
+const INBOX_CONCURRENCY = 8;
+
 type Dirty = { all: boolean; roster: boolean; tasks: boolean; inboxes: Set<string> };
 
 class Engine implements Bridge {
@@ -231,43 +234,54 @@ class Engine implements Bridge {
     const members = new Set([...configs.local.members.map((m) => m.name)]);
     const remoteMembers = new Set(configs.remote.members.map((m) => m.name));
     if (work.all || work.roster) names.push(...this.deferred.splice(0));
+    const due: string[] = [];
     for (const member of new Set(names)) {
-      if (!members.has(member) || !remoteMembers.has(member)) {
-        // Not (yet) a member on both sides: synced after the next roster step adds it.
-        if (!this.deferred.includes(member)) this.deferred.push(member);
-        continue;
-      }
-      const exists = async (side: 'local' | 'remote') => (await (side === 'local' ? this.o.local : this.o.remote).listInboxes(this.team)).some((i) => i.name === member);
-      const store = (side: Side) => (side === 'local' ? this.o.local : this.o.remote);
-      const sides = {
-        team: this.team,
-        member,
-        local: this.o.local,
-        remote: this.o.remote,
-        exists,
-        read: (side: Side) => this.mirror.read(side, store(side), member),
-        wrote: (side: Side) => this.mirror.invalidate(side, member),
-        beforeWrite: () => this.flush(),
-      };
-      if (work.all) {
-        this.mirror.invalidate('local', member);
-        this.mirror.invalidate('remote', member);
-      }
-      let set = this.synced.get(member);
-      if (!set) this.synced.set(member, (set = new Set(this.state.synced[member] ?? [])));
-      const r = await syncInbox(sides, set);
-      if (r.add.length + r.drop.length > 0) {
-        // Saved only when the set changed: a step that copied nothing and dropped nothing (most
-        // often the echo of this bridge's own write) has nothing new to remember.
-        for (const id of r.add) set.add(id);
-        for (const id of r.drop) set.delete(id);
-        this.changes.push({ member, add: r.add, drop: r.drop });
-      }
-      // Saved while the next step reads; that step's first write waits for it (beforeWrite).
-      if (this.changes.length > 0 || this.whole) this.saveSoon();
-      const { toRemote, toLocal, readRemote, readLocal } = r;
-      if (toLocal + toRemote + readLocal + readRemote > 0) this.o.onStatus?.({ kind: 'synced', member, toRemote, toLocal, readRemote, readLocal });
+      if (members.has(member) && remoteMembers.has(member)) due.push(member);
+      // Not (yet) a member on both sides: synced after the next roster step adds it.
+      else if (!this.deferred.includes(member)) this.deferred.push(member);
     }
+    // Inboxes are independent: each is synced beside the others, so one inbox's fsynced write into
+    // a Claude Code file does not hold up another's copy to Redis (at most INBOX_CONCURRENCY at once).
+    const failures: unknown[] = [];
+    for (let i = 0; i < due.length; i += INBOX_CONCURRENCY) {
+      const settled = await Promise.allSettled(due.slice(i, i + INBOX_CONCURRENCY).map((member) => this.syncMember(work, member)));
+      for (const r of settled) if (r.status === 'rejected') failures.push(r.reason);
+    }
+    if (failures.length > 0) throw failures.find(isUnavailable) ?? failures[0];
+  }
+
+  /** Syncs one inbox (messages and read flags) and starts saving what changed in its synced set. */
+  private async syncMember(work: Dirty, member: string): Promise<void> {
+    const exists = async (side: 'local' | 'remote') => (await (side === 'local' ? this.o.local : this.o.remote).listInboxes(this.team)).some((i) => i.name === member);
+    const store = (side: Side) => (side === 'local' ? this.o.local : this.o.remote);
+    const sides = {
+      team: this.team,
+      member,
+      local: this.o.local,
+      remote: this.o.remote,
+      exists,
+      read: (side: Side) => this.mirror.read(side, store(side), member),
+      wrote: (side: Side) => this.mirror.invalidate(side, member),
+      beforeWrite: () => this.flush(),
+    };
+    if (work.all) {
+      this.mirror.invalidate('local', member);
+      this.mirror.invalidate('remote', member);
+    }
+    let set = this.synced.get(member);
+    if (!set) this.synced.set(member, (set = new Set(this.state.synced[member] ?? [])));
+    const r = await syncInbox(sides, set);
+    if (r.add.length + r.drop.length > 0) {
+      // Saved only when the set changed: a step that copied nothing and dropped nothing (most
+      // often the echo of this bridge's own write) has nothing new to remember.
+      for (const id of r.add) set.add(id);
+      for (const id of r.drop) set.delete(id);
+      this.changes.push({ member, add: r.add, drop: r.drop });
+    }
+    // Saved while the next step reads; that step's first write waits for it (beforeWrite).
+    if (this.changes.length > 0 || this.whole) this.saveSoon();
+    const { toRemote, toLocal, readRemote, readLocal } = r;
+    if (toLocal + toRemote + readLocal + readRemote > 0) this.o.onStatus?.({ kind: 'synced', member, toRemote, toLocal, readRemote, readLocal });
   }
 
   /** Saves the whole state (the bridge's cursor, docs/bridge.md "Restart") and waits for it. */
