@@ -14,11 +14,10 @@ import type { TeamConfig } from '../protocol/config.js';
 import type { HostStore } from '../store/host-store.js';
 import type { StoreHint, TeamStore, WatchHandle } from '../store/team-store.js';
 import { syncRoster, teamSeed } from './members.js';
-import { SharedIds } from './identity.js';
-import { InboxCache, type Side } from './inbox-cache.js';
+import { InboxMirror, type Side } from './inbox-mirror.js';
 import { syncInbox } from './messages.js';
 import { syncTasks } from './tasks.js';
-import { loadState, stateText, type BridgeState } from './state.js';
+import { loadState, logLine, stateText, type BridgeState, type SyncedChange } from './state.js';
 
 /** What the bridge reports as it runs (one line each in the CLI). */
 export type BridgeStatus =
@@ -64,6 +63,9 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
   return engine;
 }
 
+/** Inboxes synced at once in one step. */
+const INBOX_CONCURRENCY = 8;
+
 type Dirty = { all: boolean; roster: boolean; tasks: boolean; inboxes: Set<string> };
 
 class Engine implements Bridge {
@@ -77,12 +79,20 @@ class Engine implements Bridge {
   private offline = false;
   private localSeen = false;
   private readonly deferred: string[] = [];
-  private readonly cache = new InboxCache();
-  private readonly ids: SharedIds;
+  /** Both copies of every inbox, kept between steps and brought up to date by their changes. */
+  private readonly mirror: InboxMirror;
   /** Each inbox's synced set as a set (the state holds it as an array), kept between steps. */
-  private readonly synced = new Map<string, ReadonlySet<string>>();
-  /** The state changed since it was last saved (a failed save is retried by the next step). */
-  private unsaved = false;
+  private readonly synced = new Map<string, Set<string>>();
+  /** Synced-set changes not yet saved: the next save appends them to the state's log. */
+  private changes: SyncedChange[] = [];
+  /**
+   * The next save writes the state whole: the members or tasks changed, a save failed (what it
+   * held is saved again with everything), or the log has grown past the state's size.
+   */
+  private whole = true;
+  /** Bytes of the state last written whole, and of the log lines appended since. */
+  private wholeBytes = 0;
+  private logBytes = 0;
   /** The save in flight, if any: every later write to either store waits for it ({@link flush}). */
   private saving: Promise<void> | undefined;
   /** Both configs as last read (re-read on a roster hint, a full step, or after a failure). */
@@ -95,14 +105,14 @@ class Engine implements Bridge {
     private state: BridgeState,
   ) {
     this.team = o.team;
-    this.ids = new SharedIds(o.team);
+    this.mirror = new InboxMirror(o.team);
   }
 
   async start(): Promise<void> {
     this.watches.push(await this.o.local.watch(this.team, (h) => this.onHint(h, 'local')));
     await this.watchRemote().catch(() => undefined);
     this.timer = setInterval(() => {
-      this.cache.clear();
+      this.mirror.staleAll();
       this.mark({ roster: true });
     }, this.o.presenceMs ?? 5_000);
     this.timer.unref();
@@ -117,7 +127,7 @@ class Engine implements Bridge {
 
   private onHint(hint: StoreHint, side: Side): void {
     if (hint.kind === 'inbox') {
-      this.cache.invalidate(side, hint.member);
+      this.mirror.invalidate(side, hint.member);
       this.mark({ inbox: hint.member });
     }
     else if (hint.kind === 'config' || hint.kind === 'claims') this.mark({ roster: true });
@@ -164,12 +174,12 @@ class Engine implements Bridge {
           // Not the network: report it and go on; the next hint of that inbox or roster retries it.
           this.o.onStatus?.({ kind: 'warning', message: (err as Error).message });
           this.cfg = undefined;
-          this.cache.clear();
+          this.mirror.clear();
           continue;
         }
         this.mergeBack(work);
         this.cfg = undefined;
-        this.cache.clear();
+        this.mirror.clear();
         await this.flushOrWarn();
         this.goOffline(err);
         return;
@@ -224,42 +234,59 @@ class Engine implements Bridge {
     const members = new Set([...configs.local.members.map((m) => m.name)]);
     const remoteMembers = new Set(configs.remote.members.map((m) => m.name));
     if (work.all || work.roster) names.push(...this.deferred.splice(0));
+    const due: string[] = [];
     for (const member of new Set(names)) {
-      if (!members.has(member) || !remoteMembers.has(member)) {
-        // Not (yet) a member on both sides: synced after the next roster step adds it.
-        if (!this.deferred.includes(member)) this.deferred.push(member);
-        continue;
-      }
-      const exists = async (side: 'local' | 'remote') => (await (side === 'local' ? this.o.local : this.o.remote).listInboxes(this.team)).some((i) => i.name === member);
-      const store = (side: Side) => (side === 'local' ? this.o.local : this.o.remote);
-      const sides = {
-        team: this.team,
-        member,
-        local: this.o.local,
-        remote: this.o.remote,
-        exists,
-        read: (side: Side) => (work.all ? store(side).readInbox(this.team, member) : this.cache.read(side, store(side), this.team, member)),
-        wrote: (side: Side) => this.cache.invalidate(side, member),
-        ids: this.ids,
-        beforeWrite: () => this.flush(),
-      };
-      const before = this.synced.get(member) ?? new Set(this.state.synced[member] ?? []);
-      const r = await syncInbox(sides, before);
-      if (r.synced.length !== before.size || r.synced.some((id) => !before.has(id))) {
-        // Saved only when the set changed: a step that copied nothing and dropped nothing (most
-        // often the echo of this bridge's own write) has nothing new to remember.
-        this.state.synced[member] = r.synced;
-        this.synced.set(member, new Set(r.synced));
-        this.unsaved = true;
-      } else this.synced.set(member, before);
-      // Saved while the next step reads; that step's first write waits for it (beforeWrite).
-      if (this.unsaved) this.saveSoon();
-      if (r.toLocal + r.toRemote + r.readLocal + r.readRemote > 0) this.o.onStatus?.({ kind: 'synced', member, ...r });
+      if (members.has(member) && remoteMembers.has(member)) due.push(member);
+      // Not (yet) a member on both sides: synced after the next roster step adds it.
+      else if (!this.deferred.includes(member)) this.deferred.push(member);
     }
+    // Inboxes are independent: each is synced beside the others, so one inbox's fsynced write into
+    // a Claude Code file does not hold up another's copy to Redis (at most INBOX_CONCURRENCY at once).
+    const failures: unknown[] = [];
+    for (let i = 0; i < due.length; i += INBOX_CONCURRENCY) {
+      const settled = await Promise.allSettled(due.slice(i, i + INBOX_CONCURRENCY).map((member) => this.syncMember(work, member)));
+      for (const r of settled) if (r.status === 'rejected') failures.push(r.reason);
+    }
+    if (failures.length > 0) throw failures.find(isUnavailable) ?? failures[0];
+  }
+
+  /** Syncs one inbox (messages and read flags) and starts saving what changed in its synced set. */
+  private async syncMember(work: Dirty, member: string): Promise<void> {
+    const exists = async (side: 'local' | 'remote') => (await (side === 'local' ? this.o.local : this.o.remote).listInboxes(this.team)).some((i) => i.name === member);
+    const store = (side: Side) => (side === 'local' ? this.o.local : this.o.remote);
+    const sides = {
+      team: this.team,
+      member,
+      local: this.o.local,
+      remote: this.o.remote,
+      exists,
+      read: (side: Side) => this.mirror.read(side, store(side), member),
+      wrote: (side: Side) => this.mirror.invalidate(side, member),
+      beforeWrite: () => this.flush(),
+    };
+    if (work.all) {
+      this.mirror.invalidate('local', member);
+      this.mirror.invalidate('remote', member);
+    }
+    let set = this.synced.get(member);
+    if (!set) this.synced.set(member, (set = new Set(this.state.synced[member] ?? [])));
+    const r = await syncInbox(sides, set);
+    if (r.add.length + r.drop.length > 0) {
+      // Saved only when the set changed: a step that copied nothing and dropped nothing (most
+      // often the echo of this bridge's own write) has nothing new to remember.
+      for (const id of r.add) set.add(id);
+      for (const id of r.drop) set.delete(id);
+      this.changes.push({ member, add: r.add, drop: r.drop });
+    }
+    // Saved while the next step reads; that step's first write waits for it (beforeWrite).
+    if (this.changes.length > 0 || this.whole) this.saveSoon();
+    const { toRemote, toLocal, readRemote, readLocal } = r;
+    if (toLocal + toRemote + readLocal + readRemote > 0) this.o.onStatus?.({ kind: 'synced', member, toRemote, toLocal, readRemote, readLocal });
   }
 
   /** Saves the whole state (the bridge's cursor, docs/bridge.md "Restart") and waits for it. */
   private async save(): Promise<void> {
+    this.whole = true;
     this.saveSoon();
     await this.flush();
   }
@@ -268,21 +295,38 @@ class Engine implements Bridge {
    * Starts saving the state as it is now, after any save in flight (saves land in order). Nothing
    * is written to either store until it is done ({@link flush} before every write), so each write
    * finds the state of every step before it saved, exactly as if the save were awaited in place;
-   * only the next step's reads overlap the fsync. A failed save leaves the state unsaved: the next
-   * step saves it again.
+   * only the next step's reads overlap the fsync. A step's synced-set changes are appended to the
+   * state's log (their own size, issue 24 item 4); the state is written whole when the members or
+   * tasks changed, and when the log has grown past the whole state's size (so a load reads at most
+   * twice the state). A failed save makes the next save a whole one: nothing it held is lost.
    */
   private saveSoon(): void {
-    const text = stateText(this.state);
-    this.unsaved = false;
+    const write = this.whole || this.logBytes > Math.max(this.wholeBytes, 64 * 1024) ? this.wholeWrite() : this.logWrite();
+    this.changes = [];
     const prev = this.saving;
     const next = (async () => {
       await prev?.catch(() => undefined);
-      await this.o.host.writeBridgeState(this.team, text);
+      await write();
     })();
     next.catch(() => {
-      this.unsaved = true;
+      this.whole = true;
     });
     this.saving = next;
+  }
+
+  private wholeWrite(): () => Promise<void> {
+    for (const [member, set] of this.synced) this.state.synced[member] = [...set];
+    const text = stateText(this.state);
+    this.whole = false;
+    this.wholeBytes = text.length;
+    this.logBytes = 0;
+    return () => this.o.host.writeBridgeState(this.team, text);
+  }
+
+  private logWrite(): () => Promise<void> {
+    const line = logLine(this.changes);
+    this.logBytes += line.length;
+    return () => this.o.host.appendBridgeStateLog(this.team, line);
   }
 
   /** Waits for the saves in flight. @throws what the last one threw */
@@ -314,6 +358,7 @@ class Engine implements Bridge {
     if (!remote && local) {
       remote = (await this.o.remote.createTeam(teamSeed(local, false), { actor: 'mailroom-bridge' })).value;
       this.state.members[local.members.find((m) => m.agentId === local!.leadAgentId)?.name ?? ''] = 'local';
+      this.whole = true;
     }
     if (!local && remote) {
       if (this.localSeen) {
@@ -322,6 +367,7 @@ class Engine implements Bridge {
       }
       local = (await this.o.local.createTeam(teamSeed(remote, true), { actor: 'mailroom-bridge' })).value;
       this.state.members[remote.members.find((m) => m.agentId === remote!.leadAgentId)?.name ?? ''] = 'remote';
+      this.whole = true;
     }
     this.localSeen = true;
     return { local: local!, remote: remote! };
@@ -338,9 +384,12 @@ class Engine implements Bridge {
 
   private async roster(configs: { local: TeamConfig; remote: TeamConfig }): Promise<void> {
     const claims = await this.o.remote.readClaims(this.team);
+    const before = JSON.stringify(this.state.members);
     const r = await syncRoster({ team: this.team, local: this.o.local, remote: this.o.remote, localConfig: configs.local, remoteConfig: configs.remote, claims, now: Date.now() }, this.state.members);
     this.state.members = r.members;
-    await this.save();
+    // Written whole only when the members changed (or a whole write is due): the presence tick runs
+    // this step every 5 s, and the whole state grows with the inboxes' history.
+    if (this.whole || JSON.stringify(r.members) !== before) await this.save();
     if (r.changed.length > 0) {
       this.o.onStatus?.({ kind: 'roster', changed: r.changed });
       const [local, remote] = await Promise.all([this.o.local.readConfig(this.team), this.o.remote.readConfig(this.team)]);

@@ -9,7 +9,8 @@
 import { entryKey, isUnreadEntry } from '../domain/entries.js';
 import type { InboxEntry } from '../protocol/inbox.js';
 import type { TeamStore } from '../store/team-store.js';
-import { bridgeCopy, type SharedIds } from './identity.js';
+import { bridgeCopy } from './identity.js';
+import type { CopyRead } from './inbox-mirror.js';
 
 /** The two sides of one inbox. */
 export interface InboxSides {
@@ -17,37 +18,45 @@ export interface InboxSides {
   member: string;
   local: TeamStore;
   remote: TeamStore;
-  /** Reads one copy of the inbox (the bridge's cache, else the store). */
-  read(side: 'local' | 'remote'): Promise<InboxEntry[]>;
-  /** This step wrote a copy: its cached read is stale. */
+  /** One copy of the inbox by shared id, and what changed in it since the last step (the bridge's {@link InboxMirror}). */
+  read(side: 'local' | 'remote'): Promise<CopyRead>;
+  /** This step wrote a copy: the next step reads what it wrote. */
   wrote(side: 'local' | 'remote'): void;
   /** Whether the inbox exists on a side (a missing one removed nothing); asked only when a synced entry is gone from it. */
   exists(side: 'local' | 'remote'): Promise<boolean>;
-  /** The shared ids of the team's entries, remembered between steps. */
-  ids: SharedIds;
   /** Called before the step's first write to either store (the bridge finishes saving its state). */
   beforeWrite(): Promise<void>;
 }
 
 /** What one inbox sync did. */
 export interface InboxSyncResult {
-  /** Shared ids on both sides after the step (the new synced set of the inbox). */
-  synced: string[];
+  /** Shared ids to add to the inbox's synced set (now on both sides). */
+  add: string[];
+  /** Shared ids to drop from it (neither side holds them any more). */
+  drop: string[];
   toRemote: number;
   toLocal: number;
   readRemote: number;
   readLocal: number;
 }
 
-/** Syncs one inbox (see the module comment); `synced` is the inbox's synced set before the step. */
+/**
+ * Syncs one inbox (see the module comment); `synced` is the inbox's synced set before the step.
+ * After a step every entry of either copy is in the synced set (copied, or on both sides already),
+ * so when neither copy was read in full, only what changed since the last step can need a copy or a
+ * read mark: the step looks at those entries alone, and its cost does not grow with the history.
+ * A full read of either side (the first step, a rewrite the store could not read as a change)
+ * compares the whole copies.
+ */
 export async function syncInbox(sides: InboxSides, synced: ReadonlySet<string>): Promise<InboxSyncResult> {
   const { team, member, local, remote } = sides;
-  const [localEntries, remoteEntries] = await Promise.all([sides.read('local'), sides.read('remote')]);
-  // The indexes are shared with later steps (SharedIds): this step's copies go in overlays.
-  const here = overlay(sides.ids.index('local', member, localEntries));
-  const there = overlay(sides.ids.index('remote', member, remoteEntries));
-  const toRemote = missing(here, there, synced);
-  const toLocal = missing(there, here, synced);
+  const [localRead, remoteRead] = await Promise.all([sides.read('local'), sides.read('remote')]);
+  // The indexes are the mirror's, kept for later steps: this step's copies go in overlays.
+  const here = overlay(localRead.byId);
+  const there = overlay(remoteRead.byId);
+  const changed = localRead.changed && remoteRead.changed ? [...new Set([...localRead.changed, ...remoteRead.changed])] : undefined;
+  const toRemote = missing(here, there, synced, changed);
+  const toLocal = missing(there, here, synced, changed);
   const ctx = { actor: 'mailroom-bridge' };
   if (toRemote.length + toLocal.length > 0) await sides.beforeWrite();
   if (toRemote.length > 0) {
@@ -60,17 +69,27 @@ export async function syncInbox(sides: InboxSides, synced: ReadonlySet<string>):
   }
   for (const [id, e] of toRemote) there.add(id, bridgeCopy(e, id));
   for (const [id, e] of toLocal) here.add(id, bridgeCopy(e, id));
-  const markRemote = await readKeys(there, here, synced, () => sides.exists('local'));
-  const markLocal = await readKeys(here, there, synced, () => sides.exists('remote'));
+  const markRemote = await readKeys(there, here, synced, changed, () => sides.exists('local'));
+  const markLocal = await readKeys(here, there, synced, changed, () => sides.exists('remote'));
   if (markRemote.length + markLocal.length > 0) await sides.beforeWrite();
   if (markRemote.length > 0) sides.wrote('remote');
   if (markLocal.length > 0) sides.wrote('local');
   const readRemote = markRemote.length > 0 ? (await remote.markRead(team, member, markRemote, ctx)).value : 0;
   const readLocal = markLocal.length > 0 ? (await local.markRead(team, member, markLocal, ctx)).value : 0;
-  const both = new Set<string>();
-  for (const [id] of here.entries()) if (there.has(id) || synced.has(id)) both.add(id);
-  for (const [id] of there.entries()) if (synced.has(id)) both.add(id);
-  return { synced: [...both], toRemote: toRemote.length, toLocal: toLocal.length, readRemote, readLocal };
+  return { ...syncedChange(here, there, synced, changed), toRemote: toRemote.length, toLocal: toLocal.length, readRemote, readLocal };
+}
+
+/**
+ * How the synced set changes: ids on both sides join it; after a full comparison, ids neither
+ * side holds leave it (an id on one side only stays: the other side removed it as read).
+ */
+function syncedChange(here: Copy, there: Copy, synced: ReadonlySet<string>, changed: readonly string[] | undefined): { add: string[]; drop: string[] } {
+  const add: string[] = [];
+  for (const id of changed ?? here.ids()) if (!synced.has(id) && here.has(id) && there.has(id)) add.push(id);
+  if (changed) return { add, drop: [] };
+  const drop: string[] = [];
+  for (const id of synced) if (!here.has(id) && !there.has(id)) drop.push(id);
+  return { add, drop };
 }
 
 /** One copy of the inbox by shared id: the entries read, then the copies this step added to it. */
@@ -79,6 +98,7 @@ interface Copy {
   has(id: string): boolean;
   add(id: string, entry: InboxEntry): void;
   entries(): Iterable<[string, InboxEntry]>;
+  ids(): Iterable<string>;
 }
 
 function overlay(read: ReadonlyMap<string, InboxEntry>): Copy {
@@ -91,24 +111,37 @@ function overlay(read: ReadonlyMap<string, InboxEntry>): Copy {
       yield* read;
       yield* added;
     },
+    *ids() {
+      yield* read.keys();
+      yield* added.keys();
+    },
   };
 }
 
-/** Entries of `from` the other side lacks and that were never synced, in inbox order. */
-function missing(from: Copy, to: Copy, synced: ReadonlySet<string>): Array<[string, InboxEntry]> {
+/** Entries of `from` the other side lacks and that were never synced, in inbox order (among `changed` only, when given). */
+function missing(from: Copy, to: Copy, synced: ReadonlySet<string>, changed: readonly string[] | undefined): Array<[string, InboxEntry]> {
   const out: Array<[string, InboxEntry]> = [];
-  for (const [id, e] of from.entries()) if (!to.has(id) && !synced.has(id)) out.push([id, e]);
+  for (const [id, e] of among(from, changed)) if (!to.has(id) && !synced.has(id)) out.push([id, e]);
   return out;
+}
+
+/** The entries of a copy, or those of `changed` it holds. */
+function* among(copy: Copy, changed: readonly string[] | undefined): Iterable<[string, InboxEntry]> {
+  if (!changed) return yield* copy.entries();
+  for (const id of changed) {
+    const e = copy.get(id);
+    if (e) yield [id, e];
+  }
 }
 
 /**
  * Store keys of unread entries of `target` whose copy on the other side is read — or gone from an
  * inbox that exists there, after it was synced (removed as read or delivered).
  */
-async function readKeys(target: Copy, other: Copy, synced: ReadonlySet<string>, otherExists: () => Promise<boolean>): Promise<string[]> {
+async function readKeys(target: Copy, other: Copy, synced: ReadonlySet<string>, changed: readonly string[] | undefined, otherExists: () => Promise<boolean>): Promise<string[]> {
   const keys: string[] = [];
   let exists: boolean | undefined;
-  for (const [id, e] of target.entries()) {
+  for (const [id, e] of among(target, changed)) {
     if (!isUnreadEntry(e)) continue;
     const twin = other.get(id);
     let readThere = twin !== undefined && !isUnreadEntry(twin);

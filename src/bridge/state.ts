@@ -29,8 +29,52 @@ export function emptyState(): BridgeState {
   return { v: 1, synced: {}, members: {}, tasks: {} };
 }
 
-/** Loads the state of `team` (an unreadable one is refused, never overwritten). @throws FILE_CORRUPT */
+/**
+ * A change of one inbox's synced set, as one line of the state's log (`HostStore.appendBridgeStateLog`):
+ * a step saves what it changed, not every id of every inbox (issue 24 item 4).
+ */
+export interface SyncedChange {
+  member: string;
+  add: string[];
+  drop: string[];
+}
+
+/** The log line of some synced-set changes: JSON, `{ v: 1, synced: SyncedChange[] }`. */
+export function logLine(changes: readonly SyncedChange[]): string {
+  return JSON.stringify({ v: 1, synced: changes });
+}
+
+/**
+ * Applies the log's lines to a state, in order. Adding and dropping ids are set operations, so a
+ * line the state already holds (a crash after the state was written whole, before its log was
+ * emptied) changes nothing; a line that does not parse (cut short by a crash) is skipped.
+ */
+export function applyLog(state: BridgeState, lines: readonly string[]): void {
+  for (const line of lines) {
+    let parsed: { v?: unknown; synced?: unknown };
+    try {
+      parsed = JSON.parse(line) as typeof parsed;
+    } catch {
+      continue;
+    }
+    if (parsed.v !== 1 || !Array.isArray(parsed.synced)) continue;
+    for (const c of parsed.synced as SyncedChange[]) {
+      const set = new Set(state.synced[c.member] ?? []);
+      for (const id of c.add) set.add(id);
+      for (const id of c.drop) set.delete(id);
+      state.synced[c.member] = [...set];
+    }
+  }
+}
+
+/** Loads the state of `team` and applies its log (an unreadable state is refused, never overwritten). @throws FILE_CORRUPT */
 export async function loadState(host: HostStore, team: string): Promise<BridgeState> {
+  const state = await loadWhole(host, team);
+  applyLog(state, await host.readBridgeStateLog(team));
+  return state;
+}
+
+async function loadWhole(host: HostStore, team: string): Promise<BridgeState> {
   const text = await host.readBridgeState(team);
   if (text === undefined) return emptyState();
   let parsed: unknown;

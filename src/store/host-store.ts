@@ -111,8 +111,22 @@ export interface HostStore {
    * Code removes at the end of its session.
    */
   readBridgeState(team: string): Promise<string | undefined>;
-  /** Replaces the bridge state of `team` atomically (a crash leaves the old or the new text, never a mix). */
+  /**
+   * Replaces the bridge state of `team` atomically (a crash leaves the old or the new text, never a
+   * mix), then empties its log ({@link appendBridgeStateLog}): the text holds all of it.
+   */
   writeBridgeState(team: string, text: string): Promise<void>;
+  /**
+   * Appends one line (JSON text, no newline) to the log of the bridge state of `team`, on disk
+   * (fsync) when it resolves: a step's change costs its own size, not the whole state's (issue 24
+   * item 4). @throws FILE_ACCESS
+   */
+  appendBridgeStateLog(team: string, line: string): Promise<void>;
+  /**
+   * The lines appended since the state was last replaced, oldest first ([] when none). The last may
+   * be cut short by a crash mid-append: the reader skips a line it cannot parse.
+   */
+  readBridgeStateLog(team: string): Promise<string[]>;
 
   /**
    * Appends `lines` (each one JSON text without a newline) to the member's transcript on this machine

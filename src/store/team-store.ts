@@ -143,6 +143,29 @@ export interface AppendResult {
   replayed: boolean;
 }
 
+/**
+ * Where one read of an inbox left off, for {@link TeamStore.readInboxChanges} (opaque; in memory
+ * only, never saved: a process that starts again reads in full).
+ */
+export interface InboxMark {
+  readonly __inboxMark: unique symbol;
+}
+
+/**
+ * What {@link TeamStore.readInboxChanges} found: every entry (`full`), or only what changed since
+ * the mark when the inbox changed by appends and read marks alone.
+ */
+export type InboxChanges =
+  | { full: true; entries: InboxEntry[]; mark: InboxMark }
+  | {
+      full: false;
+      /** Entries appended since the mark, in inbox order. */
+      appended: InboxEntry[];
+      /** `entryKey`s of entries already there at the mark that are read now and were unread then. */
+      read: string[];
+      mark: InboxMark;
+    };
+
 /** An inbox that exists in the store. */
 export interface InboxRef {
   /** The member's name; for an inbox that belongs to no member, the name it is stored under. */
@@ -541,6 +564,18 @@ export interface TeamStore {
   appendMessages(team: string, messages: readonly OutgoingMessage[], options?: AppendOptions): Promise<Transition<AppendResult>>;
   /** Valid entries of an inbox in order (missing → `[]`). @throws FILE_CORRUPT */
   readInbox(team: string, member: string): Promise<InboxEntry[]>;
+  /**
+   * What changed in an inbox since an earlier call's `mark` (issue 24 item 4: a follower — the
+   * bridge — whose cost per change must not grow with the inbox's history). Without `since`, or
+   * when the inbox changed otherwise (an entry removed, archived, reordered, edited, or turned
+   * unread; the inbox replaced or gone), every valid entry, as {@link readInbox} (`full: true`);
+   * else only the entries appended since and the keys of entries turned read — never a change
+   * missed. On files, only the appended tail of the file is parsed, after checking that the rest is
+   * byte for byte what the mark read (any rewrite of an entry — a read mark too — reads in full);
+   * on Redis, the entries past the mark's position and the unread set. Absent on a backend without
+   * one: the caller reads in full. @throws FILE_CORRUPT
+   */
+  readInboxChanges?(team: string, member: string, since?: InboxMark): Promise<InboxChanges>;
   /** The inbox's archived entries and those set aside from an unreadable copy of it. */
   readInboxHistory(team: string, member: string): Promise<InboxHistory>;
   /** Every inbox that exists, by member name. */

@@ -12,6 +12,7 @@ import { fencingContract } from './fencing.contract.js';
 import { livenessClockContract } from './liveness-clock.contract.js';
 import { pathLeaseContract } from './path-leases.contract.js';
 import { batchedAppendContract } from './batched-appends.contract.js';
+import { inboxChangesContract } from './inbox-changes.contract.js';
 
 const backend = {
   open: async () => {
@@ -29,3 +30,4 @@ livenessClockContract('filesystem', backend);
 pathLeaseContract('filesystem', backend);
 handOutContract('filesystem', backend);
 batchedAppendContract('filesystem', backend);
+inboxChangesContract('filesystem', backend);

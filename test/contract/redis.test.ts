@@ -13,6 +13,7 @@ import { fencingContract } from './fencing.contract.js';
 import { livenessClockContract } from './liveness-clock.contract.js';
 import { pathLeaseContract } from './path-leases.contract.js';
 import { batchedAppendContract } from './batched-appends.contract.js';
+import { inboxChangesContract } from './inbox-changes.contract.js';
 
 let server: RedisServer;
 beforeAll(async () => {
@@ -42,3 +43,4 @@ livenessClockContract('redis', backend);
 pathLeaseContract('redis', backend);
 handOutContract('redis', backend);
 batchedAppendContract('redis', backend);
+inboxChangesContract('redis', backend);

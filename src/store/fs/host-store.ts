@@ -188,6 +188,12 @@ export class FsHostStore implements HostStore {
   writeBridgeState(team: string, text: string): Promise<void> {
     return import('./bridge-state.js').then((m) => m.writeBridgeState(this.ctx, team, text));
   }
+  appendBridgeStateLog(team: string, line: string): Promise<void> {
+    return import('./bridge-state.js').then((m) => m.appendBridgeStateLog(this.ctx, team, line));
+  }
+  readBridgeStateLog(team: string): Promise<string[]> {
+    return import('./bridge-state.js').then((m) => m.readBridgeStateLog(this.ctx, team));
+  }
   scanHealth(): Promise<StoreIssue[]> {
     return import('./health-scan.js').then((m) => m.scanHostHealth(this.ctx));
   }

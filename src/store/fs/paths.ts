@@ -156,6 +156,11 @@ export class Layout {
     return join(this.root, 'mailroom', 'bridge', `${pathPart(team)}.json`);
   }
 
+  /** Lines appended to the bridge's state since it was last written whole (`<team>.log.ndjson` beside it). */
+  bridgeStateLogPath(team: string): string {
+    return join(this.root, 'mailroom', 'bridge', `${pathPart(team)}.log.ndjson`);
+  }
+
   /** The running bridge's process record (one bridge per root and team, issue 21). */
   bridgeRecordPath(team: string): string {
     return join(this.root, 'mailroom', 'bridge', `${pathPart(team)}.pid.json`);

@@ -26,7 +26,9 @@ import type {
   Cursor,
   DeletedTeam,
   EventPage,
+  InboxChanges,
   InboxHistory,
+  InboxMark,
   InboxRef,
   Lease,
   MemberPatch,
@@ -77,6 +79,7 @@ import * as roster from './roster.js';
 import * as tasks from './tasks.js';
 import * as teams from './teams.js';
 import { watchTeam } from './watch.js';
+import { readInboxChanges } from './inbox-changes.js';
 import { changeStamp } from './change-stamp.js';
 
 /** Team store over a directory in Claude Code's format. Cheap to construct; holds no open handles. */
@@ -179,6 +182,9 @@ export class FsTeamStore implements TeamStore {
   }
   readInbox(team: string, member: string): Promise<InboxEntry[]> {
     return inboxes.readInbox(this.ctx, team, member);
+  }
+  readInboxChanges(team: string, member: string, since?: InboxMark): Promise<InboxChanges> {
+    return readInboxChanges(this.ctx, team, member, since);
   }
   readInboxHistory(team: string, member: string): Promise<InboxHistory> {
     return inboxes.readInboxHistory(this.ctx, team, member);

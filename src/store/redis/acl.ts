@@ -23,7 +23,7 @@ export const GRANTED_COMMANDS: readonly string[] = [
   'del', 'exists', 'get', 'set', 'incr', 'incrby', 'pexpire', 'rename',
   'hdel', 'hexists', 'hget', 'hgetall', 'hincrby', 'hkeys', 'hmget', 'hset', 'hsetnx',
   'lrange', 'lrem', 'rpush', 'sadd', 'sismember', 'smembers', 'srem',
-  'xadd', 'xinfo|stream', 'xrange', 'zadd', 'zrange', 'zrem', 'zscore', 'publish', 'time',
+  'xadd', 'xinfo|stream', 'xrange', 'zadd', 'zcard', 'zrange', 'zrem', 'zscore', 'publish', 'time',
 ];
 
 /** A granted user: its name, its one-time password, its ACL rules and the store URL that logs in as it. */

@@ -41,6 +41,7 @@ export const SCRIPT_NAMES = [
   'write-path-leases',
   'append-messages',
   'read-inbox',
+  'read-inbox-changes',
   'list-inboxes',
   'take-unread',
   'acknowledge',

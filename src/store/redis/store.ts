@@ -28,6 +28,7 @@ import { importTeam } from './import.js';
 import { scanServerSettings } from './server-health.js';
 import { scanDefaultUser } from './default-user.js';
 import { applyGrant, type TeamGrant } from './acl.js';
+import { readInboxChanges } from './inbox-changes.js';
 import * as inboxes from './inboxes.js';
 import * as members from './members.js';
 import * as deadLetters from './dead-letters.js';
@@ -148,6 +149,9 @@ export class RedisTeamStore implements T.TeamStore {
   }
   readInbox(team: string, member: string): Promise<InboxEntry[]> {
     return inboxes.readInbox(this.rc, team, member);
+  }
+  readInboxChanges(team: string, member: string, since?: T.InboxMark): Promise<T.InboxChanges> {
+    return readInboxChanges(this.rc, team, member, since);
   }
   readInboxHistory(team: string, member: string): Promise<T.InboxHistory> {
     return inboxes.readInboxHistory(this.rc, team, member);
