@@ -43,6 +43,7 @@ export const SCRIPT_NAMES = [
   'read-inbox',
   'list-inboxes',
   'take-unread',
+  'read-view-stamp',
   'acknowledge',
   'release',
   'mark-read',
