@@ -160,11 +160,11 @@ async function promptOf(config: TeamConfig, name: string, board: Promise<Promise
 /** The delivered entries to withhold (each logged and reported) and those to show marked unverified. */
 async function guardEntries(deps: TurnDeps, guard: ControlGuard, entries: readonly InboxEntry[], known: ViewReads | undefined): Promise<{ refused: Set<InboxEntry>; unverified: Set<InboxEntry> }> {
   const { store, team, name } = deps.tools;
-  // Open on this machine under this very view stamp: nothing to judge, not even this machine's pin (see TeamView.openUnder).
-  if (known && deps.view?.openUnder(known.stamp)) return { refused: new Set(), unverified: new Set() };
+  // Found open on this machine with these very signing settings: nothing to judge, not even this machine's pin (see TeamView.openUnder).
+  if (known && deps.view?.openUnder(known)) return { refused: new Set(), unverified: new Set() };
   try {
     const judged = await guard.judge(entries, { known });
-    if (known && judged.signed === false) deps.view?.foundOpen(known.stamp);
+    if (known && judged.signed === false) deps.view?.foundOpen(known);
     for (const r of judged.refused) deps.log(`withheld a message from "${r.entry.from}": ${r.reason} (check ${r.check}), and this team is signed`);
     await reportWithheld({ root: store, team }, name, judged.refused, 'runtime', deps.log);
     return { refused: new Set(judged.refused.map((r) => r.entry)), unverified: judged.unverified };

@@ -36,6 +36,11 @@ export interface ViewReads {
   records: MemberRecord[];
 }
 
+/** The `signing` settings of `reads`, as one comparable string. */
+function signingOf(reads: ViewReads): string {
+  return JSON.stringify(reads.settings.signing ?? null);
+}
+
 /** One teammate's kept reads of its team. */
 export class TeamView {
   /** The latest reads started (settled or in flight). */
@@ -70,18 +75,20 @@ export class TeamView {
   }
 
   /**
-   * Whether the guard found the team open on this machine under `stamp`: then it need not judge
-   * again, nor read this machine's lead pin, while the stamp stands. A team turns signed for this
-   * machine only through its settings (signing named there: pinned on first use; `team sign`, which
-   * writes this machine's pin and then the settings), and every settings change moves the stamp.
+   * Whether the guard found the team open on this machine with the same `signing` settings as in
+   * `reads`: then it need not judge again, nor read this machine's lead pin. A team turns signed for
+   * this machine only through its settings' `signing` (named there: pinned on first use; `team
+   * sign`, which writes this machine's pin and then the settings), so while that stays as it was
+   * (compared whole, in the reads of the take's stamp) an open team stays open. Other changes — the
+   * `isActive` writes of every turn — leave it so.
    */
-  openUnder(stamp: string): boolean {
-    return this.open === stamp;
+  openUnder(reads: ViewReads): boolean {
+    return this.open !== undefined && this.open === signingOf(reads);
   }
 
-  /** Records that the guard found the team open under `stamp` (see {@link openUnder}). */
-  foundOpen(stamp: string): void {
-    this.open = stamp;
+  /** Records that the guard found the team open with the settings of `reads` (see {@link openUnder}). */
+  foundOpen(reads: ViewReads): void {
+    this.open = signingOf(reads);
   }
   private open: string | undefined;
 
