@@ -154,7 +154,12 @@ describe('TeamView', () => {
     await until(() => (calls.get('readConfig') ?? 0) >= 3, 5_000, 'the background read');
     const kept = await view.at(await take());
     expect(kept?.config.members.find((m) => m.name === 'alice')?.isActive).toBe(true);
-    await new Promise((r) => setTimeout(r, 50));
+    // Settled: no read started for 50 ms (the coalesced one, if any, has run).
+    await until(async () => {
+      const n = calls.get('readConfig');
+      await new Promise((r) => setTimeout(r, 50));
+      return calls.get('readConfig') === n;
+    }, 5_000, 'the background reads to settle');
     expect(calls.get('readConfig')).toBeLessThanOrEqual(4);
     const before = calls.get('readConfig');
     await view.at(await take());
