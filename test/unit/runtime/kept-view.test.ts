@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnMember } from '../../../src/core/members/spawn.js';
 import { sendMessage } from '../../../src/core/messages/send.js';
 import { createTeam } from '../../../src/core/teams/team-lifecycle.js';
+import { changePolicy } from '../../../src/core/teams/policy.js';
 import { enableSigning, rekeyTeam } from '../../../src/core/trust/identity.js';
 import { signOutgoing } from '../../../src/core/trust/message-signing.js';
 import { makeInboxEntry } from '../../../src/protocol/inbox.js';
@@ -124,6 +125,61 @@ describe('a kept guard view is never stale for the message it judges', () => {
       expect(alice.seen()).toContain('signed with the new key');
     } finally {
       await alice.stop();
+    }
+  });
+});
+
+describe('a kept guard view is never stale: the roster and the policy', () => {
+  it('a member removed just before a message in its name arrives: judged as from a non-member (shown, marked unverified), not by its old identity', async () => {
+    const team = `removed${++teamNo}`;
+    await createTeam({ root: stores, team });
+    await enableSigning({ root: stores, team });
+    await spawnMember({ root: stores, team, name: 'alice', cwd: dir.path });
+    await spawnMember({ root: stores, team, name: 'bob', cwd: dir.path });
+    const alice = startAlice(team);
+    try {
+      const warm = await sendMessage({ root: stores, team, from: 'bob', to: 'alice', text: 'warm-up from bob, a member' });
+      await consumed(team, warm.entry.msg_id!);
+      expect(alice.seen()).toContain('warm-up from bob, a member');
+
+      await stores.team.removeMember(team, 'bob');
+      await stores.team.appendMessages(team, [{ to: 'alice', entry: makeInboxEntry({ from: 'bob', text: 'unsigned, bob is gone', timestamp: new Date().toISOString(), msgId: 'gone-1' }) }]);
+      await consumed(team, 'gone-1');
+      // With bob's identity from before the removal it would be refused as unsigned.
+      expect(alice.seen()).toMatch(/teammate_id=\\"bob\\"[^>]*verified=\\"false\\">\\nunsigned, bob is gone/);
+    } finally {
+      await alice.stop();
+    }
+  });
+
+  // The policy binds what a member sends, checked by the send itself with its own reads — never
+  // through the kept view; this keeps it so (a view used for a teammate's own sends would fail it).
+  it('a policy change just before the lead asks alice to message bob: her SendMessage is refused by the new rule', async () => {
+    const team = `policy${++teamNo}`;
+    await createTeam({ root: stores, team });
+    await spawnMember({ root: stores, team, name: 'alice', cwd: dir.path });
+    await spawnMember({ root: stores, team, name: 'bob', cwd: dir.path });
+    const deaf: Stores = { ...stores, team: observed(stores.team, true).store, close: async () => undefined };
+    const model = functionModel((request): ModelResponse => {
+      const last = JSON.stringify(request.messages.at(-1));
+      if (last.includes('tell bob') && !last.includes('tool_result')) return { content: [{ type: 'tool_use', id: `call-${request.messages.length}`, name: 'SendMessage', input: { to: 'bob', message: 'hello from alice' } }], stopReason: 'tool_use' };
+      return { content: [{ type: 'text', text: '' }], stopReason: 'end_turn' };
+    });
+    const controller = new AbortController();
+    const running = runTeammate({ root: deaf, team, name: 'alice', model, signal: controller.signal, takesTasks: false, pollMs: 60_000, reportUnsentText: false });
+    try {
+      const warm = await sendMessage({ root: stores, team, to: 'alice', text: 'warm-up' });
+      await consumed(team, warm.entry.msg_id!);
+
+      await changePolicy({ root: stores, team }, [{ rule: 'message.alice', who: ['@lead'] }]);
+      await sendMessage({ root: stores, team, to: 'alice', text: 'tell bob' });
+      const result = await until(() => model.requests.map((r) => JSON.stringify(r.messages.at(-1))).find((m) => m.includes('tool_result')), 10_000, "the SendMessage's result");
+      expect(result).toContain('alice may not message bob: the team policy lets it message @lead');
+      expect(result).toContain('"isError":true');
+      expect((await stores.team.readInbox(team, 'bob')).some((e) => e.text === 'hello from alice')).toBe(false);
+    } finally {
+      controller.abort();
+      await running;
     }
   });
 });
