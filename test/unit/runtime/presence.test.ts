@@ -118,9 +118,9 @@ describe('presence and isActive', () => {
     expect(config.members.filter((m) => m.agentId !== config.leadAgentId && m.isActive !== false).map((m) => m.name)).toEqual(['observer']);
   }, 30_000);
 
-  // `working` is written once the turn's first model request was made (issue 24: off the delivery's
-  // path). A turn that makes no request — it was delivered only a lead-only message from someone
-  // else, withheld and consumed — must still write it before its `idle`, never after: isActive ends false.
+  // A turn that makes no request — it was delivered only a lead-only message from someone else,
+  // withheld and consumed — still writes `working` before its `idle`, never after: isActive ends
+  // false (on Redis, where `working` waits for the first request, kept-view.test.ts checks the same).
   it('a turn without a model request still writes working before idle: isActive true then false, presence idle', async () => {
     dir = await makeTempDir();
     await makeTeam(dir.path, 't', ['alice', 'bob']);
