@@ -279,8 +279,7 @@ export class TeammateLoop {
    * `working` (a beat and the member's `isActive`, two store writes) is written right after the
    * turn's first model request was made, not before it — on one connection those writes and their
    * replies would come before what the request waits for. On files it is written at once, as
-   * before (nothing the request waits for queues behind it there; measured, deferring it only cost
-   * the files delivery). Order is kept: a due `working` is always written before the `idle` (or stop)
+   * before (nothing the request waits for queues behind it there). Order is kept: a due `working` is always written before the `idle` (or stop)
    * that follows it, so presence and `isActive` never end a turn saying `working`.
    */
   private setState(state: TeammateState): void {
