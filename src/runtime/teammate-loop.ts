@@ -19,6 +19,7 @@ import { HeldClaims } from '../core/tasks/fencing.js';
 import type { TeammateContext } from './context.js';
 import { Conversation } from './conversation.js';
 import { Mailbox } from './delivery/mailbox.js';
+import { TeamView } from './delivery/team-view.js';
 import { idleFields, sendIdleNotification } from './lifecycle/idle.js';
 import { openAskFrom, reply } from '../core/messages/ask.js';
 import { sendMessage } from '../core/messages/send.js';
@@ -43,6 +44,10 @@ export class TeammateLoop {
   private lastIdle: string | undefined;
   /** The fencing tokens of this process's claims (docs/runtime.md "Fencing tokens"). */
   private readonly claims = new HeldClaims();
+  /** The kept reads of the team for the guard and the prompt (a store with view stamps), else undefined. */
+  private readonly view: TeamView | undefined;
+  /** A `working` presence not written yet: it goes out once the turn's first model request did (see {@link setState}). */
+  private workingDue = false;
 
   constructor(
     private readonly ctx: TeammateContext,
@@ -59,16 +64,21 @@ export class TeammateLoop {
     const team = ctx.store.team;
     const stamp = team.changeStamp ? () => team.changeStamp!(ctx.team, ctx.name) : undefined;
     this.waiter = new Waiter<Work>(feed, ctx.name, options.takesTasks ?? true, stamp);
+    this.view = TeamView.supports(team) ? new TeamView(team, ctx.team) : undefined;
   }
 
   /** Runs until the teammate stops. */
   async run(): Promise<TeammateExit> {
     await this.restoreTranscript();
-    const unsubscribe = this.feed.subscribe((hint) => this.noticeWhileBusy(hint));
+    const unsubscribe = this.feed.subscribe((hint) => {
+      this.view?.onHint(hint);
+      this.noticeWhileBusy(hint);
+    });
     try {
       return await this.loop();
     } finally {
       unsubscribe();
+      this.view?.close();
       if (this.retry) clearTimeout(this.retry);
       this.waiter.close();
       this.setState('stopped');
@@ -132,8 +142,8 @@ export class TeammateLoop {
   private async turn(): Promise<TurnOutcome | undefined> {
     const { store, team, name, lead, cwd, signal } = this.ctx;
     try {
-      const deps = { model: this.options.model, mailbox: this.mailbox, tools: { store, team, name, lead, cwd, signal, feed: this.feed, claims: this.claims, catalogue: this.planning ? PLAN_CATALOGUE : undefined }, log: this.log };
-      const outcome = await runTurn(this.conversation, { ...deps, maxSteps: this.options.maxSteps, onRequest: this.options.onRequest });
+      const deps = { model: this.options.model, mailbox: this.mailbox, tools: { store, team, name, lead, cwd, signal, feed: this.feed, claims: this.claims, catalogue: this.planning ? PLAN_CATALOGUE : undefined }, log: this.log, view: this.view };
+      const outcome = await runTurn(this.conversation, { ...deps, maxSteps: this.options.maxSteps, onRequest: this.options.onRequest, onModelAsked: () => this.modelAsked() });
       if (outcome.error !== undefined) this.log(`turn failed: ${errorText(outcome.error)}`);
       await this.saveTranscript();
       return outcome;
@@ -264,11 +274,37 @@ export class TeammateLoop {
     });
   }
 
+  /**
+   * Presence off the delivery's path (issue 24): on a store whose reads the teammate keeps (Redis),
+   * `working` (a beat and the member's `isActive`, two store writes) is written right after the
+   * turn's first model request was made, not before it — on one connection those writes and their
+   * replies would come before what the request waits for. On files it is written at once, as
+   * before (nothing the request waits for queues behind it there). Order is kept: a due `working` is always written before the `idle` (or stop)
+   * that follows it, so presence and `isActive` never end a turn saying `working`.
+   */
   private setState(state: TeammateState): void {
     if (this.state === state) return;
     this.state = state;
-    void this.reader.setState(state === 'working' ? 'working' : 'idle');
+    if (state === 'working') {
+      this.workingDue = true;
+      if (!this.view) this.writePresence();
+    } else {
+      this.writePresence();
+      void this.reader.setState('idle');
+    }
     this.options.onState?.(state);
+  }
+
+  /** The model was asked: the due `working` goes out once the request has left (the SDK sends it within this tick's work). */
+  private modelAsked(): void {
+    if (this.workingDue) setImmediate(() => this.writePresence());
+  }
+
+  /** Writes a due `working` now. */
+  private writePresence(): void {
+    if (!this.workingDue) return;
+    this.workingDue = false;
+    void this.reader.setState('working');
   }
 }
 

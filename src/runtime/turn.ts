@@ -6,6 +6,9 @@
  * crash after a failed request loses nothing (../shared/cases/04).
  */
 import { ControlGuard, reportWithheld } from '../core/teams/signing.js';
+import type { TeamConfig } from '../protocol/config.js';
+import type { Task } from '../protocol/task.js';
+import type { TeamView, ViewReads } from './delivery/team-view.js';
 import { journalRefusal } from '../core/live/journal-refusals.js';
 import { withheldLeadOnly } from './delivery/lead-only.js';
 import type { InboxEntry } from '../protocol/inbox.js';
@@ -14,7 +17,7 @@ import { wrapMessages } from './delivery/wrap.js';
 import type { Delivery, Mailbox } from './delivery/mailbox.js';
 import type { Conversation } from './conversation.js';
 import type { ContentBlock, Model, ModelRequest, ModelResponse, ToolUseBlock } from './models/types.js';
-import { loadSystemPrompt } from './prompt.js';
+import { buildSystemPrompt, loadSystemPrompt } from './prompt.js';
 import { runToolCall, teamToolSpecs } from './tools/index.js';
 import type { ToolContext, TurnRecord } from './tools/types.js';
 
@@ -30,6 +33,10 @@ export interface TurnDeps {
   maxSteps?: number;
   /** Called with every request right before the model gets it. */
   onRequest?: (request: ModelRequest) => void;
+  /** Called once the model was asked (its call started, not settled): a place for writes that must not go before the request. */
+  onModelAsked?: () => void;
+  /** The teammate's kept reads of its team (a store with view stamps): no guard or prompt read per step while they hold. */
+  view?: TeamView | undefined;
   log: (line: string) => void;
 }
 
@@ -58,6 +65,7 @@ export async function runTurn(conversation: Conversation, deps: TurnDeps): Promi
       const calls = response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
       if (calls.length === 0) break;
       for (const call of calls) conversation.queue(await runToolCall(call, ctx));
+      deps.view?.boardMayHaveChanged();
       if (record.shutdownApproved || record.hookStop) break;
     }
     if (steps >= maxSteps) deps.log(`stopped the turn after ${maxSteps} model calls`);
@@ -73,21 +81,25 @@ async function step(conversation: Conversation, deps: TurnDeps): Promise<ModelRe
   const { store, team, name, lead, cwd, signal } = deps.tools;
   // The system prompt's reads (config, board) run beside the take and the checks of what it took
   // (the guard reads the team's trust): nothing of one depends on the other, and a woken
-  // teammate's request goes out one store read sooner (issue 24: delivery latency).
-  const prompt: Promise<PromiseSettledResult<string>> = loadSystemPrompt(store.team, team, name).then(
-    (value) => ({ status: 'fulfilled', value }),
-    (reason: unknown) => ({ status: 'rejected', reason }),
-  );
+  // teammate's request goes out one store read sooner (issue 24: delivery latency). With a kept
+  // view (./delivery/team-view.ts) only the board may need a read, and the config comes with the
+  // guard's reads once the take says under which stamp.
+  const view = deps.view;
+  const board = view ? settle(view.tasks()) : undefined;
+  const early = view ? undefined : settle(loadSystemPrompt(store.team, team, name));
   let delivery: Delivery;
   try {
     delivery = await deps.mailbox.take();
   } catch (err) {
-    await prompt; // settled either way: no read left running behind a failed step
+    await (early ?? board); // settled either way: no read left running behind a failed step
     throw err;
   }
+  // A failed view read falls back to the reads of a step without one (which report their own failure).
+  const known = view ? await view.at(delivery.viewStamp).catch(() => undefined) : undefined;
+  const prompt = early ?? (known && board ? promptOf(known.config, name, board) : settle(loadSystemPrompt(store.team, team, name)));
   // In a signed team a message that fails verification is not obeyed: it is consumed (read) but never shown to the model.
   const guard = new ControlGuard({ root: store, team }, name);
-  const { refused, unverified } = await guardEntries(deps, guard, delivery.entries);
+  const { refused, unverified } = await guardEntries(deps, guard, delivery.entries, known);
   // In every team a lead-only message (shutdown_request, the approval answers) from anyone but the lead is not obeyed either.
   for (const e of await withheldLeadOnly({ store, team, name, lead, log: deps.log }, delivery.entries)) refused.add(e);
   const delivered = refused.size === 0 ? delivery.entries : delivery.entries.filter((e) => !refused.has(e));
@@ -105,7 +117,9 @@ async function step(conversation: Conversation, deps: TurnDeps): Promise<ModelRe
     if (system.status === 'rejected') throw system.reason;
     const request: ModelRequest = { system: system.value, messages: conversation.messages, tools: teamToolSpecs(deps.tools), signal, teammate: { team, name, lead, cwd } };
     deps.onRequest?.(request);
-    response = await deps.model.call(request);
+    const asked = deps.model.call(request);
+    deps.onModelAsked?.();
+    response = await asked;
   } catch (err) {
     if (block) conversation.withdraw(block);
     await deps.mailbox.release(delivery).catch((e: unknown) => deps.log(`could not put ${delivered.length} message(s) back to unread (they come back when their lease expires): ${e instanceof Error ? e.message : String(e)}`));
@@ -128,11 +142,29 @@ function describeResponse(r: ModelResponse): string {
   return tools.length > 0 ? `tools ${tools.join(', ')}` : r.stopReason;
 }
 
+/** `p` as a promise that never rejects (a read started early must not reject unhandled). */
+function settle<T>(p: Promise<T>): Promise<PromiseSettledResult<T>> {
+  return p.then(
+    (value) => ({ status: 'fulfilled', value }),
+    (reason: unknown) => ({ status: 'rejected', reason }),
+  );
+}
+
+/** The system prompt from a kept config and the board read (or kept) for this step. */
+async function promptOf(config: TeamConfig, name: string, board: Promise<PromiseSettledResult<Task[]>>): Promise<PromiseSettledResult<string>> {
+  const tasks = await board;
+  if (tasks.status === 'rejected') return tasks;
+  return { status: 'fulfilled', value: buildSystemPrompt({ config, name, tasks: tasks.value, now: Date.now() }) };
+}
+
 /** The delivered entries to withhold (each logged and reported) and those to show marked unverified. */
-async function guardEntries(deps: TurnDeps, guard: ControlGuard, entries: readonly InboxEntry[]): Promise<{ refused: Set<InboxEntry>; unverified: Set<InboxEntry> }> {
+async function guardEntries(deps: TurnDeps, guard: ControlGuard, entries: readonly InboxEntry[], known: ViewReads | undefined): Promise<{ refused: Set<InboxEntry>; unverified: Set<InboxEntry> }> {
   const { store, team, name } = deps.tools;
+  // Found open on this machine with these very signing settings: nothing to judge, not even this machine's pin (see TeamView.openUnder).
+  if (known && deps.view?.openUnder(known)) return { refused: new Set(), unverified: new Set() };
   try {
-    const judged = await guard.judge(entries);
+    const judged = await guard.judge(entries, { known });
+    if (known && judged.signed === false) deps.view?.foundOpen(known);
     for (const r of judged.refused) deps.log(`withheld a message from "${r.entry.from}": ${r.reason} (check ${r.check}), and this team is signed`);
     await reportWithheld({ root: store, team }, name, judged.refused, 'runtime', deps.log);
     return { refused: new Set(judged.refused.map((r) => r.entry)), unverified: judged.unverified };

@@ -281,6 +281,12 @@ export interface Lease {
   deliveries: number[];
   /** Unread entries left for a next take: not handed out by this lease, nor held by another live one. */
   remaining: number;
+  /**
+   * The team's {@link TeamStore.viewStamp} as of this take's step, on a backend that keeps one
+   * (Redis); absent otherwise. A reader that read config, settings and member records under the
+   * same stamp need not read them again for these entries.
+   */
+  viewStamp?: string | undefined;
 }
 
 
@@ -738,6 +744,17 @@ export interface TeamStore {
    * full now and then all the same. Absent on a backend without one (Redis): the caller re-reads.
    */
   changeStamp?(team: string, member: string): Promise<string>;
+  /**
+   * An opaque stamp of what a reader's guard and system prompt read beside a take (issue 24: the
+   * delivery path): the team's config (roster, lead, every member's document), its settings and
+   * its member records. Equal stamps read at two instants mean none of them changed in between
+   * (versions that only grow, within a generation never reused; no document is read). Every
+   * {@link takeUnread} returns the stamp of its own step ({@link Lease.viewStamp}), so a reader
+   * that read those under a stamp taken before its reads knows, from the take's reply alone,
+   * whether they still hold. Absent on a backend without one (files): the caller re-reads.
+   * @throws TEAM_NOT_FOUND
+   */
+  viewStamp?(team: string): Promise<string>;
 
   // Health
   /**

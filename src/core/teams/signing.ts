@@ -7,6 +7,9 @@
  * their expiry, plain ones in a bounded memory), so a copy appended again is refused.
  */
 import type { InboxEntry } from '../../protocol/inbox.js';
+import type { TeamConfig } from '../../protocol/config.js';
+import type { MemberRecord } from '../../protocol/member-record.js';
+import type { TeamSettings } from '../../protocol/settings.js';
 import { SEEN_LIMIT, type SeenIds } from '../../protocol/identity-files.js';
 import { findMember, leadName } from '../../domain/roster.js';
 import { hostOf, nowOf, teamOf, type TeamOptions } from '../context.js';
@@ -16,6 +19,13 @@ import { loadTrust, type Trust } from '../trust/trust.js';
 import { controlTypeOf, verdictOf, type FailCheck, type Verdict } from '../trust/verify.js';
 
 export { enableSigning } from '../trust/identity.js';
+
+/** What a reader already holds current of its team (see {@link ControlGuard.judge}). */
+export interface KnownTeam {
+  config: TeamConfig;
+  settings: TeamSettings;
+  records: readonly MemberRecord[];
+}
 
 /** An entry that must not be handed on. */
 export interface RefusedControl {
@@ -35,6 +45,8 @@ export interface Judged {
   unverified: Set<InboxEntry>;
   /** Verified entries. */
   verified: Set<InboxEntry>;
+  /** Whether the team is signed on this machine, as read for this batch (undefined: an empty batch, nothing read). */
+  signed?: boolean | undefined;
 }
 
 /** A reader of `to`'s inbox: judges entries, and remembers the control messages it obeyed. */
@@ -50,17 +62,20 @@ export class ControlGuard {
    * Judges `entries` (none refused in an open team). A second entry carrying the same signature
    * (nonce) as an earlier one of the batch is a copy appended again: `replayed`. `redelivered`:
    * entries handed out before under a lease that was not acknowledged (the same stored entry, not
-   * a copy), exempt from the plain-message replay memory.
+   * a copy), exempt from the plain-message replay memory. `known`: the team's config, settings and
+   * member records as the caller holds them current for these entries (a teammate's kept view
+   * whose stamp matched the take's, src/runtime/delivery/team-view.ts): not read again here.
    * @throws KEY_PERMISSIONS, FILE_CORRUPT (identity files on this machine)
    */
-  async judge(entries: readonly InboxEntry[], opts: { redelivered?: ReadonlySet<InboxEntry> } = {}): Promise<Judged> {
+  async judge(entries: readonly InboxEntry[], opts: { redelivered?: ReadonlySet<InboxEntry>; known?: KnownTeam | undefined } = {}): Promise<Judged> {
     const out: Judged = { refused: [], unverified: new Set(), verified: new Set() };
     if (entries.length === 0) return out;
     // This machine's memory of what the member obeyed is read beside the trust, not after it (issue
     // 24: on the delivery path of a signed team's every model request); an open team drops it.
     const memory = this.memoryOf();
     memory.catch(() => undefined); // an open team, or loadTrust failing first: never an unhandled rejection
-    const trust = await loadTrust(this.options);
+    const trust = await loadTrust(this.options, opts.known ?? {});
+    out.signed = trust.signed;
     if (!trust.signed) return out;
     const reader = this.readerOf(trust, await memory);
     const nonces = new Set<string>();

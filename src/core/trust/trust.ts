@@ -30,19 +30,20 @@ export interface Trust {
 }
 
 /**
- * Reads what this machine trusts about `options.team` (with the config and settings its caller
- * already read in this step, when given), pinning the lead key named in the settings
+ * Reads what this machine trusts about `options.team` (with the config, settings and member
+ * records its caller already read, when given: a teammate's kept view, src/runtime/delivery/team-view.ts,
+ * whose view stamp matched the take's), pinning the lead key named in the settings
  * when this machine has no pin yet (`pin: false` to never pin), and extending the pin by verified
  * rotations. @throws KEY_PERMISSIONS, FILE_CORRUPT (identity files), TEAM_NOT_FOUND
  */
-export async function loadTrust(options: TeamOptions, known: { config?: TeamConfig; settings?: TeamSettings | undefined; pin?: boolean } = {}): Promise<Trust> {
+export async function loadTrust(options: TeamOptions, known: { config?: TeamConfig; settings?: TeamSettings | undefined; records?: readonly MemberRecord[] | undefined; pin?: boolean } = {}): Promise<Trust> {
   const store = teamOf(options);
   const host = hostOf(options);
   // What the pin decides is read as soon as the pin is known, beside the config and settings (issue
   // 24: one store round trip per judged batch, not two): with a stored pin the member records, without
   // one an earlier release's team key. A read that turns out not to be needed is dropped.
   const storedPin = host.readLeadPin(options.team);
-  const early = storedPin.then((pin) => (pin ? { records: settled(store.readMemberRecords(options.team)) } : { legacy: settled(host.readTeamKey(options.team)) }));
+  const early = storedPin.then((pin) => (pin ? { records: known.records ? undefined : settled(store.readMemberRecords(options.team)) } : { legacy: settled(host.readTeamKey(options.team)) }));
   early.catch(() => undefined); // the pin read's own rejection is reported by the Promise.all below
   const [config, settings, stored] = await Promise.all([known.config ?? store.readConfig(options.team), known.settings ?? store.readSettings(options.team), storedPin]);
   let pin = stored;
@@ -59,7 +60,7 @@ export async function loadTrust(options: TeamOptions, known: { config?: TeamConf
     const head = extended.keys[extended.keys.length - 1]!;
     const off = signing?.off;
     const signedOff = off !== undefined && off.keyId === head.keyId && off.at >= head.since && verifySigningOff(off, options.team, head.publicKey);
-    const records = signedOff ? [] : await outcome(read.records ?? settled(store.readMemberRecords(options.team)));
+    const records = signedOff ? [] : (known.records ?? (await outcome(read.records ?? settled(store.readMemberRecords(options.team)))));
     return { team: options.team, signed: !signedOff, lead, keys: extended.keys, settings, config, records };
   }
   const legacy = read.legacy ? await read.legacy.then((r) => (r.ok ? r.value : undefined)) : undefined;

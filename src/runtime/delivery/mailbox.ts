@@ -40,6 +40,8 @@ export interface Delivery {
   lease: string;
   /** In delivery order (shutdown_request, the lead's, then oldest first). */
   entries: InboxEntry[];
+  /** The store's view stamp at the take ({@link Lease.viewStamp}; absent on a store without one, and when nothing was asked of the store). */
+  viewStamp?: string | undefined;
 }
 
 /** The inbox of one teammate. */
@@ -97,7 +99,7 @@ export class Mailbox {
       this.inFlight.add(entryKey(e));
       this.heldBack.delete(entryKey(e));
     }
-    return { lease: value.id, entries: orderForDelivery(value.entries, this.lead) };
+    return { lease: value.id, entries: orderForDelivery(value.entries, this.lead), viewStamp: value.viewStamp };
   }
 
   /**

@@ -146,10 +146,10 @@ export async function takeUnread(rc: RedisContext, team: string, member: string,
   const leaseId = randomUUID();
   const args = [envOf(team, options), member, options.reader, leaseId, options.limit === undefined ? '' : String(options.limit), String(options.leaseMs ?? DEFAULT_LEASE_MS), String(nowOf(options)), options.acknowledge ? '1' : '', options.claim ?? ''];
   const out = await retryUnavailable(() => runOnce(rc, 'take-unread', team, args, { who: member }));
-  const [id, until, remaining, docs, counts] = out.value as [string, string, string, string[], string[]];
+  const [id, until, remaining, docs, counts, viewStamp] = out.value as [string, string, string, string[], string[], string];
   // Acknowledged in the step: the entries are handed out as they are stored now, read.
   const entries = docs.map((d) => assembleEntry(d, !options.acknowledge));
-  return { value: { id, reader: options.reader, until: Number(until), entries, deliveries: docs.map((_, i) => Number(counts[i] ?? 1)), remaining: Number(remaining) }, events: out.events };
+  return { value: { id, reader: options.reader, until: Number(until), entries, deliveries: docs.map((_, i) => Number(counts[i] ?? 1)), remaining: Number(remaining), viewStamp }, events: out.events };
 }
 
 /** Marks a lease's entries read and ends it. */

@@ -44,6 +44,7 @@ export const SCRIPT_NAMES = [
   'read-inbox-changes',
   'list-inboxes',
   'take-unread',
+  'read-view-stamp',
   'acknowledge',
   'release',
   'mark-read',

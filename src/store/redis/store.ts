@@ -74,6 +74,9 @@ export class RedisTeamStore implements T.TeamStore {
   async readConfig(team: string): Promise<TeamConfig> {
     return teams.configOf(await teams.readTeam(this.rc, team));
   }
+  viewStamp(team: string): Promise<string> {
+    return teams.readViewStamp(this.rc, team);
+  }
   createTeam(config: TeamConfig, ctx?: T.OpContext): Promise<T.Transition<TeamConfig>> {
     return teams.createTeam(this.rc, config, ctx);
   }

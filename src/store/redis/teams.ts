@@ -36,6 +36,11 @@ export async function readTeam(rc: RedisContext, team: string): Promise<TeamSnap
   };
 }
 
+/** The team's view stamp (read-view-stamp.lua; TeamStore.viewStamp). @throws TEAM_NOT_FOUND */
+export async function readViewStamp(rc: RedisContext, team: string): Promise<string> {
+  return String(((await runOnce(rc, 'read-view-stamp', team, [])).value as string[])[0]);
+}
+
 /** The config of a snapshot. */
 export function configOf(snapshot: TeamSnapshot): TeamConfig {
   return assembleConfig(snapshot.skeleton, snapshot.roster.map((r) => r.doc));

@@ -7,7 +7,8 @@
 -- ARGV[8] '1': acknowledge in the same step (the entries turn read, no lease is kept)
 -- ARGV[9] reader claim token the taker must hold ('' = unfenced)
 -- Returns ok { lease id ('' when nothing was taken), until, remaining (unread, not handed out,
--- left by the limit), { entry JSON }..., { hand-out count }... } with
+-- left by the limit), { entry JSON }..., { hand-out count }..., view stamp (prelude `view_stamp`,
+-- as of this step: a reader's guard whose reads carry the same stamp need not read again) } with
 -- events delivery delivered (each), and delivery read (each) when acknowledged; a lease id
 -- already used replays that lease (no events); err TEAM_NOT_FOUND; err READER_FENCED { the
 -- current claim's fields }. The hand-out count of an entry (hash i:handed, by seq) grows by one
@@ -29,7 +30,7 @@ if prev[1] == member then
   local seqs = split(prev[3])
   local counts = {}
   for i, seq in ipairs(seqs) do counts[i] = R('HGET', handedk, seq) or '1' end
-  return done(base, { lease, prev[2], '0', hmget_all(ikey(P, 'docs', member), seqs), counts })
+  return done(base, { lease, prev[2], '0', hmget_all(ikey(P, 'docs', member), seqs), counts, view_stamp(P) })
 end
 local taken, remaining = {}, 0
 for _, seq in ipairs(R('ZRANGE', ikey(P, 'unread', member), 0, -1)) do
@@ -47,7 +48,7 @@ for _, seq in ipairs(R('ZRANGE', ikey(P, 'unread', member), 0, -1)) do
     taken[#taken + 1] = seq
   end
 end
-if #taken == 0 then return done(base, { '', untilMs, int(remaining), {}, {} }) end
+if #taken == 0 then return done(base, { '', untilMs, int(remaining), {}, {}, view_stamp(P) }) end
 local docs = hmget_all(ikey(P, 'docs', member), taken)
 local keys = hmget_all(ikey(P, 'keys', member), taken)
 local counts = {}
@@ -69,4 +70,4 @@ local lk = P .. 'lease:' .. lease
 R('HSET', lk, 'member', member, 'reader', reader, 'until', untilMs, 'seqs', table.concat(taken, ','), 'acked', ack and '1' or '0')
 R('PEXPIRE', lk, ack and '600000' or int(tonumber(ARGV[6]) + 86400000))
 if ack then hint('inbox ' .. member) end
-return done(base, { lease, untilMs, int(remaining), docs, counts })
+return done(base, { lease, untilMs, int(remaining), docs, counts, view_stamp(P) })
