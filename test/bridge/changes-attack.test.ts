@@ -246,3 +246,73 @@ describe('bridge: killed between a copy and its saved line', () => {
     }
   }, 60_000);
 });
+
+describe('bridge: a torn or emptied Claude Code inbox', () => {
+  it('is never overwritten nor taken as removals; once whole again, both sides converge', async () => {
+    t = await twoMachines();
+    await t.a.start();
+    const a = t.a.inbox('observer');
+    const redis = t.a.remote.team;
+    for (let i = 0; i < 3; i++) await claudeAppend(a, entry('team-lead', `m-${i}`));
+    await until(async () => (await redis.readInbox(TEAM, 'observer')).length === 3, 10_000, 'three on Redis');
+    await t.a.bridge!.idle();
+    const whole = await readFile(a, 'utf8');
+    for (const broken of [whole.slice(0, Math.floor(whole.length * 0.6)), '']) {
+      // Claude Code 2.1.109 died mid-way through its in-place write (truncated, then part written).
+      await writeFile(a, broken);
+      await redis.appendMessages(TEAM, [{ to: 'observer', entry: entry('team-lead', `z-${broken.length}`) as unknown as InboxEntry }]);
+      await new Promise((r) => setTimeout(r, 2_500));
+      expect(await readFile(a, 'utf8')).toBe(broken);
+      // Nothing on Redis was taken as removed (read) on A.
+      expect((await redis.readInbox(TEAM, 'observer')).filter((e) => e.read)).toEqual([]);
+    }
+    // Whole again, with one more message and m-0 read (the write Claude Code finished later).
+    const fixed = (JSON.parse(whole) as Raw[]).map((e) => (e.text === 'm-0' ? { ...e, read: true } : e));
+    await writeFile(a, JSON.stringify([...fixed, entry('team-lead', 'after')], null, 2));
+    await until(async () => {
+      const r = await redis.readInbox(TEAM, 'observer');
+      const aa = await inboxFile(a);
+      const texts = ['m-0', 'm-1', 'm-2', 'after', `z-${Math.floor(whole.length * 0.6)}`, 'z-0'];
+      return texts.every((s) => count(r, s) === 1 && count(aa, s) === 1) && r.find((e) => e.text === 'm-0')?.read === true;
+    }, 15_000, 'converged after repair');
+    const r = await redis.readInbox(TEAM, 'observer');
+    expect(r.filter((e) => e.read).map((e) => e.text)).toEqual(['m-0']);
+  }, 60_000);
+});
+
+describe('bridge: a change during an inbox\'s first read', () => {
+  it('is synced at the next step, not left for the presence tick', async () => {
+    t = await twoMachines();
+    const local = openFsStores(t.a.root);
+    const a = t.a.inbox('observer');
+    const redis = t.a.remote.team;
+    await claudeAppend(a, entry('team-lead', 'm-0'));
+    // Claude Code appends while the bridge's first read of the inbox is in flight: after the store
+    // read the file, before the bridge keeps the copy (the hint arrives meanwhile).
+    let first = true;
+    const team = new Proxy(local.team, {
+      get(target, prop, receiver) {
+        const v = Reflect.get(target, prop, receiver) as unknown;
+        if (prop !== 'readInboxChanges' || typeof v !== 'function') return typeof v === 'function' ? (v as (...x: unknown[]) => unknown).bind(target) : v;
+        return async (...args: unknown[]) => {
+          const got = (await (v as (...x: unknown[]) => Promise<unknown>).apply(target, args)) as unknown;
+          if (first && args[1] === 'observer' && args[2] === undefined) {
+            first = false;
+            await claudeAppend(a, entry('team-lead', 'during'));
+            await new Promise((r) => setTimeout(r, 300)); // the watch's hint lands
+          }
+          return got;
+        };
+      },
+    });
+    const bridge = await startBridge({ team: TEAM, local: team, host: local.host, remote: redis, presenceMs: 600_000, retryMs: 100 });
+    try {
+      expect(first).toBe(false);
+      // Another inbox's change makes a step; the presence tick (10 min here) is not what syncs it.
+      await redis.appendMessages(TEAM, [{ to: 'team-lead', entry: entry('observer', 'nudge') as unknown as InboxEntry }]);
+      await until(async () => (await redis.readInbox(TEAM, 'observer')).some((e) => e.text === 'during'), 10_000, '"during" on Redis');
+    } finally {
+      await bridge.stop();
+    }
+  }, 30_000);
+});
