@@ -191,3 +191,51 @@ describe('bridge processes under attack', () => {
     await kill9(b);
   }, 60_000);
 });
+
+describe('bridge stopped while it holds a Claude Code inbox lock', () => {
+  it('SIGSTOP mid-write past the lock\'s stale time, Claude Code takes the lock and appends, SIGCONT: nothing lost, nothing twice', async () => {
+    t = await twoMachines();
+    await t.a.start();
+    const b = (await cliBridge(t.b.root, t.server.url)).child;
+    const bInbox = t.b.inbox('observer');
+    const redis = t.a.remote.team;
+    await claudeAppend(bInbox, entry('team-lead', 'seed'));
+    const sent = ['seed'];
+    // A stream of messages into B's inbox: the bridge writes the file under its lock, again and again.
+    let stop = false;
+    const flood = (async () => {
+      for (let i = 0; !stop && i < 2_000; i++) {
+        await redis.appendMessages(TEAM, [{ to: 'observer', entry: entry('team-lead', `r-${i}`) as unknown as InboxEntry }]);
+        sent.push(`r-${i}`);
+      }
+    })();
+    const lockDir = `${bInbox}.lock`;
+    const { existsSync } = await import('node:fs');
+    let caught = false;
+    const deadline = Date.now() + 15_000;
+    while (!caught && Date.now() < deadline) {
+      if (existsSync(lockDir)) {
+        b.kill('SIGSTOP');
+        caught = existsSync(lockDir);
+        if (!caught) b.kill('SIGCONT');
+      } else await new Promise((r) => setImmediate(r));
+    }
+    stop = true;
+    await flood;
+    expect(caught).toBe(true); // stopped while holding the inbox lock
+    await pause(11_000); // past the lock's stale time (10 s): Claude Code takes it over
+    await claudeAppend(bInbox, entry('team-lead', 'claude-while-stopped'));
+    sent.push('claude-while-stopped');
+    b.kill('SIGCONT');
+    await until(async () => {
+      const bb = await inboxFile(bInbox);
+      const r = await redis.readInbox(TEAM, 'observer');
+      return sent.every((s) => count(bb, s) >= 1 && count(r, s) >= 1);
+    }, 30_000, 'everything on B and Redis');
+    await pause(500);
+    const bb = await inboxFile(bInbox);
+    const r = await redis.readInbox(TEAM, 'observer');
+    expect({ b: sent.filter((s) => count(bb, s) !== 1), redis: sent.filter((s) => count(r, s) !== 1) }).toEqual({ b: [], redis: [] });
+    await kill9(b);
+  }, 90_000);
+});
