@@ -6,6 +6,7 @@
  * one write, an archive of the read head — while both machines' bridges run, with Redis writers
  * and readers on the other side. Every message ends up once on each side and read flags converge.
  */
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -315,4 +316,30 @@ describe('bridge: a change during an inbox\'s first read', () => {
       await bridge.stop();
     }
   }, 30_000);
+});
+
+describe('bridge: Redis restarted from an older snapshot', () => {
+  it('a message Redis lost is not taken as read on Redis: it stays unread in the Claude Code inbox', async () => {
+    t = await twoMachines();
+    await t.a.start();
+    const a = t.a.inbox('observer');
+    const redis = t.a.remote.team;
+    await claudeAppend(a, entry('team-lead', 'm-0'));
+    await until(async () => (await redis.readInbox(TEAM, 'observer')).some((e) => e.text === 'm-0'), 10_000, 'm-0 on Redis');
+    await t.a.bridge!.idle();
+    // A snapshot (RDB) with m-0; then m-1 is synced; then Redis dies and restarts from the snapshot.
+    const saved = spawnSync('redis-cli', ['-p', String(t.server.port), 'SAVE'], { encoding: 'utf8' });
+    expect(saved.stdout.trim()).toBe('OK');
+    await claudeAppend(a, entry('team-lead', 'm-1'));
+    await until(async () => (await redis.readInbox(TEAM, 'observer')).some((e) => e.text === 'm-1'), 10_000, 'm-1 on Redis');
+    await t.a.bridge!.idle();
+    await t.server.kill();
+    await t.server.restart();
+    await until(async () => (await redis.readInbox(TEAM, 'observer').catch(() => [])).some((e) => e.text === 'm-0'), 10_000, 'Redis back with m-0');
+    // The presence tick (500 ms here) has every inbox read again; a few of them pass.
+    await new Promise((r) => setTimeout(r, 3_000));
+    await t.a.bridge!.idle();
+    // Nobody read m-1: Claude Code's teammate must still see it unread.
+    expect((await inboxFile(a)).find((e) => e.text === 'm-1')?.read).toBe(false);
+  }, 60_000);
 });
