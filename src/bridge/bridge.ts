@@ -14,6 +14,7 @@ import type { TeamConfig } from '../protocol/config.js';
 import type { HostStore } from '../store/host-store.js';
 import type { StoreHint, TeamStore, WatchHandle } from '../store/team-store.js';
 import { syncRoster, teamSeed } from './members.js';
+import { sharedId } from './identity.js';
 import { InboxMirror, type Side } from './inbox-mirror.js';
 import { syncInbox } from './messages.js';
 import { syncTasks } from './tasks.js';
@@ -252,14 +253,14 @@ class Engine implements Bridge {
 
   /** Syncs one inbox (messages and read flags) and starts saving what changed in its synced set. */
   private async syncMember(work: Dirty, member: string): Promise<void> {
-    const exists = async (side: 'local' | 'remote') => (await (side === 'local' ? this.o.local : this.o.remote).listInboxes(this.team)).some((i) => i.name === member);
     const store = (side: Side) => (side === 'local' ? this.o.local : this.o.remote);
+    const gone = goneOnce(this.team, member, store);
     const sides = {
       team: this.team,
       member,
       local: this.o.local,
       remote: this.o.remote,
-      exists,
+      gone,
       read: (side: Side) => this.mirror.read(side, store(side), member),
       wrote: (side: Side) => this.mirror.invalidate(side, member),
       beforeWrite: () => this.flush(),
@@ -424,4 +425,28 @@ async function readOrMissing(store: TeamStore, team: string): Promise<TeamConfig
 
 function isUnavailable(err: unknown): boolean {
   return err instanceof MailroomError && err.code === 'STORE_UNAVAILABLE';
+}
+
+/**
+ * `InboxSides.gone` for one inbox step, each store asked at most once per step: whether the inbox
+ * exists, and on Redis the shared ids of its archive and of its dead letters (a synced entry gone
+ * from Redis and in neither was lost by the server, never read).
+ */
+function goneOnce(team: string, member: string, store: (side: Side) => TeamStore): (side: Side, id: string) => Promise<'none' | 'read' | 'lost'> {
+  const exists = new Map<Side, Promise<boolean>>();
+  let removed: Promise<Set<string>> | undefined;
+  const removedRemote = async (): Promise<Set<string>> => {
+    const [history, dead] = await Promise.all([store('remote').readInboxHistory(team, member), store('remote').listDeadLetters(team)]);
+    const ids = new Set<string>();
+    for (const e of [...history.archived, ...history.setAside]) ids.add(e.msg_id ?? sharedId(team, member, e));
+    for (const d of dead) if (d.to === member) ids.add(d.entry.msg_id ?? sharedId(team, member, d.entry));
+    return ids;
+  };
+  return async (side, id) => {
+    let there = exists.get(side);
+    if (!there) exists.set(side, (there = store(side).listInboxes(team).then((l) => l.some((i) => i.name === member))));
+    if (!(await there)) return 'none';
+    if (side === 'local') return 'read';
+    return (await (removed ??= removedRemote())).has(id) ? 'read' : 'lost';
+  };
 }

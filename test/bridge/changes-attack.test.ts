@@ -341,5 +341,7 @@ describe('bridge: Redis restarted from an older snapshot', () => {
     await t.a.bridge!.idle();
     // Nobody read m-1: Claude Code's teammate must still see it unread.
     expect((await inboxFile(a)).find((e) => e.text === 'm-1')?.read).toBe(false);
+    // And Redis gets it again, once.
+    expect((await redis.readInbox(TEAM, 'observer')).filter((e) => e.text === 'm-1').map((e) => e.read)).toEqual([false]);
   }, 60_000);
 });
