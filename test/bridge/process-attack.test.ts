@@ -13,8 +13,9 @@ import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { entryKey } from '../../src/domain/entries.js';
 import type { InboxEntry } from '../../src/protocol/inbox.js';
-import { BIN } from '../helpers/cli.js';
-import { claudeAppend } from '../helpers/claude-locked.js';
+import { openFsStores } from '../../src/store/open.js';
+import { BIN, runCli } from '../helpers/cli.js';
+import { claudeAppend, claudeMarkRead } from '../helpers/claude-locked.js';
 import { until } from '../helpers/runtime.js';
 import { cleanEnv } from '../helpers/store-files.js';
 import { inboxFile, TEAM, twoMachines, type TwoMachines } from './setup.js';
@@ -238,4 +239,53 @@ describe('bridge stopped while it holds a Claude Code inbox lock', () => {
     expect({ b: sent.filter((s) => count(bb, s) !== 1), redis: sent.filter((s) => count(r, s) !== 1) }).toEqual({ b: [], redis: [] });
     await kill9(b);
   }, 90_000);
+});
+
+describe('mailroom inbox --archive while the bridge runs', () => {
+  it('the read head archived on B and on Redis while Claude Code appends and marks read: once on each side, read flags converge', async () => {
+    t = await twoMachines();
+    await t.a.start();
+    const b = (await cliBridge(t.b.root, t.server.url)).child;
+    const bInbox = t.b.inbox('observer');
+    const redis = t.a.remote.team;
+    const sent: string[] = [];
+    for (let round = 0; round < 4; round++) {
+      for (let i = 0; i < 10; i++) {
+        await claudeAppend(bInbox, entry('team-lead', `b-${round}-${i}`));
+        await redis.appendMessages(TEAM, [{ to: 'observer', entry: entry('team-lead', `r-${round}-${i}`) as unknown as InboxEntry }]);
+        sent.push(`b-${round}-${i}`, `r-${round}-${i}`);
+      }
+      // Claude Code reads half of them (read flags in place), then the read head is archived on B
+      // by the CLI and on Redis through the store, while more messages arrive.
+      await claudeMarkRead(bInbox, (e) => String(e.text).endsWith('-0') || String(e.text).endsWith('-1') || String(e.text).startsWith(`b-${round - 1}`));
+      const more = claudeAppend(bInbox, entry('team-lead', `late-${round}`));
+      sent.push(`late-${round}`);
+      const run = await runCli(['--root', t.b.root, '--team', TEAM, 'inbox', 'observer', '--archive'], cleanEnv({ MAILROOM_STORE: '' }));
+      expect(run.code, run.stderr).toBe(0);
+      if (round % 2 === 1) await redis.archiveInbox(TEAM, 'observer');
+      await more;
+    }
+    // Everything is everywhere once, live or archived.
+    const all = async (side: 'b' | 'redis') => {
+      const store = side === 'b' ? openFsStores(t!.b.root).team : redis;
+      const [live, hist] = await Promise.all([store.readInbox(TEAM, 'observer'), store.readInboxHistory(TEAM, 'observer')]);
+      return { live, archived: hist.archived };
+    };
+    await until(async () => {
+      const [bb, rr] = [await all('b'), await all('redis')];
+      return sent.every((s) => count([...bb.live, ...bb.archived], s) >= 1 && count([...rr.live, ...rr.archived], s) >= 1);
+    }, 30_000, 'everything on both sides');
+    await pause(1_000);
+    const [bb, rr] = [await all('b'), await all('redis')];
+    expect([bb.archived.length > 0, rr.archived.length > 0]).toEqual([true, true]); // the archives did move entries
+    const twice = (x: { live: InboxEntry[]; archived: InboxEntry[] }) => sent.filter((s) => count(x.live, s) + count(x.archived, s) !== 1 && !(count(x.live, s) === 1 && count(x.archived, s) === 1));
+    expect({ b: twice(bb), redis: twice(rr), liveTwice: sent.filter((s) => count(bb.live, s) > 1 || count(rr.live, s) > 1) }).toEqual({ b: [], redis: [], liveTwice: [] });
+    // An entry archived on one side (read) is read on the other; live entries agree.
+    const readIn = (x: { live: InboxEntry[]; archived: InboxEntry[] }, s: string) => x.archived.some((e) => e.text === s) || x.live.find((e) => e.text === s)?.read === true;
+    await until(async () => {
+      const [b2, r2] = [await all('b'), await all('redis')];
+      return sent.every((s) => readIn(b2, s) === readIn(r2, s));
+    }, 20_000, 'read flags converge');
+    await kill9(b);
+  }, 120_000);
 });
