@@ -31,6 +31,13 @@ export interface InboxSides {
    * lost writes: it is copied again, never taken as read.
    */
   gone(side: 'local' | 'remote', id: string): Promise<'none' | 'read' | 'lost'>;
+  /**
+   * The inbox's first step since the bridge started: a local message it would copy to Redis is
+   * first looked for in Redis's archive and dead letters. A bridge killed after copying it and before
+   * saving that step finds it there when Redis's reader read and archived it meanwhile: it was
+   * delivered, so it joins the synced set and is not delivered again.
+   */
+  restarted: boolean;
   /** Called before the step's first write to either store (the bridge finishes saving its state). */
   beforeWrite(): Promise<void>;
 }
@@ -62,8 +69,10 @@ export async function syncInbox(sides: InboxSides, synced: ReadonlySet<string>):
   const here = overlay(localRead.byId);
   const there = overlay(remoteRead.byId);
   const changed = localRead.changed && remoteRead.changed ? [...new Set([...localRead.changed, ...remoteRead.changed])] : undefined;
-  const toRemote = await missing(here, there, synced, changed, (id) => sides.gone('remote', id));
-  const toLocal = await missing(there, here, synced, changed, (id) => sides.gone('local', id));
+  const delivered: string[] = [];
+  const toRemote = await missing(here, there, synced, changed, (id) => sides.gone('remote', id), sides.restarted ? delivered : undefined);
+  const toLocal = await missing(there, here, synced, changed, (id) => sides.gone('local', id), undefined);
+  if (delivered.length > 0) synced = new Set([...synced, ...delivered]);
   const ctx = { actor: 'mailroom-bridge' };
   if (toRemote.length + toLocal.length > 0) await sides.beforeWrite();
   if (toRemote.length > 0) {
@@ -83,7 +92,8 @@ export async function syncInbox(sides: InboxSides, synced: ReadonlySet<string>):
   if (markLocal.length > 0) sides.wrote('local');
   const readRemote = markRemote.length > 0 ? (await remote.markRead(team, member, markRemote, ctx)).value : 0;
   const readLocal = markLocal.length > 0 ? (await local.markRead(team, member, markLocal, ctx)).value : 0;
-  return { ...syncedChange(here, there, synced, changed), toRemote: toRemote.length, toLocal: toLocal.length, readRemote, readLocal };
+  const change = syncedChange(here, there, synced, changed);
+  return { add: [...change.add, ...delivered], drop: change.drop, toRemote: toRemote.length, toLocal: toLocal.length, readRemote, readLocal };
 }
 
 /**
@@ -125,10 +135,21 @@ function overlay(read: ReadonlyMap<string, InboxEntry>): Copy {
   };
 }
 
-/** Entries of `from` the other side lacks and that were never synced, or that it lost, in inbox order (among `changed` only, when given). */
-async function missing(from: Copy, to: Copy, synced: ReadonlySet<string>, changed: readonly string[] | undefined, gone: (id: string) => Promise<string>): Promise<Array<[string, InboxEntry]>> {
+/**
+ * Entries of `from` the other side lacks and that were never synced, or that it lost, in inbox
+ * order (among `changed` only, when given). With `delivered`, a never-synced entry the other side
+ * removed as read (its archive or dead letters hold it) is not copied but pushed there.
+ */
+async function missing(from: Copy, to: Copy, synced: ReadonlySet<string>, changed: readonly string[] | undefined, gone: (id: string) => Promise<string>, delivered: string[] | undefined): Promise<Array<[string, InboxEntry]>> {
   const out: Array<[string, InboxEntry]> = [];
-  for (const [id, e] of among(from, changed)) if (!to.has(id) && (!synced.has(id) || (await gone(id)) === 'lost')) out.push([id, e]);
+  for (const [id, e] of among(from, changed)) {
+    if (to.has(id)) continue;
+    if (synced.has(id) ? (await gone(id)) !== 'lost' : delivered !== undefined && (await gone(id)) === 'read') {
+      if (!synced.has(id)) delivered!.push(id);
+      continue;
+    }
+    out.push([id, e]);
+  }
   return out;
 }
 
