@@ -71,7 +71,7 @@ export async function syncInbox(sides: InboxSides, synced: ReadonlySet<string>):
   const changed = localRead.changed && remoteRead.changed ? [...new Set([...localRead.changed, ...remoteRead.changed])] : undefined;
   const delivered: string[] = [];
   const toRemote = await missing(here, there, synced, changed, (id) => sides.gone('remote', id), sides.restarted ? delivered : undefined);
-  const toLocal = await missing(there, here, synced, changed, (id) => sides.gone('local', id), undefined);
+  const toLocal = await missing(there, here, synced, changed, undefined, undefined); // Claude Code's files lose nothing on their own
   if (delivered.length > 0) synced = new Set([...synced, ...delivered]);
   const ctx = { actor: 'mailroom-bridge' };
   if (toRemote.length + toLocal.length > 0) await sides.beforeWrite();
@@ -137,14 +137,15 @@ function overlay(read: ReadonlyMap<string, InboxEntry>): Copy {
 
 /**
  * Entries of `from` the other side lacks and that were never synced, or that it lost, in inbox
- * order (among `changed` only, when given). With `delivered`, a never-synced entry the other side
- * removed as read (its archive or dead letters hold it) is not copied but pushed there.
+ * order (among `changed` only, when given; `gone` undefined: the other side never loses one). With
+ * `delivered`, a never-synced entry the other side removed as read (its archive or dead letters
+ * hold it) is not copied but pushed there.
  */
-async function missing(from: Copy, to: Copy, synced: ReadonlySet<string>, changed: readonly string[] | undefined, gone: (id: string) => Promise<string>, delivered: string[] | undefined): Promise<Array<[string, InboxEntry]>> {
+async function missing(from: Copy, to: Copy, synced: ReadonlySet<string>, changed: readonly string[] | undefined, gone: ((id: string) => Promise<string>) | undefined, delivered: string[] | undefined): Promise<Array<[string, InboxEntry]>> {
   const out: Array<[string, InboxEntry]> = [];
   for (const [id, e] of among(from, changed)) {
     if (to.has(id)) continue;
-    if (synced.has(id) ? (await gone(id)) !== 'lost' : delivered !== undefined && (await gone(id)) === 'read') {
+    if (synced.has(id) ? gone === undefined || (await gone(id)) !== 'lost' : delivered !== undefined && gone !== undefined && (await gone(id)) === 'read') {
       if (!synced.has(id)) delivered!.push(id);
       continue;
     }
