@@ -14,6 +14,7 @@ import type { TeamConfig } from '../protocol/config.js';
 import type { HostStore } from '../store/host-store.js';
 import type { StoreHint, TeamStore, WatchHandle } from '../store/team-store.js';
 import { syncRoster, teamSeed } from './members.js';
+import { sharedId } from './identity.js';
 import { InboxMirror, type Side } from './inbox-mirror.js';
 import { syncInbox } from './messages.js';
 import { syncTasks } from './tasks.js';
@@ -83,6 +84,10 @@ class Engine implements Bridge {
   private readonly mirror: InboxMirror;
   /** Each inbox's synced set as a set (the state holds it as an array), kept between steps. */
   private readonly synced = new Map<string, Set<string>>();
+  /** Shared ids found in each Redis inbox's archive or dead letters, kept: an archived message stays archived. */
+  private readonly removedRemote = new Map<string, Set<string>>();
+  /** Inboxes synced once since the start (the others' first step looks in Redis's archive, {@link syncInbox}). */
+  private readonly followed = new Set<string>();
   /** Synced-set changes not yet saved: the next save appends them to the state's log. */
   private changes: SyncedChange[] = [];
   /**
@@ -252,14 +257,17 @@ class Engine implements Bridge {
 
   /** Syncs one inbox (messages and read flags) and starts saving what changed in its synced set. */
   private async syncMember(work: Dirty, member: string): Promise<void> {
-    const exists = async (side: 'local' | 'remote') => (await (side === 'local' ? this.o.local : this.o.remote).listInboxes(this.team)).some((i) => i.name === member);
     const store = (side: Side) => (side === 'local' ? this.o.local : this.o.remote);
+    let removed = this.removedRemote.get(member);
+    if (!removed) this.removedRemote.set(member, (removed = new Set()));
+    const gone = goneOnce(this.team, member, store, removed);
     const sides = {
       team: this.team,
       member,
       local: this.o.local,
       remote: this.o.remote,
-      exists,
+      gone,
+      restarted: !this.followed.has(member),
       read: (side: Side) => this.mirror.read(side, store(side), member),
       wrote: (side: Side) => this.mirror.invalidate(side, member),
       beforeWrite: () => this.flush(),
@@ -271,6 +279,7 @@ class Engine implements Bridge {
     let set = this.synced.get(member);
     if (!set) this.synced.set(member, (set = new Set(this.state.synced[member] ?? [])));
     const r = await syncInbox(sides, set);
+    this.followed.add(member);
     if (r.add.length + r.drop.length > 0) {
       // Saved only when the set changed: a step that copied nothing and dropped nothing (most
       // often the echo of this bridge's own write) has nothing new to remember.
@@ -424,4 +433,28 @@ async function readOrMissing(store: TeamStore, team: string): Promise<TeamConfig
 
 function isUnavailable(err: unknown): boolean {
   return err instanceof MailroomError && err.code === 'STORE_UNAVAILABLE';
+}
+
+/**
+ * `InboxSides.gone` for one inbox step, each store asked at most once per step: whether the inbox
+ * exists, and on Redis the shared ids of its archive and of its dead letters (a synced entry gone
+ * from Redis and in neither was lost by the server, never read). `known` keeps the ids found there
+ * between steps (an archived message stays archived): the archive is read only for an id not in it.
+ */
+function goneOnce(team: string, member: string, store: (side: Side) => TeamStore, known: Set<string>): (side: Side, id: string) => Promise<'none' | 'read' | 'lost'> {
+  const exists = new Map<Side, Promise<boolean>>();
+  let looked: Promise<void> | undefined;
+  const look = async (): Promise<void> => {
+    const [history, dead] = await Promise.all([store('remote').readInboxHistory(team, member), store('remote').listDeadLetters(team)]);
+    for (const e of [...history.archived, ...history.setAside]) known.add(e.msg_id ?? sharedId(team, member, e));
+    for (const d of dead) if (d.to === member) known.add(d.entry.msg_id ?? sharedId(team, member, d.entry));
+  };
+  return async (side, id) => {
+    let there = exists.get(side);
+    if (!there) exists.set(side, (there = store(side).listInboxes(team).then((l) => l.some((i) => i.name === member))));
+    if (!(await there)) return 'none';
+    if (side === 'local') return 'read';
+    if (!known.has(id)) await (looked ??= look());
+    return known.has(id) ? 'read' : 'lost';
+  };
 }

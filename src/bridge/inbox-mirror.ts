@@ -36,17 +36,27 @@ interface Copy {
 /** The copies of one team's inboxes, both sides. */
 export class InboxMirror {
   private readonly copies = new Map<string, Copy>();
+  /**
+   * Hints per copy and for all copies, counted whether or not the copy exists yet: a hint that
+   * arrives while a copy is read — its first read included, when there is no copy to mark — makes
+   * the copy that read produces stale (else the change waited for the presence tick).
+   */
+  private readonly hints = new Map<string, number>();
+  private allHints = 0;
 
   constructor(private readonly team: string) {}
 
   /** The copy changed (a hint, or this bridge wrote it): the next read asks the store. */
   invalidate(side: Side, member: string): void {
-    const c = this.copies.get(key(side, member));
+    const k = key(side, member);
+    this.hints.set(k, (this.hints.get(k) ?? 0) + 1);
+    const c = this.copies.get(k);
     if (c) c.stale = true;
   }
 
   /** Every copy may have changed (the presence tick): each asks the store at its next read. */
   staleAll(): void {
+    this.allHints++;
     for (const c of this.copies.values()) c.stale = true;
   }
 
@@ -61,10 +71,11 @@ export class InboxMirror {
     const copy = this.copies.get(k);
     if (copy && !copy.stale) return { byId: copy.byId, changed: [] };
     if (copy) copy.stale = false;
+    const seen = this.hintCount(k);
     try {
-      if (!store.readInboxChanges) return this.replace(k, member, await store.readInbox(this.team, member), undefined);
+      if (!store.readInboxChanges) return this.replace(k, member, await store.readInbox(this.team, member), undefined, seen);
       const got = await store.readInboxChanges(this.team, member, copy?.mark);
-      if (got.full || !copy) return this.replace(k, member, got.full ? got.entries : got.appended, got.mark);
+      if (got.full || !copy) return this.replace(k, member, got.full ? got.entries : got.appended, got.mark, seen);
       copy.mark = got.mark;
       return { byId: copy.byId, changed: this.apply(copy, member, got.appended, got.read) };
     } catch (err) {
@@ -73,9 +84,14 @@ export class InboxMirror {
     }
   }
 
-  private replace(k: string, member: string, entries: readonly InboxEntry[], mark: InboxMark | undefined): CopyRead {
+  private hintCount(k: string): number {
+    return (this.hints.get(k) ?? 0) + this.allHints;
+  }
+
+  /** A full read's copy; stale when a hint arrived since `seen` (the hint count as the read began). */
+  private replace(k: string, member: string, entries: readonly InboxEntry[], mark: InboxMark | undefined, seen: number): CopyRead {
     const old = this.copies.get(k);
-    const copy: Copy = { byId: new Map(), ids: new Map(), mark, stale: old?.stale ?? false };
+    const copy: Copy = { byId: new Map(), ids: new Map(), mark, stale: (old?.stale ?? false) || this.hintCount(k) !== seen };
     for (const e of entries) this.add(copy, member, e, old?.ids);
     this.copies.set(k, copy);
     return { byId: copy.byId, changed: undefined };

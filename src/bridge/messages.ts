@@ -22,8 +22,22 @@ export interface InboxSides {
   read(side: 'local' | 'remote'): Promise<CopyRead>;
   /** This step wrote a copy: the next step reads what it wrote. */
   wrote(side: 'local' | 'remote'): void;
-  /** Whether the inbox exists on a side (a missing one removed nothing); asked only when a synced entry is gone from it. */
-  exists(side: 'local' | 'remote'): Promise<boolean>;
+  /**
+   * Why a synced entry (by shared id) is gone from a side; asked only when one is. `none`: the inbox
+   * is not there (a missing inbox removed nothing). `read`: removed as read — from Claude Code's
+   * files any removal (2.1.332 drops what it delivered, an archive moves the read head; neither
+   * leaves a trace to check), from Redis an entry in the inbox's archive or a dead letter. `lost`:
+   * Redis does not hold it anywhere — the server restarted from an older snapshot, or a failover
+   * lost writes: it is copied again, never taken as read.
+   */
+  gone(side: 'local' | 'remote', id: string): Promise<'none' | 'read' | 'lost'>;
+  /**
+   * The inbox's first step since the bridge started: a local message it would copy to Redis is
+   * first looked for in Redis's archive and dead letters. A bridge killed after copying it and before
+   * saving that step finds it there when Redis's reader read and archived it meanwhile: it was
+   * delivered, so it joins the synced set and is not delivered again.
+   */
+  restarted: boolean;
   /** Called before the step's first write to either store (the bridge finishes saving its state). */
   beforeWrite(): Promise<void>;
 }
@@ -55,8 +69,10 @@ export async function syncInbox(sides: InboxSides, synced: ReadonlySet<string>):
   const here = overlay(localRead.byId);
   const there = overlay(remoteRead.byId);
   const changed = localRead.changed && remoteRead.changed ? [...new Set([...localRead.changed, ...remoteRead.changed])] : undefined;
-  const toRemote = missing(here, there, synced, changed);
-  const toLocal = missing(there, here, synced, changed);
+  const delivered: string[] = [];
+  const toRemote = await missing(here, there, synced, changed, (id) => sides.gone('remote', id), sides.restarted ? delivered : undefined);
+  const toLocal = await missing(there, here, synced, changed, undefined, undefined); // Claude Code's files lose nothing on their own
+  if (delivered.length > 0) synced = new Set([...synced, ...delivered]);
   const ctx = { actor: 'mailroom-bridge' };
   if (toRemote.length + toLocal.length > 0) await sides.beforeWrite();
   if (toRemote.length > 0) {
@@ -69,14 +85,15 @@ export async function syncInbox(sides: InboxSides, synced: ReadonlySet<string>):
   }
   for (const [id, e] of toRemote) there.add(id, bridgeCopy(e, id));
   for (const [id, e] of toLocal) here.add(id, bridgeCopy(e, id));
-  const markRemote = await readKeys(there, here, synced, changed, () => sides.exists('local'));
-  const markLocal = await readKeys(here, there, synced, changed, () => sides.exists('remote'));
+  const markRemote = await readKeys(there, here, synced, changed, (id) => sides.gone('local', id));
+  const markLocal = await readKeys(here, there, synced, changed, (id) => sides.gone('remote', id));
   if (markRemote.length + markLocal.length > 0) await sides.beforeWrite();
   if (markRemote.length > 0) sides.wrote('remote');
   if (markLocal.length > 0) sides.wrote('local');
   const readRemote = markRemote.length > 0 ? (await remote.markRead(team, member, markRemote, ctx)).value : 0;
   const readLocal = markLocal.length > 0 ? (await local.markRead(team, member, markLocal, ctx)).value : 0;
-  return { ...syncedChange(here, there, synced, changed), toRemote: toRemote.length, toLocal: toLocal.length, readRemote, readLocal };
+  const change = syncedChange(here, there, synced, changed);
+  return { add: [...change.add, ...delivered], drop: change.drop, toRemote: toRemote.length, toLocal: toLocal.length, readRemote, readLocal };
 }
 
 /**
@@ -118,10 +135,22 @@ function overlay(read: ReadonlyMap<string, InboxEntry>): Copy {
   };
 }
 
-/** Entries of `from` the other side lacks and that were never synced, in inbox order (among `changed` only, when given). */
-function missing(from: Copy, to: Copy, synced: ReadonlySet<string>, changed: readonly string[] | undefined): Array<[string, InboxEntry]> {
+/**
+ * Entries of `from` the other side lacks and that were never synced, or that it lost, in inbox
+ * order (among `changed` only, when given; `gone` undefined: the other side never loses one). With
+ * `delivered`, a never-synced entry the other side removed as read (its archive or dead letters
+ * hold it) is not copied but pushed there.
+ */
+async function missing(from: Copy, to: Copy, synced: ReadonlySet<string>, changed: readonly string[] | undefined, gone: ((id: string) => Promise<string>) | undefined, delivered: string[] | undefined): Promise<Array<[string, InboxEntry]>> {
   const out: Array<[string, InboxEntry]> = [];
-  for (const [id, e] of among(from, changed)) if (!to.has(id) && !synced.has(id)) out.push([id, e]);
+  for (const [id, e] of among(from, changed)) {
+    if (to.has(id)) continue;
+    if (synced.has(id) ? gone === undefined || (await gone(id)) !== 'lost' : delivered !== undefined && gone !== undefined && (await gone(id)) === 'read') {
+      if (!synced.has(id)) delivered!.push(id);
+      continue;
+    }
+    out.push([id, e]);
+  }
   return out;
 }
 
@@ -136,16 +165,15 @@ function* among(copy: Copy, changed: readonly string[] | undefined): Iterable<[s
 
 /**
  * Store keys of unread entries of `target` whose copy on the other side is read — or gone from an
- * inbox that exists there, after it was synced (removed as read or delivered).
+ * inbox that exists there, after it was synced, removed as read or delivered (not lost: see `gone`).
  */
-async function readKeys(target: Copy, other: Copy, synced: ReadonlySet<string>, changed: readonly string[] | undefined, otherExists: () => Promise<boolean>): Promise<string[]> {
+async function readKeys(target: Copy, other: Copy, synced: ReadonlySet<string>, changed: readonly string[] | undefined, otherGone: (id: string) => Promise<string>): Promise<string[]> {
   const keys: string[] = [];
-  let exists: boolean | undefined;
   for (const [id, e] of among(target, changed)) {
     if (!isUnreadEntry(e)) continue;
     const twin = other.get(id);
     let readThere = twin !== undefined && !isUnreadEntry(twin);
-    if (!twin && synced.has(id)) readThere = exists ??= await otherExists();
+    if (!twin && synced.has(id)) readThere = (await otherGone(id)) === 'read';
     if (readThere) keys.push(entryKey(e));
   }
   return keys;
