@@ -99,6 +99,32 @@ describe('a combined call whose reply is lost after the script ran', () => {
   });
 });
 
+describe('a combined call whose reply is lost, and one of its recipients removed before the retry', () => {
+  it('stores nothing twice: the retry replays the first try (which ran) instead of running each append again', async () => {
+    const s = await server();
+    const proxy = await startProxy(s.port);
+    cleanups.push(() => proxy.close());
+    const store = await open(`redis://127.0.0.1:${proxy.port}`, { waitMs: 5_000 });
+    const direct = await open(s.url);
+    await makeTeam(store, 'gone', ['bob', 'carol']);
+    // The script loaded first, so that the reply dropped is the combined call's, not a NOSCRIPT.
+    await store.appendMessages('gone', [{ to: 'bob', entry: bare('team-lead', 'warm') }]);
+    proxy.dropNextReply(async () => {
+      await direct.removeMember('gone', 'carol');
+    });
+    const results = await Promise.allSettled([
+      store.appendMessages('gone', [{ to: 'bob', entry: bare('team-lead', 'to bob') }]),
+      store.appendMessages('gone', [{ to: 'carol', entry: bare('team-lead', 'to carol') }]),
+    ]);
+    expect(proxy.dropped()).toBe(1);
+    // The first try ran: bob's message is stored once, whatever each caller was told.
+    expect((await direct.readInbox('gone', 'bob')).map((e) => e.text)).toEqual(['warm', 'to bob']);
+    // Both appends went through with the first try: each caller is told so (carol's message went
+    // to her inbox before she was removed), not MEMBER_NOT_FOUND.
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+  });
+});
+
 /** A child process appending `<who>-<n>` (no msg_id, no key of its own) one await at a time; prints `ack <n>` or `fail <n>`. */
 const CHILD = `
 const { openRedisTeamStore } = await import(process.argv[1]);
