@@ -139,10 +139,15 @@ export async function appendRows(rc: RedisContext, team: string, messages: reado
   return { messages: stored, events, replayed: false };
 }
 
-/** The ARGV of a retry: the key is looked up (the first try may have stored a reply under it). */
+/**
+ * The ARGV of a retry: the key is looked up (the first try may have stored a reply under it) — the
+ * store's own key ('r') before the recipients are checked, so that a recipient removed since the
+ * first try ran does not make the retry a refusal (which the append batcher would run again append
+ * by append, storing them twice).
+ */
 function retryArgs(args: readonly string[]): string[] {
   const again = [...args];
-  again[3] = '';
+  again[3] = args[3] === '1' ? 'r' : '';
   return again;
 }
 
