@@ -80,5 +80,5 @@ const LISTING_FLAGS = ['mark-read', 'unread', 'all', 'status', 'raw'] as const;
 function refuseListingFlags(a: InboxArgs): void {
   const given = LISTING_FLAGS.filter((f) => a[f] === true).map((f) => `--${f}`);
   if (given.length === 0) return;
-  throw new MailroomError('USAGE', `--archive moves the read head instead of listing, so ${given.join(' and ')} would be ignored. Run mailroom inbox --archive alone, then mailroom inbox ${given.join(' ')} for the listing.`, { details: { options: given } });
+  throw new MailroomError('USAGE', `--archive moves the read head instead of listing, so ${given.join(' and ')} would be ignored. Run \`mailroom inbox --archive\` alone, then \`mailroom inbox ${given.join(' ')}\` for the listing.`, { details: { options: given } });
 }
