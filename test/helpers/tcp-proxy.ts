@@ -8,8 +8,11 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 /** A running proxy. */
 export interface TcpProxy {
   port: number;
-  /** Drop the connection at the next reply from the server. */
-  dropNextReply(): void;
+  /**
+   * Drop the connection at the next reply from the server; `meanwhile` (if given) runs after the
+   * server answered and before the client's connection is closed (so before any retry).
+   */
+  dropNextReply(meanwhile?: () => Promise<void>): void;
   /** How many replies were dropped so far. */
   dropped(): number;
   close(): Promise<void>;
@@ -19,6 +22,7 @@ export interface TcpProxy {
 export async function startProxy(target: number): Promise<TcpProxy> {
   let armed = false;
   let dropped = 0;
+  let meanwhileFn: (() => Promise<void>) | undefined;
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {
     const upstream = createConnection({ host: '127.0.0.1', port: target });
@@ -28,8 +32,10 @@ export async function startProxy(target: number): Promise<TcpProxy> {
       if (armed) {
         armed = false;
         dropped++;
-        client.destroy();
+        const run = meanwhileFn ?? (() => Promise.resolve());
+        meanwhileFn = undefined;
         upstream.destroy();
+        void run().finally(() => client.destroy());
         return;
       }
       client.write(d);
@@ -45,8 +51,9 @@ export async function startProxy(target: number): Promise<TcpProxy> {
   const address = server.address();
   return {
     port: typeof address === 'object' && address ? address.port : 0,
-    dropNextReply: () => {
+    dropNextReply: (meanwhile) => {
       armed = true;
+      meanwhileFn = meanwhile;
     },
     dropped: () => dropped,
     close: async () => {

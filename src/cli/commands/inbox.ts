@@ -51,12 +51,13 @@ export const inboxCommand: CommandModule<GlobalArgs, InboxArgs> = {
     if (a.agent !== undefined && a.as !== undefined && a.agent !== a.as) {
       throw new MailroomError('USAGE', `Give the inbox once: "${a.agent}" and --as ${a.as} name different members. Run with --help for usage.`);
     }
+    if (a.archive) refuseListingFlags(a);
     const { readInbox } = await import('../../core/messages/inbox-read.js');
     const target = await sweptTeamTarget(a);
     if (a.archive) {
       const { archiveInbox } = await import('../../core/messages/inbox-archive.js');
       const archived = await archiveInbox({ ...target, agent: a.agent ?? a.as });
-      emit(a.json, { archived }, () => [`Moved ${archived} read message(s) to the archive (mailroom inbox --all lists them).`]);
+      emit(a.json, { archived }, () => [`Moved ${archived} read message(s) to the archive (\`mailroom inbox --all\` lists them).`]);
       return;
     }
     const view = await readInbox({ ...target, agent: a.agent ?? a.as, unread: a.unread, markRead: a['mark-read'], includeArchived: a.all });
@@ -71,3 +72,13 @@ export const inboxCommand: CommandModule<GlobalArgs, InboxArgs> = {
     emit(a.json, view, () => (view.messages.length ? view.messages.map((m) => messageLine(m, a.raw)) : [`(no ${a.unread ? 'unread ' : ''}messages for ${view.agent})`]));
   },
 };
+
+/** The flags that shape a listing; `--archive` lists nothing, so with it they would be dropped. */
+const LISTING_FLAGS = ['mark-read', 'unread', 'all', 'status', 'raw'] as const;
+
+/** @throws USAGE when `--archive` comes with a listing flag (it would be ignored: `--archive --mark-read` would mark nothing). */
+function refuseListingFlags(a: InboxArgs): void {
+  const given = LISTING_FLAGS.filter((f) => a[f] === true).map((f) => `--${f}`);
+  if (given.length === 0) return;
+  throw new MailroomError('USAGE', `--archive moves the read head instead of listing, so ${given.join(' and ')} would be ignored. Run \`mailroom inbox --archive\` alone, then \`mailroom inbox ${given.join(' ')}\` for the listing.`, { details: { options: given } });
+}

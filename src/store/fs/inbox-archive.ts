@@ -9,9 +9,10 @@
  * duplicate (core/messages/inbox-read.ts). A writer killed mid-append leaves a torn last line: the next
  * append starts on a fresh line, and readers skip lines that do not parse.
  */
-import { open, readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { fileWriteError, isErrno } from '../../errors.js';
+import { MailroomError, fileWriteError, isErrno } from '../../errors.js';
 import { InboxEntrySchema, type InboxEntry } from '../../protocol/inbox.js';
 import type { HeldLock } from './lock.js';
 import { FILE_MODE } from './modes.js';
@@ -23,7 +24,7 @@ export interface ArchiveRead {
   badLines: number;
 }
 
-/** Appends entries, each as its JSON text (one line, no newline), to the agent's archive, under the inbox's `lock` (checked first). */
+/** Appends entries, each as its JSON text (one line, no newline), to the agent's archive, under the inbox's `lock` (checked first). @throws FILE_ACCESS, FILE_CORRUPT (the archive is not a regular file) */
 export async function appendToArchive(ctx: FsContext, team: string, agent: string, lines: readonly string[], lock: HeldLock): Promise<void> {
   if (lines.length === 0) return;
   const path = ctx.layout.inboxArchivePath(team, agent);
@@ -32,24 +33,39 @@ export async function appendToArchive(ctx: FsContext, team: string, agent: strin
   const failed = 'Earlier entries are intact, and the inbox was not changed.';
   const handle = await open(path, 'a+', FILE_MODE).catch((err: unknown) => Promise.reject(fileWriteError(path, err, failed)));
   try {
-    const { size } = await handle.stat();
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw notRegular(path);
+    const { size } = stats;
     const last = Buffer.alloc(1);
     if (size > 0) await handle.read(last, 0, 1, size - 1);
     const lead = size > 0 && last.toString() !== '\n' ? '\n' : '';
     await handle.appendFile(`${lead}${lines.join('\n')}\n`, 'utf8');
     await handle.sync();
   } catch (err) {
-    throw fileWriteError(path, err, failed);
+    throw err instanceof MailroomError ? err : fileWriteError(path, err, failed);
   } finally {
     await handle.close();
   }
 }
 
-/** Reads the agent's archive; a missing archive is empty. */
+/** FILE_CORRUPT for an archive that is a FIFO, socket, device or directory: writing it could block forever, reading it never end. */
+function notRegular(path: string): MailroomError {
+  return new MailroomError('FILE_CORRUPT', `${path} is not a regular file. mailroom will not read or append to it (a FIFO would block, a device never end). Move it aside, then retry; the inbox was not changed.`, { details: { path } });
+}
+
+/** Reads the agent's archive; a missing archive is empty. @throws FILE_CORRUPT (not a regular file: a FIFO, a device) */
 export async function readArchive(ctx: FsContext, team: string, agent: string): Promise<ArchiveRead> {
+  const path = ctx.layout.inboxArchivePath(team, agent);
   let text: string;
   try {
-    text = await readFile(ctx.layout.inboxArchivePath(team, agent), 'utf8');
+    // Non-blocking, so that a FIFO does not wait for a writer; only a regular file is read.
+    const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      if (!(await handle.stat()).isFile()) throw notRegular(path);
+      text = await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
   } catch (err) {
     if (isErrno(err, 'ENOENT')) return { entries: [], badLines: 0 };
     throw err;

@@ -152,12 +152,16 @@ async function fileOverTrigger(path: string): Promise<boolean> {
 
 /**
  * In a locked step that is about to write `inbox`: moves its read head to the archive when the file
- * as read is over {@link ARCHIVE_TRIGGER_BYTES} and the head frees at least
+ * as read is over {@link ARCHIVE_TRIGGER_BYTES} (UTF-8 bytes, as `stat` counts them) and the head frees at least
  * {@link ARCHIVE_MIN_HEAD_BYTES}. The caller writes the inbox afterwards (the archive is fsynced
  * first). @returns how many entries moved out of `inbox.raw`
  */
 export async function archiveIfLarge(ctx: FsContext, team: string, agent: string, inbox: OpenInbox): Promise<number> {
-  if (inbox.chars <= ARCHIVE_TRIGGER_BYTES) return 0;
+  // Bytes, as the archiver's `stat` sees the file. UTF-8 takes at most 3 bytes per UTF-16 unit, so
+  // a text under a third of the trigger is under it, and one over it in units is over it: the bytes
+  // are counted only in between (non-ASCII text).
+  if (inbox.chars * 3 <= ARCHIVE_TRIGGER_BYTES) return 0;
+  if (inbox.chars <= ARCHIVE_TRIGGER_BYTES && Buffer.byteLength(inbox.text) <= ARCHIVE_TRIGGER_BYTES) return 0;
   return archiveReadHead(ctx, team, agent, inbox, ARCHIVE_MIN_HEAD_BYTES);
 }
 
@@ -174,7 +178,7 @@ async function archiveReadHead(ctx: FsContext, team: string, agent: string, inbo
     if (e !== inbox.entries[i] || (e as InboxEntry).read !== true) break;
     const line = JSON.stringify(e);
     lines.push(line);
-    headBytes += line.length;
+    headBytes += Buffer.byteLength(line);
   }
   if (lines.length === 0 || headBytes < minBytes) return 0;
   await appendToArchive(ctx, team, agent, lines, inbox.lock);

@@ -9,8 +9,9 @@
  *
  * Each caller still gets its own transition: its messages and their events, cut from the combined
  * call by position (the script stores and journals messages in the order given and marks the rows
- * it journalled). A combined call that the server refuses (an unknown recipient in one of the
- * appends: nothing was written) is run again append by append, so each caller gets its own answer
+ * it journalled). A combined call that is refused (an unknown recipient in one of the appends, or
+ * an entry the client cannot encode: INVALID_ARGUMENT before anything is sent; nothing was
+ * written) is run again append by append, so each caller gets its own answer
  * and one bad append does not fail the others; one whose connection failed fails every caller with
  * STORE_UNAVAILABLE (it may have gone through, as a single append may).
  */

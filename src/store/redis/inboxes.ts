@@ -3,6 +3,8 @@
  * read, archive, set aside); reads are one read-only script each, so they see one instant.
  */
 import { checkIdempotencyKey } from '../../domain/idempotency-key.js';
+import { shownValue } from '../../domain/shown-value.js';
+import { MailroomError } from '../../errors.js';
 import { randomUUID } from '../../protocol/random.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
 import { DEFAULT_LEASE_MS, checkTakeOptions } from '../../domain/leases.js';
@@ -53,10 +55,31 @@ function appendCall(team: string, messages: readonly OutgoingMessage[], options:
   const env = envelopeFields({ team, now: nowOf(options), actor: options.actor });
   const args = [JSON.stringify(env), key, String(own ? IDEMPOTENCY_TTL_MS : AUTO_KEY_TTL_MS), own ? '' : '1', String(messages.length)];
   for (const m of messages) {
-    const p = entryParts(m.entry);
+    const p = messageParts(m);
     args.push(m.to, p.pre, p.tsq, p.post, p.ms, p.from, p.text, p.msgId, p.read);
   }
   return { args, envelope: env };
+}
+
+/**
+ * One message's parts, checked before anything is sent: a call that throws here sent nothing, so
+ * the append batcher runs the appends of a combined call again one by one and only the bad one
+ * fails (a raw TypeError would have failed every caller of the call).
+ * @throws INVALID_ARGUMENT for a recipient, `from`, `text` or `msg_id` that is not a string, or an
+ * entry JSON cannot encode (a BigInt, a cycle)
+ */
+function messageParts(m: OutgoingMessage): ReturnType<typeof entryParts> {
+  const e = m.entry as unknown as Record<string, unknown>;
+  const field = typeof m.to !== 'string' ? 'to' : typeof e.from !== 'string' ? 'from' : typeof e.text !== 'string' ? 'text' : e.msg_id !== undefined && typeof e.msg_id !== 'string' ? 'msg_id' : undefined;
+  if (field !== undefined) {
+    const got = field === 'to' ? m.to : e[field];
+    throw new MailroomError('INVALID_ARGUMENT', `A message's ${field} must be a string; got ${shownValue(got)}. Give it as a string (an inbox entry is {from, text, timestamp, …} of strings), then retry.`, { details: { field } });
+  }
+  try {
+    return entryParts(m.entry);
+  } catch (err) {
+    throw new MailroomError('INVALID_ARGUMENT', `The message to ${m.to} cannot be stored as JSON (${err instanceof Error ? err.message.split('\n')[0] : String(err)}). Give an entry of plain JSON values (no BigInt, no cycles), then retry.`, { cause: err });
+  }
 }
 
 /**
@@ -87,7 +110,7 @@ export interface AppendedRows {
  * per entry it stores anew and marks its row (fourth value '1'); the events are built here from
  * the call's envelope and the stored entry, as the journal holds them, instead of coming back in
  * the reply (half its bytes).
- * @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND (nothing written)
+ * @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND, INVALID_ARGUMENT (an entry that cannot be encoded: {@link messageParts}; nothing written)
  */
 export async function appendRows(rc: RedisContext, team: string, messages: readonly OutgoingMessage[], options: AppendOptions = {}): Promise<AppendedRows> {
   checkIdempotencyKey(options.idempotencyKey);
@@ -116,10 +139,15 @@ export async function appendRows(rc: RedisContext, team: string, messages: reado
   return { messages: stored, events, replayed: false };
 }
 
-/** The ARGV of a retry: the key is looked up (the first try may have stored a reply under it). */
+/**
+ * The ARGV of a retry: the key is looked up (the first try may have stored a reply under it) — the
+ * store's own key ('r') before the recipients are checked, so that a recipient removed since the
+ * first try ran does not make the retry a refusal (which the append batcher would run again append
+ * by append, storing them twice).
+ */
 function retryArgs(args: readonly string[]): string[] {
   const again = [...args];
-  again[3] = '';
+  again[3] = args[3] === '1' ? 'r' : '';
   return again;
 }
 

@@ -20,7 +20,9 @@
 -- the fourth value of each stored row (src/store/redis/inboxes.ts).
 -- KEYS[1] base prefix
 -- ARGV[1] event envelope JSON   ARGV[2] idempotency key ('' = none)   ARGV[3] key ttl (ms)
--- ARGV[4] '1' when the key is new (the store's own, first try), else ''
+-- ARGV[4] '1' when the key is new (the store's own, first try), 'r' on the retry of the store's own
+-- key (looked up before the recipients are checked: its first try may have run, and a recipient been
+-- removed since), else '' (the caller's key, looked up once the recipients are known)
 -- ARGV[5] n messages, then per message 9 values: to, JSON before the timestamp value,
 -- the timestamp as a JSON string, JSON after it, the timestamp in epoch ms ('' = unparseable),
 -- from, text, msg_id ('' = none), read ('1' | '0').
@@ -31,6 +33,11 @@ local base, env, idem = KEYS[1], ARGV[1], ARGV[2]
 local P = gen_prefix(base)
 if not P then return fail('TEAM_NOT_FOUND') end
 local n = tonumber(ARGV[5])
+local idemKey = P .. 'idem:m:' .. idem
+if ARGV[4] == 'r' then
+  local prev = R('GET', idemKey)
+  if prev then return done(base, { 'replayed', prev }) end
+end
 -- Per recipient: its inbox state as read once, and the entries this call adds to it.
 local boxes, order, seen = {}, {}, {}
 for i = 0, n - 1 do
@@ -41,8 +48,7 @@ for i = 0, n - 1 do
     order[#order + 1] = to
   end
 end
-local idemKey = P .. 'idem:m:' .. idem
-if idem ~= '' and ARGV[4] ~= '1' then
+if idem ~= '' and ARGV[4] == '' then
   local prev = R('GET', idemKey)
   if prev then return done(base, { 'replayed', prev }) end
 end
