@@ -56,7 +56,7 @@ export const inboxCommand: CommandModule<GlobalArgs, InboxArgs> = {
     if (a.archive) {
       const { archiveInbox } = await import('../../core/messages/inbox-archive.js');
       const archived = await archiveInbox({ ...target, agent: a.agent ?? a.as });
-      emit(a.json, { archived }, () => [`Moved ${archived} read message(s) to the archive (mailroom inbox --all lists them).`]);
+      emit(a.json, { archived }, () => [`Moved ${archived} read message(s) to the archive (\`mailroom inbox --all\` lists them).`]);
       return;
     }
     const view = await readInbox({ ...target, agent: a.agent ?? a.as, unread: a.unread, markRead: a['mark-read'], includeArchived: a.all });
