@@ -11,12 +11,13 @@ import { config as zodConfig } from 'zod';
 import { MailroomError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { helpWidth, reportError, writeStdout } from './output.js';
+import { examplesOnTheirOwnLines } from './help-examples.js';
 import { BASH_COMPLETION_SCRIPT } from './bash-completion.js';
 import { commandWords } from './command-words.cjs';
 import { hintScope } from '../core/text/hint-scope.js';
 import { completeNames, type NameCompletion } from './completion-names.js';
 import { bareOptions, checkOptionValues, needsValue, type DeclaredOptions } from './option-checks.js';
-import { declaredOptionNames, findUnknownCommand, refusedWords, refusedWordsMessage, unknownCommandMessage } from './usage-hints.js';
+import { dashTextHint, dashWordForMissingText, declaredOptionNames, findUnknownCommand, refusedWords, refusedWordsMessage, unknownCommandMessage } from './usage-hints.js';
 import { closeStores, withGlobals, type GlobalArgs } from './globals.js';
 import { COMMAND_TREE as TREE } from './command-names.js';
 import { optionPart, putValuesAside, type ValueArgs } from './value-args.js';
@@ -82,14 +83,14 @@ function usageError(refused: string, argv: readonly string[], y: unknown, values
   const message = values.text(refused);
   const unknown = findUnknownCommand(argv, TREE);
   if (unknown) return new MailroomError('USAGE', `${unknownCommandMessage(unknown, TREE)} Run with --help for usage.`, { details: { ...unknown } });
+  // getOptions() is public in yargs but not in its typings.
+  const options = (y as { getOptions?(): { key?: Record<string, unknown> } } | undefined)?.getOptions?.();
+  const declared = declaredOptionNames(Object.keys(options?.key ?? {}));
   const words = refusedWords(message);
-  if (words) {
-    // getOptions() is public in yargs but not in its typings.
-    const options = (y as { getOptions?(): { key?: Record<string, unknown> } } | undefined)?.getOptions?.();
-    const declared = declaredOptionNames(Object.keys(options?.key ?? {}));
-    return new MailroomError('USAGE', `${refusedWordsMessage(words, argv, declared)} Run with --help for usage.`, { details: { refused: words } });
-  }
-  return new MailroomError('USAGE', `${message}${/[.!?)]$/.test(message) ? '' : '.'} Run with --help for usage.`);
+  if (words) return new MailroomError('USAGE', `${refusedWordsMessage(words, argv, declared)} Run with --help for usage.`, { details: { refused: words } });
+  const dashed = dashWordForMissingText(message, argv, declared);
+  const read = dashed === undefined ? '' : ` "${dashed}" was read as an option. ${dashTextHint(dashed)}`;
+  return new MailroomError('USAGE', `${message}${/[.!?)]$/.test(message) ? '' : '.'}${read} Run with --help for usage.`);
 }
 
 /**
@@ -143,7 +144,7 @@ export async function runCli(input: string[], commands: readonly CommandModule<G
   if (grouped) return reportError(new MailroomError('USAGE', `unknown option ${grouped} (-h prints the help only alone). A text that begins with "-" goes after --, as \`-- ${grouped}\` at the end of the line; an option's value is written --<option>=${grouped}. Run with --help for usage.`, { details: { refused: [grouped] } }), wantsJson, hintScope(argv));
   // First of all middleware, before yargs' own checks: they and the handler see the texts as typed.
   const restore = ((a: Record<string, unknown>) => values.restore(a)) as unknown as MiddlewareFunction<GlobalArgs>;
-  const parser = withGlobals(yargs(values.argv))
+  const parser = examplesOnTheirOwnLines(withGlobals(yargs(values.argv)))
     .scriptName('mailroom')
     .usage('$0 <command>\n\nA shared filesystem mailbox and task board for teams of AI agents (Claude Code Agent Teams format).')
     .command(commands as CommandModule<GlobalArgs, never>[])

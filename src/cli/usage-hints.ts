@@ -139,9 +139,27 @@ export function refusedWordsMessage(words: readonly string[], argv: readonly str
     }
     const name = typed.replace(/^-+/, '').replace(/=.*$/, '');
     const meant = resolve(name.replace(/^no-/, ''), declared, OPTION_SYNONYMS);
-    parts.push(`${where}: unknown option ${typed.replace(/=.*$/, '')}.${meant ? ` Did you mean --${meant}?` : ''}`);
+    const shown = typed.replace(/=.*$/, '');
+    parts.push(`${where}: unknown option ${shown}.${meant ? ` Did you mean --${meant}?` : ` ${dashTextHint(typed)}`}`);
   }
   return parts.join(' ');
+}
+
+/**
+ * How to write a text (a message, a task title) that begins with "-", which the command line reads
+ * as an option: after `--` (docs/cli.md, "A message text may begin with a dash").
+ */
+export function dashTextHint(word: string): string {
+  return `A text that begins with "-" goes after --, as \`-- ${word}\` at the end of the line.`;
+}
+
+/**
+ * yargs' "Not enough non-option arguments" when a word before `--` that begins with "-" may have
+ * been meant as the missing text (`task add "-title"`): that word, else undefined.
+ */
+export function dashWordForMissingText(message: string, argv: readonly string[], declared: readonly string[]): string | undefined {
+  if (!/^Not enough non-option arguments/.test(message)) return undefined;
+  return optionPart(argv).find((a) => /^-[^-\s]/.test(a) || (/^--[^=\s]/.test(a) && !declared.includes(a.slice(2).replace(/=.*$/, '').replace(/^no-/, ''))));
 }
 
 /** How `word` (as yargs names it) was typed as an option in `argv` (`--word`, `-w`), if it was: before `--` only. */

@@ -77,7 +77,7 @@ export function memberExists(team: string, name: string, clash: string, names: r
   const taken = new Set(names.map((n) => n.toLowerCase()));
   let n = 2;
   while (taken.has(`${name}-${n}`.toLowerCase())) n++;
-  return new MailroomError('MEMBER_EXISTS', `Team "${team}" already has a member named "${clash}". Pick another name, e.g. "${name}-${n}".`, {
+  return new MailroomError('MEMBER_EXISTS', `Team "${team}" already has a member named "${clash}". Pick another name, e.g. "${name}-${n}"; to run the member "${clash}" again, use \`mailroom agent ${clash}\`.`, {
     details: { team, name },
   });
 }

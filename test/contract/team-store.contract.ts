@@ -241,7 +241,7 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         expect((await store.addMember(T, teammate(T, 'bob'), { assignColor: true })).value.color).toBe('green');
         expect((await store.addMember(T, teammate(T, 'carol', { color: 'pink' }), { assignColor: true })).value.color).toBe('pink');
         expect((await refusal(store.addMember(T, teammate(T, 'Alice')))).code).toBe('MEMBER_EXISTS');
-        expect((await refusal(store.addMember(T, teammate(T, 'Alice')))).message).toBe(`Team "${T}" already has a member named "alice". Pick another name, e.g. "Alice-2".`);
+        expect((await refusal(store.addMember(T, teammate(T, 'Alice')))).message).toBe(`Team "${T}" already has a member named "alice". Pick another name, e.g. "Alice-2"; to run the member "alice" again, use \`mailroom agent alice\`.`);
         expect((await refusal(store.addMember('nobody', teammate('nobody', 'x')))).code).toBe('TEAM_NOT_FOUND');
         expect((await store.readConfig(T)).members.map((m) => m.name)).toEqual(['team-lead', 'alice', 'bob', 'carol']);
       });

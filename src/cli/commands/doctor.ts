@@ -31,13 +31,23 @@ export const doctorCommand: CommandModule<GlobalArgs, DoctorArgs> = {
     const report = await doctor({ root, team: a.team, fix: a.fix });
     emit(a.json, report, () => render(report));
     if (report.remaining > 0) {
-      const hint = report.fixed ? 'See the notes above for why they were left.' : 'Run `mailroom doctor --fix` to repair them.';
+      const hint = report.fixed ? 'See the notes above for why they were left.' : repairHint(report);
       throw new MailroomError('STORE_UNHEALTHY', `${plural(report.remaining, 'problem')} remain${report.remaining === 1 ? 's' : ''} in ${report.root}. ${hint}`, {
         details: { remaining: report.remaining },
       });
     }
   },
 };
+
+/**
+ * What to do about the problems of a report made without --fix: `doctor --fix` when it can repair
+ * any, else change the server's settings (--fix never changes a server's configuration).
+ */
+function repairHint(report: DoctorReport): string {
+  const open = report.findings.filter((f) => f.severity === 'problem');
+  if (open.length > 0 && open.every((f) => f.kind === 'server-setting')) return "Change the server's settings as each line above says (`mailroom doctor --fix` does not change a server's configuration).";
+  return 'Run `mailroom doctor --fix` to repair them.';
+}
 
 function render(report: DoctorReport): string[] {
   const lines = report.findings.map(line);

@@ -64,7 +64,7 @@ function sendBuilder(y: Argv<GlobalArgs>): Argv<SendArgs> {
     .example('$0 team send researcher "Start with the 2024 survey" --summary "Where to start"', 'Message researcher as the lead')
     .example('$0 team send --to-capability review "Please review PR 12"', 'Message the least-loaded live reviewer')
     .example('$0 team send researcher --shutdown-request --reason "done"', 'Ask researcher to shut down')
-    .example('$0 team send team-lead --as researcher --shutdown-approve --request-id shutdown-1767225600000@researcher', 'Approve a shutdown') as Argv<SendArgs>;
+    .example('$0 team send team-lead --as bob --shutdown-approve --request-id shutdown-1767225600000@bob', "Approve a shutdown as bob, naming the id of the request bob was sent") as Argv<SendArgs>;
 }
 
 /** The text argument, or stdin for `-` without its trailing newlines (as the shell's `$(cat)` gives it). */
