@@ -140,7 +140,9 @@ export function refusedWordsMessage(words: readonly string[], argv: readonly str
     const name = typed.replace(/^-+/, '').replace(/=.*$/, '');
     const meant = resolve(name.replace(/^no-/, ''), declared, OPTION_SYNONYMS);
     const shown = typed.replace(/=.*$/, '');
-    parts.push(`${where}: unknown option ${shown}.${meant ? ` Did you mean --${meant}?` : ` ${dashTextHint(typed)}`}`);
+    // A single-dash word no option is near (`-x`) is more likely a text than a mistyped option.
+    const hint = meant ? ` Did you mean --${meant}?` : typed.startsWith('--') ? '' : ` ${dashTextHint(typed)}`;
+    parts.push(`${where}: unknown option ${shown}.${hint}`);
   }
   return parts.join(' ');
 }
