@@ -78,6 +78,28 @@ async function consumed(team: string, msgId: string): Promise<void> {
   await until(async () => (await stores.team.readInbox(team, 'alice')).some((e) => e.msg_id === msgId && e.read), 10_000, `${msgId} consumed`);
 }
 
+/**
+ * A signed team `<prefix><n>` with alice and bob, alice running (startAlice) and warmed up by a
+ * signed message from bob with `text` (so her guard has judged the team once). The caller stops her.
+ */
+async function signedPairWarm(prefix: string, text: string) {
+  const team = `${prefix}${++teamNo}`;
+  await createTeam({ root: stores, team });
+  await enableSigning({ root: stores, team });
+  await spawnMember({ root: stores, team, name: 'alice', cwd: dir.path });
+  await spawnMember({ root: stores, team, name: 'bob', cwd: dir.path });
+  const alice = startAlice(team);
+  try {
+    const warm = await sendMessage({ root: stores, team, from: 'bob', to: 'alice', text });
+    await consumed(team, warm.entry.msg_id!);
+    expect(alice.seen()).toContain(text);
+  } catch (err) {
+    await alice.stop();
+    throw err;
+  }
+  return { team, alice };
+}
+
 describe('a kept guard view is never stale for the message it judges', () => {
   it('signing turned on just before a forged "lead" message arrives: it is withheld, though the team was open at the last delivery', async () => {
     const team = `open${++teamNo}`;
@@ -100,17 +122,8 @@ describe('a kept guard view is never stale for the message it judges', () => {
   });
 
   it('a member re-keyed just before a message signed with its revoked key arrives: it is withheld as replaced-key', async () => {
-    const team = `signed${++teamNo}`;
-    await createTeam({ root: stores, team });
-    await enableSigning({ root: stores, team });
-    await spawnMember({ root: stores, team, name: 'alice', cwd: dir.path });
-    await spawnMember({ root: stores, team, name: 'bob', cwd: dir.path });
-    const alice = startAlice(team);
+    const { team, alice } = await signedPairWarm('signed', 'warm-up, signed by bob');
     try {
-      const warm = await sendMessage({ root: stores, team, from: 'bob', to: 'alice', text: 'warm-up, signed by bob' });
-      await consumed(team, warm.entry.msg_id!);
-      expect(alice.seen()).toContain('warm-up, signed by bob');
-
       // Signed with bob's key as it is now, held back, and appended once the key is revoked.
       const config = await stores.team.readConfig(team);
       const [old] = await signOutgoing({ root: stores, team }, { config, settings: await stores.team.readSettings(team) }, 'bob', [{ to: 'alice', entry: makeInboxEntry({ from: 'bob', text: 'signed with the revoked key', timestamp: new Date().toISOString(), msgId: 'old-key-1' }) }]);
@@ -131,17 +144,8 @@ describe('a kept guard view is never stale for the message it judges', () => {
 
 describe('a kept guard view is never stale: the roster and the policy', () => {
   it('a member removed just before a message in its name arrives: judged as from a non-member (shown, marked unverified), not by its old identity', async () => {
-    const team = `removed${++teamNo}`;
-    await createTeam({ root: stores, team });
-    await enableSigning({ root: stores, team });
-    await spawnMember({ root: stores, team, name: 'alice', cwd: dir.path });
-    await spawnMember({ root: stores, team, name: 'bob', cwd: dir.path });
-    const alice = startAlice(team);
+    const { team, alice } = await signedPairWarm('removed', 'warm-up from bob, a member');
     try {
-      const warm = await sendMessage({ root: stores, team, from: 'bob', to: 'alice', text: 'warm-up from bob, a member' });
-      await consumed(team, warm.entry.msg_id!);
-      expect(alice.seen()).toContain('warm-up from bob, a member');
-
       await stores.team.removeMember(team, 'bob');
       await stores.team.appendMessages(team, [{ to: 'alice', entry: makeInboxEntry({ from: 'bob', text: 'unsigned, bob is gone', timestamp: new Date().toISOString(), msgId: 'gone-1' }) }]);
       await consumed(team, 'gone-1');
