@@ -69,7 +69,7 @@ export function mergeInbox(input: MergeInput): MergeResult {
     counts.removed > 0 ? `removed again ${plural(counts.removed, 'entry', 'entries')} it had removed` : '',
     counts.changed > 0 ? `re-applied its changes to ${plural(counts.changed, 'entry', 'entries')}` : '',
   ].filter(Boolean);
-  return { text: formatJson(result), mineKept, note: parts.length > 0 ? parts.join(', ') : 'nothing of the other writer was missing' };
+  return { text: formatJson(result), mineKept, note: parts.length > 0 ? parts.join(', ') : 'nothing of the version it replaced was missing (a rename by another writer between its link and its rename is not seen: docs/format.md §3)' };
 }
 
 /** Where an entry of `replaced` (at `index`) goes in `result`: after the nearest entry before it there that `result` has. */

@@ -26,7 +26,7 @@ export function mergeObject(input: MergeInput): MergeResult {
   const base = input.base === undefined ? {} : parseObject(input.base);
   const state = { conflict: false, changed: [] as string[] };
   const merged = mergeValue(base, parseObject(input.mine), parseObject(input.replaced), parseObject(input.current), '', state);
-  const note = state.changed.length > 0 ? `re-applied the other writer's change of ${[...new Set(state.changed)].join(', ')}` : 'nothing of the other writer was missing';
+  const note = state.changed.length > 0 ? `re-applied the other writer's change of ${[...new Set(state.changed)].join(', ')}` : 'nothing of the version it replaced was missing (a rename by another writer between its link and its rename is not seen: docs/format.md §3)';
   return { text: formatJson(merged), mineKept: !state.conflict, note: state.conflict ? `${note}, over its own change` : note };
 }
 
@@ -106,7 +106,7 @@ export function mergeHighWatermark(input: MergeInput): MergeResult {
   const replaced = input.replaced.trim();
   if (!/^[0-9]+$/.test(current) || !/^[0-9]+$/.test(replaced)) throw new Error('not a whole number');
   const higher = BigInt(replaced) > BigInt(current);
-  return { text: higher ? replaced : input.current, mineKept: true, note: higher ? `kept the higher mark ${replaced}` : 'nothing of the other writer was missing' };
+  return { text: higher ? replaced : input.current, mineKept: true, note: higher ? `kept the higher mark ${replaced}` : 'nothing of the version it replaced was missing (a rename by another writer between its link and its rename is not seen: docs/format.md §3)' };
 }
 
 function parseObject(text: string): Record<string, unknown> {
