@@ -32,7 +32,7 @@ const add: CommandModule<GlobalArgs, AddArgs> = {
   builder: (y) =>
     y
       .positional('subject', { type: 'string', demandOption: true, describe: 'Short imperative title' })
-      .option('description', { type: 'string' })
+      .option('description', { type: 'string', describe: 'Free-text description of the task' })
       .option('blocked-by', { type: 'string', array: true, describe: 'Ids that must complete first, e.g. 1,2' })
       .option('owner', { type: 'string', describe: 'Initial owner (gets a task_assignment message)' })
       .option('active-form', { type: 'string', describe: 'Present-continuous text shown while in progress' })
