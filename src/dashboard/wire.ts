@@ -26,6 +26,7 @@ export interface WireMember {
   presence?: WirePresence | undefined;
   /** How it runs: mailroom's runtime (`in-process`, `process`, `mcp`, …) or Claude Code's backendType. */
   backend?: string | undefined;
+  /** Its model id; absent when none is known (also for the recorded placeholder `"unknown"`, src/core/members/known-model.ts). */
   model?: string | undefined;
   color?: string | undefined;
   capabilities: string[];
