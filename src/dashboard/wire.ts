@@ -20,7 +20,7 @@ export interface WireMember {
   isLead: boolean;
   /** False once it left the team (still listed so its history reads). */
   inRoster: boolean;
-  /** The state `watch` shows (`working`, `idle`, `waiting`, `stopped`, `dead`, `unknown`, …). */
+  /** The state `watch` shows (`working`, `idle`, `waiting`, `stopped`, `dead`, `left`, `unknown`). */
   state: string;
   stateReason: string;
   presence?: WirePresence | undefined;
