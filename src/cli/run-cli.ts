@@ -19,7 +19,7 @@ import { hintScope } from '../core/text/hint-scope.js';
 import { completeNames, type NameCompletion } from './completion-names.js';
 import { bareOptions, checkOptionValues, needsValue, type DeclaredOptions } from './option-checks.js';
 import { dashTextHint, dashWordForMissingText, declaredOptionNames, findUnknownCommand, refusedWords, refusedWordsMessage, unknownCommandMessage } from './usage-hints.js';
-import { closeStores, withGlobals, type GlobalArgs } from './globals.js';
+import { closeStores, warnAtEveryStart, withGlobals, type GlobalArgs } from './globals.js';
 import { COMMAND_TREE as TREE } from './command-names.js';
 import { optionPart, putValuesAside, type ValueArgs } from './value-args.js';
 
@@ -117,6 +117,9 @@ function parserRefusal(message: string): string {
 /** Verbs that run for long (a runtime, a watch, a server): zod compiles its parsers for them. */
 const LONG_RUNNING = new Set(['agent', 'run', 'watch', 'dashboard', 'bridge']);
 
+/** Processes that live long (and `mcp`, a server too): they show the durability warning at each start, not once an hour. */
+const LONG_LIVED = new Set([...LONG_RUNNING, 'mcp']);
+
 /**
  * Runs the CLI with `argv` (without `node` and the script) and the top-level `commands` this
  * bundle registers (src/cli/main.ts: all of them; src/cli/verbs/*.ts: one verb's).
@@ -127,6 +130,7 @@ export async function runCli(input: string[], commands: readonly CommandModule<G
   // object schema) cost more to compile than they save (docs/decisions.md "Start-up by verb").
   // Any argument spelling a long-running verb keeps them: a wrong guess costs time, never behaviour.
   if (!input.some((a) => LONG_RUNNING.has(a))) zodConfig({ jitless: true });
+  if (LONG_LIVED.has(commandWords(input)?.[0] ?? '')) warnAtEveryStart();
   let exitCode = 0;
   let argv: string[];
   try {
