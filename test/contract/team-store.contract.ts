@@ -378,6 +378,23 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         expect((await store.readInbox(T, 'alice')).map((e) => e.text)).toEqual(['once', 'race']);
       });
 
+      it('replays a keyed append whose recipient was removed since: the first outcome, not MEMBER_NOT_FOUND', async () => {
+        // Break test, session 16: the first try stored the message (its reply lost), the recipient
+        // left, the retry with the same key was refused MEMBER_NOT_FOUND though the message was stored.
+        await withTeam('alice', 'bob');
+        const first = await store.appendMessages(T, [{ to: 'bob', entry: entry('team-lead', 'before bob left') }], { idempotencyKey: 'k-left' });
+        expect(await store.readAppended(T, 'k-left')).toEqual(first.value.messages);
+        await store.removeMember(T, 'bob');
+        const again = await store.appendMessages(T, [{ to: 'bob', entry: entry('team-lead', 'before bob left') }], { idempotencyKey: 'k-left' });
+        expect(again.value).toEqual({ replayed: true, messages: first.value.messages });
+        expect(again.events).toEqual([]);
+        expect(await store.readAppended(T, 'k-left')).toEqual(first.value.messages);
+        // A key never used, or a key whose first call was refused, is not a replay: the refusal stands.
+        expect(await store.readAppended(T, 'k-never')).toBeUndefined();
+        expect((await refusal(store.appendMessages(T, [{ to: 'bob', entry: entry('team-lead', 'after') }], { idempotencyKey: 'k-after' }))).code).toBe('MEMBER_NOT_FOUND');
+        expect(await store.readAppended(T, 'k-after')).toBeUndefined();
+      });
+
       it('hands unread entries out exactly once: a take leases them, acknowledge marks them read', async () => {
         await withTeam('alice');
         for (const text of ['a', 'b', 'c']) await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', text) }]);

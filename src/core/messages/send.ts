@@ -11,7 +11,7 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../protocol/json-depth.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, MIN_MAX_MESSAGE_BYTES, type TeamSettings } from '../../protocol/settings.js';
 import { STRUCTURED_SCHEMAS, isStructuredType, type StructuredMessage } from '../../protocol/structured.js';
 import { permissionRequestId, planApprovalRequestId, sandboxRequestId, shutdownRequestId } from '../../protocol/ids.js';
-import { leadName, requireMember } from '../../domain/roster.js';
+import { findMember, leadName, requireMember } from '../../domain/roster.js';
 import type { TeamStore } from '../../store/team-store.js';
 import { isoTime, nowOf, opOf, teamOf, type TeamOptions } from '../context.js';
 import { signOutgoing } from '../trust/message-signing.js';
@@ -69,6 +69,8 @@ export async function sendMessage(options: SendOptions): Promise<SentMessage> {
 async function deliver(store: TeamStore, team: { config: TeamConfig; settings: TeamSettings }, options: Omit<SendOptions, 'to'>, recipients: readonly string[]): Promise<SentMessage[]> {
   const { config, settings } = team;
   const from = options.from ?? leadName(config);
+  const replay = await replayIfGone(store, options, config, [from, ...recipients]);
+  if (replay) return replay;
   const sender = requireMember(config, from, 'sender');
   for (const to of recipients) requireMember(config, to, 'recipient');
   if (options.text === '') throw new MailroomError('MESSAGE_INVALID', 'Message text is empty: give the text to send.');
@@ -81,6 +83,19 @@ async function deliver(store: TeamStore, team: { config: TeamConfig; settings: T
   // A send never archives (issue 24 item 4): readers and the archiver move read history beside sends (./inbox-archiver.ts).
   const { value } = await store.appendMessages(options.team, messages, { ...opOf(options, from), idempotencyKey: options.idempotencyKey });
   return value.messages.map((m) => (value.replayed ? { to: m.to, entry: m.entry, replayed: true as const } : { to: m.to, entry: m.entry }));
+}
+
+/**
+ * A keyed retry whose sender or recipient is no longer in the roster: the first call's messages when
+ * it stored them (its roster check passed then, so the retry answers with that outcome, not
+ * MEMBER_NOT_FOUND), else undefined (the roster check refuses as usual). Costs a store read only
+ * when a name is missing and a key was given.
+ */
+async function replayIfGone(store: TeamStore, options: Omit<SendOptions, 'to'>, config: TeamConfig, names: readonly string[]): Promise<SentMessage[] | undefined> {
+  const key = options.idempotencyKey;
+  if (key === undefined || names.every((n) => findMember(config, n) !== undefined)) return undefined;
+  const known = await store.readAppended(options.team, key);
+  return known?.map((m) => ({ to: m.to, entry: m.entry, replayed: true as const }));
 }
 
 /** Input of {@link broadcast}. */

@@ -4,7 +4,7 @@
  */
 import { checkIdempotencyKey } from '../../domain/idempotency-key.js';
 import { shownValue } from '../../domain/shown-value.js';
-import { MailroomError } from '../../errors.js';
+import { MailroomError, isMailroomError } from '../../errors.js';
 import { randomUUID } from '../../protocol/random.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
 import { DEFAULT_LEASE_MS, checkTakeOptions } from '../../domain/leases.js';
@@ -119,14 +119,19 @@ export async function appendRows(rc: RedisContext, team: string, messages: reado
   const call = appendCall(team, messages, options);
   // A retry may follow a try that ran: its key is looked up then, whoever made it.
   let tries = 0;
-  const out = await retryUnavailable(() => runOnce(rc, 'append-messages', team, tries++ === 0 ? call.args : retryArgs(call.args)));
+  const out = await retryUnavailable(() => runOnce(rc, 'append-messages', team, tries++ === 0 ? call.args : retryArgs(call.args))).catch(async (err: unknown) => {
+    // The script checks the recipients before it looks up the caller's key: a recipient removed
+    // since the first call stored its messages is answered here by the key (TeamStore.readAppended).
+    const known = own && isMailroomError(err, 'MEMBER_NOT_FOUND') ? await readAppendedPayload(rc, team, options.idempotencyKey!) : undefined;
+    if (known === undefined) throw err;
+    return { value: ['replayed', known] };
+  });
   const [state, payload] = out.value as [string, unknown];
   if (state === 'replayed') {
     // A replay of the store's own (random) key can only be this call's retry: to the caller it is
     // the first append. Its events went to the journal with the try whose reply was lost, and are
     // not returned again.
-    const rows = JSON.parse(String(payload)) as string[][];
-    const stored = rows.map(([to, doc, unread]) => ({ to: to!, entry: unread === undefined ? (JSON.parse(doc!) as InboxEntry) : assembleEntry(doc!, unread === '1') }));
+    const stored = replayedMessages(String(payload));
     return { messages: stored, events: stored.map(() => undefined), replayed: own };
   }
   const rows = payload as string[][];
@@ -137,6 +142,28 @@ export async function appendRows(rc: RedisContext, team: string, messages: reado
     events.push(journalled === '1' ? ({ ...call.envelope, kind: 'message', to: to!, entry: JSON.parse(doc!) as InboxEntry } as TeamEventRecord) : undefined);
   }
   return { messages: stored, events, replayed: false };
+}
+
+/** The stored messages of an append key's recorded payload (rows of to, entry JSON and, for entries read back, unread). */
+function replayedMessages(payload: string): StoredMessage[] {
+  const rows = JSON.parse(payload) as string[][];
+  return rows.map(([to, doc, unread]) => ({ to: to!, entry: unread === undefined ? (JSON.parse(doc!) as InboxEntry) : assembleEntry(doc!, unread === '1') }));
+}
+
+/** The recorded payload of an append key (lua/read-appended.lua), or undefined. */
+async function readAppendedPayload(rc: RedisContext, team: string, key: string): Promise<string | undefined> {
+  const value = (await runOnce(rc, 'read-appended', team, [key])).value as string[];
+  return value[0];
+}
+
+/**
+ * The messages an append with `key` stored, else undefined (TeamStore.readAppended).
+ * @throws TEAM_NOT_FOUND, INVALID_ARGUMENT (an empty key)
+ */
+export async function readAppended(rc: RedisContext, team: string, key: string): Promise<StoredMessage[] | undefined> {
+  checkIdempotencyKey(key);
+  const payload = await readAppendedPayload(rc, team, key);
+  return payload === undefined ? undefined : replayedMessages(payload);
 }
 
 /**
