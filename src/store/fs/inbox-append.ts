@@ -13,6 +13,7 @@
  * (Appends with an idempotency key do not spool, see {@link appendToInbox}.)
  */
 import { checkIdempotencyKey } from '../../domain/idempotency-key.js';
+import { checkOutgoingMessage } from '../../domain/outgoing-entry.js';
 import { z } from 'zod';
 import { lazySchema } from '../../protocol/lazy-schema.js';
 import { assignTimestamps, idempotentMsgId } from '../../domain/entries.js';
@@ -48,6 +49,7 @@ export async function readAppended(ctx: FsContext, team: string, key: string): P
  */
 export async function appendMessages(ctx: FsContext, team: string, messages: readonly OutgoingMessage[], options: AppendOptions = {}): Promise<Transition<AppendResult>> {
   if (messages.length === 0) return { value: { messages: [], replayed: false }, events: [] };
+  for (const m of messages) checkOutgoingMessage(m);
   const config = await readConfig(ctx, team);
   const key = options.idempotencyKey;
   checkIdempotencyKey(key);

@@ -3,7 +3,7 @@
  * read, archive, set aside); reads are one read-only script each, so they see one instant.
  */
 import { checkIdempotencyKey } from '../../domain/idempotency-key.js';
-import { shownValue } from '../../domain/shown-value.js';
+import { checkOutgoingMessage } from '../../domain/outgoing-entry.js';
 import { MailroomError, isMailroomError } from '../../errors.js';
 import { randomUUID } from '../../protocol/random.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
@@ -65,16 +65,12 @@ function appendCall(team: string, messages: readonly OutgoingMessage[], options:
  * One message's parts, checked before anything is sent: a call that throws here sent nothing, so
  * the append batcher runs the appends of a combined call again one by one and only the bad one
  * fails (a raw TypeError would have failed every caller of the call).
- * @throws INVALID_ARGUMENT for a recipient, `from`, `text` or `msg_id` that is not a string, or an
- * entry JSON cannot encode (a BigInt, a cycle)
+ * @throws INVALID_ARGUMENT for a message that is not an inbox entry (domain/outgoing-entry.ts: a
+ * recipient, `from`, `text` or `msg_id` that is not a string, a `timestamp` that is not an ISO-8601
+ * string), or an entry JSON cannot encode (a BigInt, a cycle)
  */
 function messageParts(m: OutgoingMessage): ReturnType<typeof entryParts> {
-  const e = m.entry as unknown as Record<string, unknown>;
-  const field = typeof m.to !== 'string' ? 'to' : typeof e.from !== 'string' ? 'from' : typeof e.text !== 'string' ? 'text' : e.msg_id !== undefined && typeof e.msg_id !== 'string' ? 'msg_id' : undefined;
-  if (field !== undefined) {
-    const got = field === 'to' ? m.to : e[field];
-    throw new MailroomError('INVALID_ARGUMENT', `A message's ${field} must be a string; got ${shownValue(got)}. Give it as a string (an inbox entry is {from, text, timestamp, …} of strings), then retry.`, { details: { field } });
-  }
+  checkOutgoingMessage(m);
   try {
     return entryParts(m.entry);
   } catch (err) {
