@@ -34,26 +34,27 @@ async function helpOf(words: string[]): Promise<string> {
 }
 
 describe('--help examples', () => {
-  it('every leaf command has at least one, as a # description line then a whole mailroom command', { timeout: 120_000 }, async () => {
-    const missing: string[] = [];
+  /** Every leaf's help, read once (4 processes at a time). */
+  const helps = new Map<string, string>();
+  beforeAll(async () => {
     for (let i = 0; i < LEAVES.length; i += 4) {
       const batch = LEAVES.slice(i, i + 4);
-      const helps = await Promise.all(batch.map(helpOf));
-      batch.forEach((words, j) => {
-        const examples = examplesOf(helps[j]!);
-        if (examples.length === 0 || !examples.every(([, command]) => /(^|\s|\()mailroom\s/.test(command))) missing.push(words.join(' '));
-      });
+      const read = await Promise.all(batch.map(helpOf));
+      batch.forEach((words, j) => helps.set(words.join(' '), read[j]!));
     }
-    expect(missing).toEqual([]);
+  }, 120_000);
+
+  it('every leaf command has at least one, as a # description line then a whole mailroom command', () => {
+    expect(helps.size).toBe(LEAVES.length);
+    const missing = [...helps].filter(([, help]) => {
+      const examples = examplesOf(help);
+      return examples.length === 0 || !examples.every(([, command]) => /(^|\s|\()mailroom\s/.test(command));
+    });
+    expect(missing.map(([words]) => words)).toEqual([]);
   });
 
-  it('prints no placeholder (…, <x>) where a whole command belongs', { timeout: 120_000 }, async () => {
-    const placeholders: string[] = [];
-    for (let i = 0; i < LEAVES.length; i += 4) {
-      const batch = LEAVES.slice(i, i + 4);
-      const helps = await Promise.all(batch.map(helpOf));
-      for (const help of helps) for (const [, command] of examplesOf(help)) if (/…|<[a-z]/.test(command)) placeholders.push(command);
-    }
+  it('prints no placeholder (…, <x>) where a whole command belongs', () => {
+    const placeholders = [...helps.values()].flatMap((help) => examplesOf(help).map(([, command]) => command)).filter((command) => /…|<[a-z]/.test(command));
     expect(placeholders).toEqual([]);
   });
 });
