@@ -46,6 +46,19 @@ export function withGlobals<T>(y: Argv<T>): Argv<T & GlobalArgs> {
   return out as Argv<T & GlobalArgs>;
 }
 
+/**
+ * How often a one-shot command may show the warning about a Redis server that can lose acknowledged
+ * mail: once an hour per server on this machine (a user running 20 commands reads it once; doctor
+ * reports it every time). Long-lived processes show it at each start: {@link warnAtEveryStart}.
+ */
+export const VOLATILE_WARNING_PERIOD_MS = 3_600_000;
+let volatileWarningPeriodMs: number | undefined = VOLATILE_WARNING_PERIOD_MS;
+
+/** Makes this process show the durability warning whenever it opens a store (for long-lived processes: watch, agent, run, …). */
+export function warnAtEveryStart(): void {
+  volatileWarningPeriodMs = undefined;
+}
+
 const opened = new Set<Stores>();
 /** Warnings this CLI run has printed. */
 const warned = new Set<string>();
@@ -59,7 +72,7 @@ export async function openStore(args: GlobalArgs): Promise<Stores> {
   return stores;
 }
 
-/** The open options the global flags give (`--store-timeout`, `--allow-volatile`); lock and durability warnings to stderr. */
+/** The open options the global flags give (`--store-timeout`, `--allow-volatile`); lock and durability warnings to stderr (the latter once an hour for a one-shot command). */
 function openOptions(args: GlobalArgs): OpenOptions {
   const warn = (m: string) => {
     if (warned.has(m)) return; // one command may read a file several times (doctor lists teams per check): say it once
@@ -72,6 +85,7 @@ function openOptions(args: GlobalArgs): OpenOptions {
     onWarning: warn,
     ...(timeout !== undefined ? { storeTimeoutMs: parseStoreTimeout(String(timeout), '--store-timeout') } : {}),
     ...(args['allow-volatile'] !== undefined ? { allowVolatile: args['allow-volatile'] } : {}),
+    ...(volatileWarningPeriodMs !== undefined ? { volatileWarningPeriodMs } : {}),
   };
 }
 

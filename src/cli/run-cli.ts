@@ -13,12 +13,13 @@ import { VERSION } from '../version.js';
 import { helpWidth, reportError, writeStdout } from './output.js';
 import { examplesOnTheirOwnLines } from './help-examples.js';
 import { BASH_COMPLETION_SCRIPT } from './bash-completion.js';
+import { COMPLETION_HELP } from './completion-help.js';
 import { commandWords } from './command-words.cjs';
 import { hintScope } from '../core/text/hint-scope.js';
 import { completeNames, type NameCompletion } from './completion-names.js';
 import { bareOptions, checkOptionValues, needsValue, type DeclaredOptions } from './option-checks.js';
 import { dashTextHint, dashWordForMissingText, declaredOptionNames, findUnknownCommand, refusedWords, refusedWordsMessage, unknownCommandMessage } from './usage-hints.js';
-import { closeStores, withGlobals, type GlobalArgs } from './globals.js';
+import { closeStores, warnAtEveryStart, withGlobals, type GlobalArgs } from './globals.js';
 import { COMMAND_TREE as TREE } from './command-names.js';
 import { optionPart, putValuesAside, type ValueArgs } from './value-args.js';
 
@@ -60,13 +61,14 @@ function completeWithNames(names: NameCompletion): FallbackCompletionFunction {
  * `mailroom completion [bash|zsh]` (the first command word): the shell named on the command line,
  * else zsh when $SHELL or $ZSH_NAME says zsh, else bash. bash gets {@link BASH_COMPLETION_SCRIPT}
  * (yargs' with `--team=<TAB>` fixed); zsh gets yargs' own, which reads $SHELL when the parser is
- * made, so it is set first. `--help` and TAB presses go to yargs.
- * @returns the bash script to print, or the arguments for yargs (the shell word removed).
+ * made, so it is set first. `--help` prints {@link COMPLETION_HELP}; TAB presses go to yargs.
+ * @returns the bash script (or the help) to print, or the arguments for yargs (the shell word removed).
  * @throws MailroomError USAGE for another shell (yargs would print the bash script for `completion fish`).
  */
 function completionShell(argv: string[]): { script: string } | { argv: string[] } {
   const words = commandWords(argv);
-  if (words?.[0] !== 'completion' || optionPart(argv).some((a) => a === '--get-yargs-completions' || a === '--help' || a === '-h')) return { argv };
+  if (words?.[0] !== 'completion' || optionPart(argv).includes('--get-yargs-completions')) return { argv };
+  if (optionPart(argv).some((a) => a === '--help' || a === '-h')) return { script: COMPLETION_HELP }; // yargs would print the script
   const shell = words[1];
   if (shell !== undefined && shell !== 'bash' && shell !== 'zsh') {
     throw new MailroomError('USAGE', `mailroom completion supports bash and zsh, not "${shell}". Run mailroom completion bash >> ~/.bashrc or mailroom completion zsh >> ~/.zshrc.`, { details: { shell } });
@@ -115,6 +117,9 @@ function parserRefusal(message: string): string {
 /** Verbs that run for long (a runtime, a watch, a server): zod compiles its parsers for them. */
 const LONG_RUNNING = new Set(['agent', 'run', 'watch', 'dashboard', 'bridge']);
 
+/** Processes that live long (and `mcp`, a server too): they show the durability warning at each start, not once an hour. */
+const LONG_LIVED = new Set([...LONG_RUNNING, 'mcp']);
+
 /**
  * Runs the CLI with `argv` (without `node` and the script) and the top-level `commands` this
  * bundle registers (src/cli/main.ts: all of them; src/cli/verbs/*.ts: one verb's).
@@ -125,6 +130,7 @@ export async function runCli(input: string[], commands: readonly CommandModule<G
   // object schema) cost more to compile than they save (docs/decisions.md "Start-up by verb").
   // Any argument spelling a long-running verb keeps them: a wrong guess costs time, never behaviour.
   if (!input.some((a) => LONG_RUNNING.has(a))) zodConfig({ jitless: true });
+  if (LONG_LIVED.has(commandWords(input)?.[0] ?? '')) warnAtEveryStart();
   let exitCode = 0;
   let argv: string[];
   try {

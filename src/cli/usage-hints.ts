@@ -6,6 +6,7 @@
  */
 import { closestMatch } from '../domain/suggest.js';
 import { optionPart } from './value-args.js';
+import { flagReadAsText } from './read-as-option.js';
 
 /** Top-level command names → their subcommand names (empty for a command without any). */
 export type CommandTree = Readonly<Record<string, readonly string[]>>;
@@ -157,11 +158,12 @@ export function dashTextHint(word: string): string {
 
 /**
  * yargs' "Not enough non-option arguments" when a word before `--` that begins with "-" may have
- * been meant as the missing text (`task add "-title"`): that word, else undefined.
+ * been meant as the missing text (`task add "-title"`, or a flag without a value such as
+ * `task add "--json"`: ./read-as-option.ts): that word, else undefined.
  */
 export function dashWordForMissingText(message: string, argv: readonly string[], declared: readonly string[]): string | undefined {
   if (!/^Not enough non-option arguments/.test(message)) return undefined;
-  return optionPart(argv).find((a) => /^-[^-\s]/.test(a) || (/^--[^=\s]/.test(a) && !declared.includes(a.slice(2).replace(/=.*$/, '').replace(/^no-/, ''))));
+  return optionPart(argv).find((a) => /^-[^-\s]/.test(a) || (/^--[^=\s]/.test(a) && !declared.includes(a.slice(2).replace(/=.*$/, '').replace(/^no-/, '')))) ?? flagReadAsText(argv);
 }
 
 /** How `word` (as yargs names it) was typed as an option in `argv` (`--word`, `-w`), if it was: before `--` only. */

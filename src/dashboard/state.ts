@@ -4,6 +4,7 @@
  * inputs give the same state.
  */
 import type { TeamSnapshot, MemberView, MessageView } from '../core/live/snapshot.js';
+import { knownModel } from '../core/members/known-model.js';
 import type { ListedRequest } from '../core/messages/approvals.js';
 import type { DeadLetter } from '../protocol/dead-letter.js';
 import type { MemberRecord } from '../protocol/member-record.js';
@@ -141,7 +142,7 @@ function memberOf(m: MemberView, capabilities: string[], host: string, bridged: 
     stateReason: reason,
     ...(p ? { presence: { state: p.state, lastBeatAt: p.lastBeatAt, host: p.host, pid: p.pid } } : {}),
     backend: m.runtime ?? m.backendType,
-    model: m.model,
+    model: knownModel(m.model),
     color: m.color,
     capabilities,
     currentTask: m.currentTask,

@@ -20,12 +20,13 @@ export interface WireMember {
   isLead: boolean;
   /** False once it left the team (still listed so its history reads). */
   inRoster: boolean;
-  /** The state `watch` shows (`working`, `idle`, `waiting`, `stopped`, `dead`, `unknown`, …). */
+  /** The state `watch` shows (`working`, `idle`, `waiting`, `stopped`, `dead`, `left`, `unknown`). */
   state: string;
   stateReason: string;
   presence?: WirePresence | undefined;
   /** How it runs: mailroom's runtime (`in-process`, `process`, `mcp`, …) or Claude Code's backendType. */
   backend?: string | undefined;
+  /** Its model id; absent when none is known (also for the recorded placeholder `"unknown"`, src/core/members/known-model.ts). */
   model?: string | undefined;
   color?: string | undefined;
   capabilities: string[];

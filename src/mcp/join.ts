@@ -12,6 +12,7 @@
  * (suspect); `tmux`/`iterm2` would make the lead kill a pane id that is not ours; an invented value
  * is outside the enum 2.1.332 validates.
  */
+import { UNKNOWN_MODEL } from '../core/members/known-model.js';
 import { isMailroomError } from '../errors.js';
 import type { MemberRuntime } from '../protocol/backend.js';
 import type { Member } from '../protocol/config.js';
@@ -58,7 +59,7 @@ export async function joinTeam(options: JoinOptions): Promise<JoinResult> {
       root: options.store,
       team: options.team,
       name: options.name,
-      model: options.model ?? 'unknown',
+      model: options.model ?? UNKNOWN_MODEL,
       modelIsLabel: true,
       type: options.type,
       backend: MCP_BACKEND,

@@ -62,6 +62,13 @@ export interface HostStore {
   /** Valid command records of `team`, or of every team (deleted ones too). */
   listCommandRecords(team?: string): Promise<CommandRecord[]>;
 
+  /**
+   * True when no process on this machine noted `key` within the last `periodMs` (ms), and notes it
+   * now: for a notice a user should read once per period rather than on every command (the
+   * warning about a Redis server that can lose acknowledged mail). Never throws: a note that cannot
+   * be read or written answers true (the notice is shown).
+   */
+  firstInPeriod(key: string, periodMs: number): Promise<boolean>;
   /** What the OS says about a pid on this machine (Linux `/proc`). Never throws. */
   probeProcess(pid: number): Promise<ProcessProbe>;
 

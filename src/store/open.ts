@@ -52,6 +52,12 @@ export interface OpenOptions {
   storeTimeoutMs?: number | undefined;
   /** Do not warn about a server that can lose acknowledged mail (default `$MAILROOM_ALLOW_VOLATILE`). */
   allowVolatile?: boolean | undefined;
+  /**
+   * Show the durability warning only if no process on this machine showed it for the same server
+   * within this period (ms; noted in the host store). Default: once per process. The CLI's one-shot
+   * commands give an hour (src/cli/globals.ts).
+   */
+  volatileWarningPeriodMs?: number | undefined;
   /** Where the once-per-process durability warning goes (default: stderr). */
   onWarning?: ((message: string) => void) | undefined;
 }

@@ -561,13 +561,22 @@ export interface TeamStore {
   // Inboxes
   /**
    * Appends messages; every recipient is checked before anything is written (MEMBER_NOT_FOUND, no
-   * inbox created). Within one inbox, timestamps are assigned so that they never decrease in file
+   * inbox created) — after the idempotency key, when one is given: a retry of an append that stored
+   * its messages replays them even if a recipient was removed since. Within one inbox, timestamps are assigned so that they never decrease in file
    * order and (`from`, `timestamp`, `text`) stays unique (later by whole ms where needed).
    * @throws MEMBER_NOT_FOUND, FILE_CORRUPT, and when the store does not answer in time: LOCK_TIMEOUT
    * (files backend: an inbox lock not taken within its wait) or STORE_UNAVAILABLE (Redis: no
    * answer within `OpenOptions.storeTimeoutMs`)
    */
   appendMessages(team: string, messages: readonly OutgoingMessage[], options?: AppendOptions): Promise<Transition<AppendResult>>;
+  /**
+   * The messages an append with this idempotency key stored — what a retry with the key returns —
+   * or undefined when no append with it stored anything within the key's lifetime (24 h at least).
+   * A retry is answered by the key before the recipients are checked: a recipient removed after the
+   * first call stored its messages does not turn the retry into MEMBER_NOT_FOUND (appendMessages
+   * does the same). @throws TEAM_NOT_FOUND, INVALID_ARGUMENT (an empty key)
+   */
+  readAppended(team: string, idempotencyKey: string): Promise<StoredMessage[] | undefined>;
   /** Valid entries of an inbox in order (missing → `[]`). @throws FILE_CORRUPT */
   readInbox(team: string, member: string): Promise<InboxEntry[]>;
   /**

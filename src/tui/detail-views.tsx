@@ -4,6 +4,7 @@
  */
 import { Box, Text } from 'ink';
 import type { MemberView, MessageView } from '../core/live/snapshot.js';
+import { knownModel } from '../core/members/known-model.js';
 import type { TaskView } from '../core/tasks/board.js';
 import { plural } from '../core/text/plural.js';
 import { cell, clock, paletteColor, stateColor } from './format.js';
@@ -28,7 +29,7 @@ export function MemberDetail({ member, messages, height, width }: Sized & { memb
         state: <Text color={stateColor(member.state)}>{member.state}</Text> ({member.stateReason})
       </Text>
       <Text wrap="truncate">
-        agentId: {member.agentId ?? '-'} · backend: {member.runtime ?? member.backendType ?? '-'} · model: {member.model ?? '-'} · color: {member.color ?? '-'}
+        agentId: {member.agentId ?? '-'} · backend: {member.runtime ?? member.backendType ?? '-'} · model: {knownModel(member.model) ?? '-'} · color: {member.color ?? '-'}
         {member.inRoster ? '' : ' · left the team'}
       </Text>
       <Text wrap="truncate">task: {member.currentTask ? `#${member.currentTask.id} ${member.currentTask.subject} (${member.currentTask.status})` : '-'}</Text>

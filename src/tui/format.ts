@@ -54,6 +54,7 @@ export function stateColor(state: MemberState): string {
       return 'red';
     case 'dead':
       return 'magenta';
+    case 'left':
     case 'unknown':
       return 'gray';
   }

@@ -5,6 +5,7 @@
  */
 import { Text } from 'ink';
 import type { MemberView } from '../core/live/snapshot.js';
+import { knownModel } from '../core/members/known-model.js';
 import { cell, clock, paletteColor, stateColor } from './format.js';
 import { fitColumns, listWindow, widest } from './fit.js';
 import { innerWidth, listRows, MoreLine, Pane } from './pane.js';
@@ -20,7 +21,7 @@ export interface RosterPaneProps {
 
 /** The text of each roster cell of a member, before fitting. */
 function cells(m: MemberView): string[] {
-  return [m.isLead ? `${m.name} *` : m.name, m.state, m.runtime ?? m.backendType ?? '-', m.model ?? '-', m.currentTask ? `#${m.currentTask.id} ${m.currentTask.subject}` : '-', String(m.unread), clock(m.lastActivity)];
+  return [m.isLead ? `${m.name} *` : m.name, m.state, m.runtime ?? m.backendType ?? '-', knownModel(m.model) ?? '-', m.currentTask ? `#${m.currentTask.id} ${m.currentTask.subject}` : '-', String(m.unread), clock(m.lastActivity)];
 }
 
 /** Column widths of the roster for `members` in a pane of inner width `w`: model and task give way first. */

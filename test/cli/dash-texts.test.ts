@@ -122,3 +122,42 @@ describe('a text that begins with a dash', () => {
   });
 });
 
+
+describe('a text that is one of the global flags', () => {
+  // A new user's trial (session 16): `team send alice "--json"` (the shell drops the quotes) read
+  // --json as the flag, so the answer was a JSON error saying only that the text was empty. It stays
+  // the flag (docs/cli.md: options are read before `--`), and the refusal now says how to send it.
+  it('team send alice "--json": the flag, and the refusal says to put the text after --; nothing sent', async () => {
+    const before = await texts();
+    const run = await mailroom(root, 'team', 'send', 'alice', '--json');
+    expect(run.code).toBe(2);
+    const error = (JSON.parse(run.stderr) as { error: { code: string; message: string } }).error;
+    expect(error.code).toBe('MESSAGE_INVALID');
+    expect(error.message).toContain('"--json" was read as an option');
+    expect(error.message).toContain('`-- --json`');
+    expect(await texts()).toEqual(before);
+    await sentAs(['team', 'send', 'alice', '--', '--json'], '--json');
+  });
+
+  it('task add "--json" and team ask alice "--json" say the same; nothing added', async () => {
+    const tasks = async () => (JSON.parse((await mailroomOk(root, 'task', 'list', '--json')).stdout) as unknown[]).length;
+    const [taskCount, sentCount] = [await tasks(), (await texts()).length];
+    for (const args of [['task', 'add', '--json'], ['team', 'ask', 'alice', '--json', '--timeout', '1s']]) {
+      const run = await mailroom(root, ...args);
+      expect(run.code, args.join(' ')).toBe(2);
+      const message = (JSON.parse(run.stderr) as { error: { message: string } }).error.message;
+      expect(message, args.join(' ')).toContain('"--json" was read as an option');
+      expect(message, args.join(' ')).toContain('`-- --json`');
+    }
+    expect(await tasks()).toBe(taskCount);
+    expect((await texts()).length).toBe(sentCount);
+  });
+
+  it('team send alice with no text at all: the refusal says how to give one, with no option hint', async () => {
+    const run = await mailroom(root, 'team', 'send', 'alice');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('MESSAGE_INVALID');
+    expect(run.stderr).toContain('give the text to send');
+    expect(run.stderr).not.toContain('read as an option');
+  });
+});

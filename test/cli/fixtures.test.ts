@@ -104,8 +104,8 @@ describe('fixtures/claude-code (lead + two tmux teammates)', () => {
     expect(list.stdout).toBe('demo\n');
     expect(JSON.parse(listJson.stdout)).toEqual(['demo']);
     expect(show.stdout).toContain('Team demo — Parser rewrite: lead plus two tmux teammates');
-    expect(show.stdout).toMatch(/alice\s+teammate, claude-sonnet-4-6, tmux, blue — unknown — no mailroom heartbeat, 0 unread/);
-    expect(show.stdout).toMatch(/bob\s+teammate, claude-sonnet-4-6, tmux, green, active — unknown — no mailroom heartbeat, 1 unread/);
+    expect(show.stdout).toMatch(/alice\s+teammate, claude-sonnet-4-6, tmux, blue — no heartbeat: mailroom does not run it, 0 unread/);
+    expect(show.stdout).toMatch(/bob\s+teammate, claude-sonnet-4-6, tmux, green, active — no heartbeat: mailroom does not run it, 1 unread/);
     expect(show.stdout).toContain('Tasks: 2 pending, 1 in progress, 1 completed');
     const summary = JSON.parse(showJson.stdout) as { config: unknown; members: { name: string; unread: number; isLead: boolean }[]; tasks: unknown };
     expect(summary.config).toEqual(await readJson(join(root, 'teams/demo/config.json')));

@@ -44,6 +44,21 @@ describe('--idempotency-key', () => {
     expect((await store.readInbox('demo', 'bob')).filter((e) => e.text === 'Deploy v2')).toHaveLength(2);
   });
 
+  it('team send: a retry after the recipient left answers with the first outcome, not MEMBER_NOT_FOUND', async () => {
+    // Break test, session 16: the first try was stored, bob was removed, the retry was refused.
+    const first = await cli('team', 'send', 'bob', 'Ship it', '--idempotency-key', 'ship-1', '--json');
+    expect(first.code, first.stderr).toBe(0);
+    expect((await cli('team', 'stop', 'bob')).code).toBe(0);
+    const retry = await cli('team', 'send', 'bob', 'Ship it', '--idempotency-key', 'ship-1', '--json');
+    expect(retry.code, retry.stderr).toBe(0);
+    const [was, again] = [first, retry].map((r) => JSON.parse(r.stdout) as { to: string; entry: { msg_id: string }; replayed?: boolean });
+    expect(again).toMatchObject({ to: 'bob', replayed: true, entry: { msg_id: was!.entry.msg_id } });
+    // A new key to the departed member is still refused.
+    const fresh = await cli('team', 'send', 'bob', 'Ship it', '--idempotency-key', 'ship-2');
+    expect(fresh.code).toBe(3);
+    expect(fresh.stderr).toContain('MEMBER_NOT_FOUND');
+  });
+
   it('refuses the key with a protocol message, which it would ignore', async () => {
     const run = await cli('team', 'send', 'bob', '--shutdown-request', '--idempotency-key', 'k');
     expect(run.code).toBe(2);

@@ -33,7 +33,7 @@ describe.each(['files', 'redis'] as const)('the lead without a heartbeat (%s)', 
     await ok('team', 'create', 'p');
     await ok('team', 'spawn', 'alice');
     await ok('team', 'send', 'alice', 'start on the parser'); // activity the old watch read as "working"
-    expect(await ok('team', 'show')).toMatch(/team-lead\s+lead, unknown — unknown — no mailroom heartbeat/);
+    expect(await ok('team', 'show')).toMatch(/team-lead\s+lead — no heartbeat: mailroom does not run it/);
     const json = JSON.parse(await ok('team', 'show', '--json')) as { members: Array<{ name: string; presence: { state: string } }> };
     expect(json.members.find((m) => m.name === 'team-lead')?.presence).toEqual({ state: 'unknown' });
     const watch = startCli([...scope(), 'watch', 'p', '--json'], cleanEnv());

@@ -57,7 +57,7 @@ describe('a Claude Code–written config with a 300-character member and two nam
       ['cafè', 'INBOX_SHARED'],
     ]);
     expect(run.stdout).toMatch(/cafè .* — cannot be served: INBOX_SHARED/);
-    expect(run.stdout).toMatch(/café .* — no mailroom heartbeat, 0 unread/);
+    expect(run.stdout).toMatch(/café .* — no heartbeat: mailroom does not run it, 0 unread/);
   });
 
   it('watch --json starts, listing every member, with the long one and the sharing one flagged', async () => {

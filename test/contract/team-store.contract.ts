@@ -378,6 +378,40 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         expect((await store.readInbox(T, 'alice')).map((e) => e.text)).toEqual(['once', 'race']);
       });
 
+      it('replays a keyed append whose recipient was removed since: the first outcome, not MEMBER_NOT_FOUND', async () => {
+        // Break test, session 16: the first try stored the message (its reply lost), the recipient
+        // left, the retry with the same key was refused MEMBER_NOT_FOUND though the message was stored.
+        await withTeam('alice', 'bob');
+        const first = await store.appendMessages(T, [{ to: 'bob', entry: entry('team-lead', 'before bob left') }], { idempotencyKey: 'k-left' });
+        expect(await store.readAppended(T, 'k-left')).toEqual(first.value.messages);
+        await store.removeMember(T, 'bob');
+        const again = await store.appendMessages(T, [{ to: 'bob', entry: entry('team-lead', 'before bob left') }], { idempotencyKey: 'k-left' });
+        expect(again.value).toEqual({ replayed: true, messages: first.value.messages });
+        expect(again.events).toEqual([]);
+        expect(await store.readAppended(T, 'k-left')).toEqual(first.value.messages);
+        // A key never used, or a key whose first call was refused, is not a replay: the refusal stands.
+        expect(await store.readAppended(T, 'k-never')).toBeUndefined();
+        expect((await refusal(store.appendMessages(T, [{ to: 'bob', entry: entry('team-lead', 'after') }], { idempotencyKey: 'k-after' }))).code).toBe('MEMBER_NOT_FOUND');
+        expect(await store.readAppended(T, 'k-after')).toBeUndefined();
+      });
+
+      it('refuses an entry whose timestamp is not a string (INVALID_ARGUMENT asking for ISO-8601), storing nothing', async () => {
+        // Break test, session 16: Redis stored a numeric timestamp (Claude Code's format, and the
+        // files store, have an ISO string), which Claude Code's reader then cannot order.
+        await withTeam('alice');
+        for (const timestamp of [1_767_225_600_000, null, { at: 1 }]) {
+          const bad = { ...entry('team-lead', 'when?'), timestamp } as unknown as InboxEntry;
+          const err = await refusal(store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'fine') }, { to: 'alice', entry: bad }], { idempotencyKey: `ts-${String(timestamp)}` }));
+          expect(err.code, String(timestamp)).toBe('INVALID_ARGUMENT');
+          expect(err.message).toMatch(/timestamp/);
+          expect(err.message).toMatch(/ISO-8601/);
+          const unkeyed = await refusal(store.appendMessages(T, [{ to: 'alice', entry: bad }]));
+          expect(unkeyed.code, String(timestamp)).toBe('INVALID_ARGUMENT');
+        }
+        expect(await store.readInbox(T, 'alice')).toEqual([]);
+        expect(await store.listInboxes(T)).toEqual([]);
+      });
+
       it('hands unread entries out exactly once: a take leases them, acknowledge marks them read', async () => {
         await withTeam('alice');
         for (const text of ['a', 'b', 'c']) await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', text) }]);

@@ -62,6 +62,7 @@ describe.each(backends)('dashboard server on $name', (backend) => {
     expect(page.body).toContain('/assets/app.js');
     const state = JSON.parse((await http(d, '/api/state', { headers: { 'x-mailroom-token': d.token } })).body) as WireState;
     expect(state.members.map((m) => m.name)).toEqual(['team-lead', 'alice', 'bob']);
+    expect(state.members[0]?.model).toBeUndefined(); // the lead's placeholder model "unknown" is not shown (as in team show)
     expect(state.actor).toBe('team-lead');
     expect(JSON.parse((await http(d, '/api/teams', { headers: { 'x-mailroom-token': d.token } })).body)).toContain(team);
     // A team named in the query must exist on every route (a breaker found /api/journal answering 200 []).

@@ -3,13 +3,18 @@
  * way: `doctor` reports `appendonly no` and an eviction policy other than `noeviction` as problems
  * (exit 7) saying what each costs, `appendfsync everysec` as info with its bound (up to 1 s of
  * acknowledged mail on a power loss), AOF with `appendfsync always` and noeviction as nothing;
- * opening the store on a volatile server warns once per process on stderr, and `--allow-volatile`
- * / `$MAILROOM_ALLOW_VOLATILE` silences it.
+ * opening the store on a volatile server warns once per process on stderr — a one-shot command at
+ * most once an hour per server and machine (a user running 20 commands reads it once), a long-lived
+ * process (watch, agent, …) at every start — and `--allow-volatile` / `$MAILROOM_ALLOW_VOLATILE`
+ * silences it.
  */
+import { readdir, utimes } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openRedisStores } from '../../src/store/redis/index.js';
 import { FsHostStore } from '../../src/store/fs/host-store.js';
 import { runCli } from '../helpers/cli.js';
+import { startCli } from '../helpers/line-child.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { cleanEnv } from '../helpers/store-files.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
@@ -89,6 +94,38 @@ describe('opening a team on a volatile server', () => {
     expect(flag.stderr).toBe('');
     const env = await cli(s.url, ['--team', 'v', 'team', 'send', 'team-lead', 'hi'], { MAILROOM_ALLOW_VOLATILE: '1' });
     expect(env.stderr).toBe('');
+  });
+
+  it('one-shot commands warn once an hour per server on this machine; a long-lived process at each start', { timeout: 120_000 }, async () => {
+    const s = await server({});
+    const root = await makeTempDir('mailroom-durability-hourly-');
+    cleanups.push(() => root.cleanup());
+    const run = (args: string[]) => runCli(['--store', s.url, '--root', root.path, ...args], cleanEnv({ MAILROOM_ALLOW_VOLATILE: '' }));
+    const warning = /warning: the Redis store at .* has appendonly no/g;
+    const first = await run(['team', 'create', 'h']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr.match(warning)).toHaveLength(1);
+    expect(first.stderr).toContain('at most once an hour');
+    for (const args of [['--team', 'h', 'team', 'send', 'team-lead', 'hi'], ['--team', 'h', 'team', 'show'], ['--team', 'h', 'task', 'add', 'Write the parser'], ['--team', 'h', 'inbox']]) {
+      const later = await run(args);
+      expect(later.code, later.stderr).toBe(0);
+      expect(later.stderr, args.join(' ')).toBe('');
+    }
+    // doctor still reports it (exit 7), and a long-lived process warns at its start.
+    expect((await run(['doctor'])).code).toBe(7);
+    const watch = startCli(['--store', s.url, '--root', root.path, '--team', 'h', 'watch', '--json'], cleanEnv({ MAILROOM_ALLOW_VOLATILE: '' }));
+    try {
+      await watch.waitForLine((l) => l.includes('"ready"'));
+      await watch.stop();
+      expect(watch.stderr()).toMatch(warning);
+    } finally {
+      await watch.stop();
+    }
+    // An hour later (the note backdated), the next one-shot command warns again.
+    const notes = join(root.path, 'mailroom', 'notes');
+    for (const f of await readdir(notes)) await utimes(join(notes, f), new Date(Date.now() - 61 * 60_000), new Date(Date.now() - 61 * 60_000));
+    const again = await run(['--team', 'h', 'team', 'show']);
+    expect(again.stderr.match(warning)).toHaveLength(1);
   });
 
   it('a library process opening the store several times is warned once', async () => {

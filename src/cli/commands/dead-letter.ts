@@ -16,6 +16,7 @@ interface RetryArgs extends GlobalArgs {
 const list: CommandModule<GlobalArgs, GlobalArgs> = {
   command: 'list',
   describe: 'Messages left unread by members who left, oldest first',
+  builder: (y) => y.example('$0 dead-letter list', 'Unread mail of members who left, each with the id `dead-letter retry` takes') as Argv<GlobalArgs>,
   handler: async (a) => {
     const { listDeadLetters } = await import('../../core/messages/dead-letters.js');
     const letters = await listDeadLetters(await teamTarget(a));
@@ -35,7 +36,10 @@ const retry: CommandModule<GlobalArgs, RetryArgs> = {
       .positional('id', { type: 'string', describe: 'The dead letter\'s id (its msg_id, as `dead-letter list` prints)' })
       .option('all', { type: 'boolean', describe: 'Every dead letter of the team' })
       .option('to', { type: 'string', describe: 'Recipient for dead letters whose recipient is not back in the team' })
-      .example('$0 dead-letter retry 0b6f… --to carol', 'Give a departed member\'s unread message to carol') as Argv<RetryArgs>,
+      .example([
+        ['$0 dead-letter retry 736b4163-a652-45ad-8680-6df022272a2d --to carol', 'Give one dead letter (its id from `dead-letter list`) to carol'],
+        ['$0 dead-letter retry --all --to carol', 'Give every dead letter whose recipient is not back to carol'],
+      ]) as Argv<RetryArgs>,
   handler: async (a) => {
     if ((a.id === undefined) === (a.all !== true)) throw new MailroomError('USAGE', 'Name one dead letter id, or pass --all (not both). List them with `mailroom dead-letter list`.');
     const { retryDeadLetters } = await import('../../core/messages/dead-letters.js');

@@ -65,7 +65,11 @@ const release: CommandModule<GlobalArgs, LeaseArgs> = {
     y
       .positional('id', { type: 'string', describe: 'The lease id (pl-N), as `lease list` prints it' })
       .option('all', { type: 'boolean', describe: 'Every lease the member holds' })
-      .option('as', { type: 'string', describe: 'Holder (default: the lead)' }) as Argv<LeaseArgs>,
+      .option('as', { type: 'string', describe: 'Holder (default: the lead)' })
+      .example([
+        ['$0 lease release pl-1 --as alice', 'alice releases lease pl-1 (its id from `lease list`)'],
+        ['$0 lease release --all --as alice', 'alice releases every lease she holds'],
+      ]) as Argv<LeaseArgs>,
   handler: async (a) => {
     if ((a.id === undefined) === (a.all !== true)) throw new MailroomError('USAGE', 'Name one lease id, or pass --all (not both). List them with `mailroom lease list`.');
     const { releaseLeases } = await import('../../core/leases/path-leases.js');
@@ -77,6 +81,7 @@ const release: CommandModule<GlobalArgs, LeaseArgs> = {
 const list: CommandModule<GlobalArgs, GlobalArgs> = {
   command: 'list',
   describe: 'The live leases of the team (ended ones are dropped and journalled)',
+  builder: (y) => y.example('$0 lease list', 'Who holds which paths, and until when') as Argv<GlobalArgs>,
   handler: async (a) => {
     const { listLeases } = await import('../../core/leases/path-leases.js');
     const leases = await listLeases(await teamTarget(a));
@@ -171,7 +176,11 @@ const hook: CommandModule<GlobalArgs, LeaseArgs> = {
     y
       .option('as', { type: 'string', describe: 'The Claude Code teammate this hook runs for (default $MAILROOM_MEMBER)' })
       .option('install', { type: 'boolean', describe: 'Add this hook to Claude Code\'s project settings (idempotent; a settings file that does not parse is left alone)' })
-      .option('settings', { type: 'string', describe: 'With --install: the settings file (default .claude/settings.json in the current directory)' }) as Argv<LeaseArgs>,
+      .option('settings', { type: 'string', describe: 'With --install: the settings file (default .claude/settings.json in the current directory)' })
+      .example([
+        ['$0 --team demo lease hook --install', 'Add the hook to this project\'s .claude/settings.json (each teammate sets MAILROOM_MEMBER)'],
+        ['echo \'{"tool_name":"Edit","tool_input":{"file_path":"src/a.ts"}}\' | $0 lease hook --as bob', 'Claude Code runs this before bob edits src/a.ts: exit 2 if another member holds it'],
+      ]) as Argv<LeaseArgs>,
   handler: async (a) => {
     if (a.install) {
       const { installClaudeHook } = await import('../lease-install.js');

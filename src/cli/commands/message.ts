@@ -16,7 +16,7 @@ const show: CommandModule<GlobalArgs, ShowArgs> = {
   builder: (y) =>
     y
       .positional('id', { type: 'string', demandOption: true, describe: 'The message\'s msg_id (printed by `team send`)' })
-      .example('$0 message show 0b6f…', 'Has bob read it? Did he reply?') as Argv<ShowArgs>,
+      .example('$0 message show 736b4163-a652-45ad-8680-6df022272a2d', 'Has bob read the message with this msg_id (as `team send` printed it)? Did he reply?') as Argv<ShowArgs>,
   handler: async (a) => {
     const { messageStatus, DELIVERY_STATES } = await import('../../core/messages/delivery-status.js');
     const s = await messageStatus({ ...(await teamTarget(a)), msgId: a.id });

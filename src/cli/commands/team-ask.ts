@@ -4,6 +4,7 @@
  * time (the ask is then cancelled, and a late reply is marked as late in the asker's inbox);
  * MEMBER_UNREACHABLE (exit 4) at once for a member that cannot answer.
  */
+import { readAsOptionHint } from '../read-as-option.js';
 import type { Argv, CommandModule } from 'yargs';
 import { MailroomError } from '../../errors.js';
 import { assertArgumentUtf8, decodeUtf8Strict } from '../../core/text/utf8-text.js';
@@ -51,7 +52,7 @@ export const teamAskCommand: CommandModule<GlobalArgs, AskArgs> = {
       await routed(a, target);
     }
     const text = await readText(a.text);
-    if (text === '') throw new MailroomError('MESSAGE_INVALID', 'The question is empty: give the text to ask.');
+    if (text === '') throw new MailroomError('MESSAGE_INVALID', `The question is empty: give the text to ask.${a.text === undefined ? readAsOptionHint(process.argv.slice(2)) : ''}`);
     const { ask } = await import('../../core/messages/ask.js');
     const result = await ask({ ...target, to: a.to, from: a.as, text, summary: a.summary, timeoutMs: a.timeout, idempotencyKey: a['idempotency-key'] });
     emit(a.json, result, () => result.reply.text);

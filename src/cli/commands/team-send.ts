@@ -14,6 +14,7 @@ import { leadHearingWarning } from '../../core/messages/lead-hearing.js';
 import { terminalSafe } from '../../core/text/terminal-text.js';
 import { routed } from '../route-option.js';
 import { declareLine, type CommandLine } from '../command-line.js';
+import { flagReadAsText, readAsOptionHint } from '../read-as-option.js';
 import { withConfig } from '../../core/teams/known-config.js';
 import type { TeamConfig } from '../../protocol/config.js';
 
@@ -69,10 +70,18 @@ function sendBuilder(y: Argv<GlobalArgs>): Argv<SendArgs> {
 
 /** The text argument, or stdin for `-` without its trailing newlines (as the shell's `$(cat)` gives it). */
 async function readText(text: string | undefined): Promise<string> {
-  if (text !== '-') return assertArgumentUtf8(text ?? '', 'The message argument');
+  if (text === undefined) throw missingText();
+  if (text !== '-') return assertArgumentUtf8(text, 'The message argument');
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return decodeUtf8Strict(Buffer.concat(chunks), 'stdin').replace(/(\r?\n)+$/, '');
+}
+
+/** The refusal of a send with no text, naming a flag the text may have been read as (./read-as-option.ts). */
+function missingText(): MailroomError {
+  const argv = process.argv.slice(2);
+  const flag = flagReadAsText(argv);
+  return new MailroomError('MESSAGE_INVALID', `Message text is empty: give the text to send (or - to read it from stdin).${readAsOptionHint(argv)}`, { details: flag === undefined ? {} : { readAsOption: flag } });
 }
 
 /** Refuses options that the chosen kind of message would silently ignore. @throws INVALID_ARGUMENT */

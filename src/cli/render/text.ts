@@ -6,6 +6,7 @@ import type { InboxMessage } from '../../core/messages/inbox-read.js';
 import type { MemberSummary, TeamSummary } from '../../core/teams/team-lifecycle.js';
 import type { TaskView } from '../../core/tasks/board.js';
 import type { Task } from '../../protocol/task.js';
+import { knownModel } from '../../core/members/known-model.js';
 import { askOf, inReplyTo, isLateReply } from '../../domain/replies.js';
 
 /**
@@ -73,12 +74,12 @@ export function taskDetail(v: TaskView): string[] {
 
 /**
  * A member's presence in `team show`: `idle (pid 123 on host-a)`, `stopped (nothing runs it)`; a
- * member mailroom does not run (Claude Code's own: no member record) and that holds no claim has
- * no heartbeat to judge by.
+ * member mailroom does not run (the lead, Claude Code's own teammates: no member record) and that
+ * holds no claim has no heartbeat to judge by, and says so and why (`--json`: state `unknown`).
  */
 function presenceText(m: MemberSummary): string {
   const p = m.presence;
-  if (p.state === 'unknown' || (p.state === 'stopped' && m.runtime === undefined)) return 'unknown — no mailroom heartbeat';
+  if (p.state === 'unknown' || (p.state === 'stopped' && m.runtime === undefined)) return 'no heartbeat: mailroom does not run it';
   if (p.state === 'stopped') return 'stopped (nothing runs it)';
   const where = p.pid !== undefined ? ` (pid ${p.pid}${p.host ? ` on ${p.host}` : ''})` : '';
   return p.state === 'dead' ? `dead: no heartbeat since ${new Date(p.lastBeatAt ?? 0).toISOString()}${where}` : `${p.state}${where}`;
@@ -89,7 +90,7 @@ export function teamDetail(s: TeamSummary): string[] {
   const c = s.config;
   const lines = [`Team ${c.name}${c.description ? ` — ${c.description}` : ''}`, `  created ${new Date(c.createdAt).toISOString()}, lead ${c.leadAgentId}`, '', 'Members:'];
   for (const m of s.members) {
-    const bits = [m.isLead ? 'lead' : m.agentType ?? 'teammate', m.model, m.runtime ?? m.backendType, m.color].filter(Boolean).join(', ');
+    const bits = [m.isLead ? 'lead' : m.agentType ?? 'teammate', knownModel(m.model), m.runtime ?? m.backendType, m.color].filter(Boolean).join(', ');
     const can = m.capabilities?.length ? ` — can: ${m.capabilities.join(', ')}` : '';
     const shown = m.name.length > 40 ? `${m.name.slice(0, 40)}…` : m.name;
     const unread = m.problem ? `cannot be served: ${m.problem.code}` : `${presenceText(m)}, ${m.unread} unread`;

@@ -2,8 +2,8 @@
  * A member's state, derived only from what is on disk (and in the journal). Claude Code keeps no
  * liveness signal (#29271), so this is an inference; docs/watch.md "Member state" states the rule:
  *
- * 1. `stopped` — the member is no longer in the roster, or the last message it sent is
- *    `shutdown_approved`.
+ * 0. `left` — the member is no longer in the roster (it left the team: listed for its history).
+ * 1. `stopped` — the last message it sent is `shutdown_approved`.
  * 2. `waiting` — it sent a permission, sandbox or plan-approval request, after its last idle
  *    notice, that no response (matched by request id) has answered yet.
  * 3. From presence (issue 10) for a member a mailroom runtime runs or ran (it has a reader claim or
@@ -21,7 +21,7 @@ import type { Presence } from '../../domain/presence.js';
 import type { ParsedText } from '../../protocol/structured.js';
 
 /** The states the roster shows. */
-export type MemberState = 'working' | 'idle' | 'waiting' | 'stopped' | 'dead' | 'unknown';
+export type MemberState = 'working' | 'idle' | 'waiting' | 'stopped' | 'dead' | 'left' | 'unknown';
 
 /** One message as the rule sees it (a {@link MessageView} fits). */
 export interface SignalMessage {
@@ -52,7 +52,7 @@ export interface StateVerdict {
 
 /** Applies the rule in the module comment. */
 export function deriveMemberState(s: StateSignals): StateVerdict {
-  if (!s.inRoster) return { state: 'stopped', reason: 'no longer in the roster' };
+  if (!s.inRoster) return { state: 'left', reason: 'no longer in the roster' };
   const last = s.sent.at(-1);
   if (last && typeOf(last) === 'shutdown_approved') return { state: 'stopped', reason: `approved shutdown at ${last.entry.timestamp}` };
   const p = s.presence;

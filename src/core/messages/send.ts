@@ -4,8 +4,8 @@
  * read:false, type:"message", msgV:1, msg_id. Unknown recipients are refused: no inbox is created.
  */
 import { randomUUID } from '../../protocol/random.js';
-import { MailroomError } from '../../errors.js';
-import type { TeamConfig } from '../../protocol/config.js';
+import { MailroomError, isMailroomError } from '../../errors.js';
+import type { Member, TeamConfig } from '../../protocol/config.js';
 import { makeInboxEntry, type InboxEntry } from '../../protocol/inbox.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../protocol/json-depth.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, MIN_MAX_MESSAGE_BYTES, type TeamSettings } from '../../protocol/settings.js';
@@ -69,8 +69,15 @@ export async function sendMessage(options: SendOptions): Promise<SentMessage> {
 async function deliver(store: TeamStore, team: { config: TeamConfig; settings: TeamSettings }, options: Omit<SendOptions, 'to'>, recipients: readonly string[]): Promise<SentMessage[]> {
   const { config, settings } = team;
   const from = options.from ?? leadName(config);
-  const sender = requireMember(config, from, 'sender');
-  for (const to of recipients) requireMember(config, to, 'recipient');
+  let sender: Member;
+  try {
+    sender = requireMember(config, from, 'sender');
+    for (const to of recipients) requireMember(config, to, 'recipient');
+  } catch (err) {
+    const replay = await replayIfGone(store, options, err);
+    if (replay) return replay;
+    throw err;
+  }
   if (options.text === '') throw new MailroomError('MESSAGE_INVALID', 'Message text is empty: give the text to send.');
   requireSize(settings, options.team, options.text);
   if (recipients.length === 0) return [];
@@ -81,6 +88,19 @@ async function deliver(store: TeamStore, team: { config: TeamConfig; settings: T
   // A send never archives (issue 24 item 4): readers and the archiver move read history beside sends (./inbox-archiver.ts).
   const { value } = await store.appendMessages(options.team, messages, { ...opOf(options, from), idempotencyKey: options.idempotencyKey });
   return value.messages.map((m) => (value.replayed ? { to: m.to, entry: m.entry, replayed: true as const } : { to: m.to, entry: m.entry }));
+}
+
+/**
+ * A keyed retry whose sender or recipient is no longer in the roster (`err` is that
+ * MEMBER_NOT_FOUND): the first call's messages when it stored them (its roster check passed then, so
+ * the retry answers with that outcome), else undefined (the refusal stands). A store read only on
+ * that refusal, never on the way of a send that goes through.
+ */
+async function replayIfGone(store: TeamStore, options: Omit<SendOptions, 'to'>, err: unknown): Promise<SentMessage[] | undefined> {
+  const key = options.idempotencyKey;
+  if (key === undefined || !isMailroomError(err, 'MEMBER_NOT_FOUND')) return undefined;
+  const known = await store.readAppended(options.team, key);
+  return known?.map((m) => ({ to: m.to, entry: m.entry, replayed: true as const }));
 }
 
 /** Input of {@link broadcast}. */

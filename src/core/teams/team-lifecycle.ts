@@ -2,6 +2,7 @@
  * Team use cases: create, list, resolve, show, delete, restore. Config shapes match Claude Code
  * 2.1.109 (reference §2 and the 2.1.109 snapshots).
  */
+import { UNKNOWN_MODEL } from '../members/known-model.js';
 import { randomUUID } from '../../protocol/random.js';
 import { MailroomError, isMailroomError } from '../../errors.js';
 import { LEAD_NAME, NAME_PATTERN, assertValidName } from '../../domain/names.js';
@@ -54,7 +55,7 @@ function leadMember(options: CreateTeamOptions, now: number): Member {
     agentId: `${LEAD_NAME}@${options.team}`,
     name: LEAD_NAME,
     agentType: LEAD_NAME,
-    model: options.leadModel ?? 'unknown',
+    model: options.leadModel ?? UNKNOWN_MODEL,
     joinedAt: now,
     tmuxPaneId: '',
     cwd: options.cwd ?? process.cwd(),

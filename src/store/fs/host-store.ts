@@ -6,7 +6,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { MailroomError } from '../../errors.js';
@@ -52,6 +52,16 @@ export class FsHostStore implements HostStore {
 
   constructor(root: string, lock: LockOptions = {}) {
     this.ctx = { layout: new Layout(root), lock };
+  }
+
+  async firstInPeriod(key: string, periodMs: number): Promise<boolean> {
+    const path = this.ctx.layout.notePath(key);
+    const last = await stat(path).then((st) => st.mtimeMs, () => undefined);
+    if (last !== undefined && Date.now() - last < periodMs) return false;
+    await mkdir(dirname(path), { recursive: true, mode: DIR_MODE })
+      .then(() => writeFile(path, `${key}\n`, { mode: FILE_MODE }))
+      .catch(() => undefined); // cannot note it: shown again next time, never an error
+    return true;
   }
 
   get hostId(): string {

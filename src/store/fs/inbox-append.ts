@@ -13,6 +13,7 @@
  * (Appends with an idempotency key do not spool, see {@link appendToInbox}.)
  */
 import { checkIdempotencyKey } from '../../domain/idempotency-key.js';
+import { checkOutgoingMessage } from '../../domain/outgoing-entry.js';
 import { z } from 'zod';
 import { lazySchema } from '../../protocol/lazy-schema.js';
 import { assignTimestamps, idempotentMsgId } from '../../domain/entries.js';
@@ -32,23 +33,36 @@ import { journal } from './journal.js';
 import { readConfig } from './teams.js';
 
 /**
+ * The messages an append with `key` stored (its record), else undefined (TeamStore.readAppended).
+ * @throws TEAM_NOT_FOUND, INVALID_ARGUMENT (an empty key)
+ */
+export async function readAppended(ctx: FsContext, team: string, key: string): Promise<StoredMessage[] | undefined> {
+  checkIdempotencyKey(key);
+  await readConfig(ctx, team);
+  return (await readMessageKey(ctx, team, key))?.messages;
+}
+
+/**
  * Appends messages (see the module comment). With an idempotency key, each entry's msg_id is
  * derived from the key, so a retry or a racing twin stores nothing new and gets the first call's
  * entries (`replayed`).
  */
 export async function appendMessages(ctx: FsContext, team: string, messages: readonly OutgoingMessage[], options: AppendOptions = {}): Promise<Transition<AppendResult>> {
   if (messages.length === 0) return { value: { messages: [], replayed: false }, events: [] };
+  for (const m of messages) checkOutgoingMessage(m);
   const config = await readConfig(ctx, team);
-  for (const m of messages) requireMember(config, m.to, 'recipient');
-  // Every recipient's inbox file must be nameable before any copy is written (NAME_TOO_LONG): a
-  // broadcast never delivers to part of the team (issue 9 item 6).
-  for (const m of messages) ctx.layout.inboxPath(team, m.to);
   const key = options.idempotencyKey;
   checkIdempotencyKey(key);
+  // The key first: a retry of a call that stored its messages replays them, even if a recipient
+  // was removed since (its roster check passed the first time).
   if (key !== undefined) {
     const known = await readMessageKey(ctx, team, key);
     if (known && known.messages.length === messages.length) return { value: { messages: known.messages, replayed: true }, events: [] };
   }
+  for (const m of messages) requireMember(config, m.to, 'recipient');
+  // Every recipient's inbox file must be nameable before any copy is written (NAME_TOO_LONG): a
+  // broadcast never delivers to part of the team (issue 9 item 6).
+  for (const m of messages) ctx.layout.inboxPath(team, m.to);
   const stored: StoredMessage[] = new Array<StoredMessage>(messages.length);
   const events: TeamEventRecord[] = [];
   let fresh = 0;

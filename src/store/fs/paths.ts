@@ -3,6 +3,7 @@
  * (src/store/fs/) uses it; nothing else in mailroom builds a path into the store. For a team whose name is valid under the mailroom rules, every sanitiser returns the name
  * unchanged; for other (Claude Code–made) names, config and inboxes may live in different dirs.
  */
+import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fittingPart, pathPart, taskListId, teamDirName } from './names.js';
@@ -149,6 +150,11 @@ export class Layout {
    */
   transcriptPath(team: string, agent: string): string {
     return join(this.root, 'mailroom', 'transcripts', pathPart(team), `${fittingPart('member', agent, pathPart(agent))}.ndjson`);
+  }
+
+  /** `<root>/mailroom/notes/<hash>`: the note of a once-per-period notice (HostStore.firstInPeriod), its mtime the last time shown; `<hash>`: 24 hex digits of the key's SHA-256. */
+  notePath(key: string): string {
+    return join(this.root, 'mailroom', 'notes', createHash('sha256').update(key).digest('hex').slice(0, 24));
   }
 
   /** `<root>/mailroom/bridge/<team>.json`: the saved state of this machine's `mailroom bridge` of the team. */

@@ -37,6 +37,7 @@ import type {
   ArchiveOptions,
   AcknowledgeOptions,
   OutgoingMessage,
+  StoredMessage,
   PatchedTask,
   ReaderClaim,
   ReaderHolder,
@@ -59,7 +60,7 @@ import type {
 } from '../team-store.js';
 import type { FsContext } from './context.js';
 import type { DeadLetter } from '../../domain/dead-letters.js';
-import { appendMessages } from './inbox-append.js';
+import { appendMessages, readAppended } from './inbox-append.js';
 import { inboxlessMembersOf } from './health-names.js';
 import { unreadableTeams } from './team-rebuild.js';
 import * as inboxes from './inboxes.js';
@@ -179,6 +180,9 @@ export class FsTeamStore implements TeamStore {
 
   appendMessages(team: string, messages: readonly OutgoingMessage[], options?: AppendOptions): Promise<Transition<AppendResult>> {
     return appendMessages(this.ctx, team, messages, options);
+  }
+  readAppended(team: string, idempotencyKey: string): Promise<StoredMessage[] | undefined> {
+    return readAppended(this.ctx, team, idempotencyKey);
   }
   readInbox(team: string, member: string): Promise<InboxEntry[]> {
     return inboxes.readInbox(this.ctx, team, member);

@@ -3,8 +3,8 @@
  * read, archive, set aside); reads are one read-only script each, so they see one instant.
  */
 import { checkIdempotencyKey } from '../../domain/idempotency-key.js';
-import { shownValue } from '../../domain/shown-value.js';
-import { MailroomError } from '../../errors.js';
+import { checkOutgoingMessage } from '../../domain/outgoing-entry.js';
+import { MailroomError, isMailroomError } from '../../errors.js';
 import { randomUUID } from '../../protocol/random.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
 import { DEFAULT_LEASE_MS, checkTakeOptions } from '../../domain/leases.js';
@@ -65,16 +65,12 @@ function appendCall(team: string, messages: readonly OutgoingMessage[], options:
  * One message's parts, checked before anything is sent: a call that throws here sent nothing, so
  * the append batcher runs the appends of a combined call again one by one and only the bad one
  * fails (a raw TypeError would have failed every caller of the call).
- * @throws INVALID_ARGUMENT for a recipient, `from`, `text` or `msg_id` that is not a string, or an
- * entry JSON cannot encode (a BigInt, a cycle)
+ * @throws INVALID_ARGUMENT for a message that is not an inbox entry (domain/outgoing-entry.ts: a
+ * recipient, `from`, `text` or `msg_id` that is not a string, a `timestamp` that is not an ISO-8601
+ * string), or an entry JSON cannot encode (a BigInt, a cycle)
  */
 function messageParts(m: OutgoingMessage): ReturnType<typeof entryParts> {
-  const e = m.entry as unknown as Record<string, unknown>;
-  const field = typeof m.to !== 'string' ? 'to' : typeof e.from !== 'string' ? 'from' : typeof e.text !== 'string' ? 'text' : e.msg_id !== undefined && typeof e.msg_id !== 'string' ? 'msg_id' : undefined;
-  if (field !== undefined) {
-    const got = field === 'to' ? m.to : e[field];
-    throw new MailroomError('INVALID_ARGUMENT', `A message's ${field} must be a string; got ${shownValue(got)}. Give it as a string (an inbox entry is {from, text, timestamp, …} of strings), then retry.`, { details: { field } });
-  }
+  checkOutgoingMessage(m);
   try {
     return entryParts(m.entry);
   } catch (err) {
@@ -119,14 +115,19 @@ export async function appendRows(rc: RedisContext, team: string, messages: reado
   const call = appendCall(team, messages, options);
   // A retry may follow a try that ran: its key is looked up then, whoever made it.
   let tries = 0;
-  const out = await retryUnavailable(() => runOnce(rc, 'append-messages', team, tries++ === 0 ? call.args : retryArgs(call.args)));
+  const out = await retryUnavailable(() => runOnce(rc, 'append-messages', team, tries++ === 0 ? call.args : retryArgs(call.args))).catch(async (err: unknown) => {
+    // The script checks the recipients before it looks up the caller's key: a recipient removed
+    // since the first call stored its messages is answered here by the key (TeamStore.readAppended).
+    const known = own && isMailroomError(err, 'MEMBER_NOT_FOUND') ? await readAppendedPayload(rc, team, options.idempotencyKey!) : undefined;
+    if (known === undefined) throw err;
+    return { value: ['replayed', known] };
+  });
   const [state, payload] = out.value as [string, unknown];
   if (state === 'replayed') {
     // A replay of the store's own (random) key can only be this call's retry: to the caller it is
     // the first append. Its events went to the journal with the try whose reply was lost, and are
     // not returned again.
-    const rows = JSON.parse(String(payload)) as string[][];
-    const stored = rows.map(([to, doc, unread]) => ({ to: to!, entry: unread === undefined ? (JSON.parse(doc!) as InboxEntry) : assembleEntry(doc!, unread === '1') }));
+    const stored = replayedMessages(String(payload));
     return { messages: stored, events: stored.map(() => undefined), replayed: own };
   }
   const rows = payload as string[][];
@@ -137,6 +138,28 @@ export async function appendRows(rc: RedisContext, team: string, messages: reado
     events.push(journalled === '1' ? ({ ...call.envelope, kind: 'message', to: to!, entry: JSON.parse(doc!) as InboxEntry } as TeamEventRecord) : undefined);
   }
   return { messages: stored, events, replayed: false };
+}
+
+/** The stored messages of an append key's recorded payload (rows of to, entry JSON and, for entries read back, unread). */
+function replayedMessages(payload: string): StoredMessage[] {
+  const rows = JSON.parse(payload) as string[][];
+  return rows.map(([to, doc, unread]) => ({ to: to!, entry: unread === undefined ? (JSON.parse(doc!) as InboxEntry) : assembleEntry(doc!, unread === '1') }));
+}
+
+/** The recorded payload of an append key (lua/read-appended.lua), or undefined. */
+async function readAppendedPayload(rc: RedisContext, team: string, key: string): Promise<string | undefined> {
+  const value = (await runOnce(rc, 'read-appended', team, [key])).value as string[];
+  return value[0];
+}
+
+/**
+ * The messages an append with `key` stored, else undefined (TeamStore.readAppended).
+ * @throws TEAM_NOT_FOUND, INVALID_ARGUMENT (an empty key)
+ */
+export async function readAppended(rc: RedisContext, team: string, key: string): Promise<StoredMessage[] | undefined> {
+  checkIdempotencyKey(key);
+  const payload = await readAppendedPayload(rc, team, key);
+  return payload === undefined ? undefined : replayedMessages(payload);
 }
 
 /**

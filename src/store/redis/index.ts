@@ -37,7 +37,8 @@ export interface RedisOpenOptions extends OpenOptions {
 /**
  * What `openStores` (src/store/open.ts) calls for a Redis selection: the Redis team store (deadline
  * `storeTimeoutMs`, else `$MAILROOM_STORE_TIMEOUT`, else 10 s; a once-per-process warning on a
- * server that can lose acknowledged mail unless `allowVolatile`; one about a password the server does
+ * server that can lose acknowledged mail unless `allowVolatile`, once per `volatileWarningPeriodMs`
+ * on this machine when given; one about a password the server does
  * not check: ./unchecked-password.ts), beside `host`, this machine's
  * host store, which open.ts makes (the filesystem host store at `selection.hostRoot`: pid and
  * command records and agent logs never leave the machine). @throws INVALID_ARGUMENT, STORE_UNAVAILABLE
@@ -47,7 +48,8 @@ export async function openRedisStores(selection: Extract<StoreSelection, { kind:
   const team = await openRedisTeamStore(selection, { ...options.connection, timeoutMs });
   const onWarning = options.onWarning ?? ((m: string) => process.stderr.write(`${m}\n`));
   await warnIfPasswordUnchecked(selection.url, team.connection, onWarning);
-  if (!allowVolatile(options.allowVolatile)) await warnIfVolatile(team.connection, onWarning);
+  const period = options.volatileWarningPeriodMs;
+  if (!allowVolatile(options.allowVolatile)) await warnIfVolatile(team.connection, onWarning, period === undefined ? undefined : { periodMs: period, firstInPeriod: (key, ms) => host.firstInPeriod(key, ms) });
   return { selection, team, host, close: () => team.close() };
 }
 

@@ -40,6 +40,7 @@ export const SCRIPT_NAMES = [
   'read-path-leases',
   'write-path-leases',
   'append-messages',
+  'read-appended',
   'read-inbox',
   'read-inbox-changes',
   'list-inboxes',

@@ -150,6 +150,9 @@ export class RedisTeamStore implements T.TeamStore {
   appendMessages(team: string, messages: readonly T.OutgoingMessage[], options?: T.AppendOptions): Promise<T.Transition<T.AppendResult>> {
     return this.appends.append(team, messages, options);
   }
+  readAppended(team: string, idempotencyKey: string): Promise<T.StoredMessage[] | undefined> {
+    return inboxes.readAppended(this.rc, team, idempotencyKey);
+  }
   readInbox(team: string, member: string): Promise<InboxEntry[]> {
     return inboxes.readInbox(this.rc, team, member);
   }

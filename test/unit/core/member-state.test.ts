@@ -16,8 +16,8 @@ describe('deriveMemberState', () => {
     expect(deriveMemberState({ inRoster: true, sent: [], received: [msg(1, 'hi', 'unread')] })).toEqual({ state: 'unknown', reason: 'nothing sent or delivered yet' });
   });
 
-  it('is stopped when out of the roster, or when its last message approves a shutdown', () => {
-    expect(deriveMemberState({ inRoster: false, isActive: true, sent: [], received: [] }).state).toBe('stopped');
+  it('is left when out of the roster (not stopped: it cannot be resumed), stopped when its last message approves a shutdown', () => {
+    expect(deriveMemberState({ inRoster: false, isActive: true, sent: [], received: [] })).toEqual({ state: 'left', reason: 'no longer in the roster' });
     const approved = msg(5, { type: 'shutdown_approved', requestId: 'shutdown-1@alice', from: 'alice', timestamp: at(5) });
     expect(deriveMemberState({ inRoster: true, isActive: true, sent: [idle(1), approved], received: [] }).state).toBe('stopped');
   });

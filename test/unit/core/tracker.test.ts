@@ -114,7 +114,7 @@ describe('TeamTracker', () => {
     update = await t.apply([{ kind: 'config', team: TEAM }]);
     expect(update.snapshot.members.map((m) => [m.name, m.inRoster, m.state])).toEqual([
       ['team-lead', true, 'unknown'],
-      ['observer', false, 'stopped'],
+      ['observer', false, 'left'],
     ]);
     expect(update.events.map(describeEvent)).toContain('observer left the team');
   });

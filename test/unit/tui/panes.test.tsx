@@ -27,7 +27,7 @@ describe('RosterPane', () => {
       'bob         idle    in-process worker            -                               0      12:00:03',
       'carol       waiting in-process worker            -                               0      12:00:04',
       'dave        unknown process    worker            -                               1      -',
-      'eve         stopped -          -                 -                               0      -',
+      'eve         left    -          -                 -                               0      -',
       '',
     ]);
   });
