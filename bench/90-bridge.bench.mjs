@@ -1,5 +1,6 @@
 // `mailroom bridge` (issue 12): two Claude Code roots A and B, one redis-server (loopback, no
-// persistence), one `mailroom bridge` CLI process per root. N messages each way at once, each
+// persistence), one `mailroom bridge` CLI process per root. N messages each way at once — A's lead
+// to `far`, a member working on B; B's copy of `far` to A's lead — each
 // appended the way Claude Code 2.1.109 does (proper-lockfile lock, read, push, write back), paced
 // at one per 5 ms per direction. Latency: from the append's write until the message is seen in the
 // other root's inbox file (fs.watch on that inbox, file re-read per event). Also counted: messages
@@ -15,7 +16,11 @@ import lockfile from 'proper-lockfile';
 import { quantile } from './lib/stats.mjs';
 import { startRedis } from './lib/redis-server.mjs';
 
-const BIN = fileURLToPath(new URL('../bin/mailroom.js', import.meta.url));
+// BENCH_AB_DIST=<file URL of another build's dist/>: run that build's bridges instead (an A/B run
+// alternates this build and that one; rows say which). A build without the bridge's archiver runs
+// only `<h>u` histories meaningfully: its rows are labelled by what its bridges did.
+const AB = process.env.BENCH_AB_DIST;
+const BIN = fileURLToPath(new URL('../bin/mailroom.js', AB ?? import.meta.url));
 const FIXTURE = fileURLToPath(new URL('../fixtures/claude-code-2.1.109/2-teammate-spawned/teams', import.meta.url));
 const TEAM = 'compat';
 const LOCK = { stale: 10_000, realpath: false, retries: { retries: 1000, minTimeout: 2, maxTimeout: 25 } };
@@ -80,6 +85,21 @@ async function bridge(root, url, { archive, archived }) {
 
 const inbox = (root, member) => join(root, 'teams', TEAM, 'inboxes', `${member}.json`);
 
+/**
+ * The member A's lead writes to: one that works on machine B (a Claude Code pane teammate or a
+ * mailroom agent there), which A's config lists as a member Claude Code runs no part of
+ * (`tmuxPaneId: ""`, no `backendType`, as the bridge adds remote members). A's in-process teammate
+ * `observer` is not the path: its messages are read on A, and Claude Code's in-process inbox is
+ * never archived (2.1.109 marks it by array index).
+ */
+const FAR = 'far';
+async function addFarMember(root) {
+  const path = join(root, 'teams', TEAM, 'config.json');
+  const config = JSON.parse(await readFile(path, 'utf8'));
+  config.members.push({ agentId: `${FAR}@${TEAM}`, name: FAR, agentType: 'general-purpose', joinedAt: config.createdAt + 1000, tmuxPaneId: '', cwd: '/home/dev/b/work', subscriptions: [] });
+  await writeFile(path, JSON.stringify(config, null, 2));
+}
+
 export default async function bridgeBench(ctx) {
   // BENCH_BRIDGE_HISTORY=<h>[,<h>…] (default 0,1000,1000u): both measured inboxes start with h read
   // messages (~300-byte texts), synced to B before the first send, so the cost of a step against a
@@ -105,12 +125,13 @@ async function oneRun(ctx, { history, archive }) {
   const a = await ctx.tempRoot();
   const b = await ctx.tempRoot();
   await cp(FIXTURE, join(a, 'teams'), { recursive: true });
+  await addFarMember(a);
   if (history > 0) {
     const t = Date.now() - 3_600_000;
     const old = (from, tag) => Array.from({ length: history }, (_, i) => ({ from, text: `history-${tag}-${i} ${'x'.repeat(300)}`, timestamp: new Date(t + i).toISOString(), color: 'blue', read: true }));
     await mkdir(join(a, 'teams', TEAM, 'inboxes'), { recursive: true });
-    await writeFile(inbox(a, 'observer'), JSON.stringify(old('team-lead', 'ab'), null, 2));
-    await writeFile(inbox(a, 'team-lead'), JSON.stringify(old('observer', 'ba'), null, 2));
+    await writeFile(inbox(a, FAR), JSON.stringify(old('team-lead', 'ab'), null, 2));
+    await writeFile(inbox(a, 'team-lead'), JSON.stringify(old(FAR, 'ba'), null, 2));
   }
   const children = [];
   const archived = { a: new Set(), b: new Set() };
@@ -123,18 +144,18 @@ async function oneRun(ctx, { history, archive }) {
       await new Promise((r) => setTimeout(r, 10));
     }
     // The history synced to B (and, with the archiver, moved out of the files each bridge writes
-    // into: A's lead inbox, B's two; A's observer is an in-process teammate, never archived).
+    // into: both measured inboxes on A and on B).
     const ready = async () => {
-      if (archive) return archived.a.has('team-lead') && archived.b.has('observer') && archived.b.has('team-lead');
-      const [x, y] = await Promise.all([readEntries(inbox(b, 'observer')), readEntries(inbox(b, 'team-lead'))]);
+      if (archive) return [archived.a, archived.b].every((set) => set.has('team-lead') && set.has(FAR));
+      const [x, y] = await Promise.all([readEntries(inbox(b, FAR)), readEntries(inbox(b, 'team-lead'))]);
       return (x?.length ?? 0) >= history && (y?.length ?? 0) >= history;
     };
     for (let i = 0; history > 0 && i < 3000 && !(await ready()); i++) await new Promise((r) => setTimeout(r, 10));
     if (history > 0 && !(await ready())) throw new Error(`bench 90: the ${history}-message history was not ${archive ? 'archived by both bridges' : 'synced to B'} within 30 s`);
-    const sizes = await Promise.all([inbox(b, 'observer'), inbox(a, 'team-lead')].map((p) => readFile(p, 'utf8').then((t) => t.length, () => 0)));
+    const sizes = await Promise.all([inbox(a, FAR), inbox(b, FAR), inbox(b, 'team-lead'), inbox(a, 'team-lead')].map((p) => readFile(p, 'utf8').then((t) => t.length, () => 0)));
     const sent = { ab: new Map(), ba: new Map(), local: new Map() };
     const seen = { ab: new Map(), ba: new Map(), local: new Map() };
-    const watches = [observe(inbox(b, 'observer'), seen.ab), observe(inbox(a, 'team-lead'), seen.ba), observe(inbox(a, 'observer'), seen.local)];
+    const watches = [observe(inbox(b, FAR), seen.ab), observe(inbox(a, 'team-lead'), seen.ba), observe(inbox(a, FAR), seen.local)];
     const direction = async (root, to, from, tag, times) => {
       for (let i = 0; i < n; i++) {
         const text = `${tag}-${i}`;
@@ -145,7 +166,7 @@ async function oneRun(ctx, { history, archive }) {
       }
     };
     const start = performance.now();
-    await Promise.all([direction(a, 'observer', 'team-lead', 'ab', [sent.ab, sent.local]), direction(b, 'team-lead', 'observer', 'ba', [sent.ba])]);
+    await Promise.all([direction(a, FAR, 'team-lead', 'ab', [sent.ab, sent.local]), direction(b, 'team-lead', FAR, 'ba', [sent.ba])]);
     const deadline = performance.now() + 30_000;
     while ((seen.ab.size < n || seen.ba.size < n) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     const elapsed = performance.now() - start;
@@ -157,8 +178,8 @@ async function oneRun(ctx, { history, archive }) {
       return { lost: n - new Set(texts).size, duplicated: texts.length - new Set(texts).size };
     };
     const copies = [
-      count((await readEntries(inbox(b, 'observer'))) ?? [], 'ab'),
-      count((await readEntries(inbox(a, 'observer'))) ?? [], 'ab'),
+      count((await readEntries(inbox(b, FAR))) ?? [], 'ab'),
+      count((await readEntries(inbox(a, FAR))) ?? [], 'ab'),
       count((await readEntries(inbox(a, 'team-lead'))) ?? [], 'ba'),
       count((await readEntries(inbox(b, 'team-lead'))) ?? [], 'ba'),
     ];
@@ -169,8 +190,9 @@ async function oneRun(ctx, { history, archive }) {
     const local = lat('local');
     const lost = copies.reduce((s, c) => s + c.lost, 0);
     const dup = copies.reduce((s, c) => s + c.duplicated, 0);
-    const what = history === 0 ? 'no history' : archive ? `${history} read history, archived by the bridge` : `${history} read history, not yet archived`;
-    ctx.log(`history: ${what}; receiving inbox files before the first send: B observer ${sizes[0]} B, A team-lead ${sizes[1]} B`);
+    const build = AB ? ', build at BENCH_AB_DIST' : '';
+    const what = (history === 0 ? 'no history' : archive ? `${history} read history, archived by the bridge` : `${history} read history, not yet archived`) + build;
+    ctx.log(`history: ${what}; inbox files before the first send: A ${FAR} ${sizes[0]} B → B ${FAR} ${sizes[1]} B; B team-lead ${sizes[2]} B → A team-lead ${sizes[3]} B`);
     ctx.log(`bridge: ${n} each way in ${(elapsed / 1000).toFixed(1)} s; lost ${lost}, duplicated ${dup}`);
     const base = { label: 'same-root detection', value: quantile(local, 0.5) };
     return [
