@@ -198,6 +198,7 @@ class Engine implements Bridge {
       this.dirty = { all: false, roster: false, tasks: false, archive: false, inboxes: new Set() };
       try {
         await this.step(work);
+        if (work.archive) this.scheduleArchive();
         if (this.offline) {
           this.offline = false;
           this.o.onStatus?.({ kind: 'online' });
@@ -206,6 +207,7 @@ class Engine implements Bridge {
         if (!isUnavailable(err)) {
           // Not the network: report it and go on; the next hint of that inbox or roster retries it.
           this.o.onStatus?.({ kind: 'warning', message: (err as Error).message });
+          if (work.archive) this.scheduleArchive();
           this.cfg = undefined;
           this.mirror.clear();
           continue;
@@ -288,25 +290,22 @@ class Engine implements Bridge {
   /**
    * The archiver's pass (./archive.ts), in the worker's loop so that no sync step runs beside it:
    * the synced sets are saved first, and each followed inbox's read head moves only as far as its
-   * entries are in its saved set. An inbox that fails is reported and retried at the next pass.
+   * entries are in its saved set. An inbox that fails is reported and retried at the next pass
+   * (the loop schedules the next pass after every step that had one due, whatever became of it).
    */
   private async archivePass(config: TeamConfig): Promise<void> {
-    try {
-      await this.flush();
-      for (const [member, set] of this.synced) {
-        const copy = this.mirror.known('local', member);
-        if (!copy) continue;
-        try {
-          const moved = await archiveSynced(this.o.local, this.team, config, member, copy, set);
-          if (moved === 0) continue;
-          this.mirror.invalidate('local', member);
-          this.o.onStatus?.({ kind: 'archived', member, moved });
-        } catch (err) {
-          this.o.onStatus?.({ kind: 'warning', message: `could not archive ${member}'s inbox (will retry): ${(err as Error).message}` });
-        }
+    await this.flush();
+    for (const [member, set] of this.synced) {
+      const copy = this.mirror.known('local', member);
+      if (!copy) continue;
+      try {
+        const moved = await archiveSynced(this.o.local, this.team, config, member, copy, set);
+        if (moved === 0) continue;
+        this.mirror.invalidate('local', member);
+        this.o.onStatus?.({ kind: 'archived', member, moved });
+      } catch (err) {
+        this.o.onStatus?.({ kind: 'warning', message: `could not archive ${member}'s inbox (will retry): ${(err as Error).message}` });
       }
-    } finally {
-      this.scheduleArchive();
     }
   }
 

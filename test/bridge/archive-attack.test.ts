@@ -9,7 +9,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -24,7 +24,6 @@ import { until } from '../helpers/runtime.js';
 import { cleanEnv } from '../helpers/store-files.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { FIXTURE, inboxFile, TEAM, twoMachines, type TwoMachines } from './setup.js';
-import { cp } from 'node:fs/promises';
 
 interface ProperLockfile {
   lock(file: string, options: Record<string, unknown>): Promise<() => Promise<void>>;
@@ -86,7 +85,7 @@ async function append332(path: string, e: Record<string, unknown>): Promise<void
 
 const PAD = 'x'.repeat(600);
 let clock = Date.now() - 3_600_000;
-function entry(from: string, text: string, read = false): Record<string, unknown> {
+function entry(from: string, text: string, read = false): Record<string, unknown> & { text: string } {
   return { from, text: `${text} ${PAD}`, timestamp: new Date(clock++).toISOString(), color: 'blue', read };
 }
 const tag = (e: { text: string }) => e.text.split(' ')[0]!;
@@ -206,7 +205,7 @@ describe('the bridge archives the Claude Code inboxes it writes into', () => {
     expect((await redis.readInbox(TEAM, 'team-lead')).find((e) => tag(e) === 'unread')!.read).toBe(false);
     await claudeMarkRead(lead, (e) => String(e.text).startsWith('unread'));
     await until(async () => (await inboxFile(lead)).length === 0, 15_000, 'the rest archived once read');
-    const sent = history.map((e) => tag(e as { text: string }));
+    const sent = history.map(tag);
     expect(notOnce(await archiveOf(t!.b.root, 'team-lead'), sent)).toEqual([]);
     const r = await redis.readInbox(TEAM, 'team-lead');
     expect({ once: notOnce(r, sent), unreadRead: r.find((e) => tag(e) === 'unread')!.read }).toEqual({ once: [], unreadRead: true });
