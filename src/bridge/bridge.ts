@@ -12,7 +12,7 @@
 import { MailroomError } from '../errors.js';
 import type { TeamConfig } from '../protocol/config.js';
 import type { HostStore } from '../store/host-store.js';
-import type { StoreHint, TeamStore, WatchHandle } from '../store/team-store.js';
+import type { Cursor, StoreHint, TeamStore, WatchHandle } from '../store/team-store.js';
 import { archiverDelayMs, archiveSynced } from './archive.js';
 import { syncRoster, teamSeed } from './members.js';
 import { sharedId } from './identity.js';
@@ -97,6 +97,11 @@ class Engine implements Bridge {
   private readonly removedRemote = new Map<string, Set<string>>();
   /** Inboxes synced once since the start (the others' first step looks in Redis's archive, {@link syncInbox}). */
   private readonly followed = new Set<string>();
+  /**
+   * `<recipient>\0<msg_id>` of every `message` event in the local journal, read once, at the first
+   * step that needs it ({@link syncInbox}'s `landedLocal`: only inboxes' first steps since the start).
+   */
+  private landed: Promise<Set<string>> | undefined;
   /** Synced-set changes not yet saved: the next save appends them to the state's log. */
   private changes: SyncedChange[] = [];
   /**
@@ -322,6 +327,7 @@ class Engine implements Bridge {
       remote: this.o.remote,
       gone,
       restarted: !this.followed.has(member),
+      landedLocal: async (id: string) => (await this.landedLocal()).has(`${member}\u0000${id}`),
       read: (side: Side) => this.mirror.read(side, store(side), member),
       wrote: (side: Side) => this.mirror.invalidate(side, member),
       beforeWrite: () => this.flush(),
@@ -401,6 +407,14 @@ class Engine implements Bridge {
     } finally {
       if (this.saving === pending) this.saving = undefined;
     }
+  }
+
+  private landedLocal(): Promise<Set<string>> {
+    this.landed ??= landedIds(this.o.local, this.team).catch((err: unknown) => {
+      this.landed = undefined;
+      throw err;
+    });
+    return this.landed;
   }
 
   private async inboxNames(configs: { local: TeamConfig; remote: TeamConfig }): Promise<string[]> {
@@ -483,6 +497,18 @@ async function readOrMissing(store: TeamStore, team: string): Promise<TeamConfig
   } catch (err) {
     if (err instanceof MailroomError && err.code === 'TEAM_NOT_FOUND') return undefined;
     throw err;
+  }
+}
+
+/** `<recipient>\0<msg_id>` of every `message` event in a store's journal (docs/journal.md). */
+async function landedIds(store: TeamStore, team: string): Promise<Set<string>> {
+  const out = new Set<string>();
+  let since: Cursor | undefined;
+  for (;;) {
+    const page = await store.readEvents(team, { since, limit: 10_000 });
+    for (const e of page.events) if (e.kind === 'message' && e.entry.msg_id !== undefined) out.add(`${e.to}\u0000${e.entry.msg_id}`);
+    if (page.events.length === 0 || (since !== undefined && page.cursor === since)) return out;
+    since = page.cursor;
   }
 }
 
