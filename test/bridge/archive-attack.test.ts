@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { archiveSynced } from '../../src/bridge/archive.js';
+import { startBridge, type BridgeStatus } from '../../src/bridge/bridge.js';
 import { sharedId } from '../../src/bridge/identity.js';
 import { entryKey } from '../../src/domain/entries.js';
 import type { InboxEntry } from '../../src/protocol/inbox.js';
@@ -210,6 +211,28 @@ describe('the bridge archives the Claude Code inboxes it writes into', () => {
     const r = await redis.readInbox(TEAM, 'team-lead');
     expect({ once: notOnce(r, sent), unreadRead: r.find((e) => tag(e) === 'unread')!.read }).toEqual({ once: [], unreadRead: true });
     await kill9(b.child);
+  }, 60_000);
+});
+
+describe('the bridge\'s archiver schedule', () => {
+  it('keeps running after passes that fell in failed steps (an unreadable local config meanwhile)', async () => {
+    const { redis, lead } = await setup([]);
+    const local = openFsStores(t!.b.root);
+    const statuses: BridgeStatus[] = [];
+    const bridge = await startBridge({ team: TEAM, local: local.team, host: local.host, remote: redis, onStatus: (x) => statuses.push(x), presenceMs: 50, retryMs: 50, archiveMs: () => 100 });
+    try {
+      const config = join(t!.b.root, 'teams', TEAM, 'config.json');
+      const good = await readFile(config, 'utf8');
+      await writeFile(config, '{ "name": '); // unreadable: every step fails (FILE_CORRUPT) and passes fall in them
+      await until(() => statuses.filter((x) => x.kind === 'warning').length >= 5, 10_000, 'failed steps');
+      await pause(500);
+      await writeFile(config, good);
+      await redis.appendMessages(TEAM, Array.from({ length: 150 }, (_, i) => ({ to: 'team-lead', entry: entry('observer', `h-${i}`, true) as unknown as InboxEntry })));
+      await until(() => statuses.some((x) => x.kind === 'archived' && x.member === 'team-lead'), 10_000, 'a pass after the failures archives');
+      expect(await inboxFile(lead)).toEqual([]);
+    } finally {
+      await bridge.stop();
+    }
   }, 60_000);
 });
 
