@@ -98,8 +98,8 @@ class Engine implements Bridge {
   /** Inboxes synced once since the start (the others' first step looks in Redis's archive, {@link syncInbox}). */
   private readonly followed = new Set<string>();
   /**
-   * `<recipient>\0<msg_id>` of every `message` event in the local journal, read once, at the first
-   * step that needs it ({@link syncInbox}'s `landedLocal`: only inboxes' first steps since the start).
+   * `<recipient>\0<msg_id>` of every `message` event in the local journal, read once per step that
+   * needs it ({@link syncInbox}'s `landedLocal`: only inboxes' first steps since the start).
    */
   private landed: Promise<Set<string>> | undefined;
   /** Synced-set changes not yet saved: the next save appends them to the state's log. */
@@ -139,7 +139,7 @@ class Engine implements Bridge {
     await this.idle();
     // The first archiver pass right after the start step (soon: a history that piled up while no
     // runtime ran stops costing at once), then on the runtimes' schedule (./archive.ts).
-    if (this.archiveDelay()) this.mark({ archive: true });
+    if (this.archiveDelay() !== undefined) this.mark({ archive: true });
   }
 
   private archiveDelay(): number | undefined {
@@ -203,6 +203,7 @@ class Engine implements Bridge {
       this.dirty = { all: false, roster: false, tasks: false, archive: false, inboxes: new Set() };
       try {
         await this.step(work);
+        this.landed = undefined; // read again by a later first step (a member added since), not kept
         if (work.archive) this.scheduleArchive();
         if (this.offline) {
           this.offline = false;
