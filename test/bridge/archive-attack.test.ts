@@ -84,6 +84,19 @@ async function append332(path: string, e: Record<string, unknown>): Promise<void
   }
 }
 
+/** Rewrites an inbox as Claude Code 2.1.332 removes delivered entries: under its lock, a temp file renamed over it. */
+async function append332Filter(path: string, keep: (e: Record<string, unknown>) => boolean): Promise<void> {
+  const release = await lockfile.lock(path, { ...LOCK, lockfilePath: `${path}.lock` });
+  try {
+    const v = JSON.parse(await readFile(path, 'utf8')) as Array<Record<string, unknown>>;
+    const tmp = `${path}.tmp.${Math.random().toString(16).slice(2, 10)}`;
+    await writeFile(tmp, JSON.stringify(v.filter(keep), null, 2));
+    await rename(tmp, path);
+  } finally {
+    await release();
+  }
+}
+
 const PAD = 'x'.repeat(600);
 let clock = Date.now() - 3_600_000;
 function entry(from: string, text: string, read = false): Record<string, unknown> & { text: string } {
@@ -230,6 +243,37 @@ describe('the bridge\'s archiver schedule', () => {
       await redis.appendMessages(TEAM, Array.from({ length: 150 }, (_, i) => ({ to: 'team-lead', entry: entry('observer', `h-${i}`, true) as unknown as InboxEntry })));
       await until(() => statuses.some((x) => x.kind === 'archived' && x.member === 'team-lead'), 10_000, 'a pass after the failures archives');
       expect(await inboxFile(lead)).toEqual([]);
+    } finally {
+      await bridge.stop();
+    }
+  }, 60_000);
+});
+
+describe('the bridge\'s archiver on Claude Code 2.1.332\'s files', () => {
+  it('a 2.1.332 session team (in-process lead): the unread hello at the head stops the pass; once 2.1.332 delivers and removes it, the read history moves, the file stays an array of 2.1.332 entries', async () => {
+    t = await twoMachines({ seedA: false });
+    const SESSION = 'session-19f15a79';
+    await cp(join(import.meta.dirname, '..', '..', 'fixtures', 'claude-code-2.1.332', '3-teammate-idle', 'teams'), join(t.a.root, 'teams'), { recursive: true });
+    const local = openFsStores(t.a.root);
+    const redis = t.a.remote.team;
+    const statuses: BridgeStatus[] = [];
+    const bridge = await startBridge({ team: SESSION, local: local.team, host: local.host, remote: redis, onStatus: (x) => statuses.push(x), presenceMs: 200, archiveMs: () => 150 });
+    try {
+      const lead = join(t.a.root, 'teams', SESSION, 'inboxes', 'team-lead.json');
+      const history = Array.from({ length: 150 }, (_, i) => ({ ...entry('observer', `h-${i}`, true), type: 'message', msgV: 1, msg_id: crypto.randomUUID() }));
+      await redis.appendMessages(SESSION, history.map((e) => ({ to: 'team-lead', entry: e as unknown as InboxEntry })));
+      await until(async () => (await inboxFile(lead)).length === 151, 10_000, 'the history copied behind the hello');
+      await pause(1_000); // several passes: the unread hello at the head stops each
+      expect(statuses.filter((x) => x.kind === 'archived')).toEqual([]);
+      // 2.1.332 delivers the hello: removes it (temp file and rename, under its lock).
+      await append332Filter(lead, (e) => !String(e.text).startsWith('HELLO-FROM-OBSERVER'));
+      await until(() => statuses.some((x) => x.kind === 'archived' && x.member === 'team-lead'), 10_000, 'the read history archived');
+      expect(await inboxFile(lead)).toEqual([]);
+      const archived = (await readFile(join(t.a.root, 'mailroom', 'archive', SESSION, 'team-lead.ndjson'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(archived.map((e) => [e.type, e.msgV, typeof e.msg_id])).toEqual(history.map(() => ['message', 1, 'string']));
+      expect(await readdir(join(t.a.root, 'teams', SESSION, 'inboxes'))).toEqual(['observer.json', 'team-lead.json']);
+      await until(async () => (await redis.readInbox(SESSION, 'team-lead')).find((e) => e.text.startsWith('HELLO'))?.read === true, 10_000, 'the delivered hello read on Redis');
+      expect((await redis.readInbox(SESSION, 'team-lead')).length).toBe(151);
     } finally {
       await bridge.stop();
     }
