@@ -162,14 +162,18 @@ describe('the bridge archives the Claude Code inboxes it writes into', () => {
       await pause(40);
     }
     await claudeMarkRead(lead);
-    const everywhere = async () => {
+    const state = async () => {
       const [r, bLive, bArchive] = [await redis.readInbox(TEAM, 'team-lead'), await inboxFile(lead), await archiveOf(t!.b.root, 'team-lead')];
-      return notOnce(r, sent).length === 0 && notOnce([...bLive, ...bArchive], sent).length === 0 && r.every((e) => e.read === true) ? { r, bLive, bArchive } : undefined;
+      return { r, bLive, bArchive, redis: notOnce(r, sent), b: notOnce([...bLive, ...bArchive], sent), unreadOnRedis: r.filter((e) => e.read !== true).map(tag) };
     };
-    await until(everywhere, 30_000, 'every message once on each side, all read');
+    // Converged: every message once on each side, all read. Not reached in time, the assertion below says what is missing.
+    await until(async () => {
+      const s = await state();
+      return s.redis.length + s.b.length + s.unreadOnRedis.length === 0;
+    }, 60_000, 'convergence').catch(() => undefined);
     await pause(2_500); // two more passes and steps: nothing may move back or twice
-    const end = (await everywhere())!;
-    expect({ redis: notOnce(end.r, sent), b: notOnce([...end.bLive, ...end.bArchive], sent), redisCount: end.r.length }).toEqual({ redis: [], b: [], redisCount: sent.length });
+    const end = await state();
+    expect({ redis: end.redis, b: end.b, unreadOnRedis: end.unreadOnRedis, redisCount: end.r.length }).toEqual({ redis: [], b: [], unreadOnRedis: [], redisCount: sent.length });
     // The archive raced the flow: passes after the first moved messages of both directions.
     expect(b.archived.filter((a) => a.member === 'team-lead').length).toBeGreaterThan(1);
     expect(end.bArchive.some((e) => tag(e).startsWith('c-')) && end.bArchive.some((e) => tag(e).startsWith('r-'))).toBe(true);
