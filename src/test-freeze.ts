@@ -8,6 +8,12 @@
  * - `before-link`: after the ownership check, before the replaced file is kept (hard link);
  * - `before-rename`: after that link, right before the `rename`;
  * - `after-rename`: right after the `rename`, before the lock is confirmed again.
+ * And in the archive step (src/store/fs/inbox-archive.ts; test/bridge/archive-attack.test.ts):
+ * - `archive-appended`: the read head appended to the archive and fsynced, before the inbox is
+ *   rewritten without it (`<file>` is the archive's path).
+ * And in the bridge (test/bridge/landed-attack.test.ts):
+ * - `bridge-copied`: a sync step's copies written into the local inbox, before the step's synced
+ *   set is saved (`<file>` is `<team>/<member>`).
  * And one outside the write step, on either backend (test/mcp/handout-cancel.test.ts):
  * - `mcp-after-take`: a `mailroom mcp` server right after a take handed messages out, before the
  *   reply is built (`<file>` is `<team>/<member>`).
@@ -15,7 +21,7 @@
  */
 
 /** Where a write can be frozen. */
-export type FreezePoint = 'before-link' | 'before-rename' | 'after-rename' | 'mcp-after-take';
+export type FreezePoint = 'before-link' | 'before-rename' | 'after-rename' | 'archive-appended' | 'bridge-copied' | 'mcp-after-take';
 
 const fired = new Set<FreezePoint>();
 

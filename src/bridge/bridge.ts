@@ -12,7 +12,8 @@
 import { MailroomError } from '../errors.js';
 import type { TeamConfig } from '../protocol/config.js';
 import type { HostStore } from '../store/host-store.js';
-import type { StoreHint, TeamStore, WatchHandle } from '../store/team-store.js';
+import type { Cursor, StoreHint, TeamStore, WatchHandle } from '../store/team-store.js';
+import { archiverDelayMs, archiveSynced } from './archive.js';
 import { syncRoster, teamSeed } from './members.js';
 import { sharedId } from './identity.js';
 import { InboxMirror, type Side } from './inbox-mirror.js';
@@ -28,6 +29,8 @@ export type BridgeStatus =
   | { kind: 'synced'; member: string; toRemote: number; toLocal: number; readRemote: number; readLocal: number }
   | { kind: 'roster'; changed: string[] }
   | { kind: 'tasks'; toLocal: number; toRemote: number; conflicts: string[] }
+  /** The archiver moved `moved` read messages of `member`'s local inbox to its archive (docs/bridge.md "Archiving"). */
+  | { kind: 'archived'; member: string; moved: number }
   | { kind: 'warning'; message: string };
 
 /** Options of {@link startBridge}. */
@@ -44,6 +47,11 @@ export interface BridgeOptions {
   presenceMs?: number | undefined;
   /** First retry delay after the shared store failed (ms, default 250, doubling to 5 000). */
   retryMs?: number | undefined;
+  /**
+   * Delay before each archiver pass after the first (ms; default {@link archiverDelayMs}: 60 s ± 20 %
+   * at the default beat). The first pass runs right after the start step. `null`: no archiver.
+   */
+  archiveMs?: (() => number | undefined) | null | undefined;
 }
 
 /** A running bridge. */
@@ -67,15 +75,16 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
 /** Inboxes synced at once in one step. */
 const INBOX_CONCURRENCY = 8;
 
-type Dirty = { all: boolean; roster: boolean; tasks: boolean; inboxes: Set<string> };
+type Dirty = { all: boolean; roster: boolean; tasks: boolean; archive: boolean; inboxes: Set<string> };
 
 class Engine implements Bridge {
-  private dirty: Dirty = { all: true, roster: true, tasks: true, inboxes: new Set() };
+  private dirty: Dirty = { all: true, roster: true, tasks: true, archive: false, inboxes: new Set() };
   private running: Promise<void> | undefined;
   private watches: WatchHandle[] = [];
   private remoteWatch: WatchHandle | undefined;
   private timer: NodeJS.Timeout | undefined;
   private retry: NodeJS.Timeout | undefined;
+  private archiveTimer: NodeJS.Timeout | undefined;
   private stopped = false;
   private offline = false;
   private localSeen = false;
@@ -88,6 +97,11 @@ class Engine implements Bridge {
   private readonly removedRemote = new Map<string, Set<string>>();
   /** Inboxes synced once since the start (the others' first step looks in Redis's archive, {@link syncInbox}). */
   private readonly followed = new Set<string>();
+  /**
+   * `<recipient>\0<msg_id>` of every `message` event in the local journal, read once per step that
+   * needs it ({@link syncInbox}'s `landedLocal`: only inboxes' first steps since the start).
+   */
+  private landed: Promise<Set<string>> | undefined;
   /** Synced-set changes not yet saved: the next save appends them to the state's log. */
   private changes: SyncedChange[] = [];
   /**
@@ -123,6 +137,24 @@ class Engine implements Bridge {
     this.timer.unref();
     this.kick();
     await this.idle();
+    // The first archiver pass right after the start step (soon: a history that piled up while no
+    // runtime ran stops costing at once), then on the runtimes' schedule (./archive.ts).
+    if (this.archiveDelay() !== undefined) this.mark({ archive: true });
+  }
+
+  private archiveDelay(): number | undefined {
+    const option = this.o.archiveMs;
+    return option === null ? undefined : option ? option() : archiverDelayMs();
+  }
+
+  private scheduleArchive(): void {
+    const delay = this.archiveDelay();
+    if (delay === undefined || this.stopped || this.archiveTimer) return;
+    this.archiveTimer = setTimeout(() => {
+      this.archiveTimer = undefined;
+      this.mark({ archive: true });
+    }, delay);
+    this.archiveTimer.unref();
   }
 
   private async watchRemote(): Promise<void> {
@@ -139,8 +171,9 @@ class Engine implements Bridge {
     else if (hint.kind === 'task') this.mark({ tasks: true });
   }
 
-  private mark(what: { inbox?: string; roster?: boolean; tasks?: boolean; all?: boolean }): void {
+  private mark(what: { inbox?: string; roster?: boolean; tasks?: boolean; all?: boolean; archive?: boolean }): void {
     if (what.tasks) this.dirty.tasks = true;
+    if (what.archive) this.dirty.archive = true;
     if (what.inbox !== undefined) this.dirty.inboxes.add(what.inbox);
     if (what.roster) this.dirty.roster = true;
     if (what.all) this.dirty.all = true;
@@ -148,7 +181,7 @@ class Engine implements Bridge {
   }
 
   private pending(): boolean {
-    return this.dirty.all || this.dirty.roster || this.dirty.tasks || this.dirty.inboxes.size > 0;
+    return this.dirty.all || this.dirty.roster || this.dirty.tasks || this.dirty.archive || this.dirty.inboxes.size > 0;
   }
 
   private kick(): void {
@@ -167,9 +200,11 @@ class Engine implements Bridge {
   private async loop(): Promise<void> {
     while (this.pending() && !this.stopped) {
       const work = this.dirty;
-      this.dirty = { all: false, roster: false, tasks: false, inboxes: new Set() };
+      this.dirty = { all: false, roster: false, tasks: false, archive: false, inboxes: new Set() };
       try {
         await this.step(work);
+        this.landed = undefined; // read again by a later first step (a member added since), not kept
+        if (work.archive) this.scheduleArchive();
         if (this.offline) {
           this.offline = false;
           this.o.onStatus?.({ kind: 'online' });
@@ -178,6 +213,7 @@ class Engine implements Bridge {
         if (!isUnavailable(err)) {
           // Not the network: report it and go on; the next hint of that inbox or roster retries it.
           this.o.onStatus?.({ kind: 'warning', message: (err as Error).message });
+          if (work.archive) this.scheduleArchive();
           this.cfg = undefined;
           this.mirror.clear();
           continue;
@@ -205,6 +241,7 @@ class Engine implements Bridge {
     this.dirty.all ||= work.all;
     this.dirty.roster ||= work.roster;
     this.dirty.tasks ||= work.tasks;
+    this.dirty.archive ||= work.archive;
     for (const m of work.inboxes) this.dirty.inboxes.add(m);
   }
 
@@ -253,6 +290,29 @@ class Engine implements Bridge {
       for (const r of settled) if (r.status === 'rejected') failures.push(r.reason);
     }
     if (failures.length > 0) throw failures.find(isUnavailable) ?? failures[0];
+    if (work.archive) await this.archivePass(configs.local);
+  }
+
+  /**
+   * The archiver's pass (./archive.ts), in the worker's loop so that no sync step runs beside it:
+   * the synced sets are saved first, and each followed inbox's read head moves only as far as its
+   * entries are in its saved set. An inbox that fails is reported and retried at the next pass
+   * (the loop schedules the next pass after every step that had one due, whatever became of it).
+   */
+  private async archivePass(config: TeamConfig): Promise<void> {
+    await this.flush();
+    for (const [member, set] of this.synced) {
+      const copy = this.mirror.known('local', member);
+      if (!copy) continue;
+      try {
+        const moved = await archiveSynced(this.o.local, this.team, config, member, copy, set);
+        if (moved === 0) continue;
+        this.mirror.invalidate('local', member);
+        this.o.onStatus?.({ kind: 'archived', member, moved });
+      } catch (err) {
+        this.o.onStatus?.({ kind: 'warning', message: `could not archive ${member}'s inbox (will retry): ${(err as Error).message}` });
+      }
+    }
   }
 
   /** Syncs one inbox (messages and read flags) and starts saving what changed in its synced set. */
@@ -268,6 +328,7 @@ class Engine implements Bridge {
       remote: this.o.remote,
       gone,
       restarted: !this.followed.has(member),
+      landedLocal: async (id: string) => (await this.landedLocal()).has(`${member}\u0000${id}`),
       read: (side: Side) => this.mirror.read(side, store(side), member),
       wrote: (side: Side) => this.mirror.invalidate(side, member),
       beforeWrite: () => this.flush(),
@@ -349,6 +410,14 @@ class Engine implements Bridge {
     }
   }
 
+  private landedLocal(): Promise<Set<string>> {
+    this.landed ??= landedIds(this.o.local, this.team).catch((err: unknown) => {
+      this.landed = undefined;
+      throw err;
+    });
+    return this.landed;
+  }
+
   private async inboxNames(configs: { local: TeamConfig; remote: TeamConfig }): Promise<string[]> {
     return [...new Set([...configs.local.members, ...configs.remote.members].map((m) => m.name))];
   }
@@ -416,6 +485,7 @@ class Engine implements Bridge {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     if (this.retry) clearTimeout(this.retry);
+    if (this.archiveTimer) clearTimeout(this.archiveTimer);
     await this.running?.catch(() => undefined);
     for (const w of [...this.watches, ...(this.remoteWatch ? [this.remoteWatch] : [])]) await w.close().catch(() => undefined);
     this.wake();
@@ -428,6 +498,18 @@ async function readOrMissing(store: TeamStore, team: string): Promise<TeamConfig
   } catch (err) {
     if (err instanceof MailroomError && err.code === 'TEAM_NOT_FOUND') return undefined;
     throw err;
+  }
+}
+
+/** `<recipient>\0<msg_id>` of every `message` event in a store's journal (docs/journal.md). */
+async function landedIds(store: TeamStore, team: string): Promise<Set<string>> {
+  const out = new Set<string>();
+  let since: Cursor | undefined;
+  for (;;) {
+    const page = await store.readEvents(team, { since, limit: 10_000 });
+    for (const e of page.events) if (e.kind === 'message' && e.entry.msg_id !== undefined) out.add(`${e.to}\u0000${e.entry.msg_id}`);
+    if (page.events.length === 0 || (since !== undefined && page.cursor === since)) return out;
+    since = page.cursor;
   }
 }
 

@@ -60,6 +60,11 @@ export class InboxMirror {
     for (const c of this.copies.values()) c.stale = true;
   }
 
+  /** The copy of `member`'s inbox on `side` as last read, without asking the store (undefined before its first read). */
+  known(side: Side, member: string): ReadonlyMap<string, InboxEntry> | undefined {
+    return this.copies.get(key(side, member))?.byId;
+  }
+
   /** Forgets every copy (after a failed step): the next reads are full. */
   clear(): void {
     this.copies.clear();

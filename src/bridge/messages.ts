@@ -9,6 +9,7 @@
 import { entryKey, isUnreadEntry } from '../domain/entries.js';
 import type { InboxEntry } from '../protocol/inbox.js';
 import type { TeamStore } from '../store/team-store.js';
+import { testFreeze } from '../test-freeze.js';
 import { bridgeCopy } from './identity.js';
 import type { CopyRead } from './inbox-mirror.js';
 
@@ -38,6 +39,15 @@ export interface InboxSides {
    * delivered, so it joins the synced set and is not delivered again.
    */
   restarted: boolean;
+  /**
+   * On the inbox's first step since the start: whether an entry with this shared id as `msg_id` was
+   * ever written into the local inbox — the local journal holds its `message` event, which the
+   * files store writes under the inbox's lock right after the write. A bridge killed after copying
+   * a message into a Claude Code file and before saving that step finds it here when Claude Code
+   * 2.1.332 delivered and removed it meanwhile: it was delivered, so it joins the synced set and is
+   * not copied again (docs/bridge.md "Restart").
+   */
+  landedLocal?(id: string): Promise<boolean>;
   /** Called before the step's first write to either store (the bridge finishes saving its state). */
   beforeWrite(): Promise<void>;
 }
@@ -71,7 +81,8 @@ export async function syncInbox(sides: InboxSides, synced: ReadonlySet<string>):
   const changed = localRead.changed && remoteRead.changed ? [...new Set([...localRead.changed, ...remoteRead.changed])] : undefined;
   const delivered: string[] = [];
   const toRemote = await missing(here, there, synced, changed, (id) => sides.gone('remote', id), sides.restarted ? delivered : undefined);
-  const toLocal = await missing(there, here, synced, changed, undefined, undefined); // Claude Code's files lose nothing on their own
+  let toLocal = await missing(there, here, synced, changed, undefined, undefined); // Claude Code's files lose nothing on their own
+  if (sides.restarted && sides.landedLocal && toLocal.length > 0) toLocal = await notLanded(toLocal, sides.landedLocal, delivered);
   if (delivered.length > 0) synced = new Set([...synced, ...delivered]);
   const ctx = { actor: 'mailroom-bridge' };
   if (toRemote.length + toLocal.length > 0) await sides.beforeWrite();
@@ -82,6 +93,7 @@ export async function syncInbox(sides: InboxSides, synced: ReadonlySet<string>):
   if (toLocal.length > 0) {
     sides.wrote('local');
     await local.appendMessages(team, toLocal.map(([id, e]) => ({ to: member, entry: bridgeCopy(e, id) })), ctx);
+    testFreeze('bridge-copied', `${team}/${member}`);
   }
   for (const [id, e] of toRemote) there.add(id, bridgeCopy(e, id));
   for (const [id, e] of toLocal) here.add(id, bridgeCopy(e, id));
@@ -150,6 +162,16 @@ async function missing(from: Copy, to: Copy, synced: ReadonlySet<string>, change
       continue;
     }
     out.push([id, e]);
+  }
+  return out;
+}
+
+/** The entries of `candidates` never written into the local inbox; the ids of the others go to `delivered`. */
+async function notLanded(candidates: Array<[string, InboxEntry]>, landed: (id: string) => Promise<boolean>, delivered: string[]): Promise<Array<[string, InboxEntry]>> {
+  const out: Array<[string, InboxEntry]> = [];
+  for (const c of candidates) {
+    if (await landed(c[0])) delivered.push(c[0]);
+    else out.push(c);
   }
   return out;
 }

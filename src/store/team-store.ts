@@ -262,6 +262,13 @@ export interface ArchiveOptions extends OpContext {
    * trigger and moves nothing. Without it, the read head moves whatever its size.
    */
   pastTrigger?: boolean | undefined;
+  /**
+   * Only these entries may move (by `entryKey`: `msg_id`, else the from/timestamp/text triple): the
+   * head stops at the first read entry whose key is not in the set, checked under the inbox's lock.
+   * The bridge passes the entries it has synced and saved (docs/bridge.md "Archiving"), so an entry
+   * it has not yet copied to the other side never leaves the inbox before it is copied.
+   */
+  onlyKeys?: ReadonlySet<string> | undefined;
 }
 
 /** Entries handed out to one reader, exactly once, until acknowledged, released or expired. */

@@ -517,6 +517,21 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         expect(history.setAside).toEqual([]);
       });
 
+      it('archives with onlyKeys: the read head stops at the first entry not named, named entries after it stay (the bridge, docs/bridge.md)', async () => {
+        await withTeam('alice');
+        const sent = await store.appendMessages(T, ['1', '2', '3', '4'].map((text) => ({ to: 'alice', entry: entry('team-lead', text) })));
+        const keys = sent.value.messages.map((m) => m.entry.msg_id!);
+        await store.markRead(T, 'alice', keys);
+        // 1 and 2 named, 3 not, 4 named: only 1 and 2 move; 4 is behind an entry that may not move.
+        expect((await store.archiveInbox(T, 'alice', { onlyKeys: new Set([keys[0]!, keys[1]!, keys[3]!]) })).value).toBe(2);
+        expect((await store.readInbox(T, 'alice')).map((e) => e.text)).toEqual(['3', '4']);
+        expect((await store.archiveInbox(T, 'alice', { onlyKeys: new Set([keys[3]!]) })).value).toBe(0);
+        expect((await store.archiveInbox(T, 'alice', { onlyKeys: new Set() })).value).toBe(0);
+        expect((await store.archiveInbox(T, 'alice', { onlyKeys: new Set([keys[2]!, keys[3]!]) })).value).toBe(2);
+        expect((await store.readInbox(T, 'alice'))).toEqual([]);
+        expect((await store.readInboxHistory(T, 'alice')).archived.map((e) => e.text)).toEqual(['1', '2', '3', '4']);
+      });
+
       it('never archives in a send; a reader\'s leave and the archiver move only read entries and lose none (issue 24 item 4)', async () => {
         await withTeam('alice');
         const pad = 'x'.repeat(300);

@@ -34,7 +34,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   core: ['store', 'domain', 'protocol', 'errors'],
   tools: ['core', 'domain', 'protocol', 'errors'],
   runtime: ['tools', 'core', 'store', 'domain', 'protocol', 'errors', 'version'],
-  bridge: ['core', 'store', 'domain', 'protocol', 'errors', 'version'],
+  bridge: ['core', 'store', 'domain', 'protocol', 'errors', 'version', 'test-freeze'],
   mcp: ['runtime', 'tools', 'core', 'store', 'domain', 'protocol', 'errors', 'version', 'test-freeze'],
   tui: ['runtime', 'core', 'store', 'domain', 'protocol', 'errors', 'version'],
   // The browser dashboard's server (its page, src/dashboard/page/, imports only preact, htm and ../wire.ts).

@@ -84,6 +84,8 @@ function describe(s: BridgeStatus | { kind: 'started'; local: string; store: str
       return `members changed: ${s.changed.join(', ')}`;
     case 'tasks':
       return `tasks: ${s.toRemote} out, ${s.toLocal} in${s.conflicts.length > 0 ? `; shared store won for #${s.conflicts.join(', #')} (local edit journalled)` : ''}`;
+    case 'archived':
+      return `${s.member}: ${s.moved} read message(s) moved to its archive`;
     case 'warning':
       return `warning: ${s.message}`;
   }

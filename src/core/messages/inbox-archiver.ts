@@ -8,7 +8,8 @@
  * dead-member sweeper runs, docs/decisions.md "Archiving beside sends") looks at the team's
  * inboxes every minute ({@link ARCHIVER_INTERVAL_BEATS}) and moves the read head of those past the store's
  * trigger, each under its inbox lock (`TeamStore.archiveInbox` with `pastTrigger`: on the files
- * store a `stat` per inbox, nothing locked or read below the trigger).
+ * store a `stat` per inbox, nothing locked or read below the trigger). `mailroom bridge` runs its
+ * own pass on the same schedule, limited to the entries it has synced (src/bridge/archive.ts).
  */
 import { teamOf, type TeamOptions } from '../context.js';
 import { livenessTiming } from '../members/liveness.js';

@@ -16,6 +16,7 @@ import { MailroomError, fileWriteError, isErrno } from '../../errors.js';
 import { InboxEntrySchema, type InboxEntry } from '../../protocol/inbox.js';
 import type { HeldLock } from './lock.js';
 import { FILE_MODE } from './modes.js';
+import { testFreeze } from '../../test-freeze.js';
 import { ensureDir, type FsContext } from './context.js';
 
 /** What an archive holds: its valid entries in archive order, and how many lines did not parse. */
@@ -41,6 +42,7 @@ export async function appendToArchive(ctx: FsContext, team: string, agent: strin
     const lead = size > 0 && last.toString() !== '\n' ? '\n' : '';
     await handle.appendFile(`${lead}${lines.join('\n')}\n`, 'utf8');
     await handle.sync();
+    testFreeze('archive-appended', path);
   } catch (err) {
     throw err instanceof MailroomError ? err : fileWriteError(path, err, failed);
   } finally {

@@ -139,7 +139,7 @@ export async function withInbox<T>(ctx: FsContext, team: string, agent: string, 
 export async function archiveInbox(ctx: FsContext, team: string, agent: string, options: ArchiveOptions = {}): Promise<Transition<number>> {
   if (options.pastTrigger && !(await fileOverTrigger(ctx.layout.inboxPath(team, agent)))) return { value: 0, events: [] };
   const moved = await withInbox(ctx, team, agent, async (inbox) => {
-    const n = options.pastTrigger ? await archiveIfLarge(ctx, team, agent, inbox) : await archiveReadHead(ctx, team, agent, inbox, 0);
+    const n = options.pastTrigger ? await archiveIfLarge(ctx, team, agent, inbox, options.onlyKeys) : await archiveReadHead(ctx, team, agent, inbox, 0, options.onlyKeys);
     return { result: n, write: n > 0 };
   });
   return { value: moved ?? 0, events: [] };
@@ -156,26 +156,28 @@ async function fileOverTrigger(path: string): Promise<boolean> {
  * {@link ARCHIVE_MIN_HEAD_BYTES}. The caller writes the inbox afterwards (the archive is fsynced
  * first). @returns how many entries moved out of `inbox.raw`
  */
-export async function archiveIfLarge(ctx: FsContext, team: string, agent: string, inbox: OpenInbox): Promise<number> {
+export async function archiveIfLarge(ctx: FsContext, team: string, agent: string, inbox: OpenInbox, onlyKeys?: ReadonlySet<string>): Promise<number> {
   // Bytes, as the archiver's `stat` sees the file. UTF-8 takes at most 3 bytes per UTF-16 unit, so
   // a text under a third of the trigger is under it, and one over it in units is over it: the bytes
   // are counted only in between (non-ASCII text).
   if (inbox.chars * 3 <= ARCHIVE_TRIGGER_BYTES) return 0;
   if (inbox.chars <= ARCHIVE_TRIGGER_BYTES && Buffer.byteLength(inbox.text) <= ARCHIVE_TRIGGER_BYTES) return 0;
-  return archiveReadHead(ctx, team, agent, inbox, ARCHIVE_MIN_HEAD_BYTES);
+  return archiveReadHead(ctx, team, agent, inbox, ARCHIVE_MIN_HEAD_BYTES, onlyKeys);
 }
 
 /**
  * Appends the read head of the inbox (its leading elements that are valid, read entries) to the
  * archive and removes it from `raw` and `entries` — if its JSON text is at least `minBytes` long.
+ * With `onlyKeys`, the head also ends at the first entry whose key is not in it.
  * @returns how many entries moved
  */
-async function archiveReadHead(ctx: FsContext, team: string, agent: string, inbox: OpenInbox, minBytes: number): Promise<number> {
+async function archiveReadHead(ctx: FsContext, team: string, agent: string, inbox: OpenInbox, minBytes: number, onlyKeys?: ReadonlySet<string>): Promise<number> {
   // `entries` are `raw`'s valid elements, the same objects in the same order: the head is a prefix of both.
   const lines: string[] = [];
   let headBytes = 0;
   for (const [i, e] of inbox.raw.entries()) {
     if (e !== inbox.entries[i] || (e as InboxEntry).read !== true) break;
+    if (onlyKeys && !onlyKeys.has(entryKey(e as InboxEntry))) break;
     const line = JSON.stringify(e);
     lines.push(line);
     headBytes += Buffer.byteLength(line);

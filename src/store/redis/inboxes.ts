@@ -225,9 +225,9 @@ export async function markRead(rc: RedisContext, team: string, member: string, k
   return { value: Number((out.value as string[])[0]), events: out.events };
 }
 
-/** Moves the read head to the archive. */
-export async function archiveInbox(rc: RedisContext, team: string, member: string): Promise<Transition<number>> {
-  const out = await runOnce(rc, 'archive-inbox', team, [member]);
+/** Moves the read head to the archive (with `onlyKeys`: up to the first entry whose key is not in it). */
+export async function archiveInbox(rc: RedisContext, team: string, member: string, onlyKeys?: ReadonlySet<string>): Promise<Transition<number>> {
+  const out = await runOnce(rc, 'archive-inbox', team, onlyKeys ? [member, '1', ...onlyKeys] : [member]);
   return { value: Number((out.value as string[])[0]), events: out.events };
 }
 

@@ -180,7 +180,7 @@ export class RedisTeamStore implements T.TeamStore {
   archiveInbox(team: string, member: string, options?: T.ArchiveOptions): Promise<T.Transition<number>> {
     // No trigger on Redis: an append costs the same whatever the history (T.ArchiveOptions).
     if (options?.pastTrigger) return Promise.resolve({ value: 0, events: [] });
-    return inboxes.archiveInbox(this.rc, team, member);
+    return inboxes.archiveInbox(this.rc, team, member, options?.onlyKeys);
   }
   setInboxAside(team: string, name: string): Promise<T.Transition<string | undefined>> {
     return inboxes.setInboxAside(this.rc, team, name);
