@@ -134,6 +134,17 @@ export interface AppendOptions extends OpContext {
    * `replayed: true`, also when both calls race. Keys are kept at least 24 h.
    */
   idempotencyKey?: string | undefined;
+  /**
+   * The team's {@link TeamStore.viewStamp} the sender read its view (config, settings, member
+   * records) under: on a store that keeps stamps (Redis) the append compares it to the team's stamp
+   * in its own step and, when they differ (a member removed, the policy or signing changed since),
+   * stores nothing and throws VIEW_MOVED — so no message lands under a view older than a change
+   * that completed before the append. The caller reads its view again and retries (the send use
+   * case does, core/messages/send.ts). Ignored by a store without stamps (files: no such check,
+   * docs/architecture.md "A send's view of its team"). A retry that finds its first try (reply
+   * lost) stored replays it whatever the stamp is now: that try ran under the view.
+   */
+  expectViewStamp?: string | undefined;
 }
 
 /** Result of {@link TeamStore.appendMessages}. */
