@@ -770,6 +770,12 @@ export interface TeamStore {
    * one: the caller re-reads. @throws TEAM_NOT_FOUND
    */
   viewStamp?(team: string): Promise<string>;
+  /**
+   * True when every {@link takeUnread} returns {@link Lease.viewStamp} and a stamp costs no
+   * document read (Redis): then a reader's or a sender's kept view of the team pays (a teammate's
+   * TeamView, core/teams/sender-view.ts). Absent on files (its stamp is for sends' checks only).
+   */
+  readonly keepsViews?: true;
 
   // Health
   /**

@@ -81,6 +81,8 @@ async function underView<T>(options: TeamOptions & KnownConfig, send: (view: Sta
     } catch (err) {
       if (!(err instanceof MailroomError) || err.code !== 'VIEW_MOVED' || view.viewStamp === undefined) throw err;
       if (attempt >= VIEW_ATTEMPTS) throw viewMoved(options.team, attempt);
+      // Read again (with its stamp); a kept view gets the new one for the next send.
+      options.senderView?.forget();
       known = { ...options, config: undefined, settings: undefined, viewStamp: undefined };
     }
   }

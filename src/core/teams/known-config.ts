@@ -7,6 +7,7 @@
 import type { TeamConfig } from '../../protocol/config.js';
 import type { TeamSettings } from '../../protocol/settings.js';
 import { teamOf, type TeamOptions } from '../context.js';
+import type { SenderView } from './sender-view.js';
 
 /** Options of a use case that can use a config (and settings) its caller already read in this command. */
 export interface KnownConfig {
@@ -21,6 +22,12 @@ export interface KnownConfig {
    * (else it reads again and retries: core/messages/send.ts), and need not read before appending.
    */
   viewStamp?: string | undefined;
+  /**
+   * A long-lived sender's kept view ({@link SenderView}): a send uses it instead of reading (one
+   * round trip on Redis) and leaves there the view it had to read again. Takes precedence over
+   * `config`, `settings` and `viewStamp`.
+   */
+  senderView?: SenderView | undefined;
 }
 
 /** The options' known config, or the config read now. @throws TEAM_NOT_FOUND, FILE_CORRUPT */
@@ -58,11 +65,12 @@ export async function stampedView(options: TeamOptions): Promise<StampedView> {
 }
 
 /**
- * The options' known view when it carries its stamp (a kept view, {@link withConfig}), or — on a
+ * The options' kept {@link SenderView}, or their known view when it carries its stamp ({@link withConfig}), or — on a
  * store without stamps — the known config and settings (or those read now); else read now with its
  * stamp ({@link stampedView}): a config read without a stamp cannot be checked at the append.
  */
 export async function senderView(options: TeamOptions & KnownConfig): Promise<StampedView> {
+  if (options.senderView !== undefined) return options.senderView.view();
   if (options.config !== undefined && options.settings !== undefined && options.viewStamp !== undefined) return { config: options.config, settings: options.settings, viewStamp: options.viewStamp };
   if (typeof teamOf(options).viewStamp !== 'function') return { ...(await configAndSettingsOf(options)), viewStamp: undefined };
   return stampedView(options);

@@ -60,7 +60,7 @@ export class TeamView {
    * files store has a stamp for sends only (src/store/fs/view-stamp.ts); its takes carry none.
    */
   static supports(store: TeamStore): boolean {
-    return typeof store.viewStamp === 'function' && store.selection.kind === 'redis';
+    return typeof store.viewStamp === 'function' && store.keepsViews === true;
   }
 
   /**

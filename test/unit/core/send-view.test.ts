@@ -11,6 +11,7 @@ import { spawnMember } from '../../../src/core/members/spawn.js';
 import { broadcast, sendMessage, VIEW_ATTEMPTS } from '../../../src/core/messages/send.js';
 import { createTeam } from '../../../src/core/teams/team-lifecycle.js';
 import { withConfig } from '../../../src/core/teams/known-config.js';
+import { SenderView } from '../../../src/core/teams/sender-view.js';
 import { changePolicy } from '../../../src/core/teams/policy.js';
 import { openStores } from '../../../src/store/open.js';
 import type { Stores } from '../../../src/store/selection.js';
@@ -52,6 +53,22 @@ function changingBeforeEachAppend(root: Stores, before: () => Promise<unknown>):
   return { root: { ...root, team }, appends: () => appends };
 }
 
+/** `root` whose team store counts its calls by method name (the real store does the work). */
+function counting(root: Stores): { root: Stores; count: Map<string, number> } {
+  const count = new Map<string, number>();
+  const team = new Proxy(root.team, {
+    get(target, key, receiver) {
+      const value: unknown = Reflect.get(target, key, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        count.set(String(key), (count.get(String(key)) ?? 0) + 1);
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  }) as TeamStore;
+  return { root: { ...root, team }, count };
+}
+
 for (const [backend, open] of Object.entries(backends)) {
   describe(`a send under a kept view (${backend})`, () => {
     let root: Stores;
@@ -85,6 +102,25 @@ for (const [backend, open] of Object.entries(backends)) {
       const sent = await sendMessage({ ...kept, from: 'bob', to: 'alice', text: 'hello' });
       expect(sent.entry.text).toBe('hello');
       expect((await root.team.readInbox(team, 'alice')).map((e) => e.text)).toEqual(['hello']);
+    });
+
+    it(backend === 'redis' ? 'a kept SenderView: read once, then each send is the append alone; a change is found at the append and the view read again' : 'a SenderView on files keeps nothing: each send reads its view (stamp first), and is checked at the append', async () => {
+      const { root: counted, count } = counting(root);
+      const kept = new SenderView({ root: counted, team });
+      const reads = () => (count.get('readConfig') ?? 0) + (count.get('readSettings') ?? 0);
+      await sendMessage({ root: counted, team, from: 'bob', to: 'alice', text: 'one', senderView: kept });
+      expect(reads()).toBe(2);
+      await sendMessage({ root: counted, team, from: 'bob', to: 'alice', text: 'two', senderView: kept });
+      expect(reads()).toBe(backend === 'redis' ? 2 : 4);
+      expect(count.get('appendMessages')).toBe(2);
+      await changePolicy({ root, team }, [{ rule: 'message.bob', who: ['team-lead'] }]);
+      await expect(sendMessage({ root: counted, team, from: 'bob', to: 'alice', text: 'three', senderView: kept })).rejects.toMatchObject({ code: 'NOT_PERMITTED' });
+      // Redis: refused at the append (VIEW_MOVED), read again, judged by the new policy (no second append).
+      expect(count.get('appendMessages')).toBe(backend === 'redis' ? 3 : 2);
+      await sendMessage({ root: counted, team, from: 'bob', to: 'team-lead', text: 'four', senderView: kept });
+      expect(reads()).toBe(backend === 'redis' ? 4 : 8);
+      expect((await root.team.readInbox(team, 'alice')).map((e) => e.text)).toEqual(['one', 'two']);
+      expect((await root.team.readInbox(team, 'team-lead')).map((e) => e.text)).toEqual(['four']);
     });
 
     it(`a team changed before every append: VIEW_MOVED after ${VIEW_ATTEMPTS} appends, nothing stored`, async () => {
