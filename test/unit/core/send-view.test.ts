@@ -124,8 +124,8 @@ for (const [backend, open] of Object.entries(backends)) {
     });
 
     it(`a team changed before every append: VIEW_MOVED after ${VIEW_ATTEMPTS} appends, nothing stored`, async () => {
-      let flip = false;
-      const changing = changingBeforeEachAppend(root, () => root.team.updateMember(team, 'alice', { isActive: (flip = !flip) }));
+      let k = 0;
+      const changing = changingBeforeEachAppend(root, () => root.team.updateMember(team, 'alice', { prompt: `p${++k}` }));
       const err = await sendMessage({ root: changing.root, team, from: 'bob', to: 'alice', text: 'never settles' }).then(
         () => undefined,
         (e: unknown) => e,
@@ -141,7 +141,7 @@ for (const [backend, open] of Object.entries(backends)) {
       const changing = changingBeforeEachAppend(root, async () => {
         if (changed) return;
         changed = true;
-        await root.team.updateMember(team, 'alice', { isActive: true });
+        await root.team.updateMember(team, 'alice', { prompt: 'changed' });
       });
       await sendMessage({ root: changing.root, team, from: 'bob', to: 'alice', text: 'settles' });
       expect(changing.appends()).toBe(2);
