@@ -95,7 +95,7 @@ describe('view stamp', () => {
     // The member's document did change: a read shows it.
     expect((await store.readConfig(t)).members.find((m) => m.name === 'alice')?.isActive).toBe(false);
     // And an append under the stamp read before those writes lands.
-    await store.appendMessages(t, [{ to: 'bob', entry: makeInboxEntry({ from: 'alice', text: 'kept', timestamp: new Date().toISOString() }) }], { expectViewStamp: before });
+    await store.appendMessages(t, [{ to: 'bob', entry: makeInboxEntry({ from: 'alice', text: 'kept', timestamp: new Date().toISOString(), msgId: 'kept-1' }) }], { expectViewStamp: before });
     expect((await store.readInbox(t, 'bob')).map((e) => e.text)).toEqual(['kept']);
   });
 
