@@ -5,6 +5,7 @@
 // visible at all), and `sendMessage` to a registered member nobody runs (interleaved), i.e. what
 // the send itself costs. Claude Code's documented poll intervals appear only in a note.
 import { dirname } from 'node:path';
+import * as mailroom from '../dist/index.js';
 import { createTeam, spawnMember, sendMessage, runTeammate, openFsStores } from '../dist/index.js';
 import { Layout } from '../dist/internals.js';
 import { probeFile, sleep, within } from './lib/probe.mjs';
@@ -97,6 +98,10 @@ export default async function deliveryBench(ctx) {
  * Safety-net poll 60 s, so only the store's wake-up can deliver. Baselines, same run: a plain
  * fs.watch event on the inbox file (files) and a Redis pub/sub round trip (Redis); and, on the same
  * sends, when `sendMessage` itself returned (the sender's share, which the agent cannot shorten).
+ * Two senders take turns, sample by sample: a one-shot send (reads the team's view, then appends:
+ * two round trips on Redis) and a long-lived sender's (a kept `SenderView`, as a teammate, `mailroom
+ * mcp` or `mailroom agent` sends: the append alone, under the kept view's stamp), on builds that
+ * have one.
  */
 async function agentDelivery(ctx, kind, samples) {
   const model = await startFakeModel();
@@ -109,7 +114,16 @@ async function agentDelivery(ctx, kind, samples) {
   const delivery = [];
   const base = [];
   const sent = [];
+  const keptDelivery = [];
+  const keptSent = [];
+  const kept = mailroom.SenderView ? new mailroom.SenderView({ root: store, team: TEAM }) : undefined;
+  let feed;
   try {
+    // The kept view follows the team's hints, as a teammate's and `mailroom mcp`'s do (each turn's isActive writes move it).
+    if (kept) {
+      feed = await mailroom.TeamFeed.open(store, TEAM, { pollMs: 0 });
+      feed.subscribe((hint) => kept.onHint(hint));
+    }
     await createTeam({ root: store, team: TEAM });
     await spawnMember({ root: store, team: TEAM, name: 'alice' });
     await sendMessage({ root: store, team: TEAM, to: 'alice', text: 'hello' });
@@ -118,21 +132,24 @@ async function agentDelivery(ctx, kind, samples) {
     agent = await startAgent('alice', [...where, '--team', TEAM, '--model', 'anthropic:bench', '--poll-ms', '60s'], model.env);
     await first;
     for (let i = -5; i < samples; i++) {
-      await sleep(150); // the turn's report to the lead and idle_notification written, watch events settled
-      if (redis) base.push(await probe.roundTrip());
-      const called = model.nextRequest();
-      const seen = redis ? undefined : probe.next();
-      const t0 = performance.now();
-      await sendMessage({ root: store, team: TEAM, to: 'alice', text: `ping ${i}` });
-      const t2 = performance.now();
-      const [t1, tw] = await Promise.all([called, seen]);
-      if (i < 0) continue;
-      delivery.push(t1 - t0);
-      sent.push(t2 - t0);
-      if (!redis) base.push(tw - t0);
+      for (const viaKept of kept ? [i % 2 === 0, i % 2 !== 0] : [false]) {
+        await sleep(150); // the turn's report to the lead and idle_notification written, watch events settled
+        if (redis && !viaKept) base.push(await probe.roundTrip());
+        const called = model.nextRequest();
+        const seen = redis ? undefined : probe.next();
+        const t0 = performance.now();
+        await sendMessage({ root: store, team: TEAM, to: 'alice', text: `ping ${i}`, ...(viaKept ? { senderView: kept } : {}) });
+        const t2 = performance.now();
+        const [t1, tw] = await Promise.all([called, seen]);
+        if (i < 0) continue;
+        (viaKept ? keptDelivery : delivery).push(t1 - t0);
+        (viaKept ? keptSent : sent).push(t2 - t0);
+        if (!redis && !viaKept) base.push(tw - t0);
+      }
     }
   } finally {
     await agent?.stop();
+    await feed?.close();
     probe?.close();
     await store.close?.();
     await redis?.stop();
@@ -146,6 +163,12 @@ async function agentDelivery(ctx, kind, samples) {
     { metric: metric(50), note: `${samples} sends; fake Anthropic API on 127.0.0.1`, value: quantile(delivery, 0.5), unit: 'ms', baseline: { label: `${label}, p50`, value: quantile(base, 0.5) }, goal },
     { metric: metric(99), value: quantile(delivery, 0.99), unit: 'ms', baseline: { label: `${label}, p99`, value: quantile(base, 0.99) } },
     { metric: metric(50), value: quantile(delivery, 0.5), unit: 'ms', baseline: { label: '`sendMessage` returned (the sender\'s share), same sends, p50', value: quantile(sent, 0.5) } },
+    ...(kept
+      ? [
+          { metric: `Delivery (${kind}): send from a kept view (\`SenderView\`: a teammate's, \`mailroom agent\`'s, \`mailroom mcp\`'s) → idle \`mailroom agent\` process's next model request, p50`, note: 'interleaved with the one-shot sends above', value: quantile(keptDelivery, 0.5), unit: 'ms', baseline: { label: 'one-shot `sendMessage` (reads first), same run, p50', value: quantile(delivery, 0.5) }, goal },
+          { metric: `Delivery (${kind}): send from a kept view, the sender's share (\`sendMessage\` returned), p50`, value: quantile(keptSent, 0.5), unit: 'ms', baseline: { label: 'one-shot `sendMessage`, same run, p50', value: quantile(sent, 0.5) } },
+        ]
+      : []),
   ];
 }
 

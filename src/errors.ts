@@ -22,6 +22,8 @@ export type ErrorCode =
   | 'TASK_ALREADY_CLAIMED'
   | 'TASK_ALREADY_RESOLVED'
   | 'TASK_CONFLICT'
+  // A send whose view of the team (roster, settings, member records) changed before its append's step, again and again (issue 24).
+  | 'VIEW_MOVED'
   // A task write carrying a stale fencing token (src/domain/task-fence.ts): its writer lost the task.
   | 'TASK_FENCED'
   | 'AGENT_BUSY'
@@ -137,6 +139,8 @@ const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   KEY_PERMISSIONS: 7,
   SIGNATURE_INVALID: 5,
   LOCK_TIMEOUT: 6,
+  // The team kept changing under a send: nothing was stored; retry.
+  VIEW_MOVED: 6,
   LOCK_COMPROMISED: 6,
   STORE_UNAVAILABLE: 6,
   FILE_CORRUPT: 7,

@@ -68,11 +68,13 @@ export {
   broadcast,
   sendStructured,
   completeStructured,
+  VIEW_ATTEMPTS,
   type SendOptions,
   type BroadcastOptions,
   type SendStructuredOptions,
   type SentMessage,
 } from './core/messages/send.js';
+export { SenderView } from './core/teams/sender-view.js';
 export { routeByCapability, type Route, type RouteCandidate } from './core/messages/route.js';
 export { ask, reply, DEFAULT_ASK_TIMEOUT_MS, type AskOptions, type AskResult, type ReplyOptions, type SentReply } from './core/messages/ask.js';
 export { readInbox, markRead, type InboxMessage, type InboxView, type ReadInboxOptions, type MarkReadOptions } from './core/messages/inbox-read.js';

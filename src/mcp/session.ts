@@ -6,6 +6,7 @@
 import { HeldClaims } from '../core/tasks/fencing.js';
 import { MailroomError } from '../errors.js';
 import { TeamFeed } from '../core/live/feed.js';
+import { SenderView } from '../core/teams/sender-view.js';
 import { sendStructured } from '../core/messages/send.js';
 import type { ReaderLease } from '../core/members/reader-claim.js';
 import { HandOut } from './handout.js';
@@ -40,13 +41,19 @@ export class McpSession {
     readonly reader?: ReaderLease,
   ) {
     this.feed = new TeamFeed(store, team, { pollMs: 0 });
+    this.senderView = new SenderView({ root: store, team });
+    // Hints arrive once the feed is started (a wait or a watch): till then a moved view is found at the send (VIEW_MOVED) and read again there.
+    this.feed.subscribe((hint) => this.senderView.onHint(hint));
     this.handOut = new HandOut(this);
   }
 
-  /** The options every core use case takes. */
-  get target(): { root: Stores; team: string } {
-    return { root: this.store, team: this.team };
+  /** The options every core use case takes, with this server's kept view for its sends (one round trip per send on Redis). */
+  get target(): { root: Stores; team: string; senderView: SenderView } {
+    return { root: this.store, team: this.team, senderView: this.senderView };
   }
+
+  /** The view this server's sends go under (core/teams/sender-view.ts). */
+  private readonly senderView: SenderView;
 
   /**
    * The token that takes from this member's inbox.
@@ -93,7 +100,7 @@ export class McpSession {
     await this.reader?.setState('idle');
     if (this.idleSent || this.me === lead) return;
     this.idleSent = true;
-    await sendStructured({ root: this.store, team: this.team, from: this.me, to: lead, message: { type: 'idle_notification', idleReason: 'available' } }).catch((err: unknown) => {
+    await sendStructured({ ...this.target, from: this.me, to: lead, message: { type: 'idle_notification', idleReason: 'available' } }).catch((err: unknown) => {
       this.idleSent = false;
       this.log(`could not send idle_notification: ${err instanceof Error ? err.message : String(err)}`);
     });

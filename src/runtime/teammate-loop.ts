@@ -20,6 +20,7 @@ import type { TeammateContext } from './context.js';
 import { Conversation } from './conversation.js';
 import { Mailbox } from './delivery/mailbox.js';
 import { TeamView } from './delivery/team-view.js';
+import { SenderView } from '../core/teams/sender-view.js';
 import { idleFields, sendIdleNotification } from './lifecycle/idle.js';
 import { openAskFrom, reply } from '../core/messages/ask.js';
 import { sendMessage } from '../core/messages/send.js';
@@ -46,6 +47,8 @@ export class TeammateLoop {
   private readonly claims = new HeldClaims();
   /** The kept reads of the team for the guard and the prompt (a store with view stamps), else undefined. */
   private readonly view: TeamView | undefined;
+  /** The view this teammate's sends go under (its tools', its reports'): one round trip per send on Redis. */
+  private readonly senderView: SenderView;
   /** A `working` presence not written yet: it goes out once the turn's first model request did (see {@link setState}). */
   private workingDue = false;
 
@@ -65,6 +68,7 @@ export class TeammateLoop {
     const stamp = team.changeStamp ? () => team.changeStamp!(ctx.team, ctx.name) : undefined;
     this.waiter = new Waiter<Work>(feed, ctx.name, options.takesTasks ?? true, stamp);
     this.view = TeamView.supports(team) ? new TeamView(team, ctx.team) : undefined;
+    this.senderView = new SenderView({ root: ctx.store, team: ctx.team });
   }
 
   /** Runs until the teammate stops. */
@@ -72,6 +76,7 @@ export class TeammateLoop {
     await this.restoreTranscript();
     const unsubscribe = this.feed.subscribe((hint) => {
       this.view?.onHint(hint);
+      this.senderView.onHint(hint);
       this.noticeWhileBusy(hint);
     });
     try {
@@ -142,7 +147,7 @@ export class TeammateLoop {
   private async turn(): Promise<TurnOutcome | undefined> {
     const { store, team, name, lead, cwd, signal } = this.ctx;
     try {
-      const deps = { model: this.options.model, mailbox: this.mailbox, tools: { store, team, name, lead, cwd, signal, feed: this.feed, claims: this.claims, catalogue: this.planning ? PLAN_CATALOGUE : undefined }, log: this.log, view: this.view };
+      const deps = { model: this.options.model, mailbox: this.mailbox, tools: { store, team, name, lead, cwd, signal, feed: this.feed, claims: this.claims, catalogue: this.planning ? PLAN_CATALOGUE : undefined, senderView: this.senderView }, log: this.log, view: this.view };
       const outcome = await runTurn(this.conversation, { ...deps, maxSteps: this.options.maxSteps, onRequest: this.options.onRequest, onModelAsked: () => this.modelAsked() });
       if (outcome.error !== undefined) this.log(`turn failed: ${errorText(outcome.error)}`);
       await this.saveTranscript();
@@ -211,7 +216,7 @@ export class TeammateLoop {
       const summary = 'report (sent by mailroom: the turn ended without a message)';
       const asked = await openAskFrom({ root: store, team, member: name, asker: lead });
       if (asked !== undefined) await reply({ root: store, team, from: name, inReplyTo: asked, text, summary, extras });
-      else await sendMessage({ root: store, team, from: name, to: lead, text, summary, extras });
+      else await sendMessage({ root: store, team, from: name, to: lead, text, summary, extras, senderView: this.senderView });
       this.log(`the turn ended with text but no message to ${lead}: sent it to ${lead}`);
     } catch (err) {
       this.log(`could not send the turn's text to ${lead}: ${errorText(err)}`);
@@ -225,7 +230,7 @@ export class TeammateLoop {
       return;
     }
     try {
-      await sendIdleNotification(this.ctx.store, this.ctx.team, this.ctx.name, this.ctx.lead, outcome);
+      await sendIdleNotification(this.ctx.store, this.ctx.team, this.ctx.name, this.ctx.lead, outcome, this.senderView);
       this.lastIdle = fields;
     } catch (err) {
       this.log(`could not send idle_notification: ${errorText(err)}`);

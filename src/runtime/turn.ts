@@ -96,6 +96,8 @@ async function step(conversation: Conversation, deps: TurnDeps): Promise<ModelRe
   }
   // A failed view read falls back to the reads of a step without one (which report their own failure).
   const known = view ? await view.at(delivery.viewStamp).catch(() => undefined) : undefined;
+  // Reads current as of this take: this turn's sends go under them (one round trip each on Redis).
+  if (known) deps.tools.senderView?.offer({ config: known.config, settings: known.settings, viewStamp: known.stamp });
   const prompt = early ?? (known && board ? promptOf(known.config, name, board) : settle(loadSystemPrompt(store.team, team, name)));
   // In a signed team a message that fails verification is not obeyed: it is consumed (read) but never shown to the model.
   const guard = new ControlGuard({ root: store, team }, name);

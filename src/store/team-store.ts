@@ -134,6 +134,19 @@ export interface AppendOptions extends OpContext {
    * `replayed: true`, also when both calls race. Keys are kept at least 24 h.
    */
   idempotencyKey?: string | undefined;
+  /**
+   * The team's {@link TeamStore.viewStamp} the sender read its view (config, settings, member
+   * records) under: on a store that keeps stamps (Redis) the append compares it to the team's stamp
+   * in its own step and, when they differ (a member removed, the policy or signing changed since),
+   * stores nothing and throws VIEW_MOVED — so no message lands under a view older than a change
+   * that completed before the append. The caller reads its view again and retries (the send use
+   * case does, core/messages/send.ts). On files it is compared in the first recipient's locked
+   * inbox step, right before the write: a change that completes between that comparison and the
+   * write is not seen (docs/architecture.md "A send's view of its team"). Ignored by a store
+   * without stamps. A retry that finds its first try (reply lost) stored replays it whatever the
+   * stamp is now: that try ran under the view.
+   */
+  expectViewStamp?: string | undefined;
 }
 
 /** Result of {@link TeamStore.appendMessages}. */
@@ -764,13 +777,21 @@ export interface TeamStore {
    * An opaque stamp of what a reader's guard and system prompt read beside a take (issue 24: the
    * delivery path): the team's config (roster, lead, every member's document), its settings and
    * its member records. Equal stamps read at two instants mean none of them changed in between
-   * (versions that only grow, within a generation never reused; no document is read). Every
-   * {@link takeUnread} returns the stamp of its own step ({@link Lease.viewStamp}), so a reader
-   * that read those under a stamp taken before its reads knows, from the take's reply alone,
-   * whether they still hold. Absent on a backend without one (files): the caller re-reads.
-   * @throws TEAM_NOT_FOUND
+   * (on Redis: versions that only grow, within a generation never reused; no document is read).
+   * On Redis every {@link takeUnread} returns the stamp of its own step ({@link Lease.viewStamp}),
+   * so a reader that read those under a stamp taken before its reads knows, from the take's reply
+   * alone, whether they still hold. A send reads its view under it and appends with
+   * {@link AppendOptions.expectViewStamp}. On files it is one `stat` per file of the view
+   * (src/store/fs/view-stamp.ts: for sends only; takes carry none). Absent on a backend without
+   * one: the caller re-reads. @throws TEAM_NOT_FOUND
    */
   viewStamp?(team: string): Promise<string>;
+  /**
+   * True when every {@link takeUnread} returns {@link Lease.viewStamp} and a stamp costs no
+   * document read (Redis): then a reader's or a sender's kept view of the team pays (a teammate's
+   * TeamView, core/teams/sender-view.ts). Absent on files (its stamp is for sends' checks only).
+   */
+  readonly keepsViews?: true;
 
   // Health
   /**

@@ -5,6 +5,7 @@
  * shell). Surfaces build it; handlers and rules only read it.
  */
 import type { TeamOptions } from '../core/context.js';
+import type { SenderView } from '../core/teams/sender-view.js';
 import type { TeamFeed } from '../core/live/feed.js';
 import type { HeldClaims } from '../core/tasks/fencing.js';
 
@@ -112,8 +113,8 @@ export type ToolLogger = (line: string) => void;
 
 /** The surface-independent context of one tool call, built by the surface adapter. */
 export interface ToolContext {
-  /** The team, as every core use case takes it (`{root, team}`). */
-  readonly target: TeamOptions;
+  /** The team, as every core use case takes it (`{root, team}`), and the caller's kept view for its sends (a long-lived surface: runtime, MCP). */
+  readonly target: TeamOptions & { senderView?: SenderView | undefined };
   /** Member name of the caller: sender, claimant, creator, inbox owner. */
   readonly member: string;
   /** The lead's member name. */

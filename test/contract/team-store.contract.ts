@@ -326,6 +326,44 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         ]);
       });
 
+      describe('an append under the sender\'s view stamp (AppendOptions.expectViewStamp)', () => {
+        const changes: Record<string, (s: TeamStore) => Promise<unknown>> = {
+          'the policy changed': (s) => s.updateSettings(T, { policy: { message: { bob: ['team-lead'] } } }),
+          'a member removed': (s) => s.removeMember(T, 'carol'),
+          'a member updated': (s) => s.updateMember(T, 'bob', { model: 'other' }),
+        };
+        for (const [what, change] of Object.entries(changes)) {
+          it(`${what} after the stamp was read: stores and journals nothing (VIEW_MOVED); under the new stamp it lands`, async () => {
+            await withTeam('alice', 'bob', 'carol');
+            expect(typeof store.viewStamp, 'both backends keep a view stamp for sends').toBe('function');
+            const old = await store.viewStamp!(T);
+            await change(store);
+            const before = await store.readEvents(T);
+            const err = await refusal(store.appendMessages(T, [{ to: 'alice', entry: entry('bob', 'stale') }], { actor: 'bob', expectViewStamp: old }));
+            expect(err.code).toBe('VIEW_MOVED');
+            expect(await store.readInbox(T, 'alice')).toEqual([]);
+            expect((await store.readEvents(T, { since: before.cursor })).events).toEqual([]);
+            const now = await store.viewStamp!(T);
+            expect(now).not.toBe(old);
+            await store.appendMessages(T, [{ to: 'alice', entry: entry('bob', 'fresh') }], { actor: 'bob', expectViewStamp: now });
+            expect((await store.readInbox(T, 'alice')).map((e) => e.text)).toEqual(['fresh']);
+          });
+        }
+
+        it('concurrent appends under an old and the current stamp: each answered by its own stamp', async () => {
+          await withTeam('alice', 'bob');
+          const old = await store.viewStamp!(T);
+          await store.updateSettings(T, { policy: { message: { bob: ['*'] } } });
+          const now = await store.viewStamp!(T);
+          const calls = Array.from({ length: 10 }, (_, i) => store.appendMessages(T, [{ to: 'alice', entry: entry(i % 2 ? 'bob' : 'team-lead', `m${i}`) }], { actor: i % 2 ? 'bob' : 'team-lead', expectViewStamp: i % 3 === 0 ? old : now }));
+          const results = await Promise.allSettled(calls);
+          const landed = results.flatMap((r, i) => (r.status === 'fulfilled' ? [`m${i}`] : []));
+          results.forEach((r, i) => (i % 3 === 0 ? expect(r).toMatchObject({ status: 'rejected', reason: { code: 'VIEW_MOVED' } }) : expect(r.status).toBe('fulfilled')));
+          const stored = (await store.readInbox(T, 'alice')).map((e) => e.text);
+          expect([...stored].sort()).toEqual([...landed].sort());
+        });
+      });
+
       it('checks every recipient before writing anything (MEMBER_NOT_FOUND, no inbox created)', async () => {
         await withTeam('alice');
         const err = await refusal(store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'a') }, { to: 'nobody', entry: entry('team-lead', 'b') }]));

@@ -15,6 +15,11 @@ export interface TcpProxy {
   dropNextReply(meanwhile?: () => Promise<void>): void;
   /** How many replies were dropped so far. */
   dropped(): number;
+  /**
+   * Runs `hook` on each reply chunk before passing it on (chunks stay in order; a later chunk waits
+   * for an earlier one's hook): a test changes the server between a reply and the client's next call.
+   */
+  beforeReply(hook: ((chunk: Buffer) => Promise<void>) | undefined): void;
   close(): Promise<void>;
 }
 
@@ -23,9 +28,11 @@ export async function startProxy(target: number): Promise<TcpProxy> {
   let armed = false;
   let dropped = 0;
   let meanwhileFn: (() => Promise<void>) | undefined;
+  let hookFn: ((chunk: Buffer) => Promise<void>) | undefined;
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {
     const upstream = createConnection({ host: '127.0.0.1', port: target });
+    let held: Promise<void> = Promise.resolve();
     sockets.add(client).add(upstream);
     client.on('data', (d) => upstream.write(d));
     upstream.on('data', (d) => {
@@ -36,6 +43,11 @@ export async function startProxy(target: number): Promise<TcpProxy> {
         meanwhileFn = undefined;
         upstream.destroy();
         void run().finally(() => client.destroy());
+        return;
+      }
+      const hook = hookFn;
+      if (hook) {
+        held = held.then(() => hook(d)).then(() => void client.write(d), () => void client.destroy());
         return;
       }
       client.write(d);
@@ -56,6 +68,9 @@ export async function startProxy(target: number): Promise<TcpProxy> {
       meanwhileFn = meanwhile;
     },
     dropped: () => dropped,
+    beforeReply: (hook) => {
+      hookFn = hook;
+    },
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

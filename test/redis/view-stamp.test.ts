@@ -3,7 +3,8 @@
  * kept guard reads (src/runtime/delivery/team-view.ts) stand on. Every change of the config, the
  * settings or the member records must move it — else a guard would judge a delivery by reads from
  * before the change — and the traffic of a delivery (sends, takes, acknowledgements, tasks, beats)
- * must not, else nothing could be kept. A take's reply carries the stamp of its own step.
+ * must not, else nothing could be kept — nor must a member's `isActive` alone (each turn's liveness
+ * flag, read by no rule, guard or prompt). A take's reply carries the stamp of its own step.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TeamConfig } from '../../src/protocol/config.js';
@@ -71,7 +72,8 @@ describe('view stamp', () => {
     ['a settings change (signing)', (t) => store.updateSettings(t, { signing: { alg: 'ed25519', keyId: 'k', publicKey: 'p', since: 1 } })],
     ['a member added (and its record)', (t) => store.addMember(t, { agentId: `carol@${t}`, name: 'carol', joinedAt: 3 }, { record: { runtime: 'in-process' } })],
     ['a member removed', (t) => store.removeMember(t, 'bob')],
-    ['a member updated (isActive)', (t) => store.updateMember(t, 'bob', { isActive: true })],
+    ['a member updated (model)', (t) => store.updateMember(t, 'bob', { model: 'other' })],
+    ['a member updated (isActive with another key)', (t) => store.updateMember(t, 'bob', { isActive: true, prompt: 'p' })],
     ['a member updated (its agentId: the lead\'s, when it is the lead)', (t) => store.updateMember(t, 'team-lead', { agentId: `boss@${t}` })],
   ];
   it.each(changes)('moves for %s', async (_what, change) => {
@@ -81,6 +83,20 @@ describe('view stamp', () => {
     const after = await store.viewStamp(t);
     expect(after).not.toBe(before);
     expect((await take(t)).viewStamp).toBe(after);
+  });
+
+  it('does not move for `isActive` alone (every turn writes it twice; no rule, guard or prompt reads it), in either direction', async () => {
+    const t = await team();
+    const before = await store.viewStamp(t);
+    await store.updateMember(t, 'alice', { isActive: true });
+    await store.updateMember(t, 'alice', { isActive: false });
+    expect(await store.viewStamp(t)).toBe(before);
+    expect((await take(t)).viewStamp).toBe(before);
+    // The member's document did change: a read shows it.
+    expect((await store.readConfig(t)).members.find((m) => m.name === 'alice')?.isActive).toBe(false);
+    // And an append under the stamp read before those writes lands.
+    await store.appendMessages(t, [{ to: 'bob', entry: makeInboxEntry({ from: 'alice', text: 'kept', timestamp: new Date().toISOString(), msgId: 'kept-1' }) }], { expectViewStamp: before });
+    expect((await store.readInbox(t, 'bob')).map((e) => e.text)).toEqual(['kept']);
   });
 
   it('never comes back to an earlier value: a member removed and added again, a team deleted and created or restored', async () => {
@@ -95,9 +111,9 @@ describe('view stamp', () => {
     await fresh();
     await store.addMember(t, { agentId: `bob@${t}`, name: 'bob', joinedAt: 9 });
     await fresh();
-    await store.updateMember(t, 'bob', { isActive: true });
+    await store.updateMember(t, 'bob', { model: 'm1' });
     await fresh();
-    await store.updateMember(t, 'alice', { isActive: true }); // another member's version, the same sum of one more
+    await store.updateMember(t, 'alice', { model: 'm1' }); // another member's version, the same sum of one more
     await fresh();
     const beforeDelete = await store.viewStamp(t);
     const deleted = await store.deleteTeam(t);

@@ -16,7 +16,8 @@ import type { TeamStore } from '../../store/team-store.js';
 import { isoTime, nowOf, opOf, teamOf, type TeamOptions } from '../context.js';
 import { signOutgoing } from '../trust/message-signing.js';
 import { messageActions, requirePermitted } from '../teams/policy.js';
-import { configAndSettingsOf, type KnownConfig } from '../teams/known-config.js';
+import { configAndSettingsOf, senderView, type KnownConfig, type StampedView } from '../teams/known-config.js';
+import { viewMoved } from '../../domain/view-moved.js';
 
 /** Input of {@link sendMessage}. */
 export interface SendOptions extends TeamOptions, KnownConfig {
@@ -52,12 +53,39 @@ export interface SentMessage {
  * Appends one message to `to`'s inbox.
  * @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND (sender or recipient), MESSAGE_INVALID (empty text),
  * MESSAGE_TOO_LARGE (over the team's maxMessageBytes), NOT_PERMITTED (the team policy refuses the
- * sender, `details.rule`), LOCK_TIMEOUT, FILE_CORRUPT
+ * sender, `details.rule`), VIEW_MOVED (the team kept changing under the send: {@link underView}),
+ * LOCK_TIMEOUT, FILE_CORRUPT
  */
 export async function sendMessage(options: SendOptions): Promise<SentMessage> {
   const store = teamOf(options);
-  const [sent] = await deliver(store, await configAndSettingsOf(options), options, [options.to]);
+  const [sent] = await underView(options, (view) => deliver(store, view, options, [options.to]));
   return sent!;
+}
+
+/** How many appends a send makes before it gives up on a team whose view keeps moving (VIEW_MOVED). */
+export const VIEW_ATTEMPTS = 5;
+
+/**
+ * Runs `send` with the sender's view of the team — the kept one the options carry with its stamp,
+ * else read now with its stamp ({@link senderView}) — and, when the append found that view moved
+ * (VIEW_MOVED: the roster, settings or member records changed since it was read; nothing was
+ * stored), again with the view read anew, so every rule (roster, policy, signing) is judged on
+ * the view the append's step holds. @throws VIEW_MOVED after {@link VIEW_ATTEMPTS} appends refused in a row
+ */
+async function underView<T>(options: TeamOptions & KnownConfig, send: (view: StampedView) => Promise<T>): Promise<T> {
+  let known: TeamOptions & KnownConfig = options;
+  for (let attempt = 1; ; attempt++) {
+    const view = await senderView(known);
+    try {
+      return await send(view);
+    } catch (err) {
+      if (!(err instanceof MailroomError) || err.code !== 'VIEW_MOVED' || view.viewStamp === undefined) throw err;
+      if (attempt >= VIEW_ATTEMPTS) throw viewMoved(options.team, attempt);
+      // Read again (with its stamp); a kept view gets the new one for the next send.
+      options.senderView?.forget();
+      known = { ...options, config: undefined, settings: undefined, viewStamp: undefined };
+    }
+  }
 }
 
 /**
@@ -66,7 +94,7 @@ export async function sendMessage(options: SendOptions): Promise<SentMessage> {
  * the config and settings the caller already read (read together: {@link configAndSettingsOf}). @throws NOT_PERMITTED (the policy, or a lead-only message
  * from a member), plus what {@link sendMessage} throws
  */
-async function deliver(store: TeamStore, team: { config: TeamConfig; settings: TeamSettings }, options: Omit<SendOptions, 'to'>, recipients: readonly string[]): Promise<SentMessage[]> {
+async function deliver(store: TeamStore, team: { config: TeamConfig; settings: TeamSettings; viewStamp?: string | undefined }, options: Omit<SendOptions, 'to'>, recipients: readonly string[]): Promise<SentMessage[]> {
   const { config, settings } = team;
   const from = options.from ?? leadName(config);
   let sender: Member;
@@ -86,7 +114,8 @@ async function deliver(store: TeamStore, team: { config: TeamConfig; settings: T
   // In a signed team every entry carries its sender's signature (core/trust/message-signing.ts).
   const messages = await signOutgoing(options, { config, settings }, from, recipients.map((to) => ({ to, entry: buildEntry(options, from, sender.color) })));
   // A send never archives (issue 24 item 4): readers and the archiver move read history beside sends (./inbox-archiver.ts).
-  const { value } = await store.appendMessages(options.team, messages, { ...opOf(options, from), idempotencyKey: options.idempotencyKey });
+  // Under the stamp the view was read with: the append stores nothing if the team moved since (VIEW_MOVED, {@link underView}).
+  const { value } = await store.appendMessages(options.team, messages, { ...opOf(options, from), idempotencyKey: options.idempotencyKey, expectViewStamp: team.viewStamp });
   return value.messages.map((m) => (value.replayed ? { to: m.to, entry: m.entry, replayed: true as const } : { to: m.to, entry: m.entry }));
 }
 
@@ -119,11 +148,12 @@ export interface BroadcastOptions extends TeamOptions, KnownConfig {
  */
 export async function broadcast(options: BroadcastOptions): Promise<SentMessage[]> {
   const store = teamOf(options);
-  const team = await configAndSettingsOf(options);
-  const from = options.from ?? leadName(team.config);
-  requireMember(team.config, from, 'sender');
-  const recipients = team.config.members.filter((m) => m.name.toLowerCase() !== from.toLowerCase()).map((m) => m.name);
-  return deliver(store, team, { ...options, from }, recipients);
+  return underView(options, (team) => {
+    const from = options.from ?? leadName(team.config);
+    requireMember(team.config, from, 'sender');
+    const recipients = team.config.members.filter((m) => m.name.toLowerCase() !== from.toLowerCase()).map((m) => m.name);
+    return deliver(store, team, { ...options, from }, recipients);
+  });
 }
 
 /** Input of {@link sendStructured}. */
@@ -146,14 +176,16 @@ export interface SendStructuredOptions extends TeamOptions, KnownConfig {
  */
 export async function sendStructured(options: SendStructuredOptions): Promise<SentMessage & { message: StructuredMessage }> {
   const store = teamOf(options);
-  const { config, settings } = await configAndSettingsOf(options.rosterAsOf ? { ...options, config: options.rosterAsOf } : options);
-  const from = options.from ?? leadName(config);
   const now = nowOf(options);
-  const completed = completeStructured(withRequestId(options.message, { from, to: options.to, team: options.team, now }), from, now);
-  const message = completed;
-  // The entry carries the same instant as the message inside it (and its request id), as in Claude Code.
-  const [sent] = await deliver(store, { config, settings }, { ...options, now: () => now, from, text: JSON.stringify(message) }, [options.to]);
-  return { ...sent!, message };
+  const send = (view: StampedView) => {
+    const from = options.from ?? leadName(view.config);
+    const message = completeStructured(withRequestId(options.message, { from, to: options.to, team: options.team, now }), from, now);
+    // The entry carries the same instant as the message inside it (and its request id), as in Claude Code.
+    return deliver(store, view, { ...options, now: () => now, from, text: JSON.stringify(message) }, [options.to]).then(([sent]) => ({ ...sent!, message }));
+  };
+  // A roster from before the sender left is judged as given: not checked against the team's view now.
+  if (options.rosterAsOf) return send({ ...(await configAndSettingsOf({ ...options, config: options.rosterAsOf })), viewStamp: undefined });
+  return underView(options, send);
 }
 
 /**

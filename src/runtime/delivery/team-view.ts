@@ -55,9 +55,12 @@ export class TeamView {
     private readonly team: string,
   ) {}
 
-  /** Whether the store keeps view stamps (Redis): without them this view keeps nothing. */
+  /**
+   * Whether the store's takes carry view stamps (Redis): without them this view keeps nothing. The
+   * files store has a stamp for sends only (src/store/fs/view-stamp.ts); its takes carry none.
+   */
   static supports(store: TeamStore): boolean {
-    return typeof store.viewStamp === 'function';
+    return typeof store.viewStamp === 'function' && store.keepsViews === true;
   }
 
   /**

@@ -8,6 +8,7 @@
  * it (#82687).
  */
 import { sendStructured } from '../../core/messages/send.js';
+import type { SenderView } from '../../core/teams/sender-view.js';
 import type { StoreRef } from '../../core/context.js';
 import type { TurnOutcome } from '../turn.js';
 
@@ -34,9 +35,9 @@ export function idleFields(outcome: TurnOutcome): Record<string, string> {
   return fields;
 }
 
-/** Sends the idle notification for `outcome` from `name` to `lead`. */
-export async function sendIdleNotification(store: StoreRef, team: string, name: string, lead: string, outcome: TurnOutcome): Promise<void> {
-  await sendStructured({ root: store, team, from: name, to: lead, message: { type: 'idle_notification', ...idleFields(outcome) } });
+/** Sends the idle notification for `outcome` from `name` to `lead` (under the teammate's kept view, when given). */
+export async function sendIdleNotification(store: StoreRef, team: string, name: string, lead: string, outcome: TurnOutcome, senderView?: SenderView): Promise<void> {
+  await sendStructured({ root: store, team, from: name, to: lead, message: { type: 'idle_notification', ...idleFields(outcome) }, senderView });
 }
 
 function firstChars(text: string, n: number): string {

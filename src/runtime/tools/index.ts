@@ -72,7 +72,7 @@ function specOf(catalogue: Catalogue, entry: ToolEntry, member?: string): ToolSp
 function callContext(ctx: ToolContext): CallContext {
   const { store, team, name } = ctx;
   return {
-    target: { root: store, team },
+    target: { root: store, team, senderView: ctx.senderView },
     member: name,
     lead: ctx.lead,
     cwd: ctx.cwd,

@@ -3,6 +3,7 @@
  * via ALS). The tools themselves are the catalogue's (src/tools); ./index.ts adapts them.
  */
 import type { Catalogue } from '../../tools/catalogue.js';
+import type { SenderView } from '../../core/teams/sender-view.js';
 import type { TurnRecord } from '../../tools/types.js';
 import type { ToolSpec } from '../models/types.js';
 import type { Stores } from '../../store/selection.js';
@@ -33,6 +34,8 @@ export interface ToolContext {
   feed?: TeamFeed | undefined;
   /** The fencing tokens of the tasks this teammate's process claimed (kept across turns). */
   claims?: HeldClaims | undefined;
+  /** This teammate's kept view of its team, which its sends go under (one round trip on Redis: core/teams/sender-view.ts). */
+  senderView?: SenderView | undefined;
 }
 
 /** A tool: its spec and its implementation. `run` returns the text of the tool result. */

@@ -16,7 +16,8 @@ import type { TeamStore } from '../team-store.js';
 import type { FsContext } from './context.js';
 import type { Layout } from './paths.js';
 
-function stampOf(path: string): string {
+/** One path's stamp: inode, size, mtime and ctime (ns); `-` when missing. */
+export function statStamp(path: string): string {
   try {
     const s = statSync(path, { bigint: true, throwIfNoEntry: false });
     return s ? `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` : '-';
@@ -39,5 +40,5 @@ function stampedPaths(layout: Layout, team: string, member: string): readonly st
 
 /** See {@link TeamStore.changeStamp}. */
 export function changeStamp(ctx: FsContext, team: string, member: string): string {
-  return stampedPaths(ctx.layout, team, member).map(stampOf).join('|');
+  return stampedPaths(ctx.layout, team, member).map(statStamp).join('|');
 }

@@ -5,7 +5,9 @@
  * a dead holder had appended), timestamps are assigned so that they never decrease in file order
  * and (`from`, `timestamp`, `text`) stays unique (src/domain/entries.ts), the file is written (a
  * displaced write merges back by entry identity, recover-inbox.ts), and the `message` events are
- * journalled before the lock is released.
+ * journalled before the lock is released. An append under the sender's view stamp
+ * (AppendOptions.expectViewStamp) is compared with the team's (view-stamp.ts) in the first
+ * recipient's locked step, right before the write: when it differs nothing is written (VIEW_MOVED).
  *
  * A writer that finds the inbox lock taken spools its batch (inbox-spool.ts): the next holder
  * appends it with its own in the same write and journals its events with the spooler's stamp, and
@@ -31,6 +33,8 @@ import { appendThroughSpool, clearSpool, combiningEnabled, writeReceipt, type Sp
 import { readRaw, validEntries, writeInboxArray } from './inboxes.js';
 import { journal } from './journal.js';
 import { readConfig } from './teams.js';
+import { viewMoved } from '../../domain/view-moved.js';
+import { viewStampNow } from './view-stamp.js';
 
 /**
  * The messages an append with `key` stored (its record), else undefined (TeamStore.readAppended).
@@ -67,9 +71,14 @@ export async function appendMessages(ctx: FsContext, team: string, messages: rea
   const events: TeamEventRecord[] = [];
   let fresh = 0;
   const s = stampOf(team, options);
+  let view = options.expectViewStamp;
   for (const [to, items] of byRecipient(messages)) {
     const entries = items.map(({ index, entry }) => (key === undefined ? entry : { ...entry, msg_id: idempotentMsgId(team, to, `${key}\u0000${index}`) }));
-    const part = await appendToInbox(ctx, team, to, { at: s.at, actor: s.actor, entries }, { direct: key !== undefined });
+    // The sender's view is checked at the first recipient's inbox step only: once a copy is written
+    // the send has happened, and the other copies follow (a broadcast on files is one step per inbox).
+    const part = await appendToInbox(ctx, team, to, { at: s.at, actor: s.actor, entries, ...(view === undefined ? {} : { view }) }, { direct: key !== undefined });
+    view = undefined;
+    if (part.moved) throw viewMoved(team);
     part.stored.forEach((entry, i) => (stored[items[i]!.index] = { to, entry }));
     fresh += part.fresh.filter(Boolean).length;
     events.push(...part.events);
@@ -98,6 +107,8 @@ const BatchSchema = lazySchema(() => z.object({
   at: z.number(),
   actor: z.string().optional(),
   entries: z.array(InboxEntrySchema),
+  /** The view stamp its sender read under (view-stamp.ts): the holder appends it only while the team's is that. */
+  view: z.string().optional(),
 }));
 
 type Batch = Omit<z.infer<typeof BatchSchema>, 'v'>;
@@ -115,6 +126,8 @@ const PartSchema = lazySchema(() => z.object({
   stored: z.array(InboxEntrySchema),
   fresh: z.array(z.boolean()),
   events: z.array(TeamEventRecordSchema),
+  /** The batch was not appended: the team's view stamp was not its `view` (VIEW_MOVED). */
+  moved: z.boolean().optional(),
 }));
 
 type Part = z.infer<typeof PartSchema>;
@@ -156,7 +169,13 @@ async function appendBatches(ctx: FsContext, team: string, to: string, lock: Hel
   if (own === undefined) queue.push({ batch });
   const parts: Part[] = [];
   let added = 0;
+  let stamp: string | undefined;
   for (const q of queue) {
+    // The sender's view, compared in this locked step (view-stamp.ts): one taken before it is not appended.
+    if (q.batch.view !== undefined && q.batch.view !== (stamp ??= viewStampNow(ctx, team))) {
+      parts.push({ stored: [], fresh: [], events: [], moved: true });
+      continue;
+    }
     const part = applyBatch(team, to, existing, ids, structuredClone(q.batch));
     raw.push(...part.stored.filter((_, i) => part.fresh[i]));
     added += part.fresh.filter(Boolean).length;
@@ -170,7 +189,7 @@ async function appendBatches(ctx: FsContext, team: string, to: string, lock: Hel
     if (q.from === undefined || q.from.path === own) mine = parts[i];
     // A batch found entirely in the inbox already was appended by a holder that died before its
     // clean-up: its waiter, if still there, gets no receipt and returns what it spooled.
-    else if (parts[i]!.fresh.some(Boolean)) await writeReceipt(q.from, parts[i]).catch(() => undefined);
+    else if (parts[i]!.fresh.some(Boolean) || parts[i]!.moved) await writeReceipt(q.from, parts[i]).catch(() => undefined);
   }
   await clearSpool(spooled);
   return mine;

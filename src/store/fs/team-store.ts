@@ -82,6 +82,7 @@ import * as teams from './teams.js';
 import { watchTeam } from './watch.js';
 import { readInboxChanges } from './inbox-changes.js';
 import { changeStamp } from './change-stamp.js';
+import { viewStamp } from './view-stamp.js';
 
 /** Team store over a directory in Claude Code's format. Cheap to construct; holds no open handles. */
 export class FsTeamStore implements TeamStore {
@@ -107,6 +108,9 @@ export class FsTeamStore implements TeamStore {
   }
   readConfig(team: string): Promise<TeamConfig> {
     return teams.readConfig(this.ctx, team);
+  }
+  viewStamp(team: string): Promise<string> {
+    return viewStamp(this.ctx, team);
   }
   createTeam(config: TeamConfig, ctx?: OpContext): Promise<Transition<TeamConfig>> {
     return teams.createTeam(this.ctx, config, ctx);

@@ -4,7 +4,9 @@
  * meanwhile (or in the same tick as the first) go to the server together as the NEXT call (one
  * round trip, one script run, one PUBLISH per inbox instead of one per append). Eight writers
  * awaiting one append each thus cost one call per round instead of eight, whether they arrive in
- * one tick or spread over the round trip. Appends with an idempotency key of their own or an
+ * one tick or spread over the round trip. A call carries one expected view stamp
+ * (AppendOptions.expectViewStamp): appends made under different stamps go in different calls, in
+ * arrival order; a VIEW_MOVED answer goes to every caller of the call (nothing was written). Appends with an idempotency key of their own or an
  * injected clock run alone (a key names one call; an instant is the caller's), at once.
  *
  * Each caller still gets its own transition: its messages and their events, cut from the combined
@@ -13,12 +15,14 @@
  * an entry the client cannot encode: INVALID_ARGUMENT before anything is sent; nothing was
  * written) is run again append by append, so each caller gets its own answer
  * and one bad append does not fail the others; one whose connection failed fails every caller with
- * STORE_UNAVAILABLE (it may have gone through, as a single append may).
+ * STORE_UNAVAILABLE (it may have gone through, as a single append may), and so does a refusal of
+ * the retry that followed a lost reply (STORE_FULL: the first try may have run; inboxes.ts
+ * `mayHaveRun`), which is never run again append by append.
  */
 import { MailroomError } from '../../errors.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
 import type { AppendOptions, AppendResult, OutgoingMessage, Transition } from '../team-store.js';
-import type { AppendedRows } from './inboxes.js';
+import { mayHaveRun, type AppendedRows } from './inboxes.js';
 
 /** Runs one append-messages call (inboxes.ts `appendRows`). */
 export type AppendRunner = (team: string, messages: readonly OutgoingMessage[], options: AppendOptions) => Promise<AppendedRows>;
@@ -72,7 +76,10 @@ export class AppendBatcher {
     }
     const batch: Waiting[] = [];
     let count = 0;
-    while (lane.queue.length > 0 && (batch.length === 0 || count + lane.queue[0]!.messages.length <= MAX_MESSAGES)) {
+    // One call carries one expected view stamp: it takes the appends made under the first one's, in
+    // order (a later append under another stamp waits for the next call, so each sender's order holds).
+    const stamp = lane.queue[0]!.options.expectViewStamp;
+    while (lane.queue.length > 0 && (batch.length === 0 || (count + lane.queue[0]!.messages.length <= MAX_MESSAGES && lane.queue[0]!.options.expectViewStamp === stamp))) {
       const w = lane.queue.shift()!;
       batch.push(w);
       count += w.messages.length;
@@ -92,12 +99,15 @@ export class AppendBatcher {
     }
     let combined: AppendedRows;
     try {
-      combined = await this.run(team, batch.flatMap((w) => w.messages), { actor: batch[0]!.options.actor });
+      combined = await this.run(team, batch.flatMap((w) => w.messages), { actor: batch[0]!.options.actor, expectViewStamp: batch[0]!.options.expectViewStamp });
     } catch (err) {
       // The connection failed (after its retry): the combined append may have gone through, so
       // each caller gets that error, as it would have alone. Any other failure is a refusal, of
       // which nothing was written: each append on its own, for its own answer.
-      if (!(err instanceof MailroomError) || err.code === 'STORE_UNAVAILABLE' || err.code === 'INTERNAL') {
+      // So does a refusal of the retry after such a failure (the server full, OOM): the first try may
+      // have run, and running each append again would store it twice.
+      // VIEW_MOVED holds for every append of the call (all were made under its stamp): nothing written, each caller re-reads.
+      if (!(err instanceof MailroomError) || err.code === 'STORE_UNAVAILABLE' || err.code === 'INTERNAL' || err.code === 'VIEW_MOVED' || mayHaveRun(err)) {
         for (const w of batch) w.reject(err);
         return;
       }

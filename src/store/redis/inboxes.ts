@@ -53,7 +53,7 @@ function appendCall(team: string, messages: readonly OutgoingMessage[], options:
   const own = options.idempotencyKey !== undefined;
   const key = options.idempotencyKey ?? autoKey();
   const env = envelopeFields({ team, now: nowOf(options), actor: options.actor });
-  const args = [JSON.stringify(env), key, String(own ? IDEMPOTENCY_TTL_MS : AUTO_KEY_TTL_MS), own ? '' : '1', String(messages.length)];
+  const args = [JSON.stringify(env), key, String(own ? IDEMPOTENCY_TTL_MS : AUTO_KEY_TTL_MS), own ? '' : '1', String(messages.length), options.expectViewStamp ?? ''];
   for (const m of messages) {
     const p = messageParts(m);
     args.push(m.to, p.pre, p.tsq, p.post, p.ms, p.from, p.text, p.msgId, p.read);
@@ -81,8 +81,8 @@ function messageParts(m: OutgoingMessage): ReturnType<typeof entryParts> {
 /**
  * The ARGV of the first try of one append-messages call (lua/append-messages.lua) for `messages`
  * (at least one): the event envelope, the idempotency key (the caller's, else one of the store's
- * own for its retry), its TTL (ms) and whether it is new (the store's own, first try), then the
- * messages, each split around its timestamp (codec.ts `entryParts`). Exported for bench 80's
+ * own for its retry), its TTL (ms) and whether it is new (the store's own, first try), the count,
+ * the expected view stamp ('' = none), then the messages, each split around its timestamp (codec.ts `entryParts`). Exported for bench 80's
  * floor, which sends the same call through another client.
  */
 export function appendArgs(team: string, messages: readonly OutgoingMessage[], options: AppendOptions = {}): string[] {
@@ -106,7 +106,7 @@ export interface AppendedRows {
  * per entry it stores anew and marks its row (fourth value '1'); the events are built here from
  * the call's envelope and the stored entry, as the journal holds them, instead of coming back in
  * the reply (half its bytes).
- * @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND, INVALID_ARGUMENT (an entry that cannot be encoded: {@link messageParts}; nothing written)
+ * @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND, VIEW_MOVED (`expectViewStamp` is not the team's stamp; nothing written), INVALID_ARGUMENT (an entry that cannot be encoded: {@link messageParts}; nothing written)
  */
 export async function appendRows(rc: RedisContext, team: string, messages: readonly OutgoingMessage[], options: AppendOptions = {}): Promise<AppendedRows> {
   checkIdempotencyKey(options.idempotencyKey);
@@ -115,13 +115,12 @@ export async function appendRows(rc: RedisContext, team: string, messages: reado
   const call = appendCall(team, messages, options);
   // A retry may follow a try that ran: its key is looked up then, whoever made it.
   let tries = 0;
-  const out = await retryUnavailable(() => runOnce(rc, 'append-messages', team, tries++ === 0 ? call.args : retryArgs(call.args))).catch(async (err: unknown) => {
-    // The script checks the recipients before it looks up the caller's key: a recipient removed
-    // since the first call stored its messages is answered here by the key (TeamStore.readAppended).
-    const known = own && isMailroomError(err, 'MEMBER_NOT_FOUND') ? await readAppendedPayload(rc, team, options.idempotencyKey!) : undefined;
-    if (known === undefined) throw err;
-    return { value: ['replayed', known] };
-  });
+  let out: Awaited<ReturnType<typeof runOnce>>;
+  try {
+    out = await retryUnavailable(() => runOnce(rc, 'append-messages', team, tries++ === 0 ? call.args : retryArgs(call.args)));
+  } catch (err) {
+    throw tries > 1 ? afterLostReply(err) : err;
+  }
   const [state, payload] = out.value as [string, unknown];
   if (state === 'replayed') {
     // A replay of the store's own (random) key can only be this call's retry: to the caller it is
@@ -160,6 +159,33 @@ export async function readAppended(rc: RedisContext, team: string, key: string):
   checkIdempotencyKey(key);
   const payload = await readAppendedPayload(rc, team, key);
   return payload === undefined ? undefined : replayedMessages(payload);
+}
+
+/** Refusals the script answers only after its retry's key lookup: their retry found no first try that ran. */
+const AFTER_LOOKUP = new Set(['MEMBER_NOT_FOUND', 'VIEW_MOVED']);
+
+/** Errors of an append whose first try may have run (its reply lost), see {@link afterLostReply}. */
+const uncertain = new WeakSet<object>();
+
+/**
+ * The error of a retry after a lost reply: a refusal the script gives before it looks up the key
+ * (the server full, OOM: STORE_FULL; the team gone) does not say nothing was written — the first
+ * try may have run. Such an error is marked ({@link mayHaveRun}), so that the append batcher does
+ * not run the appends again one by one (which stored them twice), and says so.
+ */
+function afterLostReply(err: unknown): unknown {
+  if (!(err instanceof MailroomError) || err.code === 'STORE_UNAVAILABLE' || AFTER_LOOKUP.has(err.code)) return err;
+  const marked = new MailroomError(err.code, `${err.message} (The first try of this append, whose reply was lost with the connection, may have gone through: read the inbox before sending again.)`, {
+    cause: err,
+    details: { ...err.details, mayHaveRun: true },
+  });
+  uncertain.add(marked);
+  return marked;
+}
+
+/** Whether `err` is the refusal of an append's retry whose first try may have run (its messages may be stored). */
+export function mayHaveRun(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && uncertain.has(err);
 }
 
 /**

@@ -13,6 +13,7 @@ import { taskBlocked, taskConflict } from '../../domain/task-patch.js';
 import { memberExists, memberNotFound } from '../../domain/roster.js';
 import { teamExists, teamNotFound } from '../../domain/team-errors.js';
 import { taskFenced } from '../../domain/task-fence.js';
+import { viewMoved } from '../../domain/view-moved.js';
 import type { Task } from '../../protocol/task.js';
 import type { ReaderHolder } from '../team-store.js';
 import { decodeRows, type StreamRow } from './stream-codec.js';
@@ -100,6 +101,8 @@ export function refusalError(r: Refusal, c: ErrorContext): MailroomError {
     }
     case 'TASK_CYCLE':
       return taskCycle(c.team, d[0] ?? '', d[1] ?? '', d.slice(2));
+    case 'VIEW_MOVED':
+      return viewMoved(c.team);
     case 'TASK_CONFLICT':
       return taskConflict(c.team, d[0] ?? '', d[1] ?? '', d[2] ? d[2] : null);
     case 'TASK_FENCED':

@@ -74,6 +74,8 @@ export class RedisTeamStore implements T.TeamStore {
   async readConfig(team: string): Promise<TeamConfig> {
     return teams.configOf(await teams.readTeam(this.rc, team));
   }
+  /** See {@link T.TeamStore.keepsViews}. */
+  readonly keepsViews = true as const;
   viewStamp(team: string): Promise<string> {
     return teams.readViewStamp(this.rc, team);
   }

@@ -20,38 +20,39 @@
 -- the fourth value of each stored row (src/store/redis/inboxes.ts).
 -- KEYS[1] base prefix
 -- ARGV[1] event envelope JSON   ARGV[2] idempotency key ('' = none)   ARGV[3] key ttl (ms)
--- ARGV[4] '1' when the key is new (the store's own, first try), 'r' on the retry of the store's own
--- key (looked up before the recipients are checked: its first try may have run, and a recipient been
--- removed since), else '' (the caller's key, looked up once the recipients are known)
--- ARGV[5] n messages, then per message 9 values: to, JSON before the timestamp value,
+-- ARGV[4] '1' when the key is new (the store's own, first try: not looked up), else 'r' (the retry of
+-- the store's own key) or '' (the caller's key): looked up before the recipients are checked, since a
+-- first try may have run and a recipient been removed since (the retry answers with the first reply)
+-- ARGV[5] n messages   ARGV[6] the view stamp the sender read its view under ('' = no check):
+-- compared with prelude `view_stamp` after the key lookups (a retry whose first try ran replays it:
+-- that try ran under the view) and before anything is written; when they differ, err VIEW_MOVED
+-- and nothing is written (a member removed, the policy or signing changed since the sender read).
+-- Then per message 9 values: to, JSON before the timestamp value,
 -- the timestamp as a JSON string, JSON after it, the timestamp in epoch ms ('' = unparseable),
 -- from, text, msg_id ('' = none), read ('1' | '0').
 -- Returns ok { 'fresh', { { to, entry JSON, unread ('1' | '0'), journalled ('1' | '0') }... } }
 -- | ok { 'replayed', payload } with no events in the reply (journalled: one message event per
--- row with '1', envelope ARGV[1]); err TEAM_NOT_FOUND; err MEMBER_NOT_FOUND { to }.
+-- row with '1', envelope ARGV[1]); err TEAM_NOT_FOUND; err MEMBER_NOT_FOUND { to }; err VIEW_MOVED.
 local base, env, idem = KEYS[1], ARGV[1], ARGV[2]
 local P = gen_prefix(base)
 if not P then return fail('TEAM_NOT_FOUND') end
 local n = tonumber(ARGV[5])
 local idemKey = P .. 'idem:m:' .. idem
-if ARGV[4] == 'r' then
+if idem ~= '' and ARGV[4] ~= '1' then
   local prev = R('GET', idemKey)
   if prev then return done(base, { 'replayed', prev }) end
 end
 -- Per recipient: its inbox state as read once, and the entries this call adds to it.
 local boxes, order, seen = {}, {}, {}
 for i = 0, n - 1 do
-  local to = ARGV[6 + i * 9]
+  local to = ARGV[7 + i * 9]
   if not seen[to] then
     if R('EXISTS', mkey(P, to)) == 0 then return fail('MEMBER_NOT_FOUND', to) end
     seen[to] = true
     order[#order + 1] = to
   end
 end
-if idem ~= '' and ARGV[4] == '' then
-  local prev = R('GET', idemKey)
-  if prev then return done(base, { 'replayed', prev }) end
-end
+if ARGV[6] ~= '' and view_stamp(P) ~= ARGV[6] then return fail('VIEW_MOVED') end
 
 local function box(to)
   local b = boxes[to]
@@ -71,7 +72,7 @@ end
 
 local stored, journalled, journal = {}, 0, P .. 'events'
 for i = 0, n - 1 do
-  local o = 6 + i * 9
+  local o = 7 + i * 9
   local to, pre, tsq, post, msText = ARGV[o], ARGV[o + 1], ARGV[o + 2], ARGV[o + 3], ARGV[o + 4]
   local from, text, msgId, read = ARGV[o + 5], ARGV[o + 6], ARGV[o + 7], ARGV[o + 8]
   local b = box(to)

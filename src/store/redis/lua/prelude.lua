@@ -289,12 +289,14 @@ end
 -- read beside a take — the config (skeleton, roster, lead, each member's document), the settings
 -- and the member records — as versions only: the generation, the roster version (bumped by every
 -- member added or removed, so also by every record written or dropped), the settings version and
--- the sum of the members' versions (each update bumps one, never down while the roster stands).
+-- the sum of the members' view versions (`vver`: each update but one of `isActive` alone bumps one,
+-- never down while the roster stands; `isActive`, the liveness flag every turn writes, is judged by
+-- no rule, prompt or guard, so it leaves kept views standing).
 -- Every one only grows within a generation and a generation number is never reused, so two equal
 -- stamps mean nothing of that changed in between. 2 + N calls for N members, no document read.
 local function view_stamp(P)
   local meta = R('HMGET', P .. 'meta', 'rosterVer')
   local sum = 0
-  for _, name in ipairs(R('LRANGE', P .. 'roster', 0, -1)) do sum = sum + (tonumber(R('HGET', mkey(P, name), 'ver')) or 0) end
+  for _, name in ipairs(R('LRANGE', P .. 'roster', 0, -1)) do sum = sum + (tonumber(R('HGET', mkey(P, name), 'vver')) or 0) end
   return P .. '|' .. (meta[1] or '0') .. '|' .. (R('HGET', P .. 'settings', 'ver') or '0') .. '|' .. int(sum)
 end
