@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStores } from '../dist/index.js';
 import { quantile } from './lib/stats.mjs';
+import { fileURLToPath } from 'node:url';
 
 const TEAM = 'bench';
 
@@ -44,6 +45,7 @@ function startEchoTeammate(store, name) {
 }
 
 export default async function deliveryBench(ctx) {
+  if (process.env.BENCH_AB_DIST && process.env.BENCH_AB_ONLY === '1') return agentAB(ctx); // only the A/B rows
   const samples = ctx.quick ? 30 : 200;
   const root = await ctx.tempRoot();
   const store = openFsStores(root);
@@ -78,7 +80,7 @@ export default async function deliveryBench(ctx) {
     probe.close();
   }
   const q = (xs, p) => quantile(xs, p);
-  const processRows = [...(await agentDelivery(ctx, 'files', samples)), ...(await agentDelivery(ctx, 'redis', samples))];
+  const processRows = [...(await agentDelivery(ctx, 'files', samples)), ...(await agentDelivery(ctx, 'redis', samples)), ...(await agentAB(ctx))];
   ctx.log(`delivery: p50 ${q(delivery, 0.5).toFixed(1)} ms, p90 ${q(delivery, 0.9).toFixed(1)} ms, p99 ${q(delivery, 0.99).toFixed(1)} ms, max ${Math.max(...delivery).toFixed(1)} ms over ${samples}`);
   const metric = (p) => `Delivery: send → idle in-process teammate's next model request, p${p}`;
   const poll = "Claude Code's documented inbox poll, for context only (not measured): 500 ms in-process teammate, 1000 ms pane teammate";
@@ -170,6 +172,100 @@ async function agentDelivery(ctx, kind, samples) {
         ]
       : []),
   ];
+}
+
+/** This build: the library of ../dist/ as the sender, ../bin/mailroom.js as the agent. */
+const THIS_BUILD = { name: 'this build', lib: { createTeam, spawnMember, sendMessage, openStores, openFsStores }, bin: undefined };
+
+/**
+ * `BENCH_AB_DIST=<file URL of another build's dist/>` (an A/B, e.g. main built in a second
+ * worktree): the process agent's delivery with this build and with that one (its library as the
+ * sender, its bin/mailroom.js as the agent), both running at once, each on its own root (or
+ * redis-server) with its own fake API, and the sends interleaved one by one — A B, then B A, and so
+ * on — so both arms see the same machine load. `BENCH_AB_SENDS` pairs (default 200, quick 60);
+ * `BENCH_AB_KIND=redis` runs the Redis path instead of files; `BENCH_AB_ONLY=1` runs nothing else
+ * of this module. Rows: p50 and p90 of each arm, the median of the paired differences, and each
+ * arm's baseline (`fs.watch` event / pub/sub round trip) and sender's share on the same sends.
+ */
+async function agentAB(ctx) {
+  const dist = process.env.BENCH_AB_DIST;
+  if (!dist) return [];
+  const base = dist.endsWith('/') ? dist : `${dist}/`;
+  const other = { name: `the build at ${base}`, lib: await import(new URL('index.js', base).href), bin: fileURLToPath(new URL('../bin/mailroom.js', base)) };
+  const kind = process.env.BENCH_AB_KIND ?? 'files';
+  const sends = Number(process.env.BENCH_AB_SENDS ?? (ctx.quick ? 60 : 200));
+  const arms = [];
+  try {
+    arms.push(await startArm(kind, THIS_BUILD), await startArm(kind, other));
+    for (let i = -5; i < sends; i++) {
+      const order = i % 2 === 0 ? arms : [arms[1], arms[0]];
+      for (const arm of order) {
+        await sleep(100); // the turn's report to the lead and idle_notification written, watch events settled
+        await arm.once(i < 0);
+      }
+    }
+  } finally {
+    for (const arm of arms) await arm.stop();
+  }
+  const [a, b] = arms;
+  const q = quantile;
+  const diffs = a.delivery.map((d, i) => d - b.delivery[i]);
+  // The agent's share: each send's request arrival less its own fs.watch event (files) — the sender's noise left out.
+  const share = (arm) => arm.delivery.map((d, i) => d - arm.base[i]);
+  const load = (await import('node:os')).loadavg()[0].toFixed(1);
+  ctx.log(`A/B (${kind}): this build p50 ${q(a.delivery, 0.5).toFixed(2)} ms, other ${q(b.delivery, 0.5).toFixed(2)} ms, paired difference p50 ${q(diffs, 0.5).toFixed(2)} ms${kind === 'files' ? `; agent's share p50 ${q(share(a), 0.5).toFixed(2)} against ${q(share(b), 0.5).toFixed(2)} ms` : ''}, load ${load}`);
+  const metric = (p) => `Delivery (${kind}): send → idle \`mailroom agent\` process's next model request, this build against another (A/B, sends interleaved one by one), p${p}`;
+  const label = kind === 'redis' ? 'Redis PUBLISH → subscriber message' : 'plain `fs.watch` event';
+  return [
+    { metric: metric(50), note: `${sends} sends to each; median of the paired differences (this − other) ${q(diffs, 0.5).toFixed(2)} ms, p25 ${q(diffs, 0.25).toFixed(2)}, p75 ${q(diffs, 0.75).toFixed(2)}`, value: q(a.delivery, 0.5), unit: 'ms', baseline: { label: 'the build at BENCH_AB_DIST, same run, p50', value: q(b.delivery, 0.5) } },
+    { metric: metric(90), value: q(a.delivery, 0.9), unit: 'ms', baseline: { label: 'the build at BENCH_AB_DIST, p90', value: q(b.delivery, 0.9) } },
+    { metric: metric(99), value: q(a.delivery, 0.99), unit: 'ms', baseline: { label: 'the build at BENCH_AB_DIST, p99', value: q(b.delivery, 0.99) } },
+    { metric: `${metric(50)}, against its own sends' ${label}`, value: q(a.delivery, 0.5), unit: 'ms', baseline: { label: `${label}, this arm's sends, p50`, value: q(a.base, 0.5) } },
+    { metric: `the other build's, against its own sends' ${label}`, value: q(b.delivery, 0.5), unit: 'ms', baseline: { label: `${label}, that arm's sends, p50`, value: q(b.base, 0.5) } },
+    ...(kind === 'files' ? [{ metric: 'The agent\'s share: request arrival less the same send\'s `fs.watch` event, this build (A/B, same sends as above), p50', note: `p25 ${q(share(a), 0.25).toFixed(2)} / p75 ${q(share(a), 0.75).toFixed(2)} against ${q(share(b), 0.25).toFixed(2)} / ${q(share(b), 0.75).toFixed(2)}`, value: q(share(a), 0.5), unit: 'ms', baseline: { label: 'the build at BENCH_AB_DIST, p50', value: q(share(b), 0.5) } }] : []),
+    { metric: '`sendMessage` returned (the sender\'s share), this build, p50', value: q(a.sent, 0.5), unit: 'ms', baseline: { label: 'the build at BENCH_AB_DIST, p50', value: q(b.sent, 0.5) } },
+  ];
+}
+
+/** One arm of {@link agentAB}: a root (or redis-server), a fake API and a running agent of `arm`'s build; `once()` measures one delivery. */
+async function startArm(kind, arm) {
+  const { createTeam, spawnMember, sendMessage, openStores, openFsStores } = arm.lib;
+  const model = await startFakeModel();
+  const redis = kind === 'redis' ? await startRedis() : undefined;
+  const root = await mkdtemp(join(tmpdir(), 'mailroom-bench-ab-'));
+  const store = redis ? await openStores({ kind: 'redis', url: redis.url, hostRoot: root }) : openFsStores(root);
+  const where = redis ? ['--store', redis.url, '--root', root] : ['--root', root];
+  await createTeam({ root: store, team: TEAM });
+  await spawnMember({ root: store, team: TEAM, name: 'alice' });
+  await sendMessage({ root: store, team: TEAM, to: 'alice', text: 'hello' });
+  const probe = redis ? await redisProbe(redis) : probeFile(dirname(new Layout(root).inboxPath(TEAM, 'alice')), 'alice.json');
+  const first = model.nextRequest();
+  const agent = await startAgent('alice', [...where, '--team', TEAM, '--model', 'anthropic:bench', '--poll-ms', '60s'], model.env, arm.bin);
+  await first;
+  const out = { delivery: [], base: [], sent: [] };
+  let n = 0;
+  return Object.assign(out, {
+    async once(warmUp) {
+      const b = redis ? await probe.roundTrip() : undefined;
+      const called = model.nextRequest();
+      const seen = redis ? undefined : probe.next();
+      const t0 = performance.now();
+      await sendMessage({ root: store, team: TEAM, to: 'alice', text: `ping ${n++}` });
+      const t2 = performance.now();
+      const [t1, tw] = await Promise.all([called, seen]);
+      if (warmUp) return;
+      out.delivery.push(t1 - t0);
+      out.sent.push(t2 - t0);
+      out.base.push(redis ? b : tw - t0);
+    },
+    async stop() {
+      await agent.stop();
+      probe.close();
+      await store.close?.();
+      await redis?.stop();
+      await model.close();
+    },
+  });
 }
 
 /** A Redis pub/sub round trip (PUBLISH from one connection → message on a subscribed one), in ms. */

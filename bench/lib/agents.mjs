@@ -11,10 +11,10 @@ export const BIN = fileURLToPath(new URL('../../bin/mailroom.js', import.meta.ur
 
 /**
  * Starts `mailroom agent <name>` with `args` (store options, --model); resolves once it logged
- * "started". `stop()` sends SIGTERM and waits for the exit.
+ * "started". `stop()` sends SIGTERM and waits for the exit. `bin`: another build's bin/mailroom.js (an A/B).
  */
-export async function startAgent(name, args, env = process.env) {
-  const child = spawn(process.execPath, [BIN, 'agent', name, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
+export async function startAgent(name, args, env = process.env, bin = BIN) {
+  const child = spawn(process.execPath, [bin, 'agent', name, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
   let out = '';
   let err = '';
   child.stderr.on('data', (d) => (err += d));

@@ -280,19 +280,20 @@ export class TeammateLoop {
   }
 
   /**
-   * Presence off the delivery's path (issue 24): on a store whose reads the teammate keeps (Redis),
-   * `working` (a beat and the member's `isActive`, two store writes) is written right after the
-   * turn's first model request was made, not before it — on one connection those writes and their
-   * replies would come before what the request waits for. On files it is written at once, as
-   * before (nothing the request waits for queues behind it there). Order is kept: a due `working` is always written before the `idle` (or stop)
-   * that follows it, so presence and `isActive` never end a turn saying `working`.
+   * Presence off the delivery's path (issue 24): `working` (a beat and the member's `isActive`, two
+   * store writes) is written right after the turn's first model request was made, not before it —
+   * on Redis's one connection those writes and their replies would come before what the request
+   * waits for; on files the config's lock, read, fsynced write and rename and the claim's write
+   * took the thread pool and the CPU while the guard's reads and the request were being made
+   * (A/B against main, docs/performance.md: the agent's share 0.80–0.86× at load 8). Order is
+   * kept: a due `working` is always written before the `idle` (or stop) that follows it, so
+   * presence and `isActive` never end a turn saying `working`.
    */
   private setState(state: TeammateState): void {
     if (this.state === state) return;
     this.state = state;
     if (state === 'working') {
       this.workingDue = true;
-      if (!this.view) this.writePresence();
     } else {
       this.writePresence();
       void this.reader.setState('idle');

@@ -20,6 +20,7 @@ import type { ContentBlock, Model, ModelRequest, ModelResponse, ToolUseBlock } f
 import { buildSystemPrompt, loadSystemPrompt } from './prompt.js';
 import { runToolCall, teamToolSpecs } from './tools/index.js';
 import type { ToolContext, TurnRecord } from './tools/types.js';
+import { traceMark } from '../trace-marks.js';
 
 /** Default cap on model calls in one turn. */
 export const DEFAULT_MAX_STEPS = 100;
@@ -95,6 +96,7 @@ async function step(conversation: Conversation, deps: TurnDeps): Promise<ModelRe
     throw err;
   }
   // A failed view read falls back to the reads of a step without one (which report their own failure).
+  traceMark('step-taken');
   const known = view ? await view.at(delivery.viewStamp).catch(() => undefined) : undefined;
   // Reads current as of this take: this turn's sends go under them (one round trip each on Redis).
   if (known) deps.tools.senderView?.offer({ config: known.config, settings: known.settings, viewStamp: known.stamp });
@@ -103,7 +105,9 @@ async function step(conversation: Conversation, deps: TurnDeps): Promise<ModelRe
   const guard = new ControlGuard({ root: store, team }, name);
   const { refused, unverified } = await guardEntries(deps, guard, delivery.entries, known);
   // In every team a lead-only message (shutdown_request, the approval answers) from anyone but the lead is not obeyed either.
+  traceMark('step-guarded');
   for (const e of await withheldLeadOnly({ store, team, name, lead, log: deps.log }, delivery.entries)) refused.add(e);
+  traceMark('step-lead-only');
   const delivered = refused.size === 0 ? delivery.entries : delivery.entries.filter((e) => !refused.has(e));
   const block: ContentBlock | undefined = delivered.length > 0 ? { type: 'text', text: wrapMessages(delivered, unverified) } : undefined;
   if (block) conversation.queue(block);
@@ -116,9 +120,11 @@ async function step(conversation: Conversation, deps: TurnDeps): Promise<ModelRe
   let response: ModelResponse;
   try {
     const system = await prompt;
+    traceMark('step-prompt');
     if (system.status === 'rejected') throw system.reason;
     const request: ModelRequest = { system: system.value, messages: conversation.messages, tools: teamToolSpecs(deps.tools), signal, teammate: { team, name, lead, cwd } };
     deps.onRequest?.(request);
+    traceMark('model-call');
     const asked = deps.model.call(request);
     deps.onModelAsked?.();
     response = await asked;

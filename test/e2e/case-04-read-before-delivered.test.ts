@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sendMessage } from '../../src/core/messages/send.js';
 import { spawnMember } from '../../src/core/members/spawn.js';
+import { showTeam } from '../../src/core/teams/team-lifecycle.js';
 import type { Stores } from '../../src/store/selection.js';
 import { Layout } from '../../src/store/fs/paths.js';
 import { openFsStores } from '../../src/store/open.js';
@@ -75,5 +76,31 @@ describe('case 04: a message is never marked read before it is in a model reques
     expect(await store.host.readProcessRecord('t', 'alice')).toBeUndefined();
     expect((await store.team.readConfig('t')).members.map((m) => m.name)).toEqual(['team-lead']);
     expect(await log()).toMatch(/stopped: shutdown/);
+  });
+
+  // Issue 24 moved what a woken idle teammate does between its take and its model request (the take
+  // by prefetch on the inbox's change, `working` presence after the request, synchronous lock calls):
+  // killed with SIGKILL once the request is out, the message it took is still unread on disk — handed
+  // out, not read — and reaches the restarted teammate's first request.
+  it('an idle teammate woken by a send, killed after its take and request, loses nothing', async () => {
+    await spawnMember({ root: openFsStores(dir.path), team: 't', name: 'alice', model: model('slow'), cwd: dir.path });
+    const first = await startProcessTeammate({ root: store, team: 't', name: 'alice' });
+    pids.push(first.pid);
+    await until(async () => (await showTeam({ root: openFsStores(dir.path), team: 't' })).members.find((m) => m.name === 'alice')?.presence.state === 'idle', 15_000, 'the teammate idle');
+    await sendMessage({ root: openFsStores(dir.path), team: 't', to: 'alice', text: 'Woken by this.' });
+    const slowPid = Number(await until(() => (existsSync(join(dir.path, 'slow-started')) ? readFile(join(dir.path, 'slow-started'), 'utf8') : undefined), 15_000, 'the model request'));
+    pids.push(slowPid);
+    const leases = JSON.parse(await readFile(new Layout(dir.path).leasePath('t', 'alice'), 'utf8')) as { leases: { keys: string[] }[] };
+    expect(leases.leases).toHaveLength(1); // handed out (a lease) before the request was made
+    process.kill(first.pid, 'SIGKILL');
+    await until(() => !isAlive(first.pid), 5_000, 'the teammate to die');
+    expect((await aliceInbox()).map((e) => [e.text, e.read])).toEqual([['Woken by this.', false]]);
+
+    const second = await startProcessTeammate({ root: store, team: 't', name: 'alice', model: model('record') });
+    pids.push(second.pid);
+    const request = await until(() => readFile(join(dir.path, 'request-1.txt'), 'utf8').catch(() => undefined), 15_000, 'the first model request');
+    expect(request).toContain('<teammate-message teammate_id="team-lead">\nWoken by this.\n</teammate-message>');
+    await until(async () => (await aliceInbox()).every((e) => e.read === true), 10_000, 'the message to be marked read');
+    process.kill(second.pid, 'SIGKILL');
   });
 });

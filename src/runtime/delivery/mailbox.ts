@@ -15,6 +15,7 @@ import type { InboxEntry } from '../../protocol/inbox.js';
 import { isUnread } from '../../protocol/inbox.js';
 import type { Stores } from '../../store/selection.js';
 import { orderForDelivery } from './order.js';
+import { traceMark } from '../../trace-marks.js';
 
 /**
  * Read entries a mailroom-run teammate lets pile up in its own inbox before it moves them to the
@@ -94,6 +95,7 @@ export class Mailbox {
     // Held-back entries (a failed call) wait for their time unless something new came in; otherwise
     // the store's take looks for unread entries itself.
     if (this.heldBack.size > 0 && !(await this.hasUnread())) return { lease: '', entries: [] };
+    traceMark('mailbox-take');
     const { value } = await this.stores.team.takeUnread(this.team, this.agent, { reader: this.reader, leaseMs: DELIVERY_LEASE_MS });
     for (const e of value.entries) {
       this.inFlight.add(entryKey(e));

@@ -8,6 +8,7 @@
  * else https://api.anthropic.com. The SDK retries 408/409/429/5xx and connection errors twice.
  */
 import Anthropic, { APIError } from '@anthropic-ai/sdk';
+import { traceMark } from '../../trace-marks.js';
 import { modelCallAborted } from './abort.js';
 import { toAnthropicParams, fromAnthropicMessage } from './anthropic-wire.js';
 import { envVar } from './env.js';
@@ -61,6 +62,7 @@ async function callAnthropic(
 ): Promise<ModelResponse> {
   const params = toAnthropicParams(name, request, maxTokens);
   try {
+    traceMark('sdk-create');
     const message = await client.messages.create(params, { signal: request.signal });
     return fromAnthropicMessage(message);
   } catch (err) {

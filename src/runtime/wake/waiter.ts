@@ -12,6 +12,7 @@
  * costs a few system calls per tick, not a read and parse of config, inbox and board).
  */
 import type { FeedHint, TeamFeed } from '../../core/live/feed.js';
+import { traceMark } from '../../trace-marks.js';
 
 /** Why a check runs: `inboxOnly` when only this member's inbox was hinted since the last check. */
 export interface WakeReason {
@@ -104,7 +105,7 @@ export class Waiter<W> {
   private onHint(hint: FeedHint): void {
     if (!this.concerns(hint)) return;
     if (hint.kind === 'tick') this.ticked = true;
-    else if (hint.kind === 'inbox' && this.member !== undefined) this.inbox = true;
+    else if (hint.kind === 'inbox' && this.member !== undefined) (this.inbox = true), traceMark('hint-inbox');
     else this.dirty = true;
     this.wake?.();
   }

@@ -5,7 +5,7 @@
  * (team files, scripts, work directories) and the process probe (`/proc`).
  */
 import { rm } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -75,7 +75,11 @@ export class FsHostStore implements HostStore {
     const path = this.ctx.layout.teamKeyPath(team);
     let text: string;
     try {
-      text = (await readFile(path, 'utf8')).trim();
+      // Synchronous, like the other identity files (keys.ts); a FIFO or device must not block that read.
+      const s = statSync(path, { throwIfNoEntry: false });
+      if (s === undefined) return undefined;
+      if (!s.isFile()) throw new MailroomError('FILE_CORRUPT', `${path} is not a mailroom team key (not a regular file): move it aside and restore the key from the machine that made it.`, { details: { path } });
+      text = readFileSync(path, 'utf8').trim();
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;

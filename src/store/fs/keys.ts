@@ -3,7 +3,7 @@
  * the pinned lead keys, the obeyed control ids. Files mode 0600 in a 0700 directory, written
  * atomically (temp file + rename). A key file others can read is refused, never used.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { z } from 'zod';
 import { MailroomError } from '../../errors.js';
@@ -14,16 +14,26 @@ import { makeDirs } from './make-dirs.js';
 import { DIR_MODE } from './modes.js';
 import type { FsContext } from './context.js';
 
-/** Reads one identity file: undefined when missing. @throws KEY_PERMISSIONS (readable by others), FILE_CORRUPT */
+/**
+ * Reads one identity file: undefined when missing. @throws KEY_PERMISSIONS (readable by others), FILE_CORRUPT
+ *
+ * Synchronous calls (docs/decisions.md "Synchronous I/O in critical sections"): these are files of a
+ * few hundred bytes in the page cache, and a woken teammate's guard reads the lead pin (then the
+ * team key) and its replay memory before every model request (issue 24) — each asynchronous `stat`
+ * or `readFile` was one or more round trips through the thread pool, in a chain.
+ */
 async function readIdentityFile<T>(path: string, schema: z.ZodType<T>, what: string): Promise<T | undefined> {
   let text: string;
   try {
-    const s = await stat(path);
+    const s = statSync(path, { throwIfNoEntry: false });
+    if (s === undefined) return undefined;
+    // A FIFO or device here would block the event loop's read: refused before anything is read.
+    if (!s.isFile()) throw new MailroomError('FILE_CORRUPT', `${path} (${what}) is not a regular file: move it aside, then run \`mailroom team rekey\` where the lead runs if it was needed.`, { details: { path } });
     if ((s.mode & 0o077) !== 0) {
       const mode = (s.mode & 0o777).toString(8).padStart(4, '0');
       throw new MailroomError('KEY_PERMISSIONS', `${path} (${what}) has mode ${mode}: others may read or change it, so mailroom does not use it. Fix: chmod 600 ${path} (and check nobody else copied it).`, { details: { path, mode } });
     }
-    text = await readFile(path, 'utf8');
+    text = readFileSync(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;

@@ -50,6 +50,7 @@ import { tempPathFor } from './atomic-write.js';
 import { corruptFile, formatJson, FILE_MODE } from './json-file.js';
 import { lostLock, type HeldLock } from './lock.js';
 import { testFreeze } from '../../test-freeze.js';
+import { traceMark } from '../../trace-marks.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
 import type { AcknowledgeOptions, Lease, OpContext, TakeOptions, Transition } from '../team-store.js';
 import { ensureDir, locked, nowOf, stampOf, type FsContext } from './context.js';
@@ -164,13 +165,16 @@ export async function takeUnread(ctx: FsContext, team: string, agent: string, op
   const now = nowOf(options);
   const until = now + (options.leaseMs ?? DEFAULT_LEASE_MS);
   const empty = (remaining: number): Transition<Lease> => ({ value: { id: '', reader: options.reader, until, entries: [], deliveries: [], remaining }, events: [] });
+  traceMark('take-start');
   // Most takes find nothing unread: they need neither a lock nor the sidecar (but a fenced reader is told).
   if (!(await readInbox(ctx, team, agent)).some(isUnreadEntry)) {
     await checkReaderFence(ctx, team, agent, options.claim);
     return empty(0);
   }
   if (options.acknowledge) return (await withInbox(ctx, team, agent, async (inbox) => ({ result: await takeAndMark(ctx, team, agent, inbox, options, until), write: false }), true)) ?? empty(0);
+  traceMark('take-prechecked');
   return withSidecar(ctx, team, agent, async (lock) => {
+    traceMark('take-locked');
     await checkReaderFence(ctx, team, agent, options.claim);
     const sidecar = readSidecar(ctx, team, agent);
     const leases = liveLeases(sidecar.leases, now);
@@ -179,10 +183,13 @@ export async function takeUnread(ctx: FsContext, team: string, agent: string, op
     if (selection.taken.length === 0) return empty(selection.remaining);
     const lease: LeaseRecord = { id: randomUUID(), reader: options.reader, until, keys: selection.taken.map(entryKey) };
     const handed = countHandOut(sidecar.handed, entries, lease.keys);
+    traceMark('take-read');
     await writeLeases(ctx, team, agent, [...leases, lease], handed, lock);
+    traceMark('take-renamed');
     const s = stampOf(team, options);
     const events = lease.keys.map((k) => deliveryEvent(s, agent, k, 'delivered', lease.id));
     await journal(ctx, team, events);
+    traceMark('take-journaled');
     return { value: { id: lease.id, reader: options.reader, until, entries: selection.taken, deliveries: lease.keys.map((k) => handed[k]!), remaining: selection.remaining }, events };
   });
 }

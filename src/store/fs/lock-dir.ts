@@ -11,8 +11,8 @@
  * directory again (proper-lockfile would still `rmdir` it on release or at exit, removing the lock
  * of whoever took over).
  */
-import { mkdir, rmdir, stat, utimes } from 'node:fs/promises';
-import { rmdirSync } from 'node:fs';
+import { stat, utimes } from 'node:fs/promises';
+import { mkdirSync, rmdirSync, statSync } from 'node:fs';
 import { MailroomError, isErrno } from '../../errors.js';
 import { DIR_MODE } from './modes.js';
 
@@ -31,6 +31,15 @@ export async function dirId(dir: string): Promise<DirId | undefined> {
     if (isErrno(err, 'ENOENT')) return undefined;
     throw err;
   }
+}
+
+/**
+ * {@link dirId} with one synchronous `stat`: what a holder checks right before each write and at
+ * release, inside its critical section (docs/decisions.md "Synchronous I/O in critical sections").
+ */
+export function dirIdSync(dir: string): DirId | undefined {
+  const s = statSync(dir, { bigint: true, throwIfNoEntry: false });
+  return s ? { ino: s.ino, mtimeNs: s.mtimeNs } : undefined;
 }
 
 /**
@@ -103,15 +112,21 @@ export class DirLock {
     heldAtExit.add(this);
   }
 
-  /** `mkdir lockDir`; undefined when it already exists (someone holds it). */
+  /**
+   * `mkdir lockDir`; undefined when it already exists (someone holds it). The `mkdir` and the
+   * `stat` of its identity are synchronous, as are the holder's checks before each write and its
+   * release: each was a thread-pool round trip on every locked step — a send's append and a woken
+   * teammate's take among them (issue 24) — costing more than the system call. The refresh, off
+   * every step's path, stays asynchronous.
+   */
   static async create(lockDir: string, staleMs: number, onLost: (reason: string) => void): Promise<DirLock | undefined> {
     try {
-      await mkdir(lockDir, { mode: DIR_MODE });
+      mkdirSync(lockDir, { mode: DIR_MODE });
     } catch (err) {
       if (isErrno(err, 'EEXIST')) return undefined;
       throw err;
     }
-    const id = await dirId(lockDir);
+    const id = dirIdSync(lockDir);
     return id ? new DirLock(lockDir, id, staleMs, onLost) : undefined;
   }
 
@@ -128,7 +143,7 @@ export class DirLock {
     await this.refreshing;
     if (this.lostReason === undefined && !this.withinBudget()) this.markLost('this process was paused past the stale time');
     if (this.lostReason === undefined) {
-      const now = await dirId(this.lockDir);
+      const now = dirIdSync(this.lockDir);
       if (!now || now.ino !== this.id.ino || now.mtimeNs !== this.id.mtimeNs) this.markLost('another process took it over');
     }
     if (this.lostReason !== undefined) {
@@ -164,8 +179,12 @@ export class DirLock {
     this.stop();
     await this.refreshing;
     if (this.lost) return;
-    const now = await dirId(this.lockDir).catch(() => undefined);
-    if (now?.ino === this.id.ino && now.mtimeNs === this.id.mtimeNs) await rmdir(this.lockDir).catch(() => undefined);
+    try {
+      const now = dirIdSync(this.lockDir);
+      if (now?.ino === this.id.ino && now.mtimeNs === this.id.mtimeNs) rmdirSync(this.lockDir);
+    } catch {
+      // gone, or not ours to remove: nothing to release
+    }
   }
 
   /** Synchronous release for the exit handler (only while surely ours). */

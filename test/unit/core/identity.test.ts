@@ -3,6 +3,7 @@
  * guard verifies, withholds and shows unverified; same-incarnation replays and expiry; key files
  * others can read; a member whose key is gone; `team rekey` keeping old signatures verifiable.
  */
+import { execFileSync } from 'node:child_process';
 import { chmod, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -83,6 +84,21 @@ it('a key file others can read is refused, naming the fix', async () => {
   const err = await thrownAsync(() => sendMessage({ root, team, from: 'bob', to: 'alice', text: 'hi' }));
   expect(err).toMatchObject({ code: 'KEY_PERMISSIONS' });
   expect(String(err)).toContain(`chmod 600 ${path}`);
+});
+
+// The identity files are read with synchronous calls (issue 24: on every woken teammate's guard):
+// a FIFO there would block the whole process on its read, so it is refused before anything is read.
+it('a FIFO at an identity file (a key, the replay memory) is refused as FILE_CORRUPT, never read', async () => {
+  const keyPath = join(dir.path, 'mailroom', 'keys', team, 'bob.key.json');
+  await rm(keyPath);
+  execFileSync('mkfifo', [keyPath]);
+  const err = await thrownAsync(() => sendMessage({ root, team, from: 'bob', to: 'alice', text: 'hi' }));
+  expect(err).toMatchObject({ code: 'FILE_CORRUPT' });
+  expect(String(err)).toContain('not a regular file');
+  const seenPath = join(dir.path, 'mailroom', 'keys', team, 'alice.seen.json');
+  await rm(seenPath, { force: true });
+  execFileSync('mkfifo', [seenPath]);
+  expect(await thrownAsync(() => root.host.readSeen(team, 'alice'))).toMatchObject({ code: 'FILE_CORRUPT' });
 });
 
 it('a member whose private key is gone cannot send, and is told the fix; rekey --member gives it a new key', async () => {

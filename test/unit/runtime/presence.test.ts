@@ -120,7 +120,7 @@ describe('presence and isActive', () => {
 
   // A turn that makes no request — it was delivered only a lead-only message from someone else,
   // withheld and consumed — still writes `working` before its `idle`, never after: isActive ends
-  // false (on Redis, where `working` waits for the first request, kept-view.test.ts checks the same).
+  // false (`working` waits for the first request on both backends; kept-view.test.ts checks Redis).
   it('a turn without a model request still writes working before idle: isActive true then false, presence idle', async () => {
     dir = await makeTempDir();
     await makeTeam(dir.path, 't', ['alice', 'bob']);
