@@ -28,12 +28,14 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   version: [],
   // A process-level test hook (SIGSTOP at a named point), used by the files store's write step and the MCP hand-out.
   'test-freeze': [],
+  // Timing marks on the delivery path (MAILROOM_TRACE_MARKS=1), written on stderr; imports nothing.
+  'trace-marks': [],
   protocol: ['errors'],
   domain: ['protocol', 'errors'],
-  store: ['domain', 'protocol', 'errors', 'test-freeze'],
+  store: ['domain', 'protocol', 'errors', 'test-freeze', 'trace-marks'],
   core: ['store', 'domain', 'protocol', 'errors'],
   tools: ['core', 'domain', 'protocol', 'errors'],
-  runtime: ['tools', 'core', 'store', 'domain', 'protocol', 'errors', 'version'],
+  runtime: ['tools', 'core', 'store', 'domain', 'protocol', 'errors', 'version', 'trace-marks'],
   bridge: ['core', 'store', 'domain', 'protocol', 'errors', 'version', 'test-freeze'],
   mcp: ['runtime', 'tools', 'core', 'store', 'domain', 'protocol', 'errors', 'version', 'test-freeze'],
   tui: ['runtime', 'core', 'store', 'domain', 'protocol', 'errors', 'version'],
