@@ -350,6 +350,20 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
           });
         }
 
+        it('a member\'s presence (isActive alone) changed after the stamp was read: the append lands (presence is no part of a sender\'s view)', async () => {
+          // CI failure, session 17: on files every turn of a teammate rewrote config.json (isActive
+          // true/false), the stamp moved with it, and ten asks in flight were refused VIEW_MOVED five
+          // times in a row (test/unit/runtime/ask-archive.test.ts). Redis never bumped its stamp for it.
+          await withTeam('alice', 'bob');
+          const old = await store.viewStamp!(T);
+          for (const isActive of [true, false, true]) await store.updateMember(T, 'alice', { isActive });
+          await store.appendMessages(T, [{ to: 'alice', entry: entry('bob', 'kept') }], { actor: 'bob', expectViewStamp: old });
+          expect((await store.readInbox(T, 'alice')).map((e) => e.text)).toEqual(['kept']);
+          await store.updateMember(T, 'alice', { isActive: false, model: 'other' });
+          const err = await refusal(store.appendMessages(T, [{ to: 'alice', entry: entry('bob', 'stale') }], { actor: 'bob', expectViewStamp: old }));
+          expect(err.code).toBe('VIEW_MOVED');
+        });
+
         it('concurrent appends under an old and the current stamp: each answered by its own stamp', async () => {
           await withTeam('alice', 'bob');
           const old = await store.viewStamp!(T);

@@ -34,7 +34,7 @@ import { readRaw, validEntries, writeInboxArray } from './inboxes.js';
 import { journal } from './journal.js';
 import { readConfig } from './teams.js';
 import { viewMoved } from '../../domain/view-moved.js';
-import { viewStampNow } from './view-stamp.js';
+import { viewUnchanged } from './view-stamp.js';
 
 /**
  * The messages an append with `key` stored (its record), else undefined (TeamStore.readAppended).
@@ -169,10 +169,11 @@ async function appendBatches(ctx: FsContext, team: string, to: string, lock: Hel
   if (own === undefined) queue.push({ batch });
   const parts: Part[] = [];
   let added = 0;
-  let stamp: string | undefined;
+  const judged = new Map<string, boolean>();
+  const unchanged = (view: string): boolean => judged.get(view) ?? (judged.set(view, viewUnchanged(ctx, team, view)), judged.get(view)!);
   for (const q of queue) {
     // The sender's view, compared in this locked step (view-stamp.ts): one taken before it is not appended.
-    if (q.batch.view !== undefined && q.batch.view !== (stamp ??= viewStampNow(ctx, team))) {
+    if (q.batch.view !== undefined && !unchanged(q.batch.view)) {
       parts.push({ stored: [], fresh: [], events: [], moved: true });
       continue;
     }

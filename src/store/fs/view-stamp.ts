@@ -1,29 +1,68 @@
 /**
  * The filesystem's view stamp ({@link TeamStore.viewStamp}): one `stat` of each file a sender's
  * view is read from — config.json (roster), mailroom-settings.json (policy, signing) and the member
- * records' directory (a record written, replaced by rename or removed changes its mtime and ctime).
+ * records' directory (a record written, replaced by rename or removed changes its mtime and ctime) —
+ * and a digest of config.json with every member's `isActive` left out.
  * Every writer of those replaces the file by rename, so a change gives a new inode, size or
- * instant: two equal stamps mean none of them was written in between, save three writes within
+ * instant: two equal stats mean none of them was written in between, save three writes within
  * one tick of the file system's clock that leave a file with its inode number reused and its size
- * unchanged (docs/architecture.md "A send's view of its team"). Synchronous: three system calls.
+ * unchanged (docs/architecture.md "A send's view of its team").
+ *
+ * A member's presence is no part of a sender's view: a teammate flips its `isActive` in
+ * config.json at every turn (as Claude Code does), and a stamp that moved with it refused sends to
+ * a busy team VIEW_MOVED over and over. So when only config.json's stat differs, the append's step
+ * reads and parses it and compares the digest instead: equal digests mean nothing but presence changed (the
+ * Redis store's stamp skips `isActive` alone the same way: update-member.lua). The digest is of the
+ * config read when the stamp was taken; a config changed and changed back exactly between that read
+ * and the sender's own read of it passes as unchanged (the store still checks every recipient in
+ * the step).
  *
  * Used by sends only: the append compares it under the first recipient's inbox lock
  * (inbox-append.ts). Takes carry none (Lease.viewStamp stays absent on files), so a teammate's kept
  * view (runtime/delivery/team-view.ts) is not used on files.
  */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { statStamp } from './change-stamp.js';
 import type { FsContext } from './context.js';
 import { readConfig } from './teams.js';
 
-/** The stamp now (no check that the team exists). */
-export function viewStampNow(ctx: FsContext, team: string): string {
+/** The stats part of the stamp now: config, settings and member records (no check that the team exists). */
+function statsNow(ctx: FsContext, team: string): string {
   const l = ctx.layout;
   return `${statStamp(l.configPath(team))}|${statStamp(l.settingsPath(team))}|${statStamp(l.memberRecordDir(team))}`;
 }
 
-/** {@link TeamStore.viewStamp} on files. @throws TEAM_NOT_FOUND (no config.json) */
+/** A digest of config.json with every member's `isActive` left out; `-` when it cannot be read or parsed. */
+function configDigest(ctx: FsContext, team: string): string {
+  try {
+    const config = JSON.parse(readFileSync(ctx.layout.configPath(team), 'utf8')) as { members?: unknown };
+    if (Array.isArray(config.members)) for (const m of config.members) if (m !== null && typeof m === 'object') delete (m as { isActive?: unknown }).isActive;
+    return createHash('sha1').update(JSON.stringify(config)).digest('base64url');
+  } catch {
+    return '-';
+  }
+}
+
+/**
+ * True when the team's view is still the one `stamp` was taken of: the same stats, or stats that
+ * differ in config.json alone with a config that, presence left out, is the same. Synchronous
+ * (three `stat` calls; one read and parse of config.json when only its stat moved): called inside the
+ * append's locked step.
+ */
+export function viewUnchanged(ctx: FsContext, team: string, stamp: string): boolean {
+  const now = statsNow(ctx, team);
+  const hash = stamp.lastIndexOf('#');
+  const stats = hash < 0 ? stamp : stamp.slice(0, hash);
+  if (stats === now) return true;
+  if (hash < 0 || stats.slice(stats.indexOf('|')) !== now.slice(now.indexOf('|'))) return false;
+  const digest = configDigest(ctx, team);
+  return digest !== '-' && stamp.slice(hash + 1) === digest;
+}
+
+/** {@link TeamStore.viewStamp} on files: the stats, `#`, the config's digest. @throws TEAM_NOT_FOUND (no config.json) */
 export async function viewStamp(ctx: FsContext, team: string): Promise<string> {
-  const stamp = viewStampNow(ctx, team);
-  if (stamp.startsWith('-|')) await readConfig(ctx, team); // throws the store's own TEAM_NOT_FOUND
-  return stamp;
+  const stats = statsNow(ctx, team);
+  if (stats.startsWith('-|')) await readConfig(ctx, team); // throws the store's own TEAM_NOT_FOUND
+  return `${stats}#${configDigest(ctx, team)}`;
 }
