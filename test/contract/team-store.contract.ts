@@ -447,6 +447,20 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         expect(await store.readAppended(T, 'k-after')).toBeUndefined();
       });
 
+      it('replays a keyed broadcast retried after a member left (fewer recipients): the first outcome, no copy twice', async () => {
+        // Break test, session 16: the retry of a broadcast is built from the roster again, so it has
+        // one recipient fewer; the files store appended again (ids derived from shifted positions)
+        // and alice and carol got the message twice, where Redis replayed the first call.
+        await withTeam('alice', 'bob', 'carol');
+        const to = (names: string[]) => names.map((n) => ({ to: n, entry: entry('team-lead', 'to all') }));
+        const first = await store.appendMessages(T, to(['alice', 'bob', 'carol']), { idempotencyKey: 'k-bcast' });
+        await store.removeMember(T, 'bob');
+        const again = await store.appendMessages(T, to(['alice', 'carol']), { idempotencyKey: 'k-bcast' });
+        expect(again.value).toEqual({ replayed: true, messages: first.value.messages });
+        expect(again.events).toEqual([]);
+        for (const n of ['alice', 'carol']) expect((await store.readInbox(T, n)).map((e) => e.text), n).toEqual(['to all']);
+      });
+
       it('refuses an entry whose timestamp is not a string (INVALID_ARGUMENT asking for ISO-8601), storing nothing', async () => {
         // Break test, session 16: Redis stored a numeric timestamp (Claude Code's format, and the
         // files store, have an ISO string), which Claude Code's reader then cannot order.

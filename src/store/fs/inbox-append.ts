@@ -61,7 +61,8 @@ export async function appendMessages(ctx: FsContext, team: string, messages: rea
   // was removed since (its roster check passed the first time).
   if (key !== undefined) {
     const known = await readMessageKey(ctx, team, key);
-    if (known && known.messages.length === messages.length) return { value: { messages: known.messages, replayed: true }, events: [] };
+    // Whatever the retry's recipients: a broadcast retried after a member left has fewer (as Redis does).
+    if (known) return { value: { messages: known.messages, replayed: true }, events: [] };
   }
   for (const m of messages) requireMember(config, m.to, 'recipient');
   // Every recipient's inbox file must be nameable before any copy is written (NAME_TOO_LONG): a
@@ -73,7 +74,9 @@ export async function appendMessages(ctx: FsContext, team: string, messages: rea
   const s = stampOf(team, options);
   let view = options.expectViewStamp;
   for (const [to, items] of byRecipient(messages)) {
-    const entries = items.map(({ index, entry }) => (key === undefined ? entry : { ...entry, msg_id: idempotentMsgId(team, to, `${key}\u0000${index}`) }));
+    // The k-th copy to this recipient in the call, not the call's index: a retry whose roster lost a
+    // member shifts the indexes, and the copies already written must keep their ids.
+    const entries = items.map(({ entry }, k) => (key === undefined ? entry : { ...entry, msg_id: idempotentMsgId(team, to, `${key}\u0000${k}`) }));
     // The sender's view is checked at the first recipient's inbox step only: once a copy is written
     // the send has happened, and the other copies follow (a broadcast on files is one step per inbox).
     const part = await appendToInbox(ctx, team, to, { at: s.at, actor: s.actor, entries, ...(view === undefined ? {} : { view }) }, { direct: key !== undefined });
