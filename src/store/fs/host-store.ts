@@ -6,7 +6,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { readFileSync, statSync } from 'node:fs';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { MailroomError } from '../../errors.js';
@@ -56,11 +56,16 @@ export class FsHostStore implements HostStore {
 
   async firstInPeriod(key: string, periodMs: number): Promise<boolean> {
     const path = this.ctx.layout.notePath(key);
-    const last = await stat(path).then((st) => st.mtimeMs, () => undefined);
-    if (last !== undefined && Date.now() - last < periodMs) return false;
-    await mkdir(dirname(path), { recursive: true, mode: DIR_MODE })
-      .then(() => writeFile(path, `${key}\n`, { mode: FILE_MODE }))
-      .catch(() => undefined); // cannot note it: shown again next time, never an error
+    const st = await lstat(path).catch(() => undefined);
+    // Only a regular file of ours is a note: a FIFO would block the write, a symlink would be
+    // followed and its target truncated. Anything else: shown, and left alone.
+    if (st !== undefined && !st.isFile()) return true;
+    if (st !== undefined && Date.now() - st.mtimeMs < periodMs) return false;
+    const now = new Date();
+    await (st !== undefined
+      ? utimes(path, now, now)
+      : mkdir(dirname(path), { recursive: true, mode: DIR_MODE }).then(() => writeFile(path, `${key}\n`, { mode: FILE_MODE, flag: 'wx' })))
+      .catch(() => undefined); // cannot note it (or another process just did): shown again next time, never an error
     return true;
   }
 
