@@ -21,7 +21,6 @@
  * (inbox-append.ts). Takes carry none (Lease.viewStamp stays absent on files), so a teammate's kept
  * view (runtime/delivery/team-view.ts) is not used on files.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { statStamp } from './change-stamp.js';
 import type { FsContext } from './context.js';
@@ -33,12 +32,30 @@ function statsNow(ctx: FsContext, team: string): string {
   return `${statStamp(l.configPath(team))}|${statStamp(l.settingsPath(team))}|${statStamp(l.memberRecordDir(team))}`;
 }
 
+/**
+ * A 53-bit digest of `text` (cyrb53, public domain): not node:crypto, which a one-shot files send
+ * does not load (test/unit/protocol/random.test.ts). It tells an accidental change from none; who
+ * can write config.json needs no collision to change the roster.
+ */
+function digest53(text: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+}
+
 /** A digest of config.json with every member's `isActive` left out; `-` when it cannot be read or parsed. */
 function configDigest(ctx: FsContext, team: string): string {
   try {
     const config = JSON.parse(readFileSync(ctx.layout.configPath(team), 'utf8')) as { members?: unknown };
     if (Array.isArray(config.members)) for (const m of config.members) if (m !== null && typeof m === 'object') delete (m as { isActive?: unknown }).isActive;
-    return createHash('sha1').update(JSON.stringify(config)).digest('base64url');
+    return digest53(JSON.stringify(config));
   } catch {
     return '-';
   }
