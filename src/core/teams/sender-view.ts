@@ -19,8 +19,8 @@ export class SenderView {
 
   /**
    * The kept view, read now (with its stamp) when there is none. On a store whose takes carry no
-   * stamps (files) nothing is kept: its reads are local, and config.json is rewritten by every
-   * turn (`isActive`), so a kept view would mostly be refused at the append and read again.
+   * stamps (files) nothing is kept: its reads are local files in the page cache (a stamp there
+   * costs a read and parse of config.json itself: store/fs/view-stamp.ts), so keeping saves little.
    * @throws what {@link stampedView} throws
    */
   view(): Promise<StampedView> {
