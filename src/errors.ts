@@ -24,6 +24,8 @@ export type ErrorCode =
   | 'TASK_CONFLICT'
   // A send whose view of the team (roster, settings, member records) changed before its append's step, again and again (issue 24).
   | 'VIEW_MOVED'
+  // An idempotency key used again for a different call (src/domain/key-reused.ts).
+  | 'KEY_REUSED'
   // A task write carrying a stale fencing token (src/domain/task-fence.ts): its writer lost the task.
   | 'TASK_FENCED'
   | 'AGENT_BUSY'
@@ -122,6 +124,7 @@ const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   // Issue 21 (acknowledged hand-out, one bridge per team): conflicts with the live holder.
   READER_FENCED: 4,
   BRIDGE_RUNNING: 4,
+  KEY_REUSED: 4,
 
   LEASE_HELD: 4,
   LEASE_NOT_FOUND: 3,

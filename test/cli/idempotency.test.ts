@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { spawnMember } from '../../src/index.js';
+import { broadcast, spawnMember } from '../../src/index.js';
 import { openFsStores } from '../../src/store/open.js';
 import { runCli } from '../helpers/cli.js';
 import { dataOf, startMcpMember } from '../helpers/mcp-client.js';
@@ -57,6 +57,30 @@ describe('--idempotency-key', () => {
     const fresh = await cli('team', 'send', 'bob', 'Ship it', '--idempotency-key', 'ship-2');
     expect(fresh.code).toBe(3);
     expect(fresh.stderr).toContain('MEMBER_NOT_FOUND');
+  });
+
+  it('a key reused for another message (other text, recipient or task subject) is refused KEY_REUSED, exit 4, nothing stored', async () => {
+    // New-user trial, session 17: `team send alice "other" --idempotency-key deploy-42` after a send
+    // to bob under that key printed "Already sent to bob", exit 0, and alice got nothing.
+    await spawnMember({ root: openFsStores(dir.path), team: 'demo', name: 'alice' });
+    expect((await cli('team', 'send', 'bob', 'deploy', '--idempotency-key', 'deploy-42')).code).toBe(0);
+    for (const args of [['alice', 'deploy'], ['bob', 'deploy v2'], ['bob', 'deploy', '--as', 'alice']]) {
+      const run = await cli('team', 'send', ...args, '--idempotency-key', 'deploy-42');
+      expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(4);
+      expect(run.stderr).toContain('KEY_REUSED');
+      expect(run.stderr).toContain('deploy-42');
+    }
+    // A broadcast takes a key through the library (the CLI verb has none).
+    await expect(broadcast({ root: openFsStores(dir.path), team: 'demo', text: 'deploy v3', idempotencyKey: 'deploy-42' })).rejects.toMatchObject({ code: 'KEY_REUSED' });
+    const store = openFsStores(dir.path).team;
+    expect((await store.readInbox('demo', 'bob')).map((e) => e.text)).toEqual(['deploy']);
+    expect(await store.readInbox('demo', 'alice')).toEqual([]);
+    expect((await cli('team', 'send', 'bob', 'deploy', '--idempotency-key', 'deploy-42')).code).toBe(0); // the same call still replays
+    expect((await cli('task', 'add', 'Write docs', '--idempotency-key', 'docs-1')).code).toBe(0);
+    const task = await cli('task', 'add', 'Write tests', '--idempotency-key', 'docs-1');
+    expect(task.code, task.stderr).toBe(4);
+    expect(task.stderr).toContain('KEY_REUSED');
+    expect((await store.listTasks('demo')).map((t) => t.subject)).toEqual(['Write docs']);
   });
 
   it('refuses the key with a protocol message, which it would ignore', async () => {

@@ -3,6 +3,7 @@
  * fields Claude Code 2.1.332 writes (reference §3): from, text, summary?, timestamp, color?,
  * read:false, type:"message", msgV:1, msg_id. Unknown recipients are refused: no inbox is created.
  */
+import { requireSameCall } from '../../domain/key-reused.js';
 import { randomUUID } from '../../protocol/random.js';
 import { MailroomError, isMailroomError } from '../../errors.js';
 import type { Member, TeamConfig } from '../../protocol/config.js';
@@ -54,11 +55,11 @@ export interface SentMessage {
  * @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND (sender or recipient), MESSAGE_INVALID (empty text),
  * MESSAGE_TOO_LARGE (over the team's maxMessageBytes), NOT_PERMITTED (the team policy refuses the
  * sender, `details.rule`), VIEW_MOVED (the team kept changing under the send: {@link underView}),
- * LOCK_TIMEOUT, FILE_CORRUPT
+ * KEY_REUSED (`idempotencyKey` was used for another message: src/domain/key-reused.ts), LOCK_TIMEOUT, FILE_CORRUPT
  */
 export async function sendMessage(options: SendOptions): Promise<SentMessage> {
   const store = teamOf(options);
-  const [sent] = await underView(options, (view) => deliver(store, view, options, [options.to]));
+  const [sent] = await underView(options, (view) => deliver(store, view, options, [options.to], 'send'));
   return sent!;
 }
 
@@ -92,9 +93,22 @@ async function underView<T>(options: TeamOptions & KnownConfig, send: (view: Sta
  * Appends one copy of the message per recipient in one store transition (every recipient checked
  * before anything is written, and the team policy for the sender: {@link requirePermitted}), with
  * the config and settings the caller already read (read together: {@link configAndSettingsOf}). @throws NOT_PERMITTED (the policy, or a lead-only message
- * from a member), plus what {@link sendMessage} throws
+ * from a member), KEY_REUSED (`keyed`: a keyed plain send or broadcast whose key's first call was
+ * another message), plus what {@link sendMessage} throws
  */
-async function deliver(store: TeamStore, team: { config: TeamConfig; settings: TeamSettings; viewStamp?: string | undefined }, options: Omit<SendOptions, 'to'>, recipients: readonly string[]): Promise<SentMessage[]> {
+async function deliver(store: TeamStore, team: { config: TeamConfig; settings: TeamSettings; viewStamp?: string | undefined }, options: Omit<SendOptions, 'to'>, recipients: readonly string[], keyed?: 'send' | 'broadcast'): Promise<SentMessage[]> {
+  const sent = await deliverOnce(store, team, options, recipients);
+  // A replay answers only the same call: another text, sender or recipient under the key is KEY_REUSED.
+  const key = options.idempotencyKey;
+  if (keyed !== undefined && key !== undefined && sent.some((m) => m.replayed)) {
+    const from = options.from ?? leadName(team.config);
+    requireSameCall(key, keyed, { from, to: keyed === 'send' ? recipients[0] : undefined, text: options.text }, sent.map((m) => ({ from: m.entry.from, to: m.to, text: m.entry.text })));
+  }
+  return sent;
+}
+
+/** {@link deliver} without the check of a replay against the call. */
+async function deliverOnce(store: TeamStore, team: { config: TeamConfig; settings: TeamSettings; viewStamp?: string | undefined }, options: Omit<SendOptions, 'to'>, recipients: readonly string[]): Promise<SentMessage[]> {
   const { config, settings } = team;
   const from = options.from ?? leadName(config);
   let sender: Member;
@@ -152,7 +166,7 @@ export async function broadcast(options: BroadcastOptions): Promise<SentMessage[
     const from = options.from ?? leadName(team.config);
     requireMember(team.config, from, 'sender');
     const recipients = team.config.members.filter((m) => m.name.toLowerCase() !== from.toLowerCase()).map((m) => m.name);
-    return deliver(store, team, { ...options, from }, recipients);
+    return deliver(store, team, { ...options, from }, recipients, 'broadcast');
   });
 }
 

@@ -3,6 +3,7 @@
  * files (reference §5): next id = max(file ids, .highwatermark) + 1, never reused;
  * `blocks`/`blockedBy` kept symmetric on both tasks. Each change is one store transition.
  */
+import { requireSameCall } from '../../domain/key-reused.js';
 import { MailroomError } from '../../errors.js';
 import { leadName, requireMember } from '../../domain/roster.js';
 import { assertMetadataDepth, assertTaskId, indexTasks, isInternal, isReady, openBlockers, taskNotFound } from '../../domain/task-board.js';
@@ -36,7 +37,8 @@ export interface AddTaskOptions extends TeamOptions {
  * Creates a task and links its blockers both ways (one store transition).
  * @returns the task as written.
  * @throws INVALID_ARGUMENT (empty subject), TASK_NOT_FOUND (unknown blocker), MEMBER_NOT_FOUND (owner, or `as` not a member),
- * NOT_PERMITTED (the team policy: createTasks, assignTasks, or the message rule for the owner's task_assignment)
+ * NOT_PERMITTED (the team policy: createTasks, assignTasks, or the message rule for the owner's task_assignment),
+ * KEY_REUSED (`idempotencyKey` was used for a task with another subject: src/domain/key-reused.ts)
  */
 export async function addTask(options: AddTaskOptions): Promise<Task> {
   if (options.subject.trim() === '') throw new MailroomError('INVALID_ARGUMENT', 'Task subject is empty: give a short imperative title.');
@@ -58,6 +60,8 @@ export async function addTask(options: AddTaskOptions): Promise<Task> {
     { subject: options.subject, description: options.description ?? '', activeForm: options.activeForm, owner: options.owner || undefined, blockedBy: options.blockedBy, metadata: options.metadata },
     { ...opOf(options, actor), idempotencyKey: options.idempotencyKey },
   );
+  // A replay answers only the same task: another subject under the key is KEY_REUSED (nothing created).
+  if (value.replayed && options.idempotencyKey !== undefined) requireSameCall(options.idempotencyKey, 'task add', { text: options.subject }, [{ text: value.task.subject }]);
   if (!value.replayed) await notifyAssignment(options, value.task, actor);
   return value.task;
 }
