@@ -159,7 +159,7 @@ export async function runCli(input: string[], commands: readonly CommandModule<G
     .middleware(optionChecks(optionPart(argv)))
     .example('$0 team create demo', 'Create team "demo" in ~/.mailroom (or $MAILROOM_ROOT)')
     .example('$0 watch --claude', "Watch Claude Code's own team live")
-    .example('$0 run --example --root /tmp/demo', 'Run the demo team file shipped with mailroom to completion')
+    .example('$0 run --example --root /tmp/demo --workdir /tmp/demo/work', 'Run the demo team file shipped with mailroom to completion')
     .example('source <($0 completion)', 'Tab completion in this shell')
     .demandCommand(1, 'Name a command: team, task, inbox … (see --help).')
     .strict()

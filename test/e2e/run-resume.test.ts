@@ -34,6 +34,8 @@ describe('mailroom run --resume', () => {
 
     const refused = await runCli(args);
     expect(JSON.parse(refused.stderr).error.code).toBe('TEAM_EXISTS');
+    // New-user trial, session 17: the refusal offered only `team delete`, never --resume.
+    expect(JSON.parse(refused.stderr).error.message).toContain('run the same command with --resume');
 
     await writeFile(join(work, 'flag'), '');
     const resumed = await runCli([...args, '--resume']);

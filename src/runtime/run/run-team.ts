@@ -18,7 +18,7 @@ import { summarise, type RunReport } from './report.js';
 import { TurnFailures, type TurnFailure } from './turn-failures.js';
 import { snapshotOutputs, sortOutputs } from './outputs.js';
 import { rejoinTeam, resolveMembers, setUpTeam, type SetUpMember } from './setup.js';
-import { isMailroomError } from '../../errors.js';
+import { MailroomError, isMailroomError } from '../../errors.js';
 import type { Stores } from '../../store/selection.js';
 import { loadTeamFile } from './team-file.js';
 import { deadline } from '../deadline.js';
@@ -93,7 +93,11 @@ export async function runTeam(o: RunTeamOptions): Promise<RunReport> {
   if (o.resume && (await teamExists(stores, team))) {
     const rejoined = await rejoinTeam(setUp);
     o.onNotice?.(`resuming team ${team}${rejoined.length ? `; registered again: ${rejoined.join(', ')}` : ''}`);
-  } else await setUpTeam(setUp);
+  } else await setUpTeam(setUp).catch((err: unknown) => {
+    // The team of an earlier run of this file: resuming it is as likely what the user wants as deleting it.
+    if (!isMailroomError(err, 'TEAM_EXISTS') || o.resume) throw err;
+    throw new MailroomError('TEAM_EXISTS', `${err.message.replace(/\.?$/, '.')} To continue the earlier run of this team instead, run the same command with --resume.`, { details: err.details });
+  });
   const startedAt = Date.now();
   let poke = () => {};
   const host = await InProcessHost.open({ root: stores, team, pollMs: o.pollMs, log: o.onLog, onState: () => poke() });

@@ -28,7 +28,7 @@ export async function warnIfVolatile(conn: RedisConnection, onWarning: (message:
   const issues = (await scanServerSettings(conn).catch(() => [])).filter((i) => i.kind === 'server-setting' && i.severity === 'problem');
   if (issues.length === 0) return;
   if (period && !(await period.firstInPeriod(`volatile-server ${conn.location}`, period.periodMs))) return;
-  const again = period ? `shown at most once ${periodText(period.periodMs)} on this machine; ` : '';
+  const again = period ? `shown at most once ${periodText(period.periodMs)} per mailroom root on this machine (--root); ` : '';
   for (const i of issues) {
     if (i.kind !== 'server-setting') continue;
     onWarning(`mailroom: warning: the Redis store at ${i.location} has ${i.setting} ${i.value}: ${i.detail} Fix: ${i.fix} (${again}\`mailroom doctor\` checks it; --allow-volatile or $MAILROOM_ALLOW_VOLATILE=1 silences this.)`);
