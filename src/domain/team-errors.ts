@@ -5,17 +5,20 @@
  */
 import { MailroomError } from '../errors.js';
 import { NAME_PATTERN } from './names.js';
+import { closestMatch } from './suggest.js';
 
 /**
  * TEAM_NOT_FOUND for `team`. `teams`, when the backend lists them cheaply (the files backend
  * does), are named so a mistyped name is plain to see; otherwise the message points at
- * `mailroom team list`. The name is quoted as JSON; `team create` is suggested only for a name it
+ * `mailroom team list`, and the one close to `team` is named ("Did you mean …?"). The name is quoted as JSON; `team create` is suggested only for a name it
  * accepts ({@link NAME_PATTERN}). `details`: `{ team, location, teams? }`.
  */
 export function teamNotFound(team: string, location: string, teams?: readonly string[]): MailroomError {
   const known = teams === undefined ? 'List teams with `mailroom team list`.' : teams.length > 0 ? `Teams there: ${teams.join(', ')}.` : 'There are no teams there.';
+  const suggestion = teams === undefined ? undefined : closestMatch(team, teams);
+  const meant = suggestion === undefined ? '' : `Did you mean ${JSON.stringify(suggestion)}? `;
   const create = NAME_PATTERN.test(team) ? ` Create it with \`mailroom team create ${team}\`.` : '';
-  return new MailroomError('TEAM_NOT_FOUND', `Team ${JSON.stringify(team)} not found in ${location}. ${known}${create}`, {
+  return new MailroomError('TEAM_NOT_FOUND', `Team ${JSON.stringify(team)} not found in ${location}. ${meant}${known}${create}`, {
     details: { team, location, ...(teams !== undefined ? { teams: [...teams] } : {}) },
   });
 }

@@ -11,7 +11,13 @@ describe('teamNotFound', () => {
     expect(teamNotFound('nobody', '/tmp/r', ['demo']).message).toBe('Team "nobody" not found in /tmp/r. Teams there: demo. Create it with `mailroom team create nobody`.');
   });
 
-  it.each(['- x', '-x', 'Demo', 'a;rm -rf ~', 'x'.repeat(65)])('suggests no create for %j, which the name rule refuses', (name) => {
+  it('names the team close to a mistyped one (new-user trial, session 17: `--team opz` got no suggestion, a member typo did)', () => {
+    expect(teamNotFound('opz', '/tmp/r', ['ops', 'demo']).message).toBe('Team "opz" not found in /tmp/r. Did you mean "ops"? Teams there: ops, demo. Create it with `mailroom team create opz`.');
+    expect(teamNotFound('Demo', '/tmp/r', ['demo']).message).toBe('Team "Demo" not found in /tmp/r. Did you mean "demo"? Teams there: demo.');
+    expect(teamNotFound('zzzzzz', '/tmp/r', ['ops']).message).not.toContain('Did you mean');
+  });
+
+  it.each(['- x', '-x', 'a;rm -rf ~', 'x'.repeat(65)])('suggests no create for %j, which the name rule refuses', (name) => {
     const message = teamNotFound(name, '/tmp/r', ['demo']).message;
     expect(message).toBe(`Team ${JSON.stringify(name)} not found in /tmp/r. Teams there: demo.`);
     expect(message).not.toContain('team create');
