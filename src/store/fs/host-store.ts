@@ -104,6 +104,7 @@ export class FsHostStore implements HostStore {
       const s = statSync(path, { throwIfNoEntry: false });
       if (s === undefined) return undefined;
       if (!s.isFile()) throw new MailroomError('FILE_CORRUPT', `${path} is not a mailroom team key (not a regular file): move it aside and restore the key from the machine that made it.`, { details: { path } });
+      if (s.size > keys.IDENTITY_FILE_MAX_BYTES) throw keys.identityFileTooLarge(path, 'team key', s.size);
       text = readFileSync(path, 'utf8').trim();
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
