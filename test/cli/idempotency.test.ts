@@ -83,6 +83,26 @@ describe('--idempotency-key', () => {
     expect((await store.listTasks('demo')).map((t) => t.subject)).toEqual(['Write docs']);
   });
 
+  it('team send: a retry after the policy (or the size limit) turned against it answers with the first outcome, not a refusal', async () => {
+    // Break test, session 16: bob's keyed send to carol was stored; the lead then allowed bob to
+    // message only the lead; bob's retry (its first reply lost, say) was told NOT_PERMITTED — that
+    // nothing was stored — although carol had the message. Same with a lowered maxMessageBytes.
+    await spawnMember({ root: openFsStores(dir.path), team: 'demo', name: 'carol' });
+    const text = 'x'.repeat(3000);
+    const first = await cli('team', 'send', 'carol', text, '--as', 'bob', '--idempotency-key', 'pol-1', '--json');
+    expect(first.code, first.stderr).toBe(0);
+    expect((await cli('team', 'policy', '--allow', 'message.bob=team-lead')).code).toBe(0);
+    expect((await cli('team', 'policy', '--max-message-bytes', '2048')).code).toBe(0);
+    const retry = await cli('team', 'send', 'carol', text, '--as', 'bob', '--idempotency-key', 'pol-1', '--json');
+    expect(retry.code, retry.stderr).toBe(0);
+    const [was, again] = [first, retry].map((r) => JSON.parse(r.stdout) as { to: string; entry: { msg_id: string }; replayed?: boolean });
+    expect(again).toMatchObject({ to: 'carol', replayed: true, entry: { msg_id: was!.entry.msg_id } });
+    expect((await openFsStores(dir.path).team.readInbox('demo', 'carol')).filter((e) => e.text === text)).toHaveLength(1);
+    // A new key is judged by the policy now.
+    const fresh = await cli('team', 'send', 'carol', 'short', '--as', 'bob', '--idempotency-key', 'pol-2');
+    expect(fresh.stderr).toContain('NOT_PERMITTED');
+  });
+
   it('refuses the key with a protocol message, which it would ignore', async () => {
     const run = await cli('team', 'send', 'bob', '--shutdown-request', '--idempotency-key', 'k');
     expect(run.code).toBe(2);

@@ -115,16 +115,16 @@ async function deliverOnce(store: TeamStore, team: { config: TeamConfig; setting
   try {
     sender = requireMember(config, from, 'sender');
     for (const to of recipients) requireMember(config, to, 'recipient');
+    if (options.text === '') throw new MailroomError('MESSAGE_INVALID', 'Message text is empty: give the text to send.');
+    requireSize(settings, options.team, options.text);
+    if (recipients.length === 0) return [];
+    // The team policy binds the sender here, whichever surface sent (src/domain/policy.ts).
+    await requirePermitted(options, from, recipients.flatMap((to) => messageActions(options.text, to)), config, settings);
   } catch (err) {
     const replay = await replayIfGone(store, options, err);
     if (replay) return replay;
     throw err;
   }
-  if (options.text === '') throw new MailroomError('MESSAGE_INVALID', 'Message text is empty: give the text to send.');
-  requireSize(settings, options.team, options.text);
-  if (recipients.length === 0) return [];
-  // The team policy binds the sender here, whichever surface sent (src/domain/policy.ts).
-  await requirePermitted(options, from, recipients.flatMap((to) => messageActions(options.text, to)), config, settings);
   // In a signed team every entry carries its sender's signature (core/trust/message-signing.ts).
   const messages = await signOutgoing(options, { config, settings }, from, recipients.map((to) => ({ to, entry: buildEntry(options, from, sender.color) })));
   // A send never archives (issue 24 item 4): readers and the archiver move read history beside sends (./inbox-archiver.ts).
@@ -133,15 +133,20 @@ async function deliverOnce(store: TeamStore, team: { config: TeamConfig; setting
   return value.messages.map((m) => (value.replayed ? { to: m.to, entry: m.entry, replayed: true as const } : { to: m.to, entry: m.entry }));
 }
 
+/** The refusals of a team that changed since a keyed call stored its messages: its retry replays instead. */
+const REPLAYED_REFUSALS = ['MEMBER_NOT_FOUND', 'NOT_PERMITTED', 'MESSAGE_TOO_LARGE'] as const;
+
 /**
- * A keyed retry whose sender or recipient is no longer in the roster (`err` is that
- * MEMBER_NOT_FOUND): the first call's messages when it stored them (its roster check passed then, so
- * the retry answers with that outcome), else undefined (the refusal stands). A store read only on
- * that refusal, never on the way of a send that goes through.
+ * A keyed retry that the team as it is now refuses — its sender or recipient no longer in the
+ * roster (MEMBER_NOT_FOUND), the policy no longer letting the sender send it (NOT_PERMITTED), a
+ * lowered size limit (MESSAGE_TOO_LARGE): the first call's messages when it stored them (its checks
+ * passed then, so the retry answers with that outcome, as the store's own replay does), else
+ * undefined (the refusal stands). A store read only on such a refusal, never on the way of a send
+ * that goes through. (A policy refusal is journalled before this: the log shows the retry refused.)
  */
 async function replayIfGone(store: TeamStore, options: Omit<SendOptions, 'to'>, err: unknown): Promise<SentMessage[] | undefined> {
   const key = options.idempotencyKey;
-  if (key === undefined || !isMailroomError(err, 'MEMBER_NOT_FOUND')) return undefined;
+  if (key === undefined || !REPLAYED_REFUSALS.some((code) => isMailroomError(err, code))) return undefined;
   const known = await store.readAppended(options.team, key);
   return known?.map((m) => ({ to: m.to, entry: m.entry, replayed: true as const }));
 }

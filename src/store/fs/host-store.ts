@@ -5,8 +5,8 @@
  * (team files, scripts, work directories) and the process probe (`/proc`).
  */
 import { rm } from 'node:fs/promises';
-import { readFileSync, statSync } from 'node:fs';
-import { lstat, mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
+import { constants, readFileSync, statSync } from 'node:fs';
+import { lstat, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { MailroomError } from '../../errors.js';
@@ -46,6 +46,15 @@ export function localHostId(): string {
   return cachedHostId;
 }
 
+/**
+ * Whether the regular file at `path` holds the note of `key` (`${key}\n`), or nothing (a note whose
+ * writer died between creating and writing it).
+ */
+async function isNoteOf(path: string, key: string): Promise<boolean> {
+  const text = await readFile(path, { encoding: 'utf8', flag: constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW }).catch(() => undefined);
+  return text === '' || text === `${key}\n`;
+}
+
 /** Host store over a local directory. Cheap to construct; holds no open handles. */
 export class FsHostStore implements HostStore {
   private readonly ctx: FsContext;
@@ -54,19 +63,30 @@ export class FsHostStore implements HostStore {
     this.ctx = { layout: new Layout(root), lock };
   }
 
+  /**
+   * The note is `${key}\n`, its mtime the last showing. Only a note of that content is ever replaced,
+   * and only by the process whose rename moves the old one aside; the new note is created
+   * exclusively (`wx`), so of processes asking at once one is answered true. Anything else at the
+   * path (a FIFO, a directory, a file of other content) is left as it is and the answer is true:
+   * the notice is shown, never an error, never a hang.
+   */
   async firstInPeriod(key: string, periodMs: number): Promise<boolean> {
     const path = this.ctx.layout.notePath(key);
-    const st = await lstat(path).catch(() => undefined);
-    // Only a regular file of ours is a note: a FIFO would block the write, a symlink would be
-    // followed and its target truncated. Anything else: shown, and left alone.
-    if (st !== undefined && !st.isFile()) return true;
-    if (st !== undefined && Date.now() - st.mtimeMs < periodMs) return false;
-    const now = new Date();
-    await (st !== undefined
-      ? utimes(path, now, now)
-      : mkdir(dirname(path), { recursive: true, mode: DIR_MODE }).then(() => writeFile(path, `${key}\n`, { mode: FILE_MODE, flag: 'wx' })))
-      .catch(() => undefined); // cannot note it (or another process just did): shown again next time, never an error
-    return true;
+    const found = await lstat(path).catch(() => undefined);
+    if (found !== undefined) {
+      if (!found.isFile() || found.size > 4096 || !(await isNoteOf(path, key))) return true; // not a note: shown, left alone
+      if (Date.now() - found.mtimeMs < periodMs) return false;
+      const aside = `${path}.${randomBytes(6).toString('hex')}.old`;
+      // The old note moved aside by one process only: the others were too late (another renews it).
+      if (!(await rename(path, aside).then(() => true, () => false))) return false;
+      await rm(aside, { force: true }).catch(() => undefined);
+    }
+    const made = await mkdir(dirname(path), { recursive: true, mode: DIR_MODE }).then(() => true, () => false);
+    if (!made) return true; // cannot note it: shown again next time, never an error
+    return writeFile(path, `${key}\n`, { mode: FILE_MODE, flag: 'wx' }).then(
+      () => true,
+      (err: NodeJS.ErrnoException) => err.code !== 'EEXIST', // EEXIST: another process noted it just now
+    );
   }
 
   get hostId(): string {
@@ -84,6 +104,7 @@ export class FsHostStore implements HostStore {
       const s = statSync(path, { throwIfNoEntry: false });
       if (s === undefined) return undefined;
       if (!s.isFile()) throw new MailroomError('FILE_CORRUPT', `${path} is not a mailroom team key (not a regular file): move it aside and restore the key from the machine that made it.`, { details: { path } });
+      if (s.size > keys.IDENTITY_FILE_MAX_BYTES) throw keys.identityFileTooLarge(path, 'team key', s.size);
       text = readFileSync(path, 'utf8').trim();
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;

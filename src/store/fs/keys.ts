@@ -15,6 +15,18 @@ import { DIR_MODE } from './modes.js';
 import type { FsContext } from './context.js';
 
 /**
+ * The largest identity file read (bytes): a key, a pin or the replay memory (at most SEEN_LIMIT ids)
+ * is far smaller. A larger file is refused before it is read: read whole and synchronously, it
+ * would stop the process for seconds at every send and guard, and past 512 MiB fail without a code.
+ */
+export const IDENTITY_FILE_MAX_BYTES = 16 * 1024 * 1024;
+
+/** FILE_CORRUPT for an identity file over {@link IDENTITY_FILE_MAX_BYTES}. */
+export function identityFileTooLarge(path: string, what: string, size: number): MailroomError {
+  return new MailroomError('FILE_CORRUPT', `${path} (${what}) is too large to be one (${size} bytes): move it aside, then run \`mailroom team rekey\` where the lead runs if it was needed.`, { details: { path, bytes: size } });
+}
+
+/**
  * Reads one identity file: undefined when missing. @throws KEY_PERMISSIONS (readable by others), FILE_CORRUPT
  *
  * Synchronous calls (docs/decisions.md "Synchronous I/O in critical sections"): these are files of a
@@ -29,6 +41,7 @@ async function readIdentityFile<T>(path: string, schema: z.ZodType<T>, what: str
     if (s === undefined) return undefined;
     // A FIFO or device here would block the event loop's read: refused before anything is read.
     if (!s.isFile()) throw new MailroomError('FILE_CORRUPT', `${path} (${what}) is not a regular file: move it aside, then run \`mailroom team rekey\` where the lead runs if it was needed.`, { details: { path } });
+    if (s.size > IDENTITY_FILE_MAX_BYTES) throw identityFileTooLarge(path, what, s.size);
     if ((s.mode & 0o077) !== 0) {
       const mode = (s.mode & 0o777).toString(8).padStart(4, '0');
       throw new MailroomError('KEY_PERMISSIONS', `${path} (${what}) has mode ${mode}: others may read or change it, so mailroom does not use it. Fix: chmod 600 ${path} (and check nobody else copied it).`, { details: { path, mode } });

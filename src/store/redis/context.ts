@@ -6,7 +6,7 @@ import { MailroomError } from '../../errors.js';
 import type { OpContext } from '../team-store.js';
 import type { RedisConnection } from './connection.js';
 import { parseReply, refusalError, type ErrorContext, type OkReply } from './reply.js';
-import { runScript, type ScriptName } from './scripts.js';
+import { runScript, type RunOptions, type ScriptName } from './scripts.js';
 import { envelope } from './stream-codec.js';
 import { teamBase } from './keys.js';
 import { lostOrGone } from './team-lost.js';
@@ -37,8 +37,8 @@ export function envOf(team: string, ctx: OpContext | undefined): string {
 }
 
 /** Runs a team's script; refusals become errors. @returns the value and events, or 'retry'. */
-export async function runTeamScript(rc: RedisContext, name: ScriptName, team: string, args: readonly string[], errors: Partial<ErrorContext> = {}, extraKeys: readonly string[] = []): Promise<OkReply | 'retry'> {
-  const reply = parseReply(await runScript(rc.conn, name, [teamBase(team), ...extraKeys], args));
+export async function runTeamScript(rc: RedisContext, name: ScriptName, team: string, args: readonly string[], errors: Partial<ErrorContext> = {}, extraKeys: readonly string[] = [], run: RunOptions = {}): Promise<OkReply | 'retry'> {
+  const reply = parseReply(await runScript(rc.conn, name, [teamBase(team), ...extraKeys], args, run));
   if (reply.kind === 'ok') {
     // Only a team a script saw is known: a read answering for a missing one ('absent') proves nothing.
     if (!rc.known.has(team) && reply.ok.absent !== true) rc.known.set(team, Date.now());
@@ -51,8 +51,8 @@ export async function runTeamScript(rc: RedisContext, name: ScriptName, team: st
 }
 
 /** Runs a script that never answers 'retry'. */
-export async function runOnce(rc: RedisContext, name: ScriptName, team: string, args: readonly string[], errors: Partial<ErrorContext> = {}, extraKeys: readonly string[] = []): Promise<OkReply> {
-  const out = await runTeamScript(rc, name, team, args, errors, extraKeys);
+export async function runOnce(rc: RedisContext, name: ScriptName, team: string, args: readonly string[], errors: Partial<ErrorContext> = {}, extraKeys: readonly string[] = [], run: RunOptions = {}): Promise<OkReply> {
+  const out = await runTeamScript(rc, name, team, args, errors, extraKeys, run);
   if (out === 'retry') throw new MailroomError('INTERNAL', `Redis script ${name} asked for a retry it never asks for.`);
   return out;
 }

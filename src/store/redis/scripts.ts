@@ -151,17 +151,27 @@ export function scripts(): ReadonlyMap<ScriptName, Script> {
 /** A raw script reply: nested arrays of strings and nulls. */
 export type RawReply = unknown;
 
+/** Options of {@link runScript}. */
+export interface RunOptions {
+  /**
+   * Called when the server did not hold the script (NOSCRIPT) and it ran only after SCRIPT LOAD:
+   * later than the calls sent after it on the connection, which ran meanwhile.
+   */
+  onReload?: () => void;
+}
+
 /**
  * Runs a script by EVALSHA with `keys` and `args` (strings only), loading it on NOSCRIPT.
  * @throws STORE_UNAVAILABLE (connection), INTERNAL (a script error: a bug, with the server's message)
  */
-export async function runScript(conn: RedisConnection, name: ScriptName, keys: readonly string[], args: readonly string[]): Promise<RawReply> {
+export async function runScript(conn: RedisConnection, name: ScriptName, keys: readonly string[], args: readonly string[], options: RunOptions = {}): Promise<RawReply> {
   const known = script(name);
   return conn.call(async (client) => {
     try {
       return await evalSha(client, known, keys, args);
     } catch (err) {
       if (!(err instanceof ErrorReply) || !err.message.startsWith('NOSCRIPT')) throw err;
+      options.onReload?.();
       await client.sendCommand(['SCRIPT', 'LOAD', known.source]);
       return evalSha(client, known, keys, args);
     }

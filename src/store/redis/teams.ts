@@ -36,9 +36,19 @@ export async function readTeam(rc: RedisContext, team: string): Promise<TeamSnap
   };
 }
 
-/** The team's view stamp (read-view-stamp.lua; TeamStore.viewStamp). @throws TEAM_NOT_FOUND */
+/**
+ * The team's view stamp (read-view-stamp.lua; TeamStore.viewStamp). A caller sends it in the same
+ * tick as its reads of the config and settings, so the server takes it first; a server that did
+ * not hold the script (restarted, cache flushed) runs it only after SCRIPT LOAD, after those reads,
+ * and a change between them would hide under the newer stamp. Such a stamp comes back marked
+ * (`~reloaded`): it equals no team's stamp, so an append under it is refused (VIEW_MOVED) and the
+ * view is read again, and a kept view under it is read again at its next take.
+ * @throws TEAM_NOT_FOUND
+ */
 export async function readViewStamp(rc: RedisContext, team: string): Promise<string> {
-  return String(((await runOnce(rc, 'read-view-stamp', team, [])).value as string[])[0]);
+  let reloaded = false;
+  const stamp = String(((await runOnce(rc, 'read-view-stamp', team, [], {}, [], { onReload: () => (reloaded = true) })).value as string[])[0]);
+  return reloaded ? `${stamp}~reloaded` : stamp;
 }
 
 /** The config of a snapshot. */

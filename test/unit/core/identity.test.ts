@@ -4,7 +4,8 @@
  * others can read; a member whose key is gone; `team rekey` keeping old signatures verifiable.
  */
 import { execFileSync } from 'node:child_process';
-import { chmod, rm } from 'node:fs/promises';
+import { chmod, rm, truncate, writeFile } from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { rekeyTeam, unsignTeam } from '../../../src/core/trust/identity.js';
@@ -99,6 +100,27 @@ it('a FIFO at an identity file (a key, the replay memory) is refused as FILE_COR
   await rm(seenPath, { force: true });
   execFileSync('mkfifo', [seenPath]);
   expect(await thrownAsync(() => root.host.readSeen(team, 'alice'))).toMatchObject({ code: 'FILE_CORRUPT' });
+});
+
+// Break test, session 16: a huge file at an identity file was read whole, synchronously, at every
+// send and guard (600 MB: the event loop blocked 2 s, then a bare ERR_STRING_TOO_LONG, no code).
+it('a huge file at an identity file (a key, the replay memory, the team key) is refused as FILE_CORRUPT, never read', async () => {
+  const huge = 600_000_000; // sparse: costs no disk
+  const keyPath = join(dir.path, 'mailroom', 'keys', team, 'bob.key.json');
+  await truncate(keyPath, huge);
+  const started = performance.now();
+  const err = await thrownAsync(() => sendMessage({ root, team, from: 'bob', to: 'alice', text: 'hi' }));
+  expect(err).toMatchObject({ code: 'FILE_CORRUPT' });
+  expect(String(err)).toContain('too large');
+  expect(performance.now() - started).toBeLessThan(1_000);
+  const seenPath = join(dir.path, 'mailroom', 'keys', team, 'alice.seen.json');
+  await writeFile(seenPath, '', { mode: 0o600 });
+  await truncate(seenPath, huge);
+  expect(await thrownAsync(() => root.host.readSeen(team, 'alice'))).toMatchObject({ code: 'FILE_CORRUPT' });
+  const teamKey = join(dir.path, 'mailroom', 'keys', `${team}.key`);
+  await writeFile(teamKey, '', { mode: 0o600 });
+  await truncate(teamKey, huge);
+  expect(await thrownAsync(() => root.host.readTeamKey(team))).toMatchObject({ code: 'FILE_CORRUPT' });
 });
 
 it('a member whose private key is gone cannot send, and is told the fix; rekey --member gives it a new key', async () => {
