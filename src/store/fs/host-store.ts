@@ -5,7 +5,7 @@
  * (team files, scripts, work directories) and the process probe (`/proc`).
  */
 import { rm } from 'node:fs/promises';
-import { constants, readFileSync, statSync } from 'node:fs';
+import { constants, readFileSync } from 'node:fs';
 import { lstat, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -22,6 +22,7 @@ import { Layout } from './paths.js';
 import { probeProcess, type ProcessProbe } from './proc.js';
 import { ensureUserDir, readUserFile, requireUserDir, userFileMtimeMs } from './user-files.js';
 import * as keys from './keys.js';
+import { readSmallFile } from './small-file.js';
 import type { FsContext } from './context.js';
 
 let cachedHostId: string | undefined;
@@ -98,18 +99,12 @@ export class FsHostStore implements HostStore {
 
   async readTeamKey(team: string): Promise<Buffer | undefined> {
     const path = this.ctx.layout.teamKeyPath(team);
-    let text: string;
-    try {
-      // Synchronous, like the other identity files (keys.ts); a FIFO or device must not block that read.
-      const s = statSync(path, { throwIfNoEntry: false });
-      if (s === undefined) return undefined;
-      if (!s.isFile()) throw new MailroomError('FILE_CORRUPT', `${path} is not a mailroom team key (not a regular file): move it aside and restore the key from the machine that made it.`, { details: { path } });
-      if (s.size > keys.IDENTITY_FILE_MAX_BYTES) throw keys.identityFileTooLarge(path, 'team key', s.size);
-      text = readFileSync(path, 'utf8').trim();
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw err;
-    }
+    // Synchronous, like the other identity files (keys.ts); a FIFO or device must not block that read.
+    const found = readSmallFile(path, keys.IDENTITY_FILE_MAX_BYTES);
+    if (found.kind === 'missing') return undefined;
+    if (found.kind === 'special') throw new MailroomError('FILE_CORRUPT', `${path} is not a mailroom team key (not a regular file): move it aside and restore the key from the machine that made it.`, { details: { path } });
+    if (found.kind === 'large') throw keys.identityFileTooLarge(path, 'team key', found.size);
+    const text = found.text.trim();
     if (!/^[0-9a-f]{64}$/.test(text)) throw new MailroomError('FILE_CORRUPT', `${path} is not a mailroom team key (64 hex digits): restore it from the machine that made it.`, { details: { path } });
     return Buffer.from(text, 'hex');
   }

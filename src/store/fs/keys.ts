@@ -3,12 +3,12 @@
  * the pinned lead keys, the obeyed control ids. Files mode 0600 in a 0700 directory, written
  * atomically (temp file + rename). A key file others can read is refused, never used.
  */
-import { readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { z } from 'zod';
 import { MailroomError } from '../../errors.js';
 import { LeadPinSchema, ObeyedIdsSchema, SeenIdsSchema, StoredKeySchema, type LeadPin, type ObeyedIds, type SeenIds, type StoredKey } from '../../protocol/identity-files.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { readSmallFile } from './small-file.js';
 import { formatJson } from './json-file.js';
 import { makeDirs } from './make-dirs.js';
 import { DIR_MODE } from './modes.js';
@@ -35,22 +35,16 @@ export function identityFileTooLarge(path: string, what: string, size: number): 
  * or `readFile` was one or more round trips through the thread pool, in a chain.
  */
 async function readIdentityFile<T>(path: string, schema: z.ZodType<T>, what: string): Promise<T | undefined> {
-  let text: string;
-  try {
-    const s = statSync(path, { throwIfNoEntry: false });
-    if (s === undefined) return undefined;
-    // A FIFO or device here would block the event loop's read: refused before anything is read.
-    if (!s.isFile()) throw new MailroomError('FILE_CORRUPT', `${path} (${what}) is not a regular file: move it aside, then run \`mailroom team rekey\` where the lead runs if it was needed.`, { details: { path } });
-    if (s.size > IDENTITY_FILE_MAX_BYTES) throw identityFileTooLarge(path, what, s.size);
-    if ((s.mode & 0o077) !== 0) {
-      const mode = (s.mode & 0o777).toString(8).padStart(4, '0');
-      throw new MailroomError('KEY_PERMISSIONS', `${path} (${what}) has mode ${mode}: others may read or change it, so mailroom does not use it. Fix: chmod 600 ${path} (and check nobody else copied it).`, { details: { path, mode } });
-    }
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
+  // A FIFO or device here would block the event loop's read: refused on the file opened, unread.
+  const found = readSmallFile(path, IDENTITY_FILE_MAX_BYTES);
+  if (found.kind === 'missing') return undefined;
+  if (found.kind === 'special') throw new MailroomError('FILE_CORRUPT', `${path} (${what}) is not a regular file: move it aside, then run \`mailroom team rekey\` where the lead runs if it was needed.`, { details: { path } });
+  if (found.kind === 'large') throw identityFileTooLarge(path, what, found.size);
+  if ((found.stats.mode & 0o077) !== 0) {
+    const mode = (found.stats.mode & 0o777).toString(8).padStart(4, '0');
+    throw new MailroomError('KEY_PERMISSIONS', `${path} (${what}) has mode ${mode}: others may read or change it, so mailroom does not use it. Fix: chmod 600 ${path} (and check nobody else copied it).`, { details: { path, mode } });
   }
+  const text = found.text;
   let value: unknown;
   try {
     value = JSON.parse(text);
