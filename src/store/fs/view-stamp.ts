@@ -2,7 +2,8 @@
  * The filesystem's view stamp ({@link TeamStore.viewStamp}): one `stat` of each file a sender's
  * view is read from — config.json (roster), mailroom-settings.json (policy, signing) and the member
  * records' directory (a record written, replaced by rename or removed changes its mtime and ctime) —
- * and a digest of config.json with every member's `isActive` left out.
+ * and a digest of config.json with every member's `isActive` left out and its keys sorted (a
+ * rewrite that only reorders keys or spaces, as another writer may, changes no view).
  * Every writer of those replaces the file by rename, so a change gives a new inode, size or
  * instant: two equal stats mean none of them was written in between, save three writes within
  * one tick of the file system's clock that leave a file with its inode number reused and its size
@@ -50,12 +51,20 @@ function digest53(text: string): string {
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 }
 
-/** A digest of config.json with every member's `isActive` left out; `-` when it cannot be read or parsed. */
+/** `value` as JSON with every object's keys sorted: a rewrite that only reorders keys or spaces is the same view. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  const o = value as Record<string, unknown>;
+  return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(',')}}`;
+}
+
+/** A digest of config.json with every member's `isActive` left out (keys sorted: {@link canonical}); `-` when it cannot be read or parsed. */
 function configDigest(ctx: FsContext, team: string): string {
   try {
     const config = JSON.parse(readFileSync(ctx.layout.configPath(team), 'utf8')) as { members?: unknown };
     if (Array.isArray(config.members)) for (const m of config.members) if (m !== null && typeof m === 'object') delete (m as { isActive?: unknown }).isActive;
-    return digest53(JSON.stringify(config));
+    return digest53(canonical(config));
   } catch {
     return '-';
   }
