@@ -18,7 +18,7 @@ import { commandWords } from './command-words.cjs';
 import { hintScope } from '../core/text/hint-scope.js';
 import { completeNames, type NameCompletion } from './completion-names.js';
 import { bareOptions, checkOptionValues, needsValue, type DeclaredOptions } from './option-checks.js';
-import { dashTextHint, dashWordForMissingText, declaredOptionNames, findUnknownCommand, refusedWords, refusedWordsMessage, unknownCommandMessage } from './usage-hints.js';
+import { dashTextHint, dashWordForMissingText, declaredOptionNames, findUnknownCommand, missingArgumentMessage, refusedWords, refusedWordsMessage, unknownCommandMessage } from './usage-hints.js';
 import { closeStores, warnAtEveryStart, withGlobals, type GlobalArgs } from './globals.js';
 import { COMMAND_TREE as TREE } from './command-names.js';
 import { optionPart, putValuesAside, type ValueArgs } from './value-args.js';
@@ -92,6 +92,8 @@ function usageError(refused: string, argv: readonly string[], y: unknown, values
   if (words) return new MailroomError('USAGE', `${refusedWordsMessage(words, argv, declared)} Run with --help for usage.`, { details: { refused: words } });
   const dashed = dashWordForMissingText(message, argv, declared);
   const read = dashed === undefined ? '' : ` "${dashed}" was read as an option. ${dashTextHint(dashed)}`;
+  const missing = dashed === undefined ? missingArgumentMessage(message, argv, TREE) : undefined;
+  if (missing !== undefined) return new MailroomError('USAGE', missing);
   return new MailroomError('USAGE', `${message}${/[.!?)]$/.test(message) ? '' : '.'}${read} Run with --help for usage.`);
 }
 

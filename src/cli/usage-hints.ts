@@ -37,7 +37,7 @@ const OPTION_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Options that take a value wherever they appear before the command (the global ones). */
-const VALUE_OPTIONS = new Set(['--root', '--team']);
+const VALUE_OPTIONS = new Set(['--root', '--team', '--store', '--store-timeout']);
 
 /** The command words of `argv` (up to two: a command and a subcommand), options and their values skipped. */
 export function commandWords(argv: readonly string[]): string[] {
@@ -99,6 +99,21 @@ export function findUnknownCommand(argv: readonly string[], tree: CommandTree): 
   if (sub === 'help') return { typed: `${top} ${sub}`, suggestion: `${top} --help` };
   const meant = resolve(sub, subs, COMMAND_SYNONYMS);
   return meant === undefined ? { typed: `${top} ${sub}` } : { typed: `${top} ${sub}`, suggestion: `${top} ${meant}` };
+}
+
+/**
+ * yargs' "Not enough non-option arguments" in the user's words: a command group typed without its
+ * command (`mailroom team`) lists the group's commands; a command without its argument names the
+ * command and its --help. Undefined for any other message.
+ */
+export function missingArgumentMessage(message: string, argv: readonly string[], tree: CommandTree): string | undefined {
+  if (!/^Not enough non-option arguments/.test(message)) return undefined;
+  const [top, sub] = commandWords(argv);
+  if (top === undefined) return undefined;
+  const subs = tree[top] ?? [];
+  if (sub === undefined && subs.length > 0) return `\`mailroom ${top}\` needs a command: ${subs.join(', ')}. Run mailroom ${top} --help for what each does.`;
+  const command = sub !== undefined && subs.includes(sub) ? `${top} ${sub}` : top;
+  return `\`mailroom ${command}\` is missing an argument. Run mailroom ${command} --help for its arguments and examples.`;
 }
 
 /** The message for an unknown command, e.g. ``Unknown command "task get". Did you mean `mailroom task show`?`` */

@@ -66,7 +66,7 @@ export const inboxCommand: CommandModule<GlobalArgs, InboxArgs> = {
       const store = target.root.team;
       const times = await deliveryTimes(store, target.team);
       const messages = await Promise.all(view.messages.map(async (m) => ({ ...m, status: (await statusOf(store, target.team, view.agent, m.entry, times)).state })));
-      emit(a.json, { ...view, messages }, () => (messages.length ? messages.map((m) => `${messageLine(m, a.raw)} [${m.status}]`) : [`(no ${a.unread ? 'unread ' : ''}messages for ${view.agent})`]));
+      emit(a.json, { ...view, messages }, () => (messages.length ? messages.map((m) => `${messageLine(m, a.raw)} [${m.status}${m.entry.msg_id === undefined ? '' : `, msg_id ${m.entry.msg_id}`}]`) : [`(no ${a.unread ? 'unread ' : ''}messages for ${view.agent})`]));
       return;
     }
     emit(a.json, view, () => (view.messages.length ? view.messages.map((m) => messageLine(m, a.raw)) : [`(no ${a.unread ? 'unread ' : ''}messages for ${view.agent})`]));

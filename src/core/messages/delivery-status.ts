@@ -113,7 +113,7 @@ export async function messageStatus(options: TeamOptions & { msgId: string }): P
     const at: MessageStatus['at'] = { queued: letter.entry.timestamp, [DEAD_LETTERED]: letter.at };
     return { msg_id: letter.id, to: letter.to, from: letter.entry.from, text: letter.entry.text, state: DEAD_LETTERED, at, dead_letter: true };
   }
-  throw new MailroomError('MESSAGE_NOT_FOUND', `No message with msg_id ${options.msgId} in team "${options.team}"'s inboxes. List one with \`mailroom inbox <member> --status\`.`, {
+  throw new MailroomError('MESSAGE_NOT_FOUND', `No message with msg_id ${options.msgId} in team "${options.team}"'s inboxes. Each message's msg_id is listed by \`mailroom inbox <member> --status\`.`, {
     details: { team: options.team, msg_id: options.msgId },
   });
 }
