@@ -9,9 +9,10 @@ import { closestMatch } from './suggest.js';
 
 /**
  * TEAM_NOT_FOUND for `team`. `teams`, when the backend lists them cheaply (the files backend
- * does), are named so a mistyped name is plain to see; otherwise the message points at
- * `mailroom team list`, and the one close to `team` is named ("Did you mean …?"). The name is quoted as JSON; `team create` is suggested only for a name it
- * accepts ({@link NAME_PATTERN}). `details`: `{ team, location, teams? }`.
+ * does), are named so a mistyped name is plain to see, the one close to `team` first ("Did you
+ * mean …?"); otherwise the message points at `mailroom team list`. The name is quoted as JSON;
+ * `team create` is suggested only for a name it accepts ({@link NAME_PATTERN}).
+ * `details`: `{ team, location, teams? }`.
  */
 export function teamNotFound(team: string, location: string, teams?: readonly string[]): MailroomError {
   const known = teams === undefined ? 'List teams with `mailroom team list`.' : teams.length > 0 ? `Teams there: ${teams.join(', ')}.` : 'There are no teams there.';

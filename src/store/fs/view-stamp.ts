@@ -22,10 +22,13 @@
  * (inbox-append.ts). Takes carry none (Lease.viewStamp stays absent on files), so a teammate's kept
  * view (runtime/delivery/team-view.ts) is not used on files.
  */
-import { readFileSync } from 'node:fs';
 import { statStamp } from './change-stamp.js';
+import { readSmallFile } from './small-file.js';
 import type { FsContext } from './context.js';
 import { readConfig } from './teams.js';
+
+/** The largest config.json digested (bytes); a larger one stamps `-` and any change to it moves the view. */
+const CONFIG_MAX_BYTES = 64 * 1024 * 1024;
 
 /** The stats part of the stamp now: config, settings and member records (no check that the team exists). */
 function statsNow(ctx: FsContext, team: string): string {
@@ -62,7 +65,10 @@ function canonical(value: unknown): string {
 /** A digest of config.json with every member's `isActive` left out (keys sorted: {@link canonical}); `-` when it cannot be read or parsed. */
 function configDigest(ctx: FsContext, team: string): string {
   try {
-    const config = JSON.parse(readFileSync(ctx.layout.configPath(team), 'utf8')) as { members?: unknown };
+    // Judged on the file opened: a FIFO swapped in for config.json must not block the locked step.
+    const found = readSmallFile(ctx.layout.configPath(team), CONFIG_MAX_BYTES);
+    if (found.kind !== 'ok') return '-';
+    const config = JSON.parse(found.text) as { members?: unknown };
     if (Array.isArray(config.members)) for (const m of config.members) if (m !== null && typeof m === 'object') delete (m as { isActive?: unknown }).isActive;
     return digest53(canonical(config));
   } catch {
