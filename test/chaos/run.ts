@@ -177,12 +177,16 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const end = Date.now() + options.seconds * 1000;
     // The first fault of every run: a worker stopped long enough to be declared dead (so the
     // sweep, its taking back and the woken worker's fenced writes happen in every short run).
-    let forced: string | undefined = 'stop-long';
+    // Forced until a worker on a task was found for it (none may be at first on a loaded machine);
+    // the quiet phase waits until that stop has lasted its whole length, or no sweep could declare
+    // the worker dead (a search of up to 5 s left it stopped ~2 s before everything was resumed).
+    let longUntil = 0;
+    const onLongStop = (until: number) => (longUntil = until);
     while (Date.now() < end) {
       await sleep(400 + rand() * 800);
-      await strike({ dir, rand, running: [...running.values()], redis, bridge, bridgeConfig, start, note, log }, forced);
-      forced = undefined;
+      await strike({ dir, rand, running: [...running.values()], redis, bridge, bridgeConfig, start, note, log, onLongStop }, longUntil === 0 ? 'stop-long' : undefined);
     }
+    if (longUntil > Date.now()) await sleep(longUntil - Date.now() + 500);
     // Quiet: everything runs again, consumers drain, then every client is stopped for good.
     closing = true;
     for (const r of running.values()) signal(r.proc, 'SIGCONT');
@@ -264,6 +268,8 @@ interface Strike {
   start: (role: Role) => Running | undefined;
   note: (fault: string, target: string) => void;
   log: (line: string) => void;
+  /** Told when a `stop-long` stopped a worker, with the time (epoch ms) it is resumed. */
+  onLongStop?: (until: number) => void;
 }
 
 /**
@@ -284,6 +290,7 @@ async function strike(s: Strike, forced?: string): Promise<void> {
     s.note('stop', victim.id);
     victim.stopped = true;
     signal(victim.proc, 'SIGSTOP');
+    s.onLongStop?.(Date.now() + STOP_LONG_MS);
     setTimeout(() => {
       victim.stopped = false;
       s.note('cont', victim.id);
