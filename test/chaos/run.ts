@@ -184,7 +184,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const onLongStop = (until: number) => (longUntil = until);
     while (Date.now() < end) {
       await sleep(400 + rand() * 800);
-      await strike({ dir, rand, running: [...running.values()], redis, bridge, bridgeConfig, start, note, log, onLongStop }, longUntil === 0 ? 'stop-long' : undefined);
+      await strike({ dir, rand, running: [...running.values()], redis, bridge, bridgeConfig, start, note, log, onLongStop, longStopActive: () => Date.now() < longUntil }, longUntil === 0 ? 'stop-long' : undefined);
     }
     if (longUntil > Date.now()) await sleep(longUntil - Date.now() + 500);
     // Quiet: everything runs again, consumers drain, then every client is stopped for good.
@@ -270,6 +270,8 @@ interface Strike {
   log: (line: string) => void;
   /** Told when a `stop-long` stopped a worker, with the time (epoch ms) it is resumed. */
   onLongStop?: (until: number) => void;
+  /** True while a `stop-long` victim is stopped. */
+  longStopActive?: () => boolean;
 }
 
 /**
@@ -299,7 +301,9 @@ async function strike(s: Strike, forced?: string): Promise<void> {
     return;
   }
   if (fault === 'kill' || fault === 'stop') {
-    const victim = pick(clients);
+    // While a worker is stopped long, the sweeper is spared: stopped itself, it counts the stall
+    // and declares nobody dead, and the run's check that a sweep declared the worker dead fails.
+    const victim = pick(s.longStopActive?.() ? clients.filter((r) => r.role.role !== 'sweeper') : clients);
     if (!victim) return;
     if (fault === 'kill') {
       s.note('kill', victim.id);
