@@ -18,7 +18,7 @@ import { commandWords } from './command-words.cjs';
 import { hintScope } from '../core/text/hint-scope.js';
 import { completeNames, type NameCompletion } from './completion-names.js';
 import { bareOptions, checkOptionValues, needsValue, type DeclaredOptions } from './option-checks.js';
-import { commandWords as typedCommandWords, dashTextHint, dashWordForMissingText, declaredOptionNames, findUnknownCommand, missingArgumentMessage, refusedWords, refusedWordsMessage, undeclaredOptions, unknownCommandMessage } from './usage-hints.js';
+import { commandPath, commandWords as typedCommandWords, dashTextHint, dashWordForMissingText, declaredOptionNames, findUnknownCommand, missingArgumentMessage, refusedWords, refusedWordsMessage, undeclaredOptions, unknownCommandMessage } from './usage-hints.js';
 import { closeStores, warnAtEveryStart, withGlobals, type GlobalArgs } from './globals.js';
 import { COMMAND_TREE as TREE } from './command-names.js';
 import { optionPart, putValuesAside, type ValueArgs } from './value-args.js';
@@ -80,6 +80,9 @@ function completionShell(argv: string[]): { script: string } | { argv: string[] 
   return { argv: shell === undefined ? argv : [...argv.slice(0, at + 1), ...argv.slice(at + 2)] };
 }
 
+/** Commands whose positional is a text (a message, a task subject), which may begin with a dash. */
+const TEXT_COMMANDS = new Set(['task add', 'team send', 'team broadcast', 'team ask']);
+
 /** The USAGE error for what yargs refused, naming the word typed and the likely meant one. */
 function usageError(refused: string, argv: readonly string[], y: unknown, values: ValueArgs): MailroomError {
   const message = values.text(refused);
@@ -95,7 +98,9 @@ function usageError(refused: string, argv: readonly string[], y: unknown, values
   const undeclared = /^(Missing required argument|Not enough non-option arguments)/.test(message) ? undeclaredOptions(argv, declared) : [];
   if (undeclared.length > 0) {
     const named = refusedWordsMessage(undeclared, argv, declared, TREE);
-    const textHint = dashed !== undefined && !named.includes('Did you mean') ? ` ${dashTextHint(dashed)}` : '';
+    // A missing text (`task add "--title"`) may be the dashed word itself: say how to write it, beside any option meant.
+    const texted = TEXT_COMMANDS.has(commandPath(argv, TREE).join(' '));
+    const textHint = dashed !== undefined && (texted || !named.includes('Did you mean')) ? ` ${dashTextHint(dashed)}` : '';
     return new MailroomError('USAGE', `${named}${textHint} Run with --help for usage.`, { details: { refused: undeclared } });
   }
   const read = dashed === undefined ? '' : ` "${dashed}" was read as an option. ${dashTextHint(dashed)}`;

@@ -32,6 +32,7 @@ const CASES: [string[], string][] = [
   [['team', 'send', 'dave', 'hi', '--sumary', 'x'], 'mailroom team send: unknown option --sumary. Did you mean --summary?'],
   [['task', 'update', '1', '--stauts', 'completed'], 'mailroom task update: unknown option --stauts. Did you mean --status?'],
   [['team', 'spawn', '--modle', 'x'], 'mailroom team spawn: unknown option --modle. Did you mean --model?'],
+  [['dashboard', '--prot', '1'], 'mailroom dashboard: unknown option --prot. Did you mean --port?'],
   [['task', 'list', '--stat', 'pending'], 'mailroom task list: unknown option --stat. Did you mean --status?'],
   [['doctor', '--fx'], 'mailroom doctor: unknown option --fx. Did you mean --fix?'],
 ];
