@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailroom, mailroomOk, snapshotBytes } from '../helpers/store-files.js';
+import { startRedis } from '../helpers/redis-server.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 
 let dir: TempDir;
@@ -72,5 +73,31 @@ describe('task claim of a completed task', () => {
     expect(run.code).toBe(5);
     expect(run.stderr).toBe('mailroom: TASK_ALREADY_CLAIMED: Task #1 is already completed (by carol): there is nothing left to claim. (reason: already_claimed)\n');
     expect(await snapshotBytes(root)).toEqual(before);
+  });
+});
+
+describe('on a Redis store', () => {
+  it('the same: a departed recipient named as such, a completed task called completed', async () => {
+    const redis = await startRedis();
+    const local = await makeTempDir();
+    try {
+      const on = ['--store', redis.url, '--allow-volatile'];
+      await mailroomOk(local.path, ...on, 'team', 'create', 'rt');
+      await mailroomOk(local.path, ...on, 'team', 'spawn', 'dave');
+      await mailroomOk(local.path, ...on, 'team', 'spawn', 'erin');
+      await mailroomOk(local.path, ...on, 'task', 'add', 'first');
+      await mailroomOk(local.path, ...on, 'task', 'claim', '1', '--as', 'dave');
+      await mailroomOk(local.path, ...on, 'task', 'update', '1', '--status', 'completed', '--as', 'dave');
+      await mailroomOk(local.path, ...on, 'team', 'stop', 'dave', '--force');
+      const send = await mailroom(local.path, ...on, 'team', 'send', 'dave', 'hi');
+      expect(send.code).toBe(3);
+      expect(send.stderr).toMatch(/MEMBER_NOT_FOUND: dave left team "rt" \(at /);
+      const claim = await mailroom(local.path, ...on, 'task', 'claim', '1', '--as', 'erin');
+      expect(claim.code).toBe(5);
+      expect(claim.stderr).toContain('TASK_ALREADY_CLAIMED: Task #1 is already completed (by dave): there is nothing left to claim.');
+    } finally {
+      await redis.stop();
+      await local.cleanup();
+    }
   });
 });
