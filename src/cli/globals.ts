@@ -62,6 +62,17 @@ export function warnAtEveryStart(): void {
 const opened = new Set<Stores>();
 /** Warnings this CLI run has printed. */
 const warned = new Set<string>();
+/** Beginnings of warnings this CLI run does not print: the command reports the same thing itself ({@link muteWarnings}). */
+const muted: string[] = [];
+
+/**
+ * Stops printing store warnings that begin with `prefix` for the rest of this run: for a command
+ * that reports the same thing in its own words (`team list` names each unreadable team once, not
+ * also as "skipping team directory …").
+ */
+export function muteWarnings(prefix: string): void {
+  muted.push(prefix);
+}
 
 /** Opens the stores the global options select; lock warnings go to stderr. Closed by {@link closeStores}. */
 export async function openStore(args: GlobalArgs): Promise<Stores> {
@@ -75,7 +86,7 @@ export async function openStore(args: GlobalArgs): Promise<Stores> {
 /** The open options the global flags give (`--store-timeout`, `--allow-volatile`); lock and durability warnings to stderr (the latter once an hour for a one-shot command). */
 function openOptions(args: GlobalArgs): OpenOptions {
   const warn = (m: string) => {
-    if (warned.has(m)) return; // one command may read a file several times (doctor lists teams per check): say it once
+    if (warned.has(m) || muted.some((p) => m.startsWith(p))) return; // one command may read a file several times (doctor lists teams per check): say it once
     warned.add(m);
     writeStderr(`${terminalSafe(m)}\n`); // a warning may name what is on disk (a directory called with escapes)
   };

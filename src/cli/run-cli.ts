@@ -18,7 +18,7 @@ import { commandWords } from './command-words.cjs';
 import { hintScope } from '../core/text/hint-scope.js';
 import { completeNames, type NameCompletion } from './completion-names.js';
 import { bareOptions, checkOptionValues, needsValue, type DeclaredOptions } from './option-checks.js';
-import { dashTextHint, dashWordForMissingText, declaredOptionNames, findUnknownCommand, missingArgumentMessage, refusedWords, refusedWordsMessage, unknownCommandMessage } from './usage-hints.js';
+import { commandPath, commandWords as typedCommandWords, dashTextHint, dashWordForMissingText, declaredOptionNames, findUnknownCommand, missingArgumentMessage, refusedWords, refusedWordsMessage, undeclaredOptions, unknownCommandMessage } from './usage-hints.js';
 import { closeStores, warnAtEveryStart, withGlobals, type GlobalArgs } from './globals.js';
 import { COMMAND_TREE as TREE } from './command-names.js';
 import { optionPart, putValuesAside, type ValueArgs } from './value-args.js';
@@ -80,6 +80,9 @@ function completionShell(argv: string[]): { script: string } | { argv: string[] 
   return { argv: shell === undefined ? argv : [...argv.slice(0, at + 1), ...argv.slice(at + 2)] };
 }
 
+/** Commands whose positional is a text (a message, a task subject), which may begin with a dash. */
+const TEXT_COMMANDS = new Set(['task add', 'team send', 'team broadcast', 'team ask']);
+
 /** The USAGE error for what yargs refused, naming the word typed and the likely meant one. */
 function usageError(refused: string, argv: readonly string[], y: unknown, values: ValueArgs): MailroomError {
   const message = values.text(refused);
@@ -89,8 +92,17 @@ function usageError(refused: string, argv: readonly string[], y: unknown, values
   const options = (y as { getOptions?(): { key?: Record<string, unknown> } } | undefined)?.getOptions?.();
   const declared = declaredOptionNames(Object.keys(options?.key ?? {}));
   const words = refusedWords(message);
-  if (words) return new MailroomError('USAGE', `${refusedWordsMessage(words, argv, declared)} Run with --help for usage.`, { details: { refused: words } });
+  if (words) return new MailroomError('USAGE', `${refusedWordsMessage(words, argv, declared, TREE)} Run with --help for usage.`, { details: { refused: words } });
   const dashed = dashWordForMissingText(message, argv, declared);
+  // yargs checks what is missing before what is unknown: a misspelt option (`--ass` for `--as`) is the cause, named first.
+  const undeclared = /^(Missing required argument|Not enough non-option arguments)/.test(message) ? undeclaredOptions(argv, declared) : [];
+  if (undeclared.length > 0) {
+    const named = refusedWordsMessage(undeclared, argv, declared, TREE);
+    // A missing text (`task add "--title"`) may be the dashed word itself: say how to write it, beside any option meant.
+    const texted = TEXT_COMMANDS.has(commandPath(argv, TREE).join(' '));
+    const textHint = dashed !== undefined && (texted || !named.includes('Did you mean')) ? ` ${dashTextHint(dashed)}` : '';
+    return new MailroomError('USAGE', `${named}${textHint} Run with --help for usage.`, { details: { refused: undeclared } });
+  }
   const read = dashed === undefined ? '' : ` "${dashed}" was read as an option. ${dashTextHint(dashed)}`;
   const missing = dashed === undefined ? missingArgumentMessage(message, argv, TREE) : undefined;
   if (missing !== undefined) return new MailroomError('USAGE', missing);
@@ -146,6 +158,11 @@ export async function runCli(input: string[], commands: readonly CommandModule<G
     return reportError(err, optionPart(input).includes('--json'), hintScope(input));
   }
   const wantsJson = optionPart(argv).includes('--json');
+  // `mailroom -v` is --version, alone only (no command): after a command `-v` stays an unknown option, never a version printed in place of a send.
+  if (optionPart(argv).includes('-v') && typedCommandWords(argv).length === 0) {
+    writeStdout(`${VERSION}\n`);
+    return 0;
+  }
   const names = optionPart(argv).includes('--get-yargs-completions') ? await completeNames(completionWords(argv)) : { names: [], valueOnly: false };
   const values = putValuesAside(argv);
   const grouped = helpInGroup(argv);
@@ -167,7 +184,7 @@ export async function runCli(input: string[], commands: readonly CommandModule<G
     .strict()
     .help()
     .alias('h', 'help')
-    .version(VERSION)
+    .version('version', 'Show the version number (also -v, given alone)', VERSION)
     .detectLocale(false)
     .wrap(helpWidth(argv))
     .fail((msg, err) => {

@@ -135,8 +135,8 @@ export function refusedWords(yargsMessage: string): string[] | undefined {
  * The message for words the command does not take: an unknown option (named as typed, with the
  * nearest declared option), or an extra argument. `declared` are the command's option names.
  */
-export function refusedWordsMessage(words: readonly string[], argv: readonly string[], declared: readonly string[]): string {
-  const command = commandWords(argv).join(' ');
+export function refusedWordsMessage(words: readonly string[], argv: readonly string[], declared: readonly string[], tree?: CommandTree): string {
+  const command = (tree ? commandPath(argv, tree) : commandWords(argv)).join(' ');
   const where = command ? `mailroom ${command}` : 'mailroom';
   const parts: string[] = [];
   const seen = new Set<string>();
@@ -161,6 +161,35 @@ export function refusedWordsMessage(words: readonly string[], argv: readonly str
     parts.push(`${where}: unknown option ${shown}.${hint}`);
   }
   return parts.join(' ');
+}
+
+/**
+ * The command words of `argv` that name a command in `tree`: `log` for `log --follow --actr x`
+ * (the `x` is the value of an unknown option, not a subcommand), `inbox` for `inbox dave`.
+ */
+export function commandPath(argv: readonly string[], tree: CommandTree): string[] {
+  const [top, sub] = commandWords(argv);
+  if (top === undefined) return [];
+  return sub !== undefined && tree[top]?.includes(sub) ? [top, sub] : [top];
+}
+
+/**
+ * The long options of `argv` (before any `--`) that the running command does not declare, by name
+ * as yargs would report them (`ass` for `--ass dave`, `no-x` counted as `x`). yargs checks
+ * required options and positionals before unknown ones, so `task claim 3 --ass dave` failed with
+ * "Missing required argument: as", never naming the misspelt --ass: run-cli.ts names these first.
+ * `declared` holds the command's option names and their aliases.
+ */
+export function undeclaredOptions(argv: readonly string[], declared: readonly string[]): string[] {
+  const names: string[] = [];
+  for (const arg of optionPart(argv)) {
+    const m = /^--([^=\s]+)(?:=|$)/.exec(arg);
+    if (!m || /\s/.test(arg.split('=', 1)[0] as string)) continue; // a text with spaces, not an option
+    const name = m[1] as string;
+    if (declared.includes(name) || declared.includes(name.replace(/^no-/, '')) || names.includes(name)) continue;
+    names.push(name);
+  }
+  return names;
 }
 
 /**

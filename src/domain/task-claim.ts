@@ -43,9 +43,15 @@ export function claimRefusal(team: string, task: Task, claimant: string, byId: R
   return capabilityRefusal(team, task, claimant, capabilities);
 }
 
-/** TASK_ALREADY_CLAIMED (reason already_claimed): `task` is owned by someone other than `claimant`. */
+/**
+ * TASK_ALREADY_CLAIMED (reason already_claimed): `task` is owned by someone other than `claimant`.
+ * Claude Code checks the owner before the status (reference §5), so a completed task of another
+ * owner keeps this reason and code; its message says the task is completed, and by whom (a new
+ * user read "already claimed by carol" as carol still working on it).
+ */
 export function alreadyClaimed(team: string, task: Task, claimant: string): MailroomError {
-  return refusal('already_claimed', team, claimant, task, `Task #${task.id} is already claimed by ${task.owner}.`);
+  const message = task.status === 'completed' ? `Task #${task.id} is already completed (by ${task.owner}): there is nothing left to claim.` : `Task #${task.id} is already claimed by ${task.owner}.`;
+  return refusal('already_claimed', team, claimant, task, message, task.status === 'completed' ? { status: 'completed' } : {});
 }
 
 /** TASK_ALREADY_RESOLVED (reason already_resolved): `task` is completed. */

@@ -60,8 +60,9 @@ export type StoreIssue =
    */
   | { kind: 'inbox-collision'; location: string; team: string; members: string[] }
   /**
-   * A team whose inboxes are there but whose config is not (`location`: where the config
-   * belongs): its mail is there but no command can see the team. Files backend. Repair rebuilds
+   * A team directory whose config is not there (`location`: where the config belongs), beside
+   * its inboxes (its mail is there but no command can see the team) or with none (a directory
+   * left from a team whose config was removed, or made by hand; `detail` says which). Files backend. Repair rebuilds
    * the config from the journal, member records and inboxes (issue 23 item 3). A config that does
    * not parse is a `corrupt-file` of kind `config`, repaired the same way.
    */

@@ -63,6 +63,13 @@ export interface UnreadableTeam {
   location: string;
   /** Why it cannot be read, e.g. `is not valid JSON (…)`. */
   detail: string;
+  /**
+   * Set when config.json is missing and the directory holds no inbox file either: no mail of the
+   * team is hidden, so a command that picks "the only team" does not count it, and `team list`
+   * notes it without failing; `doctor` still reports it (its --fix rebuilds the config from the
+   * team's journal). Unset for a corrupt config, or a missing one beside inboxes.
+   */
+  noMail?: true;
 }
 
 /**

@@ -66,6 +66,29 @@ describe('completion of names', () => {
     expect(await tab('--root', `${tmp.path}/nothing-here`, '--team', '')).toEqual([]);
   });
 
+  it('offers the statuses after task list/update --status, without the commands (new-user trial)', async () => {
+    expect(await tab('--root', tmp.path, '--team', 'demo', 'task', 'list', '--status', '')).toEqual(['pending', 'in_progress', 'completed']);
+    expect(await tab('--root', tmp.path, 'task', 'list', '--status', 'in')).toEqual(['in_progress']);
+    expect(await tab('--root', tmp.path, '--team', 'demo', 'task', 'update', '1', '--status', '')).toEqual(['pending', 'in_progress', 'completed', 'deleted']);
+    // inbox --status is a flag: the word after it is the member
+    expect((await tab('--root', tmp.path, '--team', 'demo', 'inbox', '--status', 'ali'))[0]).toBe('alice');
+  });
+
+  it("offers the team's task ids after task show/update/delete, and the open ones after task claim (new-user trial)", async () => {
+    const on = ['--root', tmp.path, '--team', 'demo'];
+    for (const subject of ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten']) expect((await runCli([...on, 'task', 'add', subject], env())).code).toBe(0);
+    expect((await runCli([...on, 'task', 'update', '2', '--status', 'completed'], env())).code).toBe(0);
+    const show = await tab(...on, 'task', 'show', '');
+    expect(show.slice(0, 10)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
+    expect(show).toContain('--json');
+    expect((await tab(...on, 'task', 'claim', '')).slice(0, 9)).toEqual(['1', '3', '4', '5', '6', '7', '8', '9', '10']);
+    expect((await tab(...on, 'task', 'update', '1')).slice(0, 2)).toEqual(['1', '10']);
+    expect((await tab(...on, 'task', 'delete', '')).slice(0, 1)).toEqual(['1']);
+    // the id is the first positional only, and a team that cannot be chosen offers none
+    expect(await tab(...on, 'task', 'show', '1', '')).not.toContain('1');
+    expect((await tab('--root', tmp.path, 'task', 'show', '')).filter((w) => /^\d+$/.test(w))).toEqual([]);
+  });
+
   it('still offers the commands', async () => {
     expect(await tab('--root', tmp.path, 'team', '')).toEqual(expect.arrayContaining(['create', 'send', 'show']));
   });

@@ -6,7 +6,7 @@
  * listed, nothing unparseable is overwritten, and `doctor --fix` rebuilds the roster from the
  * journal, member records and inboxes (also when config.json is missing). Real CLI processes.
  */
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mailroom, mailroomOk } from '../helpers/store-files.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
@@ -33,13 +33,17 @@ interface Report {
 }
 
 describe('a corrupt config.json', () => {
-  it('team list names the unreadable team beside the readable ones and exits 7 with the fix', async () => {
+  it('team list lists the readable teams, names the unreadable one once on stderr with the fix, and exits 7', async () => {
     await writeFile(config, BROKEN);
     const list = await mailroom(dir.path, 'team', 'list');
     expect(list.code).toBe(7);
-    expect(list.stdout).toMatch(/^aa\nbb {2}\(unreadable: .*config\.json is not valid JSON/);
-    expect(list.stderr).toContain('FILE_CORRUPT');
+    // As `ls` does: what can be listed on stdout, each failure once on stderr (new-user trial: it was
+    // named three times — a list line, a "skipping team directory" warning and the error).
+    expect(list.stdout).toBe('aa\n');
+    expect(list.stderr).toMatch(/^mailroom: FILE_CORRUPT: A team cannot be read \(team bb: .*config\.json is not valid JSON/);
     expect(list.stderr).toContain('doctor --fix');
+    expect(list.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+    expect(list.stderr.match(/bb\/config\.json/g)).toHaveLength(1);
     const json = await mailroom(dir.path, 'team', 'list', '--json');
     expect(json.code).toBe(7);
     expect(JSON.parse(json.stdout)).toEqual(['aa']);
@@ -86,8 +90,9 @@ describe('a corrupt config.json', () => {
     await rm(config);
     const list = await mailroom(dir.path, 'team', 'list');
     expect(list.code).toBe(7);
-    expect(list.stdout).toContain('bb  (unreadable:');
-    expect(list.stdout).toContain('is missing while');
+    expect(list.stdout).toBe('aa\n');
+    expect(list.stderr).toContain('team bb:');
+    expect(list.stderr).toContain('is missing while');
     const create = await mailroom(dir.path, 'team', 'create', 'bb');
     expect(create.code).toBe(7);
     expect(create.stderr).toContain('doctor --fix');
@@ -101,5 +106,30 @@ describe('a corrupt config.json', () => {
     const roster = JSON.parse(await readFile(config, 'utf8')) as { name: string; members: Array<{ name: string }> };
     expect(roster.name).toBe('bb');
     expect(roster.members.map((m) => m.name)).toEqual(['team-lead', 'alice']);
+  });
+
+  it('a team directory with neither config.json nor an inbox: team list notes it with the fix (exit 0), doctor reports it, --fix rebuilds it from the journal', async () => {
+    // New-user trial, session 17: `team list` said "(no teams)" and doctor "No problems found".
+    const stray = `${dir.path}/teams/aa`;
+    await rm(`${stray}/config.json`);
+    await rm(`${stray}/inboxes`, { recursive: true, force: true });
+    await utimes(stray, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000)); // not a directory being created
+    const list = await mailroom(dir.path, 'team', 'list');
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toBe('bb\n');
+    expect(list.stderr).toMatch(/^mailroom: aa: no config\.json in \S+\/teams\/aa \(and no inbox\), so no command sees this team\. Run `mailroom (--root \S+ )?doctor --fix` to rebuild its config from the team's journal, or remove the directory\.\n$/);
+    // It hides no mail: "the only team" is still bb.
+    expect((await mailroomOk(dir.path, 'team', 'show')).stdout).toContain('Team bb');
+    const report = JSON.parse((await mailroom(dir.path, 'doctor', '--json')).stdout) as Report;
+    expect(report.findings.find((f) => f.path === `${stray}/config.json`)?.kind).toBe('missing-config');
+    expect((await mailroom(dir.path, 'doctor', '--fix')).code).toBe(0);
+    expect((await mailroomOk(dir.path, 'team', 'list')).stdout).toBe('aa\nbb\n');
+  });
+
+  it('a team directory being created (younger than 2 s, no config yet) is not reported', async () => {
+    await rm(`${dir.path}/teams/aa/config.json`);
+    await rm(`${dir.path}/teams/aa/inboxes`, { recursive: true, force: true });
+    const list = await mailroom(dir.path, 'team', 'list');
+    expect({ code: list.code, stdout: list.stdout, stderr: list.stderr }).toEqual({ code: 0, stdout: 'bb\n', stderr: '' });
   });
 });

@@ -126,6 +126,27 @@ describe('--idempotency-key', () => {
     expect(JSON.parse((await cli('task', 'list', '--json')).stdout)).toEqual([]);
   });
 
+  it('team broadcast: racing retries store one copy per member; another text or sender under the key is KEY_REUSED (new-user trial: the CLI had no key)', async () => {
+    await spawnMember({ root: openFsStores(dir.path), team: 'demo', name: 'carol' });
+    const runs = await race(() => cli('team', 'broadcast', 'Freeze at 5', '--idempotency-key', 'freeze', '--json'));
+    for (const run of runs) expect(run.code, run.stderr).toBe(0);
+    const sent = runs.map((r) => JSON.parse(r.stdout) as Array<{ to: string; entry: { msg_id: string }; replayed?: boolean }>);
+    expect(sent.filter((copies) => copies.every((c) => c.replayed !== true))).toHaveLength(1);
+    for (const copies of sent) expect(copies.map((c) => c.to)).toEqual(['bob', 'carol']);
+    expect(new Set(sent.map((copies) => copies.map((c) => c.entry.msg_id).join()))).toHaveProperty('size', 1);
+    const store = openFsStores(dir.path).team;
+    for (const member of ['bob', 'carol']) expect((await store.readInbox('demo', member)).filter((e) => e.text === 'Freeze at 5')).toHaveLength(1);
+    const retry = await cli('team', 'broadcast', 'Freeze at 5', '--idempotency-key', 'freeze');
+    expect(retry.code, retry.stderr).toBe(0);
+    expect(retry.stdout).toBe('Already sent to 2 members: bob, carol — a retry of idempotency key "freeze", nothing new stored\n');
+    for (const args of [['Freeze at 6'], ['Freeze at 5', '--from', 'bob']]) {
+      const other = await cli('team', 'broadcast', ...args, '--idempotency-key', 'freeze');
+      expect(other.code, other.stderr).toBe(4);
+      expect(other.stderr).toContain('KEY_REUSED');
+    }
+    expect((await store.readInbox('demo', 'bob')).filter((e) => e.text.startsWith('Freeze'))).toHaveLength(1);
+  });
+
   it('task add: racing retries create one task, and all print it', async () => {
     const runs = await race(() => cli('task', 'add', 'Write the changelog', '--idempotency-key', 'changelog', '--json'));
     for (const run of runs) expect(run.code, run.stderr).toBe(0);

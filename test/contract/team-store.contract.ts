@@ -679,6 +679,10 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         const done = await refusal(store.claimTask(T, { claimant: 'bob', id: '3' }));
         expect([done.code, done.details.reason]).toEqual(['TASK_ALREADY_RESOLVED', 'already_resolved']);
         expect((await refusal(store.claimTask(T, { claimant: 'bob', id: '77' }))).code).toBe('TASK_NOT_FOUND');
+        // Claude Code's order (owner before status) keeps already_claimed for another's completed task; the message says completed (new-user trial).
+        await store.patchTask(T, '1', { status: 'completed' });
+        const finished = await refusal(store.claimTask(T, { claimant: 'bob', id: '1' }));
+        expect([finished.code, finished.details.reason, finished.message]).toEqual(['TASK_ALREADY_CLAIMED', 'already_claimed', 'Task #1 is already completed (by alice): there is nothing left to claim. (reason: already_claimed)']);
       });
 
       it('claims the next ready task (own assigned first), refuses a busy claimant with busyCheck', async () => {

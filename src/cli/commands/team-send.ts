@@ -169,6 +169,7 @@ interface BroadcastArgs extends GlobalArgs {
   text: string;
   as?: string;
   summary?: string;
+  'idempotency-key'?: string;
 }
 
 /** `team broadcast`'s line (see {@link SEND_LINE}). */
@@ -178,6 +179,7 @@ export const BROADCAST_LINE: CommandLine = {
   options: {
     as: { alias: 'from', type: 'string', describe: 'Sender (default: team-lead); --from is the same' },
     summary: { type: 'string', describe: '5–10 word preview' },
+    'idempotency-key': { type: 'string', describe: "Retry-safe: a broadcast with a key already used (24 h) stores nothing new and prints the first broadcast's copies" },
   },
 };
 
@@ -188,12 +190,17 @@ export const teamBroadcastCommand: CommandModule<GlobalArgs, BroadcastArgs> = {
   builder: (y) =>
     declareLine(y, BROADCAST_LINE)
       .nargs('text', 1) // keeps a lone "-" (see sendBuilder)
-      .example('$0 team broadcast "Stand-up in 5 minutes"', 'Message everyone') as Argv<BroadcastArgs>,
+      .example('$0 team broadcast "Stand-up in 5 minutes"', 'Message everyone')
+      .example('$0 team broadcast "Release 1.2 is out" --idempotency-key release-1.2', 'Safe to run again: a retry sends nothing twice') as Argv<BroadcastArgs>,
   handler: async (a) => {
     const known = await withConfig(await teamTarget(a));
     const { broadcast } = await import('../../core/messages/send.js');
-    const sent = await broadcast({ ...known, text: await readText(a.text), from: a.as, summary: a.summary });
-    emit(a.json, sent, () => `Sent to ${plural(sent.length, 'member')}: ${sent.map((s) => s.to).join(', ') || '(nobody)'}`);
+    const key = a['idempotency-key'];
+    const sent = await broadcast({ ...known, text: await readText(a.text), from: a.as, summary: a.summary, ...(key !== undefined ? { idempotencyKey: key } : {}) });
+    const to = sent.map((s) => s.to).join(', ') || '(nobody)';
+    emit(a.json, sent, () =>
+      sent.some((s) => s.replayed) ? `Already sent to ${plural(sent.length, 'member')}: ${to} — a retry of idempotency key ${JSON.stringify(key)}, nothing new stored` : `Sent to ${plural(sent.length, 'member')}: ${to}`,
+    );
     await warnIfLeadCannotHear(known, sent.map((s) => s.to));
   },
 };

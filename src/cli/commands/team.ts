@@ -1,6 +1,7 @@
 /**
  * `mailroom team …`: create, list, show, delete, spawn, send, broadcast.
  */
+import { dirname } from 'node:path';
 import { sweptTeamTarget } from '../swept-target.js';
 import type { Argv, CommandModule } from 'yargs';
 import { MailroomError } from '../../errors.js';
@@ -12,9 +13,11 @@ import { teamStopCommand } from './team-stop.js';
 import { teamPolicyCommand } from './team-policy.js';
 import { teamDeleteCommand } from './team-delete.js';
 import { teamEndorseCommand, teamRekeyCommand, teamUnsignCommand } from './team-signing.js';
-import { emit } from '../output.js';
+import { emit, writeStderr } from '../output.js';
+import { terminalSafe } from '../../core/text/terminal-text.js';
+import { hintScope, scopeHints } from '../../core/text/hint-scope.js';
 import { teamGroup } from './team-group.js';
-import { openStore, teamTarget, type GlobalArgs } from '../globals.js';
+import { muteWarnings, openStore, teamTarget, type GlobalArgs } from '../globals.js';
 import { teamDetail } from '../render/text.js';
 import { plural } from '../../core/text/plural.js';
 
@@ -42,17 +45,29 @@ const create: CommandModule<GlobalArgs, Args<{ team: string; description?: strin
   },
 };
 
+/**
+ * `team list`: the readable teams on stdout (also with --json), as `ls` lists what it can. Each
+ * team that cannot be read is named once, on stderr, with the fix: a corrupt config.json, or a
+ * missing one beside inboxes, is FILE_CORRUPT (exit 7: the list is not the whole store, mail is
+ * hidden); a directory with neither a config nor an inbox is a note (exit 0: nothing is hidden).
+ * docs/cli.md "team list".
+ */
 const list: CommandModule<GlobalArgs, GlobalArgs> = {
   command: 'list',
-  describe: 'List teams',
+  describe: 'List teams (exit 7 when a team cannot be read: it is named on stderr with the fix)',
   builder: (y) => y.example('$0 team list --claude', "List Claude Code's teams"),
   handler: async (a) => {
     const { listTeams, unreadableTeams, unreadableTeamsError } = await import('../../core/teams/team-lifecycle.js');
     const root = await openStore(a);
+    muteWarnings('mailroom: skipping team directory '); // named below, once
     const teams = await listTeams({ root });
-    const unreadable = await unreadableTeams({ root });
-    const lines = [...teams, ...unreadable.map((u) => `${u.team}  (unreadable: ${u.location} ${u.detail})`)];
-    emit(a.json, teams, () => (lines.length ? lines : ['(no teams)']));
+    const found = await unreadableTeams({ root });
+    const unreadable = found.filter((u) => !u.noMail);
+    emit(a.json, teams, () => (teams.length > 0 || found.length > 0 ? teams : ['(no teams)']));
+    for (const stray of found.filter((u) => u.noMail)) {
+      const note = `mailroom: ${stray.team}: no config.json in ${dirname(stray.location)} (and no inbox), so no command sees this team. Run \`mailroom doctor --fix\` to rebuild its config from the team's journal, or remove the directory.`;
+      writeStderr(`${terminalSafe(scopeHints(note, hintScope(process.argv.slice(2))))}\n`);
+    }
     if (unreadable.length > 0) throw unreadableTeamsError(unreadable); // exit 7: the list is not the whole store
   },
 };

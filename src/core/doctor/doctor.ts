@@ -99,7 +99,7 @@ function describe(issue: StoreIssue): string {
       if (issue.recordKind === 'config') return `${issue.location} ${issue.detail}: the team is unreadable (team list names it; no command can use it). mailroom will not overwrite it; repair keeps it aside and rebuilds the roster from the team's journal, member records and inboxes.`;
       return `${issue.location} ${issue.detail}. mailroom will not overwrite it; repair moves it aside.`;
     case 'missing-config':
-      return `${issue.location} ${issue.detail}: team ${issue.team} is unreadable (its mail is there, but no command can see the team). Repair rebuilds the roster from the team's journal, member records and inboxes.`;
+      return `${issue.location} ${issue.detail}: team ${issue.team} is unreadable (no command can see the team${/holds no inbox/.test(issue.detail) ? '' : ', though its mail is there'}). Repair rebuilds the roster from the team's journal, member records and inboxes.`;
     case 'temp-file':
       return issue.removable
         ? `Temporary file ${issue.location} (${issue.bytes} bytes, ${age(issue.ageMs)} old) was left by a writer killed before its rename.`

@@ -59,8 +59,18 @@ export interface SentMessage {
  */
 export async function sendMessage(options: SendOptions): Promise<SentMessage> {
   const store = teamOf(options);
-  const [sent] = await underView(options, (view) => deliver(store, view, options, [options.to], 'send'));
+  const [sent] = await underView(options, (view) => deliver(store, view, options, [options.to], 'send')).catch((err: unknown) => rethrowDeparted(store, options.team, err));
   return sent!;
+}
+
+/**
+ * Throws `err`, worded for a member who left when it is MEMBER_NOT_FOUND for one (the journal is
+ * read only then, its module loaded only then: ../members/departed.ts).
+ */
+async function rethrowDeparted(store: TeamStore, team: string, err: unknown): Promise<never> {
+  if (!isMailroomError(err, 'MEMBER_NOT_FOUND')) throw err;
+  const { explainDeparted } = await import('../members/departed.js');
+  throw await explainDeparted(store, team, err);
 }
 
 /** How many appends a send makes before it gives up on a team whose view keeps moving (VIEW_MOVED). */
@@ -172,7 +182,7 @@ export async function broadcast(options: BroadcastOptions): Promise<SentMessage[
     requireMember(team.config, from, 'sender');
     const recipients = team.config.members.filter((m) => m.name.toLowerCase() !== from.toLowerCase()).map((m) => m.name);
     return deliver(store, team, { ...options, from }, recipients, 'broadcast');
-  });
+  }).catch((err: unknown) => rethrowDeparted(store, options.team, err));
 }
 
 /** Input of {@link sendStructured}. */
@@ -204,7 +214,7 @@ export async function sendStructured(options: SendStructuredOptions): Promise<Se
   };
   // A roster from before the sender left is judged as given: not checked against the team's view now.
   if (options.rosterAsOf) return send({ ...(await configAndSettingsOf({ ...options, config: options.rosterAsOf })), viewStamp: undefined });
-  return underView(options, send);
+  return underView(options, send).catch((err: unknown) => rethrowDeparted(store, options.team, err));
 }
 
 /**

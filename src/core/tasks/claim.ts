@@ -9,6 +9,8 @@ import { requireMember } from '../../domain/roster.js';
 import { assertTaskId } from '../../domain/task-board.js';
 import type { Task } from '../../protocol/task.js';
 import { opOf, teamOf, type TeamOptions } from '../context.js';
+import { isMailroomError } from '../../errors.js';
+import type { TeamStore } from '../../store/team-store.js';
 
 export type { ClaimRefusal } from '../../domain/task-claim.js';
 
@@ -30,7 +32,7 @@ export interface ClaimOptions extends TeamOptions {
 export async function claimTask(options: ClaimOptions & { id: string }): Promise<Task> {
   assertTaskId(options.id);
   const store = teamOf(options);
-  requireMember(await store.readConfig(options.team), options.as, 'claimant');
+  await requireClaimant(store, options);
   const { value } = await store.claimTask(options.team, { claimant: options.as, id: options.id, busyCheck: options.busyCheck }, opOf(options, options.as));
   return value!;
 }
@@ -42,7 +44,18 @@ export async function claimTask(options: ClaimOptions & { id: string }): Promise
  */
 export async function claimNextTask(options: ClaimOptions): Promise<Task | undefined> {
   const store = teamOf(options);
-  requireMember(await store.readConfig(options.team), options.as, 'claimant');
+  await requireClaimant(store, options);
   const request = { claimant: options.as, busyCheck: options.busyCheck, preferAssigned: options.preferAssigned };
   return (await store.claimTask(options.team, request, opOf(options, options.as))).value;
+}
+
+/** The claimant must be in the roster: MEMBER_NOT_FOUND, saying so when it left (../members/departed.ts, loaded only then). */
+async function requireClaimant(store: TeamStore, options: ClaimOptions): Promise<void> {
+  try {
+    requireMember(await store.readConfig(options.team), options.as, 'claimant');
+  } catch (err) {
+    if (!isMailroomError(err, 'MEMBER_NOT_FOUND')) throw err;
+    const { explainDeparted } = await import('../members/departed.js');
+    throw await explainDeparted(store, options.team, err);
+  }
 }

@@ -99,7 +99,8 @@ export async function resolveTeam(options: BaseOptions & { team?: string | undef
   const explicit = options.team || options.envTeam;
   if (explicit) return explicit;
   const teams = await listTeams(options);
-  const unreadable = teams.length <= 1 ? await unreadableTeams(options) : [];
+  // A directory without config or mail hides nothing: not counted ("the only team" stays the only one).
+  const unreadable = teams.length <= 1 ? (await unreadableTeams(options)).filter((u) => !u.noMail) : [];
   if (teams.length === 1 && unreadable.length > 0) {
     // "the only team" is not the only one: an unreadable team is still there (issue 23 item 3)
     const all = [...teams, ...unreadable.map((u) => `${u.team} (unreadable: run \`mailroom doctor\`)`)];

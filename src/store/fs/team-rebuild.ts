@@ -26,8 +26,9 @@ const LEAD = 'team-lead';
 
 /**
  * Every team directory under `teams/` whose config cannot be read: config.json is corrupt, or it
- * is missing while `inboxes/` holds inbox files. Tombstones of teams Claude Code is removing are
- * not teams.
+ * is missing — beside inbox files, or with none ({@link UnreadableTeam.noMail}: a directory left
+ * from a team whose config was removed, or made by hand). Tombstones of teams Claude Code is
+ * removing are not teams.
  */
 export async function unreadableTeams(ctx: FsContext): Promise<UnreadableTeam[]> {
   const out: UnreadableTeam[] = [];
@@ -50,7 +51,8 @@ async function unreadableAt(ctx: FsContext, dir: string): Promise<UnreadableTeam
     return detail === undefined ? undefined : { team: await teamNameOf(ctx, dir), location, detail };
   }
   const inboxes = await inboxNames(join(ctx.layout.teamsDir, dir, 'inboxes'));
-  if (inboxes.length === 0 || (await beingRemoved(ctx, dir))) return undefined; // a straggler's inbox in a team Claude Code is removing
+  if (await beingRemoved(ctx, dir)) return undefined; // a straggler's inbox in a team Claude Code is removing
+  if (inboxes.length === 0) return (await isStrayTeamDir(ctx, dir)) ? { team: await teamNameOf(ctx, dir), location, detail: `is missing (${join(ctx.layout.teamsDir, dir)} holds no inbox either)`, noMail: true } : undefined;
   return { team: await teamNameOf(ctx, dir), location, detail: `is missing while ${join(ctx.layout.teamsDir, dir, 'inboxes')} holds ${inboxes.length} inbox${inboxes.length === 1 ? '' : 'es'}` };
 }
 
@@ -176,6 +178,25 @@ async function inboxNames(dir: string): Promise<string[]> {
     throw err;
   });
   return files.filter((f) => f.endsWith('.json') && !f.startsWith('.')).map((f) => f.slice(0, -'.json'.length)).sort();
+}
+
+/** A team directory younger than this (ms) may be one being created (its config.json is written next): not reported. */
+const CREATING_MS = 2_000;
+
+/** Directories under `teams/<dir>/` that hold this machine's records (the host store's), not team data (./health-scan.ts). */
+const HOST_SUBDIRS = new Set(['processes', 'logs']);
+
+/**
+ * True for a team directory without config.json or inboxes that is neither being created (younger
+ * than {@link CREATING_MS}) nor only this machine's records (`processes/`, `logs/`: a Redis
+ * store's host records share the directory layout).
+ */
+async function isStrayTeamDir(ctx: FsContext, dir: string): Promise<boolean> {
+  const path = join(ctx.layout.teamsDir, dir);
+  const made = await stat(path).catch(() => undefined);
+  if (made === undefined || Date.now() - made.mtimeMs < CREATING_MS) return false;
+  const entries = await readdir(path).catch(() => [] as string[]);
+  return entries.length === 0 || entries.some((e) => !HOST_SUBDIRS.has(e));
 }
 
 /** True when a Claude Code tombstone `teams/<dir>.deleted-<uuid>` exists: the team is being removed. */

@@ -88,7 +88,7 @@ export function refusalError(r: Refusal, c: ErrorContext): MailroomError {
     case 'TASK_NOT_FOUND':
       return taskNotFound(c.team, d[0] ?? '');
     case 'TASK_ALREADY_CLAIMED':
-      return alreadyClaimed(c.team, taskOf(d[0], { owner: d[1] }), who);
+      return alreadyClaimed(c.team, taskOf(d[0], d[2] === 'completed' ? { owner: d[1], status: 'completed' } : { owner: d[1] }), who);
     case 'TASK_ALREADY_RESOLVED':
       return alreadyResolved(c.team, taskOf(d[0], { status: 'completed' }), who);
     case 'TASK_BLOCKED':

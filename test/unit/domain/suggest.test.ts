@@ -35,6 +35,12 @@ describe('closestMatch', () => {
     expect(closestMatch(word, ['team-lead', 'alice', 'researcher'])).toBe(expected);
   });
 
+  it('two neighbouring letters swapped beat another word as far by edit distance (dashboard --prot said "Did you mean --root?")', () => {
+    expect(closestMatch('prot', ['root', 'port', 'host'])).toBe('port');
+    expect(closestMatch('stauts', ['subject', 'status', 'owner'])).toBe('status');
+    expect(closestMatch('root', ['root', 'port'])).toBe('root');
+  });
+
   it.each(['zed', 'bob', 'general-purpose'])('%s → nothing', (word) => {
     expect(closestMatch(word, ['team-lead', 'alice', 'researcher'])).toBeUndefined();
   });

@@ -10,7 +10,7 @@
 -- ARGV[4] preferAssigned ('1' | '0')   ARGV[5] busyCheck ('1' | '0')
 -- Every claim issues the task's next fencing token (hash field 'fence', HINCRBY).
 -- Returns ok task tuple | ok false (no ready task) with event task updated (when it changed);
--- err TEAM_NOT_FOUND; err TASK_NOT_FOUND { id }; err TASK_ALREADY_CLAIMED { id, owner };
+-- err TEAM_NOT_FOUND; err TASK_NOT_FOUND { id }; err TASK_ALREADY_CLAIMED { id, owner, status };
 -- err TASK_ALREADY_RESOLVED { id }; err TASK_BLOCKED { id, open blocker ids... }; err AGENT_BUSY { owned ids... };
 -- err MISSING_CAPABILITY { id, required csv, declared csv }.
 local base, env, claimant, target = KEYS[1], ARGV[1], ARGV[2], ARGV[3]
@@ -98,7 +98,7 @@ end
 
 local k = tkey(P, target)
 local v = R('HMGET', k, 'status', 'owner', 'blockedBy')
-if not unowned(v[2]) and v[2] ~= claimant then return fail('TASK_ALREADY_CLAIMED', target, v[2]) end
+if not unowned(v[2]) and v[2] ~= claimant then return fail('TASK_ALREADY_CLAIMED', target, v[2], v[1]) end
 if v[1] == 'completed' then return fail('TASK_ALREADY_RESOLVED', target) end
 local open = open_blockers(P, v[3])
 if #open > 0 then return fail('TASK_BLOCKED', target, unpack(open)) end
