@@ -8,7 +8,8 @@
  * proper-lockfile package as Claude Code locks (which cancels nothing: the resumed writer's rename
  * lands, and it must merge back what it replaced). Stale time 2 s.
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FROZEN_STALE_MS, frozenFigures, runFrozenWriter, type FreezePoint, type FrozenKind } from '../../bench/lib/frozen-writer.mjs';
 import { runMailroom } from '../../bench/lib/torture.mjs';
@@ -16,6 +17,7 @@ import { Layout } from '../../src/store/fs/paths.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 import { makeTeam } from '../helpers/team-setup.js';
 import { untilStopped } from '../helpers/processes.js';
+import { runCli } from '../helpers/cli.js';
 
 let tmp: TempDir;
 beforeEach(async () => {
@@ -80,5 +82,27 @@ describe('a writer frozen in its write step past the stale time, then resumed', 
     expect(stderr).toMatch(/already claimed by b/);
     const task = JSON.parse(await readFile(new Layout(tmp.path).taskPath('t', '1'), 'utf8')) as { owner?: string };
     expect(task.owner).toBe('b');
+  }, 60_000);
+
+  it('a writer SIGKILLed right after its rename over a Claude Code write leaves a .keep-* holding the only copy: doctor --fix merges it back, losing nothing', async () => {
+    // Break test, session 18: the frozen writer's rename replaced the version proper-lockfile's
+    // holder wrote (b-1..b-3); killed before it could merge from its keep link, that link was the
+    // only copy of three acknowledged messages, and `doctor --fix` deleted it as a leftover.
+    const result = await runFrozenWriter({ root: tmp.path, kind: 'inbox', points: ['before-link', 'after-rename'], taker: 'claude', takerWrites: 6, kill: true });
+    console.log(frozenFigures(result));
+    expect(result.frozen.code).not.toBe(0);
+    const inbox = new Layout(tmp.path).inboxPath('t', 'team-lead');
+    const keeps = (await readdir(dirname(inbox))).filter((n) => n.startsWith('team-lead.json.keep-'));
+    expect(keeps, 'the killed writer left its keep link').toHaveLength(1);
+    expect(result.lost.length, 'the keep link holds what the rename replaced').toBeGreaterThan(0);
+    const env = { ...process.env, MAILROOM_LOCK_STALE_MS: String(FROZEN_STALE_MS) };
+    await new Promise((r) => setTimeout(r, 2 * FROZEN_STALE_MS + 100)); // the killed writer's lock stale, its keep old enough
+    const fix = await runCli(['--root', tmp.path, 'doctor', '--fix'], env);
+    expect(fix.stdout + fix.stderr).toMatch(/merged 3 entries back/);
+    const texts = (JSON.parse(await readFile(inbox, 'utf8')) as Array<{ text: string }>).map((e) => e.text);
+    for (let i = 1; i <= 6; i++) expect(texts.filter((t) => t === `b-${i}`), `b-${i}`).toHaveLength(1);
+    expect((await readdir(dirname(inbox))).filter((n) => n.includes('.keep-'))).toEqual([]);
+    const again = await runCli(['--root', tmp.path, 'doctor', '--json'], env);
+    expect(again.code, again.stdout).toBe(0);
   }, 60_000);
 });
