@@ -105,4 +105,47 @@ describe('a writer frozen in its write step past the stale time, then resumed', 
     const again = await runCli(['--root', tmp.path, 'doctor', '--json'], env);
     expect(again.code, again.stdout).toBe(0);
   }, 60_000);
+
+  it('a fenced task write frozen before its rename while Claude Code gives the task to another owner: refused (TASK_FENCED) when resumed, not merged in', async () => {
+    // Break test, session 18: the resumed write's rename landed over Claude Code's version (owner
+    // b, written under the taken-over lock); the three-way merge kept both changes — b's owner and
+    // a's `completed` — without checking the fence again, so the owner that lost the task
+    // completed it.
+    const env = { ...process.env, MAILROOM_LOCK_STALE_MS: String(FROZEN_STALE_MS) };
+    expect((await runMailroom(['--root', tmp.path, '--team', 't', 'task', 'claim', '1', '--as', 'a'], { env })).code).toBe(0);
+    const taskPath = new Layout(tmp.path).taskPath('t', '1');
+    const token = (JSON.parse(await readFile(taskPath, 'utf8')) as { fencingToken?: number }).fencingToken;
+    expect(token).toBe(1);
+    const { spawn } = await import('node:child_process');
+    const dist = new URL('../../dist/index.js', import.meta.url).href;
+    const script = `const { openStores } = await import(${JSON.stringify(dist)});
+      const { team } = await openStores({ kind: 'fs', root: ${JSON.stringify(tmp.path)} });
+      try { await team.patchTask('t', '1', { status: 'completed', fencingToken: ${token} }, { actor: 'a' }); console.log('ok'); }
+      catch (err) { console.log(err.code ?? String(err)); }
+      await team.close();`;
+    const frozen = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...env, MAILROOM_TEST_FREEZE: 'before-link:/tasks/t/1.json' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    let stdout = '';
+    frozen.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    frozen.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    const exited = new Promise<number>((r) => frozen.on('close', (c) => r(c ?? -1)));
+    while (!stderr.includes('mailroom-test: frozen')) {
+      if (frozen.exitCode !== null) throw new Error(stderr);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await untilStopped(frozen.pid!);
+    // Claude Code's TaskUpdate (lead reassigns #1 to b): proper-lockfile takes the stale lock, temp file + rename.
+    const { createRequire } = await import('node:module');
+    const lockfile = createRequire(import.meta.url)('proper-lockfile') as { lock(file: string, o: Record<string, unknown>): Promise<() => Promise<void>> };
+    const release = await lockfile.lock(taskPath, { stale: FROZEN_STALE_MS, realpath: false, lockfilePath: `${taskPath}.lock`, retries: { retries: 400, minTimeout: 5, maxTimeout: 100 } });
+    const { writeFile, rename } = await import('node:fs/promises');
+    const task = JSON.parse(await readFile(taskPath, 'utf8')) as Record<string, unknown>;
+    await writeFile(`${taskPath}.tmp`, JSON.stringify({ ...task, owner: 'b' }, null, 2));
+    await rename(`${taskPath}.tmp`, taskPath);
+    await release();
+    frozen.kill('SIGCONT');
+    expect(await exited, stderr).toBe(0);
+    expect(stdout.trim(), stderr).toBe('TASK_FENCED');
+    expect(JSON.parse(await readFile(taskPath, 'utf8'))).toMatchObject({ owner: 'b', status: 'in_progress' });
+  }, 60_000);
 });
