@@ -35,7 +35,7 @@ import { lazySchema } from '../../protocol/lazy-schema.js';
 import { isErrno } from '../../errors.js';
 import { InboxEntrySchema } from '../../protocol/inbox.js';
 import { TaskSchema, type Task } from '../../protocol/task.js';
-import { readJsonFile, writeJsonFile } from './json-file.js';
+import { corruptFile, readJsonFile, writeJsonFile } from './json-file.js';
 import type { HeldLock } from './lock.js';
 import type { StoredMessage } from '../team-store.js';
 import { ensureDir, locked, type FsContext } from './context.js';
@@ -91,11 +91,17 @@ function recordPath(ctx: FsContext, team: string, prefix: 'm' | 't', key: string
   return join(ctx.layout.idempotencyDir(team), `${prefix}-${createHash('sha256').update(key).digest('hex')}.json`);
 }
 
+/**
+ * A key's record, undefined when there is none. One that does not parse is never taken for "no
+ * record" (which the next keyed call would write over: break test, session 18).
+ * @throws FILE_CORRUPT naming the record and the fix (`mailroom doctor --fix` quarantines it)
+ */
 async function readRecord<S extends z.ZodTypeAny>(path: string, schema: S): Promise<z.infer<S> | undefined> {
-  const read = await readJsonFile(path).catch(() => undefined);
-  if (read?.state !== 'ok') return undefined;
+  const read = await readJsonFile(path);
+  if (read.state !== 'ok') return undefined;
   const parsed = schema.safeParse(read.value);
-  return parsed.success ? (parsed.data as z.infer<S>) : undefined;
+  if (!parsed.success) throw corruptFile(path, parsed.error, 'is not an idempotency key record');
+  return parsed.data as z.infer<S>;
 }
 
 /**
