@@ -148,4 +148,34 @@ describe('a writer frozen in its write step past the stale time, then resumed', 
     expect(stdout.trim(), stderr).toBe('TASK_FENCED');
     expect(JSON.parse(await readFile(taskPath, 'utf8'))).toMatchObject({ owner: 'b', status: 'in_progress' });
   }, 60_000);
+
+  it('a writer paused right after its rename while doctor --fix merges and removes its keep link: resumed, it reports its send, which is in the inbox once', async () => {
+    // Break test, session 18: doctor judged the paused writer's keep a leftover (its lock stale) and
+    // removed it; the resumed writer, finding its lock lost, read the keep to merge and failed on
+    // ENOENT, reporting an error for a message it had delivered (a retry would send it twice).
+    const env = { ...process.env, MAILROOM_LOCK_STALE_MS: String(FROZEN_STALE_MS) };
+    const { spawn } = await import('node:child_process');
+    const bin = new URL('../../bin/mailroom.js', import.meta.url).pathname;
+    const inbox = new Layout(tmp.path).inboxPath('t', 'team-lead');
+    const frozen = spawn(process.execPath, [bin, '--root', tmp.path, '--team', 't', 'team', 'send', 'team-lead', 'paused-1', '--from', 'a'], {
+      env: { ...env, MAILROOM_TEST_FREEZE: `after-rename:${inbox.slice(tmp.path.length)}` },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    frozen.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number>((r) => frozen.on('close', (c) => r(c ?? -1)));
+    while (!stderr.includes('mailroom-test: frozen')) {
+      if (frozen.exitCode !== null) throw new Error(stderr);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await untilStopped(frozen.pid!);
+    expect((await readdir(dirname(inbox))).filter((n) => n.includes('.keep-'))).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, FROZEN_STALE_MS + 2_200));
+    const fix = await runCli(['--root', tmp.path, 'doctor', '--fix'], env);
+    expect(fix.stdout, fix.stderr).toMatch(/keep-\d+.*fixed: removed/s);
+    frozen.kill('SIGCONT');
+    expect(await exited, stderr).toBe(0);
+    const texts = (JSON.parse(await readFile(inbox, 'utf8')) as Array<{ text: string }>).map((e) => e.text);
+    expect(texts.filter((t) => t === 'paused-1')).toHaveLength(1);
+  }, 60_000);
 });
