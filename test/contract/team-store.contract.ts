@@ -505,6 +505,28 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         }
       });
 
+      it('answers a keyed call that finds another call\'s messages under its key as a replay (so the caller can tell KEY_REUSED), also while that call is still writing', async () => {
+        // Break test, session 18: on files a call that found the first call's copies half written
+        // wrote the rest and answered replayed: false with the first call's text, so the send use
+        // case (which checks a replay against the call) reported its own, different message as sent.
+        const crew = ['alice', 'bob', 'carol', 'dan', 'erin', 'fay'];
+        await withTeam(...crew);
+        for (let round = 0; round < 10; round++) {
+          const key = `k-other-${round}`;
+          // The first call starts with the first member, the other at the far end: the other meets the first call's plan mid-way.
+          const call = (text: string, names: string[]) => store.appendMessages(T, names.map((n) => ({ to: n, entry: entry('team-lead', text) })), { idempotencyKey: key });
+          const results = await Promise.all([call(`one ${round}`, crew), call(`two ${round}`, [...crew].reverse())]);
+          const stored = (await store.readAppended(T, key))!;
+          const text = stored[0]!.entry.text;
+          expect(stored.every((m) => m.entry.text === text), `round ${round}`).toBe(true);
+          results.forEach((r, i) => {
+            const mine = i === 0 ? `one ${round}` : `two ${round}`;
+            expect(r.value.messages.map((m) => m.entry.text), `round ${round}`).toEqual(crew.map(() => text));
+            if (mine !== text) expect(r.value.replayed, `round ${round}: the call whose text was not stored`).toBe(true);
+          });
+        }
+      });
+
       it('refuses an entry whose timestamp is not a string (INVALID_ARGUMENT asking for ISO-8601), storing nothing', async () => {
         // Break test, session 16: Redis stored a numeric timestamp (Claude Code's format, and the
         // files store, have an ISO string), which Claude Code's reader then cannot order.

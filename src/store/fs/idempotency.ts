@@ -147,10 +147,16 @@ export async function writeKeyedCopies(ctx: FsContext, team: string, key: string
   return step;
 }
 
+/**
+ * Whether two calls make the same copies: recipients and key-derived msg_ids, and the same sender,
+ * text and summary (a retry's timestamp, and in a signed team its signature, differ; a call with
+ * another message under the key is not a retry, and carries out the first call's plan as a replay).
+ */
 function samePlan(a: readonly StoredMessage[], b: readonly StoredMessage[]): boolean {
   if (a.length !== b.length) return false;
-  const ids = new Set(a.map(copyId));
-  return b.every((m) => ids.has(copyId(m)));
+  const what = (m: StoredMessage) => JSON.stringify([copyId(m), m.entry.from, m.entry.text, m.entry.summary ?? null]);
+  const ids = new Set(a.map(what));
+  return b.every((m) => ids.has(what(m)));
 }
 
 /** The record of a task key. */

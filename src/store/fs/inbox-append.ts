@@ -85,6 +85,10 @@ async function appendKeyed(ctx: FsContext, team: string, key: string, messages: 
   if (known?.messages) return { value: { messages: known.messages, replayed: true }, events: [] };
   let plan: readonly StoredMessage[];
   let view = options.expectViewStamp;
+  // Carrying out a plan found in the record (a call that started first) is a replay, even where it
+  // writes copies that call had not written yet: this call's own message may differ (KEY_REUSED is
+  // judged on replays, core/messages/send.ts).
+  let adopted = known?.plan !== undefined;
   if (known?.plan) {
     plan = known.plan;
     view = undefined;
@@ -99,10 +103,11 @@ async function appendKeyed(ctx: FsContext, team: string, key: string, messages: 
     const out = await writeCopies(ctx, team, plan, s, view, key);
     events.push(...out.events);
     fresh += out.fresh;
-    if (out.other === undefined) return { value: { messages: out.stored, replayed: fresh === 0 }, events };
+    if (out.other === undefined) return { value: { messages: out.stored, replayed: adopted || fresh === 0 }, events };
     // Another plan was fixed (or completed) first: nothing of this one was written in that step.
+    adopted = true;
     const now = await readMessageKey(ctx, team, key);
-    if (now?.messages) return { value: { messages: now.messages, replayed: fresh === 0 }, events };
+    if (now?.messages) return { value: { messages: now.messages, replayed: true }, events };
     plan = out.other;
     view = undefined;
   }
