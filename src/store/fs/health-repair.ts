@@ -5,7 +5,7 @@
  * files are renamed to `<file>.corrupt-<stamp>` beside themselves; a broken inbox is kept there whole
  * and its complete entries are written back into the inbox.
  */
-import { link, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { link, lstat, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { isErrno } from '../../errors.js';
 import { stampNow, type StoreIssue, type StoreRepair } from '../health.js';
@@ -141,6 +141,13 @@ async function removeTemp(ctx: FsContext, path: string, target: string, staleMs:
  * back; none is lost); then the link is removed. A keep that does not parse is left in place.
  */
 async function mergeKeptInbox(ctx: FsContext, path: string, target: string, bytes: number, lock: HeldLock): Promise<StoreRepair> {
+  const kind = await lstat(path).catch(() => undefined);
+  if (kind === undefined) return removed('already gone');
+  if (!kind.isFile()) {
+    // Not a keep link mailroom made (a FIFO would block the read): nothing in it to merge.
+    await rm(path, { recursive: true, force: true });
+    return removed('removed (not a regular file)');
+  }
   const keepText = await readFile(path, 'utf8').catch((err: unknown) => (isErrno(err, 'ENOENT') ? undefined : Promise.reject(err)));
   if (keepText === undefined) return removed('already gone');
   const current = await readRaw(target);

@@ -114,6 +114,17 @@ describe('temporary files left by killed writers', () => {
     expect(again.findings.filter((f) => f.kind === 'temp-file').map((f) => f.repair?.note)).toEqual([expect.stringMatching(/^removed \(\d+ bytes; every entry/)]);
     expect((JSON.parse(await readFile(inbox, 'utf8')) as unknown[]).length).toBe(3);
   });
+
+  it('removes a FIFO named like an inbox keep link without reading it (a read would block)', async () => {
+    const inbox = await writeInboxFile(root, 't', 'team-lead', []);
+    const fifo = `${inbox}.keep-777`;
+    const { execFileSync } = await import('node:child_process');
+    execFileSync('mkfifo', [fifo]);
+    await ago(fifo, 5_000);
+    const report = await doctor({ root: openFsStores(root), fix: true });
+    expect(report.findings.filter((f) => f.kind === 'temp-file').map((f) => [f.path, f.repair?.done])).toEqual([[fifo, true]]);
+    expect(await readdir(layout.inboxDir('t'))).toEqual(['team-lead.json']);
+  });
 });
 
 describe('locks', () => {
