@@ -5,11 +5,12 @@
  * files are renamed to `<file>.corrupt-<stamp>` beside themselves; a broken inbox is kept there whole
  * and its complete entries are written back into the inbox.
  */
-import { link, lstat, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { link, lstat, open, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { isErrno } from '../../errors.js';
 import { stampNow, type StoreIssue, type StoreRepair } from '../health.js';
-import { writeTextFile } from './json-file.js';
+import { readJsonFile, writeTextFile } from './json-file.js';
 import { staleTimeOf, withLock, type HeldLock } from './lock.js';
 import { dirId } from './lock-dir.js';
 import { STALE_INFIX, clearIfStale, guardedFiles, isStale, takeOverIfStale } from './lock-takeover.js';
@@ -150,7 +151,12 @@ async function mergeKeptInbox(ctx: FsContext, path: string, target: string, byte
   }
   const keepText = await readFile(path, 'utf8').catch((err: unknown) => (isErrno(err, 'ENOENT') ? undefined : Promise.reject(err)));
   if (keepText === undefined) return removed('already gone');
-  const current = await readRaw(target);
+  let current: Awaited<ReturnType<typeof readRaw>>;
+  try {
+    current = await readRaw(target);
+  } catch {
+    return kept(`kept: ${target} does not parse; once it is salvaged (this run's corrupt-file repair), run \`mailroom doctor --fix\` again to merge ${path} back`);
+  }
   const archived = await readArchivedLines(ctx, target);
   let merged: unknown[];
   try {
@@ -173,13 +179,16 @@ async function mergeKeptInbox(ctx: FsContext, path: string, target: string, byte
  * the config cannot be read (then every entry the keep alone has goes back: nothing is lost).
  */
 async function readArchivedLines(ctx: FsContext, target: string): Promise<unknown[]> {
-  const config = await readFile(join(dirname(dirname(target)), 'config.json'), 'utf8').then((t) => JSON.parse(t) as { name?: unknown }).catch(() => undefined);
+  // Read non-blocking (a FIFO there is FILE_CORRUPT, not a wait).
+  const read = await readJsonFile(join(dirname(dirname(target)), 'config.json'), { attempts: 1 }).catch(() => undefined);
+  const config = read?.state === 'ok' ? (read.value as { name?: unknown } | null) : undefined;
   if (typeof config?.name !== 'string') return [];
   const archive = join(ctx.layout.inboxArchiveDir(config.name), basename(target).replace(/\.json$/, '.ndjson'));
   const s = await stat(archive).catch(() => undefined);
   if (!s?.isFile()) return [];
+  const text = await readTextNonBlocking(archive);
   const out: unknown[] = [];
-  for (const line of (await readFile(archive, 'utf8')).split('\n')) {
+  for (const line of text.split('\n')) {
     if (line === '') continue;
     try {
       out.push(JSON.parse(line));
@@ -205,4 +214,14 @@ export function guardOf(_ctx: FsContext, path: string, _kind: CorruptFile['recor
 
 function shortName(name: string): string {
   return name.length > 40 ? `"${name.slice(0, 40)}…"` : `"${name}"`;
+}
+
+/** A regular file's text, opened non-blocking (a FIFO put there after the check is read as empty, not waited on). */
+async function readTextNonBlocking(path: string): Promise<string> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    return (await handle.stat()).isFile() ? await handle.readFile('utf8') : '';
+  } finally {
+    await handle.close();
+  }
 }
