@@ -9,6 +9,8 @@ export interface FrozenOptions {
   taker: 'mailroom' | 'claude';
   takerWrites?: number;
   env?: NodeJS.ProcessEnv;
+  /** Kill (SIGKILL) the first writer at its last stop instead of resuming it. */
+  kill?: boolean;
 }
 export interface FrozenResult {
   kind: FrozenKind;

@@ -9,6 +9,8 @@
 //           resumed after the rest)
 //   taker:  'mailroom' (CLI processes) or 'claude' (real proper-lockfile, as Claude Code locks,
 //           which cancels nothing: claude-taker.mjs)
+//   kill:   at its last stop the first writer is killed (SIGKILL) instead of resumed: what it
+//           left (a `.keep-*` link) is looked at by the caller
 // Resolves { kind, points, taker, acknowledged, present, lost, duplicated, unjournalled,
 // journalledTwice, frozen: { code, stderr }, takerStderr }: the last two check the journal, which
 // each mailroom write appends to in its step (a write that runs again must not journal twice).
@@ -55,7 +57,7 @@ const KINDS = {
 };
 
 /** Runs one round in `root` (a team `t` with members a and b, and task #1, made by the caller). */
-export async function runFrozenWriter({ root, kind, points, taker, takerWrites = 6, env = process.env }) {
+export async function runFrozenWriter({ root, kind, points, taker, takerWrites = 6, env = process.env, kill = false }) {
   const k = KINDS[kind];
   const layout = new Layout(root);
   const file = k.file(layout);
@@ -86,7 +88,7 @@ export async function runFrozenWriter({ root, kind, points, taker, takerWrites =
     if (claude) claude.proc.stdin.write('go\n');
     else await write(half + 1, takerWrites);
     if (claude) await claude.waitFor(`ack ${takerWrites}`);
-    frozen.proc.kill('SIGCONT');
+    frozen.proc.kill(kill ? 'SIGKILL' : 'SIGCONT');
   }
   const code = await frozen.exited;
   if (claude) {

@@ -22,6 +22,7 @@ import { openFsStores } from '../../src/store/open.js';
 import { BIN } from '../helpers/cli.js';
 import { claudeAppend, claudeMarkRead } from '../helpers/claude-locked.js';
 import { until } from '../helpers/runtime.js';
+import { untilStopped } from '../helpers/processes.js';
 import { cleanEnv } from '../helpers/store-files.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { FIXTURE, inboxFile, TEAM, twoMachines, type TwoMachines } from './setup.js';
@@ -208,6 +209,68 @@ describe('the bridge archives the Claude Code inboxes it writes into', () => {
     expect(live.map(tag).sort()).toEqual(['c-after', 'r-after']);
     expect(await validFor332(lead)).toBe(true);
     await kill9(b.child);
+  }, 90_000);
+
+  it('SIGSTOP between the archive\'s fsync and the inbox\'s rewrite past the stale time: a second bridge is refused, Claude Code takes the lock and appends, SIGCONT: nothing lost or twice, the file an array at every read', async () => {
+    // Break attempt, session 18: the archiver paused holding the inbox lock (its head already in
+    // the archive), the lock taken over by Claude Code's proper-lockfile, which appends; resumed,
+    // its rewrite lands over Claude Code's version. A reader polls the file all along.
+    const history = Array.from({ length: 150 }, (_, i) => entry('observer', `h-${i}`, true));
+    const { redis, lead } = await setup(history);
+    const frozen = await cliBridge(t!.b.root, t!.server.url, { MAILROOM_TEST_FREEZE: 'archive-appended', MAILROOM_LOCK_STALE_MS: '2000' });
+    let polling = true;
+    const bad: string[] = [];
+    let reads = 0;
+    const poller = (async () => {
+      while (polling) {
+        const text = await readFile(lead, 'utf8').catch(() => '[]');
+        try {
+          if (!Array.isArray(JSON.parse(text))) bad.push(text.slice(0, 80));
+        } catch {
+          bad.push(text.slice(0, 80));
+        }
+        reads++;
+        await pause(3);
+      }
+    })();
+    await until(() => frozen.stderr().includes('mailroom-test: frozen archive-appended'), 15_000, 'the bridge frozen mid-archive');
+    await untilStopped(frozen.child.pid!);
+    const second = spawn(process.execPath, [BIN, 'bridge', '--root', t!.b.root, '--team', TEAM, '--json'], { env: cleanEnv({ MAILROOM_STORE: t!.server.url }), stdio: ['ignore', 'ignore', 'pipe'] });
+    children.push(second);
+    let secondErr = '';
+    second.stderr!.on('data', (d: Buffer) => (secondErr += d.toString()));
+    const secondCode = await new Promise<number | null>((r) => second.once('exit', r));
+    expect(secondCode, secondErr).toBe(4);
+    expect(secondErr).toContain('BRIDGE_RUNNING');
+    await pause(2_200); // the stopped bridge's inbox lock is stale now
+    const release = await lockfile.lock(lead, { ...LOCK, stale: 2_000, lockfilePath: `${lead}.lock` });
+    try {
+      const v = JSON.parse(await readFile(lead, 'utf8')) as unknown[];
+      const tmp = `${lead}.tmp.${Math.random().toString(16).slice(2, 10)}`;
+      await writeFile(tmp, JSON.stringify([...v, entry('observer', 'c-during')], null, 2));
+      await rename(tmp, lead);
+    } finally {
+      await release();
+    }
+    await redis.appendMessages(TEAM, [{ to: 'team-lead', entry: entry('observer', 'r-during') as unknown as InboxEntry }]);
+    frozen.child.kill('SIGCONT');
+    const sent = [...history.map(tag), 'c-during', 'r-during'];
+    await until(async () => notOnce(await redis.readInbox(TEAM, 'team-lead'), sent).length === 0 && (await inboxFile(lead)).some((e) => tag(e) === 'r-during'), 30_000, 'both new messages on both sides');
+    await until(async () => !(await inboxFile(lead)).some((e) => tag(e).startsWith('h-')), 15_000, 'the history archived');
+    await pause(2_500);
+    polling = false;
+    await poller;
+    const live = await inboxFile(lead);
+    const archive = await archiveOf(t!.b.root, 'team-lead');
+    const r = await redis.readInbox(TEAM, 'team-lead');
+    const byKey = new Map([...archive, ...live].map((e) => [entryKey(e), e]));
+    expect({ bad, redis: notOnce(r, sent), live: notOnce(live, live.map(tag)), b: notOnce([...byKey.values()], sent) }).toEqual({ bad: [], redis: [], live: [], b: [] });
+    expect(reads).toBeGreaterThan(100);
+    expect(r.length).toBe(sent.length);
+    expect(live.map(tag).sort()).toEqual(['c-during', 'r-during']);
+    expect(await validFor332(lead)).toBe(true);
+    expect(await inboxDirOk(t!.b.root)).toEqual([]);
+    await kill9(frozen.child);
   }, 90_000);
 
   it('an unread entry at the head stops the move: it and everything after it stay, and move once read', async () => {

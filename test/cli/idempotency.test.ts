@@ -147,6 +147,29 @@ describe('--idempotency-key', () => {
     expect((await store.readInbox('demo', 'bob')).filter((e) => e.text.startsWith('Freeze'))).toHaveLength(1);
   });
 
+  it('team send: a key record that does not parse is never overwritten: FILE_CORRUPT naming it and the fix, nothing sent; doctor --fix quarantines it', async () => {
+    // Break test, session 18: the send read the unparseable record as "no record" and wrote a new
+    // one over it (the project's rule: never overwrite a file you could not parse).
+    const { createHash } = await import('node:crypto');
+    const { mkdir, readFile: read } = await import('node:fs/promises');
+    const recordDir = join(dir.path, 'mailroom', 'idempotency', 'demo');
+    await mkdir(recordDir, { recursive: true });
+    const record = join(recordDir, `m-${createHash('sha256').update('torn-key').digest('hex')}.json`);
+    await writeFile(record, '{"v":1,"key":"torn-key","at":1,"expec');
+    const run = await cli('team', 'send', 'bob', 'after a torn record', '--idempotency-key', 'torn-key');
+    expect(run.code, run.stdout).not.toBe(0);
+    expect(run.stderr).toContain('FILE_CORRUPT');
+    expect(run.stderr).toContain(record);
+    expect(run.stderr).toMatch(/doctor --fix/);
+    expect(await read(record, 'utf8')).toBe('{"v":1,"key":"torn-key","at":1,"expec');
+    const store = openFsStores(dir.path).team;
+    expect((await store.readInbox('demo', 'bob')).filter((e) => e.text === 'after a torn record')).toEqual([]);
+    expect((await runCli(['--root', dir.path, 'doctor', '--fix'])).code).toBe(0);
+    const again = await cli('team', 'send', 'bob', 'after a torn record', '--idempotency-key', 'torn-key');
+    expect(again.code, again.stderr).toBe(0);
+    expect((await store.readInbox('demo', 'bob')).filter((e) => e.text === 'after a torn record')).toHaveLength(1);
+  });
+
   it('task add: racing retries create one task, and all print it', async () => {
     const runs = await race(() => cli('task', 'add', 'Write the changelog', '--idempotency-key', 'changelog', '--json'));
     for (const run of runs) expect(run.code, run.stderr).toBe(0);

@@ -461,6 +461,72 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         for (const n of ['alice', 'carol']) expect((await store.readInbox(T, n)).map((e) => e.text), n).toEqual(['to all']);
       });
 
+      it('completes a keyed broadcast\'s record once: twins racing with different recipient lists all answer, and keep answering, one list', async () => {
+        // Break test, session 18: two twins of one keyed broadcast, one built before a member joined
+        // and one after (a shorter and a longer recipient list). On files the record was marked
+        // complete by the shorter twin while the longer one still wrote its last copy: a retry in
+        // between replayed the shorter list, a later one the longer. A key must stand for one list,
+        // named in full by the record the moment it is complete, and every copy under the key must be
+        // one it names.
+        await withTeam('alice', 'bob', 'carol');
+        const to = (names: string[], text: string) => names.map((n) => ({ to: n, entry: entry('team-lead', text) }));
+        const pair = (m: { to: string }) => m.to;
+        for (let round = 0; round < 12; round++) {
+          const joiner = `dan${round}`;
+          await store.addMember(T, teammate(T, joiner));
+          const text = `round ${round}`;
+          const key = `k-twins-${round}`;
+          const short = ['alice', 'bob', 'carol'];
+          const long = round % 2 === 0 ? [...short, joiner] : [joiner, ...short];
+          const seen: string[][] = [];
+          let settled = false;
+          const twins = Promise.all([
+            store.appendMessages(T, to(short, text), { idempotencyKey: key }),
+            store.appendMessages(T, to(long, text), { idempotencyKey: key }),
+          ]).finally(() => (settled = true));
+          while (!settled) {
+            const now = await store.readAppended(T, key);
+            if (now) seen.push(now.map(pair));
+            await new Promise((resolve) => setTimeout(resolve, 1));
+          }
+          const results = await twins;
+          const final = (await store.readAppended(T, key))!.map(pair);
+          expect(final === undefined, `round ${round}`).toBe(false);
+          for (const s of seen) expect(s, `round ${round}: a retry's replay changed`).toEqual(final);
+          for (const r of results) expect(r.value.messages.map(pair), `round ${round}: a twin's answer`).toEqual(final);
+          expect(results.filter((r) => !r.value.replayed), `round ${round}`).toHaveLength(1);
+          const holders: string[] = [];
+          for (const n of [...short, joiner]) {
+            const copies = (await store.readInbox(T, n)).filter((e) => e.text === text);
+            expect(copies.length, `round ${round}: copies in ${n}`).toBeLessThanOrEqual(1);
+            if (copies.length === 1) holders.push(n);
+          }
+          expect(holders.sort(), `round ${round}: the copies written are the ones the record names`).toEqual([...final].sort());
+        }
+      });
+
+      it('answers a keyed call that finds another call\'s messages under its key as a replay (so the caller can tell KEY_REUSED), also while that call is still writing', async () => {
+        // Break test, session 18: on files a call that found the first call's copies half written
+        // wrote the rest and answered replayed: false with the first call's text, so the send use
+        // case (which checks a replay against the call) reported its own, different message as sent.
+        const crew = ['alice', 'bob', 'carol', 'dan', 'erin', 'fay'];
+        await withTeam(...crew);
+        for (let round = 0; round < 10; round++) {
+          const key = `k-other-${round}`;
+          // The first call starts with the first member, the other at the far end: the other meets the first call's plan mid-way.
+          const call = (text: string, names: string[]) => store.appendMessages(T, names.map((n) => ({ to: n, entry: entry('team-lead', text) })), { idempotencyKey: key });
+          const results = await Promise.all([call(`one ${round}`, crew), call(`two ${round}`, [...crew].reverse())]);
+          const stored = (await store.readAppended(T, key))!;
+          const text = stored[0]!.entry.text;
+          expect(stored.every((m) => m.entry.text === text), `round ${round}`).toBe(true);
+          results.forEach((r, i) => {
+            const mine = i === 0 ? `one ${round}` : `two ${round}`;
+            expect(r.value.messages.map((m) => m.entry.text), `round ${round}`).toEqual(crew.map(() => text));
+            if (mine !== text) expect(r.value.replayed, `round ${round}: the call whose text was not stored`).toBe(true);
+          });
+        }
+      });
+
       it('refuses an entry whose timestamp is not a string (INVALID_ARGUMENT asking for ISO-8601), storing nothing', async () => {
         // Break test, session 16: Redis stored a numeric timestamp (Claude Code's format, and the
         // files store, have an ISO string), which Claude Code's reader then cannot order.

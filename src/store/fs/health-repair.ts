@@ -5,11 +5,12 @@
  * files are renamed to `<file>.corrupt-<stamp>` beside themselves; a broken inbox is kept there whole
  * and its complete entries are written back into the inbox.
  */
-import { link, readFile, rename, rm, unlink } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { link, lstat, open, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { isErrno } from '../../errors.js';
 import { stampNow, type StoreIssue, type StoreRepair } from '../health.js';
-import { writeTextFile } from './json-file.js';
+import { readJsonFile, writeTextFile } from './json-file.js';
 import { staleTimeOf, withLock, type HeldLock } from './lock.js';
 import { dirId } from './lock-dir.js';
 import { STALE_INFIX, clearIfStale, guardedFiles, isStale, takeOverIfStale } from './lock-takeover.js';
@@ -17,7 +18,10 @@ import { lockDirFor } from './paths.js';
 import type { FsContext } from './context.js';
 import { checkStateFile } from './health-files.js';
 import { salvageInboxText } from './inbox-salvage.js';
-import { writeInboxArray } from './inboxes.js';
+import { readRaw, writeInboxArray } from './inboxes.js';
+import { KEEP_NAME } from './atomic-write.js';
+import { stateFileKind } from './health-files.js';
+import { mergeInbox } from './recover-inbox.js';
 import { tempIssue } from './health-scan.js';
 import { moveTaskListAside } from './health-task-lists.js';
 import { rebuildConfig } from './team-rebuild.js';
@@ -32,7 +36,7 @@ export async function repairHealth(ctx: FsContext, issue: StoreIssue): Promise<S
       if (issue.recordKind === 'inbox') return withLock(issue.location, lockDirFor(issue.location), ctx.lock, (lock) => salvageInbox(issue, lock));
       return issue.recordKind === 'task' ? withListLock(ctx, issue.location, (list) => quarantine(ctx, issue.location, issue, list)) : quarantine(ctx, issue.location, issue);
     case 'temp-file':
-      return removeTemp(issue.location, issue.target, staleMs);
+      return removeTemp(ctx, issue.location, issue.target, staleMs);
     case 'stale-lock':
       return removeStaleLock(issue.location, staleMs);
     case 'orphan-task-list':
@@ -118,14 +122,81 @@ async function raiseHighWatermark(taskPath: string, list: HeldLock): Promise<voi
   if (!/^[0-9]+$/.test(current) || BigInt(current) < BigInt(id)) await writeTextFile(path, id, list);
 }
 
-async function removeTemp(path: string, target: string, staleMs: number): Promise<StoreRepair> {
+async function removeTemp(ctx: FsContext, path: string, target: string, staleMs: number): Promise<StoreRepair> {
   const now = await tempIssue(path, target, staleMs);
   if (!now || now.kind !== 'temp-file') return removed('already gone');
   if (!now.removable) return kept("kept: its file's lock is held and it is recent, so a write may be in progress");
+  if (KEEP_NAME.test(basename(path)) && stateFileKind(ctx, target) === 'inbox') return withLock(target, lockDirFor(target), ctx.lock, (lock) => mergeKeptInbox(ctx, path, target, now.bytes, lock));
   await unlink(path).catch((err: unknown) => {
     if (!isErrno(err, 'ENOENT')) throw err;
   });
   return { done: true, note: `removed (${now.bytes} bytes)`, bytesFreed: now.bytes };
+}
+
+/**
+ * A keep link of an inbox (locked-write.ts) left by a writer killed between its rename and its lock
+ * check may be the only copy of what that rename replaced: another holder's write, landed after the
+ * killed writer's lock was taken over (break test, session 18). Under the inbox lock, its entries that
+ * are in neither the inbox nor the inbox's archive go back in, each after the entry it followed
+ * (recover-inbox.ts, without a base: an entry Claude Code removed after delivering it since may come
+ * back; none is lost); then the link is removed. A keep that does not parse is left in place.
+ */
+async function mergeKeptInbox(ctx: FsContext, path: string, target: string, bytes: number, lock: HeldLock): Promise<StoreRepair> {
+  const kind = await lstat(path).catch(() => undefined);
+  if (kind === undefined) return removed('already gone');
+  if (!kind.isFile()) {
+    // Not a keep link mailroom made (a FIFO would block the read): nothing in it to merge.
+    await rm(path, { recursive: true, force: true });
+    return removed('removed (not a regular file)');
+  }
+  const keepText = await readFile(path, 'utf8').catch((err: unknown) => (isErrno(err, 'ENOENT') ? undefined : Promise.reject(err)));
+  if (keepText === undefined) return removed('already gone');
+  let current: Awaited<ReturnType<typeof readRaw>>;
+  try {
+    current = await readRaw(target);
+  } catch {
+    return kept(`kept: ${target} does not parse; once it is salvaged (this run's corrupt-file repair), run \`mailroom doctor --fix\` again to merge ${path} back`);
+  }
+  const archived = await readArchivedLines(ctx, target);
+  let merged: unknown[];
+  try {
+    const result = mergeInbox({ base: undefined, mine: JSON.stringify(archived), replaced: keepText, current: current?.text ?? '[]' });
+    merged = JSON.parse(result.text) as unknown[];
+  } catch {
+    return kept(`kept: ${path} is what a killed writer replaced, and it or the inbox does not parse as a JSON array; compare it with ${target}, merge by hand, then delete it`);
+  }
+  const back = merged.length - (current?.raw.length ?? 0);
+  if (back > 0) await writeInboxArray(target, merged, lock, current?.text);
+  await unlink(path).catch((err: unknown) => {
+    if (!isErrno(err, 'ENOENT')) throw err;
+  });
+  return { done: true, note: back > 0 ? `merged ${back} ${back === 1 ? 'entry' : 'entries'} back into ${target} (only this copy had them), then removed it` : `removed (${bytes} bytes; every entry in it is in the inbox or its archive)`, bytesFreed: bytes };
+}
+
+/**
+ * The entries of the archive of inbox `target` (Layout.inboxArchivePath: the team's name from its
+ * config.json, the member's file name as the inbox's), as parsed lines; none when there is none or
+ * the config cannot be read (then every entry the keep alone has goes back: nothing is lost).
+ */
+async function readArchivedLines(ctx: FsContext, target: string): Promise<unknown[]> {
+  // Read non-blocking (a FIFO there is FILE_CORRUPT, not a wait).
+  const read = await readJsonFile(join(dirname(dirname(target)), 'config.json'), { attempts: 1 }).catch(() => undefined);
+  const config = read?.state === 'ok' ? (read.value as { name?: unknown } | null) : undefined;
+  if (typeof config?.name !== 'string') return [];
+  const archive = join(ctx.layout.inboxArchiveDir(config.name), basename(target).replace(/\.json$/, '.ndjson'));
+  const s = await stat(archive).catch(() => undefined);
+  if (!s?.isFile()) return [];
+  const text = await readTextNonBlocking(archive);
+  const out: unknown[] = [];
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    try {
+      out.push(JSON.parse(line));
+    } catch {
+      // a torn last line: not an entry
+    }
+  }
+  return out;
 }
 
 function removed(note: string): StoreRepair {
@@ -143,4 +214,14 @@ export function guardOf(_ctx: FsContext, path: string, _kind: CorruptFile['recor
 
 function shortName(name: string): string {
   return name.length > 40 ? `"${name.slice(0, 40)}…"` : `"${name}"`;
+}
+
+/** A regular file's text, opened non-blocking (a FIFO put there after the check is read as empty, not waited on). */
+async function readTextNonBlocking(path: string): Promise<string> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    return (await handle.stat()).isFile() ? await handle.readFile('utf8') : '';
+  } finally {
+    await handle.close();
+  }
 }

@@ -27,7 +27,7 @@ import { withLock, type HeldLock } from './lock.js';
 import { lockDirFor } from './paths.js';
 import type { AppendOptions, AppendResult, OutgoingMessage, StoredMessage, Transition } from '../team-store.js';
 import { stampOf, type FsContext } from './context.js';
-import { readMessageKey, recordMessageKey } from './idempotency.js';
+import { readMessageKey, writeKeyedCopies } from './idempotency.js';
 import { ensureInbox } from './inbox-create.js';
 import { appendThroughSpool, clearSpool, combiningEnabled, writeReceipt, type SpooledBatch } from './inbox-spool.js';
 import { readRaw, validEntries, writeInboxArray } from './inboxes.js';
@@ -49,7 +49,7 @@ export async function readAppended(ctx: FsContext, team: string, key: string): P
 /**
  * Appends messages (see the module comment). With an idempotency key, each entry's msg_id is
  * derived from the key, so a retry or a racing twin stores nothing new and gets the first call's
- * entries (`replayed`).
+ * entries (`replayed`); the key's record fixes which copies the call makes (idempotency.ts).
  */
 export async function appendMessages(ctx: FsContext, team: string, messages: readonly OutgoingMessage[], options: AppendOptions = {}): Promise<Transition<AppendResult>> {
   if (messages.length === 0) return { value: { messages: [], replayed: false }, events: [] };
@@ -57,38 +57,122 @@ export async function appendMessages(ctx: FsContext, team: string, messages: rea
   const config = await readConfig(ctx, team);
   const key = options.idempotencyKey;
   checkIdempotencyKey(key);
-  // The key first: a retry of a call that stored its messages replays them, even if a recipient
-  // was removed since (its roster check passed the first time).
-  if (key !== undefined) {
-    const known = await readMessageKey(ctx, team, key);
-    // Whatever the retry's recipients: a broadcast retried after a member left has fewer (as Redis does).
-    if (known) return { value: { messages: known.messages, replayed: true }, events: [] };
-  }
+  if (key !== undefined) return appendKeyed(ctx, team, key, messages, options, config);
+  checkRecipients(ctx, team, config, messages);
+  const out = await writeCopies(ctx, team, messages, stampOf(team, options), options.expectViewStamp, undefined);
+  return { value: { messages: out.stored, replayed: false }, events: out.events };
+}
+
+/** Every recipient is a member, and its inbox file nameable, before any copy is written. */
+function checkRecipients(ctx: FsContext, team: string, config: Awaited<ReturnType<typeof readConfig>>, messages: readonly OutgoingMessage[]): void {
   for (const m of messages) requireMember(config, m.to, 'recipient');
   // Every recipient's inbox file must be nameable before any copy is written (NAME_TOO_LONG): a
   // broadcast never delivers to part of the team (issue 9 item 6).
   for (const m of messages) ctx.layout.inboxPath(team, m.to);
-  const stored: StoredMessage[] = new Array<StoredMessage>(messages.length);
+}
+
+/**
+ * An append with an idempotency key. The key first: a retry of a call that stored its messages
+ * replays them, whatever its recipients (a broadcast retried after a member left has fewer, as
+ * Redis does); a call that started (its record has a plan) is carried out as planned, without the
+ * roster or view check its first step passed. Otherwise the call's copies get key-derived msg_ids
+ * and are written one inbox at a time, each step under the record's lock; a step that finds another
+ * plan fixed by a racing twin (built from another roster) writes nothing, and this call then carries
+ * out that plan — so every call with the key answers the same list.
+ */
+async function appendKeyed(ctx: FsContext, team: string, key: string, messages: readonly OutgoingMessage[], options: AppendOptions, config: Awaited<ReturnType<typeof readConfig>>): Promise<Transition<AppendResult>> {
+  const known = await readMessageKey(ctx, team, key);
+  if (known?.messages) return { value: { messages: known.messages, replayed: true }, events: [] };
+  let plan: readonly StoredMessage[];
+  let view = options.expectViewStamp;
+  // Carrying out a plan found in the record (a call that started first) is a replay, even where it
+  // writes copies that call had not written yet: this call's own message may differ (KEY_REUSED is
+  // judged on replays, core/messages/send.ts).
+  let adopted = known?.plan !== undefined;
+  if (known?.plan) {
+    plan = known.plan;
+    view = undefined;
+  } else {
+    checkRecipients(ctx, team, config, messages);
+    plan = keyedCopies(team, key, messages);
+  }
+  const s = stampOf(team, options);
   const events: TeamEventRecord[] = [];
   let fresh = 0;
-  const s = stampOf(team, options);
-  let view = options.expectViewStamp;
-  for (const [to, items] of byRecipient(messages)) {
-    // The k-th copy to this recipient in the call, not the call's index: a retry whose roster lost a
-    // member shifts the indexes, and the copies already written must keep their ids.
-    const entries = items.map(({ entry }, k) => (key === undefined ? entry : { ...entry, msg_id: idempotentMsgId(team, to, `${key}\u0000${k}`) }));
-    // The sender's view is checked at the first recipient's inbox step only: once a copy is written
-    // the send has happened, and the other copies follow (a broadcast on files is one step per inbox).
-    const part = await appendToInbox(ctx, team, to, { at: s.at, actor: s.actor, entries, ...(view === undefined ? {} : { view }) }, { direct: key !== undefined });
+  for (;;) {
+    const out = await writeCopies(ctx, team, plan, s, view, key);
+    events.push(...out.events);
+    fresh += out.fresh;
+    if (out.other === undefined) return { value: { messages: out.stored, replayed: adopted || fresh === 0 }, events };
+    // Another plan was fixed (or completed) first: nothing of this one was written in that step.
+    adopted = true;
+    const now = await readMessageKey(ctx, team, key);
+    if (now?.messages) return { value: { messages: now.messages, replayed: true }, events };
+    plan = out.other;
+    view = undefined;
+  }
+}
+
+/**
+ * The copies of a keyed call, with msg_ids derived from the key: the k-th copy to a recipient in
+ * the call, not the call's index (a retry whose roster lost a member shifts the indexes, and the
+ * copies already written must keep their ids).
+ */
+function keyedCopies(team: string, key: string, messages: readonly OutgoingMessage[]): StoredMessage[] {
+  const seen = new Map<string, number>();
+  return messages.map((m) => {
+    const k = seen.get(m.to) ?? 0;
+    seen.set(m.to, k + 1);
+    return { to: m.to, entry: { ...m.entry, msg_id: idempotentMsgId(team, m.to, `${key}\u0000${k}`) } };
+  });
+}
+
+/** What {@link writeCopies} did; `other` is the plan a keyed step found fixed instead of its own (the rest not written). */
+interface Copies {
+  stored: StoredMessage[];
+  events: TeamEventRecord[];
+  fresh: number;
+  other?: readonly StoredMessage[];
+}
+
+/**
+ * Writes `copies` one recipient inbox at a time. The sender's view is checked at the first
+ * recipient's inbox step only: once a copy is written the send has happened, and the other copies
+ * follow (a broadcast on files is one step per inbox). With `key`, each step goes through the key's
+ * record (idempotency.ts `writeKeyedCopies`).
+ * @throws VIEW_MOVED (nothing written)
+ */
+async function writeCopies(ctx: FsContext, team: string, copies: readonly OutgoingMessage[], s: EventStamp, expectView: string | undefined, key: string | undefined): Promise<Copies> {
+  const stored: StoredMessage[] = new Array<StoredMessage>(copies.length);
+  const events: TeamEventRecord[] = [];
+  let fresh = 0;
+  let view = expectView;
+  for (const [to, items] of byRecipient(copies)) {
+    let other: readonly StoredMessage[] | undefined;
+    const gate: Gate | undefined = key === undefined ? undefined : async (entries, commit) => {
+      const step = await writeKeyedCopies(ctx, team, key, copies as readonly StoredMessage[], s.at, async () => {
+        await commit();
+        return entries.map((entry) => ({ to, entry }));
+      });
+      if (!step.written) other = step.plan;
+      return step.written;
+    };
+    const part = await appendToInbox(ctx, team, to, { at: s.at, actor: s.actor, entries: items.map((i) => i.entry), ...(view === undefined ? {} : { view }) }, { direct: key !== undefined, gate });
     view = undefined;
     if (part.moved) throw viewMoved(team);
+    if (other !== undefined) return { stored: [], events, fresh, other };
     part.stored.forEach((entry, i) => (stored[items[i]!.index] = { to, entry }));
     fresh += part.fresh.filter(Boolean).length;
     events.push(...part.events);
-    if (key !== undefined) await recordMessageKey(ctx, team, key, messages.length, part.stored.map((entry) => ({ to, entry })), s.at);
   }
-  return { value: { messages: stored, replayed: key !== undefined && fresh === 0 }, events };
+  return { stored, events, fresh };
 }
+
+/**
+ * A keyed append's hold on one inbox step: given the entries as they will be stored and the step's
+ * write (inbox and journal), runs it under the key record's lock, or declines (false: nothing written).
+ */
+type Gate = (stored: InboxEntry[], commit: () => Promise<void>) => Promise<boolean>;
 
 interface Item {
   index: number;
@@ -141,11 +225,11 @@ type Part = z.infer<typeof PartSchema>;
  * holder appending spooled batches cannot tell a racing twin's batch, found in the inbox already,
  * from one a dead holder left behind, and leaves no receipt for the latter).
  */
-async function appendToInbox(ctx: FsContext, team: string, to: string, batch: Batch, how: { direct: boolean }): Promise<Part> {
+async function appendToInbox(ctx: FsContext, team: string, to: string, batch: Batch, how: { direct: boolean; gate?: Gate | undefined }): Promise<Part> {
   const path = ctx.layout.inboxPath(team, to);
   await ensureInbox(path);
   const lockDir = lockDirFor(path);
-  const underLock = (lock: HeldLock, spooled: SpooledBatch[], own: string | undefined) => appendBatches(ctx, team, to, lock, spooled, own, batch);
+  const underLock = (lock: HeldLock, spooled: SpooledBatch[], own: string | undefined) => appendBatches(ctx, team, to, lock, spooled, own, batch, how.gate);
   if (how.direct || !combiningEnabled()) return withLock(path, lockDir, ctx.lock, async (lock) => (await underLock(lock, [], undefined))!);
   const outcome = await appendThroughSpool(path, lockDir, ctx.lock, { v: 1, ...batch }, underLock);
   if (outcome.by === 'self') return outcome.value;
@@ -157,10 +241,11 @@ async function appendToInbox(ctx: FsContext, team: string, to: string, batch: Ba
 /**
  * Under the inbox lock: appends the spooled batches in spooling order — `own` (this caller's batch
  * among them), or this caller's `batch` after them when it did not spool — in one write, journals
- * their events, leaves the other spoolers their receipts and clears the spool.
+ * their events, leaves the other spoolers their receipts and clears the spool. A `gate` (a keyed
+ * append's, which never spools) runs the write and journal step, or declines it (nothing written).
  * @returns this caller's part, or undefined when its spooled batch was gone (appended by another holder)
  */
-async function appendBatches(ctx: FsContext, team: string, to: string, lock: HeldLock, spooled: SpooledBatch[], own: string | undefined, batch: Batch): Promise<Part | undefined> {
+async function appendBatches(ctx: FsContext, team: string, to: string, lock: HeldLock, spooled: SpooledBatch[], own: string | undefined, batch: Batch, gate?: Gate): Promise<Part | undefined> {
   const path = ctx.layout.inboxPath(team, to);
   const { raw, text } = (await readRaw(path)) ?? { raw: [] as unknown[], text: undefined };
   const existing = validEntries(raw);
@@ -185,9 +270,16 @@ async function appendBatches(ctx: FsContext, team: string, to: string, lock: Hel
     added += part.fresh.filter(Boolean).length;
     parts.push(part);
   }
-  // Never archives (issue 24 item 4): readers and the archiver move read history, beside sends (inboxes.ts).
-  if (added > 0) await writeInboxArray(path, raw, lock, text);
-  await journal(ctx, team, parts.flatMap((p) => p.events));
+  const commit = async (): Promise<void> => {
+    // Never archives (issue 24 item 4): readers and the archiver move read history, beside sends (inboxes.ts).
+    if (added > 0) await writeInboxArray(path, raw, lock, text);
+    await journal(ctx, team, parts.flatMap((p) => p.events));
+  };
+  if (gate !== undefined && queue.length === 1 && own === undefined && parts[0]!.moved !== true) {
+    if (!(await gate(parts[0]!.stored, commit))) return { stored: [], fresh: [], events: [] };
+    return parts[0];
+  }
+  await commit();
   let mine: Part | undefined;
   for (const [i, q] of queue.entries()) {
     if (q.from === undefined || q.from.path === own) mine = parts[i];

@@ -16,6 +16,8 @@
  *      retryable LOCK_COMPROMISED makes {@link withLock} redo the operation on top of it;
  *    - without one: if nobody wrote since, put the replaced file back and redo; else keep the
  *      replaced file beside as `<file>.displaced-<ms>` and report LOCK_COMPROMISED naming it.
+ *    - its keep link gone (`mailroom doctor --fix` merged it back and removed it under the lock,
+ *      src/store/fs/health-repair.ts): the write landed and a later holder built on it; it succeeds.
  * A write whose temporary file a taker deleted ({@link WriteCancelled}) wrote nothing: retryable.
  *
  * So the writer reports success only when its change is in the file, and no acknowledged write of
@@ -99,7 +101,15 @@ export async function writeLocked(path: string, text: string, lock: HeldLock, op
 }
 
 async function repair(path: string, mine: string, result: AtomicWriteResult, kept: string, lock: HeldLock, options: LockedWriteOptions, depth: number): Promise<void> {
-  const replaced = await readFile(kept, 'utf8');
+  const replaced = await readFile(kept, 'utf8').catch((err: unknown) => (isErrno(err, 'ENOENT') ? undefined : Promise.reject(err)));
+  if (replaced === undefined) {
+    // Only `mailroom doctor --fix` removes another process's keep link, under the file's lock once
+    // this one's was stale, after merging back what it held (health-repair.ts): this write landed
+    // (the rename was done) and the later holder built on it (break test, session 18: the resumed
+    // writer failed on ENOENT for a message it had delivered).
+    lock.warn(`mailroom: ${result.target} was written after this process lost its lock ${lock.lockDir} (it was paused past the stale time); its keep link ${kept} was merged back and removed by a later holder meanwhile, so nothing was left to merge`);
+    return;
+  }
   let again: HeldLock;
   try {
     again = await lock.retake();

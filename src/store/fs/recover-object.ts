@@ -30,6 +30,26 @@ export function mergeObject(input: MergeInput): MergeResult {
   return { text: formatJson(merged), mineKept: !state.conflict, note: state.conflict ? `${note}, over its own change` : note };
 }
 
+/** The task keys a write's rules are checked against (owner and fencing token: TASK_FENCED; status: claims, TASK_BLOCKED). */
+const RULE_KEYS = ['owner', 'status', 'fencingToken'] as const;
+
+/**
+ * The {@link Merge} of task files: {@link mergeObject}, except when the other holder changed a key
+ * the paused write's rules were checked against (owner, status, fencing token — a Claude Code lead
+ * giving the task to another member). Then the paused write's own change is taken out again (the
+ * file becomes what it is now, with the other holder's version re-applied over the paused write's)
+ * and the operation runs again on it (`mineKept: false`), so its rules are checked anew: a fenced
+ * write of the owner that lost the task fails with TASK_FENCED instead of landing beside the new
+ * owner (break test, session 18). @throws when a version is not an object
+ */
+export function mergeTask(input: MergeInput): MergeResult {
+  const base = input.base === undefined ? {} : parseObject(input.base);
+  const theirs = parseObject(input.replaced);
+  if (!RULE_KEYS.some((k) => !same(base[k], theirs[k]))) return mergeObject(input);
+  const undone = mergeObject({ ...input, base: input.mine });
+  return { text: undone.text, mineKept: false, note: `${undone.note}; the other writer changed the task's owner, status or fencing token, so its own change was taken out and the operation runs again` };
+}
+
 interface MergeState {
   conflict: boolean;
   changed: string[];

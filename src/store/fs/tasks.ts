@@ -28,7 +28,7 @@ import { ensureDir, locked, stampOf, type FsContext } from './context.js';
 import { readTaskKey, writeTaskKey } from './idempotency.js';
 import { readMemberRecord } from './member-records.js';
 import { journal } from './journal.js';
-import { mergeHighWatermark, mergeObject } from './recover-object.js';
+import { mergeHighWatermark, mergeTask } from './recover-object.js';
 import { readConfig } from './teams.js';
 import { noteTaskWritten, readyTasks, withTaskIndex } from './task-index.js';
 
@@ -139,7 +139,7 @@ async function changeTask(ctx: FsContext, team: string, id: string, op: OpContex
     const check = TaskSchema.safeParse(read.task);
     if (!check.success) throw new MailroomError('INTERNAL', `Refusing to write an invalid task to ${path}: ${check.error.message}`);
     const task = canonicalTask(read.task, keys);
-    await writeJsonFile(path, task, lock, { recovery: { baseText: read.text, merge: mergeObject } });
+    await writeJsonFile(path, task, lock, { recovery: { baseText: read.text, merge: mergeTask } });
     await noteTaskWritten(ctx, team, id, task);
     const events = [taskEvent(stampOf(team, op), 'updated', task, changed)];
     await journal(ctx, team, events);

@@ -90,6 +90,41 @@ describe('temporary files left by killed writers', () => {
     expect(report.remaining).toBe(0);
     expect(await readdir(layout.inboxDir('t'))).toEqual(['alice.json', 'alice.json.333', 'alice.json.lock', 'team-lead.json', 'team-lead.json.lock']);
   });
+
+  it('merges an inbox keep link back before removing it: entries in neither the inbox nor its archive go back after the entry they followed, archived ones do not', async () => {
+    // Session 18: a writer killed between its rename and its lock check leaves `<inbox>.keep-<n>`,
+    // which may be the only copy of what the rename replaced (test/torture/frozen-writer.test.ts
+    // kills a real one); an archiver killed there leaves the head it moved, which must not come back.
+    const [h0, h1, a, b, c] = historyEntries(5);
+    const inbox = await writeInboxFile(root, 't', 'team-lead', [a, c]);
+    await mkdir(layout.inboxArchiveDir('t'), { recursive: true });
+    await writeFile(layout.inboxArchivePath('t', 'team-lead'), `${JSON.stringify(h0)}\n${JSON.stringify(h1)}\n`);
+    const keep = `${inbox}.keep-12345`;
+    await writeFile(keep, JSON.stringify([h0, h1, a, b], null, 2));
+    await ago(keep, 5_000);
+    const report = await doctor({ root: openFsStores(root), fix: true });
+    const found = report.findings.filter((f) => f.kind === 'temp-file');
+    expect(found.map((f) => [f.path, f.repair?.done, f.repair?.note])).toEqual([[keep, true, expect.stringMatching(/^merged 1 entry back into .*team-lead\.json/)]]);
+    expect((JSON.parse(await readFile(inbox, 'utf8')) as Array<{ msg_id: string }>).map((e) => e.msg_id)).toEqual([a!.msg_id, b!.msg_id, c!.msg_id]);
+    expect(await readdir(layout.inboxDir('t'))).not.toContain('team-lead.json.keep-12345');
+    // one whose every entry is in the inbox or the archive is just removed
+    await writeFile(keep, JSON.stringify([h0, a], null, 2));
+    await ago(keep, 5_000);
+    const again = await doctor({ root: openFsStores(root), fix: true });
+    expect(again.findings.filter((f) => f.kind === 'temp-file').map((f) => f.repair?.note)).toEqual([expect.stringMatching(/^removed \(\d+ bytes; every entry/)]);
+    expect((JSON.parse(await readFile(inbox, 'utf8')) as unknown[]).length).toBe(3);
+  });
+
+  it('removes a FIFO named like an inbox keep link without reading it (a read would block)', async () => {
+    const inbox = await writeInboxFile(root, 't', 'team-lead', []);
+    const fifo = `${inbox}.keep-777`;
+    const { execFileSync } = await import('node:child_process');
+    execFileSync('mkfifo', [fifo]);
+    await ago(fifo, 5_000);
+    const report = await doctor({ root: openFsStores(root), fix: true });
+    expect(report.findings.filter((f) => f.kind === 'temp-file').map((f) => [f.path, f.repair?.done])).toEqual([[fifo, true]]);
+    expect(await readdir(layout.inboxDir('t'))).toEqual(['team-lead.json']);
+  });
 });
 
 describe('locks', () => {
