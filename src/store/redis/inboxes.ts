@@ -122,24 +122,30 @@ export async function appendRows(rc: RedisContext, team: string, messages: reado
     throw tries > 1 ? afterLostReply(err) : err;
   }
   const [state, payload] = out.value as [string, unknown];
-  if (state === 'replayed') {
-    // A replay of the store's own (random) key can only be this call's retry: to the caller it is
-    // the first append. Its events went to the journal with the try whose reply was lost, and are
-    // not returned again.
-    const stored = replayedMessages(String(payload));
-    return { messages: stored, events: stored.map(() => undefined), replayed: own };
-  }
-  const rows = payload as string[][];
+  return state === 'replayed' ? replayedRows(String(payload), own) : freshRows(call.envelope, payload as string[][]);
+}
+
+/**
+ * A replay's rows: the stored messages, no events. A replay of the store's own (random) key can
+ * only be this call's retry: to the caller it is the first append (`replayed` false). Its events
+ * went to the journal with the try whose reply was lost, and are not returned again.
+ */
+function replayedRows(payload: string, own: boolean): AppendedRows {
+  const stored = replayedMessages(payload);
+  return { messages: stored, events: stored.map(() => undefined), replayed: own };
+}
+
+/** A fresh call's rows: each stored message, and the event of each row the script journalled. */
+function freshRows(envelope: Record<string, unknown>, rows: readonly string[][]): AppendedRows {
   const stored: StoredMessage[] = [];
   const events: (TeamEventRecord | undefined)[] = [];
   for (const [to, doc, unread, journalled] of rows) {
     stored.push({ to: to!, entry: assembleEntry(doc!, unread === '1') });
-    events.push(journalled === '1' ? ({ ...call.envelope, kind: 'message', to: to!, entry: JSON.parse(doc!) as InboxEntry } as TeamEventRecord) : undefined);
+    events.push(journalled === '1' ? ({ ...envelope, kind: 'message', to: to!, entry: JSON.parse(doc!) as InboxEntry } as TeamEventRecord) : undefined);
   }
   return { messages: stored, events, replayed: false };
 }
 
-/** The stored messages of an append key's recorded payload (rows of to, entry JSON and, for entries read back, unread). */
 function replayedMessages(payload: string): StoredMessage[] {
   const rows = JSON.parse(payload) as string[][];
   return rows.map(([to, doc, unread]) => ({ to: to!, entry: unread === undefined ? (JSON.parse(doc!) as InboxEntry) : assembleEntry(doc!, unread === '1') }));
