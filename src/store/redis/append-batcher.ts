@@ -85,18 +85,29 @@ export class AppendBatcher {
       count += w.messages.length;
     }
     lane.busy = true;
-    void this.runBatch(lane.team, batch).finally(() => {
+    const after = (): void => {
       lane.busy = false;
       // After the callers' continuations (microtasks) have queued what they append next.
       process.nextTick(() => this.next(key));
-    });
+    };
+    // One append alone (a process with one append at a time): no combining to undo, so plain promise code.
+    const only = batch.length === 1 ? batch[0]! : undefined;
+    const sent = only ? this.runOne(lane.team, only) : this.runBatch(lane.team, batch);
+    void sent.then(after, after);
+  }
+
+  /** One append's call; its caller gets the answer. Never rejects. */
+  private runOne(team: string, w: Waiting): Promise<void> {
+    let sent: Promise<AppendedRows>;
+    try {
+      sent = this.run(team, w.messages, w.options);
+    } catch (err) {
+      sent = Promise.reject(err);
+    }
+    return sent.then((rows) => w.resolve(transition(rows)), w.reject);
   }
 
   private async runBatch(team: string, batch: readonly Waiting[]): Promise<void> {
-    if (batch.length === 1) {
-      const only = batch[0]!;
-      return this.run(team, only.messages, only.options).then((rows) => only.resolve(transition(rows)), only.reject);
-    }
     let combined: AppendedRows;
     try {
       combined = await this.run(team, batch.flatMap((w) => w.messages), { actor: batch[0]!.options.actor, expectViewStamp: batch[0]!.options.expectViewStamp });

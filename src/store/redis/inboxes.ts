@@ -12,6 +12,7 @@ import { stampNow } from '../health.js';
 import type { AcknowledgeOptions, AppendOptions, AppendResult, InboxHistory, InboxRef, Lease, OpContext, OutgoingMessage, StoredMessage, TakeOptions, Transition } from '../team-store.js';
 import { assembleEntry, entryParts } from './codec.js';
 import { envOf, nowOf, retryUnavailable, runOnce, type RedisContext } from './context.js';
+import type { OkReply } from './reply.js';
 import { envelopeFields } from './stream-codec.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
 
@@ -108,21 +109,28 @@ export interface AppendedRows {
  * the reply (half its bytes).
  * @throws TEAM_NOT_FOUND, MEMBER_NOT_FOUND, VIEW_MOVED (`expectViewStamp` is not the team's stamp; nothing written), INVALID_ARGUMENT (an entry that cannot be encoded: {@link messageParts}; nothing written)
  */
-export async function appendRows(rc: RedisContext, team: string, messages: readonly OutgoingMessage[], options: AppendOptions = {}): Promise<AppendedRows> {
-  checkIdempotencyKey(options.idempotencyKey);
-  if (messages.length === 0) return { messages: [], events: [], replayed: false };
-  const own = options.idempotencyKey !== undefined;
-  const call = appendCall(team, messages, options);
-  // A retry may follow a try that ran: its key is looked up then, whoever made it.
-  let tries = 0;
-  let out: Awaited<ReturnType<typeof runOnce>>;
+export function appendRows(rc: RedisContext, team: string, messages: readonly OutgoingMessage[], options: AppendOptions = {}): Promise<AppendedRows> {
+  let call: AppendCall;
   try {
-    out = await retryUnavailable(() => runOnce(rc, 'append-messages', team, tries++ === 0 ? call.args : retryArgs(call.args)));
+    checkIdempotencyKey(options.idempotencyKey);
+    if (messages.length === 0) return Promise.resolve({ messages: [], events: [], replayed: false });
+    call = appendCall(team, messages, options);
   } catch (err) {
-    throw tries > 1 ? afterLostReply(err) : err;
+    return Promise.reject(err);
   }
-  const [state, payload] = out.value as [string, unknown];
-  return state === 'replayed' ? replayedRows(String(payload), own) : freshRows(call.envelope, payload as string[][]);
+  const own = options.idempotencyKey !== undefined;
+  const done = (out: OkReply): AppendedRows => {
+    const [state, payload] = out.value as [string, unknown];
+    return state === 'replayed' ? replayedRows(String(payload), own) : freshRows(call.envelope, payload as string[][]);
+  };
+  // Once more when the first try failed with STORE_UNAVAILABLE (context.ts `retryUnavailable`),
+  // with its key looked up: the first try may have run, whoever made the key.
+  return runOnce(rc, 'append-messages', team, call.args).then(done, (err: unknown) => {
+    if (!(err instanceof MailroomError) || err.code !== 'STORE_UNAVAILABLE') throw err;
+    return runOnce(rc, 'append-messages', team, retryArgs(call.args)).then(done, (again: unknown) => {
+      throw afterLostReply(again);
+    });
+  });
 }
 
 /**
