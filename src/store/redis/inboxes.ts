@@ -10,7 +10,7 @@ import type { InboxEntry } from '../../protocol/inbox.js';
 import { DEFAULT_LEASE_MS, checkTakeOptions } from '../../domain/leases.js';
 import { stampNow } from '../health.js';
 import type { AcknowledgeOptions, AppendOptions, AppendResult, InboxHistory, InboxRef, Lease, OpContext, OutgoingMessage, StoredMessage, TakeOptions, Transition } from '../team-store.js';
-import { assembleEntry, entryParts } from './codec.js';
+import { assembleEntry, entryParts, flatCopy, withReadState } from './codec.js';
 import { envOf, nowOf, retryUnavailable, runOnce, type RedisContext } from './context.js';
 import type { OkReply } from './reply.js';
 import { envelopeFields } from './stream-codec.js';
@@ -148,8 +148,15 @@ function freshRows(envelope: Record<string, unknown>, rows: readonly string[][])
   const stored: StoredMessage[] = [];
   const events: (TeamEventRecord | undefined)[] = [];
   for (const [to, doc, unread, journalled] of rows) {
-    stored.push({ to: to!, entry: assembleEntry(doc!, unread === '1') });
-    events.push(journalled === '1' ? ({ ...envelope, kind: 'message', to: to!, entry: JSON.parse(doc!) as InboxEntry } as TeamEventRecord) : undefined);
+    // Parsed once: the event gets the entry as journalled, the caller a copy with its read state.
+    const parsed = JSON.parse(doc!) as InboxEntry;
+    if (journalled !== '1') {
+      stored.push({ to: to!, entry: withReadState(parsed, unread === '1') });
+      events.push(undefined);
+      continue;
+    }
+    stored.push({ to: to!, entry: withReadState(flatCopy(parsed) ?? (JSON.parse(doc!) as InboxEntry), unread === '1') });
+    events.push({ ...envelope, kind: 'message', to: to!, entry: parsed } as TeamEventRecord);
   }
   return { messages: stored, events, replayed: false };
 }
