@@ -134,6 +134,20 @@ export function appendRows(rc: RedisContext, team: string, messages: readonly Ou
 }
 
 /**
+ * The message event of an entry the script journalled: the envelope's fields, then `kind`, `to`,
+ * `entry`, as the journal's decoder builds it. Copied with Object.assign and then extended: V8's
+ * `{ ...envelope, kind, … }` took ~2–3 µs per event (a spread followed by more keys leaves its fast
+ * path), more than parsing the entry.
+ */
+function messageEvent(envelope: Record<string, unknown>, to: string, entry: InboxEntry): TeamEventRecord {
+  const event = Object.assign({}, envelope);
+  event.kind = 'message';
+  event.to = to;
+  event.entry = entry;
+  return event as unknown as TeamEventRecord;
+}
+
+/**
  * A replay's rows: the stored messages, no events. A replay of the store's own (random) key can
  * only be this call's retry: to the caller it is the first append (`replayed` false). Its events
  * went to the journal with the try whose reply was lost, and are not returned again.
@@ -156,7 +170,7 @@ function freshRows(envelope: Record<string, unknown>, rows: readonly string[][])
       continue;
     }
     stored.push({ to: to!, entry: withReadState(flatCopy(parsed) ?? (JSON.parse(doc!) as InboxEntry), unread === '1') });
-    events.push({ ...envelope, kind: 'message', to: to!, entry: parsed } as TeamEventRecord);
+    events.push(messageEvent(envelope, to!, parsed));
   }
   return { messages: stored, events, replayed: false };
 }

@@ -33,10 +33,12 @@ describe('flatCopy', () => {
     expect(copied).toBeGreaterThan(100);
   });
 
-  it('gives undefined for an entry holding an object or array, and for an own __proto__', () => {
+  it('gives undefined for an entry holding an object or array, and keeps an own __proto__ as an own key', () => {
     expect(flatCopy(JSON.parse('{"from":"a","meta":{"x":1}}') as InboxEntry)).toBeUndefined();
     expect(flatCopy(JSON.parse('{"from":"a","tags":[]}') as InboxEntry)).toBeUndefined();
-    expect(flatCopy(JSON.parse('{"__proto__":null,"from":"a"}') as InboxEntry)).toBeUndefined();
+    const proto = flatCopy(JSON.parse('{"__proto__":null,"from":"a"}') as InboxEntry) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(proto)).toBe(Object.prototype);
+    expect(Object.keys(proto)).toEqual(['__proto__', 'from']);
     expect(flatCopy(JSON.parse('{"from":"a","read":false,"n":1.5,"z":null}') as InboxEntry)).toStrictEqual({ from: 'a', read: false, n: 1.5, z: null });
   });
 });
