@@ -32,9 +32,6 @@ export function checkOutgoingMessage(m: { to: unknown; entry: unknown }): void {
   throw refused(field, field === 'entry' ? 'an object {from, text, timestamp, …}' : expected, got);
 }
 
-/** The optional fields of an entry that must be strings when present (InboxEntrySchema). */
-const OPTIONAL_STRINGS = ['summary', 'color', 'type', 'msg_id'] as const;
-
 /**
  * True when `entry` is certainly an entry {@link InboxEntrySchema} accepts: a plain object whose
  * `from`, `text` and `timestamp` are strings, whose optional `summary`, `color`, `type`, `msg_id`
@@ -45,7 +42,9 @@ export function plainEntry(entry: unknown): boolean {
   if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return false;
   const e = entry as Record<string, unknown>;
   if (typeof e.from !== 'string' || typeof e.text !== 'string' || typeof e.timestamp !== 'string') return false;
-  for (const key of OPTIONAL_STRINGS) if (e[key] !== undefined && typeof e[key] !== 'string') return false;
+  // Each field by name (a loop over the names was a keyed, megamorphic load per field).
+  if ((e.summary !== undefined && typeof e.summary !== 'string') || (e.color !== undefined && typeof e.color !== 'string')) return false;
+  if ((e.type !== undefined && typeof e.type !== 'string') || (e.msg_id !== undefined && typeof e.msg_id !== 'string')) return false;
   if (e.read !== undefined && typeof e.read !== 'boolean') return false;
   return e.msgV === undefined || (typeof e.msgV === 'number' && Number.isFinite(e.msgV));
 }
