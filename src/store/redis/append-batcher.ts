@@ -107,30 +107,40 @@ export class AppendBatcher {
     return sent.then((rows) => w.resolve(transition(rows)), w.reject);
   }
 
-  private async runBatch(team: string, batch: readonly Waiting[]): Promise<void> {
-    let combined: AppendedRows;
+  /** A combined call; each caller gets its part of the answer (plain promise code, the refusal path apart). Never rejects. */
+  private runBatch(team: string, batch: readonly Waiting[]): Promise<void> {
+    let sent: Promise<AppendedRows>;
     try {
-      combined = await this.run(team, batch.flatMap((w) => w.messages), { actor: batch[0]!.options.actor, expectViewStamp: batch[0]!.options.expectViewStamp });
+      sent = this.run(team, batch.flatMap((w) => w.messages), { actor: batch[0]!.options.actor, expectViewStamp: batch[0]!.options.expectViewStamp });
     } catch (err) {
-      // The connection failed (after its retry): the combined append may have gone through, so
-      // each caller gets that error, as it would have alone. Any other failure is a refusal, of
-      // which nothing was written: each append on its own, for its own answer.
-      // So does a refusal of the retry after such a failure (the server full, OOM): the first try may
-      // have run, and running each append again would store it twice.
-      // VIEW_MOVED holds for every append of the call (all were made under its stamp): nothing written, each caller re-reads.
-      if (!(err instanceof MailroomError) || err.code === 'STORE_UNAVAILABLE' || err.code === 'INTERNAL' || err.code === 'VIEW_MOVED' || mayHaveRun(err)) {
-        for (const w of batch) w.reject(err);
-        return;
-      }
-      await Promise.all(batch.map((w) => this.run(team, w.messages, w.options).then((rows) => w.resolve(transition(rows)), w.reject)));
+      sent = Promise.reject(err);
+    }
+    return sent.then(
+      (combined) => {
+        let at = 0;
+        for (const w of batch) {
+          const end = at + w.messages.length;
+          w.resolve(transition({ messages: combined.messages.slice(at, end), events: combined.events.slice(at, end), replayed: false }));
+          at = end;
+        }
+      },
+      (err: unknown) => this.refused(team, batch, err),
+    );
+  }
+
+  /** After a combined call failed: every caller gets the error, or each append runs on its own (see below). Never rejects. */
+  private async refused(team: string, batch: readonly Waiting[], err: unknown): Promise<void> {
+    // The connection failed (after its retry): the combined append may have gone through, so
+    // each caller gets that error, as it would have alone. Any other failure is a refusal, of
+    // which nothing was written: each append on its own, for its own answer.
+    // So does a refusal of the retry after such a failure (the server full, OOM): the first try may
+    // have run, and running each append again would store it twice.
+    // VIEW_MOVED holds for every append of the call (all were made under its stamp): nothing written, each caller re-reads.
+    if (!(err instanceof MailroomError) || err.code === 'STORE_UNAVAILABLE' || err.code === 'INTERNAL' || err.code === 'VIEW_MOVED' || mayHaveRun(err)) {
+      for (const w of batch) w.reject(err);
       return;
     }
-    let at = 0;
-    for (const w of batch) {
-      const end = at + w.messages.length;
-      w.resolve(transition({ messages: combined.messages.slice(at, end), events: combined.events.slice(at, end), replayed: false }));
-      at = end;
-    }
+    await Promise.all(batch.map((w) => this.runOne(team, w)));
   }
 }
 
