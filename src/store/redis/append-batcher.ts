@@ -74,16 +74,6 @@ export class AppendBatcher {
       this.lanes.delete(key);
       return;
     }
-    const batch: Waiting[] = [];
-    let count = 0;
-    // One call carries one expected view stamp: it takes the appends made under the first one's, in
-    // order (a later append under another stamp waits for the next call, so each sender's order holds).
-    const stamp = lane.queue[0]!.options.expectViewStamp;
-    while (lane.queue.length > 0 && (batch.length === 0 || (count + lane.queue[0]!.messages.length <= MAX_MESSAGES && lane.queue[0]!.options.expectViewStamp === stamp))) {
-      const w = lane.queue.shift()!;
-      batch.push(w);
-      count += w.messages.length;
-    }
     lane.busy = true;
     const after = (): void => {
       lane.busy = false;
@@ -91,8 +81,7 @@ export class AppendBatcher {
       process.nextTick(() => this.next(key));
     };
     // One append alone (a process with one append at a time): no combining to undo, so plain promise code.
-    const only = batch.length === 1 ? batch[0]! : undefined;
-    const sent = only ? this.runOne(lane.team, only) : this.runBatch(lane.team, batch);
+    const sent = lane.queue.length === 1 ? this.runOne(lane.team, lane.queue.pop()!) : this.runBatch(lane.team, takeBatch(lane.queue));
     void sent.then(after, after);
   }
 
@@ -142,6 +131,24 @@ export class AppendBatcher {
     }
     await Promise.all(batch.map((w) => this.runOne(team, w)));
   }
+}
+
+/**
+ * The next call's appends, taken from the front of `queue`: one call carries one expected view
+ * stamp, so it takes the appends made under the first one's, in order (a later append under another
+ * stamp waits for the next call, so each sender's order holds), up to {@link MAX_MESSAGES} messages
+ * (at least one append).
+ */
+function takeBatch(queue: Waiting[]): Waiting[] {
+  const batch: Waiting[] = [];
+  let count = 0;
+  const stamp = queue[0]!.options.expectViewStamp;
+  while (queue.length > 0 && (batch.length === 0 || (count + queue[0]!.messages.length <= MAX_MESSAGES && queue[0]!.options.expectViewStamp === stamp))) {
+    const w = queue.shift()!;
+    batch.push(w);
+    count += w.messages.length;
+  }
+  return batch;
 }
 
 /** The transition of one call's rows: its stored messages and the events of those it journalled. */
