@@ -74,53 +74,81 @@ export class AppendBatcher {
       this.lanes.delete(key);
       return;
     }
-    const batch: Waiting[] = [];
-    let count = 0;
-    // One call carries one expected view stamp: it takes the appends made under the first one's, in
-    // order (a later append under another stamp waits for the next call, so each sender's order holds).
-    const stamp = lane.queue[0]!.options.expectViewStamp;
-    while (lane.queue.length > 0 && (batch.length === 0 || (count + lane.queue[0]!.messages.length <= MAX_MESSAGES && lane.queue[0]!.options.expectViewStamp === stamp))) {
-      const w = lane.queue.shift()!;
-      batch.push(w);
-      count += w.messages.length;
-    }
     lane.busy = true;
-    void this.runBatch(lane.team, batch).finally(() => {
+    const after = (): void => {
       lane.busy = false;
       // After the callers' continuations (microtasks) have queued what they append next.
       process.nextTick(() => this.next(key));
-    });
+    };
+    // One append alone (a process with one append at a time): no combining to undo, so plain promise code.
+    const sent = lane.queue.length === 1 ? this.runOne(lane.team, lane.queue.pop()!) : this.runBatch(lane.team, takeBatch(lane.queue));
+    void sent.then(after, after);
   }
 
-  private async runBatch(team: string, batch: readonly Waiting[]): Promise<void> {
-    if (batch.length === 1) {
-      const only = batch[0]!;
-      return this.run(team, only.messages, only.options).then((rows) => only.resolve(transition(rows)), only.reject);
-    }
-    let combined: AppendedRows;
+  /** One append's call; its caller gets the answer. Never rejects. */
+  private runOne(team: string, w: Waiting): Promise<void> {
+    let sent: Promise<AppendedRows>;
     try {
-      combined = await this.run(team, batch.flatMap((w) => w.messages), { actor: batch[0]!.options.actor, expectViewStamp: batch[0]!.options.expectViewStamp });
+      sent = this.run(team, w.messages, w.options);
     } catch (err) {
-      // The connection failed (after its retry): the combined append may have gone through, so
-      // each caller gets that error, as it would have alone. Any other failure is a refusal, of
-      // which nothing was written: each append on its own, for its own answer.
-      // So does a refusal of the retry after such a failure (the server full, OOM): the first try may
-      // have run, and running each append again would store it twice.
-      // VIEW_MOVED holds for every append of the call (all were made under its stamp): nothing written, each caller re-reads.
-      if (!(err instanceof MailroomError) || err.code === 'STORE_UNAVAILABLE' || err.code === 'INTERNAL' || err.code === 'VIEW_MOVED' || mayHaveRun(err)) {
-        for (const w of batch) w.reject(err);
-        return;
-      }
-      await Promise.all(batch.map((w) => this.run(team, w.messages, w.options).then((rows) => w.resolve(transition(rows)), w.reject)));
+      sent = Promise.reject(err);
+    }
+    return sent.then((rows) => w.resolve(transition(rows)), w.reject);
+  }
+
+  /** A combined call; each caller gets its part of the answer (plain promise code, the refusal path apart). Never rejects. */
+  private runBatch(team: string, batch: readonly Waiting[]): Promise<void> {
+    let sent: Promise<AppendedRows>;
+    try {
+      sent = this.run(team, batch.flatMap((w) => w.messages), { actor: batch[0]!.options.actor, expectViewStamp: batch[0]!.options.expectViewStamp });
+    } catch (err) {
+      sent = Promise.reject(err);
+    }
+    return sent.then(
+      (combined) => {
+        let at = 0;
+        for (const w of batch) {
+          const end = at + w.messages.length;
+          w.resolve(transition({ messages: combined.messages.slice(at, end), events: combined.events.slice(at, end), replayed: false }));
+          at = end;
+        }
+      },
+      (err: unknown) => this.refused(team, batch, err),
+    );
+  }
+
+  /** After a combined call failed: every caller gets the error, or each append runs on its own (see below). Never rejects. */
+  private async refused(team: string, batch: readonly Waiting[], err: unknown): Promise<void> {
+    // The connection failed (after its retry): the combined append may have gone through, so
+    // each caller gets that error, as it would have alone. Any other failure is a refusal, of
+    // which nothing was written: each append on its own, for its own answer.
+    // So does a refusal of the retry after such a failure (the server full, OOM): the first try may
+    // have run, and running each append again would store it twice.
+    // VIEW_MOVED holds for every append of the call (all were made under its stamp): nothing written, each caller re-reads.
+    if (!(err instanceof MailroomError) || err.code === 'STORE_UNAVAILABLE' || err.code === 'INTERNAL' || err.code === 'VIEW_MOVED' || mayHaveRun(err)) {
+      for (const w of batch) w.reject(err);
       return;
     }
-    let at = 0;
-    for (const w of batch) {
-      const end = at + w.messages.length;
-      w.resolve(transition({ messages: combined.messages.slice(at, end), events: combined.events.slice(at, end), replayed: false }));
-      at = end;
-    }
+    await Promise.all(batch.map((w) => this.runOne(team, w)));
   }
+}
+
+/**
+ * The next call's appends, taken from the front of `queue`: one call carries one expected view
+ * stamp, so it takes the appends made under the first one's, in order (a later append under another
+ * stamp waits for the next call, so each sender's order holds), up to {@link MAX_MESSAGES} messages
+ * (at least one append).
+ */
+function takeBatch(queue: Waiting[]): Waiting[] {
+  const batch: Waiting[] = [];
+  let count = 0;
+  const stamp = queue[0]!.options.expectViewStamp;
+  while (queue.length > 0 && (batch.length === 0 || (count + queue[0]!.messages.length <= MAX_MESSAGES && queue[0]!.options.expectViewStamp === stamp))) {
+    const w = queue.shift()!;
+    batch.push(w);
+    count += w.messages.length;
+  }
+  return batch;
 }
 
 /** The transition of one call's rows: its stored messages and the events of those it journalled. */

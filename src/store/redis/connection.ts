@@ -29,6 +29,12 @@ import { DEFAULT_STORE_TIMEOUT_MS } from '../store-timeout.js';
 /** The store's RESP3 client (./resp-client.ts). */
 export type Client = RespClient;
 
+/** A call in flight: its deadline (epoch ms) and what fails it then. */
+interface Watch {
+  deadline: number;
+  expire(): void;
+}
+
 
 /** Options of {@link RedisConnection.open}. */
 export interface ConnectionOptions {
@@ -44,6 +50,10 @@ export interface ConnectionOptions {
 export class RedisConnection {
   private lastError: unknown;
   private closing = false;
+  /** Calls in flight and their deadlines ({@link withDeadline}), and the one timer that checks them. */
+  private readonly watched = new Set<Watch>();
+  private sweep: NodeJS.Timeout | undefined;
+  private sweepAt = 0;
   /** True for a `rediss://` connection (a timeout then most likely means a plain server). */
   private tls = false;
 
@@ -107,35 +117,81 @@ export class RedisConnection {
 
   /**
    * Runs one command against the connection, waiting for a reconnect first when it is down.
+   * Plain promise code, no `async`: it runs on every script call (the append's hot path, issue 24
+   * item 2), and an async function's state machine cost each writer process more to compile than
+   * the call itself (V8's optimizing compiler, in a process's first thousands of calls).
    * @throws STORE_UNAVAILABLE
    */
-  async call<T>(fn: (client: Client) => Promise<T>): Promise<T> {
+  call<T>(fn: (client: Client) => Promise<T>): Promise<T> {
     const deadline = Date.now() + this.timeoutMs;
-    if (!this.client.isReady) await this.waitReady();
-    try {
-      return await this.withDeadline(fn(this.client), deadline);
-    } catch (err) {
-      if (isConnectionFault(err)) throw this.unavailable(err);
-      if (isOutOfMemory(err)) throw this.full(err);
-      throw err;
-    }
+    const run = (): Promise<T> => {
+      let work: Promise<T>;
+      try {
+        work = fn(this.client);
+      } catch (err) {
+        work = Promise.reject(err);
+      }
+      return this.withDeadline(work, deadline).catch((err: unknown) => {
+        throw this.callError(err);
+      });
+    };
+    return this.client.isReady ? run() : this.waitReady().then(run);
+  }
+
+  /** What a call's failure becomes: STORE_UNAVAILABLE (connection), STORE_FULL (OOM), else itself. */
+  private callError(err: unknown): unknown {
+    if (isConnectionFault(err)) return this.unavailable(err);
+    if (isOutOfMemory(err)) return this.full(err);
+    return err;
   }
 
   /**
    * `work`, or STORE_UNAVAILABLE (reason `deadline`) once `deadline` (epoch ms) passes first. The
    * late outcome of `work` is dropped (a reply that comes after is not an unhandled rejection).
+   * Calls in flight are watched by one timer per connection, armed for the earliest deadline and
+   * re-armed when it fires: a timer of its own per call (a Timeout, its list, its async id) cost a
+   * writer process more than the rest of the call's bookkeeping (issue 24 item 2). The timer is
+   * unreferenced: it never keeps a process alive (the open socket does, as before).
    */
-  async withDeadline<T>(work: Promise<T>, deadline: number): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(this.stalled()), Math.max(0, deadline - Date.now()));
+  withDeadline<T>(work: Promise<T>, deadline: number): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const watch: Watch = { deadline, expire: () => reject(this.stalled()) };
+      this.watched.add(watch);
+      this.armSweep(deadline);
+      work.then(
+        (value) => {
+          this.watched.delete(watch);
+          resolve(value);
+        },
+        (err: unknown) => {
+          this.watched.delete(watch);
+          reject(err);
+        },
+      );
     });
-    work.catch(() => undefined);
-    try {
-      return await Promise.race([work, expired]);
-    } finally {
-      clearTimeout(timer);
+  }
+
+  /** Makes sure the sweep runs by `deadline` (epoch ms). */
+  private armSweep(deadline: number): void {
+    if (this.sweep !== undefined && this.sweepAt <= deadline) return;
+    if (this.sweep !== undefined) clearTimeout(this.sweep);
+    this.sweepAt = deadline;
+    this.sweep = setTimeout(() => this.runSweep(), Math.max(0, deadline - Date.now()));
+    this.sweep.unref();
+  }
+
+  /** Fails every watched call whose deadline has passed; re-arms for the earliest one left. */
+  private runSweep(): void {
+    this.sweep = undefined;
+    const now = Date.now();
+    let next = Infinity;
+    for (const watch of this.watched) {
+      if (watch.deadline <= now) {
+        this.watched.delete(watch);
+        watch.expire();
+      } else if (watch.deadline < next) next = watch.deadline;
     }
+    if (next !== Infinity) this.armSweep(next);
   }
 
   /** STORE_UNAVAILABLE for a call that got no answer within the deadline. */
@@ -192,6 +248,8 @@ export class RedisConnection {
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
+    if (this.sweep !== undefined) clearTimeout(this.sweep);
+    this.sweep = undefined;
     if (this.client.isOpen) await this.client.close().catch(() => this.client.destroy());
     else this.client.destroy();
   }

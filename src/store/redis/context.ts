@@ -5,7 +5,7 @@
 import { MailroomError } from '../../errors.js';
 import type { OpContext } from '../team-store.js';
 import type { RedisConnection } from './connection.js';
-import { parseReply, refusalError, type ErrorContext, type OkReply } from './reply.js';
+import { parseReply, refusalError, type ErrorContext, type OkReply, type Refusal } from './reply.js';
 import { runScript, type RunOptions, type ScriptName } from './scripts.js';
 import { envelope } from './stream-codec.js';
 import { teamBase } from './keys.js';
@@ -36,25 +36,38 @@ export function envOf(team: string, ctx: OpContext | undefined): string {
   return envelope({ team, now: nowOf(ctx), actor: ctx?.actor });
 }
 
-/** Runs a team's script; refusals become errors. @returns the value and events, or 'retry'. */
-export async function runTeamScript(rc: RedisContext, name: ScriptName, team: string, args: readonly string[], errors: Partial<ErrorContext> = {}, extraKeys: readonly string[] = [], run: RunOptions = {}): Promise<OkReply | 'retry'> {
-  const reply = parseReply(await runScript(rc.conn, name, [teamBase(team), ...extraKeys], args, run));
-  if (reply.kind === 'ok') {
-    // Only a team a script saw is known: a read answering for a missing one ('absent') proves nothing.
-    if (!rc.known.has(team) && reply.ok.absent !== true) rc.known.set(team, Date.now());
-    return reply.ok;
-  }
-  if (reply.kind === 'retry') return 'retry';
-  if (reply.err.code === 'TEAM_NOT_FOUND' && rc.known.has(team)) throw await lostOrGone(rc, team);
-  const members = reply.err.code === 'MEMBER_NOT_FOUND' || reply.err.code === 'MEMBER_EXISTS' ? await rosterNames(rc, team) : undefined;
-  throw refusalError(reply.err, { team, location: rc.location, ...errors, members });
+/**
+ * Runs a team's script; refusals become errors. @returns the value and events, or 'retry'.
+ * Plain promise code with the refusal path in its own function: every transition runs through
+ * here (see connection.ts `call`).
+ */
+export function runTeamScript(rc: RedisContext, name: ScriptName, team: string, args: readonly string[], errors: Partial<ErrorContext> = {}, extraKeys: readonly string[] = [], run: RunOptions = {}): Promise<OkReply | 'retry'> {
+  const keys = extraKeys.length === 0 ? [teamBase(team)] : [teamBase(team), ...extraKeys];
+  return runScript(rc.conn, name, keys, args, run).then((raw) => {
+    const reply = parseReply(raw);
+    if (reply.kind === 'ok') {
+      // Only a team a script saw is known: a read answering for a missing one ('absent') proves nothing.
+      if (!rc.known.has(team) && reply.ok.absent !== true) rc.known.set(team, Date.now());
+      return reply.ok;
+    }
+    if (reply.kind === 'retry') return 'retry';
+    return refused(rc, team, reply.err, errors);
+  });
+}
+
+/** The error a script's refusal stands for, thrown. */
+async function refused(rc: RedisContext, team: string, err: Refusal, errors: Partial<ErrorContext>): Promise<never> {
+  if (err.code === 'TEAM_NOT_FOUND' && rc.known.has(team)) throw await lostOrGone(rc, team);
+  const members = err.code === 'MEMBER_NOT_FOUND' || err.code === 'MEMBER_EXISTS' ? await rosterNames(rc, team) : undefined;
+  throw refusalError(err, { team, location: rc.location, ...errors, members });
 }
 
 /** Runs a script that never answers 'retry'. */
-export async function runOnce(rc: RedisContext, name: ScriptName, team: string, args: readonly string[], errors: Partial<ErrorContext> = {}, extraKeys: readonly string[] = [], run: RunOptions = {}): Promise<OkReply> {
-  const out = await runTeamScript(rc, name, team, args, errors, extraKeys, run);
-  if (out === 'retry') throw new MailroomError('INTERNAL', `Redis script ${name} asked for a retry it never asks for.`);
-  return out;
+export function runOnce(rc: RedisContext, name: ScriptName, team: string, args: readonly string[], errors: Partial<ErrorContext> = {}, extraKeys: readonly string[] = [], run: RunOptions = {}): Promise<OkReply> {
+  return runTeamScript(rc, name, team, args, errors, extraKeys, run).then((out) => {
+    if (out === 'retry') throw new MailroomError('INTERNAL', `Redis script ${name} asked for a retry it never asks for.`);
+    return out;
+  });
 }
 
 /** Runs `attempt` until its compare-and-set holds. @throws INTERNAL after {@link CAS_ATTEMPTS} lost races */

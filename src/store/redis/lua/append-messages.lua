@@ -3,7 +3,10 @@
 -- (from, timestamp, text) stays unique: an entry whose instant is before the inbox's last one
 -- gets the last one, and one that would repeat (from, instant, text) gets 1 ms more; only then
 -- is its timestamp rewritten (ISO-8601 with ms), else the caller's text is kept byte for byte.
--- An idempotency key is taken with SET PX in this same step: a retry replays the first reply.
+-- An idempotency key is taken with SET PX in this same step: a retry replays the first reply. The
+-- reply's rows are recorded with cmsgpack (a copy of the strings; cjson escaped every quote of every
+-- entry, on every append, for a record that is read only by a retry) and turned back into the JSON
+-- the client reads when a retry or readAppended reads them (prelude `idem_json`).
 -- An entry whose msg_id is already in the live inbox (or earlier in this batch) is not appended
 -- again: the stored entry is returned in its place, read as it is now, and no event is emitted
 -- (as on the filesystem).
@@ -40,7 +43,7 @@ local n = tonumber(ARGV[5])
 local idemKey = P .. 'idem:m:' .. idem
 if idem ~= '' and ARGV[4] ~= '1' then
   local prev = R('GET', idemKey)
-  if prev then return done(base, { 'replayed', prev }) end
+  if prev then return done(base, { 'replayed', idem_json(prev) }) end
 end
 -- Per recipient: its inbox state as read once, and the entries this call adds to it.
 local boxes, order, seen = {}, {}, {}
@@ -85,7 +88,9 @@ for i = 0, n - 1 do
     local unread = R('ZSCORE', ikey(P, 'unread', to), there) and '1' or '0'
     stored[#stored + 1] = { to, R('HGET', ikey(P, 'docs', to), there), unread, '0' }
   else
-    local ts = cjson.decode(tsq)
+    -- The timestamp as a Lua string: the JSON string's inside, unless it holds an escape (a
+    -- checked timestamp never does; cjson then decodes it, as before).
+    local ts = string.find(tsq, '\\', 1, true) and cjson.decode(tsq) or string.sub(tsq, 2, -2)
     if msText ~= '' then
       local ms = tonumber(msText)
       if b.last == nil then b.last = tonumber(R('HGET', ikey(P, 'last', to), 'ms') or '-1') end
@@ -156,7 +161,7 @@ for _, to in ipairs(order) do
   if #b.newSigs > 0 then write_pairs('SADD', ikey(P, 'tail', to), b.newSigs) end
 end
 if idem ~= '' then
-  R('SET', idemKey, cjson.encode(stored), 'PX', ARGV[3])
+  R('SET', idemKey, cmsgpack.pack(stored), 'PX', ARGV[3])
 end
 if journalled > 0 then hint('events') end
 return done(base, { 'fresh', stored })

@@ -91,6 +91,14 @@ local function release_reader_leases(P, env, member, token)
   end
 end
 
+-- The JSON of an append's recorded reply rows (`idem:m:<key>`): append-messages.lua records them
+-- with cmsgpack; a record written by a build before that is JSON already (it starts with '[', which
+-- no MessagePack array does).
+local function idem_json(recorded)
+  if string.sub(recorded, 1, 1) == '[' then return recorded end
+  return cjson.encode(cmsgpack.unpack(recorded))
+end
+
 local function mkey(P, name)
   return P .. 'm:' .. name
 end

@@ -3,10 +3,10 @@
 -- recorded it under `idem:m:<key>` (the payload its retry replays), or nothing.
 -- KEYS[1] base prefix
 -- ARGV[1] idempotency key
--- Returns ok { payload } (the recorded rows, JSON) | ok {} (no such key); err TEAM_NOT_FOUND.
+-- Returns ok { payload } (the recorded rows, as JSON: prelude `idem_json`) | ok {} (no such key); err TEAM_NOT_FOUND.
 local base = KEYS[1]
 local P = gen_prefix(base)
 if not P then return fail('TEAM_NOT_FOUND') end
 local prev = R('GET', P .. 'idem:m:' .. ARGV[1])
 if not prev then return { 'ok', {}, {} } end
-return { 'ok', { prev }, {} }
+return { 'ok', { idem_json(prev) }, {} }
