@@ -5,6 +5,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { MailroomError } from '../../errors.js';
 import { TASK_STATUSES, type TaskStatus } from '../../protocol/task.js';
 import { emit } from '../output.js';
+import { choiceError, TASK_STATUS_WORDS } from '../choice.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
 import { parseIds, parseMetadata } from '../parse.js';
 import { updatedLine } from '../render/text.js';
@@ -26,7 +27,7 @@ interface UpdateArgs extends GlobalArgs {
 
 function parseStatus(value: string | undefined): TaskStatus | 'deleted' | undefined {
   if (value === undefined || value === 'deleted' || (TASK_STATUSES as readonly string[]).includes(value)) return value as TaskStatus | 'deleted' | undefined;
-  throw new MailroomError('INVALID_ARGUMENT', `--status "${value}": use one of ${TASK_STATUSES.join(', ')}, deleted.`);
+  throw choiceError('--status', value, [...TASK_STATUSES, 'deleted'], TASK_STATUS_WORDS);
 }
 
 /** `task update`. */
