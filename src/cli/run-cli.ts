@@ -117,8 +117,8 @@ function usageError(refused: string, argv: readonly string[], y: unknown, values
   const read = dashed === undefined ? '' : ` "${dashed}" was read as an option. ${dashTextHint(dashed)}`;
   const choices = yargsChoicesMessage(message);
   if (choices !== undefined) return new MailroomError('INVALID_ARGUMENT', choices);
-  const named = dashed === undefined ? missingNamesMessage(message, argv, TREE, commandUsage(y)) : undefined;
-  if (named !== undefined) return new MailroomError('USAGE', named.text, { details: { missing: named.missing } });
+  const named = missingNamesMessage(message, argv, TREE, commandUsage(y));
+  if (named !== undefined) return new MailroomError('USAGE', `${named.needs}${read} ${named.help}`, { details: { missing: named.missing } });
   const missing = dashed === undefined ? missingArgumentMessage(message, argv, TREE) : undefined;
   if (missing !== undefined) return new MailroomError('USAGE', missing);
   return new MailroomError('USAGE', `${message}${/[.!?)]$/.test(message) ? '' : '.'}${read} Run with --help for usage.`);

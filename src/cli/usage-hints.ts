@@ -142,10 +142,11 @@ export function missingNames(message: string, usage: CommandUsage): string[] | u
 }
 
 /**
- * ``\`mailroom task claim\` needs --as (Claimant member name).`` for {@link missingNames}, each
- * with its description, or undefined when yargs' message names nothing missing.
+ * ``\`mailroom task claim\` needs --as (Claimant member name).`` (`needs`) for {@link missingNames},
+ * each with its description, and the pointer to the command's --help (`help`); undefined when
+ * yargs' message names nothing missing.
  */
-export function missingNamesMessage(message: string, argv: readonly string[], tree: CommandTree, usage: CommandUsage): { text: string; missing: string[] } | undefined {
+export function missingNamesMessage(message: string, argv: readonly string[], tree: CommandTree, usage: CommandUsage): { needs: string; help: string; missing: string[] } | undefined {
   const path = commandPath(argv, tree);
   // A group without its command (`mailroom team`): missingArgumentMessage lists the group's commands.
   if (path.length === 0 || (path.length === 1 && (tree[path[0] as string]?.length ?? 0) > 0)) return undefined;
@@ -157,7 +158,7 @@ export function missingNamesMessage(message: string, argv: readonly string[], tr
     return describe === undefined || describe === '' || describe.startsWith('__yargsString__') ? word : `${word} (${describe})`;
   });
   const list = described.length === 1 ? described[0] : `${described.slice(0, -1).join(', ')} and ${described.at(-1) as string}`;
-  return { text: `\`mailroom ${command}\` needs ${list}. Run mailroom ${command} --help for its arguments and examples.`, missing };
+  return { needs: `\`mailroom ${command}\` needs ${list}.`, help: `Run mailroom ${command} --help for its arguments and examples.`, missing };
 }
 
 /** The message for an unknown command, e.g. ``Unknown command "task get". Did you mean `mailroom task show`?`` */

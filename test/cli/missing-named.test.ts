@@ -29,6 +29,8 @@ const CASES: [string[], string, string][] = [
   [['task', 'show'], 'USAGE', '`mailroom task show` needs <id> (Task id). Run mailroom task show --help for its arguments and examples.'],
   [['message', 'show'], 'USAGE', '`mailroom message show` needs <id> (The message\'s msg_id (printed by `team send`)). Run mailroom message show --help for its arguments and examples.'],
   [['team', 'stop'], 'USAGE', '`mailroom team stop` needs <name> (Teammate to stop). Run mailroom team stop --help for its arguments and examples.'],
+  [['team', 'create', '-demo'], 'USAGE', '`mailroom team create` needs <team> (Team name (^[a-z0-9][a-z0-9-]{0,63}$)). "-demo" was read as an option. A text that begins with "-" goes after --, as `-- -demo` at the end of the line. Run mailroom team create --help for its arguments and examples.'],
+  [['task', 'add', '--force'], 'USAGE', 'mailroom task add: unknown option --force. A text that begins with "-" goes after --, as `-- --force` at the end of the line. Run with --help for usage.'],
   [['task', 'claim', '--as', 'dave'], 'INVALID_ARGUMENT', 'Give a task id or --next: `mailroom task claim <id> --as dave`, or `mailroom task claim --next --as dave` for the lowest-id ready task.'],
   [['task', 'claim', '1', '--next', '--as', 'dave'], 'INVALID_ARGUMENT', 'Give a task id or --next, not both.'],
   [['team', 'send', 'dave', 'hi', '--wait', 'raed'], 'INVALID_ARGUMENT', '--wait "raed": use one of delivered, read, replied. Did you mean read?'],
