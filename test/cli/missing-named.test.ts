@@ -3,7 +3,8 @@
  * `task claim 1` said yargs' "Missing required argument: as"; `task show` said "is missing an
  * argument" without naming it; `task claim --as dave` (neither an id nor --next) said "(not both)";
  * `team send dave hi --wait raed` printed yargs' two-line "Invalid values: Argument: wait, Given: …";
- * `--clade team list` called the command word "list" an unexpected argument. Real CLI processes;
+ * `--clade team list` called the command word "list" an unexpected argument; `task update 8` with
+ * nothing to change printed "Updated task #8" and changed nothing. Real CLI processes;
  * nothing is written by any of them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +32,8 @@ const CASES: [string[], string, string][] = [
   [['team', 'stop'], 'USAGE', '`mailroom team stop` needs <name> (Teammate to stop). Run mailroom team stop --help for its arguments and examples.'],
   [['team', 'create', '-demo'], 'USAGE', '`mailroom team create` needs <team> (Team name (^[a-z0-9][a-z0-9-]{0,63}$)). "-demo" was read as an option. A text that begins with "-" goes after --, as `-- -demo` at the end of the line. Run mailroom team create --help for its arguments and examples.'],
   [['task', 'add', '--force'], 'USAGE', 'mailroom task add: unknown option --force. A text that begins with "-" goes after --, as `-- --force` at the end of the line. Run with --help for usage.'],
+  [['task', 'update', '1'], 'USAGE', 'Nothing to change: give `mailroom task update 1` one of --status, --owner, --subject, --description, --active-form, --blocked-by, --blocks, --remove-blocked-by, --remove-blocks, --metadata. See the task with `mailroom task show 1`.'],
+  [['task', 'update', '1', '--as', 'dave'], 'USAGE', 'Nothing to change: give `mailroom task update 1` one of --status, --owner, --subject, --description, --active-form, --blocked-by, --blocks, --remove-blocked-by, --remove-blocks, --metadata. See the task with `mailroom task show 1`.'],
   [['task', 'claim', '--as', 'dave'], 'INVALID_ARGUMENT', 'Give a task id or --next: `mailroom task claim <id> --as dave`, or `mailroom task claim --next --as dave` for the lowest-id ready task.'],
   [['task', 'claim', '1', '--next', '--as', 'dave'], 'INVALID_ARGUMENT', 'Give a task id or --next, not both.'],
   [['team', 'send', 'dave', 'hi', '--wait', 'raed'], 'INVALID_ARGUMENT', '--wait "raed": use one of delivered, read, replied. Did you mean read?'],

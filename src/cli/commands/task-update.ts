@@ -30,6 +30,9 @@ function parseStatus(value: string | undefined): TaskStatus | 'deleted' | undefi
   throw choiceError('--status', value, [...TASK_STATUSES, 'deleted'], TASK_STATUS_WORDS);
 }
 
+/** The options that change a task: `task update` with none of them is refused (it would change nothing, yet say "Updated"). */
+const CHANGES = ['status', 'owner', 'subject', 'description', 'active-form', 'blocked-by', 'blocks', 'remove-blocked-by', 'remove-blocks', 'metadata'] as const;
+
 /** `task update`. */
 export const taskUpdateCommand: CommandModule<GlobalArgs, UpdateArgs> = {
   command: 'update <id>',
@@ -52,6 +55,9 @@ export const taskUpdateCommand: CommandModule<GlobalArgs, UpdateArgs> = {
       .example('$0 task update 3 --blocked-by 1,2', 'Make #3 wait for #1 and #2')
       .example('$0 task update 3 --remove-blocked-by 2', '#3 no longer waits for #2') as Argv<UpdateArgs>,
   handler: async (a) => {
+    if (CHANGES.every((option) => a[option] === undefined)) {
+      throw new MailroomError('USAGE', `Nothing to change: give \`mailroom task update ${a.id}\` one of ${CHANGES.map((o) => `--${o}`).join(', ')}. See the task with \`mailroom task show ${a.id}\`.`);
+    }
     const { updateTask } = await import('../../core/tasks/update.js');
     const target = await teamTarget(a);
     const result = await updateTask({
