@@ -36,18 +36,20 @@ export function choiceError(option: string, value: string, choices: readonly str
 
 /**
  * yargs' refusal of values outside `choices` (`Invalid values:` then one
- * `Argument: wait, Given: "raed", Choices: "delivered", "read", "replied"` line per option) in
- * {@link choiceMessage}'s words; undefined for any other message.
+ * `Argument: wait, Given: "raed", Choices: "delivered", "read", "replied"` line per option) as
+ * {@link choiceError}'s error (the first value refused in `details`); undefined for any other message.
  */
-export function yargsChoicesMessage(message: string): string | undefined {
+export function yargsChoicesError(message: string): MailroomError | undefined {
   if (!message.startsWith('Invalid values:')) return undefined;
-  const parts: string[] = [];
+  const refused: { option: string; value: string; choices: string[] }[] = [];
   for (const [, name, given, choices] of message.matchAll(/Argument: (\S+), Given: (.*), Choices: (.*)$/gm)) {
-    const values = listed(given as string);
     const allowed = listed(choices as string).map(String);
-    for (const value of values) if (!allowed.includes(String(value))) parts.push(choiceMessage(`--${name as string}`, String(value), allowed));
+    for (const value of listed(given as string).map(String)) if (!allowed.includes(value)) refused.push({ option: `--${name as string}`, value, choices: allowed });
   }
-  return parts.length > 0 ? parts.join(' ') : undefined;
+  const [first] = refused;
+  if (first === undefined) return undefined;
+  const text = refused.map((r) => choiceMessage(r.option, r.value, r.choices)).join(' ');
+  return new MailroomError('INVALID_ARGUMENT', text, { details: { ...first } });
 }
 
 /** yargs' stringifiedValues (JSON values joined with ", ") back to the values. */

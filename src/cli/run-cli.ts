@@ -22,7 +22,7 @@ import { commandPath, commandWords as typedCommandWords, dashTextHint, dashWordF
 import { closeStores, warnAtEveryStart, withGlobals, type GlobalArgs } from './globals.js';
 import { COMMAND_TREE as TREE } from './command-names.js';
 import { optionPart, putValuesAside, type ValueArgs } from './value-args.js';
-import { yargsChoicesMessage } from './choice.js';
+import { yargsChoicesError } from './choice.js';
 
 /** Runs {@link checkOptionValues}; yargs passes the running command's instance as a second argument (untyped). */
 /** The option checks of a line whose option part is `part` (the options typed without a value are read from it). */
@@ -115,8 +115,8 @@ function usageError(refused: string, argv: readonly string[], y: unknown, values
     return new MailroomError('USAGE', `${named}${textHint} Run with --help for usage.`, { details: { refused: undeclared } });
   }
   const read = dashed === undefined ? '' : ` "${dashed}" was read as an option. ${dashTextHint(dashed)}`;
-  const choices = yargsChoicesMessage(message);
-  if (choices !== undefined) return new MailroomError('INVALID_ARGUMENT', choices);
+  const choices = yargsChoicesError(message);
+  if (choices !== undefined) return choices;
   const named = missingNamesMessage(message, argv, TREE, commandUsage(y));
   if (named !== undefined) return new MailroomError('USAGE', `${named.needs}${read} ${named.help}`, { details: { missing: named.missing } });
   const missing = dashed === undefined ? missingArgumentMessage(message, argv, TREE) : undefined;

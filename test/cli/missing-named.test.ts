@@ -61,6 +61,18 @@ describe('a missing or out-of-range argument is named, with the fix', () => {
     expect(error).toMatchObject({ code: 'USAGE', details: { missing: ['--as'] } });
   });
 
+  it('with --json, a value outside its choices names the option, the value and the choices', async () => {
+    for (const args of [['team', 'spawn', 'erin', '--backend', 'procss'], ['task', 'list', '--status', 'done']]) {
+      const run = await mailroom(root, '--json', ...args);
+      expect(run.code, args.join(' ')).toBe(2);
+      const error = (JSON.parse(run.stderr) as { error: { code: string; details: Record<string, unknown> } }).error;
+      const [option, value] = args.slice(-2);
+      expect(error.code).toBe('INVALID_ARGUMENT');
+      expect(error.details).toMatchObject({ option, value });
+      expect(error.details.choices).toEqual(expect.arrayContaining([option === '--backend' ? 'process' : 'completed']));
+    }
+  });
+
   it('an extra word that is no command word is still named after an unknown option', async () => {
     const run = await mailroom(root, 'team', 'list', 'extra', '--bogus');
     expect(run.code).toBe(2);
