@@ -43,3 +43,17 @@ export function durationOption(describe: string, minMs?: number): { type: 'strin
 function usage(message: string): MailroomError {
   return new MailroomError('USAGE', `${message} Run with --help for usage.`);
 }
+
+/**
+ * For a wait that ran out: when `flag` was typed as a bare number below a second (`--timeout 5`,
+ * read as 5 ms), the hint that it was milliseconds and how to write seconds; else ''. `argv` is the
+ * command line as typed (the first value of `flag` wins, as in {@link parseDuration}'s refusal of two).
+ */
+export function bareMillisecondsHint(argv: readonly string[], flag: string): string {
+  const at = argv.findIndex((a) => a === flag || a.startsWith(`${flag}=`));
+  if (at < 0) return '';
+  const word = argv[at] as string;
+  const value = (word.includes('=') ? word.slice(flag.length + 1) : argv[at + 1])?.trim();
+  if (value === undefined || !/^\d+$/.test(value) || Number(value) >= 1000) return '';
+  return ` (${flag} ${value} is ${value} ms: a bare number is milliseconds; ${flag} ${value}s waits ${value} seconds.)`;
+}

@@ -18,10 +18,11 @@ import { commandWords } from './command-words.cjs';
 import { hintScope } from '../core/text/hint-scope.js';
 import { completeNames, type NameCompletion } from './completion-names.js';
 import { bareOptions, checkOptionValues, needsValue, type DeclaredOptions } from './option-checks.js';
-import { commandPath, commandWords as typedCommandWords, dashTextHint, dashWordForMissingText, declaredOptionNames, findUnknownCommand, missingArgumentMessage, refusedWords, refusedWordsMessage, undeclaredOptions, unknownCommandMessage } from './usage-hints.js';
+import { commandPath, commandWords as typedCommandWords, dashTextHint, dashWordForMissingText, declaredOptionNames, findUnknownCommand, missingArgumentMessage, missingNamesMessage, refusedWords, refusedWordsMessage, undeclaredOptions, unknownCommandMessage, type CommandUsage } from './usage-hints.js';
 import { closeStores, warnAtEveryStart, withGlobals, type GlobalArgs } from './globals.js';
 import { COMMAND_TREE as TREE } from './command-names.js';
 import { optionPart, putValuesAside, type ValueArgs } from './value-args.js';
+import { yargsChoicesError } from './choice.js';
 
 /** Runs {@link checkOptionValues}; yargs passes the running command's instance as a second argument (untyped). */
 /** The option checks of a line whose option part is `part` (the options typed without a value are read from it). */
@@ -83,6 +84,16 @@ function completionShell(argv: string[]): { script: string } | { argv: string[] 
 /** Commands whose positional is a text (a message, a task subject), which may begin with a dash. */
 const TEXT_COMMANDS = new Set(['task add', 'team send', 'team broadcast', 'team ask']);
 
+/**
+ * The running command's usage line and option descriptions, from yargs' internals (public in
+ * yargs 18, absent from its typings): `getContext().fullCommands` ends with the command's own
+ * part (`show <id>`); the usage instance holds each option's `describe`.
+ */
+function commandUsage(y: unknown): CommandUsage {
+  const internal = (y as { getInternalMethods?(): { getContext?(): { fullCommands?: string[] }; getUsageInstance?(): { getDescriptions?(): Record<string, string> } } } | undefined)?.getInternalMethods?.();
+  return { line: internal?.getContext?.().fullCommands?.at(-1), descriptions: internal?.getUsageInstance?.().getDescriptions?.() ?? {} };
+}
+
 /** The USAGE error for what yargs refused, naming the word typed and the likely meant one. */
 function usageError(refused: string, argv: readonly string[], y: unknown, values: ValueArgs): MailroomError {
   const message = values.text(refused);
@@ -104,6 +115,10 @@ function usageError(refused: string, argv: readonly string[], y: unknown, values
     return new MailroomError('USAGE', `${named}${textHint} Run with --help for usage.`, { details: { refused: undeclared } });
   }
   const read = dashed === undefined ? '' : ` "${dashed}" was read as an option. ${dashTextHint(dashed)}`;
+  const choices = yargsChoicesError(message);
+  if (choices !== undefined) return choices;
+  const named = missingNamesMessage(message, argv, TREE, commandUsage(y));
+  if (named !== undefined) return new MailroomError('USAGE', `${named.needs}${read} ${named.help}`, { details: { missing: named.missing } });
   const missing = dashed === undefined ? missingArgumentMessage(message, argv, TREE) : undefined;
   if (missing !== undefined) return new MailroomError('USAGE', missing);
   return new MailroomError('USAGE', `${message}${/[.!?)]$/.test(message) ? '' : '.'}${read} Run with --help for usage.`);

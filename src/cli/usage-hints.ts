@@ -116,6 +116,51 @@ export function missingArgumentMessage(message: string, argv: readonly string[],
   return `\`mailroom ${command}\` is missing an argument. Run mailroom ${command} --help for its arguments and examples.`;
 }
 
+/** What yargs knows of the running command: its usage line (`show <id>`) and its options' descriptions. */
+export interface CommandUsage {
+  /** The command's own part of the usage line, e.g. `show <id>` or `claim [id]`. */
+  line?: string | undefined;
+  /** Option and positional names → their `describe` text. */
+  descriptions: Readonly<Record<string, string>>;
+}
+
+/**
+ * yargs' "Missing required argument(s): as" and "Not enough non-option arguments: got 1, need at
+ * least 2" as the words missing: `--as` for an option, `<id>` for a positional of the usage line.
+ * Undefined for another message, or when the names cannot be told.
+ */
+export function missingNames(message: string, usage: CommandUsage): string[] | undefined {
+  const line = usage.line ?? '';
+  const positionals = [...line.matchAll(/[<[]([^\]>.]+)(?:\.\.)?[\]>]/g)].map((m) => m[1] as string);
+  const required = [...line.matchAll(/<([^>.]+)(?:\.\.)?>/g)].map((m) => m[1] as string);
+  const options = /^Missing required arguments?: (.*)$/.exec(message)?.[1];
+  if (options !== undefined) return options.split(', ').filter((n) => n !== '').map((n) => (positionals.includes(n) ? `<${n}>` : `--${n}`));
+  const got = /^Not enough non-option arguments: got (\d+)/.exec(message)?.[1];
+  if (got === undefined) return undefined;
+  const missing = required.slice(Number(got)).map((n) => `<${n}>`);
+  return missing.length > 0 ? missing : undefined;
+}
+
+/**
+ * ``\`mailroom task claim\` needs --as (Claimant member name).`` (`needs`) for {@link missingNames},
+ * each with its description, and the pointer to the command's --help (`help`); undefined when
+ * yargs' message names nothing missing.
+ */
+export function missingNamesMessage(message: string, argv: readonly string[], tree: CommandTree, usage: CommandUsage): { needs: string; help: string; missing: string[] } | undefined {
+  const path = commandPath(argv, tree);
+  // A group without its command (`mailroom team`): missingArgumentMessage lists the group's commands.
+  if (path.length === 0 || (path.length === 1 && (tree[path[0] as string]?.length ?? 0) > 0)) return undefined;
+  const missing = missingNames(message, usage);
+  const command = path.join(' ');
+  if (missing === undefined) return undefined;
+  const described = missing.map((word) => {
+    const describe = usage.descriptions[word.replace(/^--|^<|>$/g, '')];
+    return describe === undefined || describe === '' || describe.startsWith('__yargsString__') ? word : `${word} (${describe})`;
+  });
+  const list = described.length === 1 ? described[0] : `${described.slice(0, -1).join(', ')} and ${described.at(-1) as string}`;
+  return { needs: `\`mailroom ${command}\` needs ${list}.`, help: `Run mailroom ${command} --help for its arguments and examples.`, missing };
+}
+
 /** The message for an unknown command, e.g. ``Unknown command "task get". Did you mean `mailroom task show`?`` */
 export function unknownCommandMessage(unknown: UnknownCommand, tree: CommandTree): string {
   const [top] = unknown.typed.split(' ');
@@ -147,6 +192,8 @@ export function refusedWordsMessage(words: readonly string[], argv: readonly str
     if (seen.has(key)) continue;
     seen.add(key);
     if (typed === undefined) {
+      // `--clade team list`: the unknown option took `team` as its value, so yargs refuses `list`, a command word.
+      if (afterUnknownOption(word, words, argv) && commandPath(argv, tree ?? {}).includes(word)) continue;
       const texted = command.endsWith('send') || command.endsWith('broadcast');
       // A word with spaces was quoted already: it is a second text, not a piece of one.
       const hint = !texted ? '' : /\s/.test(word) ? ' (the message text was given already: a send takes one)' : ' (quote a message text that has spaces)';
@@ -161,6 +208,15 @@ export function refusedWordsMessage(words: readonly string[], argv: readonly str
     parts.push(`${where}: unknown option ${shown}.${hint}`);
   }
   return parts.join(' ');
+}
+
+/** True when `word` directly follows, in `argv`, a word that is one of the refused options (`--clade team list`: `team`). */
+function afterUnknownOption(word: string, words: readonly string[], argv: readonly string[]): boolean {
+  const options = words.map((w) => typedOption(argv, w)).filter((t): t is string => t !== undefined && !t.includes('='));
+  return options.some((option) => {
+    const at = argv.indexOf(option);
+    return at >= 0 && argv.slice(at + 1).includes(word);
+  });
 }
 
 /**

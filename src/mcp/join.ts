@@ -13,7 +13,7 @@
  * is outside the enum 2.1.332 validates.
  */
 import { UNKNOWN_MODEL } from '../core/members/known-model.js';
-import { isMailroomError } from '../errors.js';
+import { isMailroomError, MailroomError } from '../errors.js';
 import type { MemberRuntime } from '../protocol/backend.js';
 import type { Member } from '../protocol/config.js';
 import { findMember } from '../domain/roster.js';
@@ -52,8 +52,16 @@ export interface JoinResult {
  * MEMBER_EXISTS (a member whose name differs only in case)
  */
 export async function joinTeam(options: JoinOptions): Promise<JoinResult> {
-  const existing = findMember(await options.store.team.readConfig(options.team), options.name);
+  const config = await options.store.team.readConfig(options.team);
+  const existing = findMember(config, options.name);
   if (existing) return { member: existing, registered: false };
+  // `--as Dave` beside a member "dave" means that member, not a new one ("Try dave-2" would mislead).
+  const sameLetters = config.members.find((m) => m.name.toLowerCase() === options.name.toLowerCase());
+  if (sameLetters) {
+    throw new MailroomError('MEMBER_EXISTS', `Team "${options.team}" already has a member named "${sameLetters.name}" (names are lowercase). To act as it, run with --as ${sameLetters.name}.`, {
+      details: { name: options.name, suggestion: sameLetters.name },
+    });
+  }
   try {
     const member = await spawnMember({
       root: options.store,

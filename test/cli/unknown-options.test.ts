@@ -56,7 +56,7 @@ describe('an unknown option is named, with the option meant', () => {
   it('a required option that is simply missing is still named as missing', async () => {
     const run = await mailroom(root, 'task', 'claim', '1');
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('Missing required argument: as');
+    expect(run.stderr).toContain('task claim` needs --as (Claimant member name).');
   });
 
   it('a dashed word with no option near it still gets the "after --" hint when the text is missing', async () => {

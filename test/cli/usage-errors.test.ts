@@ -104,8 +104,9 @@ describe('usage errors stop before the command runs', () => {
     expect((await mailroom(root, 'task')).stderr).toMatch(/`mailroom (--root \S+ )?task` needs a command: add, list/);
     const leaf = await mailroom(root, 'team', 'send');
     expect(leaf.code).toBe(2);
-    expect(leaf.stderr).toMatch(/`mailroom (--root \S+ )?team send` is missing an argument\. Run mailroom team send --help/);
-    expect((await mailroom(root, 'task', 'add')).stderr).toMatch(/`mailroom (--root \S+ )?task add` is missing an argument/);
+    // Session 18: the argument is named, with its description.
+    expect(leaf.stderr).toMatch(/`mailroom (--root \S+ )?team send` needs <to> \(.+\)\. Run mailroom team send --help/);
+    expect((await mailroom(root, 'task', 'add')).stderr).toMatch(/`mailroom (--root \S+ )?task add` needs <subject> \(Short imperative title\)/);
   });
 
   it('a --store value before the command is not taken for the command (`Unknown command "redis://…"`)', async () => {

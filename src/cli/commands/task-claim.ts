@@ -27,8 +27,9 @@ export const taskClaimCommand: CommandModule<GlobalArgs, ClaimArgs> = {
       .example('$0 task claim --next --as bob --busy-check', 'bob takes the next ready task if idle') as Argv<ClaimArgs>,
   handler: async (a) => {
     const target = await teamTarget(a);
-    if ((a.id === undefined) === (a.next !== true)) {
-      throw new MailroomError('INVALID_ARGUMENT', 'Give either a task id or --next (not both).');
+    if (a.id !== undefined && a.next === true) throw new MailroomError('INVALID_ARGUMENT', 'Give a task id or --next, not both.');
+    if (a.id === undefined && a.next !== true) {
+      throw new MailroomError('INVALID_ARGUMENT', `Give a task id or --next: \`mailroom task claim <id> --as ${a.as}\`, or \`mailroom task claim --next --as ${a.as}\` for the lowest-id ready task.`);
     }
     const options = { ...target, as: a.as, busyCheck: a['busy-check'] };
     const { claimNextTask, claimTask } = await import('../../core/tasks/claim.js');

@@ -5,6 +5,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { MailroomError } from '../../errors.js';
 import { TASK_STATUSES, type TaskStatus } from '../../protocol/task.js';
 import { emit } from '../output.js';
+import { choiceError, TASK_STATUS_WORDS } from '../choice.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
 import { parseIds, parseMetadata } from '../parse.js';
 import { updatedLine } from '../render/text.js';
@@ -26,8 +27,11 @@ interface UpdateArgs extends GlobalArgs {
 
 function parseStatus(value: string | undefined): TaskStatus | 'deleted' | undefined {
   if (value === undefined || value === 'deleted' || (TASK_STATUSES as readonly string[]).includes(value)) return value as TaskStatus | 'deleted' | undefined;
-  throw new MailroomError('INVALID_ARGUMENT', `--status "${value}": use one of ${TASK_STATUSES.join(', ')}, deleted.`);
+  throw choiceError('--status', value, [...TASK_STATUSES, 'deleted'], TASK_STATUS_WORDS);
 }
+
+/** The options that change a task: `task update` with none of them is refused (it would change nothing, yet say "Updated"). */
+const CHANGES = ['status', 'owner', 'subject', 'description', 'active-form', 'blocked-by', 'blocks', 'remove-blocked-by', 'remove-blocks', 'metadata'] as const;
 
 /** `task update`. */
 export const taskUpdateCommand: CommandModule<GlobalArgs, UpdateArgs> = {
@@ -51,6 +55,9 @@ export const taskUpdateCommand: CommandModule<GlobalArgs, UpdateArgs> = {
       .example('$0 task update 3 --blocked-by 1,2', 'Make #3 wait for #1 and #2')
       .example('$0 task update 3 --remove-blocked-by 2', '#3 no longer waits for #2') as Argv<UpdateArgs>,
   handler: async (a) => {
+    if (CHANGES.every((option) => a[option] === undefined)) {
+      throw new MailroomError('USAGE', `Nothing to change: give \`mailroom task update ${a.id}\` one of ${CHANGES.map((o) => `--${o}`).join(', ')}. See the task with \`mailroom task show ${a.id}\`.`);
+    }
     const { updateTask } = await import('../../core/tasks/update.js');
     const target = await teamTarget(a);
     const result = await updateTask({

@@ -6,6 +6,7 @@ import { MailroomError } from '../../errors.js';
 import { TASK_STATUSES, type TaskStatus } from '../../protocol/task.js';
 import { parseCapabilities, REQUIRES_KEY } from '../../domain/capabilities.js';
 import { emit } from '../output.js';
+import { choiceError, TASK_STATUS_WORDS } from '../choice.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
 import { sweptTeamTarget } from '../swept-target.js';
 import { parseIds, parseMetadata } from '../parse.js';
@@ -75,7 +76,7 @@ interface ListArgs extends GlobalArgs {
 
 function parseStatus(value: string | undefined): TaskStatus | undefined {
   if (value === undefined || (TASK_STATUSES as readonly string[]).includes(value)) return value as TaskStatus | undefined;
-  throw new MailroomError('INVALID_ARGUMENT', `--status "${value}": use one of ${TASK_STATUSES.join(', ')}.`);
+  throw choiceError('--status', value, TASK_STATUSES, TASK_STATUS_WORDS);
 }
 
 /** `task list`'s line (src/cli/command-line.ts): its yargs builder and the direct reader both declare from it. */

@@ -8,7 +8,7 @@ import { readAsOptionHint } from '../read-as-option.js';
 import type { Argv, CommandModule } from 'yargs';
 import { MailroomError } from '../../errors.js';
 import { assertArgumentUtf8, decodeUtf8Strict } from '../../core/text/utf8-text.js';
-import { durationOption } from '../durations.js';
+import { bareMillisecondsHint, durationOption } from '../durations.js';
 import { emit } from '../output.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
 import { routed } from '../route-option.js';
@@ -54,7 +54,11 @@ export const teamAskCommand: CommandModule<GlobalArgs, AskArgs> = {
     const text = await readText(a.text);
     if (text === '') throw new MailroomError('MESSAGE_INVALID', `The question is empty: give the text to ask.${a.text === undefined ? readAsOptionHint(process.argv.slice(2)) : ''}`);
     const { ask } = await import('../../core/messages/ask.js');
-    const result = await ask({ ...target, to: a.to, from: a.as, text, summary: a.summary, timeoutMs: a.timeout, idempotencyKey: a['idempotency-key'] });
+    const result = await ask({ ...target, to: a.to, from: a.as, text, summary: a.summary, timeoutMs: a.timeout, idempotencyKey: a['idempotency-key'] }).catch((err: unknown) => {
+      // `--timeout 5` is 5 ms: say so where the wait ran out, for whoever meant seconds.
+      if (err instanceof MailroomError && err.code === 'WAIT_TIMEOUT') err.message += bareMillisecondsHint(process.argv.slice(2), '--timeout');
+      throw err;
+    });
     emit(a.json, result, () => result.reply.text);
   },
 };

@@ -85,7 +85,9 @@ export async function loadTeamFile(path: string, stores: Stores): Promise<Loaded
     raw = parseYaml(await stores.host.readUserFile(abs, 'team file'));
   } catch (err) {
     if (err instanceof MailroomError) throw err;
-    throw invalid(abs, err instanceof Error ? err.message : String(err));
+    // The YAML library's message ends in a code frame (blank lines, the line, a caret): its first line names the problem and the position.
+    const message = err instanceof Error ? err.message : String(err);
+    throw invalid(abs, (message.split('\n', 1)[0] ?? message).replace(/:\s*$/, ''));
   }
   const parsed = TeamFileSchema.safeParse(raw);
   if (!parsed.success) {
