@@ -23,7 +23,7 @@ import { isErrno } from '../../errors.js';
 import { entryKey, isEarlierShutdownRequest, isUnreadEntry } from '../../domain/entries.js';
 import { deliveryEvent } from '../../domain/events.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
-import { InboxEntrySchema, type InboxEntry } from '../../protocol/inbox.js';
+import { isInboxEntry, type InboxEntry } from '../../protocol/inbox.js';
 import { stampNow } from '../health.js';
 import { corruptFile, readJsonFile, writeJsonFile } from './json-file.js';
 import type { HeldLock } from './lock.js';
@@ -77,7 +77,7 @@ export function saveInbox(ctx: FsContext, team: string, agent: string, inbox: Op
 
 /** The elements of a raw array that match the entry schema (the same objects: changing them changes the array). */
 export function validEntries(raw: unknown[]): InboxEntry[] {
-  return raw.filter((e): e is InboxEntry => InboxEntrySchema.safeParse(e).success);
+  return raw.filter(isInboxEntry);
 }
 
 /** Valid entries of an inbox in file order; a missing inbox is empty. */
@@ -99,7 +99,7 @@ async function readQuarantined(path: string): Promise<InboxEntry[]> {
   const prefix = `${basename(path)}.corrupt-`;
   const names = (await readdir(dirname(path)).catch(() => [] as string[])).filter((n) => n.startsWith(prefix)).sort();
   if (names.length === 0) return [];
-  const live = new Set((await readRaw(path).catch(() => undefined))?.raw.filter((e): e is InboxEntry => InboxEntrySchema.safeParse(e).success).map(entryKey));
+  const live = new Set((await readRaw(path).catch(() => undefined))?.raw.filter(isInboxEntry).map(entryKey));
   const out: InboxEntry[] = [];
   for (const name of names) {
     const text = await readFile(join(dirname(path), name), 'utf8').catch(() => '');
