@@ -54,8 +54,8 @@ export interface OpenInbox {
 }
 
 /** Reads the raw array of an inbox, its size and text; `undefined` when the file does not exist. @throws FILE_CORRUPT */
-export async function readRaw(path: string): Promise<{ raw: unknown[]; chars: number; text: string } | undefined> {
-  const read = await readJsonFile(path);
+export async function readRaw(path: string, known?: { text: string; raw: unknown[] }): Promise<{ raw: unknown[]; chars: number; text: string } | undefined> {
+  const read = await readJsonFile(path, { known: known && { text: known.text, value: known.raw } });
   if (read.state === 'missing') return undefined;
   if (!Array.isArray(read.value)) throw corruptFile(path, undefined, 'is not a JSON array');
   return { raw: read.value, chars: read.chars, text: read.text };
@@ -83,6 +83,25 @@ export function validEntries(raw: unknown[]): InboxEntry[] {
 /** Valid entries of an inbox in file order; a missing inbox is empty. */
 export async function readInbox(ctx: FsContext, team: string, agent: string): Promise<InboxEntry[]> {
   return validEntries((await readRaw(ctx.layout.inboxPath(team, agent)))?.raw ?? []);
+}
+
+/** An inbox as one read found it: its text and valid entries (`text` undefined: no file). */
+export interface InboxLook {
+  text: string | undefined;
+  entries: InboxEntry[];
+}
+
+/**
+ * Reads an inbox's valid entries with the text they came from. With `earlier` (a look of this
+ * same caller's, whose entries nobody else holds), a file whose text is unchanged is not parsed or
+ * checked again: its entries are `earlier`'s (a take's look without a lock, then its read under
+ * the lease sidecar's lock, issue 24). The file is read either way. @throws FILE_CORRUPT
+ */
+export async function lookAtInbox(ctx: FsContext, team: string, agent: string, earlier?: InboxLook): Promise<InboxLook> {
+  const read = await readRaw(ctx.layout.inboxPath(team, agent), earlier?.text === undefined ? undefined : { text: earlier.text, raw: earlier.entries });
+  if (read === undefined) return { text: undefined, entries: [] };
+  // The same text: `raw` is earlier's entries array, already only valid entries.
+  return { text: read.text, entries: read.raw === earlier?.entries ? earlier.entries : validEntries(read.raw) };
 }
 
 /**
