@@ -149,10 +149,10 @@ async function writeLeases(ctx: FsContext, team: string, agent: string, leases: 
   }
 }
 
-/** Runs `fn` under the sidecar's own lock (its directory is created first). */
-async function withSidecar<T>(ctx: FsContext, team: string, agent: string, fn: (lock: HeldLock) => Promise<T>): Promise<T> {
+/** Runs `fn` under the sidecar's own lock (its directory is created first); `release` as `withLock`'s (lock.ts). */
+async function withSidecar<T>(ctx: FsContext, team: string, agent: string, fn: (lock: HeldLock) => Promise<T>, release: 'wait' | 'background' = 'wait'): Promise<T> {
   await ensureDir(ctx.layout.leaseDir(team));
-  return locked(ctx, ctx.layout.leasePath(team, agent), fn);
+  return locked(ctx, ctx.layout.leasePath(team, agent), fn, release);
 }
 
 /**
@@ -194,7 +194,9 @@ export async function takeUnread(ctx: FsContext, team: string, agent: string, op
     await journal(ctx, team, events);
     traceMark('take-journaled');
     return { value: { id: lease.id, reader: options.reader, until, entries: selection.taken, deliveries: lease.keys.map((k) => handed[k]!), remaining: selection.remaining }, events };
-  });
+    // The lease is committed (renamed into place) and journalled: the sidecar's lock is removed on
+    // the thread pool while the taker goes on to its model request (issue 24; lock-dir.ts).
+  }, 'background');
 }
 
 /** The hand-out counts after handing out `keys`: theirs one more, and only unread entries kept (read ones are never handed out again). */
