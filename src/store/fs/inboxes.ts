@@ -53,7 +53,10 @@ export interface OpenInbox {
   lock: HeldLock;
 }
 
-/** Reads the raw array of an inbox, its size and text; `undefined` when the file does not exist. @throws FILE_CORRUPT */
+/**
+ * Reads the raw array of an inbox, its size and text; `undefined` when the file does not exist.
+ * `known`: an earlier read whose array is returned as is when the text is the same (json-file.ts). @throws FILE_CORRUPT
+ */
 export async function readRaw(path: string, known?: { text: string; raw: unknown[] }): Promise<{ raw: unknown[]; chars: number; text: string } | undefined> {
   const read = await readJsonFile(path, { known: known && { text: known.text, value: known.raw } });
   if (read.state === 'missing') return undefined;
