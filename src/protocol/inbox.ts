@@ -54,3 +54,32 @@ export function makeInboxEntry(input: {
 export function isUnread(entry: InboxEntry): boolean {
   return entry.read !== true;
 }
+
+/**
+ * True when `value` is an inbox entry: exactly what `InboxEntrySchema.safeParse(value).success`
+ * answers (test/unit/protocol/inbox-entry-check.test.ts compares the two on generated values),
+ * without zod. Every read of an inbox checks each entry of the file, and a file holds up to a few
+ * hundred: a send's read under the inbox lock (before the rename a woken teammate waits for) and a
+ * take's read ran zod over every one of them, 0.5–1.4 µs an entry, more than parsing the JSON
+ * (issue 24: send → an idle `mailroom agent`'s next model request).
+ */
+export function isInboxEntry(value: unknown): value is InboxEntry {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const e = value as Record<string, unknown>;
+  return (
+    typeof e.from === 'string' &&
+    typeof e.text === 'string' &&
+    typeof e.timestamp === 'string' &&
+    optionalOf(e.summary, 'string') &&
+    optionalOf(e.color, 'string') &&
+    optionalOf(e.read, 'boolean') &&
+    optionalOf(e.type, 'string') &&
+    (e.msgV === undefined || (typeof e.msgV === 'number' && Number.isFinite(e.msgV))) &&
+    optionalOf(e.msg_id, 'string')
+  );
+}
+
+/** An optional field: absent (or `undefined`), else of type `type`. */
+function optionalOf(value: unknown, type: 'string' | 'boolean'): boolean {
+  return value === undefined || typeof value === type;
+}

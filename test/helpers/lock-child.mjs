@@ -10,6 +10,8 @@
 //                                               through the atomic writer and stops right before
 //                                               the rename, printing "renaming" (kill it then: a
 //                                               writer killed at the worst moment)
+//   node lock-child.mjs exit-releasing <file> <staleMs>  takes the lock, starts releasing it in the
+//                                               background and exits at once (process.exit)
 //   node lock-child.mjs graceful <file> <staleMs>  listens once for SIGINT/SIGTERM first (as
 //                                               `watch` does), then takes the lock and prints
 //                                               "locked"; on the signal it releases and exits 0
@@ -41,6 +43,10 @@ try {
     lock = await acquireLock(file, `${file}.lock`, options);
     process.stdout.write('locked\n');
     await new Promise(() => undefined);
+  } else if (mode === 'exit-releasing') {
+    const lock = await acquireLock(file, `${file}.lock`, options);
+    lock.releaseInBackground();
+    process.exit(0);
   } else if (mode === 'hold') {
     const lock = await acquireLock(file, `${file}.lock`, options);
     process.stdout.write('locked\n');

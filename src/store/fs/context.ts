@@ -37,9 +37,9 @@ export async function exists(path: string): Promise<boolean> {
   );
 }
 
-/** Runs `fn` holding the lock of `file` (its directory must exist). */
-export function locked<T>(ctx: FsContext, file: string, fn: (lock: HeldLock) => Promise<T>): Promise<T> {
-  return withLock(file, lockDirFor(file), ctx.lock, fn);
+/** Runs `fn` holding the lock of `file` (its directory must exist); `release` as {@link withLock}'s. */
+export function locked<T>(ctx: FsContext, file: string, fn: (lock: HeldLock) => Promise<T>, release: 'wait' | 'background' = 'wait'): Promise<T> {
+  return withLock(file, lockDirFor(file), ctx.lock, fn, undefined, release);
 }
 
 /** The instant of an operation (epoch ms): the caller's `now`, else the clock. */

@@ -35,6 +35,7 @@ import { journal } from './journal.js';
 import { readConfig } from './teams.js';
 import { viewMoved } from '../../domain/view-moved.js';
 import { viewUnchanged } from './view-stamp.js';
+import { traceMark } from '../../trace-marks.js';
 
 /**
  * The messages an append with `key` stored (its record), else undefined (TeamStore.readAppended).
@@ -273,7 +274,9 @@ async function appendBatches(ctx: FsContext, team: string, to: string, lock: Hel
   const commit = async (): Promise<void> => {
     // Never archives (issue 24 item 4): readers and the archiver move read history, beside sends (inboxes.ts).
     if (added > 0) await writeInboxArray(path, raw, lock, text);
+    traceMark('send-written');
     await journal(ctx, team, parts.flatMap((p) => p.events));
+    traceMark('send-journaled');
   };
   if (gate !== undefined && queue.length === 1 && own === undefined && parts[0]!.moved !== true) {
     if (!(await gate(parts[0]!.stored, commit))) return { stored: [], fresh: [], events: [] };

@@ -13,7 +13,7 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { MailroomError, fileWriteError, isErrno } from '../../errors.js';
-import { InboxEntrySchema, type InboxEntry } from '../../protocol/inbox.js';
+import { isInboxEntry, type InboxEntry } from '../../protocol/inbox.js';
 import type { HeldLock } from './lock.js';
 import { FILE_MODE } from './modes.js';
 import { testFreeze } from '../../test-freeze.js';
@@ -86,7 +86,7 @@ export async function readArchive(ctx: FsContext, team: string, agent: string): 
 function parseLine(line: string): InboxEntry | undefined {
   try {
     const value: unknown = JSON.parse(line);
-    return InboxEntrySchema.safeParse(value).success ? (value as InboxEntry) : undefined;
+    return isInboxEntry(value) ? value : undefined;
   } catch {
     return undefined;
   }

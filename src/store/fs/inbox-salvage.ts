@@ -7,7 +7,7 @@
  * in the live inbox as quarantined (`mailroom inbox --all`). Pure.
  */
 import { entryKey } from '../../domain/entries.js';
-import { InboxEntrySchema, type InboxEntry } from '../../protocol/inbox.js';
+import { isInboxEntry, type InboxEntry } from '../../protocol/inbox.js';
 
 /** What {@link salvageInboxText} found. */
 export interface Salvage {
@@ -69,7 +69,7 @@ function parseEntry(span: string): InboxEntry | undefined {
   try {
     const value: unknown = JSON.parse(span);
     // The object as written (its keys in their order), once it is known to be an entry.
-    return InboxEntrySchema.safeParse(value).success ? (value as InboxEntry) : undefined;
+    return isInboxEntry(value) ? value : undefined;
   } catch {
     return undefined;
   }

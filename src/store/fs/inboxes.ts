@@ -23,7 +23,7 @@ import { isErrno } from '../../errors.js';
 import { entryKey, isEarlierShutdownRequest, isUnreadEntry } from '../../domain/entries.js';
 import { deliveryEvent } from '../../domain/events.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
-import { InboxEntrySchema, type InboxEntry } from '../../protocol/inbox.js';
+import { isInboxEntry, type InboxEntry } from '../../protocol/inbox.js';
 import { stampNow } from '../health.js';
 import { corruptFile, readJsonFile, writeJsonFile } from './json-file.js';
 import type { HeldLock } from './lock.js';
@@ -53,9 +53,12 @@ export interface OpenInbox {
   lock: HeldLock;
 }
 
-/** Reads the raw array of an inbox, its size and text; `undefined` when the file does not exist. @throws FILE_CORRUPT */
-export async function readRaw(path: string): Promise<{ raw: unknown[]; chars: number; text: string } | undefined> {
-  const read = await readJsonFile(path);
+/**
+ * Reads the raw array of an inbox, its size and text; `undefined` when the file does not exist.
+ * `known`: an earlier read whose array is returned as is when the text is the same (json-file.ts). @throws FILE_CORRUPT
+ */
+export async function readRaw(path: string, known?: { text: string; raw: unknown[] }): Promise<{ raw: unknown[]; chars: number; text: string } | undefined> {
+  const read = await readJsonFile(path, { known: known && { text: known.text, value: known.raw } });
   if (read.state === 'missing') return undefined;
   if (!Array.isArray(read.value)) throw corruptFile(path, undefined, 'is not a JSON array');
   return { raw: read.value, chars: read.chars, text: read.text };
@@ -77,12 +80,31 @@ export function saveInbox(ctx: FsContext, team: string, agent: string, inbox: Op
 
 /** The elements of a raw array that match the entry schema (the same objects: changing them changes the array). */
 export function validEntries(raw: unknown[]): InboxEntry[] {
-  return raw.filter((e): e is InboxEntry => InboxEntrySchema.safeParse(e).success);
+  return raw.filter(isInboxEntry);
 }
 
 /** Valid entries of an inbox in file order; a missing inbox is empty. */
 export async function readInbox(ctx: FsContext, team: string, agent: string): Promise<InboxEntry[]> {
   return validEntries((await readRaw(ctx.layout.inboxPath(team, agent)))?.raw ?? []);
+}
+
+/** An inbox as one read found it: its text and valid entries (`text` undefined: no file). */
+export interface InboxLook {
+  text: string | undefined;
+  entries: InboxEntry[];
+}
+
+/**
+ * Reads an inbox's valid entries with the text they came from. With `earlier` (a look of this
+ * same caller's, whose entries nobody else holds), a file whose text is unchanged is not parsed or
+ * checked again: its entries are `earlier`'s (a take's look without a lock, then its read under
+ * the lease sidecar's lock, issue 24). The file is read either way. @throws FILE_CORRUPT
+ */
+export async function lookAtInbox(ctx: FsContext, team: string, agent: string, earlier?: InboxLook): Promise<InboxLook> {
+  const read = await readRaw(ctx.layout.inboxPath(team, agent), earlier?.text === undefined ? undefined : { text: earlier.text, raw: earlier.entries });
+  if (read === undefined) return { text: undefined, entries: [] };
+  // The same text: `raw` is earlier's entries array, already only valid entries.
+  return { text: read.text, entries: read.raw === earlier?.entries ? earlier.entries : validEntries(read.raw) };
 }
 
 /**
@@ -99,7 +121,7 @@ async function readQuarantined(path: string): Promise<InboxEntry[]> {
   const prefix = `${basename(path)}.corrupt-`;
   const names = (await readdir(dirname(path)).catch(() => [] as string[])).filter((n) => n.startsWith(prefix)).sort();
   if (names.length === 0) return [];
-  const live = new Set((await readRaw(path).catch(() => undefined))?.raw.filter((e): e is InboxEntry => InboxEntrySchema.safeParse(e).success).map(entryKey));
+  const live = new Set((await readRaw(path).catch(() => undefined))?.raw.filter(isInboxEntry).map(entryKey));
   const out: InboxEntry[] = [];
   for (const name of names) {
     const text = await readFile(join(dirname(path), name), 'utf8').catch(() => '');

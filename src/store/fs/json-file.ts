@@ -37,10 +37,13 @@ export const REREAD_PAUSES_MS: readonly number[] = [1, 2, 4, 8, 16, 29];
  * {@link REREAD_PAUSES_MS} (a Claude Code 2.1.109 writer rewrites in place, so an unlocked reader
  * can catch it half-written), then FILE_CORRUPT is thrown naming the file.
  * @param options.attempts reads at most (default: one more than the pauses; 1: no re-read)
+ * @param options.known an earlier read of this file: when the text read now is the same, its parsed
+ * value is returned as is, not parsed again (the same text parses to the same value; the caller must
+ * own that value, since it gets the very same object)
  * @throws MailroomError FILE_CORRUPT when the file stays unparseable (or empty) for ~60 ms, or is a
  * directory or anything else but a regular file (a FIFO or a device would block or never end).
  */
-export async function readJsonFile(path: string, options: { attempts?: number } = {}): Promise<JsonRead> {
+export async function readJsonFile(path: string, options: { attempts?: number; known?: { text: string; value: unknown } | undefined } = {}): Promise<JsonRead> {
   const attempts = options.attempts ?? REREAD_PAUSES_MS.length + 1;
   let lastError: unknown;
   for (let i = 0; i < attempts; i++) {
@@ -51,6 +54,7 @@ export async function readJsonFile(path: string, options: { attempts?: number } 
       if (isErrno(err, 'ENOENT')) return { state: 'missing' };
       throw err;
     }
+    if (options.known !== undefined && options.known.text === text) return { state: 'ok', value: options.known.value, chars: text.length, text };
     try {
       return { state: 'ok', value: JSON.parse(text) as unknown, chars: text.length, text };
     } catch (err) {

@@ -54,7 +54,7 @@ import { traceMark } from '../../trace-marks.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
 import type { AcknowledgeOptions, Lease, OpContext, TakeOptions, Transition } from '../team-store.js';
 import { ensureDir, locked, nowOf, stampOf, type FsContext } from './context.js';
-import { archiveIfLarge, markEntries, readInbox, saveInbox, withInbox, type OpenInbox } from './inboxes.js';
+import { archiveIfLarge, lookAtInbox, markEntries, readInbox, saveInbox, withInbox, type OpenInbox } from './inboxes.js';
 import { journal } from './journal.js';
 import { checkReaderFence } from './reader-fence.js';
 
@@ -149,10 +149,10 @@ async function writeLeases(ctx: FsContext, team: string, agent: string, leases: 
   }
 }
 
-/** Runs `fn` under the sidecar's own lock (its directory is created first). */
-async function withSidecar<T>(ctx: FsContext, team: string, agent: string, fn: (lock: HeldLock) => Promise<T>): Promise<T> {
+/** Runs `fn` under the sidecar's own lock (its directory is created first); `release` as `withLock`'s (lock.ts). */
+async function withSidecar<T>(ctx: FsContext, team: string, agent: string, fn: (lock: HeldLock) => Promise<T>, release: 'wait' | 'background' = 'wait'): Promise<T> {
   await ensureDir(ctx.layout.leaseDir(team));
-  return locked(ctx, ctx.layout.leasePath(team, agent), fn);
+  return locked(ctx, ctx.layout.leasePath(team, agent), fn, release);
 }
 
 /**
@@ -167,7 +167,8 @@ export async function takeUnread(ctx: FsContext, team: string, agent: string, op
   const empty = (remaining: number): Transition<Lease> => ({ value: { id: '', reader: options.reader, until, entries: [], deliveries: [], remaining }, events: [] });
   traceMark('take-start');
   // Most takes find nothing unread: they need neither a lock nor the sidecar (but a fenced reader is told).
-  if (!(await readInbox(ctx, team, agent)).some(isUnreadEntry)) {
+  const look = await lookAtInbox(ctx, team, agent);
+  if (!look.entries.some(isUnreadEntry)) {
     await checkReaderFence(ctx, team, agent, options.claim);
     return empty(0);
   }
@@ -178,7 +179,9 @@ export async function takeUnread(ctx: FsContext, team: string, agent: string, op
     await checkReaderFence(ctx, team, agent, options.claim);
     const sidecar = readSidecar(ctx, team, agent);
     const leases = liveLeases(sidecar.leases, now);
-    const entries = await readInbox(ctx, team, agent);
+    // Read again under the lock (an acknowledgement may have marked entries read since the look);
+    // the same text is not parsed again.
+    const { entries } = await lookAtInbox(ctx, team, agent, look);
     const selection = selectTake(entries, leases, now, options.limit);
     if (selection.taken.length === 0) return empty(selection.remaining);
     const lease: LeaseRecord = { id: randomUUID(), reader: options.reader, until, keys: selection.taken.map(entryKey) };
@@ -191,7 +194,9 @@ export async function takeUnread(ctx: FsContext, team: string, agent: string, op
     await journal(ctx, team, events);
     traceMark('take-journaled');
     return { value: { id: lease.id, reader: options.reader, until, entries: selection.taken, deliveries: lease.keys.map((k) => handed[k]!), remaining: selection.remaining }, events };
-  });
+    // The lease is committed (renamed into place) and journalled: the sidecar's lock is removed on
+    // the thread pool while the taker goes on to its model request (issue 24; lock-dir.ts).
+  }, 'background');
 }
 
 /** The hand-out counts after handing out `keys`: theirs one more, and only unread entries kept (read ones are never handed out again). */

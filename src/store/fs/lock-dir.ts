@@ -11,7 +11,7 @@
  * directory again (proper-lockfile would still `rmdir` it on release or at exit, removing the lock
  * of whoever took over).
  */
-import { stat, utimes } from 'node:fs/promises';
+import { rmdir, stat, utimes } from 'node:fs/promises';
 import { mkdirSync, rmdirSync, statSync } from 'node:fs';
 import { MailroomError, isErrno } from '../../errors.js';
 import { DIR_MODE } from './modes.js';
@@ -91,6 +91,13 @@ function releaseOnSignal(signal: NodeJS.Signals): void {
   process.kill(process.pid, signal);
 }
 
+/**
+ * Lock directories of this process whose removal was started by {@link DirLock.releaseInBackground}
+ * and has not finished: this process takes such a lock again only once it is removed (a `mkdir`
+ * before that would find it and back off as if another process held it).
+ */
+const releasing = new Map<string, Promise<void>>();
+
 /** A lock directory this process created. */
 export class DirLock {
   private id: DirId;
@@ -120,6 +127,8 @@ export class DirLock {
    * every step's path, stays asynchronous.
    */
   static async create(lockDir: string, staleMs: number, onLost: (reason: string) => void): Promise<DirLock | undefined> {
+    const pending = releasing.get(lockDir);
+    if (pending) await pending;
     try {
       mkdirSync(lockDir, { mode: DIR_MODE });
     } catch (err) {
@@ -187,12 +196,40 @@ export class DirLock {
     }
   }
 
-  /** Synchronous release for the exit handler (only while surely ours). */
+  /**
+   * {@link release} without waiting for it: the `rmdir` goes to the thread pool and the caller goes
+   * on at once (issue 24: on this machine's ext4 an `rmdir` took 0.1–1.5 ms, run synchronously
+   * between a woken teammate's take and its model request). The lock is held until the directory
+   * is gone, as before, only not by the caller's time: until then the lock stays among those removed
+   * at exit, and this process's next {@link DirLock.create} of it waits for the removal.
+   */
+  releaseInBackground(): void {
+    clearInterval(this.timer);
+    const removed = (async () => {
+      await this.refreshing;
+      if (this.lost) return;
+      const now = dirIdSync(this.lockDir);
+      if (now?.ino === this.id.ino && now.mtimeNs === this.id.mtimeNs) await rmdir(this.lockDir);
+    })()
+      .catch(() => undefined) // gone, or not ours to remove: nothing to release
+      .finally(() => {
+        heldAtExit.delete(this);
+        if (releasing.get(this.lockDir) === removed) releasing.delete(this.lockDir);
+      });
+    releasing.set(this.lockDir, removed);
+  }
+
+  /**
+   * Synchronous release for the exit handler (only while surely ours, and only the directory this
+   * holder made: a background removal may have finished on the thread pool, and another process
+   * taken the lock, before its callback ran).
+   */
   releaseSync(): void {
     this.stop();
     if (this.lost) return;
     try {
-      rmdirSync(this.lockDir);
+      const now = dirIdSync(this.lockDir);
+      if (now?.ino === this.id.ino && now.mtimeNs === this.id.mtimeNs) rmdirSync(this.lockDir);
     } catch {
       // already gone
     }

@@ -53,6 +53,11 @@ export interface HeldLock {
   warn(message: string): void;
   /** Releases the lock if it is still ours. Never throws. */
   release(): Promise<void>;
+  /**
+   * Starts releasing the lock and returns at once (see `DirLock.releaseInBackground`): for a step
+   * whose caller has work to do that does not need the lock gone. Never throws.
+   */
+  releaseInBackground(): void;
 }
 
 /** Options of {@link acquireLock}. */
@@ -135,8 +140,10 @@ export const LOCK_ATTEMPTS = 3;
  * {@link LOCK_ATTEMPTS} times: it re-reads the file, so its change is applied on top of whatever
  * the other holder wrote. `fn` must therefore do nothing outside the store it cannot repeat.
  * `held`: a lock of `lockDir` already taken (e.g. by {@link tryAcquireLock}) for the first run.
+ * `release`: `background` returns `fn`'s result without waiting for the lock's removal
+ * ({@link HeldLock.releaseInBackground}; a woken teammate's take, src/store/fs/leases.ts).
  */
-export async function withLock<T>(target: string, lockDir: string, options: LockOptions, fn: (lock: HeldLock) => Promise<T>, held?: HeldLock): Promise<T> {
+export async function withLock<T>(target: string, lockDir: string, options: LockOptions, fn: (lock: HeldLock) => Promise<T>, held?: HeldLock, release: 'wait' | 'background' = 'wait'): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const lock = attempt === 1 && held ? held : await acquireLock(target, lockDir, options);
     try {
@@ -145,7 +152,8 @@ export async function withLock<T>(target: string, lockDir: string, options: Lock
       if (attempt >= LOCK_ATTEMPTS || !isRetryableLoss(err, lockDir)) throw err;
       options.onWarning?.(`mailroom: ${err instanceof Error ? err.message : String(err)} Retrying under a new lock.`);
     } finally {
-      await lock.release();
+      if (release === 'background') lock.releaseInBackground();
+      else await lock.release();
     }
   }
 }
@@ -191,6 +199,7 @@ async function tryLock(target: string, lockDir: string, staleMs: number, options
     },
     warn: (message) => options.onWarning?.(message),
     release: () => held.release(),
+    releaseInBackground: () => held.releaseInBackground(),
   };
 }
 

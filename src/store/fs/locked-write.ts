@@ -29,6 +29,7 @@ import { MailroomError, isErrno } from '../../errors.js';
 import { FileExists, WriteCancelled, writeFileAtomic, type AtomicWriteResult } from './atomic-write.js';
 import { lostLock, type HeldLock } from './lock.js';
 import { testFreeze } from '../../test-freeze.js';
+import { traceMark } from '../../trace-marks.js';
 
 /** What a write that landed after losing its lock knows when it merges (file texts; undefined: no file). */
 export interface MergeInput {
@@ -94,6 +95,7 @@ export async function writeLocked(path: string, text: string, lock: HeldLock, op
     throw err;
   }
   testFreeze('after-rename', result.target);
+  traceMark('write-renamed');
   if (await lock.confirm()) return dropKeep(result.kept);
   // Landed after the lock was lost. A file that was created (exclusively) replaced nothing.
   if (result.kept === undefined) return;
