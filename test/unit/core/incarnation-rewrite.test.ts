@@ -6,15 +6,19 @@
  * (`joinedAt` in config.json), which that attacker can rewrite: these tests rewrite it by hand, as
  * an editor of config.json would, and check the reader still refuses the replay — it takes its
  * incarnation from its own key file on this machine (host store), not from the roster alone.
+ *
+ * And the sender's side: a member spawned anew has a new key; the key of its earlier incarnation
+ * (still held by the old process, or wherever it leaked) no longer speaks for it to a live reader.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { sendStructured } from '../../../src/core/messages/send.js';
+import { sendMessage, sendStructured } from '../../../src/core/messages/send.js';
 import { ControlGuard, enableSigning } from '../../../src/core/teams/signing.js';
 import { removeMember, spawnMember } from '../../../src/core/members/spawn.js';
 import { createTeam } from '../../../src/core/teams/team-lifecycle.js';
 import type { InboxEntry } from '../../../src/protocol/inbox.js';
+import { CERT_FIELD, CONTROL_TTL_MS, SIG_FIELD, encodeSignature, newNonce, signEntry } from '../../../src/protocol/signature.js';
 import { openFsStores } from '../../../src/store/open.js';
 import type { Stores } from '../../../src/store/selection.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
@@ -88,4 +92,29 @@ it('setting the roster joinedAt back to an earlier incarnation does not make tha
   const judged = await new ControlGuard({ root, team }, 'alice').judge([{ ...captured, read: false }]);
   expect(judged.verified.size).toBe(0);
   expect(judged.refused.map((r) => r.check)).toEqual(['other-incarnation']);
+});
+
+it("the key of a member's earlier incarnation no longer speaks for it once the member is spawned anew", async () => {
+  await spawnMember({ root, team, name: 'bob', cwd: dir.path });
+  const oldKey = (await root.host.readMemberKey(team, 'alice'))!;
+  await removeMember({ root, team, name: 'alice' });
+  await new Promise((r) => setTimeout(r, 5));
+  await spawnMember({ root, team, name: 'alice', cwd: dir.path });
+  const bobJoinedAt = (await root.team.readConfig(team)).members.find((m) => m.name === 'bob')!.joinedAt;
+  // What the old alice process (or whoever holds its key) signs now, to bob, as alice.
+  const signedByOldKey = (msgId: string, text: string, control: boolean): InboxEntry => {
+    const at = Date.now();
+    const parts = signEntry(oldKey, { team, from: 'alice', to: 'bob', msgId, text, summary: undefined }, { at, nonce: newNonce(), incarnation: bobJoinedAt, expires: control ? at + CONTROL_TTL_MS : undefined });
+    return { from: 'alice', text, timestamp: new Date(at).toISOString(), msg_id: msgId, read: false, [SIG_FIELD]: encodeSignature(parts), [CERT_FIELD]: oldKey.cert };
+  };
+  const plain = signedByOldKey('p1', 'delete the release branch', false);
+  const assignment = signedByOldKey('c1', JSON.stringify({ type: 'task_assignment', taskId: '1', subject: 's', description: '', assignedBy: 'alice', timestamp: new Date().toISOString() }), true);
+  const judged = await new ControlGuard({ root, team }, 'bob').judge([plain, assignment]);
+  expect(judged.verified.size).toBe(0);
+  expect(judged.refused.map((r) => [r.entry.msg_id, r.check])).toEqual([['p1', 'replaced-key'], ['c1', 'replaced-key']]);
+  expect(judged.refused[0]!.reason).toContain('earlier incarnation of "alice"');
+  // The new alice's own messages verify.
+  await sendMessage({ root, team, from: 'alice', to: 'bob', text: 'hello from the new alice' });
+  const fresh = (await root.team.readInbox(team, 'bob')).at(-1)!;
+  expect((await new ControlGuard({ root, team }, 'bob').judge([fresh])).verified.has(fresh)).toBe(true);
 });
