@@ -10,7 +10,7 @@
  *   judgement are on Redis `TIME`, not on the callers' clocks.
  * - Not vacuous: a member killed with kill -9 is still declared dead after the window, once.
  * - A restart of Redis from a snapshot older than the whole window (a server without the AOF that
- *   lost its recent writes, or a failover to a lagging replica): the stored beats are stale on the
+ *   lost its recent writes): the stored beats are stale on the
  *   server's clock, yet every member is alive and beats within a beat of the restart. Nobody is
  *   declared dead, by a command's sweep right after the restart nor by a runtime's sweeper.
  * Stall and freeze lengths are fault durations, not assertions; waits are for events.

@@ -21,7 +21,7 @@ local ck = P .. 'c:' .. member
 local cur = R('HMGET', ck, 'host', 'pid', 'startedAt', 'lastBeatAt', 'ttlMs', 'token')
 local now = store_now()
 local same = cur[1] == ARGV[4] and cur[2] == ARGV[5] and cur[3] == ARGV[6]
-if cur[1] and not same and judged_beat(cur[4]) + tonumber(cur[5]) > now then
+if cur[1] and not same and judged_beat(cur[4], server_started()) + tonumber(cur[5]) > now then
   local evicted = ARGV[10] ~= '' and cur[1] == ARGV[10] and cur[2] == ARGV[11] and cur[3] == ARGV[12]
   if not evicted then return fail('TEAMMATE_RUNNING', unpack(R('HGETALL', ck))) end
 end

@@ -230,16 +230,16 @@ end
 
 -- When this server process started (epoch ms by its clock; INFO server `uptime_in_seconds`, so up
 -- to 1 s later than the real start). A restart loses the beats that landed since the data it loaded
--- was written (a snapshot of a server without the AOF, a lagging replica promoted), so a claim's
+-- was written (a snapshot of a server without the AOF), so a claim's
 -- beat is judged as no older than the start: every live member beats again within a beat or two.
 local function server_started()
   local up = string.match(R('INFO', 'server'), 'uptime_in_seconds:(%d+)')
   return store_now() - (tonumber(up) or 0) * 1000
 end
 
--- A claim's last beat for judging liveness: its stored `lastBeatAt`, or the server's start when later.
-local function judged_beat(last_beat_at)
-  local started = server_started()
+-- A claim's last beat for judging liveness: its stored `lastBeatAt`, or `started` (server_started())
+-- when later.
+local function judged_beat(last_beat_at, started)
   local beat = tonumber(last_beat_at) or 0
   if started > beat then return started end
   return beat
