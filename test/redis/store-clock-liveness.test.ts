@@ -9,8 +9,13 @@
  * - A command on a machine whose clock is an hour ahead declares nobody dead: the beats and the
  *   judgement are on Redis `TIME`, not on the callers' clocks.
  * - Not vacuous: a member killed with kill -9 is still declared dead after the window, once.
+ * - A restart of Redis from a snapshot older than the whole window (a server without the AOF that
+ *   lost its recent writes): the stored beats are stale on the
+ *   server's clock, yet every member is alive and beats within a beat of the restart. Nobody is
+ *   declared dead, by a command's sweep right after the restart nor by a runtime's sweeper.
  * Stall and freeze lengths are fault durations, not assertions; waits are for events.
  */
+import { createClient } from 'redis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { allBeating, hold, liveTeam, type LiveTeam } from '../helpers/live-team.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
@@ -22,8 +27,8 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function redisTeam(extraEnv: NodeJS.ProcessEnv = {}): Promise<{ server: RedisServer; team: LiveTeam }> {
-  const server = await startRedis({ aof: true });
+async function redisTeam(extraEnv: NodeJS.ProcessEnv = {}, aof = true): Promise<{ server: RedisServer; team: LiveTeam }> {
+  const server = await startRedis({ aof });
   cleanups.push(() => server.stop());
   const team = await liveTeam(['--store', server.url], BEAT_MS, extraEnv);
   cleanups.push(() => team.cleanup());
@@ -75,6 +80,28 @@ describe('liveness by the Redis clock', () => {
     expect(await team.deadMessages()).toEqual([]);
     expect((await team.tasks())[0]).toMatchObject({ owner: 'alice', status: 'in_progress', fencingToken: 1 });
   }, 180_000);
+
+  it('a restart from a snapshot older than the window declares nobody dead and runs nothing twice', async () => {
+    const { server, team } = await redisTeam({ MAILROOM_ALLOW_VOLATILE: '1', MAILROOM_STORE_TIMEOUT: '60s' }, false);
+    for (const name of ['alice', 'bob']) await team.spawnAgent(name);
+    await team.addLongTask('Long', 'alice');
+    await until(async () => (await team.runsOf('1')).length > 0, 90_000, 'alice running #1');
+    await until(async () => allBeating(await team.states()), 60_000, 'both beating');
+    const raw = createClient({ url: server.url });
+    await raw.connect();
+    await raw.sendCommand(['SAVE']); // the snapshot the restart loads: every beat in it goes stale
+    await raw.quit();
+    // Longer than ttl + grace + the stall bound (30 beats): the snapshot's beats are older than any window.
+    await hold(32 * BEAT_MS);
+    await server.restart();
+    const looks = await Promise.all([team.run(['task', 'list', '--json']), team.run(['team', 'show', '--json'])]);
+    for (const r of looks) expect(r.code, r.stderr).toBe(0);
+    await until(async () => allBeating(await team.states()), 60_000, 'both beating again');
+    await hold(8 * BEAT_MS); // several rounds of bob's and alice's sweepers after the restart
+    expect(await team.deadMessages()).toEqual([]);
+    expect((await team.tasks()).map((t) => [t.id, t.owner, t.status, t.fencingToken])).toEqual([['1', 'alice', 'in_progress', 1]]);
+    expect(await team.runsOf('1')).toEqual(['alice']);
+  }, 300_000);
 
   it('a member killed with kill -9 is still declared dead after the window, once, and its task runs again', async () => {
     const { team } = await redisTeam();

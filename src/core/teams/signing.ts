@@ -115,10 +115,9 @@ export class ControlGuard {
     if (plain.length > 0) await this.rememberPlain(plain);
     if (nonces.length === 0) return;
     const host = hostOf(this.options);
-    const trust = await loadTrust(this.options, { pin: false });
-    const joinedAt = findMember(trust.config, this.to)?.joinedAt ?? 0;
+    const [trust, key, prior] = await Promise.all([loadTrust(this.options, { pin: false }), host.readMemberKey(this.options.team, this.to), host.readObeyed(this.options.team, this.to)]);
+    const joinedAt = incarnationOf(findMember(trust.config, this.to)?.joinedAt, key?.joinedAt) ?? 0;
     const now = nowOf(this.options);
-    const prior = await host.readObeyed(this.options.team, this.to);
     const ids: Record<string, number> = {};
     if (prior && prior.joinedAt === joinedAt) for (const [id, exp] of Object.entries(prior.ids)) if (exp >= now) ids[id] = exp;
     for (const [id, exp] of nonces) ids[id] = exp;
@@ -134,14 +133,28 @@ export class ControlGuard {
   /** The member's obeyed control nonces and plain-message replay memory on this machine. */
   private async memoryOf() {
     const host = hostOf(this.options);
-    const [obeyed, seen] = await Promise.all([host.readObeyed(this.options.team, this.to), host.readSeen(this.options.team, this.to)]);
-    return { obeyed, seen };
+    const [obeyed, seen, key] = await Promise.all([host.readObeyed(this.options.team, this.to), host.readSeen(this.options.team, this.to), host.readMemberKey(this.options.team, this.to)]);
+    return { obeyed, seen, keyJoinedAt: key?.joinedAt };
   }
 
-  private readerOf(trust: Trust, { obeyed, seen }: Awaited<ReturnType<ControlGuard['memoryOf']>>) {
+  private readerOf(trust: Trust, { obeyed, seen, keyJoinedAt }: Awaited<ReturnType<ControlGuard['memoryOf']>>) {
     const member = findMember(trust.config, this.to);
-    return { name: this.to, joinedAt: member?.joinedAt, obeyed, seen: seen ?? { v: 1 as const, floor: 0, ids: {} }, now: nowOf(this.options) };
+    return { name: this.to, joinedAt: incarnationOf(member?.joinedAt, keyJoinedAt), obeyed, seen: seen ?? { v: 1 as const, floor: 0, ids: {} }, now: nowOf(this.options) };
   }
+}
+
+/**
+ * The reader's incarnation a control message must be bound to: the later of its roster `joinedAt`
+ * (shared state, which anyone who can write config.json can delete or set back to an earlier
+ * incarnation) and the `joinedAt` its key file on this machine was made for (host store). Rewriting
+ * the roster can then only raise it — refusing genuine control messages, which deleting them does
+ * too — never lower it to a captured earlier incarnation's, nor drop it so a replay is not checked.
+ * Undefined only when neither is known (a reader with no key here and no roster joinedAt).
+ */
+export function incarnationOf(rosterJoinedAt: number | undefined, keyJoinedAt: number | undefined): number | undefined {
+  if (rosterJoinedAt === undefined) return keyJoinedAt;
+  if (keyJoinedAt === undefined) return rosterJoinedAt;
+  return Math.max(rosterJoinedAt, keyJoinedAt);
 }
 
 /**

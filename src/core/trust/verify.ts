@@ -9,7 +9,8 @@
  * - `unverified`: from a sender that cannot sign (a Claude Code member, or a name without an
  *   identity) and not a control message — shown, marked unverified, never as verified;
  * - failed (withheld and reported): unsigned or badly signed while its sender is the lead or a
- *   mailroom member with an identity, any control message that does not verify, and — for the
+ *   mailroom member with an identity, any control message that does not verify, one a live reader
+ *   gets signed by the key of an earlier incarnation of a member spawned anew, and — for the
  *   reader a control message is for — one bound to another incarnation, older than the reader's
  *   incarnation, past its expiry, or obeyed before; and, for a reader given its replay memory
  *   (`seen`), an unread signed plain message it consumed before (or signed before what that bounded
@@ -100,6 +101,7 @@ export function verdictOf(trust: Trust, entry: InboxEntry, to: string, reader?: 
     if (!endorser || !verifyCertificate(cert, trust.team, entry.from, endorser.publicKey)) return fail('bad-certificate', `from "${entry.from}": its certificate is not the lead's endorsement of "${entry.from}"`);
     if (!verifyEntry(cert.publicKey, signed, sig)) return fail('bad-signature', `from "${entry.from}": its signature does not verify`);
     if (reader && identity && sameIncarnation(identity, cert) && identity.publicKey !== cert.publicKey) return fail('replaced-key', `from "${entry.from}" is signed with a key the member no longer holds (re-keyed)`);
+    if (reader && identity && cert.joinedAt < identity.joinedAt) return fail('replaced-key', `from "${entry.from}" is signed with the key of an earlier incarnation of "${entry.from}" (joined ${cert.joinedAt}; spawned anew at ${identity.joinedAt}), which no longer speaks for it`);
     signer = 'member';
   }
   if (control && reader) {

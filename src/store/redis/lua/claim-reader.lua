@@ -8,7 +8,8 @@
 -- ARGV[1] event envelope JSON   ARGV[2] member   ARGV[3] kind   ARGV[4] host   ARGV[5] pid
 -- ARGV[6] startedAt   ARGV[7] token (fresh)   ARGV[8] ttl ms   ARGV[9] unused (was the caller's now)
 -- ARGV[10..12] evict host, pid, startedAt ('' = no evict)
--- Liveness is judged, and the claim stamped, by the server's clock (TIME), not the caller's.
+-- Liveness is judged, and the claim stamped, by the server's clock (TIME), not the caller's; a
+-- beat no earlier than the server's start (judged_beat, prelude).
 -- Returns ok { claim fields... } (flat field/value list) with events delivery released (each
 -- entry put back); err TEAM_NOT_FOUND; err MEMBER_NOT_FOUND { member }; err TEAMMATE_RUNNING
 -- { the live claim's fields... }.
@@ -20,7 +21,7 @@ local ck = P .. 'c:' .. member
 local cur = R('HMGET', ck, 'host', 'pid', 'startedAt', 'lastBeatAt', 'ttlMs', 'token')
 local now = store_now()
 local same = cur[1] == ARGV[4] and cur[2] == ARGV[5] and cur[3] == ARGV[6]
-if cur[1] and not same and tonumber(cur[4]) + tonumber(cur[5]) > now then
+if cur[1] and not same and judged_beat(cur[4], server_started()) + tonumber(cur[5]) > now then
   local evicted = ARGV[10] ~= '' and cur[1] == ARGV[10] and cur[2] == ARGV[11] and cur[3] == ARGV[12]
   if not evicted then return fail('TEAMMATE_RUNNING', unpack(R('HGETALL', ck))) end
 end

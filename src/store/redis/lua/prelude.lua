@@ -236,6 +236,23 @@ local function store_now()
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
+-- When this server process started (epoch ms by its clock; INFO server `uptime_in_seconds`, so up
+-- to 1 s later than the real start). A restart loses the beats that landed since the data it loaded
+-- was written (a snapshot of a server without the AOF), so a claim's
+-- beat is judged as no older than the start: every live member beats again within a beat or two.
+local function server_started()
+  local up = string.match(R('INFO', 'server'), 'uptime_in_seconds:(%d+)')
+  return store_now() - (tonumber(up) or 0) * 1000
+end
+
+-- A claim's last beat for judging liveness: its stored `lastBeatAt`, or `started` (server_started())
+-- when later.
+local function judged_beat(last_beat_at, started)
+  local beat = tonumber(last_beat_at) or 0
+  if started > beat then return started end
+  return beat
+end
+
 -- ISO-8601 UTC with milliseconds of an epoch-ms instant (days to civil date: H. Hinnant's algorithm).
 local function iso(ms)
   local s = math.floor(ms / 1000)
