@@ -7,12 +7,12 @@
  * rather than stored in a shape Claude Code's reader does not take.
  *
  * The check runs on every append (the hottest path of both stores, issue 24 item 2), so a message
- * is first looked at by {@link plainEntry}, a few `typeof` tests that accept only what the schema
- * accepts; anything else (a wrong type, a getter, a number that is not finite) goes to the schema,
- * which gives the verdict and the error.
+ * is first looked at by `isInboxEntry` (../protocol/inbox.ts: a few `typeof` tests that answer
+ * what the schema answers, also used by the files store's readers); what it refuses goes to the
+ * schema, which gives the verdict and the error.
  */
 import { MailroomError } from '../errors.js';
-import { InboxEntrySchema } from '../protocol/inbox.js';
+import { InboxEntrySchema, isInboxEntry } from '../protocol/inbox.js';
 import { shownValue } from './shown-value.js';
 
 /**
@@ -21,7 +21,7 @@ import { shownValue } from './shown-value.js';
  */
 export function checkOutgoingMessage(m: { to: unknown; entry: unknown }): void {
   if (typeof m.to !== 'string') throw refused('to', 'a string (the recipient\'s name)', m.to);
-  if (plainEntry(m.entry)) return;
+  if (isInboxEntry(m.entry)) return;
   const parsed = InboxEntrySchema.safeParse(m.entry);
   if (parsed.success) return;
   const issue = parsed.error.issues[0]!;
@@ -30,23 +30,6 @@ export function checkOutgoingMessage(m: { to: unknown; entry: unknown }): void {
   if (field === 'timestamp') throw refused(field, 'an ISO-8601 string, as Claude Code writes it (e.g. "2026-01-01T09:00:00.000Z": `new Date(ms).toISOString()`)', got);
   const expected = 'expected' in issue && typeof issue.expected === 'string' ? `a ${issue.expected}` : 'of its type';
   throw refused(field, field === 'entry' ? 'an object {from, text, timestamp, …}' : expected, got);
-}
-
-/**
- * True when `entry` is certainly an entry {@link InboxEntrySchema} accepts: a plain object whose
- * `from`, `text` and `timestamp` are strings, whose optional `summary`, `color`, `type`, `msg_id`
- * are strings, `read` a boolean and `msgV` a finite number when present (not undefined). False
- * says nothing: the schema decides. Exported for the test that holds it to the schema.
- */
-export function plainEntry(entry: unknown): boolean {
-  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return false;
-  const e = entry as Record<string, unknown>;
-  if (typeof e.from !== 'string' || typeof e.text !== 'string' || typeof e.timestamp !== 'string') return false;
-  // Each field by name (a loop over the names was a keyed, megamorphic load per field).
-  if ((e.summary !== undefined && typeof e.summary !== 'string') || (e.color !== undefined && typeof e.color !== 'string')) return false;
-  if ((e.type !== undefined && typeof e.type !== 'string') || (e.msg_id !== undefined && typeof e.msg_id !== 'string')) return false;
-  if (e.read !== undefined && typeof e.read !== 'boolean') return false;
-  return e.msgV === undefined || (typeof e.msgV === 'number' && Number.isFinite(e.msgV));
 }
 
 function refused(field: string, what: string, got: unknown): MailroomError {

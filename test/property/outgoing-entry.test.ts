@@ -1,13 +1,13 @@
 /**
- * The append's fast check (domain/outgoing-entry.ts `plainEntry`) accepts only what Claude Code's
+ * The append's fast check (protocol/inbox.ts `isInboxEntry`, which domain/outgoing-entry.ts runs before the schema) accepts only what Claude Code's
  * inbox entry schema accepts: over generated entries, near-entries and odd values, whenever it says
  * yes the schema says yes, and the check as a whole (fast path, then schema) refuses exactly what
  * the schema refuses.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkOutgoingMessage, plainEntry } from '../../src/domain/outgoing-entry.js';
-import { InboxEntrySchema } from '../../src/protocol/inbox.js';
+import { checkOutgoingMessage } from '../../src/domain/outgoing-entry.js';
+import { InboxEntrySchema, isInboxEntry } from '../../src/protocol/inbox.js';
 
 const odd = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.constant(Number.NaN), fc.constant(Infinity), fc.array(fc.string(), { maxLength: 2 }), fc.object({ maxDepth: 1 }), fc.bigInt());
 const fieldValue = (good: fc.Arbitrary<unknown>) => fc.oneof({ weight: 4, arbitrary: good }, { weight: 1, arbitrary: odd });
@@ -34,7 +34,7 @@ describe('the append fast check', () => {
     fc.assert(
       fc.property(anything, (value) => {
         const schema = InboxEntrySchema.safeParse(value).success;
-        if (plainEntry(value)) {
+        if (isInboxEntry(value)) {
           fast++;
           expect(schema).toBe(true);
         }
@@ -53,10 +53,10 @@ describe('the append fast check', () => {
   });
 
   it('takes an entry as makeInboxEntry builds it, and leaves a getter or an object with a bad field to the schema', () => {
-    expect(plainEntry({ from: 'a', text: 't', timestamp: '2026-01-01T09:00:00.000Z', msgV: 1, msg_id: 'x', type: 'message', read: false })).toBe(true);
-    expect(plainEntry({ from: 'a', text: 't', timestamp: '2026-01-01T09:00:00.000Z', msgV: Number.NaN })).toBe(false);
-    expect(plainEntry({ from: 'a', text: 't', timestamp: 5 })).toBe(false);
-    expect(plainEntry([])).toBe(false);
+    expect(isInboxEntry({ from: 'a', text: 't', timestamp: '2026-01-01T09:00:00.000Z', msgV: 1, msg_id: 'x', type: 'message', read: false })).toBe(true);
+    expect(isInboxEntry({ from: 'a', text: 't', timestamp: '2026-01-01T09:00:00.000Z', msgV: Number.NaN })).toBe(false);
+    expect(isInboxEntry({ from: 'a', text: 't', timestamp: 5 })).toBe(false);
+    expect(isInboxEntry([])).toBe(false);
     expect(() => checkOutgoingMessage({ to: 'a', entry: { from: 'a', text: 't', timestamp: 5 } })).toThrow(/timestamp must be an ISO-8601 string/);
   });
 });
