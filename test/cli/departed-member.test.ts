@@ -5,40 +5,34 @@
  * journal's `member left` event) and then the fix, and a completed task is called completed, by
  * whom. Nothing is written by a refused call. Real CLI processes.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailroom, mailroomOk, snapshotBytes } from '../helpers/store-files.js';
+import { describe, expect, it } from 'vitest';
+import { cliRootForFile, mailroom, mailroomOk, snapshotBytes } from '../helpers/store-files.js';
 import { startRedis } from '../helpers/redis-server.js';
-import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
-let dir: TempDir;
-let root: string;
-
-beforeAll(async () => {
-  dir = await makeTempDir();
-  root = dir.path;
-  await mailroomOk(root, 'team', 'create', 'demo');
-  for (const name of ['carol', 'dave', 'erin']) await mailroomOk(root, 'team', 'spawn', name);
-  await mailroomOk(root, 'task', 'add', 'first');
-  await mailroomOk(root, 'task', 'claim', '1', '--as', 'carol');
-  await mailroomOk(root, 'task', 'update', '1', '--status', 'completed', '--as', 'carol');
-  await mailroomOk(root, 'team', 'send', 'dave', 'unread when he left');
-  await mailroomOk(root, 'team', 'stop', 'carol', '--force');
-  await mailroomOk(root, 'team', 'stop', 'dave', '--force');
-});
-afterAll(() => dir.cleanup());
+const root = cliRootForFile(
+  ['team', 'create', 'demo'],
+  ...['carol', 'dave', 'erin'].map((name) => ['team', 'spawn', name]),
+  ['task', 'add', 'first'],
+  ['task', 'claim', '1', '--as', 'carol'],
+  ['task', 'update', '1', '--status', 'completed', '--as', 'carol'],
+  ['team', 'send', 'dave', 'unread when he left'],
+  ['team', 'stop', 'carol', '--force'],
+  ['team', 'stop', 'dave', '--force'],
+);
 
 describe('a member who left', () => {
   it('team send to him: MEMBER_NOT_FOUND saying he left, then how to bring him back; nothing written', async () => {
-    const before = await snapshotBytes(root);
-    const run = await mailroom(root, 'team', 'send', 'dave', 'hi');
+    const before = await snapshotBytes(root());
+    const run = await mailroom(root(), 'team', 'send', 'dave', 'hi');
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/^mailroom: MEMBER_NOT_FOUND: dave left team "demo" \(at \d{4}-\d\d-\d\dT[\d:.]+Z\), so nothing can go to or come from dave now\. Members: team-lead, erin\. To bring dave back, run `mailroom (--root \S+ )?team spawn dave`/);
     expect(run.stderr).not.toContain('No recipient named');
-    expect(await snapshotBytes(root)).toEqual(before);
+    expect(await snapshotBytes(root())).toEqual(before);
   });
 
   it('with --json the code stays MEMBER_NOT_FOUND and details carry departedAt', async () => {
-    const run = await mailroom(root, '--json', 'team', 'send', 'dave', 'hi');
+    const run = await mailroom(root(), '--json', 'team', 'send', 'dave', 'hi');
     const error = (JSON.parse(run.stderr) as { error: { code: string; details: Record<string, unknown> } }).error;
     expect(error.code).toBe('MEMBER_NOT_FOUND');
     expect(error.details).toMatchObject({ name: 'dave', team: 'demo' });
@@ -47,32 +41,32 @@ describe('a member who left', () => {
 
   it('as a sender, in a broadcast, and as a claimant: the same', async () => {
     for (const args of [['team', 'send', 'erin', 'hi', '--from', 'dave'], ['team', 'broadcast', 'hi', '--from', 'dave'], ['task', 'claim', '--next', '--as', 'carol']]) {
-      const run = await mailroom(root, ...args);
+      const run = await mailroom(root(), ...args);
       expect(run.code, args.join(' ')).toBe(3);
       expect(run.stderr, args.join(' ')).toMatch(/MEMBER_NOT_FOUND: (dave|carol) left team "demo"/);
     }
   });
 
   it('a name that never was a member keeps the plain refusal', async () => {
-    const run = await mailroom(root, 'team', 'send', 'zed', 'hi');
+    const run = await mailroom(root(), 'team', 'send', 'zed', 'hi');
     expect(run.code).toBe(3);
     expect(run.stderr).toContain('No recipient named "zed" in team "demo"');
   });
 
   it('a name that left and was spawned again is a member again', async () => {
-    await mailroomOk(root, 'team', 'spawn', 'dave');
-    await mailroomOk(root, 'team', 'send', 'dave', 'welcome back');
-    await mailroomOk(root, 'team', 'stop', 'dave', '--force');
+    await mailroomOk(root(), 'team', 'spawn', 'dave');
+    await mailroomOk(root(), 'team', 'send', 'dave', 'welcome back');
+    await mailroomOk(root(), 'team', 'stop', 'dave', '--force');
   });
 });
 
 describe('task claim of a completed task', () => {
   it('says completed and by whom (the owner left), not "already claimed"; exit and code as before', async () => {
-    const before = await snapshotBytes(root);
-    const run = await mailroom(root, 'task', 'claim', '1', '--as', 'erin');
+    const before = await snapshotBytes(root());
+    const run = await mailroom(root(), 'task', 'claim', '1', '--as', 'erin');
     expect(run.code).toBe(5);
     expect(run.stderr).toBe('mailroom: TASK_ALREADY_CLAIMED: Task #1 is already completed (by carol): there is nothing left to claim. (reason: already_claimed)\n');
-    expect(await snapshotBytes(root)).toEqual(before);
+    expect(await snapshotBytes(root())).toEqual(before);
   });
 });
 

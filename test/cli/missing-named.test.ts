@@ -7,21 +7,10 @@
  * nothing to change printed "Updated task #8" and changed nothing. Real CLI processes;
  * nothing is written by any of them.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailroom, mailroomOk, snapshotBytes } from '../helpers/store-files.js';
-import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { describe, expect, it } from 'vitest';
+import { cliRootForFile, mailroom, snapshotBytes } from '../helpers/store-files.js';
 
-let dir: TempDir;
-let root: string;
-
-beforeAll(async () => {
-  dir = await makeTempDir();
-  root = dir.path;
-  await mailroomOk(root, 'team', 'create', 'demo');
-  await mailroomOk(root, 'team', 'spawn', 'dave');
-  await mailroomOk(root, 'task', 'add', 'first');
-});
-afterAll(() => dir.cleanup());
+const root = cliRootForFile(['team', 'create', 'demo'], ['team', 'spawn', 'dave'], ['task', 'add', 'first']);
 
 /** [args, the code, the whole message after `mailroom: <code>: `]. */
 const CASES: [string[], string, string][] = [
@@ -46,16 +35,16 @@ const CASES: [string[], string, string][] = [
 
 describe('a missing or out-of-range argument is named, with the fix', () => {
   it.each(CASES)('mailroom %j: exit 2, %s, nothing written', async (args, code, expected) => {
-    const before = await snapshotBytes(root);
-    const run = await mailroom(root, ...args);
+    const before = await snapshotBytes(root());
+    const run = await mailroom(root(), ...args);
     expect(run.code, run.stderr).toBe(2);
     // A command in backticks carries the line's store and team (hint-scope), so pasting it acts on the same store.
     expect(run.stderr.replace(/`mailroom --root \S+ (--team \S+ )?/g, '`mailroom ')).toBe(`mailroom: ${code}: ${expected}\n`);
-    expect(await snapshotBytes(root)).toEqual(before);
+    expect(await snapshotBytes(root())).toEqual(before);
   });
 
   it('with --json, the missing names are in the details', async () => {
-    const run = await mailroom(root, '--json', 'task', 'claim', '1');
+    const run = await mailroom(root(), '--json', 'task', 'claim', '1');
     expect(run.code).toBe(2);
     const error = (JSON.parse(run.stderr) as { error: { code: string; details: { missing: string[] } } }).error;
     expect(error).toMatchObject({ code: 'USAGE', details: { missing: ['--as'] } });
@@ -63,7 +52,7 @@ describe('a missing or out-of-range argument is named, with the fix', () => {
 
   it('with --json, a value outside its choices names the option, the value and the choices', async () => {
     for (const args of [['team', 'spawn', 'erin', '--backend', 'procss'], ['task', 'list', '--status', 'done']]) {
-      const run = await mailroom(root, '--json', ...args);
+      const run = await mailroom(root(), '--json', ...args);
       expect(run.code, args.join(' ')).toBe(2);
       const error = (JSON.parse(run.stderr) as { error: { code: string; details: Record<string, unknown> } }).error;
       const [option, value] = args.slice(-2);
@@ -74,7 +63,7 @@ describe('a missing or out-of-range argument is named, with the fix', () => {
   });
 
   it('an extra word that is no command word is still named after an unknown option', async () => {
-    const run = await mailroom(root, 'team', 'list', 'extra', '--bogus');
+    const run = await mailroom(root(), 'team', 'list', 'extra', '--bogus');
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('unexpected argument "extra"');
     expect(run.stderr).toContain('unknown option --bogus');

@@ -5,21 +5,10 @@
  * `log --follow --actr x` named the command `log x`). And `mailroom -v`, alone, is the version.
  * Real CLI processes.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailroom, mailroomOk, snapshotBytes } from '../helpers/store-files.js';
-import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { describe, expect, it } from 'vitest';
+import { cliRootForFile, mailroom, mailroomOk, snapshotBytes } from '../helpers/store-files.js';
 
-let dir: TempDir;
-let root: string;
-
-beforeAll(async () => {
-  dir = await makeTempDir();
-  root = dir.path;
-  await mailroomOk(root, 'team', 'create', 'demo');
-  await mailroomOk(root, 'team', 'spawn', 'dave');
-  await mailroomOk(root, 'task', 'add', 'first');
-});
-afterAll(() => dir.cleanup());
+const root = cliRootForFile(['team', 'create', 'demo'], ['team', 'spawn', 'dave'], ['task', 'add', 'first']);
 
 /** [args, the message expected after `mailroom: USAGE: `]. */
 const CASES: [string[], string][] = [
@@ -39,28 +28,28 @@ const CASES: [string[], string][] = [
 
 describe('an unknown option is named, with the option meant', () => {
   it.each(CASES)('mailroom %j: exit 2, the option named once, nothing written', async (args, expected) => {
-    const before = await snapshotBytes(root);
-    const run = await mailroom(root, ...args);
+    const before = await snapshotBytes(root());
+    const run = await mailroom(root(), ...args);
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toBe(`mailroom: USAGE: ${expected} Run with --help for usage.\n`);
-    expect(await snapshotBytes(root)).toEqual(before);
+    expect(await snapshotBytes(root())).toEqual(before);
   });
 
   it('with --json, the refused option is in the details', async () => {
-    const run = await mailroom(root, '--json', 'task', 'claim', '1', '--ass', 'dave');
+    const run = await mailroom(root(), '--json', 'task', 'claim', '1', '--ass', 'dave');
     expect(run.code).toBe(2);
     const error = (JSON.parse(run.stderr) as { error: { code: string; details: { refused: string[] } } }).error;
     expect(error).toMatchObject({ code: 'USAGE', details: { refused: ['ass'] } });
   });
 
   it('a required option that is simply missing is still named as missing', async () => {
-    const run = await mailroom(root, 'task', 'claim', '1');
+    const run = await mailroom(root(), 'task', 'claim', '1');
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('task claim` needs --as (Claimant member name).');
   });
 
   it('a dashed word with no option near it still gets the "after --" hint when the text is missing', async () => {
-    const run = await mailroom(root, 'task', 'add', '--force');
+    const run = await mailroom(root(), 'task', 'add', '--force');
     expect(run.code).toBe(2);
     expect(run.stderr).toBe('mailroom: USAGE: mailroom task add: unknown option --force. A text that begins with "-" goes after --, as `-- --force` at the end of the line. Run with --help for usage.\n');
   });
@@ -68,18 +57,18 @@ describe('an unknown option is named, with the option meant', () => {
 
 describe('mailroom -v', () => {
   it('alone (or after global options only) prints the version, as --version does', async () => {
-    const version = (await mailroomOk(root, '--version')).stdout;
+    const version = (await mailroomOk(root(), '--version')).stdout;
     expect(version).toMatch(/^\d+\.\d+\.\d+/);
-    const short = await mailroom(root, '-v');
+    const short = await mailroom(root(), '-v');
     expect(short).toEqual({ code: 0, stdout: version, stderr: '' });
   });
 
   it('after a command it is no version: `team send dave -v` is refused, nothing sent', async () => {
-    const before = await snapshotBytes(root);
-    const run = await mailroom(root, 'team', 'send', 'dave', '-v');
+    const before = await snapshotBytes(root());
+    const run = await mailroom(root(), 'team', 'send', 'dave', '-v');
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('unknown option -v');
-    expect(await snapshotBytes(root)).toEqual(before);
+    expect(await snapshotBytes(root())).toEqual(before);
   });
 });

@@ -7,7 +7,8 @@ import { chmod, readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli, type CliRun } from './cli.js';
-import { copyToTempDir, type TempDir } from './temp-dir.js';
+import { afterAll, beforeAll } from 'vitest';
+import { copyToTempDir, makeTempDir, type TempDir } from './temp-dir.js';
 
 /** `fixtures/` of this repository. */
 export const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
@@ -79,6 +80,24 @@ export async function mailroomOk(root: string, ...args: string[]): Promise<CliRu
   const run = await mailroom(root, ...args);
   if (run.code !== 0) throw new Error(`mailroom ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
   return run;
+}
+
+/**
+ * A store root in a temp dir shared by a test file: made before all its tests by running each of
+ * `setup` through the CLI (each must exit 0), removed after them. Returns the root's path (call
+ * it inside a test or a hook).
+ */
+export function cliRootForFile(...setup: string[][]): () => string {
+  let dir: TempDir | undefined;
+  beforeAll(async () => {
+    dir = await makeTempDir();
+    for (const args of setup) await mailroomOk(dir.path, ...args);
+  });
+  afterAll(() => dir?.cleanup());
+  return () => {
+    if (!dir) throw new Error('cliRootForFile: the root is made in beforeAll; call it inside a test or a later hook');
+    return dir.path;
+  };
 }
 
 /** Parses the JSON file at `path`. */
