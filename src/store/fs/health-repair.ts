@@ -5,8 +5,7 @@
  * files are renamed to `<file>.corrupt-<stamp>` beside themselves; a broken inbox is kept there whole
  * and its complete entries are written back into the inbox.
  */
-import { constants } from 'node:fs';
-import { link, lstat, open, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { link, lstat, readFile, rename, rm, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { isErrno } from '../../errors.js';
 import { stampNow, type StoreIssue, type StoreRepair } from '../health.js';
@@ -22,6 +21,7 @@ import { readRaw, writeInboxArray } from './inboxes.js';
 import { KEEP_NAME } from './atomic-write.js';
 import { stateFileKind } from './health-files.js';
 import { mergeInbox } from './recover-inbox.js';
+import { readSmallFile } from './small-file.js';
 import { tempIssue } from './health-scan.js';
 import { moveTaskListAside } from './health-task-lists.js';
 import { rebuildConfig } from './team-rebuild.js';
@@ -184,11 +184,11 @@ async function readArchivedLines(ctx: FsContext, target: string): Promise<unknow
   const config = read?.state === 'ok' ? (read.value as { name?: unknown } | null) : undefined;
   if (typeof config?.name !== 'string') return [];
   const archive = join(ctx.layout.inboxArchiveDir(config.name), basename(target).replace(/\.json$/, '.ndjson'));
-  const s = await stat(archive).catch(() => undefined);
-  if (!s?.isFile()) return [];
-  const text = await readTextNonBlocking(archive);
+  // Judged on the file opened, non-blocking (a FIFO put there is not waited on); no size limit.
+  const file = readSmallFile(archive, Number.MAX_SAFE_INTEGER);
+  if (file.kind !== 'ok') return [];
   const out: unknown[] = [];
-  for (const line of text.split('\n')) {
+  for (const line of file.text.split('\n')) {
     if (line === '') continue;
     try {
       out.push(JSON.parse(line));
@@ -214,14 +214,4 @@ export function guardOf(_ctx: FsContext, path: string, _kind: CorruptFile['recor
 
 function shortName(name: string): string {
   return name.length > 40 ? `"${name.slice(0, 40)}…"` : `"${name}"`;
-}
-
-/** A regular file's text, opened non-blocking (a FIFO put there after the check is read as empty, not waited on). */
-async function readTextNonBlocking(path: string): Promise<string> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    return (await handle.stat()).isFile() ? await handle.readFile('utf8') : '';
-  } finally {
-    await handle.close();
-  }
 }
