@@ -68,6 +68,14 @@ function recording(root: Stores, calls: AppendCall[]): Stores {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Resolves once `done()` holds, checking every 5 ms; fails the test after 20 s. */
+async function until(done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error('the race did not reach its next step within 20 s');
+    await sleep(5);
+  }
+}
 const EXPECTED = new Set(['NOT_PERMITTED', 'MEMBER_NOT_FOUND', 'VIEW_MOVED']);
 
 for (const [backend, selection] of [
@@ -97,13 +105,16 @@ for (const [backend, selection] of [
         }
       };
       const senders = [0, 1, 2, 3].map((i) => sender('bob', i)).concat([0, 1].map((i) => sender('carol', i)));
-      await sleep(150);
+      // Events, not fixed sleeps: on a loaded machine 150 ms may see a single send land.
+      const landedBy = (from: string) => calls.filter((c) => c.from === from && c.ok === true).length;
+      await until(() => landedBy('bob') > 5 && landedBy('carol') > 5);
       await changePolicy({ root: real, team }, [{ rule: 'message.bob', who: ['team-lead'] }]);
       const policyDone = performance.now();
-      await sleep(100);
+      const refusedAfter = (from: string, at: number) => calls.some((c) => c.from === from && c.ok === false && c.calledAt > at);
+      await until(() => refusedAfter('bob', policyDone));
       await real.team.removeMember(team, 'carol');
       const removalDone = performance.now();
-      await sleep(150);
+      await until(() => refusedAfter('carol', removalDone));
       stop = true;
       await Promise.all(senders);
       expect(unexpected).toEqual([]);
