@@ -6,7 +6,6 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { startSweeper } from '../core/members/dead-members.js';
 import { startArchiver } from '../core/messages/inbox-archiver.js';
-import { leadName } from '../domain/roster.js';
 import { ReaderLease } from '../core/members/reader-claim.js';
 import type { Stores } from '../store/selection.js';
 import { giveBackCancelled } from './cancelled.js';
@@ -41,23 +40,24 @@ export interface ServeMcpOptions {
  */
 export async function serveMcp(options: ServeMcpOptions): Promise<void> {
   const log = options.log ?? stderrLogger;
-  const { member, registered } = await joinTeam({ store: options.store, team: options.team, name: options.as, model: options.model, type: options.type, capabilities: options.capabilities });
+  const { member, registered, lead } = await joinTeam({ store: options.store, team: options.team, name: options.as, model: options.model, type: options.type, capabilities: options.capabilities });
   // The lead keeps no isActive (Claude Code's lead has none; TeamDelete looks at teammates only).
-  const isLead = leadName(await options.store.team.readConfig(options.team)) === member.name;
+  const isLead = lead === member.name;
   const reader = await ReaderLease.take(options.store, options.team, member.name, 'mcp', { log, syncActive: !isLead, onLost: (err) => log(`lost the reader claim: ${err.message}`) });
   log(`${registered ? 'joined' : 'acting as'} ${member.agentId} (store ${options.store.team.location})`);
   const session = new McpSession(options.store, options.team, member.name, log, reader);
-  // Any live runtime takes back the tasks of teammates that died (docs/runtime.md "Dead members").
-  const sweeper = startSweeper({ root: options.store, team: options.team, by: member.name, log, presence: reader });
-  // …and archives the team's large inboxes beside the sends (core/messages/inbox-archiver.ts).
-  const archiver = startArchiver({ root: options.store, team: options.team, log });
-  const server = createMcpServer(session);
+  const server = createMcpServer(session, { lead });
   const stdin = options.stdin ?? process.stdin;
   const transport = new StdioServerTransport(stdin as typeof process.stdin, (options.stdout ?? process.stdout) as typeof process.stdout);
   const ended = untilEnded(stdin, transport);
   await server.connect(transport);
   const inFlight = trackRequests(transport);
   giveBackCancelled(transport, session.handOut);
+  // Started once serving, so their first reads do not delay the answer to the client's first request.
+  // Any live runtime takes back the tasks of teammates that died (docs/runtime.md "Dead members").
+  const sweeper = startSweeper({ root: options.store, team: options.team, by: member.name, log, presence: reader });
+  // …and archives the team's large inboxes beside the sends (core/messages/inbox-archiver.ts).
+  const archiver = startArchiver({ root: options.store, team: options.team, log });
   await ended;
   sweeper.close();
   archiver.close();
