@@ -31,6 +31,7 @@ import { createHash } from 'node:crypto';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SDK_TYPES, lazySdkTypesSource } from './lazy-sdk-types.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist');
@@ -132,6 +133,24 @@ const lazySdk = {
 };
 
 /**
+ * The MCP SDK's protocol schemas (its types.js: ~170 zod schemas, built when the module loads) as
+ * stand-ins built on first use: each top-level `const …Schema = <call>` of that file becomes
+ * `lazySchema(() => <call>)` (src/protocol/lazy-schema.ts, the same stand-in our own schemas use),
+ * so `mailroom mcp` builds before its first reply only the schemas its server and transport touch
+ * (the JSON-RPC envelope, the requests it registers handlers for). The statements are found with
+ * TypeScript's parser, not a pattern (scripts/lazy-sdk-types.mjs); the build fails if the file no
+ * longer has such declarations. test/unit/cli/mcp-lazy-types.test.ts holds the result to the SDK's
+ * own module.
+ */
+const LAZY_SCHEMA = join(ROOT, 'src', 'protocol', 'lazy-schema.ts');
+const lazySdkTypes = {
+  name: 'lazy-sdk-types',
+  setup(b) {
+    b.onLoad({ filter: SDK_TYPES }, async (args) => ({ contents: (await lazySdkTypesSource(await readFile(args.path, 'utf8'), args.path, LAZY_SCHEMA)).text, loader: 'js' }));
+  },
+};
+
+/**
  * ink has a top-level await, so `require('ink')` fails. The TUI entry (src/tui/run.tsx) is
  * reached through a wrapper that first does a real `import('ink')`; TUI modules then get that
  * module object from a global instead of requiring ink.
@@ -211,7 +230,7 @@ const result = await build({
   metafile: true,
   logLevel: 'warning',
   external: EXTERNAL,
-  plugins: [ourSources, lazyBuiltins, lazyStdColumns, lazyStringWidth, lightAssert, lazySdk, inkByImport],
+  plugins: [ourSources, lazyBuiltins, lazyStdColumns, lazyStringWidth, lightAssert, lazySdk, lazySdkTypes, inkByImport],
   define: { 'import.meta.url': '__mailroom_bundle_url' },
   banner: { js: `/* ${pkg.name} ${pkg.version} CLI bundle (scripts/bundle-cli.mjs) */ var __mailroom_bundle_url = require('node:url').pathToFileURL(__filename).href;` },
 });
