@@ -51,16 +51,24 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
   const transport = new StdioServerTransport(stdin as typeof process.stdin, (options.stdout ?? process.stdout) as typeof process.stdout);
   const ended = untilEnded(stdin, transport);
   await server.connect(transport);
-  const inFlight = trackRequests(transport);
+  let sweeper: { close(): void } | undefined;
+  let archiver: { close(): void } | undefined;
+  // Started after the first answer (or BACKGROUND_START_MS into serving without one), so their
+  // first reads and the sweeper's beat do not delay the client's start.
+  const startBackground = () => {
+    if (sweeper) return;
+    // Any live runtime takes back the tasks of teammates that died (docs/runtime.md "Dead members").
+    sweeper = startSweeper({ root: options.store, team: options.team, by: member.name, log, presence: reader });
+    // …and archives the team's large inboxes beside the sends (core/messages/inbox-archiver.ts).
+    archiver = startArchiver({ root: options.store, team: options.team, log });
+  };
+  const backgroundTimer = setTimeout(startBackground, BACKGROUND_START_MS);
+  const inFlight = trackRequests(transport, () => setImmediate(startBackground));
   giveBackCancelled(transport, session.handOut);
-  // Started once serving, so their first reads do not delay the answer to the client's first request.
-  // Any live runtime takes back the tasks of teammates that died (docs/runtime.md "Dead members").
-  const sweeper = startSweeper({ root: options.store, team: options.team, by: member.name, log, presence: reader });
-  // …and archives the team's large inboxes beside the sends (core/messages/inbox-archiver.ts).
-  const archiver = startArchiver({ root: options.store, team: options.team, log });
   await ended;
-  sweeper.close();
-  archiver.close();
+  clearTimeout(backgroundTimer);
+  sweeper?.close();
+  archiver?.close();
   await session.close();
   // A client that writes its requests and then closes stdin (a pipe) still gets every answer.
   await inFlight.drained(DRAIN_LIMIT_MS);
@@ -71,12 +79,15 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
 /** Longest wait for answers to requests that were in flight when the client went away (ms). */
 const DRAIN_LIMIT_MS = 10_000;
 
+/** The dead-member sweeper and the archiver start at the first answer, or this long into serving without one (ms). */
+const BACKGROUND_START_MS = 1_000;
+
 /**
  * Counts requests between their arrival and their response on `transport` (installed after
- * `server.connect`, which set the transport's handlers). `drained(ms)` resolves once none is in
- * flight, or after `ms`.
+ * `server.connect`, which set the transport's handlers); `answered` is called after each response
+ * is written. `drained(ms)` resolves once none is in flight, or after `ms`.
  */
-function trackRequests(transport: StdioServerTransport): { drained(limitMs: number): Promise<void> } {
+function trackRequests(transport: StdioServerTransport, answered: () => void): { drained(limitMs: number): Promise<void> } {
   const pending = new Set<string | number>();
   let onEmpty: (() => void) | undefined;
   const receive = transport.onmessage;
@@ -87,7 +98,10 @@ function trackRequests(transport: StdioServerTransport): { drained(limitMs: numb
   const send = transport.send.bind(transport);
   transport.send = async (message: JSONRPCMessage) => {
     await send(message);
-    if ('id' in message && message.id !== undefined && !('method' in message)) pending.delete(message.id);
+    if ('id' in message && message.id !== undefined && !('method' in message)) {
+      pending.delete(message.id);
+      answered();
+    }
     if (pending.size === 0) onEmpty?.();
   };
   return {
