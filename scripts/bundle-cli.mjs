@@ -18,8 +18,10 @@
 //   - assert (yargs' two argument checks): node:assert costs several ms to load.
 //   - ink: ES module with a top-level await (yoga-layout), which require() cannot load; the TUI
 //     entry imports it first (a real import()) and the TUI modules read that module object.
-//   - node:crypto: loading it costs ~3 ms; our sources' imports of it get wrappers that load it on
-//     their first call (a files send needs none: its random ids come from protocol/random.ts).
+//   - node:crypto, node:child_process: loading either costs ~3 ms (child_process brings net and
+//     dgram); our sources' imports of them get wrappers that load the module on their first call (a
+//     files send needs no crypto: its random ids come from protocol/random.ts; `mailroom mcp` runs
+//     no hook before it answers, so it spawns nothing).
 //   - yargs' platform shim reads process.stdout.columns on load, which builds the stdout stream
 //     (~2 ms, on a pipe or terminal more: net, tty); it is made a getter, read when help is laid out.
 //   - import.meta.url: each module sees the URL of its tsc-built file in dist/, so relative
@@ -29,6 +31,7 @@ import { createHash } from 'node:crypto';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SDK_TYPES, lazySdkTypesSource } from './lazy-sdk-types.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist');
@@ -130,6 +133,24 @@ const lazySdk = {
 };
 
 /**
+ * The MCP SDK's protocol schemas (its types.js: ~170 zod schemas, built when the module loads) as
+ * stand-ins built on first use: each top-level `const …Schema = <call>` of that file becomes
+ * `lazySchema(() => <call>)` (src/protocol/lazy-schema.ts, the same stand-in our own schemas use),
+ * so `mailroom mcp` builds before its first reply only the schemas its server and transport touch
+ * (the JSON-RPC envelope, the requests it registers handlers for). The statements are found with
+ * TypeScript's parser, not a pattern (scripts/lazy-sdk-types.mjs); the build fails if the file no
+ * longer has such declarations. test/unit/cli/mcp-lazy-types.test.ts holds the result to the SDK's
+ * own module.
+ */
+const LAZY_SCHEMA = join(ROOT, 'src', 'protocol', 'lazy-schema.ts');
+const lazySdkTypes = {
+  name: 'lazy-sdk-types',
+  setup(b) {
+    b.onLoad({ filter: SDK_TYPES }, async (args) => ({ contents: (await lazySdkTypesSource(await readFile(args.path, 'utf8'), args.path, LAZY_SCHEMA)).text, loader: 'js' }));
+  },
+};
+
+/**
  * ink has a top-level await, so `require('ink')` fails. The TUI entry (src/tui/run.tsx) is
  * reached through a wrapper that first does a real `import('ink')`; TUI modules then get that
  * module object from a global instead of requiring ink.
@@ -158,19 +179,24 @@ const inkByImport = {
 };
 
 /**
- * `node:crypto` for our sources: each function it exports, as a wrapper that loads the module on
- * its first call (same behaviour; a verb that hashes or signs nothing never loads it). A class or
- * constant imported by value would not be found here, and esbuild then fails the build.
+ * `node:crypto` and `node:child_process` for our sources: each function they export, as a wrapper
+ * that loads the module on its first call (same behaviour; a verb that hashes, signs or spawns
+ * nothing never loads it). A class or constant imported by value would not be found here, and
+ * esbuild then fails the build. A wrapper has none of the real function's own properties (no
+ * `util.promisify.custom`: promisify(execFile) would resolve to stdout alone), so our sources call
+ * these functions and never promisify them.
  */
-const lazyCrypto = {
-  name: 'lazy-crypto',
+const LAZY_BUILTINS = ['node:crypto', 'node:child_process'];
+const lazyBuiltins = {
+  name: 'lazy-builtins',
   setup(b) {
-    b.onResolve({ filter: /^node:crypto$/ }, (args) => (args.namespace === 'file' && /[\\/]src[\\/]/.test(args.importer) ? { path: 'node:crypto', namespace: 'lazy-crypto' } : undefined));
-    b.onLoad({ filter: /.*/, namespace: 'lazy-crypto' }, async () => {
-      const crypto = await import('node:crypto');
-      const functions = Object.keys(crypto).filter((k) => k !== 'default' && /^[a-z]/.test(k) && typeof crypto[k] === 'function');
+    const filter = new RegExp(`^(${LAZY_BUILTINS.join('|')})$`);
+    b.onResolve({ filter }, (args) => (args.namespace === 'file' && /[\\/]src[\\/]/.test(args.importer) ? { path: args.path, namespace: 'lazy-builtin' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (args) => {
+      const mod = await import(args.path);
+      const functions = Object.keys(mod).filter((k) => k !== 'default' && /^[a-z]/.test(k) && typeof mod[k] === 'function');
       const wrappers = functions.map((f) => `export function ${f}(...args) { return real().${f}(...args); }`);
-      return { contents: ["let crypto; function real() { return (crypto ??= require('node:crypto')); }", ...wrappers].join('\n') };
+      return { contents: [`let mod; function real() { return (mod ??= require(${JSON.stringify(args.path)})); }`, ...wrappers].join('\n') };
     });
   },
 };
@@ -204,7 +230,7 @@ const result = await build({
   metafile: true,
   logLevel: 'warning',
   external: EXTERNAL,
-  plugins: [ourSources, lazyCrypto, lazyStdColumns, lazyStringWidth, lightAssert, lazySdk, inkByImport],
+  plugins: [ourSources, lazyBuiltins, lazyStdColumns, lazyStringWidth, lightAssert, lazySdk, lazySdkTypes, inkByImport],
   define: { 'import.meta.url': '__mailroom_bundle_url' },
   banner: { js: `/* ${pkg.name} ${pkg.version} CLI bundle (scripts/bundle-cli.mjs) */ var __mailroom_bundle_url = require('node:url').pathToFileURL(__filename).href;` },
 });

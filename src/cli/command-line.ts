@@ -15,6 +15,8 @@ export interface LineOption {
   readonly alias?: string;
   /** The only values accepted; yargs refuses any other. */
   readonly choices?: readonly string[];
+  /** yargs refuses the line without it (`demandOption`); the direct reader hands such a line to yargs. */
+  readonly required?: boolean;
 }
 
 /** One positional of a command line, in order; all take a string. */
@@ -43,7 +45,7 @@ export function camelCase(name: string): string {
 export function declareLine<T>(y: Argv<T>, line: CommandLine): Argv<T> {
   let out = y;
   for (const p of line.positionals) out = out.positional(p.name, { type: 'string', describe: p.describe, ...(p.required ? { demandOption: true } : {}) }) as Argv<T>;
-  for (const [name, { choices, ...o }] of Object.entries(line.options)) out = out.option(name, { ...o, ...(choices ? { choices: [...choices] } : {}) }) as Argv<T>;
+  for (const [name, { choices, required, ...o }] of Object.entries(line.options)) out = out.option(name, { ...o, ...(choices ? { choices: [...choices] } : {}), ...(required ? { demandOption: true } : {}) }) as Argv<T>;
   for (const [a, b] of line.conflicts ?? []) out = out.conflicts(a, b);
   return out;
 }

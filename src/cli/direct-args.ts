@@ -4,7 +4,7 @@
  * options, is read into the same arguments yargs would give the handler, without loading yargs
  * (~7 ms of a one-shot verb's start-up, docs/performance.md). Anything else (help, a short or
  * unknown option, a repeated one, `--no-…`, `--`, a value starting with `-`, a missing or extra
- * positional, a refused choice, a conflict) is not read here: the caller hands the line to yargs,
+ * positional, a missing required option, a refused choice, a conflict) is not read here: the caller hands the line to yargs,
  * which accepts it or refuses it with its usual message. So this reader decides only which parser
  * runs, never what a line means; test/unit/cli/direct-args.test.ts holds it to yargs' reading.
  */
@@ -100,5 +100,6 @@ export function readDirect(argv: readonly string[], lines: readonly CommandLine[
     if (value !== undefined) args[p.name] = value;
   }
   for (const [a, b] of line.conflicts ?? []) if (given.has(a) && given.has(b)) return undefined;
+  for (const [key, option] of Object.entries(line.options)) if (option.required && !given.has(key)) return undefined;
   return { line, args };
 }

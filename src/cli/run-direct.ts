@@ -8,7 +8,7 @@ import type { CommandModule } from 'yargs';
 import { config as zodConfig } from 'zod';
 import type { CommandLine } from './command-line.js';
 import { readDirect, type DirectArgs } from './direct-args.js';
-import { closeStores, GLOBAL_OPTIONS, type GlobalArgs } from './globals.js';
+import { closeStores, GLOBAL_OPTIONS, warnAtEveryStart, type GlobalArgs } from './globals.js';
 import { checkOptionValues } from './option-checks.js';
 import { reportError } from './output.js';
 import { hintScope } from '../core/text/hint-scope.js';
@@ -18,6 +18,8 @@ import { optionPart, putValuesAside } from './value-args.js';
 export interface DirectCommand {
   readonly line: CommandLine;
   readonly handler: (args: DirectArgs) => void | Promise<void>;
+  /** A long-lived process (`mcp`, a server): it shows the store's durability warning at each start, as run-cli.ts has it. */
+  readonly longLived?: boolean;
 }
 
 /** The option names `checkOptionValues` looks at for `line` (its own and the global ones), as yargs' `getOptions()` reports them. */
@@ -43,8 +45,9 @@ export async function runVerb(input: string[], direct: readonly DirectCommand[],
     const { runCli } = await import('./run-cli.js');
     return runCli(input, commands());
   }
-  // As run-cli.ts does for a one-shot verb (none of the direct ones runs for long).
+  // As run-cli.ts does for a one-shot verb and for `mcp` (whose calls parse a few documents each).
   zodConfig({ jitless: true });
+  if (command.longLived) warnAtEveryStart();
   try {
     checkOptionValues(values.restore(read.args), declaredOf(read.line));
     await command.handler(read.args);

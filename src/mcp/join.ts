@@ -16,7 +16,7 @@ import { UNKNOWN_MODEL } from '../core/members/known-model.js';
 import { isMailroomError, MailroomError } from '../errors.js';
 import type { MemberRuntime } from '../protocol/backend.js';
 import type { Member } from '../protocol/config.js';
-import { findMember } from '../domain/roster.js';
+import { findMember, leadName } from '../domain/roster.js';
 import { spawnMember } from '../core/members/spawn.js';
 import type { Stores } from '../store/selection.js';
 
@@ -44,6 +44,8 @@ export interface JoinResult {
   member: Member;
   /** True when this call added the member to config.json. */
   registered: boolean;
+  /** The team's lead (a team's lead does not change: read from the config this call read). */
+  lead: string;
 }
 
 /**
@@ -53,8 +55,9 @@ export interface JoinResult {
  */
 export async function joinTeam(options: JoinOptions): Promise<JoinResult> {
   const config = await options.store.team.readConfig(options.team);
+  const lead = leadName(config);
   const existing = findMember(config, options.name);
-  if (existing) return { member: existing, registered: false };
+  if (existing) return { member: existing, registered: false, lead };
   // `--as Dave` beside a member "dave" means that member, not a new one ("Try dave-2" would mislead).
   const sameLetters = config.members.find((m) => m.name.toLowerCase() === options.name.toLowerCase());
   if (sameLetters) {
@@ -74,11 +77,11 @@ export async function joinTeam(options: JoinOptions): Promise<JoinResult> {
       cwd: options.cwd,
       ...(options.capabilities !== undefined ? { capabilities: options.capabilities } : {}),
     });
-    return { member, registered: true };
+    return { member, registered: true, lead };
   } catch (err) {
     if (!isMailroomError(err, 'MEMBER_EXISTS')) throw err;
     const raced = findMember(await options.store.team.readConfig(options.team), options.name);
-    if (raced) return { member: raced, registered: false };
+    if (raced) return { member: raced, registered: false, lead };
     throw err;
   }
 }

@@ -6,7 +6,6 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { startSweeper } from '../core/members/dead-members.js';
 import { startArchiver } from '../core/messages/inbox-archiver.js';
-import { leadName } from '../domain/roster.js';
 import { ReaderLease } from '../core/members/reader-claim.js';
 import type { Stores } from '../store/selection.js';
 import { giveBackCancelled } from './cancelled.js';
@@ -41,26 +40,35 @@ export interface ServeMcpOptions {
  */
 export async function serveMcp(options: ServeMcpOptions): Promise<void> {
   const log = options.log ?? stderrLogger;
-  const { member, registered } = await joinTeam({ store: options.store, team: options.team, name: options.as, model: options.model, type: options.type, capabilities: options.capabilities });
+  const { member, registered, lead } = await joinTeam({ store: options.store, team: options.team, name: options.as, model: options.model, type: options.type, capabilities: options.capabilities });
   // The lead keeps no isActive (Claude Code's lead has none; TeamDelete looks at teammates only).
-  const isLead = leadName(await options.store.team.readConfig(options.team)) === member.name;
+  const isLead = lead === member.name;
   const reader = await ReaderLease.take(options.store, options.team, member.name, 'mcp', { log, syncActive: !isLead, onLost: (err) => log(`lost the reader claim: ${err.message}`) });
   log(`${registered ? 'joined' : 'acting as'} ${member.agentId} (store ${options.store.team.location})`);
   const session = new McpSession(options.store, options.team, member.name, log, reader);
-  // Any live runtime takes back the tasks of teammates that died (docs/runtime.md "Dead members").
-  const sweeper = startSweeper({ root: options.store, team: options.team, by: member.name, log, presence: reader });
-  // …and archives the team's large inboxes beside the sends (core/messages/inbox-archiver.ts).
-  const archiver = startArchiver({ root: options.store, team: options.team, log });
-  const server = createMcpServer(session);
+  const server = createMcpServer(session, { lead });
   const stdin = options.stdin ?? process.stdin;
   const transport = new StdioServerTransport(stdin as typeof process.stdin, (options.stdout ?? process.stdout) as typeof process.stdout);
   const ended = untilEnded(stdin, transport);
   await server.connect(transport);
-  const inFlight = trackRequests(transport);
+  let sweeper: { close(): void } | undefined;
+  let archiver: { close(): void } | undefined;
+  // Started after the first answer (or BACKGROUND_START_MS into serving without one), so their
+  // first reads and the sweeper's beat do not delay the client's start.
+  const startBackground = () => {
+    if (sweeper) return;
+    // Any live runtime takes back the tasks of teammates that died (docs/runtime.md "Dead members").
+    sweeper = startSweeper({ root: options.store, team: options.team, by: member.name, log, presence: reader });
+    // …and archives the team's large inboxes beside the sends (core/messages/inbox-archiver.ts).
+    archiver = startArchiver({ root: options.store, team: options.team, log });
+  };
+  const backgroundTimer = setTimeout(startBackground, BACKGROUND_START_MS);
+  const inFlight = trackRequests(transport, () => setImmediate(startBackground));
   giveBackCancelled(transport, session.handOut);
   await ended;
-  sweeper.close();
-  archiver.close();
+  clearTimeout(backgroundTimer);
+  sweeper?.close();
+  archiver?.close();
   await session.close();
   // A client that writes its requests and then closes stdin (a pipe) still gets every answer.
   await inFlight.drained(DRAIN_LIMIT_MS);
@@ -71,12 +79,15 @@ export async function serveMcp(options: ServeMcpOptions): Promise<void> {
 /** Longest wait for answers to requests that were in flight when the client went away (ms). */
 const DRAIN_LIMIT_MS = 10_000;
 
+/** The dead-member sweeper and the archiver start at the first answer, or this long into serving without one (ms). */
+const BACKGROUND_START_MS = 1_000;
+
 /**
  * Counts requests between their arrival and their response on `transport` (installed after
- * `server.connect`, which set the transport's handlers). `drained(ms)` resolves once none is in
- * flight, or after `ms`.
+ * `server.connect`, which set the transport's handlers); `answered` is called after each response
+ * is written. `drained(ms)` resolves once none is in flight, or after `ms`.
  */
-function trackRequests(transport: StdioServerTransport): { drained(limitMs: number): Promise<void> } {
+function trackRequests(transport: StdioServerTransport, answered: () => void): { drained(limitMs: number): Promise<void> } {
   const pending = new Set<string | number>();
   let onEmpty: (() => void) | undefined;
   const receive = transport.onmessage;
@@ -87,7 +98,10 @@ function trackRequests(transport: StdioServerTransport): { drained(limitMs: numb
   const send = transport.send.bind(transport);
   transport.send = async (message: JSONRPCMessage) => {
     await send(message);
-    if ('id' in message && message.id !== undefined && !('method' in message)) pending.delete(message.id);
+    if ('id' in message && message.id !== undefined && !('method' in message)) {
+      pending.delete(message.id);
+      answered();
+    }
     if (pending.size === 0) onEmpty?.();
   };
   return {

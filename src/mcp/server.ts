@@ -15,6 +15,8 @@ export const SERVER_INFO = { name: 'mailroom', version: VERSION } as const;
 export interface McpServerOptions {
   /** The catalogue to serve (default: the tool catalogue, `CATALOGUE`). */
   catalogue?: Catalogue | undefined;
+  /** The team's lead, when the caller has read it (else the tools read it from the team config once, at creation). */
+  lead?: string | undefined;
 }
 
 /** A not yet connected MCP server acting as `session.me` in `session.team`: the catalogue's MCP tools and the resources. */
@@ -26,7 +28,7 @@ export function createMcpServer(session: McpSession, options: McpServerOptions =
       'Reply with send_message; coordinate work on the task board (task_list, task_claim, task_update). ' +
       'When the lead sends a shutdown_request, answer with shutdown_response echoing its requestId.',
   });
-  registerCatalogueTools(server, session, options.catalogue);
+  registerCatalogueTools(server, session, options.catalogue, options.lead);
   registerResources(server, session);
   return server;
 }

@@ -19,9 +19,13 @@ import type { McpSession } from './session.js';
 
 const SURFACE = 'mcp';
 
-/** Registers the catalogue's MCP tools on `server` for `session`'s member. */
-export function registerCatalogueTools(server: McpServer, session: McpSession, catalogue: Catalogue = CATALOGUE): void {
-  const lead = leadOf(session);
+/**
+ * Registers the catalogue's MCP tools on `server` for `session`'s member. `knownLead`: the team's
+ * lead when the caller has read it (a team's lead does not change); else it is read from the team
+ * config, starting now.
+ */
+export function registerCatalogueTools(server: McpServer, session: McpSession, catalogue: Catalogue = CATALOGUE, knownLead?: string): void {
+  const lead = knownLead === undefined ? leadOf(session) : () => Promise.resolve(knownLead);
   for (const entry of catalogue.exposedOn(SURFACE)) {
     const name = entry.names.mcp ?? entry.id;
     const registered = server.registerTool(

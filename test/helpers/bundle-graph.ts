@@ -2,11 +2,31 @@
  * The bundles' module graph as scripts/bundle-cli.mjs writes it (dist/mailroom.meta.json, esbuild's
  * metafile), and what a start reaches through it.
  */
+import { readFile } from 'node:fs/promises';
 
 /** The part of esbuild's metafile the tests read. */
 export interface BundleMeta {
   inputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[] }>;
   outputs: Record<string, { inputs: Record<string, unknown> }>;
+}
+
+/**
+ * A metafile path as the tests name it: esbuild writes paths relative to the checkout, so where
+ * node_modules is a link to another checkout's (a git worktree) a package file reads
+ * `../../main/node_modules/zod/…`; that is `node_modules/zod/…` here. Other paths are unchanged.
+ */
+export function metaPath(path: string): string {
+  return path.replace(/^(?:\.\.\/)+(?:[^/]+\/)*?node_modules\//, 'node_modules/');
+}
+
+/** Reads the metafile at `file` with every path (inputs, their imports, each output's inputs) named by {@link metaPath}. */
+export async function readBundleMeta(file: string): Promise<BundleMeta> {
+  const raw = JSON.parse(await readFile(file, 'utf8')) as BundleMeta;
+  const inputs: BundleMeta['inputs'] = {};
+  for (const [path, input] of Object.entries(raw.inputs)) inputs[metaPath(path)] = { ...input, imports: input.imports.map((i) => ({ ...i, path: metaPath(i.path) })) };
+  const outputs: BundleMeta['outputs'] = {};
+  for (const [path, output] of Object.entries(raw.outputs)) outputs[path] = { ...output, inputs: Object.fromEntries(Object.entries(output.inputs).map(([k, v]) => [metaPath(k), v])) };
+  return { inputs, outputs };
 }
 
 /**

@@ -3,6 +3,7 @@
  * (Claude Code, Codex CLI, Cursor …) joins the team. The MCP SDK loads inside the handler only.
  */
 import type { Argv, CommandModule } from 'yargs';
+import { declareLine, type CommandLine } from '../command-line.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
 
 interface McpArgs extends GlobalArgs {
@@ -12,15 +13,26 @@ interface McpArgs extends GlobalArgs {
   capability?: string[];
 }
 
+/**
+ * `mcp`'s line (src/cli/command-line.ts), read without yargs by its own bundle (src/cli/verbs/mcp.ts)
+ * when plain; `--capability` (an array option) is declared beside it, so a line with it goes to yargs.
+ */
+export const MCP_LINE: CommandLine = {
+  words: ['mcp'],
+  positionals: [],
+  options: {
+    as: { type: 'string', required: true, describe: 'Member name to act as (^[a-z0-9][a-z0-9-]{0,63}$ for a new member)' },
+    model: { type: 'string', describe: 'Model id recorded when registering (default "unknown")' },
+    type: { type: 'string', describe: 'agentType recorded when registering' },
+  },
+};
+
 /** `mcp`. */
 export const mcpCommand: CommandModule<GlobalArgs, McpArgs> = {
   command: 'mcp',
   describe: 'Serve MCP over stdio as a team member (registers --as if it is not one); see docs/mcp.md',
   builder: (y) =>
-    y
-      .option('as', { type: 'string', demandOption: true, describe: 'Member name to act as (^[a-z0-9][a-z0-9-]{0,63}$ for a new member)' })
-      .option('model', { type: 'string', describe: 'Model id recorded when registering (default "unknown")' })
-      .option('type', { type: 'string', describe: 'agentType recorded when registering' })
+    declareLine(y, MCP_LINE)
       .option('capability', { type: 'string', array: true, describe: 'Capabilities recorded when registering, e.g. review,csv (repeatable)' })
       .example('$0 mcp --team research --as codex', 'Join team "research" as "codex" (put this in the MCP client config)')
       .example('$0 mcp --claude --team compat --as codex', "Join Claude Code's own team \"compat\"") as Argv<McpArgs>,

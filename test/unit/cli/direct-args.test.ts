@@ -18,6 +18,7 @@ import { teamGroup } from '../../../src/cli/commands/team-group.js';
 import { BROADCAST_LINE, SEND_LINE, teamBroadcastCommand, teamSendCommand } from '../../../src/cli/commands/team-send.js';
 import { INBOX_LINE, inboxCommand } from '../../../src/cli/commands/inbox.js';
 import { TASK_LIST_LINE, TASK_SHOW_LINE, taskListCommand, taskShowCommand } from '../../../src/cli/commands/task.js';
+import { MCP_LINE, mcpCommand } from '../../../src/cli/commands/mcp.js';
 
 type Captured = { line: string; args: Record<string, unknown> } | undefined;
 let captured: Captured;
@@ -39,8 +40,9 @@ const YARGS_COMMANDS = asCommands([
     builder: (y: { command(c: unknown): unknown }) => y.command([{ ...taskListCommand, handler: capture(TASK_LIST_LINE) }, { ...taskShowCommand, handler: capture(TASK_SHOW_LINE) }]),
     handler: () => undefined,
   },
+  { ...mcpCommand, handler: capture(MCP_LINE) },
 ]);
-const LINES = [SEND_LINE, BROADCAST_LINE, INBOX_LINE, TASK_LIST_LINE, TASK_SHOW_LINE];
+const LINES = [SEND_LINE, BROADCAST_LINE, INBOX_LINE, TASK_LIST_LINE, TASK_SHOW_LINE, MCP_LINE];
 const DIRECT = LINES.map((line) => ({ line, handler: capture(line) }));
 
 async function throughYargs(argv: string[]): Promise<{ code: number; captured: Captured }> {
@@ -86,11 +88,17 @@ function tokens(line: CommandLine): fc.Arbitrary<string[]> {
   return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...PLAIN).map((v) => [v]) }, { weight: 4, arbitrary: fitting(line) }, { weight: 1, arbitrary: hostile });
 }
 
-/** A command line for `line`: global options, its words (sometimes not), then its tokens. */
+/** Its required options with a value (`mcp --as v`), mostly given: else few generated lines could be read directly. */
+function requiredOptions(line: CommandLine): fc.Arbitrary<string[]> {
+  const each = Object.entries(line.options).filter(([, o]) => o.required).map(([n]) => fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...PLAIN).map((v) => [`--${n}`, v]) }, { weight: 1, arbitrary: fc.constant([]) }));
+  return fc.tuple(...each).map((parts) => parts.flat());
+}
+
+/** A command line for `line`: global options, its words (sometimes not), its required options (mostly), then its tokens. */
 function commandLine(line: CommandLine): fc.Arbitrary<string[]> {
   const globals = fc.array(fc.constantFrom(['--root', '/tmp/x'], ['--team=demo'], ['--json'], ['--store-timeout', '5s']), { maxLength: 2 });
   const words = fc.oneof({ weight: 9, arbitrary: fc.constant([...line.words]) }, { weight: 1, arbitrary: fc.shuffledSubarray([...line.words, 'task', 'team']) });
-  return fc.tuple(globals, words, fc.array(tokens(line), { maxLength: 5 })).map(([g, w, t]) => [...g.flat(), ...w, ...t.flat()]);
+  return fc.tuple(globals, words, requiredOptions(line), fc.array(tokens(line), { maxLength: 5 })).map(([g, w, r, t]) => [...g.flat(), ...w, ...r, ...t.flat()]);
 }
 
 describe('the direct reader reads a line as yargs does', () => {
@@ -120,6 +128,9 @@ describe('the direct reader reads a line as yargs does', () => {
     ['task', 'list', '--ready'],
     ['task', 'list', '--status', 'pending', '--owner', 'bob'],
     ['task', 'show', '2'],
+    ['mcp', '--as', 'codex'],
+    ['--root', '/tmp/x', 'mcp', '--team', 'demo', '--as', 'codex', '--model', 'gpt-5', '--type', 'reviewer'],
+    ['mcp', '--as=codex', '--json'],
   ])('%j is read directly, as yargs reads it', async (...argv) => {
     expect(readDirect(argv, LINES)).toBeDefined();
     const viaYargs = await throughYargs(argv);
@@ -148,6 +159,11 @@ describe('the direct reader reads a line as yargs does', () => {
     ['team', 'send', 'bob', 'hi', '--__proto__=x'],
     ['inbox', '--unread', '--mark-read', '--hasOwnProperty', 'x', 'bob'],
     ['task', 'show', '1', '--valueOf=1'],
+    // `--as` is required (yargs names it missing); `--capability` is an array option the reader does not take.
+    ['mcp'],
+    ['mcp', '--model', 'gpt-5'],
+    ['mcp', '--as', 'codex', '--capability', 'review'],
+    ['mcp', '--as', 'codex', '--capability=review,csv'],
   ])('%j goes to yargs', (...argv) => {
     expect(readDirect(argv, LINES)).toBeUndefined();
   });

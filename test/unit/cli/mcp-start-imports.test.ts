@@ -1,14 +1,14 @@
 /**
  * `mailroom mcp` evaluates no ajv, zod v3 or the v3 JSON-schema converter before it answers
  * (issue 24, "the MCP server likewise"): scripts/bundle-cli.mjs gives the MCP SDK stubs for them
- * that load the real module on first use. Checked in the bundle's module graph
+ * that load the real module on first use. Nor yargs (a plain line is read directly) nor
+ * node:child_process (loaded on the first hook run). Checked in the bundle's module graph
  * (dist/mailroom.meta.json), not by timing: from the mcp handler, following static imports and
  * requires except the stubs' own deferred require of the real module.
  */
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { staticClosure, type BundleMeta } from '../../helpers/bundle-graph.js';
+import { readBundleMeta, staticClosure, type BundleMeta } from '../../helpers/bundle-graph.js';
 
 const META = fileURLToPath(new URL('../../../dist/mailroom.meta.json', import.meta.url));
 
@@ -23,7 +23,7 @@ describe('the MCP server start loads the SDK without its unused parts', () => {
   let meta: Meta;
   let closure: Set<string>;
   beforeAll(async () => {
-    meta = JSON.parse(await readFile(META, 'utf8')) as Meta;
+    meta = await readBundleMeta(META);
     const handler = (meta.inputs['src/cli/commands/mcp.ts']?.imports ?? []).filter((i) => i.kind === 'dynamic-import').map((i) => i.path);
     closure = loadClosure(meta, ['src/cli/main.ts', ...handler]);
   });
@@ -35,6 +35,16 @@ describe('the MCP server start loads the SDK without its unused parts', () => {
 
   it('evaluates no ajv, ajv-formats, zod v3 or zod-to-json-schema at start', () => {
     expect([...closure].filter((p) => /^node_modules\/(ajv|ajv-formats|fast-uri|zod-to-json-schema|zod\/v3)\//.test(p) || p === 'node_modules/@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.js')).toEqual([]);
+  });
+
+  it('its own bundle reads a plain line without yargs, and loads no node:child_process before it answers (hooks spawn on first use)', () => {
+    // From the mcp bundle's entry; lazy built-ins (scripts/bundle-cli.mjs LAZY_BUILTINS) load on first call.
+    const handler = (meta.inputs['src/cli/commands/mcp.ts']?.imports ?? []).filter((i) => i.kind === 'dynamic-import').map((i) => i.path);
+    const start = staticClosure(meta, ['src/cli/verbs/mcp.ts', ...handler], (path) => path.startsWith('lazy-sdk:') || path.startsWith('lazy-builtin:'));
+    expect(start.inputs.has('src/core/teams/hooks.ts')).toBe(true); // the graph is read right: the task board's hooks are reached
+    expect(start.inputs.has('lazy-builtin:node:child_process')).toBe(true);
+    expect([...start.externals].filter((p) => /^(node:)?child_process$/.test(p))).toEqual([]);
+    expect([...start.inputs].filter((p) => /^node_modules\/(yargs|yargs-parser|cliui|y18n)\//.test(p) || p === 'src/cli/run-cli.ts')).toEqual([]);
   });
 
   it('each stub defers to the real module (the ES build the SDK would have imported)', () => {

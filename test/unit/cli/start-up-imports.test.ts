@@ -6,7 +6,6 @@
  *  - the real binary run with module hooks that report every module loaded from node_modules.
  */
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildMember } from '../../../src/domain/roster.js';
@@ -14,7 +13,7 @@ import { openFsStores } from '../../../src/store/open.js';
 import { BIN } from '../../helpers/cli.js';
 import { cleanEnv, mailroomOk } from '../../helpers/store-files.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
-import { staticClosure, type BundleMeta } from '../../helpers/bundle-graph.js';
+import { readBundleMeta, staticClosure, type BundleMeta } from '../../helpers/bundle-graph.js';
 
 const HOOKS = fileURLToPath(new URL('../../helpers/record-loads.mjs', import.meta.url));
 const META = fileURLToPath(new URL('../../../dist/mailroom.meta.json', import.meta.url));
@@ -33,7 +32,7 @@ function handlerTargets(meta: Meta, command: string): string[] {
 describe('the bundle: what the entry and the hot handlers import', () => {
   let meta: Meta;
   beforeAll(async () => {
-    meta = JSON.parse(await readFile(META, 'utf8')) as Meta;
+    meta = await readBundleMeta(META);
   });
 
   it('the entry imports nothing heavy, and no library use case until a handler runs', () => {
