@@ -20,7 +20,7 @@ import { findMember } from '../../domain/roster.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
 import type { ObeyedIds, SeenIds } from '../../protocol/identity-files.js';
 import { recordIsFor } from '../../protocol/member-record.js';
-import { CERT_FIELD, CONTROL_TYPES, SIG_FIELD, decodeCertificate, decodeSignature, keyIdOf, verifyCertificate, verifyEntry, type Certificate } from '../../protocol/signature.js';
+import { CERT_FIELD, CONTROL_MAX_TTL_MS, CONTROL_TYPES, SIGNING_SKEW_MS, SIG_FIELD, decodeCertificate, decodeSignature, keyIdOf, verifyCertificate, verifyEntry, type Certificate } from '../../protocol/signature.js';
 import { parseMessageText } from '../../protocol/structured.js';
 import { currentLeadKey, type Trust } from './trust.js';
 import { isEndorsementRequest } from './endorsement.js';
@@ -36,6 +36,8 @@ export type FailCheck =
   | 'other-incarnation'
   | 'older-than-incarnation'
   | 'expired'
+  /** A control message whose expiry lies more than CONTROL_MAX_TTL_MS after its signing time, or beyond the reader's now plus that and the skew. */
+  | 'expiry-too-long'
   | 'replayed'
   | 'no-lead-key'
   /** Signed by the member's own recorded key, which the lead has not endorsed yet (spawned on another machine). */
@@ -104,6 +106,8 @@ export function verdictOf(trust: Trust, entry: InboxEntry, to: string, reader?: 
     if (reader && identity && cert.joinedAt < identity.joinedAt) return fail('replaced-key', `from "${entry.from}" is signed with the key of an earlier incarnation of "${entry.from}" (joined ${cert.joinedAt}; spawned anew at ${identity.joinedAt}), which no longer speaks for it`);
     signer = 'member';
   }
+  const tooLong = control ? expiryTooLong(sig, reader?.now) : undefined;
+  if (tooLong) return fail('expiry-too-long', `from "${entry.from}" ${tooLong}`);
   if (control && reader) {
     const inc = reader.joinedAt;
     if (inc !== undefined && sig.incarnation !== inc) return fail('other-incarnation', `from "${entry.from}" was signed for another incarnation of "${reader.name}" (joined ${sig.incarnation ?? 'unknown'}, this one ${inc}): a replay`);
@@ -116,6 +120,19 @@ export function verdictOf(trust: Trust, entry: InboxEntry, to: string, reader?: 
     if (sig.at <= reader.seen.floor) return fail('replayed', `from "${entry.from}" was signed at ${new Date(sig.at).toISOString()}, before the oldest message "${reader.name}"'s replay memory holds: it cannot be told from a replay`);
   }
   return { status: 'verified', signer, nonce: sig.nonce, expires: sig.expires, at: sig.at };
+}
+
+/**
+ * Why a control message's expiry reaches too far (a clause for the reason), else undefined: more
+ * than CONTROL_MAX_TTL_MS after its signing time (judged in history too), or — for a live reader
+ * at `now` — more than that plus SIGNING_SKEW_MS after now (a signing time in the future).
+ */
+function expiryTooLong(sig: { at: number; expires?: number | undefined }, now: number | undefined): string | undefined {
+  if (sig.expires === undefined) return undefined;
+  const max = `${CONTROL_MAX_TTL_MS / 60_000} minutes`;
+  if (sig.expires - sig.at > CONTROL_MAX_TTL_MS) return `claims to be valid until ${new Date(sig.expires).toISOString()}, more than ${max} after it was signed (${new Date(sig.at).toISOString()}): a control message lives at most ${max}`;
+  if (now !== undefined && sig.expires > now + CONTROL_MAX_TTL_MS + SIGNING_SKEW_MS) return `claims to be valid until ${new Date(sig.expires).toISOString()}, more than ${max} (and ${SIGNING_SKEW_MS / 60_000} minutes of clock skew) from now: it claims to be signed in the future`;
+  return undefined;
 }
 
 interface Identity {
