@@ -32,6 +32,8 @@ export type FailCheck =
   | 'unknown-key'
   | 'bad-certificate'
   | 'replaced-key'
+  /** Signed, after its removal from the team, with the key of a member removed since (its record's `removedAt`). */
+  | 'revoked-key'
   | 'retired-lead-key'
   | 'other-incarnation'
   | 'older-than-incarnation'
@@ -79,6 +81,7 @@ export function verdictOf(trust: Trust, entry: InboxEntry, to: string, reader?: 
     if (entry[SIG_FIELD] !== undefined) return fail('bad-signature', `from "${entry.from}": its signature field is malformed`);
     if (isLead) return fail('unsigned', `claiming to be from the lead "${entry.from}" is not signed`);
     if (identity) return fail('unsigned', `from "${entry.from}" is not signed, and "${entry.from}" is a mailroom member that signs every message`);
+    if (!findMember(trust.config, entry.from) && removedSigner(trust, entry.from)) return fail('unsigned', `from "${entry.from}" is not signed, and "${entry.from}" was a mailroom member that signed every message, removed from the team since`);
     if (control) return fail('unsigned', `from "${entry.from}" is not signed (control messages must be)`);
     return { status: 'unverified' };
   }
@@ -103,6 +106,8 @@ export function verdictOf(trust: Trust, entry: InboxEntry, to: string, reader?: 
     if (!endorser || !verifyCertificate(cert, trust.team, entry.from, endorser.publicKey)) return fail('bad-certificate', `from "${entry.from}": its certificate is not the lead's endorsement of "${entry.from}"`);
     if (!verifyEntry(cert.publicKey, signed, sig)) return fail('bad-signature', `from "${entry.from}": its signature does not verify`);
     if (reader && identity && sameIncarnation(identity, cert) && identity.publicKey !== cert.publicKey) return fail('replaced-key', `from "${entry.from}" is signed with a key the member no longer holds (re-keyed)`);
+    const removed = removedSigner(trust, entry.from, cert.publicKey);
+    if (removed && sig.at > removed.removedAt) return fail('revoked-key', `from "${entry.from}" was signed at ${new Date(sig.at).toISOString()} with the key of "${entry.from}" removed from the team at ${new Date(removed.removedAt).toISOString()}: a removed member's key no longer speaks for it`);
     if (reader && identity && cert.joinedAt < identity.joinedAt) return fail('replaced-key', `from "${entry.from}" is signed with the key of an earlier incarnation of "${entry.from}" (joined ${cert.joinedAt}; spawned anew at ${identity.joinedAt}), which no longer speaks for it`);
     signer = 'member';
   }
@@ -133,6 +138,15 @@ function expiryTooLong(sig: { at: number; expires?: number | undefined }, now: n
   if (sig.expires - sig.at > CONTROL_MAX_TTL_MS) return `claims to be valid until ${new Date(sig.expires).toISOString()}, more than ${max} after it was signed (${new Date(sig.at).toISOString()}): a control message lives at most ${max}`;
   if (now !== undefined && sig.expires > now + CONTROL_MAX_TTL_MS + SIGNING_SKEW_MS) return `claims to be valid until ${new Date(sig.expires).toISOString()}, more than ${max} (and ${SIGNING_SKEW_MS / 60_000} minutes of clock skew) from now: it claims to be signed in the future`;
   return undefined;
+}
+
+/**
+ * The record of a member of that name removed from the team while it held an identity (with
+ * `publicKey` when given): its key is revoked from `removedAt` on (protocol/member-record.ts).
+ */
+function removedSigner(trust: Trust, name: string, publicKey?: string): { removedAt: number } | undefined {
+  const r = trust.records.find((x) => x.name === name && x.removedAt !== undefined && x.identity !== undefined && (publicKey === undefined || x.identity.publicKey === publicKey));
+  return r?.removedAt !== undefined ? { removedAt: r.removedAt } : undefined;
 }
 
 interface Identity {
