@@ -12,7 +12,7 @@ import { verifyJournal } from '../../../src/core/trust/log-verify.js';
 import { sendMessage } from '../../../src/core/messages/send.js';
 import { ControlGuard, enableSigning, reportWithheld } from '../../../src/core/teams/signing.js';
 import { removeMember, spawnMember } from '../../../src/core/members/spawn.js';
-import { createTeam } from '../../../src/core/teams/team-lifecycle.js';
+import { createTeam, showTeam } from '../../../src/core/teams/team-lifecycle.js';
 import type { InboxEntry } from '../../../src/protocol/inbox.js';
 import { CERT_FIELD, SIG_FIELD, newNonce, type KeyPair } from '../../../src/protocol/signature.js';
 import { openFsStores } from '../../../src/store/open.js';
@@ -96,4 +96,18 @@ it('bob spawned anew under the name speaks with his new key; the old one stays r
   const j = await judge([again, old]);
   expect(j.verified.has(again)).toBe(true);
   expect(j.refused.map((r) => r.check)).toEqual(['replaced-key']);
+});
+
+it('a Claude Code member that joins under a removed member\'s name is not judged by the kept record', async () => {
+  await removeMember({ root, team, name: 'bob' });
+  // Claude Code's lead registers a new "bob" itself: no member record, no claim.
+  await root.team.addMember(team, { agentId: `bob@${team}`, name: 'bob', joinedAt: Date.now() + 5, tmuxPaneId: '%4', backendType: 'tmux' });
+  const bob = (await showTeam({ root, team })).members.find((m) => m.name === 'bob')!;
+  expect(bob.presence).toEqual({ state: 'unknown' });
+  expect(bob).not.toHaveProperty('runtime');
+  // Its unsigned messages are unverified (it cannot sign), not refused as the removed signer's.
+  await root.team.appendMessages(team, [{ to: 'alice', entry: { from: 'bob', text: 'from claude code', timestamp: new Date().toISOString(), msg_id: 'cc', read: false } }]);
+  const j = await judge([(await inbox('alice')).at(-1)!]);
+  expect(j.refused).toEqual([]);
+  expect(j.unverified.size).toBe(1);
 });
