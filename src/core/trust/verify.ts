@@ -81,7 +81,6 @@ export function verdictOf(trust: Trust, entry: InboxEntry, to: string, reader?: 
     if (entry[SIG_FIELD] !== undefined) return fail('bad-signature', `from "${entry.from}": its signature field is malformed`);
     if (isLead) return fail('unsigned', `claiming to be from the lead "${entry.from}" is not signed`);
     if (identity) return fail('unsigned', `from "${entry.from}" is not signed, and "${entry.from}" is a mailroom member that signs every message`);
-    if (!findMember(trust.config, entry.from) && removedSigner(trust, entry.from)) return fail('unsigned', `from "${entry.from}" is not signed, and "${entry.from}" was a mailroom member that signed every message, removed from the team since`);
     if (control) return fail('unsigned', `from "${entry.from}" is not signed (control messages must be)`);
     return { status: 'unverified' };
   }
@@ -141,11 +140,11 @@ function expiryTooLong(sig: { at: number; expires?: number | undefined }, now: n
 }
 
 /**
- * The record of a member of that name removed from the team while it held an identity (with
- * `publicKey` when given): its key is revoked from `removedAt` on (protocol/member-record.ts).
+ * The record of a member of that name removed from the team while it held the identity
+ * `publicKey`: that key is revoked from `removedAt` on (protocol/member-record.ts).
  */
-function removedSigner(trust: Trust, name: string, publicKey?: string): { removedAt: number } | undefined {
-  const r = trust.records.find((x) => x.name === name && x.removedAt !== undefined && x.identity !== undefined && (publicKey === undefined || x.identity.publicKey === publicKey));
+function removedSigner(trust: Trust, name: string, publicKey: string): { removedAt: number } | undefined {
+  const r = trust.records.find((x) => x.name === name && x.removedAt !== undefined && x.identity?.publicKey === publicKey);
   return r?.removedAt !== undefined ? { removedAt: r.removedAt } : undefined;
 }
 
