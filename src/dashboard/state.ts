@@ -58,7 +58,7 @@ export interface StateInputs {
 /** The page's state. Cost is linear in members + tasks + {@link MESSAGE_LIMIT}. */
 export function buildState(i: StateInputs): WireState {
   const s = i.snapshot;
-  const caps = new Map(i.records.map((r) => [r.name, r.capabilities ?? []]));
+  const caps = new Map(i.records.filter((r) => r.removedAt === undefined).map((r) => [r.name, r.capabilities ?? []])); // a removed member's kept record is not a member's
   const replied = repliedTo(s.messages);
   const messages = s.messages.slice(-MESSAGE_LIMIT).map((m) => cachedMessage(m, i.cache, i.deliveries, replied));
   return {

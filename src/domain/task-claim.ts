@@ -108,10 +108,11 @@ export function claimCandidates(tasks: readonly Task[], claimant: string, prefer
 /**
  * Makes `task` claimed by `claimant` in place: owner and status in_progress (mailroom's claim,
  * docs/format.md §9), and the task's next fencing token (every claim gets one, a re-claim by the
- * same owner too: an earlier process of that owner is fenced off). @returns the token
+ * same owner too: an earlier process of that owner is fenced off), issued at the store's clock
+ * `nowMs` (epoch ms; ./task-fence.ts nextFence). @returns the token
  */
-export function applyClaim(task: Task, claimant: string): number {
+export function applyClaim(task: Task, claimant: string, nowMs: number): number {
   task.owner = claimant;
   task.status = 'in_progress';
-  return issueFence(task);
+  return issueFence(task, nowMs);
 }

@@ -7,6 +7,12 @@
  * same atomic step as the write, so an owner that was swept while frozen and wakes up later can
  * never overwrite the outcome of the owner that came after it. Pure: the backends apply it inside
  * their transitions (the filesystem store under the task lock, Redis in its Lua scripts).
+ *
+ * A token is issued as max(previous + 1, the store's clock in epoch ms) ({@link nextFence}): it only
+ * grows per task, and it grows past every token issued before even when the store lost them — a
+ * Redis server restarted from a snapshot older than its last claims (no AOF) holds an older token,
+ * but its clock has moved on past the instant each lost token was issued (docs/decisions.md
+ * "Fencing tokens from the store's clock").
  */
 import { MailroomError } from '../errors.js';
 import { isUnowned, type Task } from '../protocol/task.js';
@@ -20,9 +26,19 @@ export function fenceOf(task: Task): number {
   return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : 0;
 }
 
-/** Issues the next token of `task` in place (a claim): @returns it. */
-export function issueFence(task: Task): number {
-  const next = fenceOf(task) + 1;
+/**
+ * The token a claim issues after `current`: max(current + 1, `nowMs`), `nowMs` being the store's
+ * clock in epoch ms (Redis `TIME` inside the script; the files store's machine clock). So a token
+ * exceeds every token issued at an earlier instant, by a clock that does not go back, even one the
+ * store no longer holds; only more than one claim of a task per millisecond runs ahead of the clock.
+ */
+export function nextFence(current: number, nowMs: number): number {
+  return Math.max(current + 1, Math.floor(nowMs));
+}
+
+/** Issues the next token of `task` in place (a claim) at the store's clock `nowMs` (epoch ms, {@link nextFence}): @returns it. */
+export function issueFence(task: Task, nowMs: number): number {
+  const next = nextFence(fenceOf(task), nowMs);
   Object.defineProperty(task, FENCE_KEY, { value: next, enumerable: true, writable: true, configurable: true });
   return next;
 }

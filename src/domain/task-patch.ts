@@ -55,10 +55,11 @@ export function mergeMetadata(current: Readonly<Record<string, unknown>> | undef
 /**
  * Applies `change` to `task` in place, as `actor`. `byId` is the board (for blockers).
  * @returns the top-level keys whose value changed (empty: nothing to write)
- * A change that gives the task a new owner issues its next fencing token.
+ * A change that gives the task a new owner issues its next fencing token, at the store's clock
+ * `nowMs` (epoch ms; ./task-fence.ts nextFence).
  * @throws TASK_FENCED (`fencingToken` stale), TASK_CONFLICT (`expect` not met), TASK_BLOCKED (starting or completing with an open blocker)
  */
-export function applyTaskChange(team: string, task: Task, change: TaskPatch, actor: string | undefined, byId: ReadonlyMap<string, Task>): string[] {
+export function applyTaskChange(team: string, task: Task, change: TaskPatch, actor: string | undefined, byId: ReadonlyMap<string, Task>, nowMs: number): string[] {
   if (change.fencingToken !== undefined) {
     const fenced = fenceRefusal(team, task, actor, change.fencingToken);
     if (fenced) throw fenced;
@@ -77,7 +78,7 @@ export function applyTaskChange(team: string, task: Task, change: TaskPatch, act
     if (change.status === 'in_progress' && isUnowned(task) && change.owner === undefined && actor !== undefined) task.owner = actor;
     task.status = change.status;
   }
-  if (!isUnowned(task) && task.owner !== before.owner) issueFence(task); // a new owner is a claim
+  if (!isUnowned(task) && task.owner !== before.owner) issueFence(task, nowMs); // a new owner is a claim
   if (change.metadata) {
     const merged = mergeMetadata(task.metadata, change.metadata);
     if (merged === undefined) delete t.metadata;

@@ -43,6 +43,13 @@ export const MemberRecordSchema = lazySchema(() => z.looseObject({
    * stays in the host store of the machine it was made on (docs/approvals.md "Signed teams").
    */
   identity: z.object({ publicKey: z.string(), keyId: z.string(), cert: z.string().optional() }).optional(),
+  /**
+   * When the member was removed from the team (epoch ms, the store's clock): set by
+   * `TeamStore.removeMember` on the record of a member with an `identity`, which is kept so that its
+   * key is revoked from then on — messages it signed before still verify, later ones are refused
+   * (docs/approvals.md "Removed members"). A record without it is a current member's.
+   */
+  removedAt: z.number().optional(),
 }));
 
 /** A parsed member record. */
@@ -72,4 +79,15 @@ export interface MemberIdentity {
 /** True when `record` is about `member` as it is now in the roster (same agentId and joinedAt). */
 export function recordIsFor(record: MemberRecord, member: { agentId: string; joinedAt?: number | undefined }): boolean {
   return record.agentId === member.agentId && record.joinedAt === member.joinedAt;
+}
+
+/**
+ * What the removal of `member` at `nowMs` (the store's clock, epoch ms) leaves of its `record`: the
+ * record marked `removedAt` when it is the member's and holds an identity (its key is revoked from
+ * then, not forgotten), else nothing (the record is deleted). Redis re-expresses it in
+ * remove-member.lua.
+ */
+export function retiredRecord(record: MemberRecord | undefined, member: { agentId: string; joinedAt?: number | undefined }, nowMs: number): MemberRecord | undefined {
+  if (!record?.identity || !recordIsFor(record, member) || record.removedAt !== undefined) return undefined;
+  return { ...record, removedAt: nowMs };
 }

@@ -16,6 +16,7 @@
  *
  * Claude Code keeps unknown entry fields and ignores them (reference §3), so both fields ride along.
  */
+import { MailroomError } from '../errors.js';
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
 
 /** Entry field carrying the message signature. */
@@ -34,6 +35,22 @@ export const SIGNED_TYPES = CONTROL_TYPES;
 
 /** How long a signed control message may be obeyed after it was signed (ms): 1 hour. */
 export const CONTROL_TTL_MS = 60 * 60 * 1000;
+
+/**
+ * The longest lifetime (expiry − signing time, ms) of a control message any reader accepts: 1 hour,
+ * what mailroom signs ({@link CONTROL_TTL_MS}). Beyond it a reader refuses the message
+ * (`expiry-too-long`, src/core/trust/verify.ts) and {@link signEntry} refuses to sign it, so a member
+ * — or whoever stole its key — cannot sign a `shutdown_request` that is obeyed for years.
+ */
+export const CONTROL_MAX_TTL_MS = CONTROL_TTL_MS;
+
+/**
+ * How far ahead of a reader's clock a control message's signing time may lie (ms): 5 minutes of
+ * clock skew between machines. A reader refuses a control message whose expiry is more than
+ * {@link CONTROL_MAX_TTL_MS} + this after its own now (`expiry-too-long`): signed "in the future",
+ * it would otherwise outlive the maximum.
+ */
+export const SIGNING_SKEW_MS = 5 * 60 * 1000;
 
 const CERT_TAG = 'mailroom-member-v2';
 const MSG_TAG = 'mailroom-msg-v2';
@@ -172,8 +189,16 @@ function messageStatement(e: SignedEntry, p: Omit<SignatureParts, 'signature' | 
   return [MSG_TAG, e.team, e.from, e.to, e.msgId, p.at, p.nonce, p.incarnation ?? null, p.expires ?? null, e.text, e.summary ?? null];
 }
 
-/** Signs `entry` with `pair`. */
+/**
+ * Signs `entry` with `pair`. @throws INVALID_ARGUMENT when `parts.expires` lies more than
+ * {@link CONTROL_MAX_TTL_MS} after `parts.at` or before it: no reader would accept it.
+ */
 export function signEntry(pair: KeyPair, entry: SignedEntry, parts: Omit<SignatureParts, 'signature' | 'keyId'>): SignatureParts {
+  if (parts.expires !== undefined && (parts.expires < parts.at || parts.expires - parts.at > CONTROL_MAX_TTL_MS)) {
+    throw new MailroomError('INVALID_ARGUMENT', `A message's expiry must lie within ${CONTROL_MAX_TTL_MS / 60_000} minutes after its signing time (signed at ${parts.at}, expiring at ${parts.expires}): no reader accepts a longer one; nothing was signed.`, {
+      details: { at: parts.at, expires: parts.expires, maxMs: CONTROL_MAX_TTL_MS },
+    });
+  }
   return { ...parts, keyId: keyIdOf(pair.publicKey), signature: signStatement(pair, messageStatement(entry, parts)) };
 }
 

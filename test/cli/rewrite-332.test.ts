@@ -102,7 +102,9 @@ describe.each(['2-teammate-spawned', '3-teammate-idle', '4-shutdown-approved'])(
     await mailroomOk(root, 'task', 'claim', ready, '--as', 'observer');
     await mailroomOk(root, 'task', 'update', ready, '--description', 'Changed by mailroom.');
     const after = await readJson<Json>(path);
-    expect(after).toEqual({ ...before, owner: 'observer', status: 'in_progress', description: 'Changed by mailroom.', fencingToken: 1 });
+    const claimedAt = Date.now();
+    expect(after).toEqual({ ...before, owner: 'observer', status: 'in_progress', description: 'Changed by mailroom.', fencingToken: expect.any(Number) });
+    expect(after.fencingToken as number).toBeLessThanOrEqual(claimedAt); // the store's clock in ms at the claim (the first one)
     // The claim's fencing token goes last: Claude Code keeps keys it does not know.
     const expectedKeys = [...Object.keys(before).flatMap((k) => (k === 'status' ? ['owner', 'status'] : [k])), 'fencingToken'];
     expect(Object.keys(after)).toEqual(expectedKeys);

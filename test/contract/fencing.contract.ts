@@ -1,12 +1,14 @@
 /**
  * Contract cases of fencing tokens on task ownership (issue 21 item 2), run unchanged on every
- * backend (fs.test.ts, redis.test.ts): every claim issues the task's next token, an owner's write
+ * backend (fs.test.ts, redis.test.ts): every claim issues the task's next token (max(previous + 1,
+ * the store's clock in ms)), an owner's write
  * carrying a stale one is refused (TASK_FENCED) in the same step and writes nothing, unfenced
  * writes (the lead, a mirror) keep working, and the token survives a mirror and a copy.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MailroomError } from '../../src/errors.js';
 import type { TeamStore } from '../../src/store/team-store.js';
+import type { Task } from '../../src/protocol/task.js';
 import { readTeamImage } from '../../src/core/teams/store-copy.js';
 import { teamConfig, teammate, type ContractBackend, refusal } from './team-store.contract.js';
 
@@ -29,16 +31,33 @@ export function fencingContract(name: string, backend: ContractBackend): void {
     it('issues a growing token on every claim, returned on the task and journalled', async () => {
       await store.createTask(T, { subject: 'a', description: '' });
       expect((await store.readTask(T, '1'))?.fencingToken).toBeUndefined();
+      // Issued as max(previous + 1, the store's clock in ms): the tests' store clocks are this machine's.
+      const clock = Date.now();
       const first = await store.claimTask(T, { claimant: 'alice', id: '1' }, { actor: 'alice' });
-      expect(first.value).toMatchObject({ owner: 'alice', status: 'in_progress', fencingToken: 1 });
-      expect(first.events).toMatchObject([{ kind: 'task', action: 'updated', task: { id: '1', fencingToken: 1 } }]);
+      const t1 = first.value!.fencingToken as number;
+      expect(t1).toBeGreaterThanOrEqual(clock);
+      expect(t1).toBeLessThanOrEqual(Date.now());
+      expect(first.value).toMatchObject({ owner: 'alice', status: 'in_progress' });
+      expect(first.events).toMatchObject([{ kind: 'task', action: 'updated', task: { id: '1', fencingToken: t1 } }]);
       expect(first.events[0]).toMatchObject({ changed: expect.arrayContaining(['owner', 'status', 'fencingToken']) });
       // A re-claim by the same owner (a restarted runtime) fences off its earlier process.
-      expect((await store.claimTask(T, { claimant: 'alice', id: '1' })).value?.fencingToken).toBe(2);
+      const t2 = (await store.claimTask(T, { claimant: 'alice', id: '1' })).value!.fencingToken as number;
+      expect(t2).toBeGreaterThan(t1);
       await store.unassignTasks(T, 'alice', { statuses: ['in_progress'] });
-      expect((await store.readTask(T, '1'))?.fencingToken).toBe(2);
-      expect((await store.claimTask(T, { claimant: 'bob' }, { actor: 'bob' })).value).toMatchObject({ owner: 'bob', fencingToken: 3 });
-      expect((await store.listTasks(T))[0]?.fencingToken).toBe(3);
+      expect((await store.readTask(T, '1'))?.fencingToken).toBe(t2);
+      const t3 = (await store.claimTask(T, { claimant: 'bob' }, { actor: 'bob' })).value!;
+      expect(t3).toMatchObject({ owner: 'bob' });
+      expect(t3.fencingToken).toBeGreaterThan(t2);
+      expect((await store.listTasks(T))[0]?.fencingToken).toBe(t3.fencingToken);
+    });
+
+    it('issues a token above a stored one from the future and keeps growing within one millisecond', async () => {
+      await store.createTask(T, { subject: 'a', description: '' });
+      const ahead = Date.now() + 3_600_000; // e.g. copied from a store whose clock ran an hour ahead
+      await store.putTask(T, { ...(await store.readTask(T, '1'))!, fencingToken: ahead } as Task);
+      const tokens: number[] = [];
+      for (let i = 0; i < 5; i++) tokens.push((await store.claimTask(T, { claimant: 'alice', id: '1' })).value!.fencingToken as number);
+      expect(tokens).toEqual([ahead + 1, ahead + 2, ahead + 3, ahead + 4, ahead + 5]);
     });
 
     it('refuses a stale owner\'s write in the same step, writing nothing; the current owner\'s and unfenced writes go', async () => {
@@ -72,14 +91,16 @@ export function fencingContract(name: string, backend: ContractBackend): void {
       await store.createTask(T, { subject: 'a', description: '' });
       const a = (await store.claimTask(T, { claimant: 'alice', id: '1' })).value!.fencingToken as number;
       const moved = await store.patchTask(T, '1', { owner: 'bob' }, { actor: 'team-lead' });
-      expect(moved.value.task.fencingToken).toBe(a + 1);
+      expect(moved.value.task.fencingToken).toBeGreaterThan(a);
       expect((await refusal(store.patchTask(T, '1', { status: 'completed', fencingToken: a }, { actor: 'alice' }))).code).toBe('TASK_FENCED');
       // Starting an unowned task makes the actor its owner: a claim as well.
       await store.createTask(T, { subject: 'b', description: '' });
       const started = await store.patchTask(T, '2', { status: 'in_progress' }, { actor: 'bob' });
-      expect(started.value.task).toMatchObject({ owner: 'bob', fencingToken: 1 });
+      expect(started.value.task).toMatchObject({ owner: 'bob' });
+      const b = started.value.task.fencingToken as number;
+      expect(b).toBeGreaterThan(0);
       // A change that keeps the owner keeps the token.
-      expect((await store.patchTask(T, '2', { subject: 'b2', fencingToken: 1 }, { actor: 'bob' })).value.task.fencingToken).toBe(1);
+      expect((await store.patchTask(T, '2', { subject: 'b2', fencingToken: b }, { actor: 'bob' })).value.task.fencingToken).toBe(b);
     });
 
     it('of a stale and a current write racing, only the current lands', async () => {
@@ -100,16 +121,18 @@ export function fencingContract(name: string, backend: ContractBackend): void {
 
     it('keeps the token and unknown keys through a mirror (putTask) and a copy (importTeam)', async () => {
       await store.createTask(T, { subject: 'a', description: '' });
-      await store.claimTask(T, { claimant: 'alice', id: '1' });
+      const t1 = (await store.claimTask(T, { claimant: 'alice', id: '1' })).value!.fencingToken as number;
       const task = (await store.readTask(T, '1'))!;
       await store.putTask(T, { ...task, subject: 'mirrored', extra: { kept: true } } as typeof task);
-      expect(await store.readTask(T, '1')).toMatchObject({ subject: 'mirrored', fencingToken: 1, extra: { kept: true } });
-      expect((await store.claimTask(T, { claimant: 'alice', id: '1' })).value).toMatchObject({ fencingToken: 2, extra: { kept: true } });
+      expect(await store.readTask(T, '1')).toMatchObject({ subject: 'mirrored', fencingToken: t1, extra: { kept: true } });
+      const t2 = (await store.claimTask(T, { claimant: 'alice', id: '1' })).value!;
+      expect(t2).toMatchObject({ extra: { kept: true } });
+      expect(t2.fencingToken).toBeGreaterThan(t1);
       const image = await readTeamImage(store, T);
       await store.deleteTeam(T);
       await store.importTeam(image);
-      expect((await store.readTask(T, '1'))?.fencingToken).toBe(2);
-      expect((await store.claimTask(T, { claimant: 'alice', id: '1' })).value?.fencingToken).toBe(3);
+      expect((await store.readTask(T, '1'))?.fencingToken).toBe(t2.fencingToken);
+      expect((await store.claimTask(T, { claimant: 'alice', id: '1' })).value?.fencingToken).toBeGreaterThan(t2.fencingToken as number);
     });
   });
 }

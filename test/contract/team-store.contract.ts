@@ -263,6 +263,23 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         expect((await store.readMemberRecords(T)).map((r) => r.name)).toEqual(['bob']);
       });
 
+      it('keeps a signing member\'s identity when it is removed, marked with the store\'s time of removal; a new member of the name replaces it', async () => {
+        await store.createTeam(teamConfig(T));
+        const identity = { publicKey: 'k'.repeat(43), keyId: '0123456789abcdef', cert: 'c2.x' };
+        await store.addMember(T, teammate(T, 'alice', { joinedAt: 5 }), { record: { runtime: 'process', capabilities: ['review'], identity } });
+        await store.addMember(T, teammate(T, 'bob'), { record: { runtime: 'mcp' } });
+        const before = Date.now();
+        await store.removeMember(T, 'alice');
+        await store.removeMember(T, 'bob');
+        const kept = await store.readMemberRecords(T);
+        expect(kept).toEqual([{ v: 1, team: T, name: 'alice', agentId: `alice@${T}`, joinedAt: 5, runtime: 'process', capabilities: ['review'], identity, removedAt: expect.any(Number) }]);
+        expect(kept[0]!.removedAt).toBeGreaterThanOrEqual(before - 1_000); // the store's clock (Redis TIME; this machine's on files)
+        expect(kept[0]!.removedAt).toBeLessThanOrEqual(Date.now() + 1_000);
+        expect((await store.readConfig(T)).members.map((m) => m.name)).toEqual(['team-lead']);
+        await store.addMember(T, teammate(T, 'alice', { joinedAt: 6 }), { record: { runtime: 'mcp' } });
+        expect((await store.readMemberRecords(T)).map((r) => [r.name, r.joinedAt, r.removedAt])).toEqual([['alice', 6, undefined]]);
+      });
+
       it('replaces the record of an earlier member of the name when the name joins again', async () => {
         await store.createTeam(teamConfig(T));
         await store.addMember(T, teammate(T, 'alice', { joinedAt: 1 }), { record: { runtime: 'process' } });

@@ -44,6 +44,7 @@ describe('liveness by the Redis clock', () => {
     await team.addLongTask('Long two', 'bob');
     await until(async () => (await team.runsOf('1')).length > 0 && (await team.runsOf('2')).length > 0, 90_000, 'alice and bob running their tasks');
     await until(async () => allBeating(await team.states()), 60_000, 'all three beating');
+    const claimed = (await team.tasks()).map((t) => t.fencingToken); // each claim's token: unchanged unless claimed again
     team.startWatch();
 
     server.proc().kill('SIGSTOP');
@@ -60,8 +61,8 @@ describe('liveness by the Redis clock', () => {
     expect(await team.deadMessages()).toEqual([]);
     const tasks = await team.tasks();
     expect(tasks.map((t) => [t.id, t.owner, t.status, t.fencingToken])).toEqual([
-      ['1', 'alice', 'in_progress', 1],
-      ['2', 'bob', 'in_progress', 1],
+      ['1', 'alice', 'in_progress', claimed[0]],
+      ['2', 'bob', 'in_progress', claimed[1]],
     ]);
     expect(await team.runsOf('1')).toEqual(['alice']);
     expect(await team.runsOf('2')).toEqual(['bob']);
@@ -72,13 +73,14 @@ describe('liveness by the Redis clock', () => {
     await team.spawnAgent('alice');
     await team.addLongTask('Long', 'alice');
     await until(async () => (await team.runsOf('1')).length > 0, 90_000, 'alice running #1');
+    const claimed = (await team.tasks())[0]!.fencingToken;
     const skewed = await team.skewedEnv(3_600_000);
     for (const args of [['task', 'list'], ['team', 'show'], ['inbox']]) {
       const r = await team.run(args, skewed);
       expect(r.code, r.stderr).toBe(0);
     }
     expect(await team.deadMessages()).toEqual([]);
-    expect((await team.tasks())[0]).toMatchObject({ owner: 'alice', status: 'in_progress', fencingToken: 1 });
+    expect((await team.tasks())[0]).toMatchObject({ owner: 'alice', status: 'in_progress', fencingToken: claimed });
   }, 180_000);
 
   it('a restart from a snapshot older than the window declares nobody dead and runs nothing twice', async () => {
@@ -87,6 +89,7 @@ describe('liveness by the Redis clock', () => {
     await team.addLongTask('Long', 'alice');
     await until(async () => (await team.runsOf('1')).length > 0, 90_000, 'alice running #1');
     await until(async () => allBeating(await team.states()), 60_000, 'both beating');
+    const claimed = (await team.tasks())[0]!.fencingToken;
     const raw = createClient({ url: server.url });
     await raw.connect();
     await raw.sendCommand(['SAVE']); // the snapshot the restart loads: every beat in it goes stale
@@ -99,7 +102,7 @@ describe('liveness by the Redis clock', () => {
     await until(async () => allBeating(await team.states()), 60_000, 'both beating again');
     await hold(8 * BEAT_MS); // several rounds of bob's and alice's sweepers after the restart
     expect(await team.deadMessages()).toEqual([]);
-    expect((await team.tasks()).map((t) => [t.id, t.owner, t.status, t.fencingToken])).toEqual([['1', 'alice', 'in_progress', 1]]);
+    expect((await team.tasks()).map((t) => [t.id, t.owner, t.status, t.fencingToken])).toEqual([['1', 'alice', 'in_progress', claimed]]);
     expect(await team.runsOf('1')).toEqual(['alice']);
   }, 300_000);
 

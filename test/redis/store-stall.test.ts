@@ -56,6 +56,9 @@ describe('Redis frozen (SIGSTOP) longer than the dead threshold', () => {
     type Show = { members: Array<{ name: string; presence: { state: string } }> };
     const states = async () => (JSON.parse(await ok('team', 'show', '--json')) as Show).members.filter((m) => m.name !== 'team-lead').map((m) => m.presence.state);
     await until(async () => (await states()).every((s) => s === 'working' || s === 'idle'), 60_000, 'both beating');
+    type Listed = Array<{ task: { owner?: string; status: string; fencingToken?: number } }>;
+    const claimed = (JSON.parse(await ok('task', 'list', '--json')) as Listed)[0]!.task.fencingToken;
+    expect(claimed).toBeGreaterThan(0);
 
     server.proc().kill('SIGSTOP');
     await pause(4_000); // > ttl + grace (1.2 s): every beat is held up meanwhile
@@ -66,7 +69,7 @@ describe('Redis frozen (SIGSTOP) longer than the dead threshold', () => {
     const inbox = JSON.parse(await ok('inbox', '--json')) as { messages: Array<{ entry: { from: string; text: string } }> };
     expect(inbox.messages.filter((m) => m.entry.text.includes('presumed dead'))).toEqual([]);
     const tasks = JSON.parse(await ok('task', 'list', '--json')) as Array<{ task: { owner?: string; status: string; fencingToken?: number } }>;
-    expect(tasks[0]!.task).toMatchObject({ owner: 'alice', status: 'in_progress', fencingToken: 1 });
+    expect(tasks[0]!.task).toMatchObject({ owner: 'alice', status: 'in_progress', fencingToken: claimed }); // never claimed again
     expect((await readFile(join(d, 'runs-alice'), 'utf8')).trim().split('\n')).toHaveLength(1);
     expect(await exists(join(d, 'runs-carol'))).toBe(false);
   }, 240_000);

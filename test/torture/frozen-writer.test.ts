@@ -115,7 +115,7 @@ describe('a writer frozen in its write step past the stale time, then resumed', 
     expect((await runMailroom(['--root', tmp.path, '--team', 't', 'task', 'claim', '1', '--as', 'a'], { env })).code).toBe(0);
     const taskPath = new Layout(tmp.path).taskPath('t', '1');
     const token = (JSON.parse(await readFile(taskPath, 'utf8')) as { fencingToken?: number }).fencingToken;
-    expect(token).toBe(1);
+    expect(token).toBeGreaterThan(0);
     const { spawn } = await import('node:child_process');
     const dist = new URL('../../dist/index.js', import.meta.url).href;
     const script = `const { openStores } = await import(${JSON.stringify(dist)});

@@ -175,7 +175,7 @@ export async function showTeam(options: TeamOptions): Promise<TeamSummary> {
       ...pick(m),
       ...(own && recordIsFor(own, m) ? { runtime: own.runtime } : {}),
       ...(own && recordIsFor(own, m) && capabilitiesOf(own).length > 0 ? { capabilities: capabilitiesOf(own) } : {}),
-      presence: own === undefined && !claims.some((c) => c.member === m.name) ? { state: 'unknown' } : presenceView(presenceOf(m.name, claims, now)),
+      presence: (own === undefined || !recordIsFor(own, m)) && !claims.some((c) => c.member === m.name) ? { state: 'unknown' } : presenceView(presenceOf(m.name, claims, now)),
       unread: inbox.filter((e) => e.read !== true).length,
       ...(read.problem ? { problem: read.problem } : shared.has(m.name) ? { problem: sharedInbox(m.name, shared.get(m.name)) } : {}),
     });

@@ -20,7 +20,7 @@ import { findMember } from '../../domain/roster.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
 import type { ObeyedIds, SeenIds } from '../../protocol/identity-files.js';
 import { recordIsFor } from '../../protocol/member-record.js';
-import { CERT_FIELD, CONTROL_TYPES, SIG_FIELD, decodeCertificate, decodeSignature, keyIdOf, verifyCertificate, verifyEntry, type Certificate } from '../../protocol/signature.js';
+import { CERT_FIELD, CONTROL_MAX_TTL_MS, CONTROL_TYPES, SIGNING_SKEW_MS, SIG_FIELD, decodeCertificate, decodeSignature, keyIdOf, verifyCertificate, verifyEntry, type Certificate } from '../../protocol/signature.js';
 import { parseMessageText } from '../../protocol/structured.js';
 import { currentLeadKey, type Trust } from './trust.js';
 import { isEndorsementRequest } from './endorsement.js';
@@ -32,10 +32,14 @@ export type FailCheck =
   | 'unknown-key'
   | 'bad-certificate'
   | 'replaced-key'
+  /** Signed, after its removal from the team, with the key of a member removed since (its record's `removedAt`). */
+  | 'revoked-key'
   | 'retired-lead-key'
   | 'other-incarnation'
   | 'older-than-incarnation'
   | 'expired'
+  /** A control message whose expiry lies more than CONTROL_MAX_TTL_MS after its signing time, or beyond the reader's now plus that and the skew. */
+  | 'expiry-too-long'
   | 'replayed'
   | 'no-lead-key'
   /** Signed by the member's own recorded key, which the lead has not endorsed yet (spawned on another machine). */
@@ -101,9 +105,13 @@ export function verdictOf(trust: Trust, entry: InboxEntry, to: string, reader?: 
     if (!endorser || !verifyCertificate(cert, trust.team, entry.from, endorser.publicKey)) return fail('bad-certificate', `from "${entry.from}": its certificate is not the lead's endorsement of "${entry.from}"`);
     if (!verifyEntry(cert.publicKey, signed, sig)) return fail('bad-signature', `from "${entry.from}": its signature does not verify`);
     if (reader && identity && sameIncarnation(identity, cert) && identity.publicKey !== cert.publicKey) return fail('replaced-key', `from "${entry.from}" is signed with a key the member no longer holds (re-keyed)`);
+    const removed = removedSigner(trust, entry.from, cert.publicKey);
+    if (removed && sig.at > removed.removedAt) return fail('revoked-key', `from "${entry.from}" was signed at ${new Date(sig.at).toISOString()} with the key of "${entry.from}" removed from the team at ${new Date(removed.removedAt).toISOString()}: a removed member's key no longer speaks for it`);
     if (reader && identity && cert.joinedAt < identity.joinedAt) return fail('replaced-key', `from "${entry.from}" is signed with the key of an earlier incarnation of "${entry.from}" (joined ${cert.joinedAt}; spawned anew at ${identity.joinedAt}), which no longer speaks for it`);
     signer = 'member';
   }
+  const tooLong = control ? expiryTooLong(sig, reader?.now) : undefined;
+  if (tooLong) return fail('expiry-too-long', `from "${entry.from}" ${tooLong}`);
   if (control && reader) {
     const inc = reader.joinedAt;
     if (inc !== undefined && sig.incarnation !== inc) return fail('other-incarnation', `from "${entry.from}" was signed for another incarnation of "${reader.name}" (joined ${sig.incarnation ?? 'unknown'}, this one ${inc}): a replay`);
@@ -116,6 +124,28 @@ export function verdictOf(trust: Trust, entry: InboxEntry, to: string, reader?: 
     if (sig.at <= reader.seen.floor) return fail('replayed', `from "${entry.from}" was signed at ${new Date(sig.at).toISOString()}, before the oldest message "${reader.name}"'s replay memory holds: it cannot be told from a replay`);
   }
   return { status: 'verified', signer, nonce: sig.nonce, expires: sig.expires, at: sig.at };
+}
+
+/**
+ * Why a control message's expiry reaches too far (a clause for the reason), else undefined: more
+ * than CONTROL_MAX_TTL_MS after its signing time (judged in history too), or — for a live reader
+ * at `now` — more than that plus SIGNING_SKEW_MS after now (a signing time in the future).
+ */
+function expiryTooLong(sig: { at: number; expires?: number | undefined }, now: number | undefined): string | undefined {
+  if (sig.expires === undefined) return undefined;
+  const max = `${CONTROL_MAX_TTL_MS / 60_000} minutes`;
+  if (sig.expires - sig.at > CONTROL_MAX_TTL_MS) return `claims to be valid until ${new Date(sig.expires).toISOString()}, more than ${max} after it was signed (${new Date(sig.at).toISOString()}): a control message lives at most ${max}`;
+  if (now !== undefined && sig.expires > now + CONTROL_MAX_TTL_MS + SIGNING_SKEW_MS) return `claims to be valid until ${new Date(sig.expires).toISOString()}, more than ${max} (and ${SIGNING_SKEW_MS / 60_000} minutes of clock skew) from now: it claims to be signed in the future`;
+  return undefined;
+}
+
+/**
+ * The record of a member of that name removed from the team while it held the identity
+ * `publicKey`: that key is revoked from `removedAt` on (protocol/member-record.ts).
+ */
+function removedSigner(trust: Trust, name: string, publicKey: string): { removedAt: number } | undefined {
+  const r = trust.records.find((x) => x.name === name && x.removedAt !== undefined && x.identity?.publicKey === publicKey);
+  return r?.removedAt !== undefined ? { removedAt: r.removedAt } : undefined;
 }
 
 interface Identity {

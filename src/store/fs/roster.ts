@@ -7,6 +7,7 @@
 import { applyMemberPatch, assertFreeName, memberRecordOf, nextColor, removableIndex, requireMember, withColor } from '../../domain/roster.js';
 import { memberEvent } from '../../domain/events.js';
 import type { Member } from '../../protocol/config.js';
+import { retiredRecord } from '../../protocol/member-record.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
 import type { AddMemberOptions, MemberPatch, OpContext, RemovedMember, Transition } from '../team-store.js';
 import { stampOf, type FsContext } from './context.js';
@@ -73,7 +74,10 @@ export async function removeMember(ctx: FsContext, team: string, nameOrAgentId: 
       if (!m) return;
       events.push(memberEvent(stampOf(team, op), 'left', m.name, m.agentId));
       await journal(ctx, team, events);
-      await deleteMemberRecord(ctx, team, m.name);
+      // A signing member's identity is kept, revoked from now (the files store's clock is its machine's).
+      const retired = retiredRecord(await readMemberRecord(ctx, team, m.name).catch(() => undefined), m, Date.now());
+      if (retired) await writeMemberRecord(ctx, retired);
+      else await deleteMemberRecord(ctx, team, m.name);
     },
   );
   if (!removed) return { value: undefined, events };

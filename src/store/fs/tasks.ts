@@ -284,7 +284,7 @@ async function claimById(ctx: FsContext, team: string, id: string, claimant: str
     const refused = claimRefusal(team, t, claimant, board, capabilities);
     if (refused) throw refused;
     const before = { owner: t.owner, status: t.status, fence: fenceOf(t) };
-    applyClaim(t, claimant);
+    applyClaim(t, claimant, Date.now()); // the files store's clock is its machine's (docs/leases.md)
     return changedKeys(before, { owner: t.owner, status: t.status, fence: fenceOf(t) }).map((k) => (k === 'fence' ? FENCE_KEY : k));
   });
   return { value: r.task, events: r.events };
@@ -297,7 +297,7 @@ async function claimById(ctx: FsContext, team: string, id: string, claimant: str
 export async function patchTask(ctx: FsContext, team: string, id: string, patch: TaskPatch, op?: OpContext): Promise<Transition<PatchedTask>> {
   if (!(await readTask(ctx, team, id, { strict: true }))) throw taskNotFound(team, id); // before reading the board (which warns about every broken file)
   const board = patch.status === 'in_progress' || patch.status === 'completed' ? indexTasks(await listTasks(ctx, team)) : new Map<string, Task>();
-  const r = await changeTask(ctx, team, id, op, (t) => applyTaskChange(team, t, patch, op?.actor, board));
+  const r = await changeTask(ctx, team, id, op, (t) => applyTaskChange(team, t, patch, op?.actor, board, Date.now()));
   return { value: { task: r.task, previous: r.previous }, events: r.events };
 }
 

@@ -111,7 +111,7 @@ function patchDocument(team: string, json: string, patch: TaskPatch): { json: st
   const doc = JSON.parse(json) as Task;
   const keys = Object.keys(doc);
   const change = { subject: patch.subject, description: patch.description, activeForm: patch.activeForm, metadata: patch.metadata };
-  const changed = applyTaskChange(team, doc, change, undefined, new Map());
+  const changed = applyTaskChange(team, doc, change, undefined, new Map(), 0); // no owner here: the script issues the token
   const out = canonicalTask(doc, keys);
   return { json: JSON.stringify(out), changed, internal: out.metadata?._internal === true };
 }

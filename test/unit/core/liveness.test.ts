@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { livenessTiming } from '../../../src/core/members/liveness.js';
 import { HeldClaims } from '../../../src/core/tasks/fencing.js';
-import { fenceRefusal, issueFence } from '../../../src/domain/task-fence.js';
+import fc from 'fast-check';
+import { fenceRefusal, issueFence, nextFence } from '../../../src/domain/task-fence.js';
 import type { Task } from '../../../src/protocol/task.js';
 
 describe('livenessTiming', () => {
@@ -19,12 +20,25 @@ describe('fencing rules', () => {
   const task = (): Task => ({ id: '1', subject: 's', description: '', status: 'in_progress', owner: 'alice', blocks: [], blockedBy: [] });
   it('issues growing tokens; only the owner with the current token passes', () => {
     const t = task();
-    expect(issueFence(t)).toBe(1);
-    expect(issueFence(t)).toBe(2);
-    expect(fenceRefusal('t', t, 'alice', 2)).toBeUndefined();
-    expect(fenceRefusal('t', t, 'alice', 1)?.code).toBe('TASK_FENCED');
-    expect(fenceRefusal('t', t, 'bob', 2)?.code).toBe('TASK_FENCED');
-    expect(fenceRefusal('t', { ...t, owner: undefined }, 'alice', 2)?.code).toBe('TASK_FENCED');
+    const now = 1_800_000_000_000;
+    expect(issueFence(t, now)).toBe(now); // the store's clock, in ms
+    expect(issueFence(t, now)).toBe(now + 1); // a second claim in the same ms still grows
+    expect(issueFence(t, now - 60_000)).toBe(now + 2); // a clock that went back never lowers it
+    expect(fenceRefusal('t', t, 'alice', now + 2)).toBeUndefined();
+    expect(fenceRefusal('t', t, 'alice', now + 1)?.code).toBe('TASK_FENCED');
+    expect(fenceRefusal('t', t, 'bob', now + 2)?.code).toBe('TASK_FENCED');
+    expect(fenceRefusal('t', { ...t, owner: undefined }, 'alice', now + 2)?.code).toBe('TASK_FENCED');
+  });
+  it('nextFence: above the previous token and at least the clock, whatever the store lost', () => {
+    fc.assert(
+      fc.property(fc.nat(2 ** 45), fc.nat(2 ** 45), fc.nat(2 ** 45), (previous, issuedAt, later) => {
+        const lost = nextFence(previous, issuedAt); // a token issued at `issuedAt` that the store then lost
+        expect(lost).toBeGreaterThan(previous);
+        // Any claim at an instant more than (lost - issuedAt) ms later — how far same-ms claims ran ahead — is above it.
+        const restartedAt = Math.max(issuedAt, lost) + 1 + later;
+        expect(nextFence(previous, restartedAt)).toBeGreaterThan(lost);
+      }),
+    );
   });
   it('HeldClaims tells a lost claim once', () => {
     const held = new HeldClaims();

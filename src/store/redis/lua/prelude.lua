@@ -167,9 +167,15 @@ local function fence_of(P, id)
   return tonumber(R('HGET', tkey(P, id), 'fence') or '0') or 0
 end
 
--- Issues the task's next fencing token (a claim); returns it.
+-- Issues the task's next fencing token (a claim): max(previous + 1, the server's clock in epoch
+-- ms), src/domain/task-fence.ts nextFence, so a token grows past every token issued before even
+-- when a restart from an old snapshot lost them. Returns it.
 local function issue_fence(P, id)
-  return R('HINCRBY', tkey(P, id), 'fence', 1)
+  local t = R('TIME')
+  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  local next = math.max(fence_of(P, id) + 1, now)
+  R('HSET', tkey(P, id), 'fence', string.format('%d', next))
+  return next
 end
 
 local function unowned(owner)

@@ -1,4 +1,5 @@
--- removeMember: removes a member (by name or agentId; never the lead) and its member record and,
+-- removeMember: removes a member (by name or agentId; never the lead) and its member record (a
+-- signing member's is kept, marked removedAt: its key is revoked from then) and,
 -- in the same step, puts its tasks that are not completed back to pending with no owner. Its
 -- inbox is kept.
 -- KEYS[1] base prefix
@@ -17,7 +18,18 @@ R('LREM', P .. 'roster', 0, name)
 R('DEL', mkey(P, name))
 R('HDEL', P .. 'lc', m[2])
 R('HDEL', P .. 'agents', m[3])
-R('HDEL', P .. 'records', name)
+-- A signing member's record keeps its identity, marked removedAt (the server's clock): its key is
+-- revoked from then, not forgotten (protocol/member-record.ts retiredRecord). Any other is deleted.
+local rec = R('HGET', P .. 'records', name)
+local okr, r = pcall(cjson.decode, rec or 'null')
+local okm, member = pcall(cjson.decode, m[1] or 'null')
+local same = okr and okm and type(r) == 'table' and type(member) == 'table' and r.agentId == m[3] and r.joinedAt == member.joinedAt
+if same and type(r.identity) == 'table' and r.removedAt == nil and string.sub(rec, -1) == '}' then
+  -- Spliced into the stored text rather than re-encoded: cjson would reorder keys and turn [] into {}.
+  R('HSET', P .. 'records', name, string.sub(rec, 1, -2) .. ',"removedAt":' .. string.format('%d', store_now()) .. '}')
+else
+  R('HDEL', P .. 'records', name)
+end
 R('HINCRBY', P .. 'meta', 'rosterVer', 1)
 emit(P, { 'h', env, 'kind', 'member', 'action', 'left', 'name', name, 'agentId', m[3] })
 hint('config')
