@@ -332,7 +332,8 @@ export class RespClient extends EventEmitter {
       this.socket?.destroy(err as Error);
       return;
     }
-    for (const value of values) {
+    for (let i = 0; i < values.length; i++) {
+      const value = values[i];
       if (value instanceof PushReply) this.onPush(value.items);
       else {
         const waiter = this.pending.shift();

@@ -26,7 +26,8 @@ const CRLF = '\r\n';
 export function encodeCommand(args: readonly string[]): Buffer {
   let head = `*${args.length}${CRLF}`;
   const parts: Buffer[] = [];
-  for (const arg of args) {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
     head += `$${Buffer.byteLength(arg)}${CRLF}${arg}${CRLF}`;
     if (head.length > 16_384) {
       parts.push(Buffer.from(head));
