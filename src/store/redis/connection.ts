@@ -124,18 +124,36 @@ export class RedisConnection {
    */
   call<T>(fn: (client: Client) => Promise<T>): Promise<T> {
     const deadline = Date.now() + this.timeoutMs;
-    const run = (): Promise<T> => {
+    return this.client.isReady ? this.watchCall(fn, deadline) : this.waitReady().then(() => this.watchCall(fn, deadline));
+  }
+
+  /**
+   * `fn`'s work under `deadline` ({@link withDeadline}), its failure mapped by {@link callError}:
+   * one promise per call (a `.catch` after `withDeadline` was a second one, on every append).
+   */
+  private watchCall<T>(fn: (client: Client) => Promise<T>, deadline: number): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
       let work: Promise<T>;
       try {
         work = fn(this.client);
       } catch (err) {
-        work = Promise.reject(err);
+        reject(this.callError(err));
+        return;
       }
-      return this.withDeadline(work, deadline).catch((err: unknown) => {
-        throw this.callError(err);
-      });
-    };
-    return this.client.isReady ? run() : this.waitReady().then(run);
+      const watch: Watch = { deadline, expire: () => reject(this.stalled()) };
+      this.watched.add(watch);
+      this.armSweep(deadline);
+      work.then(
+        (value) => {
+          this.watched.delete(watch);
+          resolve(value);
+        },
+        (err: unknown) => {
+          this.watched.delete(watch);
+          reject(this.callError(err));
+        },
+      );
+    });
   }
 
   /** What a call's failure becomes: STORE_UNAVAILABLE (connection), STORE_FULL (OOM), else itself. */

@@ -75,6 +75,9 @@ interface Pending {
 
 type Listener = (message: string, channel: string) => void;
 
+/** Size of a plain connection's read buffer (bytes; net's default read size). */
+const READ_BUFFER_BYTES = 64 * 1024;
+
 /** One RESP3 connection to a Redis server (see the module comment). Events: `ready`, `error`, `end`. */
 export class RespClient extends EventEmitter {
   private socket: Socket | undefined;
@@ -242,12 +245,19 @@ export class RespClient extends EventEmitter {
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     const port = Number(url.port || 6379);
     const timeoutMs = this.options.connectTimeout ?? 5_000;
-    const socket: Socket = url.protocol === 'rediss:' ? tlsConnect({ ...(this.options.tls ?? {}), host, port, ...(isIP(host) === 0 ? { servername: host } : {}) }) : netConnect({ host, port });
+    const decoder = new RespDecoder();
+    // Plain TCP reads into one buffer of this connection's own (net's `onread`), decoded at once:
+    // no Buffer per read and no stream push, 'data' event and read-more tick (a writer's append
+    // is one read; issue 24 item 2). The decoder copies out what a read leaves undecoded.
+    const socket: Socket =
+      url.protocol === 'rediss:'
+        ? tlsConnect({ ...(this.options.tls ?? {}), host, port, ...(isIP(host) === 0 ? { servername: host } : {}) })
+        : netConnect({ host, port, onread: { buffer: Buffer.allocUnsafe(READ_BUFFER_BYTES), callback: (n: number, buf: Uint8Array) => this.onRead(decoder, buf, n) } });
     this.socket = socket;
-    this.decoder = new RespDecoder();
+    this.decoder = decoder;
     socket.setNoDelay(true);
     socket.setKeepAlive(true, 5_000);
-    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    if (url.protocol === 'rediss:') socket.on('data', (chunk: Buffer) => this.onData(decoder, chunk, false));
     // Errors while connecting reject below; later ones are the client's (a close follows them).
     socket.on('error', (err) => {
       if (this.ready && socket === this.socket) this.emit('error', err);
@@ -306,15 +316,24 @@ export class RespClient extends EventEmitter {
     this.emit('ready');
   }
 
-  private onData(chunk: Buffer): void {
+  /** A plain connection's read of `n` bytes into its buffer `buf`; keeps reading (true). */
+  private onRead(decoder: RespDecoder, buf: Uint8Array, n: number): boolean {
+    this.onData(decoder, Buffer.from(buf.buffer, buf.byteOffset, n), true);
+    return true;
+  }
+
+  /** Replies in `chunk` (read into `decoder`'s connection; `reused`: the socket's own read buffer, read again next time). */
+  private onData(decoder: RespDecoder, chunk: Buffer, reused: boolean): void {
+    if (decoder !== this.decoder) return;
     let values: unknown[];
     try {
-      values = this.decoder.push(chunk);
+      values = decoder.push(chunk, reused);
     } catch (err) {
       this.socket?.destroy(err as Error);
       return;
     }
-    for (const value of values) {
+    for (let i = 0; i < values.length; i++) {
+      const value = values[i];
       if (value instanceof PushReply) this.onPush(value.items);
       else {
         const waiter = this.pending.shift();

@@ -26,7 +26,8 @@ const CRLF = '\r\n';
 export function encodeCommand(args: readonly string[]): Buffer {
   let head = `*${args.length}${CRLF}`;
   const parts: Buffer[] = [];
-  for (const arg of args) {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
     head += `$${Buffer.byteLength(arg)}${CRLF}${arg}${CRLF}`;
     if (head.length > 16_384) {
       parts.push(Buffer.from(head));
@@ -63,8 +64,12 @@ export class RespDecoder {
   private owned = false;
   private pos = 0;
 
-  /** Adds `chunk`; returns the values it completed. @throws Error on bytes that are not RESP */
-  push(chunk: Buffer): unknown[] {
+  /**
+   * Adds `chunk`; returns the values it completed. `reused`: the caller writes over `chunk` after
+   * this call (a socket's read buffer), so bytes of a reply not yet complete are copied out.
+   * @throws Error on bytes that are not RESP
+   */
+  push(chunk: Buffer, reused = false): unknown[] {
     this.append(chunk);
     const out: unknown[] = [];
     for (;;) {
@@ -76,6 +81,7 @@ export class RespDecoder {
       this.scanAt = stop;
     }
     if (this.start === this.end) this.start = this.end = this.scanAt = 0;
+    else if (reused && !this.owned) this.own(this.end - this.start);
     return out;
   }
 
@@ -86,18 +92,21 @@ export class RespDecoder {
       this.end = chunk.length;
       return;
     }
-    if (!this.owned || this.end + chunk.length > this.buf.length) {
-      const live = this.end - this.start;
-      const grown = Buffer.alloc(Math.max(2 * (live + chunk.length), 16_384));
-      this.buf.copy(grown, 0, this.start, this.end);
-      this.scanAt -= this.start;
-      this.start = 0;
-      this.end = live;
-      this.buf = grown;
-      this.owned = true;
-    }
+    if (!this.owned || this.end + chunk.length > this.buf.length) this.own(this.end - this.start + chunk.length);
     chunk.copy(this.buf, this.end);
     this.end += chunk.length;
+  }
+
+  /** Moves the undecoded bytes [start, end) to the front of a buffer of the decoder's own with room for `room` bytes (grown by doubling). */
+  private own(room: number): void {
+    const live = this.end - this.start;
+    const grown = Buffer.alloc(Math.max(2 * room, 16_384));
+    this.buf.copy(grown, 0, this.start, this.end);
+    this.scanAt -= this.start;
+    this.start = 0;
+    this.end = live;
+    this.buf = grown;
+    this.owned = true;
   }
 
   /** Scans on from `scanAt`; @returns the offset just past the reply in progress once complete, else -1. */

@@ -64,6 +64,23 @@ describe('RESP codec', () => {
     }
   });
 
+  it('decodes the same values from a read buffer the caller writes over after each push (a socket\'s onread buffer)', () => {
+    const rows = Array.from({ length: 200 }, (_, i) => `*2\r\n$${Buffer.byteLength(`{"text":"m-${i} é"}`)}\r\n{"text":"m-${i} é"}\r\n:${i}\r\n`);
+    const wire = Buffer.from(`*${rows.length}\r\n${rows.join('')}+PONG\r\n$5\r\nhello\r\n`);
+    const expected = [Array.from({ length: 200 }, (_, i) => [`{"text":"m-${i} é"}`, i]), 'PONG', 'hello'];
+    for (const step of [1, 2, 5, 13, 100, 4_096, wire.length]) {
+      const decoder = new RespDecoder();
+      const reused = Buffer.alloc(step);
+      const out: unknown[] = [];
+      for (let i = 0; i < wire.length; i += step) {
+        const n = wire.copy(reused, 0, i, i + step);
+        out.push(...decoder.push(reused.subarray(0, n), true));
+        reused.fill(0x2a); // the next read lands here: nothing kept may still point into it
+      }
+      expect(out).toEqual(expected);
+    }
+  });
+
   it('refuses bytes that are not RESP', () => {
     expect(() => new RespDecoder().push(Buffer.from('HTTP/1.1 400\r\n'))).toThrow(/Not a RESP reply/);
   });
