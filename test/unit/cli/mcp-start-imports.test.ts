@@ -5,10 +5,9 @@
  * (dist/mailroom.meta.json), not by timing: from the mcp handler, following static imports and
  * requires except the stubs' own deferred require of the real module.
  */
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { staticClosure, type BundleMeta } from '../../helpers/bundle-graph.js';
+import { readBundleMeta, staticClosure, type BundleMeta } from '../../helpers/bundle-graph.js';
 
 const META = fileURLToPath(new URL('../../../dist/mailroom.meta.json', import.meta.url));
 
@@ -23,7 +22,7 @@ describe('the MCP server start loads the SDK without its unused parts', () => {
   let meta: Meta;
   let closure: Set<string>;
   beforeAll(async () => {
-    meta = JSON.parse(await readFile(META, 'utf8')) as Meta;
+    meta = await readBundleMeta(META);
     const handler = (meta.inputs['src/cli/commands/mcp.ts']?.imports ?? []).filter((i) => i.kind === 'dynamic-import').map((i) => i.path);
     closure = loadClosure(meta, ['src/cli/main.ts', ...handler]);
   });

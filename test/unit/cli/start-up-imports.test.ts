@@ -6,7 +6,6 @@
  *  - the real binary run with module hooks that report every module loaded from node_modules.
  */
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildMember } from '../../../src/domain/roster.js';
@@ -14,7 +13,7 @@ import { openFsStores } from '../../../src/store/open.js';
 import { BIN } from '../../helpers/cli.js';
 import { cleanEnv, mailroomOk } from '../../helpers/store-files.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
-import { staticClosure, type BundleMeta } from '../../helpers/bundle-graph.js';
+import { checkoutPath, readBundleMeta, staticClosure, type BundleMeta } from '../../helpers/bundle-graph.js';
 
 const HOOKS = fileURLToPath(new URL('../../helpers/record-loads.mjs', import.meta.url));
 const META = fileURLToPath(new URL('../../../dist/mailroom.meta.json', import.meta.url));
@@ -33,7 +32,16 @@ function handlerTargets(meta: Meta, command: string): string[] {
 describe('the bundle: what the entry and the hot handlers import', () => {
   let meta: Meta;
   beforeAll(async () => {
-    meta = JSON.parse(await readFile(META, 'utf8')) as Meta;
+    meta = await readBundleMeta(META);
+  });
+
+  it("reads packages as a clone's build names them, also in a worktree whose node_modules is a symlink", () => {
+    expect(checkoutPath('../../main/node_modules/zod/v3/index.js')).toBe('node_modules/zod/v3/index.js');
+    expect(checkoutPath('../node_modules/a/node_modules/b/index.js')).toBe('node_modules/a/node_modules/b/index.js');
+    expect(checkoutPath('node_modules/a/node_modules/b/index.js')).toBe('node_modules/a/node_modules/b/index.js');
+    expect(checkoutPath('src/cli/main.ts')).toBe('src/cli/main.ts');
+    expect(Object.keys(meta.inputs).filter((p) => p.startsWith('../'))).toEqual([]); // else HEAVY would match nothing and the checks below pass unseen
+    expect(Object.keys(meta.inputs).some((p) => p.startsWith('node_modules/yargs/'))).toBe(true);
   });
 
   it('the entry imports nothing heavy, and no library use case until a handler runs', () => {

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN } from '../../helpers/cli.js';
 import { cleanEnv, mailroomOk } from '../../helpers/store-files.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
-import { staticClosure, type BundleMeta } from '../../helpers/bundle-graph.js';
+import { readBundleMeta, staticClosure, type BundleMeta } from '../../helpers/bundle-graph.js';
 
 const DIST = fileURLToPath(new URL('../../../dist/', import.meta.url));
 const launch = createRequire(import.meta.url)(join(DIST, 'cli', 'launch.cjs')) as { bundleFor(argv: string[]): string; VERB_BUNDLES: Record<string, string> };
@@ -28,7 +28,7 @@ const MCP = /^(src\/mcp\/|node_modules\/@modelcontextprotocol\/)/;
 describe('each verb bundle holds its verb only', () => {
   let meta: Meta;
   beforeAll(async () => {
-    meta = JSON.parse(await readFile(join(DIST, 'mailroom.meta.json'), 'utf8')) as Meta;
+    meta = await readBundleMeta(join(DIST, 'mailroom.meta.json'));
   });
   const inputsOf = (bundle: string) => Object.keys(meta.outputs[`dist/${bundle}`]?.inputs ?? {});
 
