@@ -45,7 +45,7 @@ export const doctorCommand: CommandModule<GlobalArgs, DoctorArgs> = {
  */
 function repairHint(report: DoctorReport): string {
   const open = report.findings.filter((f) => f.severity === 'problem');
-  if (open.length > 0 && open.every((f) => f.kind === 'server-setting')) return "Change the server's settings as each line above says (`mailroom doctor --fix` does not change a server's configuration).";
+  if (open.length > 0 && open.every((f) => f.kind === 'server-setting')) return "Change the server's settings as each line above says (doctor --fix does not change a server's configuration).";
   return 'Run `mailroom doctor --fix` to repair them.';
 }
 
