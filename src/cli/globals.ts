@@ -74,6 +74,19 @@ export function muteWarnings(prefix: string): void {
   muted.push(prefix);
 }
 
+/** The beginning of the files store's warning about a team directory it cannot read. */
+const SKIPPED_TEAM = 'mailroom: skipping team directory ';
+
+/** Runs `f` with the store warnings that begin with `prefix` muted ({@link muteWarnings}), then unmutes them. */
+async function whileMuted<T>(prefix: string, f: () => Promise<T>): Promise<T> {
+  muted.push(prefix);
+  try {
+    return await f();
+  } finally {
+    muted.splice(muted.lastIndexOf(prefix), 1);
+  }
+}
+
 /** Opens the stores the global options select; lock warnings go to stderr. Closed by {@link closeStores}. */
 export async function openStore(args: GlobalArgs): Promise<Stores> {
   checkSelectionFlags(args);
@@ -124,6 +137,7 @@ export async function closeStores(): Promise<void> {
 export async function teamTarget(args: GlobalArgs): Promise<{ root: Stores; team: string; surface: 'cli' }> {
   const root = await openStore(args);
   const { resolveTeam } = await import('../core/teams/team-lifecycle.js');
-  const team = await resolveTeam({ root, team: args.team, envTeam: process.env.MAILROOM_TEAM });
+  // Picking "the only team" names each unreadable team in its error: not also as a warning.
+  const team = await whileMuted(SKIPPED_TEAM, () => resolveTeam({ root, team: args.team, envTeam: process.env.MAILROOM_TEAM }));
   return { root, team, surface: 'cli' };
 }

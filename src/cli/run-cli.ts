@@ -9,6 +9,7 @@ import yargs from 'yargs';
 import type { CommandModule, FallbackCompletionFunction, MiddlewareFunction } from 'yargs';
 import { config as zodConfig } from 'zod';
 import { MailroomError } from '../errors.js';
+import { shellQuote } from '../core/text/shell-quote.js';
 import { VERSION } from '../version.js';
 import { helpWidth, reportError, writeStdout } from './output.js';
 import { examplesOnTheirOwnLines } from './help-examples.js';
@@ -18,7 +19,7 @@ import { commandWords } from './command-words.cjs';
 import { hintScope } from '../core/text/hint-scope.js';
 import { completeNames, type NameCompletion } from './completion-names.js';
 import { bareOptions, checkOptionValues, needsValue, type DeclaredOptions } from './option-checks.js';
-import { commandPath, commandWords as typedCommandWords, dashTextHint, dashWordForMissingText, declaredOptionNames, findUnknownCommand, missingArgumentMessage, missingNamesMessage, refusedWords, refusedWordsMessage, undeclaredOptions, unknownCommandMessage, type CommandUsage } from './usage-hints.js';
+import { versionBeforeCommand, commandPath, commandWords as typedCommandWords, dashTextHint, dashWordForMissingText, declaredOptionNames, findUnknownCommand, missingArgumentMessage, missingNamesMessage, refusedWords, refusedWordsMessage, undeclaredOptions, unknownCommandMessage, type CommandUsage } from './usage-hints.js';
 import { closeStores, warnAtEveryStart, withGlobals, type GlobalArgs } from './globals.js';
 import { COMMAND_TREE as TREE } from './command-names.js';
 import { optionPart, putValuesAside, type ValueArgs } from './value-args.js';
@@ -177,6 +178,10 @@ export async function runCli(input: string[], commands: readonly CommandModule<G
   if (optionPart(argv).includes('-v') && typedCommandWords(argv).length === 0) {
     writeStdout(`${VERSION}\n`);
     return 0;
+  }
+  if (versionBeforeCommand(argv)) {
+    const rest = argv.filter((w, i) => !(w === '-v' && i === argv.indexOf('-v'))).map(shellQuote).join(' ');
+    return reportError(new MailroomError('USAGE', `-v (the version) takes no command. For the version, give -v alone; to run the command, drop -v: \`mailroom ${rest}\`.`, { details: { refused: ['-v'] } }), wantsJson, hintScope(argv));
   }
   const names = optionPart(argv).includes('--get-yargs-completions') ? await completeNames(completionWords(argv)) : { names: [], valueOnly: false };
   const values = putValuesAside(argv);

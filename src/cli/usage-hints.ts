@@ -54,6 +54,20 @@ export function commandWords(argv: readonly string[]): string[] {
   return words;
 }
 
+/**
+ * True when `-v` comes before the command words of `argv` (`mailroom -v team list`): there it can
+ * only be meant as the version, which takes no command.
+ */
+export function versionBeforeCommand(argv: readonly string[]): boolean {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '-v') return commandWords(argv.slice(i + 1)).length > 0;
+    if (arg === '--' || !arg.startsWith('-')) return false;
+    if (VALUE_OPTIONS.has(arg)) i++;
+  }
+  return false;
+}
+
 /** The synonyms listed for `word` (own entries only: `constructor` is on every object). */
 function synonymsOf(synonyms: Readonly<Record<string, readonly string[]>>, word: string): readonly string[] | undefined {
   const key = word.toLowerCase();

@@ -62,7 +62,10 @@ export function assertValidName(name: string, kind: 'team' | 'agent', options: N
   const taken = [...(options.taken ?? []), ...reservedHere];
   if (!NAME_PATTERN.test(name)) {
     const suggestion = suggestName(name, taken);
-    throw new MailroomError('INVALID_NAME', `Invalid ${kind} name ${JSON.stringify(name)}: ${FORM}. Try "${suggestion}".`, {
+    const plain = suggestName(name);
+    // Why not the plain spelling (`Research` → "research-2"): say it is taken.
+    const why = plain === suggestion ? '' : reservedHere.includes(plain) ? ` ("${plain}" is reserved)` : ` (${kind} "${plain}" exists already)`;
+    throw new MailroomError('INVALID_NAME', `Invalid ${kind} name ${JSON.stringify(name)}: ${FORM}. Try "${suggestion}"${why}.`, {
       details: { name, kind, pattern: NAME_PATTERN.source, suggestion },
     });
   }

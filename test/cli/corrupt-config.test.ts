@@ -54,12 +54,26 @@ describe('a corrupt config.json', () => {
     await writeFile(config, BROKEN);
     const send = await mailroom(dir.path, 'team', 'send', 'alice', 'hi');
     expect(send.code).not.toBe(0);
-    expect(send.stderr).toContain('TEAM_AMBIGUOUS');
-    expect(send.stderr).toContain('bb (unreadable');
+    expect(send.stderr).toBe(`mailroom: TEAM_AMBIGUOUS: Several teams exist (aa; bb cannot be read: run \`mailroom --root ${dir.path} doctor\`): pass --team <team> or set MAILROOM_TEAM.\n`);
     const create = await mailroom(dir.path, 'team', 'create', 'bb');
     expect(create.code).toBe(7);
     expect(create.stderr).toContain('FILE_CORRUPT');
     expect(create.stderr).toContain('rebuild the roster');
+    expect(await readFile(config, 'utf8')).toBe(BROKEN);
+  });
+
+  it('with two readable teams, one message: TEAM_AMBIGUOUS naming them, the unreadable one named once (no skip warning beside it)', async () => {
+    await mailroomOk(dir.path, 'team', 'create', 'cc');
+    await writeFile(config, BROKEN);
+    const send = await mailroom(dir.path, 'team', 'send', 'alice', 'hi');
+    expect(send.code).toBe(2);
+    expect(send.stderr).toBe(`mailroom: TEAM_AMBIGUOUS: Several teams exist (aa, cc; bb cannot be read: run \`mailroom --root ${dir.path} doctor\`): pass --team <team> or set MAILROOM_TEAM.\n`);
+    const json = await mailroom(dir.path, '--json', 'team', 'send', 'alice', 'hi');
+    expect(JSON.parse(json.stderr)).toMatchObject({ error: { code: 'TEAM_AMBIGUOUS', details: { teams: ['aa', 'cc'], unreadable: ['bb'] } } });
+    expect(json.stderr.trimEnd().split('\n')).toHaveLength(1);
+    // Named with --team, a readable team is used as before.
+    const named = await mailroom(dir.path, '--team', 'aa', 'team', 'send', 'team-lead', 'hi');
+    expect(named.code, named.stderr).toBe(0);
     expect(await readFile(config, 'utf8')).toBe(BROKEN);
   });
 

@@ -2,7 +2,9 @@
  * `mailroom run` that fails before the team can work leaves nothing behind: a member's model that
  * cannot be created (no API key, an unknown kind, a scripted file that is missing) or a work
  * directory that cannot be made. Before, the team was created first and the model checked after,
- * so running again once the key was set met TEAM_EXISTS (exit 4).
+ * so running again once the key was set met TEAM_EXISTS (exit 4). The error is the only output: the
+ * "mailroom run: <file>" header comes once the team is set up (new-user trial, session 18: it was
+ * printed before a missing or invalid file's error).
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -40,8 +42,22 @@ describe('mailroom run failing before the team can work', () => {
     const run = await runCli(['run', file, '--root', root, '--workdir', workdir, '--timeout', '5000', ...args], noKeys());
     expect(run.code, run.stderr).toBe(code);
     expect(run.stderr).toContain(says);
+    expect(run.stdout).toBe(''); // no "mailroom run: <file>" header: the run never started
     expect(await listFiles(root).catch(() => [])).toEqual([]);
     expect(await listFiles(workdir).catch(() => 'missing')).toBe('missing');
+  });
+
+  it.each([
+    { what: 'a missing team file', name: 'missing.yaml', text: undefined, says: 'Cannot read team file' },
+    { what: 'a team file that is not YAML', name: 'bad.yaml', text: 'team: [\n', says: 'is invalid' },
+  ])('$what: the error is the only output, no "mailroom run: <file>" header before it (new-user trial)', async ({ name, text, says }) => {
+    const teamFile = join(dir.path, name);
+    if (text !== undefined) await writeFile(teamFile, text);
+    const run = await runCli(['run', teamFile, '--root', join(dir.path, `root-${name}`)], noKeys());
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(run.stderr).toContain(`mailroom: INVALID_ARGUMENT: ${says.startsWith('Cannot') ? says : `Team file ${teamFile} ${says}`}`);
   });
 
   it('after a missing key, the same command with the key set runs the team (no TEAM_EXISTS)', async () => {

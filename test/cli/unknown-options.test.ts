@@ -63,6 +63,16 @@ describe('mailroom -v', () => {
     expect(short).toEqual({ code: 0, stdout: version, stderr: '' });
   });
 
+  it.each([{ args: ['-v', 'team', 'list'] }, { args: ['-v', 'team', 'send', 'dave', 'hi'] }, { args: ['--team', 'demo', '-v', 'task', 'list'] }])('before a command, $args, it is refused saying -v takes no command (new-user trial: "unexpected argument list")', async ({ args }) => {
+    const before = await snapshotBytes(root());
+    const run = await mailroom(root(), ...args);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    const command = ['--root', root(), ...args.filter((w) => w !== '-v')].join(' ');
+    expect(run.stderr).toBe(`mailroom: USAGE: -v (the version) takes no command. For the version, give -v alone; to run the command, drop -v: \`mailroom ${command}\`.\n`);
+    expect(await snapshotBytes(root())).toEqual(before);
+  });
+
   it('after a command it is no version: `team send dave -v` is refused, nothing sent', async () => {
     const before = await snapshotBytes(root());
     const run = await mailroom(root(), 'team', 'send', 'dave', '-v');

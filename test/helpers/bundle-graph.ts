@@ -11,25 +11,6 @@ export interface BundleMeta {
 }
 
 /**
- * A metafile path as the tests name it: esbuild writes paths relative to the checkout, so where
- * node_modules is a link to another checkout's (a git worktree) a package file reads
- * `../../main/node_modules/zod/…`; that is `node_modules/zod/…` here. Other paths are unchanged.
- */
-export function metaPath(path: string): string {
-  return path.replace(/^(?:\.\.\/)+(?:[^/]+\/)*?node_modules\//, 'node_modules/');
-}
-
-/** Reads the metafile at `file` with every path (inputs, their imports, each output's inputs) named by {@link metaPath}. */
-export async function readBundleMeta(file: string): Promise<BundleMeta> {
-  const raw = JSON.parse(await readFile(file, 'utf8')) as BundleMeta;
-  const inputs: BundleMeta['inputs'] = {};
-  for (const [path, input] of Object.entries(raw.inputs)) inputs[metaPath(path)] = { ...input, imports: input.imports.map((i) => ({ ...i, path: metaPath(i.path) })) };
-  const outputs: BundleMeta['outputs'] = {};
-  for (const [path, output] of Object.entries(raw.outputs)) outputs[path] = { ...output, inputs: Object.fromEntries(Object.entries(output.inputs).map(([k, v]) => [metaPath(k), v])) };
-  return { inputs, outputs };
-}
-
-/**
  * Inputs reached from `starts` through static imports and requires (not dynamic imports), and the
  * externals they name. `deferred`: inputs whose own imports run later (a lazy stub's require on
  * first use): reached, not followed.
@@ -50,4 +31,28 @@ export function staticClosure(meta: Pick<BundleMeta, 'inputs'>, starts: readonly
     }
   }
   return { inputs, externals };
+}
+
+/**
+ * A package's path as a clone's build records it (`node_modules/zod/v3/index.js`). esbuild names an
+ * input relative to the working directory after resolving symlinks, so in a git worktree whose
+ * node_modules is a symlink to another checkout's it records `../../main/node_modules/zod/…`: the
+ * part up to the first `node_modules/` is dropped from a path that leaves the checkout (`../`).
+ */
+export function checkoutPath(path: string): string {
+  return path.replace(/^(?:\.\.\/)+(?:[^/]+\/)*?node_modules\//, 'node_modules/');
+}
+
+/** Reads an esbuild metafile with every input path (keys and imports) as {@link checkoutPath} gives it. */
+export async function readBundleMeta(file: string): Promise<BundleMeta> {
+  const raw = JSON.parse(await readFile(file, 'utf8')) as BundleMeta;
+  const inputs: BundleMeta['inputs'] = {};
+  for (const [path, input] of Object.entries(raw.inputs)) {
+    inputs[checkoutPath(path)] = { ...input, imports: input.imports.map((i) => (i.external ? i : { ...i, path: checkoutPath(i.path) })) };
+  }
+  const outputs: BundleMeta['outputs'] = {};
+  for (const [path, output] of Object.entries(raw.outputs)) {
+    outputs[path] = { ...output, inputs: Object.fromEntries(Object.entries(output.inputs).map(([k, v]) => [checkoutPath(k), v])) };
+  }
+  return { inputs, outputs };
 }

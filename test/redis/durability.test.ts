@@ -5,9 +5,10 @@
  * acknowledged mail on a power loss), AOF with `appendfsync always` and noeviction as nothing;
  * opening the store on a volatile server warns once per process on stderr — a one-shot command at
  * most once an hour per server and machine (a user running 20 commands reads it once), a long-lived
- * process (watch, agent, …) at every start — and `--allow-volatile` / `$MAILROOM_ALLOW_VOLATILE`
- * silences it.
+ * process (watch, agent, …) at every start; a server is its host, port and database, whatever the
+ * URL's user name and password — and `--allow-volatile` / `$MAILROOM_ALLOW_VOLATILE` silences it.
  */
+import { spawnSync } from 'node:child_process';
 import { readdir, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -126,6 +127,29 @@ describe('opening a team on a volatile server', () => {
     for (const f of await readdir(notes)) await utimes(join(notes, f), new Date(Date.now() - 61 * 60_000), new Date(Date.now() - 61 * 60_000));
     const again = await run(['--team', 'h', 'team', 'show']);
     expect(again.stderr.match(warning)).toHaveLength(1);
+  });
+
+  it('a URL that differs only by its user name or password is the same server: warned once, no password printed (new-user trial)', async () => {
+    const s = await server({});
+    const added = spawnSync('redis-cli', ['-p', String(s.port), '--no-auth-warning', '-a', 'durability-test', 'ACL', 'SETUSER', 'default', '>second-secret'], { encoding: 'utf8' });
+    expect(added.stdout.trim(), added.stderr).toBe('OK');
+    const root = await makeTempDir('mailroom-durability-password-');
+    cleanups.push(() => root.cleanup());
+    const urls = [s.url, `redis://default:second-secret@127.0.0.1:${s.port}`, `redis://:second-secret@127.0.0.1:${s.port}/0`];
+    const warning = /warning: the Redis store at .* has appendonly no/g;
+    const runs = [];
+    for (const [i, url] of urls.entries()) runs.push(await runCli(['--store', url, '--root', root.path, ...(i === 0 ? ['team', 'create', 'p'] : ['--team', 'p', 'team', 'show'])], cleanEnv({ MAILROOM_ALLOW_VOLATILE: '' })));
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    expect(runs.map((r) => r.stderr.match(warning)?.length ?? 0)).toEqual([1, 0, 0]);
+    for (const r of runs) expect(r.stderr).not.toMatch(/durability-test|second-secret/);
+    // One process opening all three (a library, a long-lived command): once.
+    const warnings: string[] = [];
+    for (const url of urls) {
+      const stores = await openRedisStores({ kind: 'redis', url, hostRoot: '/nonexistent' }, { allowVolatile: false, onWarning: (m) => warnings.push(m) }, new FsHostStore('/nonexistent'));
+      await stores.close();
+    }
+    expect(warnings.filter((w) => w.includes('appendonly no'))).toHaveLength(1);
+    expect(warnings.join('\n')).not.toMatch(/durability-test|second-secret/);
   });
 
   it('a library process opening the store several times is warned once', async () => {

@@ -45,16 +45,21 @@ export const doctorCommand: CommandModule<GlobalArgs, DoctorArgs> = {
  */
 function repairHint(report: DoctorReport): string {
   const open = report.findings.filter((f) => f.severity === 'problem');
-  if (open.length > 0 && open.every((f) => f.kind === 'server-setting')) return "Change the server's settings as each line above says (`mailroom doctor --fix` does not change a server's configuration).";
+  if (open.length > 0 && open.every((f) => f.kind === 'server-setting')) return "Change the server's settings as each line above says (doctor --fix does not change a server's configuration).";
   return 'Run `mailroom doctor --fix` to repair them.';
 }
 
+/**
+ * The findings, a summary (with the bytes freed only when some were: moving a file aside frees
+ * none), and where each record moved aside went, in full (the finding lines name the file only).
+ */
 function render(report: DoctorReport): string[] {
   const lines = report.findings.map(line);
-  const freed = report.fixed ? `; ${plural(report.bytesFreed, 'byte')} freed` : '';
+  const freed = report.fixed && report.bytesFreed > 0 ? `; ${plural(report.bytesFreed, 'byte')} freed` : '';
   const fixedCount = report.problems - report.remaining;
   const summary = report.problems === 0 ? `No problems found in ${report.root}` : `${plural(report.problems, 'problem')} found, ${fixedCount} repaired${freed}`;
-  return [...lines, summary];
+  const moved = report.findings.flatMap((f) => (f.repair?.done && f.repair.movedTo !== undefined ? [`moved aside to ${f.repair.movedTo}`] : []));
+  return [...lines, summary, ...moved];
 }
 
 function line(f: DoctorFinding): string {

@@ -3,8 +3,11 @@
  * (Claude Code, Codex CLI, Cursor …) joins the team. The MCP SDK loads inside the handler only.
  */
 import type { Argv, CommandModule } from 'yargs';
+import { resolve } from 'node:path';
 import { declareLine, type CommandLine } from '../command-line.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
+import { writeStderr } from '../output.js';
+import { terminalSafe } from '../../core/text/terminal-text.js';
 
 interface McpArgs extends GlobalArgs {
   as: string;
@@ -37,6 +40,9 @@ export const mcpCommand: CommandModule<GlobalArgs, McpArgs> = {
       .example('$0 mcp --team research --as codex', 'Join team "research" as "codex" (put this in the MCP client config)')
       .example('$0 mcp --claude --team compat --as codex', "Join Claude Code's own team \"compat\"") as Argv<McpArgs>,
   handler: async (a) => {
+    // Both flags name a store: --root wins (docs/mcp.md). Said on stderr, which MCP keeps free for
+    // diagnostics, so the client's log shows which store the agent joins and why (docs/decisions.md).
+    if (a.claude && a.root) writeStderr(`mailroom mcp: using the store at ${terminalSafe(resolve(a.root))}: --root wins over --claude (docs/mcp.md); give one of them to silence this line.\n`);
     const target = await teamTarget(a);
     const { serveMcp } = await import('../../mcp/index.js');
     await serveMcp({ store: target.root, team: target.team, as: a.as, model: a.model, type: a.type, capabilities: a.capability });

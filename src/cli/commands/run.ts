@@ -49,7 +49,12 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     const { runTeam } = await import('../../runtime/run/run-team.js');
     const render = await import('../render/run-report.js');
     const print = (line: string | undefined) => line !== undefined && !a.json && writeStdout(`${terminalSafe(line)}\n`);
-    print(`mailroom run: ${file}`);
+    // The header comes when the run starts: a file, model or work directory refused before then is the only output.
+    let started = false;
+    const start = () => {
+      if (!started) print(`mailroom run: ${file}`);
+      started = true;
+    };
     const failures = new render.RepeatFilter(); // a member's failure is printed again only when its reason changes
     // Ctrl-C / SIGTERM: stop the teammates and their commands (own process groups), then report.
     // A second signal, with the handlers gone, ends the process at once.
@@ -72,7 +77,8 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       onMessage: (entry, at, lead) => print(render.progressLine(entry, at, a.verbose === true, lead)),
       onLog: (name, line) => a.verbose && print(`  ${name}: ${line}`),
       onTurnFailed: (f, at) => failures.show(f.name, f.reason) && writeStderr(`${terminalSafe(render.turnFailedLine(f.name, f.reason, at))}\n`),
-      onNotice: (line) => (a.json ? writeStderr(`mailroom run: ${terminalSafe(line)}\n`) : print(line)),
+      onStart: start,
+      onNotice: (line) => (a.json ? writeStderr(`mailroom run: ${terminalSafe(line)}\n`) : (start(), print(line))),
       signal: interrupt.signal,
     }).finally(() => {
       process.off('SIGINT', onSignal);

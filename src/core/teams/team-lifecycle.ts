@@ -93,26 +93,26 @@ export function unreadableTeamsError(unreadable: readonly UnreadableTeam[]): Mai
 /**
  * Picks the team to act on: `team` if given, else `$MAILROOM_TEAM` (passed as `envTeam`), else the
  * only team in the store.
- * @throws TEAM_NOT_FOUND when there is no team, TEAM_AMBIGUOUS (listing them) when there are several.
+ * @throws TEAM_NOT_FOUND when there is no team, FILE_CORRUPT when every team is unreadable,
+ * TEAM_AMBIGUOUS (listing the readable teams, then the unreadable ones; `details.teams`,
+ * `details.unreadable`) when there are several.
  */
 export async function resolveTeam(options: BaseOptions & { team?: string | undefined; envTeam?: string | undefined }): Promise<string> {
   const explicit = options.team || options.envTeam;
   if (explicit) return explicit;
   const teams = await listTeams(options);
   // A directory without config or mail hides nothing: not counted ("the only team" stays the only one).
-  const unreadable = teams.length <= 1 ? (await unreadableTeams(options)).filter((u) => !u.noMail) : [];
-  if (teams.length === 1 && unreadable.length > 0) {
-    // "the only team" is not the only one: an unreadable team is still there (issue 23 item 3)
-    const all = [...teams, ...unreadable.map((u) => `${u.team} (unreadable: run \`mailroom doctor\`)`)];
-    throw new MailroomError('TEAM_AMBIGUOUS', `Several teams exist (${all.join(', ')}): pass --team <team> or set MAILROOM_TEAM.`, { details: { teams, unreadable: unreadable.map((u) => u.team) } });
-  }
-  if (teams.length === 1) return teams[0]!;
+  const unreadable = (await unreadableTeams(options)).filter((u) => !u.noMail);
+  if (teams.length === 1 && unreadable.length === 0) return teams[0]!;
   if (teams.length === 0) {
     if (unreadable.length > 0) throw unreadableTeamsError(unreadable);
     throw new MailroomError('TEAM_NOT_FOUND', 'No team exists yet. Create one with `mailroom team create <team>`.', { details: { teams } });
   }
-  throw new MailroomError('TEAM_AMBIGUOUS', `Several teams exist (${teams.join(', ')}): pass --team <team> or set MAILROOM_TEAM.`, {
-    details: { teams },
+  // An unreadable team counts: "the only team" is not the only one (issue 23 item 3), and a user
+  // choosing --team hears of it once, here (new-user trial: also as a "skipping" warning before).
+  const hidden = unreadable.length > 0 ? `; ${unreadable.map((u) => u.team).join(', ')} cannot be read: run \`mailroom doctor\`` : '';
+  throw new MailroomError('TEAM_AMBIGUOUS', `Several teams exist (${teams.join(', ')}${hidden}): pass --team <team> or set MAILROOM_TEAM.`, {
+    details: { teams, ...(unreadable.length > 0 ? { unreadable: unreadable.map((u) => u.team) } : {}) },
   });
 }
 

@@ -60,6 +60,11 @@ export interface RunTeamOptions {
   /** Each turn of a member that failed (its model call threw), with ms since the start; also in the report. */
   onTurnFailed?: (failure: TurnFailure, atMs: number) => void;
   /**
+   * Called once, when the team is set up (created, or rejoined with `resume`) and the run starts:
+   * every check that can refuse the file, its models or the work directory has passed.
+   */
+  onStart?: (run: { team: string; workdir: string }) => void;
+  /**
    * Lines about the run itself: at the start, each command of this team that a runtime which died
    * (SIGKILL, OOM killer) left running, and what was done about it (docs/runtime.md "Orphaned commands").
    */
@@ -90,14 +95,15 @@ export async function runTeam(o: RunTeamOptions): Promise<RunReport> {
   const workdir = await stores.host.ensureUserDir(o.workdir ?? (loaded.file.workdir !== undefined ? resolve(loaded.dir, loaded.file.workdir) : process.cwd()), 'work directory');
   const declared = await snapshotOutputs(stores.host, loaded, workdir);
   const setUp = { store: stores, loaded, team, workdir, members };
-  if (o.resume && (await teamExists(stores, team))) {
-    const rejoined = await rejoinTeam(setUp);
-    o.onNotice?.(`resuming team ${team}${rejoined.length ? `; registered again: ${rejoined.join(', ')}` : ''}`);
-  } else await setUpTeam(setUp).catch((err: unknown) => {
+  let rejoined: string[] | undefined;
+  if (o.resume && (await teamExists(stores, team))) rejoined = await rejoinTeam(setUp);
+  else await setUpTeam(setUp).catch((err: unknown) => {
     // The team of an earlier run of this file: resuming it is as likely what the user wants as deleting it.
     if (!isMailroomError(err, 'TEAM_EXISTS') || o.resume) throw err;
     throw new MailroomError('TEAM_EXISTS', `${err.message.replace(/\.?$/, '.')} To continue the earlier run of this team instead, run the same command with --resume.`, { details: err.details });
   });
+  o.onStart?.({ team, workdir });
+  if (rejoined) o.onNotice?.(`resuming team ${team}${rejoined.length ? `; registered again: ${rejoined.join(', ')}` : ''}`);
   const startedAt = Date.now();
   let poke = () => {};
   const host = await InProcessHost.open({ root: stores, team, pollMs: o.pollMs, log: o.onLog, onState: () => poke() });

@@ -18,6 +18,22 @@ export function redactUrl(url: string): string {
   return parsed.toString().replace(/\/$/, '');
 }
 
+/**
+ * The server and database a Redis URL names, `host:port/db` (port 6379 and database 0 when not
+ * given), without its scheme, user name or password: URLs that differ only by their credentials
+ * name the same server. A string that is not a URL comes back as itself.
+ */
+export function redisServerKey(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url;
+  }
+  const db = /^\/(\d+)$/.exec(parsed.pathname)?.[1] ?? '0';
+  return `${parsed.hostname.toLowerCase()}:${parsed.port || '6379'}/${Number(db)}`;
+}
+
 /** Checks the scheme and form of a Redis URL. @throws INVALID_ARGUMENT naming the expected form */
 export function assertRedisUrl(url: string): void {
   let parsed: URL | undefined;

@@ -1,13 +1,15 @@
 /**
  * The once-per-process warning about a Redis server that can lose acknowledged mail (issue 21
  * item 6): opening the store checks the server's durability settings (./server-health.ts) and,
- * for each problem, writes one line to the warning sink — once per process and server, however
+ * for each problem, writes one line to the warning sink — once per process and server (its
+ * host:port/db: URLs that differ only by user name or password are one server), however
  * many stores are opened, and, when a period is given, only if no process on this machine showed
  * it for that server within the period (the CLI's one-shot commands: an hour, docs/reliability.md
  * "Durability is checked, not assumed"). `--allow-volatile` / `$MAILROOM_ALLOW_VOLATILE` silences it.
  */
 import type { RedisConnection } from './connection.js';
 import { scanServerSettings } from './server-health.js';
+import { redisServerKey } from './url.js';
 
 const warned = new Set<string>();
 
@@ -23,11 +25,12 @@ export interface WarningPeriod {
  * that does not let INFO through is not warned about (doctor says more).
  */
 export async function warnIfVolatile(conn: RedisConnection, onWarning: (message: string) => void, period?: WarningPeriod): Promise<void> {
-  if (warned.has(conn.location)) return;
-  warned.add(conn.location);
+  const server = redisServerKey(conn.location); // the URL's user name and password do not make another server
+  if (warned.has(server)) return;
+  warned.add(server);
   const issues = (await scanServerSettings(conn).catch(() => [])).filter((i) => i.kind === 'server-setting' && i.severity === 'problem');
   if (issues.length === 0) return;
-  if (period && !(await period.firstInPeriod(`volatile-server ${conn.location}`, period.periodMs))) return;
+  if (period && !(await period.firstInPeriod(`volatile-server ${server}`, period.periodMs))) return;
   const again = period ? `shown at most once ${periodText(period.periodMs)} per mailroom root on this machine (--root); ` : '';
   for (const i of issues) {
     if (i.kind !== 'server-setting') continue;

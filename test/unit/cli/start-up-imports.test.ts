@@ -13,7 +13,7 @@ import { openFsStores } from '../../../src/store/open.js';
 import { BIN } from '../../helpers/cli.js';
 import { cleanEnv, mailroomOk } from '../../helpers/store-files.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
-import { readBundleMeta, staticClosure, type BundleMeta } from '../../helpers/bundle-graph.js';
+import { checkoutPath, readBundleMeta, staticClosure, type BundleMeta } from '../../helpers/bundle-graph.js';
 
 const HOOKS = fileURLToPath(new URL('../../helpers/record-loads.mjs', import.meta.url));
 const META = fileURLToPath(new URL('../../../dist/mailroom.meta.json', import.meta.url));
@@ -33,6 +33,15 @@ describe('the bundle: what the entry and the hot handlers import', () => {
   let meta: Meta;
   beforeAll(async () => {
     meta = await readBundleMeta(META);
+  });
+
+  it("reads packages as a clone's build names them, also in a worktree whose node_modules is a symlink", () => {
+    expect(checkoutPath('../../main/node_modules/zod/v3/index.js')).toBe('node_modules/zod/v3/index.js');
+    expect(checkoutPath('../node_modules/a/node_modules/b/index.js')).toBe('node_modules/a/node_modules/b/index.js');
+    expect(checkoutPath('node_modules/a/node_modules/b/index.js')).toBe('node_modules/a/node_modules/b/index.js');
+    expect(checkoutPath('src/cli/main.ts')).toBe('src/cli/main.ts');
+    expect(Object.keys(meta.inputs).filter((p) => p.startsWith('../'))).toEqual([]); // else HEAVY would match nothing and the checks below pass unseen
+    expect(Object.keys(meta.inputs).some((p) => p.startsWith('node_modules/yargs/'))).toBe(true);
   });
 
   it('the entry imports nothing heavy, and no library use case until a handler runs', () => {

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStores, redactUrl, resolveSelection, selectionArgs, selectionEnv, selectionHint } from '../../../src/store/open.js';
+import { redisServerKey } from '../../../src/store/redis/url.js';
 import { thrownAsync } from '../../helpers/thrown.js';
 
 const env = (e: Record<string, string> = {}) => ({ HOME: '/home/u', ...e });
@@ -44,6 +45,9 @@ describe('resolveSelection', () => {
 
   it('never shows a password', () => {
     expect(redactUrl('redis://u:secret@h:1/0')).toBe('redis://u:***@h:1/0');
+    expect(redisServerKey('redis://u:secret@H:1/0')).toBe('h:1/0');
+    expect(redisServerKey('redis://:other@h:1')).toBe('h:1/0');
+    expect(redisServerKey('rediss://h/3')).toBe('h:6379/3');
     let error: unknown;
     try {
       resolveSelection({ store: 'redis://u:secret@h:1/x', env: env() });
