@@ -29,6 +29,7 @@ import { appendTurns, loadTurns, type TranscriptRef } from './transcript.js';
 import { runTurn, type TurnOutcome } from './turn.js';
 import { Waiter, type WakeReason } from './wake/waiter.js';
 import { WorkFinder, type Work } from './work.js';
+import { traceMark } from '../trace-marks.js';
 
 /** The wait → turn → idle cycle of one teammate (see {@link runTeammate}). */
 export class TeammateLoop {
@@ -310,6 +311,7 @@ export class TeammateLoop {
   private writePresence(): void {
     if (!this.workingDue) return;
     this.workingDue = false;
+    traceMark('presence-working');
     void this.reader.setState('working');
   }
 }

@@ -309,9 +309,11 @@ export interface Lease {
   /** Unread entries left for a next take: not handed out by this lease, nor held by another live one. */
   remaining: number;
   /**
-   * The team's {@link TeamStore.viewStamp} as of this take's step, on a backend that keeps one
-   * (Redis); absent otherwise. A reader that read config, settings and member records under the
-   * same stamp need not read them again for these entries.
+   * The team's {@link TeamStore.viewStamp} as of this take's step (no earlier than the entries it
+   * hands out), on a backend whose takes carry one ({@link TeamStore.takesCarryViewStamps}); absent
+   * otherwise (and it may be absent on a take that handed out nothing). A reader that read config, settings and
+   * member records under a stamp the store calls the same view ({@link TeamStore.sameView}) need
+   * not read them again for these entries.
    */
   viewStamp?: string | undefined;
 }
@@ -799,6 +801,21 @@ export interface TeamStore {
    * TeamView, core/teams/sender-view.ts). Absent on files (its stamp is for sends' checks only).
    */
   readonly keepsViews?: true;
+  /**
+   * True when every {@link takeUnread} that hands out entries returns {@link Lease.viewStamp}: a
+   * reader's kept view of the team (a teammate's TeamView, runtime/delivery/team-view.ts) pays.
+   * Redis (the stamp comes with the take's reply) and files (src/store/fs/view-stamp.ts: three
+   * `stat`s and a digest of config.json, taken after the take's step). Absent: the reader re-reads.
+   */
+  readonly takesCarryViewStamps?: true;
+  /**
+   * True when two of this store's view stamps stand for the same view: nothing a sender or a
+   * reader's guard reads (roster, lead, member documents, settings, member records) changed between
+   * them. Absent: equal strings. On files, stamps whose config.json stats differ are the same view
+   * when everything else is equal and the config digests (members' `isActive` left out) match:
+   * a teammate flips its own `isActive` at every turn.
+   */
+  sameView?(a: string, b: string): boolean;
 
   // Health
   /**

@@ -32,8 +32,9 @@ export class SenderView {
     return kept;
   }
 
-  /** Keeps `view`, read after this one (a send that found the kept one moved, or a reader's newer reads). */
+  /** Keeps `view`, read after this one (a send that found the kept one moved, or a reader's newer reads); on a store that keeps none (files, see {@link view}), nothing. */
   offer(view: StampedView): void {
+    if (teamOf(this.options).keepsViews !== true) return;
     this.kept = Promise.resolve(view);
   }
 

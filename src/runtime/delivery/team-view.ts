@@ -2,14 +2,17 @@
  * What a teammate reads of its team around every delivery — the config, settings and member
  * records its guard judges by (core/trust/trust.ts) and its system prompt shows, and the task
  * board of that prompt — kept between deliveries instead of read again before each model call
- * (issue 24: send → an idle agent's next model request). Only on a store that keeps a view stamp
- * ({@link TeamStore.viewStamp}: Redis); on any other every step reads as before.
+ * (issue 24: send → an idle agent's next model request). Only on a store whose takes carry a view
+ * stamp ({@link TeamStore.takesCarryViewStamps}: Redis, files); on any other every step reads as before.
  *
  * **No stale guard.** The kept reads carry the view stamp taken before them (one pipelined round
  * trip: the stamp first, then the reads, in one step order on the server). A take's reply carries
  * the stamp of its own step ({@link Lease.viewStamp}); the kept reads serve those entries only
- * when the two are equal — nothing of config, settings or records changed between the reads and
- * the take — else they are read again then (newer than the take). So a change committed before a
+ * when the two are the same view ({@link TeamStore.sameView}: equal on Redis; on files equal but
+ * for config.json's stat, moved by an `isActive` write, with the same config digest) — nothing of
+ * config, settings or records changed between the reads and the take — else they are read again
+ * then (newer than the take). On files the reads' stamp is taken synchronously before the reads
+ * are issued, so it is never newer than what they saw. So a change committed before a
  * message was sent (a member removed, signing turned on, a key rotated, a member re-keyed) is
  * honoured for that very message whatever order the change's hint and the take's reply arrive in.
  * The store's change hints (`config`) only make the view read again early, in the background, so
@@ -56,11 +59,11 @@ export class TeamView {
   ) {}
 
   /**
-   * Whether the store's takes carry view stamps (Redis): without them this view keeps nothing. The
-   * files store has a stamp for sends only (src/store/fs/view-stamp.ts); its takes carry none.
+   * Whether the store's takes carry view stamps ({@link TeamStore.takesCarryViewStamps}: Redis and
+   * files): without them this view keeps nothing.
    */
   static supports(store: TeamStore): boolean {
-    return typeof store.viewStamp === 'function' && store.keepsViews === true;
+    return typeof store.viewStamp === 'function' && store.takesCarryViewStamps === true;
   }
 
   /**
@@ -72,7 +75,7 @@ export class TeamView {
   async at(stamp: string | undefined): Promise<ViewReads | undefined> {
     if (stamp === undefined || !TeamView.supports(this.store)) return undefined;
     const kept = this.reads ? await this.reads.catch(() => undefined) : undefined;
-    if (kept?.stamp === stamp) return kept;
+    if (kept !== undefined && (kept.stamp === stamp || this.store.sameView?.(kept.stamp, stamp) === true)) return kept;
     this.reads = this.read();
     return this.reads;
   }

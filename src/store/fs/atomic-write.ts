@@ -17,9 +17,16 @@
  *
  * Any file system error (disk full, quota, permissions) is FILE_ACCESS naming the file, and the
  * temporary file is removed: nothing is half-written.
+ *
+ * The metadata calls (lstat, open, chmod, fstat, close, link, rename) are synchronous; the write and
+ * the fsync go to the thread pool, so a long write or a slow disk never holds the event loop. Each
+ * thread-pool round trip cost more than its system call here, on the way to the rename that a
+ * woken teammate's watch waits for (issue 24; docs/decisions.md "Synchronous I/O in critical sections").
  */
 import { randomUint32 } from '../../protocol/random.js';
-import { link, lstat, open, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { closeSync, fchmodSync, fstatSync, fsync, linkSync, lstatSync, openSync, realpathSync, renameSync, statSync, writeFile as writeFd } from 'node:fs';
+import { unlink } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { MailroomError, fileWriteError, isErrno } from '../../errors.js';
 import { FILE_MODE } from './modes.js';
 import { testFreeze } from '../../test-freeze.js';
@@ -119,23 +126,34 @@ export async function writeFileAtomic(path: string, text: string, options: Atomi
   }
 }
 
+const writeToFd = promisify(writeFd);
+const fsyncFd = promisify(fsync);
+
 /** Writes, chmods and fsyncs the temporary file; @returns its inode number. */
 async function writeTemp(target: string, tmp: string, text: string): Promise<bigint> {
-  let handle;
+  let fd: number;
   try {
-    handle = await open(tmp, 'wx', FILE_MODE);
+    fd = openSync(tmp, 'wx', FILE_MODE);
   } catch (err) {
     throw fileWriteError(target, err);
   }
+  let open = true;
   try {
-    await handle.writeFile(text, 'utf8');
-    await handle.chmod(FILE_MODE);
-    await handle.sync();
-    const { ino } = await handle.stat({ bigint: true });
-    await handle.close();
+    await writeToFd(fd, text, 'utf8');
+    fchmodSync(fd, FILE_MODE);
+    await fsyncFd(fd);
+    const { ino } = fstatSync(fd, { bigint: true });
+    open = false;
+    closeSync(fd);
     return ino;
   } catch (err) {
-    await handle.close().catch(() => undefined);
+    if (open) {
+      try {
+        closeSync(fd);
+      } catch {
+        // closing a file that failed: nothing more to do
+      }
+    }
     await unlink(tmp).catch(() => undefined);
     throw fileWriteError(target, err);
   }
@@ -144,9 +162,9 @@ async function writeTemp(target: string, tmp: string, text: string): Promise<big
 /** `rename(tmp, target)`; a temporary file that vanished is {@link WriteCancelled}. */
 async function renameTemp(tmp: string, target: string): Promise<void> {
   try {
-    await rename(tmp, target);
+    renameSync(tmp, target);
   } catch (err) {
-    if (isErrno(err, 'ENOENT') && !(await lstat(tmp).then(() => true, () => false))) throw new WriteCancelled(target);
+    if (isErrno(err, 'ENOENT') && !exists(tmp)) throw new WriteCancelled(target);
     throw fileWriteError(target, err);
   }
 }
@@ -154,11 +172,11 @@ async function renameTemp(tmp: string, target: string): Promise<void> {
 /** `link(tmp, target)`: false when `target` exists; a vanished temporary file is {@link WriteCancelled}. */
 async function linkNew(tmp: string, target: string): Promise<boolean> {
   try {
-    await link(tmp, target);
+    linkSync(tmp, target);
     return true;
   } catch (err) {
     if (isErrno(err, 'EEXIST')) return false;
-    if (isErrno(err, 'ENOENT') && !(await lstat(tmp).then(() => true, () => false))) throw new WriteCancelled(target);
+    if (isErrno(err, 'ENOENT') && !exists(tmp)) throw new WriteCancelled(target);
     throw fileWriteError(target, err);
   }
 }
@@ -168,7 +186,7 @@ async function keepLink(target: string): Promise<string | undefined> {
   for (;;) {
     const keep = `${target}${KEEP_INFIX}${randomUint32()}`;
     try {
-      await link(target, keep);
+      linkSync(target, keep);
       return keep;
     } catch (err) {
       if (isErrno(err, 'ENOENT')) return undefined;
@@ -185,13 +203,27 @@ async function keepLink(target: string): Promise<string | undefined> {
  * @throws MailroomError FILE_ACCESS when the file is read-only
  */
 async function writeTarget(path: string): Promise<string> {
-  const link = await lstat(path).catch(() => undefined);
-  const target = link?.isSymbolicLink() ? await realpath(path).catch(() => path) : path;
-  const s = target === path ? link : await stat(target).catch(() => undefined);
+  const link = quietly(() => lstatSync(path));
+  const target = link?.isSymbolicLink() ? (quietly(() => realpathSync(path)) ?? path) : path;
+  const s = target === path ? link : quietly(() => statSync(target));
   if (s && s.isFile() && (s.mode & 0o200) === 0) {
     throw new MailroomError('FILE_ACCESS', `${target} is read-only (mode ${(s.mode & 0o777).toString(8).padStart(4, '0')}): mailroom does not replace read-only files. Make it writable (chmod u+w) if it should change, then retry.`, {
       details: { path: target },
     });
   }
   return target;
+}
+
+/** True when `path` exists (a file, a link, anything): lstat succeeds. */
+function exists(path: string): boolean {
+  return quietly(() => lstatSync(path)) !== undefined;
+}
+
+/** `fn()`, or undefined when it throws (a path that is not there, or not readable). */
+function quietly<T>(fn: () => T): T | undefined {
+  try {
+    return fn();
+  } catch {
+    return undefined;
+  }
 }

@@ -57,6 +57,7 @@ import { ensureDir, locked, nowOf, stampOf, type FsContext } from './context.js'
 import { archiveIfLarge, lookAtInbox, markEntries, readInbox, saveInbox, withInbox, type OpenInbox } from './inboxes.js';
 import { journal } from './journal.js';
 import { checkReaderFence } from './reader-fence.js';
+import { viewStampNow } from './view-stamp.js';
 
 const SidecarSchema = lazySchema(() => z.object({
   v: z.literal(1),
@@ -174,7 +175,7 @@ export async function takeUnread(ctx: FsContext, team: string, agent: string, op
   }
   if (options.acknowledge) return (await withInbox(ctx, team, agent, async (inbox) => ({ result: await takeAndMark(ctx, team, agent, inbox, options, until), write: false }), true)) ?? empty(0);
   traceMark('take-prechecked');
-  return withSidecar(ctx, team, agent, async (lock) => {
+  const taken = await withSidecar(ctx, team, agent, async (lock): Promise<Transition<Lease>> => {
     traceMark('take-locked');
     await checkReaderFence(ctx, team, agent, options.claim);
     const sidecar = readSidecar(ctx, team, agent);
@@ -197,6 +198,23 @@ export async function takeUnread(ctx: FsContext, team: string, agent: string, op
     // The lease is committed (renamed into place) and journalled: the sidecar's lock is removed on
     // the thread pool while the taker goes on to its model request (issue 24; lock-dir.ts).
   }, 'background');
+  if (taken.value.entries.length > 0) taken.value.viewStamp = stampAfter(ctx, team);
+  return taken;
+}
+
+/**
+ * The team's view stamp right after a take's step (Lease.viewStamp; view-stamp.ts): taken after
+ * the inbox read that found the entries, so a change of config, settings or member records
+ * committed before any of them was sent is in it. Undefined when it cannot be taken (the team was
+ * deleted meanwhile): the reader then reads as without one, and reports what it finds. The lease
+ * is committed either way.
+ */
+function stampAfter(ctx: FsContext, team: string): string | undefined {
+  try {
+    return viewStampNow(ctx, team);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The hand-out counts after handing out `keys`: theirs one more, and only unread entries kept (read ones are never handed out again). */

@@ -82,7 +82,7 @@ import * as teams from './teams.js';
 import { watchTeam } from './watch.js';
 import { readInboxChanges } from './inbox-changes.js';
 import { changeStamp } from './change-stamp.js';
-import { viewStamp } from './view-stamp.js';
+import { sameView, viewStamp } from './view-stamp.js';
 
 /** Team store over a directory in Claude Code's format. Cheap to construct; holds no open handles. */
 export class FsTeamStore implements TeamStore {
@@ -111,6 +111,12 @@ export class FsTeamStore implements TeamStore {
   }
   viewStamp(team: string): Promise<string> {
     return viewStamp(this.ctx, team);
+  }
+  /** See {@link TeamStore.takesCarryViewStamps}: a take that hands out entries stamps the view after its step (leases.ts). */
+  readonly takesCarryViewStamps = true as const;
+  /** See {@link TeamStore.sameView} (view-stamp.ts). */
+  sameView(a: string, b: string): boolean {
+    return sameView(a, b);
   }
   createTeam(config: TeamConfig, ctx?: OpContext): Promise<Transition<TeamConfig>> {
     return teams.createTeam(this.ctx, config, ctx);

@@ -18,9 +18,12 @@
  * and the sender's own read of it passes as unchanged (the store still checks every recipient in
  * the step).
  *
- * Used by sends only: the append compares it under the first recipient's inbox lock
- * (inbox-append.ts). Takes carry none (Lease.viewStamp stays absent on files), so a teammate's kept
- * view (runtime/delivery/team-view.ts) is not used on files.
+ * Sends compare it under the first recipient's inbox lock (inbox-append.ts). A take that hands out
+ * entries returns the stamp taken right after its step (leases.ts; Lease.viewStamp), so a
+ * teammate's kept view (runtime/delivery/team-view.ts) serves those entries when {@link sameView}
+ * says its reads' stamp is the same view: the woken teammate's guard and prompt read nothing
+ * (issue 24: delivery to an idle `mailroom agent`). The caveat above (three writes in one tick
+ * reusing an inode with the same size) holds for that comparison as for sends.
  */
 import { statStamp } from './change-stamp.js';
 import { readSmallFile } from './small-file.js';
@@ -92,9 +95,40 @@ export function viewUnchanged(ctx: FsContext, team: string, stamp: string): bool
   return digest !== '-' && stamp.slice(hash + 1) === digest;
 }
 
+/**
+ * {@link TeamStore.sameView} on files: equal stamps, or stamps whose settings and member-record
+ * stats are equal and whose config digests are equal and known (not `-`) — only config.json's
+ * stat moved, as a member's `isActive` write moves it (the same rule as {@link viewUnchanged}).
+ * Pure: no file is read.
+ */
+export function sameView(a: string, b: string): boolean {
+  if (a === b) return true;
+  const ha = a.lastIndexOf('#');
+  const hb = b.lastIndexOf('#');
+  if (ha < 0 || hb < 0) return false;
+  const digest = a.slice(ha + 1);
+  if (digest === '-' || digest !== b.slice(hb + 1)) return false;
+  const rest = (s: string, h: number): string | undefined => {
+    const bar = s.indexOf('|');
+    return bar < 0 || bar > h ? undefined : s.slice(bar, h);
+  };
+  const ra = rest(a, ha);
+  return ra !== undefined && ra === rest(b, hb);
+}
+
 /** {@link TeamStore.viewStamp} on files: the stats, `#`, the config's digest. @throws TEAM_NOT_FOUND (no config.json) */
 export async function viewStamp(ctx: FsContext, team: string): Promise<string> {
   const stats = statsNow(ctx, team);
   if (stats.startsWith('-|')) await readConfig(ctx, team); // throws the store's own TEAM_NOT_FOUND
+  return `${stats}#${configDigest(ctx, team)}`;
+}
+
+/**
+ * {@link viewStamp} with synchronous calls only (three `stat`s, one read of config.json), for the
+ * end of a take. @throws Error when config.json is missing (no stamp of a team that is not there)
+ */
+export function viewStampNow(ctx: FsContext, team: string): string {
+  const stats = statsNow(ctx, team);
+  if (stats.startsWith('-|')) throw new Error(`no config.json for team ${team}`);
   return `${stats}#${configDigest(ctx, team)}`;
 }

@@ -76,6 +76,8 @@ export class RedisTeamStore implements T.TeamStore {
   }
   /** See {@link T.TeamStore.keepsViews}. */
   readonly keepsViews = true as const;
+  /** See {@link T.TeamStore.takesCarryViewStamps}: every take's reply carries its step's stamp. */
+  readonly takesCarryViewStamps = true as const;
   viewStamp(team: string): Promise<string> {
     return teams.readViewStamp(this.rc, team);
   }

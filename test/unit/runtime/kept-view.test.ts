@@ -1,11 +1,12 @@
 /**
  * A teammate keeps its guard's reads (config, settings, member records) between deliveries on a
- * store with view stamps (src/runtime/delivery/team-view.ts; issue 24), and must still judge each
+ * store whose takes carry view stamps (src/runtime/delivery/team-view.ts; issue 24): Redis and files
+ * (src/store/fs/view-stamp.ts), every test on both. It must still judge each
  * delivery by the team as it was when the message was taken. These tests try to break that: the
  * teammate's feed drops every `config` hint, so nothing tells it early that something changed and
  * only the stamp its take returns can — a change made just before a send (signing turned on, a
- * member re-keyed) must be honoured for that very message. A real redis-server, real stores, a
- * real in-process teammate; its model only records what it is sent.
+ * member re-keyed) must be honoured for that very message. A real redis-server, a real files root,
+ * real stores, a real in-process teammate; its model only records what it is sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnMember } from '../../../src/core/members/spawn.js';
@@ -24,17 +25,22 @@ import type { StoreHint, TeamStore } from '../../../src/store/team-store.js';
 import { startRedis, type RedisServer } from '../../helpers/redis-server.js';
 import { functionModel, until } from '../../helpers/runtime.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
+import { join } from 'node:path';
 
 let redis: RedisServer;
 let dir: TempDir;
+const backends: Partial<Record<'redis' | 'fs', Stores>> = {};
+/** The stores of the backend whose block runs (set by each block's beforeAll). */
 let stores: Stores;
 beforeAll(async () => {
   redis = await startRedis();
   dir = await makeTempDir('mailroom-kept-view-');
-  stores = await openStores({ kind: 'redis', url: redis.url, hostRoot: dir.path });
+  backends.redis = await openStores({ kind: 'redis', url: redis.url, hostRoot: dir.path });
+  backends.fs = await openStores({ kind: 'fs', root: join(dir.path, 'fs-root') });
 });
 afterAll(async () => {
-  await stores?.close();
+  await backends.redis?.close();
+  await backends.fs?.close();
   await redis?.stop();
   await dir?.cleanup();
 });
@@ -99,6 +105,11 @@ async function signedPairWarm(prefix: string, text: string) {
   }
   return { team, alice };
 }
+
+describe.each(['redis', 'fs'] as const)('on %s', (kind) => {
+beforeAll(() => {
+  stores = backends[kind]!;
+});
 
 describe('a kept guard view is never stale for the message it judges', () => {
   it('signing turned on just before a forged "lead" message arrives: it is withheld, though the team was open at the last delivery', async () => {
@@ -223,7 +234,15 @@ describe('TeamView', () => {
     await spawnMember({ root: stores, team, name: 'alice', cwd: dir.path });
     const { store, calls } = observed(stores.team, false);
     const view = new TeamView(store, team);
-    const take = async () => (await stores.team.takeUnread(team, 'alice', { reader: 'r', leaseMs: 60_000 })).value.viewStamp;
+    let n = 0;
+    // A take that hands out an entry (on files only those carry a stamp).
+    const take = async () => {
+      await stores.team.appendMessages(team, [{ to: 'alice', entry: makeInboxEntry({ from: 'team-lead', text: `m${++n}`, timestamp: new Date().toISOString(), msgId: `${team}-m${n}` }) }]);
+      const { value } = await stores.team.takeUnread(team, 'alice', { reader: 'r', leaseMs: 60_000 });
+      expect(value.entries).toHaveLength(1);
+      expect(value.viewStamp).toBeTypeOf('string');
+      return value.viewStamp;
+    };
 
     const first = await view.at(await take());
     expect(first?.settings.policy).toBeUndefined();
@@ -255,9 +274,39 @@ describe('TeamView', () => {
     view.close();
   });
 
-  it('keeps nothing on a store without view stamps (files): every step reads as before', async () => {
-    const files = await openStores({ kind: 'fs', root: dir.path });
-    expect(TeamView.supports(files.team)).toBe(false);
-    expect(await new TeamView(files.team, 'any').at(undefined)).toBeUndefined();
+  it("an isActive write alone is the same view; a member's other field or the settings is not (member records: the re-key test above)", async () => {
+    const team = `same${++teamNo}`;
+    await createTeam({ root: stores, team });
+    await spawnMember({ root: stores, team, name: 'alice', cwd: dir.path });
+    await spawnMember({ root: stores, team, name: 'bob', cwd: dir.path });
+    const { store, calls } = observed(stores.team, false);
+    const view = new TeamView(store, team);
+    let n = 0;
+    const take = async () => {
+      await stores.team.appendMessages(team, [{ to: 'alice', entry: makeInboxEntry({ from: 'team-lead', text: `m${++n}`, timestamp: new Date().toISOString(), msgId: `${team}-m${n}` }) }]);
+      return (await stores.team.takeUnread(team, 'alice', { reader: 'r', leaseMs: 60_000 })).value.viewStamp;
+    };
+    await view.at(await take());
+    const reads = () => calls.get('readConfig') ?? 0;
+    expect(reads()).toBe(1);
+    await stores.team.updateMember(team, 'bob', { isActive: true });
+    await stores.team.updateMember(team, 'alice', { isActive: true });
+    await view.at(await take());
+    expect(reads(), 'presence moves no view').toBe(1);
+    await stores.team.updateMember(team, 'bob', { model: 'other-model' });
+    expect((await view.at(await take()))?.config.members.find((m) => m.name === 'bob')?.model).toBe('other-model');
+    expect(reads()).toBe(2);
+    await stores.team.updateSettings(team, { 'policy.createTasks': ['@lead'] });
+    expect((await view.at(await take()))?.settings.policy).toEqual({ createTasks: ['@lead'] });
+    expect(reads()).toBe(3);
+    view.close();
   });
+
+  it('keeps nothing on a store whose takes carry no view stamp: every step reads as before', async () => {
+    const bare = new Proxy(stores.team, { get: (t, k, r) => (k === 'takesCarryViewStamps' ? undefined : Reflect.get(t, k, r)) });
+    expect(TeamView.supports(stores.team)).toBe(true);
+    expect(TeamView.supports(bare)).toBe(false);
+    expect(await new TeamView(bare, 'any').at('some-stamp')).toBeUndefined();
+  });
+});
 });

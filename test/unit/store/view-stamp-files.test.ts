@@ -33,3 +33,42 @@ it('lands after config.json is rewritten with its keys reversed, 4-space indent 
   await store.updateMember('demo', 'bob', { model: 'other' });
   await expect(store.appendMessages('demo', [{ to: 'bob', entry: { from: 'team-lead', text: 'stale', timestamp: new Date().toISOString(), read: false } }], { expectViewStamp: stamp })).rejects.toMatchObject({ code: 'VIEW_MOVED' });
 });
+
+it("a take's stamp (Lease.viewStamp) is the same view as one before presence and key-order rewrites, and not after a settings change or a member's other field", async () => {
+  const stores = openFsStores(dir.path);
+  await createTeam({ root: stores, team: 'demo' });
+  await spawnMember({ root: stores, team: 'demo', name: 'bob' });
+  const store = stores.team;
+  const path = new Layout(dir.path).configPath('demo');
+  let n = 0;
+  const take = async (): Promise<string> => {
+    await store.appendMessages('demo', [{ to: 'bob', entry: { from: 'team-lead', text: `m${++n}`, timestamp: new Date().toISOString(), read: false } }]);
+    const { value } = await store.takeUnread('demo', 'bob', { reader: 'r', leaseMs: 60_000 });
+    expect(value.entries).toHaveLength(1);
+    return value.viewStamp!;
+  };
+  // A take that hands out nothing carries no stamp on files.
+  expect((await store.takeUnread('demo', 'bob', { reader: 'r', leaseMs: 60_000 })).value.viewStamp).toBeUndefined();
+  const before = await store.viewStamp!('demo');
+  expect(store.sameView!(before, await take())).toBe(true);
+
+  const config = JSON.parse(await readFile(path, 'utf8')) as { members: Array<Record<string, unknown>> };
+  for (const m of config.members) m.isActive = !m.isActive;
+  await writeFile(path, JSON.stringify(reversed(config), null, 4));
+  const presence = await take();
+  expect(presence).not.toBe(before);
+  expect(store.sameView!(before, presence)).toBe(true);
+
+  await store.updateSettings('demo', { 'policy.createTasks': ['@lead'] });
+  expect(store.sameView!(before, await take())).toBe(false);
+  const settled = await store.viewStamp!('demo');
+  await store.updateMember('demo', 'bob', { model: 'other' });
+  expect(store.sameView!(settled, await take())).toBe(false);
+  // An unreadable config digests to `-`: never the same view as anything but the very same stamp.
+  await writeFile(path, '{ not json');
+  const broken = await store.viewStamp!('demo');
+  expect(broken.endsWith('#-')).toBe(true);
+  expect(store.sameView!(broken, broken)).toBe(true);
+  await writeFile(path, '{ not json either');
+  expect(store.sameView!(broken, await store.viewStamp!('demo'))).toBe(false);
+});
