@@ -132,29 +132,17 @@ export class RedisConnection {
    * one promise per call (a `.catch` after `withDeadline` was a second one, on every append).
    */
   private watchCall<T>(fn: (client: Client) => Promise<T>, deadline: number): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      let work: Promise<T>;
-      try {
-        work = fn(this.client);
-      } catch (err) {
-        reject(this.callError(err));
-        return;
-      }
-      const watch: Watch = { deadline, expire: () => reject(this.stalled()) };
-      this.watched.add(watch);
-      this.armSweep(deadline);
-      work.then(
-        (value) => {
-          this.watched.delete(watch);
-          resolve(value);
-        },
-        (err: unknown) => {
-          this.watched.delete(watch);
-          reject(this.callError(err));
-        },
-      );
-    });
+    let work: Promise<T>;
+    try {
+      work = fn(this.client);
+    } catch (err) {
+      return Promise.reject(this.callError(err));
+    }
+    return this.watch(work, deadline, this.toCallError);
   }
+
+  /** {@link callError}, made once per connection (not a closure per call on the append's path). */
+  private readonly toCallError = (err: unknown): unknown => this.callError(err);
 
   /** What a call's failure becomes: STORE_UNAVAILABLE (connection), STORE_FULL (OOM), else itself. */
   private callError(err: unknown): unknown {
@@ -172,6 +160,11 @@ export class RedisConnection {
    * unreferenced: it never keeps a process alive (the open socket does, as before).
    */
   withDeadline<T>(work: Promise<T>, deadline: number): Promise<T> {
+    return this.watch(work, deadline, asItIs);
+  }
+
+  /** `work` under `deadline` ({@link withDeadline}), its failure passed through `mapError`: one promise. */
+  private watch<T>(work: Promise<T>, deadline: number, mapError: (err: unknown) => unknown): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const watch: Watch = { deadline, expire: () => reject(this.stalled()) };
       this.watched.add(watch);
@@ -183,7 +176,7 @@ export class RedisConnection {
         },
         (err: unknown) => {
           this.watched.delete(watch);
-          reject(err);
+          reject(mapError(err));
         },
       );
     });
@@ -318,4 +311,9 @@ function describe(err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code;
   if (err.constructor.name === 'ReconnectStrategyError' && err.cause instanceof Error) return describe(err.cause);
   return code ? `${code}` : err.message;
+}
+
+/** A failure passed on unchanged ({@link RedisConnection.withDeadline}). */
+function asItIs(err: unknown): unknown {
+  return err;
 }
