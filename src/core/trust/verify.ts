@@ -108,6 +108,8 @@ export function verdictOf(trust: Trust, entry: InboxEntry, to: string, reader?: 
     const removed = removedSigner(trust, entry.from, cert.publicKey);
     if (removed && sig.at > removed.removedAt) return fail('revoked-key', `from "${entry.from}" was signed at ${isoOf(sig.at)} with the key of "${entry.from}" removed from the team at ${isoOf(removed.removedAt)}: a removed member's key no longer speaks for it`);
     if (reader && identity && cert.joinedAt < identity.joinedAt) return fail('replaced-key', `from "${entry.from}" is signed with the key of an earlier incarnation of "${entry.from}" (joined ${cert.joinedAt}; spawned anew at ${identity.joinedAt}), which no longer speaks for it`);
+    // In history too: the earlier incarnation was removed before the name was spawned anew (its kept record replaced), so what it signed after that is not its own.
+    if (identity && cert.joinedAt < identity.joinedAt && sig.at >= identity.joinedAt) return fail('replaced-key', `from "${entry.from}" was signed at ${isoOf(sig.at)} with the key of an earlier incarnation of "${entry.from}" (joined ${cert.joinedAt}), after the name was spawned anew (${isoOf(identity.joinedAt)})`);
     signer = 'member';
   }
   const tooLong = control ? expiryTooLong(sig, reader?.now) : undefined;
