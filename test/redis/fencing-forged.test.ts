@@ -2,7 +2,7 @@
  * A fencing token written into the store by hand (someone with the server's password; a task copied
  * in by `store copy` from a task file Claude Code or a person edited): whatever is stored, a claim
  * issues a safe integer (docs/format.md §8: "a whole number ≥ 1, a safe integer") that its owner's
- * fenced write passes with — as on the files store (test/unit/store/fencing-forged.test.ts) — and
+ * fenced write passes with — as on the files store (test/cli/fencing-forged.test.ts) — and
  * the stored value no longer passes. A real redis-server.
  */
 import { createClient } from 'redis';
