@@ -146,3 +146,23 @@ it('removed and spawned anew under the same name: the new key verifies; the old 
   // History: the old incarnation's key, used after its removal, is not shown as verified.
   expect((await verifyJournal({ root, team })).failed.map((f) => f.msgId)).toEqual([old.msg_id]);
 });
+
+it('removed, spawned anew and removed again: the first incarnation\'s key signing after the second joined is refused', async () => {
+  const first = await bobsKey();
+  await removeMember({ root, team, name: 'bob' });
+  await spawnMember({ root, team, name: 'bob', cwd: dir.path });
+  await removeMember({ root, team, name: 'bob' }); // the kept record is now the second incarnation's
+  const late = await signedByBob(first, Date.now() + 1);
+  expect(await checks([late])).toEqual(['revoked-key']);
+  expect((await verifyJournal({ root, team })).failed.map((f) => [f.msgId, f.check])).toEqual([[late.msg_id, 'revoked-key']]);
+});
+
+it('removed, a Claude Code member registered under the name and removed too: the kept key stays revoked', async () => {
+  const kept = await bobsKey();
+  await removeMember({ root, team, name: 'bob' });
+  await root.team.addMember(team, { agentId: `bob@${team}`, name: 'bob', joinedAt: Date.now() + 5, tmuxPaneId: '%4', backendType: 'tmux' });
+  await removeMember({ root, team, name: 'bob' });
+  expect((await root.team.readMemberRecords(team)).find((r) => r.name === 'bob')?.removedAt).toBeTypeOf('number');
+  const late = await signedByBob(kept, Date.now() + 10);
+  expect(await checks([late])).toEqual(['revoked-key']);
+});
