@@ -108,8 +108,9 @@ export function verdictOf(trust: Trust, entry: InboxEntry, to: string, reader?: 
     const removed = removedSigner(trust, entry.from, cert.publicKey);
     if (removed && sig.at > removed.removedAt) return fail('revoked-key', `from "${entry.from}" was signed at ${isoOf(sig.at)} with the key of "${entry.from}" removed from the team at ${isoOf(removed.removedAt)}: a removed member's key no longer speaks for it`);
     if (reader && identity && cert.joinedAt < identity.joinedAt) return fail('replaced-key', `from "${entry.from}" is signed with the key of an earlier incarnation of "${entry.from}" (joined ${cert.joinedAt}; spawned anew at ${identity.joinedAt}), which no longer speaks for it`);
-    // In history too: the earlier incarnation was removed before the name was spawned anew (its kept record replaced), so what it signed after that is not its own.
-    if (identity && cert.joinedAt < identity.joinedAt && sig.at >= identity.joinedAt) return fail('replaced-key', `from "${entry.from}" was signed at ${isoOf(sig.at)} with the key of an earlier incarnation of "${entry.from}" (joined ${cert.joinedAt}), after the name was spawned anew (${isoOf(identity.joinedAt)})`);
+    // In history too, and after that later member left as well: an earlier incarnation was removed before the name joined again (its kept record replaced), so what it signed after that is not its own.
+    const later = laterJoin(trust, entry.from, cert.joinedAt);
+    if (later !== undefined && sig.at >= later) return fail(identity ? 'replaced-key' : 'revoked-key', `from "${entry.from}" was signed at ${isoOf(sig.at)} with the key of an earlier incarnation of "${entry.from}" (joined ${cert.joinedAt}), after the name joined the team again (${isoOf(later)}): it was removed before`);
     signer = 'member';
   }
   const tooLong = control ? expiryTooLong(sig, reader?.now) : undefined;
@@ -148,6 +149,16 @@ function expiryTooLong(sig: { at: number; expires?: number | undefined }, now: n
 function removedSigner(trust: Trust, name: string, publicKey: string): { removedAt: number } | undefined {
   const r = trust.records.find((x) => x.name === name && x.removedAt !== undefined && x.identity?.publicKey === publicKey);
   return r?.removedAt !== undefined ? { removedAt: r.removedAt } : undefined;
+}
+
+/**
+ * When a later mailroom member of `name` joined the team than the incarnation that joined at
+ * `joinedAt` (epoch ms): the record of that name (a current member's or a kept one) when it is
+ * later, else undefined. Names are unique in a roster, so that incarnation was removed before then.
+ */
+function laterJoin(trust: Trust, name: string, joinedAt: number): number | undefined {
+  const later = trust.records.filter((r) => r.name === name && r.joinedAt > joinedAt).map((r) => r.joinedAt);
+  return later.length > 0 ? Math.max(...later) : undefined;
 }
 
 /**
