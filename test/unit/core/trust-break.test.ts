@@ -19,6 +19,7 @@ import { openFsStores } from '../../../src/store/open.js';
 import type { Stores } from '../../../src/store/selection.js';
 import { hostileSignature } from '../../helpers/hostile-signer.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
+import { SEEN_LIMIT } from '../../../src/protocol/identity-files.js';
 
 let dir: TempDir;
 let root: Stores;
@@ -165,4 +166,28 @@ it('removed, a Claude Code member registered under the name and removed too: the
   expect((await root.team.readMemberRecords(team)).find((r) => r.name === 'bob')?.removedAt).toBeTypeOf('number');
   const late = await signedByBob(kept, Date.now() + 10);
   expect(await checks([late])).toEqual(['revoked-key']);
+});
+
+it('a member key signing plain messages dated years ahead cannot raise the reader\'s replay floor past its own clock', async () => {
+  const kept = await bobsKey();
+  const YEAR = 365 * 86_400_000;
+  const now = Date.now();
+  // SEEN_LIMIT + 1 plain messages dated a year ahead, consumed by alice: the memory drops one, and its floor rises.
+  const future: InboxEntry[] = [];
+  for (let i = 0; i <= SEEN_LIMIT; i++) {
+    const msgId = `f${i}`;
+    const text = `from the future ${i}`;
+    const sig = hostileSignature(kept.key, { team, from: 'bob', to: 'alice', msgId, text }, { at: now + YEAR + i, nonce: newNonce() });
+    future.push({ from: 'bob', text, timestamp: new Date().toISOString(), msg_id: msgId, read: false, [SIG_FIELD]: sig, [CERT_FIELD]: kept.cert });
+  }
+  const guard = new ControlGuard({ root, team }, 'alice');
+  expect((await guard.judge(future)).verified.size).toBe(future.length);
+  await guard.remember(future);
+  expect((await root.host.readSeen(team, 'alice'))!.floor).toBeLessThanOrEqual(Date.now());
+  // bob's next genuine message, signed now, is still delivered.
+  await sendMessage({ root, team, from: 'bob', to: 'alice', text: 'an honest report' });
+  const honest = (await inbox('alice')).at(-1)!;
+  const j = await judge([honest]);
+  expect(j.refused).toEqual([]);
+  expect(j.verified.has(honest)).toBe(true);
 });
