@@ -31,9 +31,11 @@ export function fenceOf(task: Task): number {
  * clock in epoch ms (Redis `TIME` inside the script; the files store's machine clock). So a token
  * exceeds every token issued at an earlier instant, by a clock that does not go back, even one the
  * store no longer holds; only more than one claim of a task per millisecond runs ahead of the clock.
+ * Always a safe integer: after `Number.MAX_SAFE_INTEGER` (a token written by hand) it is `nowMs`.
  */
 export function nextFence(current: number, nowMs: number): number {
-  return Math.max(current + 1, Math.floor(nowMs));
+  // A token at the top (only ever written by hand) restarts from the clock: its successor would not be a safe integer.
+  return current >= Number.MAX_SAFE_INTEGER ? Math.floor(nowMs) : Math.max(current + 1, Math.floor(nowMs));
 }
 
 /** Issues the next token of `task` in place (a claim) at the store's clock `nowMs` (epoch ms, {@link nextFence}): @returns it. */

@@ -84,8 +84,10 @@ export function recordIsFor(record: MemberRecord, member: { agentId: string; joi
 /**
  * What the removal of `member` at `nowMs` (the store's clock, epoch ms) leaves of its `record`: the
  * record marked `removedAt` when it is the member's and holds an identity (its key is revoked from
- * then, not forgotten), else nothing (the record is deleted). Redis re-expresses it in
- * remove-member.lua.
+ * then, not forgotten), else nothing (the record is deleted — unless it is an earlier member's kept
+ * record, marked `removedAt`, which the removal leaves as it is: a Claude Code member registered
+ * under the name has no record of its own, and its removal must not undo that revocation). Redis
+ * re-expresses it in remove-member.lua.
  */
 export function retiredRecord(record: MemberRecord | undefined, member: { agentId: string; joinedAt?: number | undefined }, nowMs: number): MemberRecord | undefined {
   if (!record?.identity || !recordIsFor(record, member) || record.removedAt !== undefined) return undefined;

@@ -280,6 +280,17 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         expect((await store.readMemberRecords(T)).map((r) => [r.name, r.joinedAt, r.removedAt])).toEqual([['alice', 6, undefined]]);
       });
 
+      it('keeps a removed member\'s kept record when a later member of the name without a record of its own (a Claude Code member) is removed', async () => {
+        await store.createTeam(teamConfig(T));
+        const identity = { publicKey: 'k'.repeat(43), keyId: '0123456789abcdef', cert: 'c2.x' };
+        await store.addMember(T, teammate(T, 'alice', { joinedAt: 5 }), { record: { runtime: 'process', identity } });
+        await store.removeMember(T, 'alice');
+        const kept = await store.readMemberRecords(T);
+        await store.addMember(T, teammate(T, 'alice', { joinedAt: 6 })); // registered by Claude Code: no record
+        await store.removeMember(T, 'alice');
+        expect(await store.readMemberRecords(T)).toEqual(kept); // the revocation is not undone
+      });
+
       it('replaces the record of an earlier member of the name when the name joins again', async () => {
         await store.createTeam(teamConfig(T));
         await store.addMember(T, teammate(T, 'alice', { joinedAt: 1 }), { record: { runtime: 'process' } });

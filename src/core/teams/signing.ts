@@ -127,7 +127,10 @@ export class ControlGuard {
   private async rememberPlain(plain: readonly [string, number][]): Promise<void> {
     const host = hostOf(this.options);
     const prior = await host.readSeen(this.options.team, this.to);
-    await host.writeSeen(this.options.team, this.to, addSeen(prior, plain));
+    // A signing time is the signer's claim: remembered as at most this reader's now, so messages dated
+    // ahead cannot lift the floor past it (it would withhold every genuine message signed before that date).
+    const now = nowOf(this.options);
+    await host.writeSeen(this.options.team, this.to, addSeen(prior, plain.map(([nonce, at]): [string, number] => [nonce, Math.min(at, now)])));
   }
 
   /** The member's obeyed control nonces and plain-message replay memory on this machine. */

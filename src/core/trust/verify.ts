@@ -106,8 +106,11 @@ export function verdictOf(trust: Trust, entry: InboxEntry, to: string, reader?: 
     if (!verifyEntry(cert.publicKey, signed, sig)) return fail('bad-signature', `from "${entry.from}": its signature does not verify`);
     if (reader && identity && sameIncarnation(identity, cert) && identity.publicKey !== cert.publicKey) return fail('replaced-key', `from "${entry.from}" is signed with a key the member no longer holds (re-keyed)`);
     const removed = removedSigner(trust, entry.from, cert.publicKey);
-    if (removed && sig.at > removed.removedAt) return fail('revoked-key', `from "${entry.from}" was signed at ${new Date(sig.at).toISOString()} with the key of "${entry.from}" removed from the team at ${new Date(removed.removedAt).toISOString()}: a removed member's key no longer speaks for it`);
+    if (removed && sig.at > removed.removedAt) return fail('revoked-key', `from "${entry.from}" was signed at ${isoOf(sig.at)} with the key of "${entry.from}" removed from the team at ${isoOf(removed.removedAt)}: a removed member's key no longer speaks for it`);
     if (reader && identity && cert.joinedAt < identity.joinedAt) return fail('replaced-key', `from "${entry.from}" is signed with the key of an earlier incarnation of "${entry.from}" (joined ${cert.joinedAt}; spawned anew at ${identity.joinedAt}), which no longer speaks for it`);
+    // In history too, and after that later member left as well: an earlier incarnation was removed before the name joined again (its kept record replaced), so what it signed after that is not its own.
+    const later = laterJoin(trust, entry.from, cert.joinedAt);
+    if (later !== undefined && sig.at >= later) return fail(identity ? 'replaced-key' : 'revoked-key', `from "${entry.from}" was signed at ${isoOf(sig.at)} with the key of an earlier incarnation of "${entry.from}" (joined ${cert.joinedAt}), after the name joined the team again (${isoOf(later)}): it was removed before`);
     signer = 'member';
   }
   const tooLong = control ? expiryTooLong(sig, reader?.now) : undefined;
@@ -116,12 +119,12 @@ export function verdictOf(trust: Trust, entry: InboxEntry, to: string, reader?: 
     const inc = reader.joinedAt;
     if (inc !== undefined && sig.incarnation !== inc) return fail('other-incarnation', `from "${entry.from}" was signed for another incarnation of "${reader.name}" (joined ${sig.incarnation ?? 'unknown'}, this one ${inc}): a replay`);
     if (inc !== undefined && sig.at < inc) return fail('older-than-incarnation', `from "${entry.from}" was signed before "${reader.name}" joined`);
-    if (sig.expires === undefined || reader.now > sig.expires) return fail('expired', `from "${entry.from}" expired at ${sig.expires === undefined ? '(no expiry)' : new Date(sig.expires).toISOString()}`);
+    if (sig.expires === undefined || reader.now > sig.expires) return fail('expired', `from "${entry.from}" expired at ${sig.expires === undefined ? '(no expiry)' : isoOf(sig.expires)}`);
     if (reader.obeyed && reader.obeyed.joinedAt === inc && reader.obeyed.ids[sig.nonce] !== undefined) return fail('replayed', `from "${entry.from}" was obeyed before (nonce ${sig.nonce}): a replay`);
   }
   if (!control && reader?.seen && entry.read !== true) {
     if (reader.seen.ids[sig.nonce] !== undefined) return fail('replayed', `from "${entry.from}" was delivered to "${reader.name}" before (nonce ${sig.nonce}): a copy appended again, a replay`);
-    if (sig.at <= reader.seen.floor) return fail('replayed', `from "${entry.from}" was signed at ${new Date(sig.at).toISOString()}, before the oldest message "${reader.name}"'s replay memory holds: it cannot be told from a replay`);
+    if (sig.at <= reader.seen.floor) return fail('replayed', `from "${entry.from}" was signed at ${isoOf(sig.at)}, before the oldest message "${reader.name}"'s replay memory holds: it cannot be told from a replay`);
   }
   return { status: 'verified', signer, nonce: sig.nonce, expires: sig.expires, at: sig.at };
 }
@@ -134,8 +137,8 @@ export function verdictOf(trust: Trust, entry: InboxEntry, to: string, reader?: 
 function expiryTooLong(sig: { at: number; expires?: number | undefined }, now: number | undefined): string | undefined {
   if (sig.expires === undefined) return undefined;
   const max = `${CONTROL_MAX_TTL_MS / 60_000} minutes`;
-  if (sig.expires - sig.at > CONTROL_MAX_TTL_MS) return `claims to be valid until ${new Date(sig.expires).toISOString()}, more than ${max} after it was signed (${new Date(sig.at).toISOString()}): a control message lives at most ${max}`;
-  if (now !== undefined && sig.expires > now + CONTROL_MAX_TTL_MS + SIGNING_SKEW_MS) return `claims to be valid until ${new Date(sig.expires).toISOString()}, more than ${max} (and ${SIGNING_SKEW_MS / 60_000} minutes of clock skew) from now: it claims to be signed in the future`;
+  if (sig.expires - sig.at > CONTROL_MAX_TTL_MS) return `claims to be valid until ${isoOf(sig.expires)}, more than ${max} after it was signed (${isoOf(sig.at)}): a control message lives at most ${max}`;
+  if (now !== undefined && sig.expires > now + CONTROL_MAX_TTL_MS + SIGNING_SKEW_MS) return `claims to be valid until ${isoOf(sig.expires)}, more than ${max} (and ${SIGNING_SKEW_MS / 60_000} minutes of clock skew) from now: it claims to be signed in the future`;
   return undefined;
 }
 
@@ -146,6 +149,26 @@ function expiryTooLong(sig: { at: number; expires?: number | undefined }, now: n
 function removedSigner(trust: Trust, name: string, publicKey: string): { removedAt: number } | undefined {
   const r = trust.records.find((x) => x.name === name && x.removedAt !== undefined && x.identity?.publicKey === publicKey);
   return r?.removedAt !== undefined ? { removedAt: r.removedAt } : undefined;
+}
+
+/**
+ * When a later mailroom member of `name` joined the team than the incarnation that joined at
+ * `joinedAt` (epoch ms): the record of that name (a current member's or a kept one) when it is
+ * later, else undefined. Names are unique in a roster, so that incarnation was removed before then.
+ */
+function laterJoin(trust: Trust, name: string, joinedAt: number): number | undefined {
+  const later = trust.records.filter((r) => r.name === name && r.joinedAt > joinedAt).map((r) => r.joinedAt);
+  return later.length > 0 ? Math.max(...later) : undefined;
+}
+
+/**
+ * `ms` (epoch ms, a signer's claim) as an ISO date for a reason, or as a number when it lies past
+ * JavaScript's Date range (±8.64e15 ms; a signature field carries up to 16 digits): a hostile time
+ * must yield a refusal with a reason, never a RangeError out of the reader.
+ */
+function isoOf(ms: number): string {
+  const d = new Date(ms);
+  return Number.isNaN(d.getTime()) ? `${ms} (epoch ms, past the calendar)` : d.toISOString();
 }
 
 interface Identity {

@@ -75,9 +75,11 @@ export async function removeMember(ctx: FsContext, team: string, nameOrAgentId: 
       events.push(memberEvent(stampOf(team, op), 'left', m.name, m.agentId));
       await journal(ctx, team, events);
       // A signing member's identity is kept, revoked from now (the files store's clock is its machine's).
-      const retired = retiredRecord(await readMemberRecord(ctx, team, m.name).catch(() => undefined), m, Date.now());
+      const record = await readMemberRecord(ctx, team, m.name).catch(() => undefined);
+      const retired = retiredRecord(record, m, Date.now());
       if (retired) await writeMemberRecord(ctx, retired);
-      else await deleteMemberRecord(ctx, team, m.name);
+      else if (record?.removedAt === undefined) await deleteMemberRecord(ctx, team, m.name);
+      // else an earlier member's kept record (a Claude Code member of the name had none): its revocation stays.
     },
   );
   if (!removed) return { value: undefined, events };

@@ -8,7 +8,7 @@
 -- KEYS[1] base prefix
 -- ARGV[1] event envelope JSON   ARGV[2] claimant   ARGV[3] task id ('' = the lowest-id ready task)
 -- ARGV[4] preferAssigned ('1' | '0')   ARGV[5] busyCheck ('1' | '0')
--- Every claim issues the task's next fencing token (hash field 'fence', HINCRBY).
+-- Every claim issues the task's next fencing token (hash field 'fence', issue_fence: max(previous + 1, TIME in ms)).
 -- Returns ok task tuple | ok false (no ready task) with event task updated (when it changed);
 -- err TEAM_NOT_FOUND; err TASK_NOT_FOUND { id }; err TASK_ALREADY_CLAIMED { id, owner, status };
 -- err TASK_ALREADY_RESOLVED { id }; err TASK_BLOCKED { id, open blocker ids... }; err AGENT_BUSY { owned ids... };

@@ -26,8 +26,8 @@ if ARGV[3] ~= '' and R('HGET', k, 'dver') ~= ARGV[3] then return { 'retry' } end
 local status, owner = before[3], before[4]
 if ARGV[14] ~= '' then
   local current = fence_of(P, id)
-  if unowned(owner) or owner ~= ARGV[13] or tostring(current) ~= ARGV[14] then
-    return fail('TASK_FENCED', id, ARGV[14], tostring(current), owner or '')
+  if unowned(owner) or owner ~= ARGV[13] or fence_text(current) ~= ARGV[14] then
+    return fail('TASK_FENCED', id, ARGV[14], fence_text(current), owner or '')
   end
 end
 local conflict = (ARGV[10] ~= '' and status ~= ARGV[10])

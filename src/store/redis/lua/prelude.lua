@@ -162,9 +162,20 @@ local function task_tuple(P, id)
   return { id, v[1], v[2], v[3], v[4], v[5], v[6] }
 end
 
--- The task's fencing token (src/domain/task-fence.ts), 0 when it has none.
+-- The largest token (2^53 - 1, JavaScript's largest safe integer): Lua's numbers are doubles too.
+local MAX_FENCE = 9007199254740991
+
+-- The task's fencing token (src/domain/task-fence.ts fenceOf): 0 when it has none or a value that
+-- is not a whole number in 0..MAX_FENCE (a hash field set by hand).
 local function fence_of(P, id)
-  return tonumber(R('HGET', tkey(P, id), 'fence') or '0') or 0
+  local v = tonumber(R('HGET', tkey(P, id), 'fence') or '0')
+  if not v or v < 0 or v > MAX_FENCE or v ~= math.floor(v) then return 0 end
+  return v
+end
+
+-- A token as the decimal text the writers send (tostring prints only 14 significant digits).
+local function fence_text(v)
+  return string.format('%d', v)
 end
 
 -- Issues the task's next fencing token (a claim): max(previous + 1, the server's clock in epoch
@@ -173,8 +184,9 @@ end
 local function issue_fence(P, id)
   local t = R('TIME')
   local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-  local next = math.max(fence_of(P, id) + 1, now)
-  R('HSET', tkey(P, id), 'fence', string.format('%d', next))
+  local current = fence_of(P, id)
+  local next = current >= MAX_FENCE and now or math.max(current + 1, now)
+  R('HSET', tkey(P, id), 'fence', fence_text(next))
   return next
 end
 

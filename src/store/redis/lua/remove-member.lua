@@ -19,7 +19,8 @@ R('DEL', mkey(P, name))
 R('HDEL', P .. 'lc', m[2])
 R('HDEL', P .. 'agents', m[3])
 -- A signing member's record keeps its identity, marked removedAt (the server's clock): its key is
--- revoked from then, not forgotten (protocol/member-record.ts retiredRecord). Any other is deleted.
+-- revoked from then, not forgotten (protocol/member-record.ts retiredRecord). Any other is deleted,
+-- except an earlier member's kept record (marked removedAt), which no later removal undoes.
 local rec = R('HGET', P .. 'records', name)
 local okr, r = pcall(cjson.decode, rec or 'null')
 local okm, member = pcall(cjson.decode, m[1] or 'null')
@@ -27,9 +28,9 @@ local same = okr and okm and type(r) == 'table' and type(member) == 'table' and 
 if same and type(r.identity) == 'table' and r.removedAt == nil and string.sub(rec, -1) == '}' then
   -- Spliced into the stored text rather than re-encoded: cjson would reorder keys and turn [] into {}.
   R('HSET', P .. 'records', name, string.sub(rec, 1, -2) .. ',"removedAt":' .. string.format('%d', store_now()) .. '}')
-else
+elseif not (okr and type(r) == 'table' and r.removedAt ~= nil) then
   R('HDEL', P .. 'records', name)
-end
+end -- else an earlier member's kept record (this member had none): its revocation stays
 R('HINCRBY', P .. 'meta', 'rosterVer', 1)
 emit(P, { 'h', env, 'kind', 'member', 'action', 'left', 'name', name, 'agentId', m[3] })
 hint('config')
