@@ -36,6 +36,7 @@ describe('liveness by the filesystem clock', () => {
     await team.addLongTask('Long', 'alice');
     await until(async () => (await team.runsOf('1')).length > 0, 90_000, 'alice running #1');
     await until(async () => allBeating(await team.states()), 60_000, 'both beating');
+    const claimed = (await team.tasks())[0]!.fencingToken; // unchanged unless claimed again
     const watch = team.startWatch();
     await hold(10 * BEAT_MS); // watch has swept a few times
 
@@ -48,7 +49,7 @@ describe('liveness by the filesystem clock', () => {
     await hold(10 * BEAT_MS); // several sweep rounds of carol and watch after they woke
 
     expect(await team.deadMessages()).toEqual([]);
-    expect((await team.tasks())[0]).toMatchObject({ owner: 'alice', status: 'in_progress', fencingToken: 1 });
+    expect((await team.tasks())[0]).toMatchObject({ owner: 'alice', status: 'in_progress', fencingToken: claimed });
     expect(await team.runsOf('1')).toEqual(['alice']);
   }, 240_000);
 
@@ -57,13 +58,14 @@ describe('liveness by the filesystem clock', () => {
     await team.spawnAgent('alice');
     await team.addLongTask('Long', 'alice');
     await until(async () => (await team.runsOf('1')).length > 0, 90_000, 'alice running #1');
+    const claimed = (await team.tasks())[0]!.fencingToken; // unchanged unless claimed again
     const skewed = await team.skewedEnv(15 * BEAT_MS);
     for (const args of [['task', 'list'], ['team', 'show'], ['inbox']]) {
       const r = await team.run(args, skewed);
       expect(r.code, r.stderr).toBe(0);
     }
     expect(await team.deadMessages()).toEqual([]);
-    expect((await team.tasks())[0]).toMatchObject({ owner: 'alice', status: 'in_progress', fencingToken: 1 });
+    expect((await team.tasks())[0]).toMatchObject({ owner: 'alice', status: 'in_progress', fencingToken: claimed });
   }, 180_000);
 
   it('a member killed with kill -9 is declared dead after the window by a live runtime, once', async () => {
