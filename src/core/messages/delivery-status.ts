@@ -124,20 +124,40 @@ export function reached(status: MessageStatus, state: DeliveryState): boolean {
   return DELIVERY_STATES.indexOf(status.state) >= DELIVERY_STATES.indexOf(state);
 }
 
+/** How long a wait that reached its state without the state's time waits for the journal line that has it (ms). */
+const TIME_GRACE_MS = 1_000;
+
 /**
- * Waits until the message `msgId` reaches `state`, re-reading on the team feed's hints.
+ * Waits until the message `msgId` reaches `state`, re-reading on the team feed's hints. When the
+ * state is reached but its time is not journalled yet, waits up to 1 s more for it (a mailroom
+ * reader that journalled the delivery journals the read right after its inbox write); after that,
+ * or at once for a reader that journals nothing, the time stays unknown (`true`).
  * @returns its status then
  * @throws WAIT_TIMEOUT (`details.status`: where it got to), MESSAGE_NOT_FOUND
  */
 export async function waitForState(options: TeamOptions & { msgId: string; state: DeliveryState; timeoutMs: number }): Promise<MessageStatus> {
   const feed = await TeamFeed.open(options.root, options.team);
   const until = Date.now() + options.timeoutMs;
+  let timeBy: number | undefined;
   try {
     for (;;) {
       const armed = feed.next(() => true);
       try {
         const status = await messageStatus(options);
-        if (reached(status, options.state)) return status;
+        if (reached(status, options.state)) {
+          // Read by the inbox's flag before the reader's journal line with its time (a mailroom
+          // reader marks the entry read, then journals it): when the reader journalled this
+          // message's delivery, wait for that line on the feed, at most TIME_GRACE_MS. A reader that
+          // journals nothing (Claude Code) leaves the time unknown (true) at once.
+          timeBy ??= Math.min(until, Date.now() + TIME_GRACE_MS);
+          const left = timeBy - Date.now();
+          const journalling = typeof status.at.delivered === 'string';
+          if (status.at[options.state] !== true || !journalling || left <= 0) return status;
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([armed.promise, new Promise((resolve) => (timer = setTimeout(resolve, left)))]);
+          clearTimeout(timer);
+          continue;
+        }
         if (status.state === DEAD_LETTERED) {
           throw new MailroomError('WAIT_TIMEOUT', `Message ${options.msgId} to ${status.to} will not reach "${options.state}": ${status.to} left the team and it was dead-lettered. Re-send it with \`mailroom dead-letter retry ${options.msgId} --to <member>\`.`, {
             details: { msg_id: options.msgId, wanted: options.state, status },
