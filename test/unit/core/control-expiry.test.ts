@@ -8,29 +8,20 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { verifyJournal } from '../../../src/core/trust/log-verify.js';
 import { sendMessage } from '../../../src/core/messages/send.js';
-import { ControlGuard, enableSigning } from '../../../src/core/teams/signing.js';
-import { spawnMember } from '../../../src/core/members/spawn.js';
-import { createTeam } from '../../../src/core/teams/team-lifecycle.js';
+import { ControlGuard } from '../../../src/core/teams/signing.js';
 import type { InboxEntry } from '../../../src/protocol/inbox.js';
 import { CERT_FIELD, CONTROL_MAX_TTL_MS, SIGNING_SKEW_MS, SIG_FIELD, newNonce, signEntry } from '../../../src/protocol/signature.js';
 import { hostileSignature } from '../../helpers/hostile-signer.js';
-import { openFsStores } from '../../../src/store/open.js';
 import type { Stores } from '../../../src/store/selection.js';
 import { thrown } from '../../helpers/thrown.js';
-import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
+import { signedFsTeam } from '../../helpers/signed-team.js';
+import type { TempDir } from '../../helpers/temp-dir.js';
 
 let dir: TempDir;
 let root: Stores;
 const team = 'demo';
 const YEAR = 365 * 24 * 3_600_000;
-beforeEach(async () => {
-  dir = await makeTempDir();
-  root = openFsStores(dir.path);
-  await createTeam({ root, team });
-  await enableSigning({ root, team });
-  await spawnMember({ root, team, name: 'alice', cwd: dir.path });
-  await spawnMember({ root, team, name: 'bob', cwd: dir.path });
-});
+beforeEach(async () => ({ dir, root } = await signedFsTeam(team, ['alice', 'bob'])));
 afterEach(async () => dir.cleanup());
 
 /** A shutdown_request to alice signed with bob's own (stolen) key and certificate, with the signing time and expiry given. */

@@ -11,27 +11,20 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { rekeyTeam, unsignTeam } from '../../../src/core/trust/identity.js';
 import { verifyJournal } from '../../../src/core/trust/log-verify.js';
 import { sendMessage, sendStructured } from '../../../src/core/messages/send.js';
-import { ControlGuard, enableSigning } from '../../../src/core/teams/signing.js';
-import { spawnMember } from '../../../src/core/members/spawn.js';
-import { createTeam } from '../../../src/core/teams/team-lifecycle.js';
+import { ControlGuard } from '../../../src/core/teams/signing.js';
 import type { InboxEntry } from '../../../src/protocol/inbox.js';
 import { wrapMessages } from '../../../src/runtime/delivery/wrap.js';
 import { CONTROL_TTL_MS } from '../../../src/protocol/signature.js';
-import { openFsStores } from '../../../src/store/open.js';
 import type { Stores } from '../../../src/store/selection.js';
 import { thrownAsync } from '../../helpers/thrown.js';
-import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
+import { signedFsTeam } from '../../helpers/signed-team.js';
+import type { TempDir } from '../../helpers/temp-dir.js';
 
 let dir: TempDir;
 let root: Stores;
 const team = 'demo';
 beforeEach(async () => {
-  dir = await makeTempDir();
-  root = openFsStores(dir.path);
-  await createTeam({ root, team });
-  await enableSigning({ root, team });
-  await spawnMember({ root, team, name: 'alice', cwd: dir.path });
-  await spawnMember({ root, team, name: 'bob', cwd: dir.path });
+  ({ dir, root } = await signedFsTeam(team, ['alice', 'bob']));
   // A Claude Code member: registered by Claude Code itself, no member record, cannot sign.
   await root.team.addMember(team, { agentId: `carol@${team}`, name: 'carol', joinedAt: Date.now(), tmuxPaneId: '%3', backendType: 'tmux' });
 });

@@ -14,25 +14,18 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { sendMessage, sendStructured } from '../../../src/core/messages/send.js';
-import { ControlGuard, enableSigning } from '../../../src/core/teams/signing.js';
+import { ControlGuard } from '../../../src/core/teams/signing.js';
 import { removeMember, spawnMember } from '../../../src/core/members/spawn.js';
-import { createTeam } from '../../../src/core/teams/team-lifecycle.js';
 import type { InboxEntry } from '../../../src/protocol/inbox.js';
 import { CERT_FIELD, CONTROL_TTL_MS, SIG_FIELD, encodeSignature, newNonce, signEntry } from '../../../src/protocol/signature.js';
-import { openFsStores } from '../../../src/store/open.js';
 import type { Stores } from '../../../src/store/selection.js';
-import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
+import { signedFsTeam } from '../../helpers/signed-team.js';
+import type { TempDir } from '../../helpers/temp-dir.js';
 
 let dir: TempDir;
 let root: Stores;
 const team = 'demo';
-beforeEach(async () => {
-  dir = await makeTempDir();
-  root = openFsStores(dir.path);
-  await createTeam({ root, team });
-  await enableSigning({ root, team });
-  await spawnMember({ root, team, name: 'alice', cwd: dir.path });
-});
+beforeEach(async () => ({ dir, root } = await signedFsTeam(team, ['alice'])));
 afterEach(async () => dir.cleanup());
 
 const configPath = () => join(dir.path, 'teams', team, 'config.json');

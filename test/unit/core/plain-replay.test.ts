@@ -8,26 +8,17 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { AnswerCheck } from '../../../src/core/members/shutdown-answer.js';
 import { readInbox } from '../../../src/core/messages/inbox-read.js';
 import { sendMessage, sendStructured } from '../../../src/core/messages/send.js';
-import { spawnMember } from '../../../src/core/members/spawn.js';
-import { addSeen, ControlGuard, enableSigning } from '../../../src/core/teams/signing.js';
-import { createTeam } from '../../../src/core/teams/team-lifecycle.js';
+import { addSeen, ControlGuard } from '../../../src/core/teams/signing.js';
 import { SEEN_LIMIT } from '../../../src/protocol/identity-files.js';
 import type { InboxEntry } from '../../../src/protocol/inbox.js';
-import { openFsStores } from '../../../src/store/open.js';
 import type { Stores } from '../../../src/store/selection.js';
-import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
+import { signedFsTeam } from '../../helpers/signed-team.js';
+import type { TempDir } from '../../helpers/temp-dir.js';
 
 let dir: TempDir;
 let root: Stores;
 const team = 'demo';
-beforeEach(async () => {
-  dir = await makeTempDir();
-  root = openFsStores(dir.path);
-  await createTeam({ root, team });
-  await enableSigning({ root, team });
-  await spawnMember({ root, team, name: 'alice', cwd: dir.path });
-  await spawnMember({ root, team, name: 'bob', cwd: dir.path });
-});
+beforeEach(async () => ({ dir, root } = await signedFsTeam(team, ['alice', 'bob'])));
 afterEach(async () => dir.cleanup());
 
 const last = async (name: string) => (await root.team.readInbox(team, name)).at(-1)!;

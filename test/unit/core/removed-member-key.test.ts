@@ -10,27 +10,20 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { verifyJournal } from '../../../src/core/trust/log-verify.js';
 import { sendMessage } from '../../../src/core/messages/send.js';
-import { ControlGuard, enableSigning, reportWithheld } from '../../../src/core/teams/signing.js';
+import { ControlGuard, reportWithheld } from '../../../src/core/teams/signing.js';
 import { removeMember, spawnMember } from '../../../src/core/members/spawn.js';
-import { createTeam, showTeam } from '../../../src/core/teams/team-lifecycle.js';
+import { showTeam } from '../../../src/core/teams/team-lifecycle.js';
 import type { InboxEntry } from '../../../src/protocol/inbox.js';
 import { CERT_FIELD, SIG_FIELD, newNonce, type KeyPair } from '../../../src/protocol/signature.js';
-import { openFsStores } from '../../../src/store/open.js';
 import type { Stores } from '../../../src/store/selection.js';
 import { hostileSignature } from '../../helpers/hostile-signer.js';
-import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
+import { signedFsTeam } from '../../helpers/signed-team.js';
+import type { TempDir } from '../../helpers/temp-dir.js';
 
 let dir: TempDir;
 let root: Stores;
 const team = 'demo';
-beforeEach(async () => {
-  dir = await makeTempDir();
-  root = openFsStores(dir.path);
-  await createTeam({ root, team });
-  await enableSigning({ root, team });
-  await spawnMember({ root, team, name: 'alice', cwd: dir.path });
-  await spawnMember({ root, team, name: 'bob', cwd: dir.path });
-});
+beforeEach(async () => ({ dir, root } = await signedFsTeam(team, ['alice', 'bob'])));
 afterEach(async () => dir.cleanup());
 
 const inbox = (name: string) => root.team.readInbox(team, name);
