@@ -6,22 +6,13 @@
  * the stored value no longer passes. A real redis-server.
  */
 import { createClient } from 'redis';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openRedisTeamStore, type RedisTeamStore } from '../../src/store/redis/index.js';
+import { describe, expect, it } from 'vitest';
 import { refusal, teamConfig, teammate } from '../contract/team-store.contract.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { scratchRedis } from '../helpers/redis-scratch.js';
 
 const T = 'crew';
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-async function open(server: RedisServer): Promise<RedisTeamStore> {
-  const store = await openRedisTeamStore({ kind: 'redis', url: server.url, hostRoot: server.dir });
-  cleanups.push(() => store.close());
-  return store;
-}
+const { cleanups, open } = scratchRedis();
 
 /** Sets task #1's `fence` hash field to `value` by hand (the only task hash holding one). */
 async function forgeFence(server: RedisServer, value: string): Promise<void> {

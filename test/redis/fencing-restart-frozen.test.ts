@@ -8,32 +8,15 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createClient } from 'redis';
-import { afterEach, expect, it } from 'vitest';
-import { openRedisTeamStore, type RedisTeamStore } from '../../src/store/redis/index.js';
+import { expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { cleanEnv } from '../helpers/store-files.js';
-import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { startRedis } from '../helpers/redis-server.js';
+import { scratchRedis, saveSnapshot } from '../helpers/redis-scratch.js';
 
 const HOLDER = fileURLToPath(new URL('../helpers/fenced-holder.mjs', import.meta.url));
 const T = 'crew';
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-async function open(server: RedisServer): Promise<RedisTeamStore> {
-  const store = await openRedisTeamStore({ kind: 'redis', url: server.url, hostRoot: server.dir });
-  cleanups.push(() => store.close());
-  return store;
-}
-
-async function save(server: RedisServer): Promise<void> {
-  const raw = createClient({ url: server.url });
-  await raw.connect();
-  await raw.sendCommand(['SAVE']);
-  await raw.close();
-}
+const { cleanups, open } = scratchRedis();
 
 it('a holder frozen across a restart from an older snapshot wakes to TASK_FENCED; the claim after the restart writes', async () => {
   const server = await startRedis({ aof: false });
@@ -42,7 +25,7 @@ it('a holder frozen across a restart from an older snapshot wakes to TASK_FENCED
   expect((await runCli(['--store', server.url, '--root', server.dir, 'team', 'create', T], cleanEnv())).code).toBe(0);
   for (const args of [['team', 'spawn', 'alice'], ['task', 'add', 'Build']]) expect((await cli(...args)).code).toBe(0);
   const early = JSON.parse((await cli('task', 'claim', '1', '--as', 'alice', '--json')).stdout) as { fencingToken: number };
-  await save(server); // the snapshot the restart loads: alice owns #1 under `early`
+  await saveSnapshot(server); // the snapshot the restart loads: alice owns #1 under `early`
 
   const holder = spawn(process.execPath, [HOLDER, server.url, T, 'alice', '1'], { stdio: ['pipe', 'pipe', 'pipe'] });
   cleanups.push(async () => {

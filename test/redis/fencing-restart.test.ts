@@ -5,30 +5,13 @@
  * after the restart still gets a token above every token issued before it — without the lost data —
  * and every earlier holder's fenced write is refused. A real redis-server, SAVE, SIGKILL, restart.
  */
-import { createClient } from 'redis';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openRedisTeamStore, type RedisTeamStore } from '../../src/store/redis/index.js';
+import { describe, expect, it } from 'vitest';
 import { refusal, teamConfig, teammate } from '../contract/team-store.contract.js';
-import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { startRedis } from '../helpers/redis-server.js';
+import { scratchRedis, saveSnapshot } from '../helpers/redis-scratch.js';
 
 const T = 'crew';
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-async function open(server: RedisServer): Promise<RedisTeamStore> {
-  const store = await openRedisTeamStore({ kind: 'redis', url: server.url, hostRoot: server.dir });
-  cleanups.push(() => store.close());
-  return store;
-}
-
-async function save(server: RedisServer): Promise<void> {
-  const raw = createClient({ url: server.url });
-  await raw.connect();
-  await raw.sendCommand(['SAVE']);
-  await raw.close();
-}
+const { cleanups, open } = scratchRedis();
 
 describe('fencing tokens after a Redis restart from an old snapshot', () => {
   it('the first claim after the restart gets a token above every earlier one; the earlier holders are fenced off', async () => {
@@ -39,7 +22,7 @@ describe('fencing tokens after a Redis restart from an old snapshot', () => {
     for (const m of ['alice', 'bob']) await before.addMember(T, teammate(T, m), { assignColor: true });
     await before.createTask(T, { subject: 'a', description: '' });
     const first = (await before.claimTask(T, { claimant: 'alice', id: '1' }, { actor: 'alice' })).value!.fencingToken as number;
-    await save(server); // the snapshot the restart loads: alice owns #1 under `first`
+    await saveSnapshot(server); // the snapshot the restart loads: alice owns #1 under `first`
     // After the snapshot: alice's runtime restarts (a re-claim fences off its earlier process), and again.
     const second = (await before.claimTask(T, { claimant: 'alice', id: '1' }, { actor: 'alice' })).value!.fencingToken as number;
     const third = (await before.claimTask(T, { claimant: 'alice', id: '1' }, { actor: 'alice' })).value!.fencingToken as number;
@@ -68,7 +51,7 @@ describe('fencing tokens after a Redis restart from an old snapshot', () => {
     for (const m of ['alice', 'bob']) await before.addMember(T, teammate(T, m), { assignColor: true });
     await before.createTask(T, { subject: 'a', description: '' });
     const first = (await before.claimTask(T, { claimant: 'alice', id: '1' }, { actor: 'alice' })).value!.fencingToken as number;
-    await save(server);
+    await saveSnapshot(server);
     await before.patchTask(T, '1', { owner: 'bob' }, { actor: 'team-lead' });
     const bobs = (await before.readTask(T, '1'))!.fencingToken as number;
     expect(bobs).toBeGreaterThan(first);
