@@ -8,6 +8,7 @@ import type { TaskView } from '../../core/tasks/board.js';
 import type { Task } from '../../protocol/task.js';
 import { knownModel } from '../../core/members/known-model.js';
 import { askOf, inReplyTo, isLateReply } from '../../domain/replies.js';
+import { fenceOf } from '../../domain/task-fence.js';
 
 /**
  * One inbox message: `[3] 2026-…Z alice (unread): text` — `(new)` when this command just marked it
@@ -64,6 +65,9 @@ export function taskDetail(v: TaskView): string[] {
   const t: Task = v.task;
   const lines = [`Task #${t.id}: ${t.subject}`, `  status:      ${t.status}${v.blocked ? ' (blocked)' : v.ready ? ' (ready)' : ''}`];
   lines.push(`  owner:       ${t.owner || '-'}`);
+  const fence = fenceOf(t);
+  // The claim's fencing token (epoch ms of the claim, or one more than the last: docs/cli.md "Tasks").
+  if (fence > 0) lines.push(`  fencing:     ${fence} (token of the latest claim; an owner's writes carry it)`);
   if (t.activeForm) lines.push(`  activeForm:  ${t.activeForm}`);
   lines.push(`  blocks:      ${t.blocks.map((b) => `#${b}`).join(', ') || '-'}`);
   lines.push(`  blockedBy:   ${t.blockedBy.map((b) => `#${b}`).join(', ') || '-'}${v.blocked ? ` (open: ${v.openBlockers.map((b) => `#${b}`).join(', ')})` : ''}`);
