@@ -5,7 +5,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { MailroomError } from '../../errors.js';
 import { assertArgumentUtf8, decodeUtf8Strict } from '../../core/text/utf8-text.js';
 import { emit, writeStderr } from '../output.js';
-import { durationOption } from '../durations.js';
+import { bareMillisecondsHint, durationOption } from '../durations.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
 import { plural } from '../../core/text/plural.js';
 import type { SentMessage } from '../../core/messages/send.js';
@@ -69,8 +69,8 @@ function sendBuilder(y: Argv<GlobalArgs>): Argv<SendArgs> {
 }
 
 /** The text argument, or stdin for `-` without its trailing newlines (as the shell's `$(cat)` gives it). */
-async function readText(text: string | undefined): Promise<string> {
-  if (text === undefined) throw missingText();
+async function readText(text: string | undefined, to?: string): Promise<string> {
+  if (text === undefined) throw missingText(to);
   if (text !== '-') return assertArgumentUtf8(text, 'The message argument');
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
@@ -78,10 +78,12 @@ async function readText(text: string | undefined): Promise<string> {
 }
 
 /** The refusal of a send with no text, naming a flag the text may have been read as (./read-as-option.ts). */
-function missingText(): MailroomError {
+function missingText(to?: string): MailroomError {
   const argv = process.argv.slice(2);
   const flag = flagReadAsText(argv);
-  return new MailroomError('MESSAGE_INVALID', `Message text is empty: give the text to send (or - to read it from stdin).${readAsOptionHint(argv)}`, { details: flag === undefined ? {} : { readAsOption: flag } });
+  // `team send "hi"`: the one word was read as the recipient; say so when no flag explains it.
+  const asRecipient = flag === undefined && to !== undefined ? ` (${JSON.stringify(to)} was read as the recipient: \`team send <to> <text>\`)` : '';
+  return new MailroomError('MESSAGE_INVALID', `Message text is empty: give the text to send (or - to read it from stdin).${asRecipient}${readAsOptionHint(argv)}`, { details: flag === undefined ? {} : { readAsOption: flag } });
 }
 
 /** Refuses options that the chosen kind of message would silently ignore. @throws INVALID_ARGUMENT */
@@ -115,7 +117,7 @@ async function dispatch(a: SendArgs, target: { root: Stores; team: string; confi
   if (a.structured !== undefined) return sendStructured({ ...target, to: a.to, from: a.as, message: parseStructured(a.structured) });
   // Waiting for a reply makes the message an ask (core/messages/ask.ts): its reader's next message to the sender answers it.
   const extras = a.wait === 'replied' ? { reply_expected: true, reply_by: new Date(Date.now() + (a.timeout ?? 60_000)).toISOString() } : undefined;
-  return sendMessage({ ...target, to: a.to, from: a.as, summary: a.summary, text: await readText(a.text), ...(a['idempotency-key'] !== undefined ? { idempotencyKey: a['idempotency-key'] } : {}), ...(extras ? { extras } : {}) });
+  return sendMessage({ ...target, to: a.to, from: a.as, summary: a.summary, text: await readText(a.text, a.to), ...(a['idempotency-key'] !== undefined ? { idempotencyKey: a['idempotency-key'] } : {}), ...(extras ? { extras } : {}) });
 }
 
 function parseStructured(json: string): { type: string } & Record<string, unknown> {
@@ -150,7 +152,11 @@ export const teamSendCommand: CommandModule<GlobalArgs, SendArgs> = {
     const sent = await dispatch(a, known);
     if (a.wait !== undefined) {
       const { waitForState } = await import('../../core/messages/delivery-status.js');
-      const status = await waitForState({ ...target, msgId: sent.entry.msg_id!, state: a.wait as 'delivered' | 'read' | 'replied', timeoutMs: a.timeout ?? 60_000 });
+      const status = await waitForState({ ...target, msgId: sent.entry.msg_id!, state: a.wait as 'delivered' | 'read' | 'replied', timeoutMs: a.timeout ?? 60_000 }).catch((err: unknown) => {
+        // `--timeout 5` is 5 ms: say so where the wait ran out, as `team ask` does.
+        if (err instanceof MailroomError && err.code === 'WAIT_TIMEOUT') err.message += bareMillisecondsHint(process.argv.slice(2), '--timeout');
+        throw err;
+      });
       emit(a.json, { ...sent, ...(route ? { route } : {}), status }, () => `Sent to ${sent.to} (msg_id ${sent.entry.msg_id}): ${status.state}${typeof status.at[status.state] === 'string' ? ` at ${status.at[status.state] as string}` : ''}`);
       return;
     }
