@@ -7,21 +7,28 @@
  */
 import { describe, expect, it } from 'vitest';
 import { refusal, teamConfig, teammate } from '../contract/team-store.contract.js';
-import { startRedis } from '../helpers/redis-server.js';
+import { startRedis, type RedisServer } from '../helpers/redis-server.js';
+import type { RedisTeamStore } from '../../src/store/redis/index.js';
 import { scratchRedis, saveSnapshot } from '../helpers/redis-scratch.js';
 
 const T = 'crew';
 const { cleanups, open } = scratchRedis();
 
+/** A server without the AOF, a team of alice and bob with task #1 that alice claimed: its token `first`. */
+async function claimedOnVolatileServer(): Promise<{ server: RedisServer; before: RedisTeamStore; first: number }> {
+  const server = await startRedis({ aof: false });
+  cleanups.push(() => server.stop());
+  const before = await open(server);
+  await before.createTeam(teamConfig(T));
+  for (const m of ['alice', 'bob']) await before.addMember(T, teammate(T, m), { assignColor: true });
+  await before.createTask(T, { subject: 'a', description: '' });
+  const first = (await before.claimTask(T, { claimant: 'alice', id: '1' }, { actor: 'alice' })).value!.fencingToken as number;
+  return { server, before, first };
+}
+
 describe('fencing tokens after a Redis restart from an old snapshot', () => {
   it('the first claim after the restart gets a token above every earlier one; the earlier holders are fenced off', async () => {
-    const server = await startRedis({ aof: false });
-    cleanups.push(() => server.stop());
-    const before = await open(server);
-    await before.createTeam(teamConfig(T));
-    for (const m of ['alice', 'bob']) await before.addMember(T, teammate(T, m), { assignColor: true });
-    await before.createTask(T, { subject: 'a', description: '' });
-    const first = (await before.claimTask(T, { claimant: 'alice', id: '1' }, { actor: 'alice' })).value!.fencingToken as number;
+    const { server, before, first } = await claimedOnVolatileServer();
     await saveSnapshot(server); // the snapshot the restart loads: alice owns #1 under `first`
     // After the snapshot: alice's runtime restarts (a re-claim fences off its earlier process), and again.
     const second = (await before.claimTask(T, { claimant: 'alice', id: '1' }, { actor: 'alice' })).value!.fencingToken as number;
@@ -44,13 +51,7 @@ describe('fencing tokens after a Redis restart from an old snapshot', () => {
   }, 60_000);
 
   it('a new owner through a patch after the restart gets a token above every earlier one too', async () => {
-    const server = await startRedis({ aof: false });
-    cleanups.push(() => server.stop());
-    const before = await open(server);
-    await before.createTeam(teamConfig(T));
-    for (const m of ['alice', 'bob']) await before.addMember(T, teammate(T, m), { assignColor: true });
-    await before.createTask(T, { subject: 'a', description: '' });
-    const first = (await before.claimTask(T, { claimant: 'alice', id: '1' }, { actor: 'alice' })).value!.fencingToken as number;
+    const { server, before, first } = await claimedOnVolatileServer();
     await saveSnapshot(server);
     await before.patchTask(T, '1', { owner: 'bob' }, { actor: 'team-lead' });
     const bobs = (await before.readTask(T, '1'))!.fencingToken as number;
