@@ -70,6 +70,8 @@ export type ErrorCode =
   | 'MESSAGE_NOT_FOUND'
   | 'MEMBER_UNREACHABLE'
   | 'WAIT_TIMEOUT'
+  // `team send --wait` to a member nothing runs: the message was sent; the wait is refused (core/members/reachability.ts).
+  | 'WAIT_UNREACHABLE'
   | 'TMUX_NOT_FOUND'
   | 'INTERNAL';
 
@@ -100,7 +102,8 @@ export class MailroomError extends Error {
  * 5 refused by a task rule or a tool rule (or a compare-and-set that found the task changed) · 6 lock busy or store
  * unreachable (retry later) · 7 corrupt file on disk, a file or directory
  * that cannot be written (permissions, read-only, disk full), or problems `mailroom doctor` found and did not repair ·
- * 8 a team run ended with tasks not completed · 9 a wait (`team ask`, `team send --wait`) timed out.
+ * 8 a team run ended with tasks not completed · 9 a wait (`team ask`, `team send --wait`) timed out, or
+ * (`team send --wait`) ended at once because nothing runs the recipient — the message stays sent either way.
  */
 const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   USAGE: 2,
@@ -160,6 +163,8 @@ const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   MESSAGE_NOT_FOUND: 3,
   MEMBER_UNREACHABLE: 4,
   WAIT_TIMEOUT: 9,
+  // Like a timeout, the message stays sent; only the wait ended (at once: nobody runs its recipient).
+  WAIT_UNREACHABLE: 9,
   TMUX_NOT_FOUND: 3,
   MODEL_ERROR: 1,
   INTERNAL: 1,

@@ -96,7 +96,8 @@ describe('dead letters', () => {
 
   it('a send waiting for "read" ends as soon as its recipient leaves with it unread', async () => {
     const store = openFsStores(tmp.path).team;
-    const waiting = mailroom(tmp.path, 'team', 'send', 'dan', 'read me', '--wait', 'read', '--timeout', '120s');
+    // --wait-for-start: nothing runs dan, so the wait would otherwise end at once (test/cli/send-wait-unreachable.test.ts).
+    const waiting = mailroom(tmp.path, 'team', 'send', 'dan', 'read me', '--wait', 'read', '--wait-for-start', '--timeout', '120s');
     // Wait for the message to be in dan's inbox (the journal's message event), then stop dan.
     const until = Date.now() + 30_000;
     while (!(await store.readInbox('t', 'dan')).some((e) => e.text === 'read me')) {

@@ -19,7 +19,8 @@ describe('team send hints', () => {
   });
 
   it('--wait with a bare --timeout: the wait ran out after that many ms, and says so', async () => {
-    const run = await mailroom(root(), 'team', 'send', 'alice', 'hello', '--wait', 'read', '--timeout', '5');
+    // --wait-for-start: nothing runs alice, so the wait would otherwise end at once (WAIT_UNREACHABLE, send-wait-unreachable.test.ts).
+    const run = await mailroom(root(), 'team', 'send', 'alice', 'hello', '--wait', 'read', '--wait-for-start', '--timeout', '5');
     expect(run.code).toBe(9);
     expect(run.stderr).toContain('WAIT_TIMEOUT');
     expect(run.stderr).toContain('(--timeout 5 is 5 ms: a bare number is milliseconds; --timeout 5s waits 5 seconds.)');

@@ -54,7 +54,8 @@ describe('delivery states', () => {
 
   it('a wait that times out exits 9, saying where the message got to', async () => {
     await spawnMember({ root: openFsStores(dir.path), team: 'demo', name: 'bob' }); // registered, not running
-    const run = await cli('team', 'send', 'bob', 'Anyone?', '--wait', 'delivered', '--timeout', '300ms', '--json');
+    // --wait-for-start: without it the wait to a member nothing runs ends at once (test/cli/send-wait-unreachable.test.ts).
+    const run = await cli('team', 'send', 'bob', 'Anyone?', '--wait', 'delivered', '--wait-for-start', '--timeout', '300ms', '--json');
     expect(run.code).toBe(9);
     expect(JSON.parse(run.stderr)).toMatchObject({ error: { code: 'WAIT_TIMEOUT', details: { wanted: 'delivered', status: { state: 'queued' } } } });
     const unknown = await cli('message', 'show', 'no-such-id');

@@ -33,6 +33,7 @@ interface SendArgs extends GlobalArgs {
   'to-capability'?: string;
   wait?: string;
   timeout?: number;
+  'wait-for-start'?: boolean;
 }
 
 /** `team send`'s line (src/cli/command-line.ts): its yargs builder and the direct reader both declare from it. */
@@ -51,8 +52,9 @@ export const SEND_LINE: CommandLine = {
     'request-id': { type: 'string', describe: 'Request id being answered (echoed byte for byte)' },
     reason: { type: 'string', describe: 'Reason for a shutdown request or rejection' },
     structured: { type: 'string', describe: 'Any protocol message as JSON, e.g. \'{"type":"plan_approval_response","requestId":"…","approved":true}\'' },
-    wait: { type: 'string', choices: ['delivered', 'read', 'replied'], describe: 'Wait until the message is delivered (handed to its reader), read, or replied to' },
+    wait: { type: 'string', choices: ['delivered', 'read', 'replied'], describe: 'Wait until the message is delivered (handed to its reader), read, or replied to; to a member nothing runs, the message is sent and the wait ends at once (exit 9, WAIT_UNREACHABLE)' },
     timeout: durationOption('With --wait: how long to wait (default 60s)'),
+    'wait-for-start': { type: 'boolean', describe: 'With --wait: keep waiting even if nothing runs the recipient yet (you start it meanwhile)' },
     'to-capability': { type: 'string', describe: 'Send to the least-loaded live member declaring this capability; the one argument is then the text' },
     'idempotency-key': { type: 'string', describe: 'Retry-safe: a send with a key already used (24 h) stores nothing new and prints the first send\'s message' },
   },
@@ -64,6 +66,7 @@ function sendBuilder(y: Argv<GlobalArgs>): Argv<SendArgs> {
     .nargs('text', 1) // yargs re-parses positionals as `--text <value>`; without nargs a lone "-" becomes ""
     .example('$0 team send researcher "Start with the 2024 survey" --summary "Where to start"', 'Message researcher as the lead')
     .example('$0 team send --to-capability review "Please review PR 12"', 'Message the least-loaded live reviewer')
+    .example('$0 team send researcher "Ready?" --wait read --timeout 2m', 'Wait until researcher has read it (ends at once, message sent, when nothing runs researcher)')
     .example('$0 team send researcher --shutdown-request --reason "done"', 'Ask researcher to shut down')
     .example('$0 team send team-lead --as bob --shutdown-approve --request-id shutdown-1767225600000@bob', "Approve a shutdown as bob, naming the id of the request bob was sent") as Argv<SendArgs>;
 }
@@ -99,6 +102,7 @@ function assertOptionsFit(a: SendArgs): void {
     ['--reason', a.reason !== undefined && kind !== '--shutdown-request' && kind !== '--shutdown-reject'],
     ['--idempotency-key', a['idempotency-key'] !== undefined && kind !== undefined],
     ['--timeout (it goes with --wait)', a.timeout !== undefined && a.wait === undefined],
+    ['--wait-for-start (it goes with --wait)', a['wait-for-start'] !== undefined && a.wait === undefined],
     ['--wait', a.wait !== undefined && kind !== undefined],
   ];
   const bad = ignored.find(([, used]) => used);
@@ -152,7 +156,7 @@ export const teamSendCommand: CommandModule<GlobalArgs, SendArgs> = {
     const sent = await dispatch(a, known);
     if (a.wait !== undefined) {
       const { waitForState } = await import('../../core/messages/delivery-status.js');
-      const status = await waitForState({ ...target, msgId: sent.entry.msg_id!, state: a.wait as 'delivered' | 'read' | 'replied', timeoutMs: a.timeout ?? 60_000 }).catch((err: unknown) => {
+      const status = await waitForState({ ...target, msgId: sent.entry.msg_id!, state: a.wait as 'delivered' | 'read' | 'replied', timeoutMs: a.timeout ?? 60_000, waitForStart: a['wait-for-start'] }).catch((err: unknown) => {
         // `--timeout 5` is 5 ms: say so where the wait ran out, as `team ask` does.
         if (err instanceof MailroomError && err.code === 'WAIT_TIMEOUT') err.message += bareMillisecondsHint(process.argv.slice(2), '--timeout');
         throw err;

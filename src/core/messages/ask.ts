@@ -10,9 +10,9 @@
 import { MailroomError } from '../../errors.js';
 import type { Member, TeamConfig } from '../../protocol/config.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
-import { recordIsFor } from '../../protocol/member-record.js';
 import { entryKey } from '../../domain/entries.js';
-import { isAlive, presenceOf, type Presence } from '../../domain/presence.js';
+import type { Presence } from '../../domain/presence.js';
+import { unreachablePresence, unreachableWhy } from '../members/reachability.js';
 import { askExpired, askOf, findReply, inReplyTo } from '../../domain/replies.js';
 import { leadName, requireMember } from '../../domain/roster.js';
 import type { TeamStore } from '../../store/team-store.js';
@@ -105,25 +105,17 @@ function sendAsk(options: AskOptions, from: string, replyBy: number): Promise<Se
 }
 
 /**
- * Refuses an ask nobody can answer in time: a recipient whose runtime stopped beating (`dead`), or
- * a member mailroom runs (it has a member record) that nothing runs now (`stopped`). Claude Code's
- * own members hold no reader claim, so their presence says nothing: they are asked.
+ * Refuses an ask nobody can answer in time (core/members/reachability.ts: a `dead` recipient, or a
+ * `stopped` one mailroom runs; Claude Code's own members are asked).
  * @throws MEMBER_UNREACHABLE
  */
 async function assertReachable(store: TeamStore, config: TeamConfig, member: Member): Promise<void> {
-  const presence = presenceOf(member.name, await store.readClaims(config.name), Date.now());
-  if (isAlive(presence)) return;
-  if (presence.state === 'stopped' && !(await runsUnderMailroom(store, config.name, member))) return;
-  throw unreachable(config.name, member.name, presence);
-}
-
-async function runsUnderMailroom(store: TeamStore, team: string, member: Member): Promise<boolean> {
-  return (await store.readMemberRecords(team)).some((r) => r.name === member.name && recordIsFor(r, member));
+  const presence = await unreachablePresence(store, config, member);
+  if (presence) throw unreachable(config.name, member.name, presence);
 }
 
 function unreachable(team: string, name: string, presence: Presence): MailroomError {
-  const why = presence.state === 'dead' ? `its runtime stopped beating${presence.lastBeatAt ? ` at ${isoTime(presence.lastBeatAt)}` : ''} (presence: dead)` : 'nothing runs it now (presence: stopped)';
-  return new MailroomError('MEMBER_UNREACHABLE', `${name} cannot answer: ${why}. Start it (\`mailroom agent ${name}\`) or leave a message it reads later (\`mailroom team send ${name} "…"\`).`, {
+  return new MailroomError('MEMBER_UNREACHABLE', `${name} cannot answer: ${unreachableWhy(presence)}. Start it (\`mailroom agent ${name}\`) or leave a message it reads later (\`mailroom team send ${name} "…"\`).`, {
     details: { team, member: name, presence: presence.state },
   });
 }

@@ -14,6 +14,8 @@ import { findReply } from '../../domain/replies.js';
 import type { TeamStore } from '../../store/team-store.js';
 import { teamOf, type TeamOptions } from '../context.js';
 import { TeamFeed } from '../live/feed.js';
+import { findMember } from '../../domain/roster.js';
+import { unreachablePresence, unreachableWhy } from '../members/reachability.js';
 
 /** The delivery states, in the order a message goes through them. */
 export const DELIVERY_STATES = ['queued', 'delivered', 'read', 'replied'] as const;
@@ -132,13 +134,22 @@ const TIME_GRACE_MS = 1_000;
  * state is reached but its time is not journalled yet, waits up to 1 s more for it (a mailroom
  * reader that journalled the delivery journals the read right after its inbox write); after that,
  * or at once for a reader that journals nothing, the time stays unknown (`true`).
+ *
+ * A wait that nothing can end ends at once, as `team ask` refuses one (core/members/reachability.ts):
+ * when the state is not reached on the first look and its recipient is a member mailroom runs that
+ * nothing runs now (presence `stopped`), or whose runtime stopped beating (`dead`), it throws
+ * WAIT_UNREACHABLE — the message stays in the inbox, read when the member starts — unless
+ * `waitForStart` (the caller starts the member itself while waiting). Claude Code's own members are
+ * waited for.
  * @returns its status then
- * @throws WAIT_TIMEOUT (`details.status`: where it got to), MESSAGE_NOT_FOUND
+ * @throws WAIT_TIMEOUT (`details.status`: where it got to), WAIT_UNREACHABLE (`details.presence`,
+ * `details.status`), MESSAGE_NOT_FOUND
  */
-export async function waitForState(options: TeamOptions & { msgId: string; state: DeliveryState; timeoutMs: number }): Promise<MessageStatus> {
+export async function waitForState(options: TeamOptions & { msgId: string; state: DeliveryState; timeoutMs: number; waitForStart?: boolean | undefined }): Promise<MessageStatus> {
   const feed = await TeamFeed.open(options.root, options.team);
   const until = Date.now() + options.timeoutMs;
   let timeBy: number | undefined;
+  let first = true;
   try {
     for (;;) {
       const armed = feed.next(() => true);
@@ -163,6 +174,8 @@ export async function waitForState(options: TeamOptions & { msgId: string; state
             details: { msg_id: options.msgId, wanted: options.state, status },
           });
         }
+        if (first && options.waitForStart !== true) await assertSomebodyReads(options, status);
+        first = false;
         const left = until - Date.now();
         if (left <= 0) {
           throw new MailroomError('WAIT_TIMEOUT', `Message ${options.msgId} to ${status.to} did not reach "${options.state}" within ${options.timeoutMs} ms (it is ${status.state}).`, {
@@ -179,4 +192,26 @@ export async function waitForState(options: TeamOptions & { msgId: string; state
   } finally {
     await feed.close();
   }
+}
+
+const WAITED_FOR: Readonly<Record<DeliveryState, string>> = { queued: 'take', delivered: 'take', read: 'read', replied: 'reply to' };
+
+/**
+ * Refuses to wait for a message whose recipient nothing runs (core/members/reachability.ts); the
+ * message itself stays sent. @throws WAIT_UNREACHABLE
+ */
+async function assertSomebodyReads(options: TeamOptions & { msgId: string; state: DeliveryState }, status: MessageStatus): Promise<void> {
+  const store = teamOf(options);
+  const config = await store.readConfig(options.team);
+  const member = findMember(config, status.to);
+  if (!member) return;
+  const presence = await unreachablePresence(store, config, member);
+  if (!presence) return;
+  const name = status.to;
+  throw new MailroomError(
+    'WAIT_UNREACHABLE',
+    `Message ${options.msgId} is in ${name}'s inbox, but nobody is running ${name} to ${WAITED_FOR[options.state]} it: ${unreachableWhy(presence)}. ` +
+      `It stays there, ${status.state}, until ${name} runs: start it (\`mailroom agent ${name}\`, e.g. in another terminal), then check with \`mailroom message show ${options.msgId}\` — or pass --wait-for-start to keep waiting while you start it elsewhere.`,
+    { details: { msg_id: options.msgId, to: name, wanted: options.state, presence: presence.state, status } },
+  );
 }
