@@ -6,7 +6,7 @@
  * .ci/run installs it).
  */
 import { execFile } from 'node:child_process';
-import { mkdir, symlink } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -119,10 +119,13 @@ it('without tmux on PATH: TMUX_NOT_FOUND naming the fix, and nothing registered'
 });
 
 it('an agent that dies as it starts: its error code and last lines, the pane closed, the registration rolled back', async () => {
-  const r = await mailroom('team', 'spawn', 'bob', '--backend', 'tmux', '--model', `scripted:${join(dir.path, 'no-such-script.json')}`, '--json');
+  // A script that is there but is no list of turns (a missing one is refused before the pane opens: spawn-model.test.ts).
+  const broken = join(dir.path, 'broken-script.json');
+  await writeFile(broken, '{"turns": 42}');
+  const r = await mailroom('team', 'spawn', 'bob', '--backend', 'tmux', '--model', `scripted:${broken}`, '--json');
   expect(r.code, r.stderr).toBe(2);
   expect(JSON.parse(r.stderr)).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
-  expect(r.stderr).toContain('no-such-script.json');
+  expect(r.stderr).toContain('broken-script.json is not a list of turns');
   expect(await panes()).toEqual([]);
   const store = openFsStores(join(dir.path, 'root'));
   expect((await store.team.readConfig('demo')).members.map((m) => m.name)).toEqual(['team-lead']);

@@ -9,13 +9,13 @@
 import { makeIdentity } from '../trust/identity.js';
 import { requestEndorsement } from '../trust/request-endorsement.js';
 import type { Approvable } from '../../protocol/settings.js';
-import { MailroomError } from '../../errors.js';
+import { MailroomError, isErrno, isMailroomError } from '../../errors.js';
 import { assertValidName } from '../../domain/names.js';
 import { buildMember, leadName } from '../../domain/roster.js';
 import { MEMBER_RUNTIMES, type MemberRuntime } from '../../protocol/backend.js';
 import { parseCapabilities } from '../../domain/capabilities.js';
 import { PALETTE, teamKeepsPrompts, type Member } from '../../protocol/config.js';
-import { parseModelSpec } from '../../protocol/model-spec.js';
+import { parseModelSpec, type ModelSpec } from '../../protocol/model-spec.js';
 import { hostOf, nowOf, opOf, teamOf, type TeamOptions } from '../context.js';
 import { sendMessage } from '../messages/send.js';
 
@@ -78,15 +78,15 @@ export interface SpawnOptions extends TeamOptions {
  * them read as it adds the member (docs/runtime.md "Shutdown").
  * @returns the member as written.
  * @throws INVALID_NAME, MEMBER_EXISTS, INVALID_ARGUMENT (an unknown backend; color outside the palette; a model spec
- * whose kind is unknown or whose name is missing — checked before anything is written, without
- * creating the model; a cwd that is not an existing directory; a capability that is not a name), TEAM_NOT_FOUND
+ * whose kind is unknown or whose name is missing, or a `scripted:` one whose script file is not
+ * there — checked before anything is written, without creating the model; a cwd that is not an existing directory; a capability that is not a name), TEAM_NOT_FOUND
  */
 export async function spawnMember(options: SpawnOptions): Promise<Member> {
   const store = teamOf(options);
   const config = await store.readConfig(options.team);
   // The roster is read first so that a refused name's suggestion is free in this team.
   assertValidName(options.name, 'agent', { taken: config.members.map((m) => m.name) });
-  if (options.model !== undefined && !options.modelIsLabel) parseModelSpec(options.model);
+  if (options.model !== undefined && !options.modelIsLabel) await assertScriptThere(options, options.model, parseModelSpec(options.model));
   if (options.backend !== undefined && !MEMBER_RUNTIMES.includes(options.backend)) {
     throw new MailroomError('INVALID_ARGUMENT', `Backend "${String(options.backend)}" is unknown: use one of ${MEMBER_RUNTIMES.join(', ')}.`);
   }
@@ -108,6 +108,26 @@ export async function spawnMember(options: SpawnOptions): Promise<Member> {
     await sendMessage({ ...options, from: leadName(await store.readConfig(options.team)), to: options.name, text: options.prompt });
   }
   return member;
+}
+
+/**
+ * Refuses a `scripted:` model whose script file is not there (or is a directory), naming the file
+ * and the fix: otherwise its runtime fails as it starts, far from the `--model` that named it.
+ * @throws INVALID_ARGUMENT
+ */
+async function assertScriptThere(options: TeamOptions, model: string, spec: ModelSpec): Promise<void> {
+  if (spec.kind !== 'scripted') return;
+  try {
+    await hostOf(options).readUserFile(spec.name, 'model script');
+  } catch (err) {
+    if (!isMailroomError(err, 'INVALID_ARGUMENT')) throw err;
+    const path = typeof err.details.path === 'string' ? err.details.path : spec.name;
+    const what = isErrno(err.cause, 'EISDIR') ? 'is a directory, not a script' : 'does not exist';
+    throw new MailroomError('INVALID_ARGUMENT', `Model "${model}": its script ${path} ${what}. Write the script there (a YAML or JSON list of turns, docs/runtime.md "Models"), or give the path of an existing one (--model scripted:<file>). Nothing was registered.`, {
+      cause: err,
+      details: { model, path },
+    });
+  }
 }
 
 /**

@@ -56,7 +56,8 @@ export async function runAgentProcess(options: AgentProcessOptions): Promise<Tea
     const spec = options.model ?? member.model;
     const model = await createModel(spec, store.host).catch((err: unknown) => {
       if (!isMailroomError(err, 'INVALID_ARGUMENT') || options.model) throw err;
-      throw new MailroomError('INVALID_ARGUMENT', `${err.message} (it comes from ${options.name}'s "model" in config.json; pass --model kind:name to choose one).`, { cause: err });
+      // Not "pass --model": whoever spawned the member did; say where this spec came from and what runs it with another.
+      throw new MailroomError('INVALID_ARGUMENT', `${err.message} (${options.name}'s model "${spec ?? 'worker'}" comes from its "model" in config.json, set by \`team spawn --model\`; \`mailroom agent ${options.name} --model kind:name\` runs it with another.)`, { cause: err, details: err.details });
     });
     const log = (line: string) => options.out(`${new Date().toISOString()} ${options.name}: ${line}\n`);
     reader = await ReaderLease.take(store, options.team, options.name, 'agent', { log });
