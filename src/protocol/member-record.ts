@@ -50,7 +50,25 @@ export const MemberRecordSchema = lazySchema(() => z.looseObject({
    * (docs/approvals.md "Removed members"). A record without it is a current member's.
    */
   removedAt: z.number().optional(),
+  /**
+   * The keys of earlier members of this name, revoked at their removal: each one's public key, key
+   * id, `joinedAt` and `removedAt` (epoch ms, the store's clock), oldest first. A new member of the
+   * name replaces the kept record of the one before it, and carries its revocation (and those it
+   * carried) here, in the same store step, so that what an old key signed between its removal and
+   * the re-spawn stays refused in history too (`revoked-key`; docs/approvals.md "Removed members").
+   */
+  revokedKeys: z.array(z.object({ publicKey: z.string(), keyId: z.string(), joinedAt: z.number(), removedAt: z.number() })).optional(),
 }));
+
+/** One entry of {@link MemberRecord.revokedKeys}. */
+export interface RevokedKey {
+  publicKey: string;
+  keyId: string;
+  /** The earlier member's `joinedAt` (epoch ms). */
+  joinedAt: number;
+  /** When it was removed (epoch ms, the store's clock): its key is revoked from then. */
+  removedAt: number;
+}
 
 /** A parsed member record. */
 export type MemberRecord = z.infer<typeof MemberRecordSchema>;
@@ -92,4 +110,16 @@ export function recordIsFor(record: MemberRecord, member: { agentId: string; joi
 export function retiredRecord(record: MemberRecord | undefined, member: { agentId: string; joinedAt?: number | undefined }, nowMs: number): MemberRecord | undefined {
   if (!record?.identity || !recordIsFor(record, member) || record.removedAt !== undefined) return undefined;
   return { ...record, removedAt: nowMs };
+}
+
+/**
+ * The record a new member of the name writes in place of `prior` (the record stored under the name
+ * now, if any): `record` with the revoked keys `prior` carried, then `prior`'s own key when `prior`
+ * is a kept record (marked `removedAt`, with an identity) — oldest first. Unchanged when there is
+ * none. Redis re-expresses it in add-member.lua.
+ */
+export function replacingRecord(record: MemberRecord, prior: MemberRecord | undefined): MemberRecord {
+  const carried: RevokedKey[] = [...(prior?.revokedKeys ?? [])];
+  if (prior?.identity && prior.removedAt !== undefined) carried.push({ publicKey: prior.identity.publicKey, keyId: prior.identity.keyId, joinedAt: prior.joinedAt, removedAt: prior.removedAt });
+  return carried.length === 0 ? record : { ...record, revokedKeys: carried };
 }

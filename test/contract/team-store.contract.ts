@@ -280,6 +280,31 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         expect((await store.readMemberRecords(T)).map((r) => [r.name, r.joinedAt, r.removedAt])).toEqual([['alice', 6, undefined]]);
       });
 
+      it('a new member of the name carries the revoked keys of the earlier ones (key, joinedAt, removedAt), oldest first, through its own removal', async () => {
+        await store.createTeam(teamConfig(T));
+        const first = { publicKey: 'a'.repeat(43), keyId: '0000000000000001', cert: 'c2.a' };
+        const second = { publicKey: 'b'.repeat(43), keyId: '0000000000000002' };
+        await store.addMember(T, teammate(T, 'alice', { joinedAt: 1_767_225_600_001 }), { record: { runtime: 'process', identity: first } });
+        await store.removeMember(T, 'alice');
+        const firstRemoved = (await store.readMemberRecords(T))[0]!.removedAt!;
+        await store.addMember(T, teammate(T, 'alice', { joinedAt: 1_767_225_600_002 }), { record: { runtime: 'process', identity: second } });
+        const [again] = await store.readMemberRecords(T);
+        expect(again).toEqual({ v: 1, team: T, name: 'alice', agentId: `alice@${T}`, joinedAt: 1_767_225_600_002, runtime: 'process', identity: second, revokedKeys: [{ publicKey: first.publicKey, keyId: first.keyId, joinedAt: 1_767_225_600_001, removedAt: firstRemoved }] });
+        await store.removeMember(T, 'alice');
+        const secondRemoved = (await store.readMemberRecords(T))[0]!.removedAt!;
+        expect((await store.readMemberRecords(T))[0]!.revokedKeys).toHaveLength(1); // kept through the removal
+        await store.addMember(T, teammate(T, 'alice', { joinedAt: 1_767_225_600_003 }), { record: { runtime: 'mcp' } });
+        expect((await store.readMemberRecords(T))[0]!.revokedKeys).toEqual([
+          { publicKey: first.publicKey, keyId: first.keyId, joinedAt: 1_767_225_600_001, removedAt: firstRemoved },
+          { publicKey: second.publicKey, keyId: second.keyId, joinedAt: 1_767_225_600_002, removedAt: secondRemoved },
+        ]);
+        // A name whose earlier member had no identity (an open team) carries nothing.
+        await store.addMember(T, teammate(T, 'bob', { joinedAt: 1 }), { record: { runtime: 'process' } });
+        await store.removeMember(T, 'bob');
+        await store.addMember(T, teammate(T, 'bob', { joinedAt: 2 }), { record: { runtime: 'process' } });
+        expect((await store.readMemberRecords(T)).find((r) => r.name === 'bob')).not.toHaveProperty('revokedKeys');
+      });
+
       it('keeps a removed member\'s kept record when a later member of the name without a record of its own (a Claude Code member) is removed', async () => {
         await store.createTeam(teamConfig(T));
         const identity = { publicKey: 'k'.repeat(43), keyId: '0123456789abcdef', cert: 'c2.x' };

@@ -10,7 +10,8 @@
  *   identity) and not a control message — shown, marked unverified, never as verified;
  * - failed (withheld and reported): unsigned or badly signed while its sender is the lead or a
  *   mailroom member with an identity, any control message that does not verify, one a live reader
- *   gets signed by the key of an earlier incarnation of a member spawned anew, and — for the
+ *   gets signed by the key of an earlier incarnation of a member spawned anew, one signed after its
+ *   signer's removal with the key it kept (`revoked-key`, in history too), and — for the
  *   reader a control message is for — one bound to another incarnation, older than the reader's
  *   incarnation, past its expiry, or obeyed before; and, for a reader given its replay memory
  *   (`seen`), an unread signed plain message it consumed before (or signed before what that bounded
@@ -105,12 +106,13 @@ export function verdictOf(trust: Trust, entry: InboxEntry, to: string, reader?: 
     if (!endorser || !verifyCertificate(cert, trust.team, entry.from, endorser.publicKey)) return fail('bad-certificate', `from "${entry.from}": its certificate is not the lead's endorsement of "${entry.from}"`);
     if (!verifyEntry(cert.publicKey, signed, sig)) return fail('bad-signature', `from "${entry.from}": its signature does not verify`);
     if (reader && identity && sameIncarnation(identity, cert) && identity.publicKey !== cert.publicKey) return fail('replaced-key', `from "${entry.from}" is signed with a key the member no longer holds (re-keyed)`);
-    const removed = removedSigner(trust, entry.from, cert.publicKey);
-    if (removed && sig.at > removed.removedAt) return fail('revoked-key', `from "${entry.from}" was signed at ${isoOf(sig.at)} with the key of "${entry.from}" removed from the team at ${isoOf(removed.removedAt)}: a removed member's key no longer speaks for it`);
     if (reader && identity && cert.joinedAt < identity.joinedAt) return fail('replaced-key', `from "${entry.from}" is signed with the key of an earlier incarnation of "${entry.from}" (joined ${cert.joinedAt}; spawned anew at ${identity.joinedAt}), which no longer speaks for it`);
     // In history too, and after that later member left as well: an earlier incarnation was removed before the name joined again (its kept record replaced), so what it signed after that is not its own.
     const later = laterJoin(trust, entry.from, cert.joinedAt);
     if (later !== undefined && sig.at >= later) return fail(identity ? 'replaced-key' : 'revoked-key', `from "${entry.from}" was signed at ${isoOf(sig.at)} with the key of an earlier incarnation of "${entry.from}" (joined ${cert.joinedAt}), after the name joined the team again (${isoOf(later)}): it was removed before`);
+    // Its removal's time: on its kept record, or carried by the record of a later member of the name (the gap between the removal and a re-spawn).
+    const removedAt = revokedAt(trust, entry.from, cert.publicKey);
+    if (removedAt !== undefined && sig.at > removedAt) return fail('revoked-key', `from "${entry.from}" was signed at ${isoOf(sig.at)} with the key of "${entry.from}" removed from the team at ${isoOf(removedAt)}: a removed member's key no longer speaks for it`);
     signer = 'member';
   }
   const tooLong = control ? expiryTooLong(sig, reader?.now) : undefined;
@@ -143,22 +145,31 @@ function expiryTooLong(sig: { at: number; expires?: number | undefined }, now: n
 }
 
 /**
- * The record of a member of that name removed from the team while it held the identity
- * `publicKey`: that key is revoked from `removedAt` on (protocol/member-record.ts).
+ * When a member of that name holding the identity `publicKey` was removed from the team (epoch ms,
+ * the store's clock): that key is revoked from then on. Read from its own kept record (marked
+ * `removedAt`), or from the `revokedKeys` a later member's record of the name carries once the
+ * name was spawned anew (protocol/member-record.ts); undefined when that key was never removed.
  */
-function removedSigner(trust: Trust, name: string, publicKey: string): { removedAt: number } | undefined {
-  const r = trust.records.find((x) => x.name === name && x.removedAt !== undefined && x.identity?.publicKey === publicKey);
-  return r?.removedAt !== undefined ? { removedAt: r.removedAt } : undefined;
+function revokedAt(trust: Trust, name: string, publicKey: string): number | undefined {
+  for (const r of trust.records) {
+    if (r.name !== name) continue;
+    if (r.removedAt !== undefined && r.identity?.publicKey === publicKey) return r.removedAt;
+    const carried = r.revokedKeys?.find((k) => k.publicKey === publicKey);
+    if (carried) return carried.removedAt;
+  }
+  return undefined;
 }
 
 /**
- * When a later mailroom member of `name` joined the team than the incarnation that joined at
- * `joinedAt` (epoch ms): the record of that name (a current member's or a kept one) when it is
- * later, else undefined. Names are unique in a roster, so that incarnation was removed before then.
+ * When the next mailroom member of `name` joined the team after the incarnation that joined at
+ * `joinedAt` (epoch ms): the earliest later `joinedAt` among the records of that name (a current
+ * member's or a kept one) and the earlier members their `revokedKeys` carry, else undefined. Names
+ * are unique in a roster, so that incarnation was removed before then.
  */
 function laterJoin(trust: Trust, name: string, joinedAt: number): number | undefined {
-  const later = trust.records.filter((r) => r.name === name && r.joinedAt > joinedAt).map((r) => r.joinedAt);
-  return later.length > 0 ? Math.max(...later) : undefined;
+  const joins = trust.records.filter((r) => r.name === name).flatMap((r) => [r.joinedAt, ...(r.revokedKeys ?? []).map((k) => k.joinedAt)]);
+  const later = joins.filter((j) => j > joinedAt);
+  return later.length > 0 ? Math.min(...later) : undefined;
 }
 
 /**

@@ -7,7 +7,7 @@
 import { applyMemberPatch, assertFreeName, memberRecordOf, nextColor, removableIndex, requireMember, withColor } from '../../domain/roster.js';
 import { memberEvent } from '../../domain/events.js';
 import type { Member } from '../../protocol/config.js';
-import { retiredRecord } from '../../protocol/member-record.js';
+import { replacingRecord, retiredRecord } from '../../protocol/member-record.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
 import type { AddMemberOptions, MemberPatch, OpContext, RemovedMember, Transition } from '../team-store.js';
 import { stampOf, type FsContext } from './context.js';
@@ -34,7 +34,8 @@ export async function addMember(ctx: FsContext, team: string, member: Member, op
     async (m) => {
       events.push(memberEvent(stampOf(team, options), 'joined', m.name, m.agentId));
       await journal(ctx, team, events);
-      if (options.record) await writeMemberRecord(ctx, memberRecordOf(team, m, options.record));
+      // Replacing an earlier member's kept record carries its revoked key (protocol/member-record.ts replacingRecord), under the same lock.
+      if (options.record) await writeMemberRecord(ctx, replacingRecord(memberRecordOf(team, m, options.record), await readMemberRecord(ctx, team, m.name).catch(() => undefined)));
     },
   );
   if (options.retireEarlierShutdownRequests) events.push(...(await retireEarlierShutdownRequests(ctx, team, added.name, added.joinedAt ?? options.now ?? Date.now(), options)));
