@@ -68,6 +68,8 @@ export type ErrorCode =
   | 'MISSING_CAPABILITY'
   | 'NO_CAPABLE_MEMBER'
   | 'MESSAGE_NOT_FOUND'
+  // A msg_id prefix (`message show`) that several messages start with: `details.candidates`.
+  | 'MESSAGE_AMBIGUOUS'
   | 'MEMBER_UNREACHABLE'
   | 'WAIT_TIMEOUT'
   // `team send --wait` to a member nothing runs: the message was sent; the wait is refused (core/members/reachability.ts).
@@ -161,6 +163,7 @@ const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   MISSING_CAPABILITY: 5,
   NO_CAPABLE_MEMBER: 3,
   MESSAGE_NOT_FOUND: 3,
+  MESSAGE_AMBIGUOUS: 2,
   MEMBER_UNREACHABLE: 4,
   WAIT_TIMEOUT: 9,
   // Like a timeout, the message stays sent; only the wait ended (at once: nobody runs its recipient).

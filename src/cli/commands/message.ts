@@ -1,6 +1,7 @@
 /**
  * `mailroom message show <msg_id>`: where a message is in its delivery states (queued → delivered
- * → read → replied; core/messages/delivery-status.ts), and when it reached each.
+ * → read → replied; core/messages/delivery-status.ts), and when it reached each. The id may be a
+ * unique prefix of at least 6 characters (MESSAGE_AMBIGUOUS lists the candidates of one that is not).
  */
 import type { Argv, CommandModule } from 'yargs';
 import { emit } from '../output.js';
@@ -15,8 +16,9 @@ const show: CommandModule<GlobalArgs, ShowArgs> = {
   describe: "A message's delivery state: queued, delivered, read, replied, or dead-lettered (with times)",
   builder: (y) =>
     y
-      .positional('id', { type: 'string', demandOption: true, describe: 'The message\'s msg_id (printed by `team send`)' })
-      .example('$0 message show 736b4163-a652-45ad-8680-6df022272a2d', 'Has bob read the message with this msg_id (as `team send` printed it)? Did he reply?') as Argv<ShowArgs>,
+      .positional('id', { type: 'string', demandOption: true, describe: 'The message\'s msg_id (printed by `team send`, `inbox --status`), or a unique prefix of at least 6 characters' })
+      .example('$0 message show 736b4163-a652-45ad-8680-6df022272a2d', 'Has bob read the message with this msg_id (as `team send` printed it)? Did he reply?')
+      .example('$0 message show 736b4163', 'The same message by the first group of its id') as Argv<ShowArgs>,
   handler: async (a) => {
     const { messageStatus, DELIVERY_STATES } = await import('../../core/messages/delivery-status.js');
     const s = await messageStatus({ ...(await teamTarget(a)), msgId: a.id });

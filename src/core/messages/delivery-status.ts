@@ -98,26 +98,80 @@ export async function statusOf(store: TeamStore, team: string, to: string, entry
   return { msg_id: key, to, from: entry.from, text: entry.text, state, at, ...(reply ? { reply: reply.msg_id } : {}) };
 }
 
+/** The shortest msg_id prefix {@link messageStatus} looks up (characters), as git takes a commit's. */
+export const MIN_MSG_ID_PREFIX = 6;
+
 /**
- * The status of the message `msgId`, looked up in every inbox of the team.
- * @throws MESSAGE_NOT_FOUND
+ * The status of the message `msgId`, looked up in every inbox of the team (and its dead letters).
+ * `msgId` may be a unique prefix of at least {@link MIN_MSG_ID_PREFIX} characters (the first group
+ * of the id `team send` prints is enough); the whole id is matched first.
+ * @throws MESSAGE_NOT_FOUND, MESSAGE_AMBIGUOUS (`details.candidates`), INVALID_ARGUMENT (a prefix
+ * under {@link MIN_MSG_ID_PREFIX} characters that is no whole id)
  */
 export async function messageStatus(options: TeamOptions & { msgId: string }): Promise<MessageStatus> {
   const store = teamOf(options);
   await store.readConfig(options.team);
-  for (const inbox of await store.listInboxes(options.team)) {
-    const entry = (await store.readInbox(options.team, inbox.name)).find((e) => e.msg_id === options.msgId);
-    if (entry) return statusOf(store, options.team, inbox.name, entry, await deliveryTimes(store, options.team));
+  const exact = await statusById(store, options.team, options.msgId);
+  if (exact) return exact;
+  if (options.msgId.length < MIN_MSG_ID_PREFIX) {
+    throw new MailroomError('INVALID_ARGUMENT', `msg_id ${JSON.stringify(options.msgId)} is too short to look up: give the whole msg_id, or at least its first ${MIN_MSG_ID_PREFIX} characters (\`mailroom inbox <member> --status\` lists them).`, {
+      details: { team: options.team, msg_id: options.msgId, minPrefix: MIN_MSG_ID_PREFIX },
+    });
+  }
+  const candidates = await messagesStartingWith(store, options.team, options.msgId);
+  if (candidates.length === 1) return (await statusById(store, options.team, candidates[0]!.msg_id))!;
+  if (candidates.length > 1) {
+    const lines = candidates.map((c) => `  ${c.msg_id}  ${c.from} → ${c.to}: ${preview(c.text)}`);
+    throw new MailroomError('MESSAGE_AMBIGUOUS', `msg_id prefix ${JSON.stringify(options.msgId)} matches ${candidates.length} messages in team "${options.team}"; give more of the id:\n${lines.join('\n')}`, {
+      details: { team: options.team, prefix: options.msgId, candidates: candidates.map(({ msg_id, from, to }) => ({ msg_id, from, to })) },
+    });
+  }
+  throw new MailroomError('MESSAGE_NOT_FOUND', `No message with msg_id ${options.msgId} (or starting with it) in team "${options.team}"'s inboxes. Each message's msg_id is listed by \`mailroom inbox <member> --status\`.`, {
+    details: { team: options.team, msg_id: options.msgId },
+  });
+}
+
+/** The status of the message whose whole msg_id is `id`, else undefined. */
+async function statusById(store: TeamStore, team: string, id: string): Promise<MessageStatus | undefined> {
+  for (const inbox of await store.listInboxes(team)) {
+    const entry = (await store.readInbox(team, inbox.name)).find((e) => e.msg_id === id);
+    if (entry) return statusOf(store, team, inbox.name, entry, await deliveryTimes(store, team));
   }
   // Its inbox may be gone (Claude Code deletes a departed member's files): the dead letter remains.
-  const letter = (await store.listDeadLetters(options.team)).find((l) => l.id === options.msgId);
+  const letter = (await store.listDeadLetters(team)).find((l) => l.id === id);
   if (letter) {
     const at: MessageStatus['at'] = { queued: letter.entry.timestamp, [DEAD_LETTERED]: letter.at };
     return { msg_id: letter.id, to: letter.to, from: letter.entry.from, text: letter.entry.text, state: DEAD_LETTERED, at, dead_letter: true };
   }
-  throw new MailroomError('MESSAGE_NOT_FOUND', `No message with msg_id ${options.msgId} in team "${options.team}"'s inboxes. Each message's msg_id is listed by \`mailroom inbox <member> --status\`.`, {
-    details: { team: options.team, msg_id: options.msgId },
-  });
+  return undefined;
+}
+
+/** One message a prefix matched. */
+interface Candidate {
+  msg_id: string;
+  from: string;
+  to: string;
+  text: string;
+}
+
+/** The messages (inbox entries and dead letters) whose msg_id starts with `prefix`, once per id, in inbox order. */
+async function messagesStartingWith(store: TeamStore, team: string, prefix: string): Promise<Candidate[]> {
+  const found = new Map<string, Candidate>();
+  for (const inbox of await store.listInboxes(team)) {
+    for (const e of await store.readInbox(team, inbox.name)) {
+      if (e.msg_id?.startsWith(prefix) && !found.has(e.msg_id)) found.set(e.msg_id, { msg_id: e.msg_id, from: e.from, to: inbox.name, text: e.text });
+    }
+  }
+  for (const l of await store.listDeadLetters(team)) {
+    if (l.id.startsWith(prefix) && !found.has(l.id)) found.set(l.id, { msg_id: l.id, from: l.entry.from, to: l.to, text: l.entry.text });
+  }
+  return [...found.values()];
+}
+
+/** A message text as one short line for a list. */
+function preview(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }
 
 /** True when `status` has reached `state` (or a later one). */
