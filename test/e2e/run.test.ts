@@ -3,6 +3,7 @@
  * (three workers, six shell tasks with dependencies), and a run whose task fails.
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,16 +17,64 @@ let dir: TempDir;
 beforeEach(async () => (dir = await makeTempDir()));
 afterEach(() => dir.cleanup());
 
-function runDemo(): Promise<{ code: number; stdout: string }> {
-  return new Promise((resolve) => execFile(process.execPath, [DEMO], (err, stdout) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout })));
+function runDemo(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string }> {
+  const childEnv = { ...process.env, ...env };
+  if (!('MAILROOM_DEMO_KEEP' in env)) delete childEnv.MAILROOM_DEMO_KEEP;
+  return new Promise((resolve) => execFile(process.execPath, [DEMO, ...args], { env: childEnv }, (err, stdout) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout })));
 }
+
+const rootOf = (stdout: string) => /demo: store (\S+),/.exec(stdout)?.[1];
+
+describe('npm run demo: its temporary root', () => {
+  // It was left behind on every run (new-user trial, session 20).
+  it('is removed at the end of a run that succeeded, saying so and how to keep it', async () => {
+    const { code, stdout } = await runDemo();
+    const root = rootOf(stdout);
+    try {
+      expect(code).toBe(0);
+      expect(root).toBeDefined();
+      expect(stdout).toContain('6/6 tasks completed');
+      expect(existsSync(root!)).toBe(false);
+      expect(stdout).toContain(`demo: removed ${root} (store and work directory, with the files above). To keep them and look around, run \`npm run demo -- --keep\` or set MAILROOM_DEMO_KEEP=1.`);
+      expect(stdout).not.toContain('Look around');
+    } finally {
+      if (root) await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('is kept with MAILROOM_DEMO_KEEP=1', async () => {
+    const { code, stdout } = await runDemo([], { MAILROOM_DEMO_KEEP: '1' });
+    const root = rootOf(stdout);
+    try {
+      expect(code).toBe(0);
+      expect(existsSync(join(root!, 'work', 'out', 'report.md'))).toBe(true);
+      expect(stdout).toContain(`demo: kept ${root} (remove it with: rm -rf ${root})`);
+    } finally {
+      if (root) await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('is kept when the run fails, and the output says where to inspect it', async () => {
+    const { code, stdout } = await runDemo(['--timeout', '1ms']);
+    const root = rootOf(stdout);
+    try {
+      expect(code).not.toBe(0);
+      expect(existsSync(root!)).toBe(true);
+      expect(stdout).toContain(`; its store and work directory are kept for you to inspect: ${root}`);
+      expect(stdout).toContain(`log --root ${root} --team demo`);
+    } finally {
+      if (root) await rm(root, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('mailroom run', () => {
   it('npm run demo: three workers finish the six-task DAG, shut down, and exit 0', async () => {
-    const { code, stdout } = await runDemo();
-    const root = /demo: store (\S+),/.exec(stdout)?.[1];
+    const { code, stdout } = await runDemo(['--keep']);
+    const root = rootOf(stdout);
     try {
       expect(code).toBe(0);
+      expect(stdout).toContain(`demo: kept ${root}`);
       expect(stdout).toContain('6/6 tasks completed');
       expect(stdout).toMatch(/Shutdown: alice approved, bob approved, carol approved/);
       expect(stdout).toMatch(/^ +\+\d+\.\d\ds +bob → team-lead: /m); // the lead member's real name
