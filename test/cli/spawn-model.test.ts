@@ -86,3 +86,13 @@ it('`mailroom agent` of a member whose script went missing since its spawn names
   expect(run.stderr).toContain(`INVALID_ARGUMENT: Cannot read model script ${script}: no such file.`);
   expect(run.stderr).toContain(`(bob's model "scripted:${script}" comes from its "model" in config.json, set by \`team spawn --model\`; \`mailroom --root ${dir.path} --team demo agent bob --model kind:name\` runs it with another.)`);
 });
+
+it('a relative script path is looked up where the started process runs (--cwd), and named there when missing', async () => {
+  await writeFile(join(dir.path, 'turns.yaml'), '[]\n');
+  const missing = await mailroom(dir.path, 'team', 'spawn', 'bob', '--backend', 'process', '--cwd', dir.path, '--model', 'scripted:no-such.yaml');
+  expect(missing.code).toBe(2);
+  expect(missing.stderr).toContain(`its script ${join(dir.path, 'no-such.yaml')} does not exist`);
+  const run = await mailroom(dir.path, 'team', 'spawn', 'bob', '--backend', 'process', '--cwd', dir.path, '--model', 'scripted:turns.yaml');
+  expect(run.code, run.stderr).toBe(0);
+  expect(run.stdout).toMatch(/^Spawned bob \(bob@demo, \w+\) as process \d+; log: /);
+});

@@ -6,6 +6,7 @@
  * The spawn prompt becomes the first inbox message from the lead. Starting the teammate is the
  * runtime's job.
  */
+import { resolve } from 'node:path';
 import { makeIdentity } from '../trust/identity.js';
 import { requestEndorsement } from '../trust/request-endorsement.js';
 import type { Approvable } from '../../protocol/settings.js';
@@ -86,7 +87,7 @@ export async function spawnMember(options: SpawnOptions): Promise<Member> {
   const config = await store.readConfig(options.team);
   // The roster is read first so that a refused name's suggestion is free in this team.
   assertValidName(options.name, 'agent', { taken: config.members.map((m) => m.name) });
-  if (options.model !== undefined && !options.modelIsLabel) await assertScriptThere(options, options.model, parseModelSpec(options.model));
+  const spec = options.model !== undefined && !options.modelIsLabel ? parseModelSpec(options.model) : undefined;
   if (options.backend !== undefined && !MEMBER_RUNTIMES.includes(options.backend)) {
     throw new MailroomError('INVALID_ARGUMENT', `Backend "${String(options.backend)}" is unknown: use one of ${MEMBER_RUNTIMES.join(', ')}.`);
   }
@@ -95,6 +96,8 @@ export async function spawnMember(options: SpawnOptions): Promise<Member> {
   }
   const cwd = await hostOf(options).requireUserDir(options.cwd ?? process.cwd(), 'working directory (--cwd)');
   const runtime = options.backend ?? 'in-process';
+  // A started process (process, tmux backends) runs in the member's cwd, and reads a relative script from there.
+  if (spec) await assertScriptThere(options, options.model!, spec, runtime === 'process' || runtime === 'tmux' ? cwd : process.cwd());
   const prompt = teamKeepsPrompts(config) ? options.prompt : undefined;
   const draft = buildMember({ ...options, team: options.team, backend: runtime, prompt, model: options.model ?? 'worker', cwd, joinedAt: nowOf(options) });
   // In a signed team its key pair is made here, where it is spawned (core/trust/identity.ts).
@@ -112,13 +115,14 @@ export async function spawnMember(options: SpawnOptions): Promise<Member> {
 
 /**
  * Refuses a `scripted:` model whose script file is not there (or is a directory), naming the file
- * and the fix: otherwise its runtime fails as it starts, far from the `--model` that named it.
+ * and the fix: otherwise its runtime fails as it starts, far from the `--model` that named it. A
+ * relative path is looked up from `base`, the directory the member's runtime will run in.
  * @throws INVALID_ARGUMENT
  */
-async function assertScriptThere(options: TeamOptions, model: string, spec: ModelSpec): Promise<void> {
+async function assertScriptThere(options: TeamOptions, model: string, spec: ModelSpec, base: string): Promise<void> {
   if (spec.kind !== 'scripted') return;
   try {
-    await hostOf(options).readUserFile(spec.name, 'model script');
+    await hostOf(options).readUserFile(resolve(base, spec.name), 'model script');
   } catch (err) {
     if (!isMailroomError(err, 'INVALID_ARGUMENT')) throw err;
     const path = typeof err.details.path === 'string' ? err.details.path : spec.name;
