@@ -16,6 +16,7 @@ import { teamOf, type TeamOptions } from '../context.js';
 import { TeamFeed } from '../live/feed.js';
 import { findMember } from '../../domain/roster.js';
 import { unreachablePresence, unreachableWhy } from '../members/reachability.js';
+import { MIN_MSG_ID_PREFIX, idOfPrefix } from './msg-id-prefix.js';
 
 /** The delivery states, in the order a message goes through them. */
 export const DELIVERY_STATES = ['queued', 'delivered', 'read', 'replied'] as const;
@@ -98,9 +99,6 @@ export async function statusOf(store: TeamStore, team: string, to: string, entry
   return { msg_id: key, to, from: entry.from, text: entry.text, state, at, ...(reply ? { reply: reply.msg_id } : {}) };
 }
 
-/** The shortest msg_id prefix {@link messageStatus} looks up (characters), as git takes a commit's. */
-export const MIN_MSG_ID_PREFIX = 6;
-
 /**
  * The status of the message `msgId`, looked up in every inbox of the team (and its dead letters).
  * `msgId` may be a unique prefix of at least {@link MIN_MSG_ID_PREFIX} characters (the first group
@@ -113,19 +111,8 @@ export async function messageStatus(options: TeamOptions & { msgId: string }): P
   await store.readConfig(options.team);
   const exact = await statusById(store, options.team, options.msgId);
   if (exact) return exact;
-  if (options.msgId.length < MIN_MSG_ID_PREFIX) {
-    throw new MailroomError('INVALID_ARGUMENT', `msg_id ${JSON.stringify(options.msgId)} is too short to look up: give the whole msg_id, or at least its first ${MIN_MSG_ID_PREFIX} characters (\`mailroom inbox <member> --status\` lists them).`, {
-      details: { team: options.team, msg_id: options.msgId, minPrefix: MIN_MSG_ID_PREFIX },
-    });
-  }
-  const candidates = await messagesStartingWith(store, options.team, options.msgId);
-  if (candidates.length === 1) return (await statusById(store, options.team, candidates[0]!.msg_id))!;
-  if (candidates.length > 1) {
-    const lines = candidates.map((c) => `  ${c.msg_id}  ${c.from} → ${c.to}: ${preview(c.text)}`);
-    throw new MailroomError('MESSAGE_AMBIGUOUS', `msg_id prefix ${JSON.stringify(options.msgId)} matches ${candidates.length} messages in team "${options.team}"; give more of the id:\n${lines.join('\n')}`, {
-      details: { team: options.team, prefix: options.msgId, candidates: candidates.map(({ msg_id, from, to }) => ({ msg_id, from, to })) },
-    });
-  }
+  const whole = await idOfPrefix(store, options.team, options.msgId);
+  if (whole !== undefined) return (await statusById(store, options.team, whole))!;
   throw new MailroomError('MESSAGE_NOT_FOUND', `No message with msg_id ${options.msgId} (or starting with it) in team "${options.team}"'s inboxes. Each message's msg_id is listed by \`mailroom inbox <member> --status\`.`, {
     details: { team: options.team, msg_id: options.msgId },
   });
@@ -144,34 +131,6 @@ async function statusById(store: TeamStore, team: string, id: string): Promise<M
     return { msg_id: letter.id, to: letter.to, from: letter.entry.from, text: letter.entry.text, state: DEAD_LETTERED, at, dead_letter: true };
   }
   return undefined;
-}
-
-/** One message a prefix matched. */
-interface Candidate {
-  msg_id: string;
-  from: string;
-  to: string;
-  text: string;
-}
-
-/** The messages (inbox entries and dead letters) whose msg_id starts with `prefix`, once per id, in inbox order. */
-async function messagesStartingWith(store: TeamStore, team: string, prefix: string): Promise<Candidate[]> {
-  const found = new Map<string, Candidate>();
-  for (const inbox of await store.listInboxes(team)) {
-    for (const e of await store.readInbox(team, inbox.name)) {
-      if (e.msg_id?.startsWith(prefix) && !found.has(e.msg_id)) found.set(e.msg_id, { msg_id: e.msg_id, from: e.from, to: inbox.name, text: e.text });
-    }
-  }
-  for (const l of await store.listDeadLetters(team)) {
-    if (l.id.startsWith(prefix) && !found.has(l.id)) found.set(l.id, { msg_id: l.id, from: l.entry.from, to: l.to, text: l.entry.text });
-  }
-  return [...found.values()];
-}
-
-/** A message text as one short line for a list. */
-function preview(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }
 
 /** True when `status` has reached `state` (or a later one). */
