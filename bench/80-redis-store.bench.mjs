@@ -2,7 +2,8 @@
 // 8 writer processes on one inbox (aggregate msg/s, per-append p99) and 8 concurrent writers in one
 // process, each beside node-redis sending the store's own append call one per await (the floor of
 // issue 24 item 2) and beside a trivial EVALSHA per await (a round trip alone), in alternating rounds;
-// one writer's append p50/p99,
+// the append script's own cost inside redis-server (server CPU per call, calls pipelined so no
+// client waits on it) beside a trivial script's in alternating rounds; one writer's append p50/p99,
 // and claim races (4 claimants on one task: time until all have an answer, and that exactly one
 // won every race). Redis is a redis-server of its own on loopback, without persistence, and again
 // with AOF appendfsync always for the single-writer figures.
@@ -150,6 +151,7 @@ export default async function redisStoreBench(ctx) {
     ];
     const measured = await interleaved(await redisTeam(plain), groups, rounds, perRound);
     const [r8, floor8, trivial8, r8in, floor8in, trivial8in] = measured;
+    const script = await scriptCost(await redisTeam(plain), ctx.quick ? 4 : 8);
     const f8 = await writers('fs', await fsRoot(), Math.ceil(count / 4), 8);
     const r1 = await writers('redis', await redisTeam(plain), count, 1);
     const a1 = await writers('redis', await redisTeam(aof), count / 2, 1);
@@ -160,6 +162,7 @@ export default async function redisStoreBench(ctx) {
       const m = measured[i];
       ctx.log(`${g.name}: ${m.rates.map((x) => Math.round(x)).join(' / ')} msg/s per round (median ${Math.round(m.perSecond)}), p50 ${median(m.ops).toFixed(2)} ms, p99 ${quantile(m.ops, 0.99).toFixed(2)} ms, CPU per append ${m.cpuPerOpUs.toFixed(0)} µs in the writers + ${m.serverPerOpUs.toFixed(0)} µs in redis-server, ${m.callsPerOp.toFixed(2)} EVALSHA per append`);
     });
+    ctx.log(`append-messages inside redis-server, server CPU per call (pipelined): ${script.append.map((x) => x.toFixed(1)).join(' / ')} µs per round; a trivial EVALSHA ${script.trivial.map((x) => x.toFixed(1)).join(' / ')} µs`);
     ctx.log(`fs 8 writers: ${f8.ops.length} appends, p50 ${median(f8.ops).toFixed(2)} ms, p99 ${quantile(f8.ops, 0.99).toFixed(2)} ms`);
     const perOp = r8.cpuPerOpUs + r8.serverPerOpUs;
     ctx.log(`redis 8 writers: CPU per append ${r8.cpuPerOpUs.toFixed(0)} µs in the writer + ${r8.serverPerOpUs.toFixed(0)} µs in redis-server: on ${cpus()} idle cores at most ~${Math.round((cpus() * 1e6) / perOp)} msg/s (load average now ${loadavg()[0].toFixed(1)})`);
@@ -181,6 +184,7 @@ export default async function redisStoreBench(ctx) {
       { metric: 'Redis store: appends to one inbox, 8 writer processes, against a round trip alone', value: r8.perSecond, unit: 'msg/s', baseline: { label: 'node-redis, 8 processes, one trivial EVALSHA (INCR) per await, no append (interleaved)', value: trivial8.perSecond } },
       { metric: 'Redis store: appends to one inbox, 8 concurrent writers in one process, against a round trip alone', value: r8in.perSecond, unit: 'msg/s', baseline: { label: 'node-redis, 8 loops of one process, one trivial EVALSHA (INCR) per await, no append (interleaved)', value: trivial8in.perSecond } },
       ...abRows,
+      { metric: "Redis store: the append-messages script inside redis-server, server CPU per call (one message, calls pipelined)", value: median(script.append), unit: 'µs', baseline: { label: 'one trivial EVALSHA (INCR), same loop, alternating rounds', value: median(script.trivial) } },
       { metric: 'Redis store: appends to one inbox, 8 writer processes, against files', value: r8.perSecond, unit: 'msg/s', baseline: { label: 'filesystem store, 8 writers', value: f8.perSecond } },
       { metric: 'Redis store: CPU per append, 8 writer processes (writer + redis-server)', value: perOp, unit: 'µs', baseline: { label: "node-redis, the store's own append-messages call per await (writer + redis-server)", value: floor8.cpuPerOpUs + floor8.serverPerOpUs } },
       { metric: 'Redis store: CPU per append, 8 concurrent writers in one process (writer + redis-server)', value: r8in.cpuPerOpUs + r8in.serverPerOpUs, unit: 'µs', baseline: { label: "node-redis, 8 loops, the store's own append-messages call per await (writer + redis-server)", value: floor8in.cpuPerOpUs + floor8in.serverPerOpUs } },
@@ -197,6 +201,56 @@ export default async function redisStoreBench(ctx) {
     await plain.stop();
     await aof.stop();
   }
+}
+
+/**
+ * The append script's own cost inside redis-server, apart from any client: the store's
+ * append-messages call for one message (bench/lib/stores.mjs `floor`'s keys and arguments) sent
+ * 1 000 times a round, 100 at a time pipelined, beside the same loop of a trivial EVALSHA (an INCR),
+ * in alternating rounds; per round, redis-server's main-thread CPU (`INFO cpu`) over the calls, µs
+ * per call. What a change to the script (or to how an inbox is stored) saves shows here first.
+ */
+async function scriptCost(url, rounds) {
+  const { createClient } = await import('redis');
+  const { makeInboxEntry } = await import('../dist/protocol/inbox.js');
+  const { script } = await import('../dist/store/redis/scripts.js');
+  const { appendArgs } = await import('../dist/store/redis/inboxes.js');
+  const { teamBase } = await import('../dist/store/redis/keys.js');
+  const client = createClient({ url });
+  await client.connect();
+  try {
+    const appendSha = await client.scriptLoad(script('append-messages').source);
+    const trivialSha = await client.scriptLoad("return redis.call('INCR', KEYS[1])");
+    const keys = [teamBase('t')];
+    let n = 0;
+    const call = {
+      append: () => {
+        n++;
+        const entry = makeInboxEntry({ from: 'a', text: `cost-${n}`, timestamp: new Date().toISOString(), msgId: `cost-${n}` });
+        return client.evalSha(appendSha, { keys, arguments: appendArgs('t', [{ to: 'team-lead', entry }]) });
+      },
+      trivial: () => client.evalSha(trivialSha, { keys: ['bench:cost'] }),
+    };
+    const out = { append: [], trivial: [] };
+    for (let r = 0; r < rounds; r++) {
+      for (const kind of r % 2 === 0 ? ['append', 'trivial'] : ['trivial', 'append']) {
+        const before = await mainThreadCpuUs(client);
+        for (let b = 0; b < 10; b++) await Promise.all(Array.from({ length: 100 }, call[kind]));
+        out[kind].push(((await mainThreadCpuUs(client)) - before) / 1000);
+      }
+    }
+    return out;
+  } finally {
+    await client.close();
+  }
+}
+
+/** redis-server's main-thread CPU time so far (µs; the whole process's on a server without those fields). */
+async function mainThreadCpuUs(client) {
+  const info = await client.info('cpu');
+  const field = (name) => Number(new RegExp(`${name}:([0-9.]+)`).exec(info)?.[1] ?? NaN);
+  const main = field('used_cpu_user_main_thread') + field('used_cpu_sys_main_thread');
+  return (Number.isNaN(main) ? field('used_cpu_user') + field('used_cpu_sys') : main) * 1e6;
 }
 
 /** redis-server's CPU time so far (µs) and its EVALSHA calls so far, asked through `client` (node-redis). */
