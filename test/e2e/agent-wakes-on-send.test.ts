@@ -2,6 +2,14 @@
  * An idle `mailroom agent` process (the process backend) is woken by a send itself, not by its
  * safety-net poll (issue 24 item 3): with `--poll-ms 1h` it still answers each message, on the
  * filesystem store. The answer comes from a scripted model (one SendMessage to the lead per message).
+ *
+ * Each message is sent only once bob is asleep in its waiter (its `wait-asleep` trace mark after
+ * the turn's last model call), so only the watch can wake it. The scripted model answers by call
+ * index (call 2i answers question i, call 2i+1 ends the turn): a question sent as soon as the
+ * previous answer appeared could land before that turn's second take and be delivered to the
+ * end-the-turn call, as the runtime rightly does (mail goes out before every model call), leaving
+ * "answer i+1" never written — the two timeouts seen under load (docs/decisions.md "The
+ * wakes-on-send test waits for the teammate to sleep").
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -22,6 +30,34 @@ afterEach(async () => {
   await dir.cleanup();
 });
 
+/** The agent's trace marks (`mailroom-mark <name> <ms>` on stderr, in the order it wrote them), by name. */
+function marks(child: LineChild): string[] {
+  return child
+    .stderr()
+    .split('\n')
+    .flatMap((l) => (l.startsWith('mailroom-mark ') ? [l.split(' ')[1]!] : []));
+}
+
+/** True once the agent went to sleep in its waiter after exactly `calls` model calls. */
+function asleepAfter(child: LineChild, calls: number): boolean {
+  let made = 0;
+  for (const m of marks(child)) {
+    if (m === 'model-call') made++;
+    else if (m === 'wait-asleep' && made === calls) return true;
+  }
+  return false;
+}
+
+/** Runs `step`; on failure adds the agent's log to the error (which step stalled, and what bob did). */
+async function logged<T>(child: LineChild, step: Promise<T>): Promise<T> {
+  try {
+    return await step;
+  } catch (err) {
+    const marked = marks(child).join(' ');
+    throw new Error(`${err instanceof Error ? err.message : String(err)}\nbob's log:\n${child.lines().join('\n')}\nbob's marks: ${marked}`);
+  }
+}
+
 describe('mailroom agent, idle', () => {
   it('answers each send with no safety-net poll (--poll-ms 1h): the watch wakes it', async () => {
     await createTeam({ root: openFsStores(dir.path), team: 't' });
@@ -29,14 +65,19 @@ describe('mailroom agent, idle', () => {
     const script = join(dir.path, 'bob.json');
     const turns = [0, 1, 2].flatMap((i) => [{ toolCalls: [{ name: 'SendMessage', input: { to: 'team-lead', message: `answer ${i}` } }] }, { text: '' }]);
     await writeFile(script, JSON.stringify(turns));
-    agent = startCli(['agent', 'bob', '--root', dir.path, '--team', 't', '--model', `scripted:${script}`, '--poll-ms', '1h'], { ...process.env });
+    const env = { ...process.env, MAILROOM_TRACE_MARKS: '1' };
+    agent = startCli(['agent', 'bob', '--root', dir.path, '--team', 't', '--model', `scripted:${script}`, '--poll-ms', '1h'], env);
     await agent.waitForLine((l) => l.includes(' started ('), 0, 60_000);
+    const bob = agent;
     for (let i = 0; i < 3; i++) {
+      // Asleep after question i-1's turn (two model calls each): nothing but the watch wakes it now.
+      await logged(bob, until(() => asleepAfter(bob, 2 * i), 30_000, `bob asleep after ${2 * i} model calls`));
       await sendMessage({ root: openFsStores(dir.path), team: 't', to: 'bob', text: `question ${i}` });
-      const answer = await until(async () => (await readInbox({ root: openFsStores(dir.path), team: 't', agent: 'team-lead' })).messages.find((m) => m.entry.text === `answer ${i}`), 30_000, `answer ${i}`);
+      const seen = until(async () => (await readInbox({ root: openFsStores(dir.path), team: 't', agent: 'team-lead' })).messages.find((m) => m.entry.text === `answer ${i}`), 30_000, `answer ${i}`);
+      const answer = await logged(bob, seen);
       expect(answer.entry.from).toBe('bob');
     }
-    // Longer than the default 30 s: the waits above (start 60 s, each answer 30 s) name the step
+    // Longer than the default 30 s: the waits above (start 60 s, each step 30 s) name the step
     // that did not come, where the test's own timeout named none (seen once in a loaded full run).
-  }, 180_000);
+  }, 240_000);
 });

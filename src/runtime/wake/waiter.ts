@@ -124,7 +124,13 @@ export class Waiter<W> {
     }
   }
 
+  /**
+   * Waits for a hint, a poke, a close or the abort. Marks `wait-asleep` (src/trace-marks.ts): from
+   * here on the teammate reads nothing until one of those comes, so mail sent after the mark (with
+   * no poke due and a long poll) is found only through its inbox hint: the store's watch.
+   */
   private sleep(signal: AbortSignal): Promise<void> {
+    traceMark('wait-asleep');
     return new Promise<void>((resolve) => {
       const done = () => {
         this.wake = undefined;
