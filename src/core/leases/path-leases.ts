@@ -4,7 +4,7 @@
  * live member holds exclusively. Paths are normalised against a repository root (the member's cwd
  * by default); the store decides conflicts, liveness and fencing tokens in one transition.
  */
-import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
+import { isAbsolute, posix, resolve } from 'node:path';
 import { MailroomError } from '../../errors.js';
 import { DEFAULT_LEASE_TTL_MS, checkLeaseReason, leaseHeld } from '../../domain/path-leases.js';
 import { globCovers } from '../../domain/path-globs.js';
@@ -12,7 +12,7 @@ import { leadName, requireMember } from '../../domain/roster.js';
 import type { PathLease } from '../../protocol/path-lease.js';
 import type { TeamConfig } from '../../protocol/config.js';
 import { opOf, teamOf, type TeamOptions } from '../context.js';
-import { realPath, realPattern } from './real-paths.js';
+import { insideRepo, realPath, realPattern } from './real-paths.js';
 
 /**
  * A path or glob given by a user — absolute, or relative to `cwd` when that is inside the
@@ -26,10 +26,10 @@ export function normalizeLeasePath(input: string, repo: string, cwd: string): st
   // is inside the repository, else to the repository's root.
   const root = realPath(repo);
   const here = realPath(cwd);
-  const inside = !relative(root, here).startsWith('..');
+  const inside = insideRepo(root, here) !== undefined;
   const abs = realPattern(isAbsolute(trimmed) ? trimmed : resolve(inside ? here : root, trimmed));
-  const rel = relative(root, abs).split(sep).join('/');
-  if (rel.startsWith('..') || isAbsolute(rel)) throw new MailroomError('INVALID_ARGUMENT', `Lease path ${JSON.stringify(input)} is outside the repository ${repo}: give a path inside it, or declare another root with --repo.`);
+  const rel = insideRepo(root, abs);
+  if (rel === undefined) throw new MailroomError('INVALID_ARGUMENT', `Lease path ${JSON.stringify(input)} is outside the repository ${repo}: give a path inside it, or declare another root with --repo.`);
   const norm = posix.normalize(rel === '' ? '.' : rel).replace(/\/+$/, '');
   return norm === '' ? '.' : norm;
 }
@@ -117,8 +117,8 @@ export async function heldByOthers(o: TeamOptions & { as?: string | undefined; f
     const abs = realPath(file, cwd);
     for (const lease of leases) {
       if (lease.holder === o.as || lease.shared) continue;
-      const rel = relative(realPath(lease.repo), abs).split(sep).join('/');
-      if (rel.startsWith('..') || isAbsolute(rel)) continue;
+      const rel = insideRepo(realPath(lease.repo), abs);
+      if (rel === undefined) continue;
       if (lease.paths.some((p) => globCovers(p, rel))) {
         out.push({ file, lease });
         break;
