@@ -160,6 +160,26 @@ describe('team state', () => {
     expect(await kinds()).toEqual([]);
   });
 
+  it('reports a blockedBy cycle written by hand (none of its tasks can ever start), naming it and the fix; --fix leaves it to a person', async () => {
+    // Claude Code writes task files directly and checks no cycle: #1 ⇄ #2 (both sides mirrored),
+    // #3 blocked by itself, #4 waits on the cycle without being in it, #5 ⇄ #6 is dead because #6 is completed.
+    await writeTask('1', { blockedBy: ['2'], blocks: ['2', '4'] });
+    await writeTask('2', { blockedBy: ['1'], blocks: ['1'] });
+    await writeTask('3', { blockedBy: ['3'], blocks: ['3'] });
+    await writeTask('4', { blockedBy: ['1'] });
+    await writeTask('5', { blockedBy: ['6'], blocks: ['6'] });
+    await writeTask('6', { blockedBy: ['5'], blocks: ['5'], status: 'completed' });
+    const before = await Promise.all(['1', '2', '3', '4', '5', '6'].map(readTask));
+    const report = await doctor({ root: openFsStores(root), fix: true });
+    const cycles = report.findings.filter((f) => f.kind === 'dependency-cycle');
+    expect(cycles.map((f) => [f.severity, f.team])).toEqual([['problem', 't'], ['problem', 't']]);
+    expect(cycles[0]!.message).toMatch(/#1 → #2 → #1/);
+    expect(cycles[0]!.message).toMatch(/task update 1 --remove-blocked-by 2/);
+    expect(cycles[1]!.message).toMatch(/#3 → #3/);
+    expect(report.remaining).toBe(2);
+    expect(await Promise.all(['1', '2', '3', '4', '5', '6'].map(readTask))).toEqual(before);
+  });
+
   it('unassigns open tasks of departed owners (completed ones stay as history)', async () => {
     await writeTask('1', { owner: 'ghost', status: 'in_progress' });
     await writeTask('2', { owner: 'ghost', status: 'completed' });
