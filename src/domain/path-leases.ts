@@ -14,6 +14,12 @@ export const DEFAULT_LEASE_TTL_MS = 30 * 60_000;
 /** At most this many paths in one acquisition. */
 export const MAX_LEASE_PATHS = 200;
 
+/**
+ * At most this many bytes (UTF-8) in one lease path as given: Linux's PATH_MAX, so a longer one
+ * names no file — and resolving one costs time growing with the square of its length.
+ */
+export const MAX_LEASE_PATH_BYTES = 4096;
+
 /** At most this many characters (UTF-16 code units) in a lease's reason, on every surface. */
 export const MAX_LEASE_REASON = 500;
 

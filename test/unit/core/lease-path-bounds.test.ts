@@ -1,0 +1,43 @@
+/**
+ * A lease path's size (docs/leases.md "Paths"): one longer than PATH_MAX (4096 bytes) names no
+ * file, and resolving it cost time quadratic in its length (a 40 KB path took 21 s of the lease
+ * file's lock on a loaded machine), so it is refused up front with INVALID_ARGUMENT naming the limit,
+ * on every surface (the use case), and nothing is leased.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { acquireLease, listLeases } from '../../../src/core/leases/path-leases.js';
+import { MAX_LEASE_PATH_BYTES } from '../../../src/domain/path-leases.js';
+import { openFsStores } from '../../../src/store/open.js';
+import { makeTeam } from '../../helpers/team-setup.js';
+import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
+import { thrownAsync } from '../../helpers/thrown.js';
+
+let dir: TempDir;
+let repo: string;
+beforeEach(async () => {
+  dir = await makeTempDir();
+  repo = join(dir.path, 'repo');
+  await mkdir(repo);
+  await makeTeam(dir.path, 't', ['alice']);
+});
+afterEach(() => dir.cleanup());
+
+const lease = (path: string) => acquireLease({ root: openFsStores(dir.path), team: 't', as: 'alice', paths: [path], repo, cwd: repo });
+
+it('refuses a path over 4096 bytes with INVALID_ARGUMENT naming the limit, leasing nothing', async () => {
+  expect(MAX_LEASE_PATH_BYTES).toBe(4096);
+  const long = `${'a/'.repeat(2048)}b`; // 4097 bytes
+  const err = await thrownAsync(() => lease(long));
+  expect(err).toMatchObject({ code: 'INVALID_ARGUMENT' });
+  expect((err as Error).message).toMatch(/4097 bytes.*at most 4096/);
+  const multi = await thrownAsync(() => lease(`${'é'.repeat(2048)}x`)); // 2049 characters, 4097 bytes in UTF-8
+  expect(multi).toMatchObject({ code: 'INVALID_ARGUMENT' });
+  expect(await listLeases({ root: openFsStores(dir.path), team: 't' })).toEqual([]);
+});
+
+it('leases a path of exactly 4096 bytes', async () => {
+  const edge = `${'a/'.repeat(2047)}bc`; // 4096 bytes
+  expect((await lease(edge)).paths).toEqual([edge]);
+});
