@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { doctor } from '../../../src/core/doctor/doctor.js';
 import { addTask } from '../../../src/core/tasks/board.js';
+import { acquireLease } from '../../../src/core/leases/path-leases.js';
+import { sendMessage } from '../../../src/core/messages/send.js';
+import { thrownAsync } from '../../helpers/thrown.js';
 import { openFsStores } from '../../../src/store/open.js';
 import { Layout } from '../../../src/store/fs/paths.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
@@ -124,6 +127,38 @@ describe('temporary files left by killed writers', () => {
     const report = await doctor({ root: openFsStores(root), fix: true });
     expect(report.findings.filter((f) => f.kind === 'temp-file').map((f) => [f.path, f.repair?.done])).toEqual([[fifo, true]]);
     expect(await readdir(layout.inboxDir('t'))).toEqual(['team-lead.json']);
+  });
+});
+
+describe('mailroom\'s team files beside config.json', () => {
+  // Their FILE_CORRUPT said `doctor --fix` quarantines them, yet doctor found "No problems".
+  it('reports an unparseable path-lease file and moves it aside (leases are advisory: re-acquired), after which leasing works', async () => {
+    const path = layout.pathLeasesPath('t');
+    await writeFile(path, '{"leases": [tru');
+    const lease = () => acquireLease({ root: openFsStores(root), team: 't', as: 'alice', paths: ['src'], repo: root, cwd: root });
+    await expect(lease()).rejects.toMatchObject({ code: 'FILE_CORRUPT' });
+    expect(await kinds()).toEqual(['corrupt-file:problem']);
+    const report = await doctor({ root: openFsStores(root), fix: true });
+    expect(report.findings[0]).toMatchObject({ path, repair: { done: true } });
+    expect(report.findings[0]!.message).toContain('path-lease');
+    expect(await readFile(report.findings[0]!.repair!.movedTo!, 'utf8')).toBe('{"leases": [tru');
+    expect((await lease()).holder).toBe('alice');
+    expect(await kinds()).toEqual([]);
+  });
+
+  it('reports an unparseable settings file and leaves it alone: moving it aside would drop the policy and signing', async () => {
+    const path = layout.settingsPath('t');
+    await writeFile(path, '{"policy": ');
+    const err = await thrownAsync(() => sendMessage({ root: openFsStores(root), team: 't', from: 'alice', to: 'team-lead', text: 'hi' }));
+    expect(err).toMatchObject({ code: 'FILE_CORRUPT' });
+    expect((err as Error).message).not.toContain('quarantines');
+    expect((err as Error).message).toMatch(/by hand/);
+    expect(await kinds()).toEqual(['corrupt-file:problem']);
+    const report = await doctor({ root: openFsStores(root), fix: true });
+    expect(report.findings[0]).toMatchObject({ path, repair: { done: false } });
+    expect(report.findings[0]!.repair!.note).toMatch(/policy and signing/);
+    expect(report.remaining).toBe(1);
+    expect(await readFile(path, 'utf8')).toBe('{"policy": ');
   });
 });
 
