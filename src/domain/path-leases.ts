@@ -66,10 +66,42 @@ export function leaseEnd(lease: PathLease, holder: HolderState, now: number): 'l
   return undefined;
 }
 
-/** True when two leases of different holders cannot both be held. */
+/** A repository root without trailing separators (`/` stays `/`). */
+const rootOf = (repo: string): string => (repo.length > 1 ? repo.replace(/[\\/]+$/, '') || repo.slice(0, 1) : repo);
+
+/**
+ * Where `inner` lies under `outer`, as a `/`-separated relative path, or undefined when it is not
+ * strictly inside it (`/repository` is not inside `/repo`). Both are repository roots as stored:
+ * absolute, symbolic links resolved.
+ */
+function nestedAt(inner: string, outer: string): string | undefined {
+  const [i, o] = [rootOf(inner), rootOf(outer)];
+  if (i === o || !i.startsWith(o)) return undefined;
+  const rest = /[\\/]$/.test(o) ? i.slice(o.length) : /^[\\/]/.test(i.slice(o.length)) ? i.slice(o.length + 1) : undefined;
+  return rest ? rest.split(/[\\/]/).join('/') : undefined;
+}
+
+/** `paths` of a lease of repository `sub` (nested at `at` in another) as paths of that other. */
+const rebase = (paths: readonly string[], at: string): string[] => paths.map((p) => (p === '.' ? at : `${at}/${p}`));
+
+/**
+ * The two leases' paths as paths of one repository, or undefined when neither repository contains
+ * the other (different clones never conflict). A repository nested in another — the same files
+ * named from an enclosing `--repo` — is compared by the files it covers.
+ */
+function sameRepoPaths(a: Pick<PathLease, 'repo' | 'paths'>, b: Pick<PathLease, 'repo' | 'paths'>): [readonly string[], readonly string[]] | undefined {
+  if (rootOf(a.repo) === rootOf(b.repo)) return [a.paths, b.paths];
+  const aIn = nestedAt(a.repo, b.repo);
+  if (aIn !== undefined) return [rebase(a.paths, aIn), b.paths];
+  const bIn = nestedAt(b.repo, a.repo);
+  return bIn !== undefined ? [a.paths, rebase(b.paths, bIn)] : undefined;
+}
+
+/** True when two leases of different holders cannot both be held: some path of one overlaps one of the other, in one repository or in nested ones. */
 export function leasesConflict(a: Pick<PathLease, 'holder' | 'repo' | 'paths' | 'shared'>, b: Pick<PathLease, 'holder' | 'repo' | 'paths' | 'shared'>): boolean {
-  if (a.holder === b.holder || a.repo !== b.repo || (a.shared && b.shared)) return false;
-  return a.paths.some((p) => b.paths.some((q) => globsOverlap(p, q)));
+  if (a.holder === b.holder || (a.shared && b.shared)) return false;
+  const paths = sameRepoPaths(a, b);
+  return paths !== undefined && paths[0].some((p) => paths[1].some((q) => globsOverlap(p, q)));
 }
 
 /** A lease change to journal: acquired, released, expired (with why), or forced (taken over by the lead). */
