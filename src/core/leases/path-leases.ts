@@ -108,7 +108,8 @@ export interface HeldFile {
  * Which of `files` (relative to `cwd` or absolute) another live member holds exclusively (or,
  * for `forWrite` of a shared holder, any lease of another member that is exclusive). A member's own
  * leases and shared leases never block. Files outside every lease's repository are free. Symbolic
- * links in the file and in each lease's repository are resolved first (real-paths.ts).
+ * links in the file and in each lease's repository are resolved first (real-paths.ts); the file as
+ * written is checked too, for a lease taken on a path before a link on it existed.
  */
 export async function heldByOthers(o: TeamOptions & { as?: string | undefined; files: readonly string[]; cwd?: string | undefined }): Promise<HeldFile[]> {
   if (o.as !== undefined) requireMember(await teamOf(o).readConfig(o.team), o.as, 'member');
@@ -116,12 +117,14 @@ export async function heldByOthers(o: TeamOptions & { as?: string | undefined; f
   const cwd = o.cwd ?? process.cwd();
   const out: HeldFile[] = [];
   for (const file of o.files) {
-    const abs = realPath(file, cwd);
+    // The file as resolved, and as written: a lease taken on a path before a link on it existed
+    // (gen/x.ts, then gen -> src) names the path as written.
+    const spellings = [...new Set([realPath(file, cwd), resolve(cwd, file)])];
     for (const lease of leases) {
       if (lease.holder === o.as || lease.shared) continue;
-      const rel = insideRepo(realPath(lease.repo), abs);
-      if (rel === undefined) continue;
-      if (lease.paths.some((p) => globCovers(p, rel))) {
+      const root = realPath(lease.repo);
+      const rels = spellings.map((abs) => insideRepo(root, abs)).filter((r) => r !== undefined);
+      if (lease.paths.some((p) => rels.some((rel) => globCovers(p, rel)))) {
         out.push({ file, lease });
         break;
       }
