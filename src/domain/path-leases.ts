@@ -11,6 +11,12 @@ import { globsOverlap } from './path-globs.js';
 
 /** Default TTL of a lease held by a member with no beating runtime (ms): 30 minutes. */
 export const DEFAULT_LEASE_TTL_MS = 30 * 60_000;
+/**
+ * The longest TTL a lease takes (ms): 7 days. A beating holder's lease lives past it anyway; a
+ * longer one only outlives its holder — and one past the last instant a Date can hold broke every
+ * later conflict and listing.
+ */
+export const MAX_LEASE_TTL_MS = 7 * 24 * 3_600_000;
 /** At most this many paths in one acquisition. */
 export const MAX_LEASE_PATHS = 200;
 

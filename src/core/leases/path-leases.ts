@@ -6,7 +6,7 @@
  */
 import { isAbsolute, posix, resolve } from 'node:path';
 import { MailroomError } from '../../errors.js';
-import { DEFAULT_LEASE_TTL_MS, MAX_LEASE_PATH_BYTES, checkLeaseReason, leaseHeld } from '../../domain/path-leases.js';
+import { DEFAULT_LEASE_TTL_MS, MAX_LEASE_PATH_BYTES, MAX_LEASE_TTL_MS, checkLeaseReason, leaseHeld } from '../../domain/path-leases.js';
 import { globCovers } from '../../domain/path-globs.js';
 import { leadName, requireMember } from '../../domain/roster.js';
 import type { PathLease } from '../../protocol/path-lease.js';
@@ -59,7 +59,7 @@ export interface AcquireLeaseOptions extends TeamOptions {
   cwd?: string | undefined;
 }
 
-/** Leases paths, all or nothing. @throws LEASE_HELD naming the holders, MEMBER_NOT_FOUND, INVALID_ARGUMENT (also a reason over 500 characters or with control characters), NOT_PERMITTED (`--force` by a non-lead) */
+/** Leases paths, all or nothing. @throws LEASE_HELD naming the holders, MEMBER_NOT_FOUND, INVALID_ARGUMENT (also a reason over 500 characters or with control characters, a TTL over {@link MAX_LEASE_TTL_MS}), NOT_PERMITTED (`--force` by a non-lead) */
 export async function acquireLease(o: AcquireLeaseOptions): Promise<PathLease> {
   const store = teamOf(o);
   const config = await store.readConfig(o.team);
@@ -70,6 +70,7 @@ export async function acquireLease(o: AcquireLeaseOptions): Promise<PathLease> {
   const repo = repoOf(config, holder, o.repo, cwd);
   const ttlMs = o.ttlMs ?? DEFAULT_LEASE_TTL_MS;
   if (!Number.isInteger(ttlMs) || ttlMs <= 0) throw new MailroomError('INVALID_ARGUMENT', `A lease's TTL must be a positive duration (got ${String(o.ttlMs)}): e.g. --ttl 30m.`);
+  if (ttlMs > MAX_LEASE_TTL_MS) throw new MailroomError('INVALID_ARGUMENT', `A lease's TTL is at most 7 days (${MAX_LEASE_TTL_MS} ms; got ${ttlMs} ms): give a shorter --ttl and acquire again when it ends (a lease lives as long as its holder's runtime beats anyway).`, { details: { ttlMs, limit: MAX_LEASE_TTL_MS } });
   checkLeaseReason(o.reason);
   const paths = o.paths.map((p) => normalizeLeasePath(p, repo, cwd));
   const done = await store.acquirePathLease(o.team, { holder, repo, paths, shared: o.shared === true, ttlMs, reason: o.reason, force: o.force }, opOf(o, holder));

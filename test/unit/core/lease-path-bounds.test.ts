@@ -8,7 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { acquireLease, listLeases } from '../../../src/core/leases/path-leases.js';
-import { MAX_LEASE_PATH_BYTES } from '../../../src/domain/path-leases.js';
+import { MAX_LEASE_PATH_BYTES, MAX_LEASE_TTL_MS } from '../../../src/domain/path-leases.js';
 import { openFsStores } from '../../../src/store/open.js';
 import { makeTeam } from '../../helpers/team-setup.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
@@ -40,4 +40,17 @@ it('refuses a path over 4096 bytes with INVALID_ARGUMENT naming the limit, leasi
 it('leases a path of exactly 4096 bytes', async () => {
   const edge = `${'a/'.repeat(2047)}bc`; // 4096 bytes
   expect((await lease(edge)).paths).toEqual([edge]);
+});
+
+it('refuses a TTL over 7 days with INVALID_ARGUMENT naming the limit, leasing nothing (MCP and the runtime pass ttlMs as given)', async () => {
+  // Number.MAX_SAFE_INTEGER ms put expiresAt past the last instant a Date can hold: every later
+  // conflicting acquire (and the lease's printing) then failed with a bare RangeError.
+  expect(MAX_LEASE_TTL_MS).toBe(7 * 24 * 3_600_000);
+  for (const ttlMs of [Number.MAX_SAFE_INTEGER, MAX_LEASE_TTL_MS + 1]) {
+    const err = await thrownAsync(() => acquireLease({ root: openFsStores(dir.path), team: 't', as: 'alice', paths: ['x'], ttlMs, repo, cwd: repo }));
+    expect(err).toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect((err as Error).message).toMatch(/at most 7 days/);
+  }
+  expect(await listLeases({ root: openFsStores(dir.path), team: 't' })).toEqual([]);
+  expect((await acquireLease({ root: openFsStores(dir.path), team: 't', as: 'alice', paths: ['x'], ttlMs: MAX_LEASE_TTL_MS, repo, cwd: repo })).ttlMs).toBe(MAX_LEASE_TTL_MS);
 });
