@@ -43,6 +43,20 @@ export function checkLeaseReason(reason: string | undefined): void {
   if (CONTROL.test(reason)) throw new MailroomError('INVALID_ARGUMENT', `A lease's reason is one line of at most ${MAX_LEASE_REASON} characters with no control characters (newline, tab, escape …): write it on one line.`);
 }
 
+/**
+ * The one rule for a lease path's text as given (CLI, MCP, runtime tools), before it is resolved:
+ * not empty, at most {@link MAX_LEASE_PATH_BYTES} bytes, no control characters — a newline would
+ * forge a `lease list` line or plant text in another agent's LEASE_HELD, as a reason's would.
+ * @throws INVALID_ARGUMENT naming the problem and the fix
+ */
+export function checkLeasePath(path: string): void {
+  const shown = JSON.stringify(path.length > 40 ? `${path.slice(0, 40)}…` : path);
+  if (path.trim() === '') throw new MailroomError('INVALID_ARGUMENT', `Lease path ${shown} is empty: name a file, a directory or a glob (src/**).`);
+  const bytes = Buffer.byteLength(path);
+  if (bytes > MAX_LEASE_PATH_BYTES) throw new MailroomError('INVALID_ARGUMENT', `Lease path ${shown} is ${bytes} bytes; a lease path is at most ${MAX_LEASE_PATH_BYTES} bytes (PATH_MAX: a longer one names no file): lease a directory or a glob instead.`, { details: { bytes, limit: MAX_LEASE_PATH_BYTES } });
+  if (CONTROL.test(path)) throw new MailroomError('INVALID_ARGUMENT', `Lease path ${shown} holds a control character (newline, tab, escape, NUL …): lease the directory that holds such a file, or a glob (dir/*).`);
+}
+
 /** A reason as printed (lease list, LEASE_HELD): control characters, e.g. of a lease stored before {@link checkLeaseReason}, shown as spaces. */
 export function reasonText(reason: string): string {
   return reason.replace(new RegExp(CONTROL.source, 'g'), ' ');

@@ -6,7 +6,7 @@
  */
 import { isAbsolute, posix, resolve } from 'node:path';
 import { MailroomError } from '../../errors.js';
-import { DEFAULT_LEASE_TTL_MS, MAX_LEASE_PATH_BYTES, MAX_LEASE_TTL_MS, checkLeaseReason, leaseHeld } from '../../domain/path-leases.js';
+import { DEFAULT_LEASE_TTL_MS, MAX_LEASE_PATH_BYTES, MAX_LEASE_TTL_MS, checkLeasePath, checkLeaseReason, leaseHeld } from '../../domain/path-leases.js';
 import { globCovers } from '../../domain/path-globs.js';
 import { leadName, requireMember } from '../../domain/roster.js';
 import type { PathLease } from '../../protocol/path-lease.js';
@@ -17,13 +17,11 @@ import { insideRepo, realPath, realPattern } from './real-paths.js';
 /**
  * A path or glob given by a user — absolute, or relative to `cwd` when that is inside the
  * repository, else to the repository's root — as a repository-relative POSIX
- * pattern. @throws INVALID_ARGUMENT for an empty pattern, one over {@link MAX_LEASE_PATH_BYTES}, or one outside the repository
+ * pattern. @throws INVALID_ARGUMENT for an empty pattern, one over {@link MAX_LEASE_PATH_BYTES} or with a control character (`checkLeasePath`), or one outside the repository
  */
 export function normalizeLeasePath(input: string, repo: string, cwd: string): string {
   const trimmed = input.trim();
-  if (trimmed === '' || trimmed.includes('\0')) throw new MailroomError('INVALID_ARGUMENT', `Lease path ${JSON.stringify(input)} is empty: name a file, a directory or a glob (src/**).`);
-  const bytes = Buffer.byteLength(trimmed);
-  if (bytes > MAX_LEASE_PATH_BYTES) throw new MailroomError('INVALID_ARGUMENT', `Lease path ${JSON.stringify(`${trimmed.slice(0, 40)}…`)} is ${bytes} bytes; a lease path is at most ${MAX_LEASE_PATH_BYTES} bytes (PATH_MAX: a longer one names no file): lease a directory or a glob instead.`, { details: { bytes, limit: MAX_LEASE_PATH_BYTES } });
+  checkLeasePath(trimmed);
   // Symbolic links resolved first (real-paths.ts), then relative to the current directory when it
   // is inside the repository, else to the repository's root.
   const root = realPath(repo);

@@ -54,3 +54,12 @@ it('refuses a TTL over 7 days with INVALID_ARGUMENT naming the limit, leasing no
   expect(await listLeases({ root: openFsStores(dir.path), team: 't' })).toEqual([]);
   expect((await acquireLease({ root: openFsStores(dir.path), team: 't', as: 'alice', paths: ['x'], ttlMs: MAX_LEASE_TTL_MS, repo, cwd: repo })).ttlMs).toBe(MAX_LEASE_TTL_MS);
 });
+
+it('refuses a path with a control character (a newline forged a `lease list` line), naming the problem; nothing leased', async () => {
+  for (const path of ['x\npl-9  bob  exclusive  **  until 2099-01-01T00:00:00.000Z', 'a\tb', 'esc\u001b[31m', 'nul\u0000']) {
+    const err = await thrownAsync(() => lease(path));
+    expect(err, JSON.stringify(path)).toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect((err as Error).message).toMatch(/control character/);
+  }
+  expect(await listLeases({ root: openFsStores(dir.path), team: 't' })).toEqual([]);
+});
