@@ -68,8 +68,8 @@ export function pathLeaseContract(name: string, backend: ContractBackend): void 
       expect((await store.acquirePathLease(T, req('bob', ['b.ts'], { repo: '/repo/src' }))).value.holder).toBe('bob');
       expect((await store.acquirePathLease(T, req('carol', ['src/a.ts'], { repo: '/repository' }))).value.holder).toBe('carol');
       // And the other way round: alice's inner lease blocks an outer one over it.
-      await store.acquirePathLease(T, req('alice', ['**'], { repo: '/work/inner' }));
-      expect((await refusal(store.acquirePathLease(T, req('carol', ['inner/x.ts'], { repo: '/work' })))).code).toBe('LEASE_HELD');
+      await store.acquirePathLease(T, req('alice', ['**'], { repo: '/srv/inner' }));
+      expect((await refusal(store.acquirePathLease(T, req('carol', ['inner/x.ts'], { repo: '/srv' })))).code).toBe('LEASE_HELD');
     });
 
     it('shared leases conflict only with exclusive ones', async () => {
