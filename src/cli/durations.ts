@@ -9,9 +9,15 @@ const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h
 const FORMS = 'a duration such as 500ms, 30s or 2m (a bare number is milliseconds)';
 
 /**
+ * The longest duration accepted (ms): 2^31 − 1, the longest timer Node keeps (about 596 h). Past
+ * it Node fires the timer after 1 ms, so a `--wait --timeout 600h` spun, warning on every turn.
+ */
+export const MAX_DURATION_MS = 2_147_483_647;
+
+/**
  * Milliseconds of a duration option's value. @throws USAGE naming `flag` and the accepted forms
- * when the value is not a duration, is not whole milliseconds, is below `minMs`, or the option was
- * given more than once.
+ * when the value is not a duration, is not whole milliseconds, is below `minMs` or above
+ * {@link MAX_DURATION_MS}, or the option was given more than once.
  */
 export function parseDuration(value: unknown, flag: string, minMs = 0): number {
   if (Array.isArray(value)) throw usage(`${flag} was given ${value.length} times (${value.map((v) => JSON.stringify(v)).join(', ')}); it takes one value.`);
@@ -19,6 +25,7 @@ export function parseDuration(value: unknown, flag: string, minMs = 0): number {
   const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/i.exec(text);
   const ms = match ? Number(match[1]) * (UNIT_MS[(match[2] ?? 'ms').toLowerCase()] ?? Number.NaN) : Number.NaN;
   if (!Number.isSafeInteger(ms)) throw usage(`${flag} "${text}" is not ${match ? 'a whole number of milliseconds' : 'a duration'}: give ${FORMS}.`);
+  if (ms > MAX_DURATION_MS) throw usage(`${flag} ${text} is over the longest accepted: at most 596h (${MAX_DURATION_MS} ms, the longest timer Node keeps): give ${FORMS}.`);
   if (ms < minMs) throw usage(`${flag} ${text} is below the least accepted, ${minMs} ms${flag === '--poll-ms' ? ' (more often only burns CPU)' : ''}: give ${FORMS}.`);
   return ms;
 }

@@ -47,8 +47,14 @@ export async function installGitGuard(hookPath: string, command: string): Promis
   return old === undefined ? 'installed' : 'updated';
 }
 
-/** The PreToolUse matcher of the Claude Code hook: the tools that edit files. */
-export const HOOK_MATCHER = 'Edit|Write|MultiEdit';
+/**
+ * Claude Code's tools that edit a file, each with the `tool_input` field naming it: Edit, Write
+ * and MultiEdit name it `file_path`, NotebookEdit (a Jupyter notebook's cells) `notebook_path`.
+ */
+export const EDIT_TOOLS: Readonly<Record<string, 'file_path' | 'notebook_path'>> = { Edit: 'file_path', Write: 'file_path', MultiEdit: 'file_path', NotebookEdit: 'notebook_path' };
+
+/** The PreToolUse matcher of the Claude Code hook: the tools that edit files ({@link EDIT_TOOLS}). */
+export const HOOK_MATCHER = Object.keys(EDIT_TOOLS).join('|');
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -129,6 +129,16 @@ function cachedTasks(views: readonly TaskView[], i: StateInputs): WireTask[] {
   return out;
 }
 
+/**
+ * A member's color as the page may use it in its swatch's style: a CSS color name (Claude Code's
+ * palette: `blue`) or a hex color, else none. config.json is written by Claude Code and by hand and
+ * keeps any string; the page sets it as inline CSS, so `red;position:fixed;…` would add properties
+ * (test/dashboard/browser.test.ts).
+ */
+export function swatchColor(color: string | undefined): string | undefined {
+  return color !== undefined && /^(?:[a-zA-Z]{1,32}|#[0-9a-fA-F]{3,8})$/.test(color) ? color : undefined;
+}
+
 function memberOf(m: MemberView, capabilities: string[], host: string, bridged: boolean): WireMember {
   const p = m.presence;
   const remote = p?.host !== undefined && p.host !== host && (p.state === 'working' || p.state === 'idle') ? p.host : undefined;
@@ -143,7 +153,7 @@ function memberOf(m: MemberView, capabilities: string[], host: string, bridged: 
     ...(p ? { presence: { state: p.state, lastBeatAt: p.lastBeatAt, host: p.host, pid: p.pid } } : {}),
     backend: m.runtime ?? m.backendType,
     model: knownModel(m.model),
-    color: m.color,
+    color: swatchColor(m.color),
     capabilities,
     currentTask: m.currentTask,
     unread: m.unread,

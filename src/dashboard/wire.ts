@@ -28,6 +28,7 @@ export interface WireMember {
   backend?: string | undefined;
   /** Its model id; absent when none is known (also for the recorded placeholder `"unknown"`, src/core/members/known-model.ts). */
   model?: string | undefined;
+  /** Its swatch color: a CSS color name or hex color, absent for any other value (`swatchColor` in state.ts). */
   color?: string | undefined;
   capabilities: string[];
   currentTask?: { id: string; subject: string; status: string } | undefined;

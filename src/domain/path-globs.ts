@@ -32,7 +32,7 @@ export function segmentsMeet(a: string, b: string): boolean {
 }
 
 function meet(a: readonly string[], i: number, b: readonly string[], j: number, memo: Map<number, boolean>): boolean {
-  const key = i * 1024 + j;
+  const key = i * (b.length + 1) + j; // j runs 0..b.length: one slot per (i, j), however deep
   const known = memo.get(key);
   if (known !== undefined) return known;
   let r: boolean;

@@ -11,8 +11,20 @@ import { globsOverlap } from './path-globs.js';
 
 /** Default TTL of a lease held by a member with no beating runtime (ms): 30 minutes. */
 export const DEFAULT_LEASE_TTL_MS = 30 * 60_000;
+/**
+ * The longest TTL a lease takes (ms): 7 days. A beating holder's lease lives past it anyway; a
+ * longer one only outlives its holder — and one past the last instant a Date can hold broke every
+ * later conflict and listing.
+ */
+export const MAX_LEASE_TTL_MS = 7 * 24 * 3_600_000;
 /** At most this many paths in one acquisition. */
 export const MAX_LEASE_PATHS = 200;
+
+/**
+ * At most this many bytes (UTF-8) in one lease path as given: Linux's PATH_MAX, so a longer one
+ * names no file — and resolving one costs time growing with the square of its length.
+ */
+export const MAX_LEASE_PATH_BYTES = 4096;
 
 /** At most this many characters (UTF-16 code units) in a lease's reason, on every surface. */
 export const MAX_LEASE_REASON = 500;
@@ -29,6 +41,20 @@ export function checkLeaseReason(reason: string | undefined): void {
   if (reason === undefined) return;
   if (reason.length > MAX_LEASE_REASON) throw new MailroomError('INVALID_ARGUMENT', `A lease's reason is at most ${MAX_LEASE_REASON} characters (got ${reason.length}): shorten --reason.`);
   if (CONTROL.test(reason)) throw new MailroomError('INVALID_ARGUMENT', `A lease's reason is one line of at most ${MAX_LEASE_REASON} characters with no control characters (newline, tab, escape …): write it on one line.`);
+}
+
+/**
+ * The one rule for a lease path's text as given (CLI, MCP, runtime tools), before it is resolved:
+ * not empty, at most {@link MAX_LEASE_PATH_BYTES} bytes, no control characters — a newline would
+ * forge a `lease list` line or plant text in another agent's LEASE_HELD, as a reason's would.
+ * @throws INVALID_ARGUMENT naming the problem and the fix
+ */
+export function checkLeasePath(path: string): void {
+  const shown = JSON.stringify(path.length > 40 ? `${path.slice(0, 40)}…` : path);
+  if (path.trim() === '') throw new MailroomError('INVALID_ARGUMENT', `Lease path ${shown} is empty: name a file, a directory or a glob (src/**).`);
+  const bytes = Buffer.byteLength(path);
+  if (bytes > MAX_LEASE_PATH_BYTES) throw new MailroomError('INVALID_ARGUMENT', `Lease path ${shown} is ${bytes} bytes; a lease path is at most ${MAX_LEASE_PATH_BYTES} bytes (PATH_MAX: a longer one names no file): lease a directory or a glob instead.`, { details: { bytes, limit: MAX_LEASE_PATH_BYTES } });
+  if (CONTROL.test(path)) throw new MailroomError('INVALID_ARGUMENT', `Lease path ${shown} holds a control character (newline, tab, escape, NUL …): lease the directory that holds such a file, or a glob (dir/*).`);
 }
 
 /** A reason as printed (lease list, LEASE_HELD): control characters, e.g. of a lease stored before {@link checkLeaseReason}, shown as spaces. */
@@ -60,10 +86,42 @@ export function leaseEnd(lease: PathLease, holder: HolderState, now: number): 'l
   return undefined;
 }
 
-/** True when two leases of different holders cannot both be held. */
+/** A repository root without trailing separators (`/` stays `/`). */
+const rootOf = (repo: string): string => (repo.length > 1 ? repo.replace(/[\\/]+$/, '') || repo.slice(0, 1) : repo);
+
+/**
+ * Where `inner` lies under `outer`, as a `/`-separated relative path, or undefined when it is not
+ * strictly inside it (`/repository` is not inside `/repo`). Both are repository roots as stored:
+ * absolute, symbolic links resolved.
+ */
+function nestedAt(inner: string, outer: string): string | undefined {
+  const [i, o] = [rootOf(inner), rootOf(outer)];
+  if (i === o || !i.startsWith(o)) return undefined;
+  const rest = /[\\/]$/.test(o) ? i.slice(o.length) : /^[\\/]/.test(i.slice(o.length)) ? i.slice(o.length + 1) : undefined;
+  return rest ? rest.split(/[\\/]/).join('/') : undefined;
+}
+
+/** `paths` of a lease of repository `sub` (nested at `at` in another) as paths of that other. */
+const rebase = (paths: readonly string[], at: string): string[] => paths.map((p) => (p === '.' ? at : `${at}/${p}`));
+
+/**
+ * The two leases' paths as paths of one repository, or undefined when neither repository contains
+ * the other (different clones never conflict). A repository nested in another — the same files
+ * named from an enclosing `--repo` — is compared by the files it covers.
+ */
+function sameRepoPaths(a: Pick<PathLease, 'repo' | 'paths'>, b: Pick<PathLease, 'repo' | 'paths'>): [readonly string[], readonly string[]] | undefined {
+  if (rootOf(a.repo) === rootOf(b.repo)) return [a.paths, b.paths];
+  const aIn = nestedAt(a.repo, b.repo);
+  if (aIn !== undefined) return [rebase(a.paths, aIn), b.paths];
+  const bIn = nestedAt(b.repo, a.repo);
+  return bIn !== undefined ? [a.paths, rebase(b.paths, bIn)] : undefined;
+}
+
+/** True when two leases of different holders cannot both be held: some path of one overlaps one of the other, in one repository or in nested ones. */
 export function leasesConflict(a: Pick<PathLease, 'holder' | 'repo' | 'paths' | 'shared'>, b: Pick<PathLease, 'holder' | 'repo' | 'paths' | 'shared'>): boolean {
-  if (a.holder === b.holder || a.repo !== b.repo || (a.shared && b.shared)) return false;
-  return a.paths.some((p) => b.paths.some((q) => globsOverlap(p, q)));
+  if (a.holder === b.holder || (a.shared && b.shared)) return false;
+  const paths = sameRepoPaths(a, b);
+  return paths !== undefined && paths[0].some((p) => paths[1].some((q) => globsOverlap(p, q)));
 }
 
 /** A lease change to journal: acquired, released, expired (with why), or forced (taken over by the lead). */

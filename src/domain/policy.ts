@@ -11,10 +11,13 @@ import { MailroomError } from '../errors.js';
 import type { PolicyRule, TeamPolicy } from '../protocol/settings.js';
 
 /**
- * The protocol messages only the lead sends (reference §4: Claude Code obeys them only from the
- * lead): the answers to permission, plan and sandbox requests, and shutdown requests.
+ * The protocol messages only the lead sends (reference §4, lead → teammate; Claude Code's pollers
+ * act on each): the answers to permission, plan and sandbox requests, shutdown requests, and the
+ * two that change a teammate's permissions — `team_permission_update` (adds allow rules) and
+ * `mode_set_request` (switches its permission mode). From a teammate they would hand out what only
+ * the lead gives.
  */
-export const LEAD_ONLY_TYPES: readonly string[] = ['shutdown_request', 'permission_response', 'plan_approval_response', 'sandbox_permission_response'];
+export const LEAD_ONLY_TYPES: readonly string[] = ['shutdown_request', 'permission_response', 'plan_approval_response', 'sandbox_permission_response', 'team_permission_update', 'mode_set_request'];
 
 /** An attempt the policy decides on. `leadOnly`: sending a {@link LEAD_ONLY_TYPES} message. */
 export type PolicyAction =
@@ -39,7 +42,7 @@ function allows(who: readonly string[], name: string, lead: string): boolean {
 export function policyRefusal(policy: TeamPolicy | undefined, actor: string, lead: string, action: PolicyAction): PolicyRefusal | undefined {
   if (actor === lead) return undefined;
   if (action.rule === 'leadOnly') {
-    return { rule: 'lead-only', message: `${actor} may not send ${/^[aeiou]/.test(action.type) ? 'an' : 'a'} ${action.type}${action.to !== undefined ? ` (to ${action.to})` : ''}: only the lead (${lead}) answers requests and asks members to shut down` };
+    return { rule: 'lead-only', message: `${actor} may not send ${/^[aeiou]/.test(action.type) ? 'an' : 'a'} ${action.type}${action.to !== undefined ? ` (to ${action.to})` : ''}: only the lead (${lead}) answers requests, changes a member's permissions and asks members to shut down` };
   }
   if (!policy) return undefined;
   if (action.rule === 'message') {

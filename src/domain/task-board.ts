@@ -66,6 +66,57 @@ function unwind(parent: ReadonlyMap<string, string | undefined>, end: string): s
   return path.reverse();
 }
 
+/**
+ * The dependency cycles among open tasks (status not `completed`) — none of a cycle's tasks can
+ * ever start, since each waits for the next. Each cycle is its ids in blockedBy order, first id
+ * repeated at the end (`["1", "2", "1"]`: #1 is blocked by #2, which is blocked by #1; a task
+ * blocked by itself is `["3", "3"]`); cycles come in the order of their lowest task id reached
+ * first. A task that only waits on a cycle is not listed. Mailroom's own writes refuse a cycle
+ * (TASK_CYCLE); this finds one written into the files by other means (`mailroom doctor`).
+ * Linear in tasks and edges: tasks that can start are peeled off first (Kahn), and from each
+ * remaining one the walk along remaining blockers ends in a cycle or in a walk already made.
+ */
+export function openCycles(tasks: readonly Task[]): string[][] {
+  const open = new Map(tasks.filter((t) => t.status !== 'completed').map((t) => [t.id, t]));
+  const blockersOf = (id: string) => [...new Set(open.get(id)?.blockedBy ?? [])].filter((b) => open.has(b));
+  const waiting = new Map<string, number>();
+  const dependents = new Map<string, string[]>();
+  for (const id of open.keys()) {
+    const blockers = blockersOf(id);
+    waiting.set(id, blockers.length);
+    for (const b of blockers) {
+      const list = dependents.get(b);
+      if (list) list.push(id);
+      else dependents.set(b, [id]);
+    }
+  }
+  const free = [...waiting].filter(([, n]) => n === 0).map(([id]) => id);
+  for (let i = 0; i < free.length; i++) {
+    for (const d of dependents.get(free[i]!) ?? []) {
+      const n = waiting.get(d)! - 1;
+      waiting.set(d, n);
+      if (n === 0) free.push(d);
+    }
+  }
+  const stuck = new Set([...waiting].filter(([, n]) => n > 0).map(([id]) => id));
+  const cycles: string[][] = [];
+  const walked = new Set<string>();
+  for (const start of [...stuck].sort(compareTaskIds)) {
+    const path: string[] = [];
+    const at = new Map<string, number>();
+    let id: string | undefined = start;
+    // Every stuck task waits on a stuck blocker (else it would have been peeled off).
+    while (id !== undefined && !walked.has(id)) {
+      walked.add(id);
+      at.set(id, path.length);
+      path.push(id);
+      id = blockersOf(id).find((b) => stuck.has(b));
+    }
+    if (id !== undefined && at.has(id)) cycles.push([...path.slice(at.get(id)), id]);
+  }
+  return cycles;
+}
+
 /** Adds `value` to `list` unless present. */
 export function addUnique(list: string[], value: string): void {
   if (!list.includes(value)) list.push(value);

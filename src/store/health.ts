@@ -16,9 +16,10 @@
  * What kind of stored record a corrupt one is (`highwatermark`: a task list's highest id ever
  * used; `process`: a `mailroom agent` pid record; `command`: a running command's record; `lease`:
  * an inbox's lease bookkeeping; `reader`: a member's reader claim; `idempotency`: a remembered
- * idempotency key; `member`: mailroom's record of a member).
+ * idempotency key; `member`: mailroom's record of a member; `path-leases`: a team's advisory path
+ * leases; `settings`: a team's settings — policy, signing, limits — which repair never moves aside).
  */
-export type StoredRecordKind = 'config' | 'inbox' | 'task' | 'highwatermark' | 'process' | 'command' | 'lease' | 'reader' | 'idempotency' | 'member';
+export type StoredRecordKind = 'config' | 'inbox' | 'task' | 'highwatermark' | 'process' | 'command' | 'lease' | 'reader' | 'idempotency' | 'member' | 'path-leases' | 'settings';
 
 /** One problem found in a store. */
 export type StoreIssue =

@@ -49,3 +49,22 @@ it('malformed hook input is a non-blocking exit 1 with INVALID_ARGUMENT, never a
   expect(held.stderr).toMatch(/alice holds an exclusive lease/);
   expect((await hook('')).code).toBe(0); // no input: nothing to check
 });
+
+it('NotebookEdit of a held path is blocked like Edit: Claude Code names the file notebook_path', async () => {
+  const run = await hook(JSON.stringify({ tool_name: 'NotebookEdit', cwd: repo, tool_input: { notebook_path: join(repo, 'src', 'analysis.ipynb'), new_source: 'x' } }));
+  expect(run.code, run.stderr).toBe(2);
+  expect(run.stderr).toMatch(/src\/analysis\.ipynb: alice holds an exclusive lease/);
+  const free = await hook(JSON.stringify({ tool_name: 'NotebookEdit', cwd: repo, tool_input: { notebook_path: join(repo, 'notes.ipynb') } }));
+  expect(free.code, free.stderr).toBe(0);
+});
+
+it('a file at the repository root whose name starts with ".." is inside it: leased, and its edit blocked', async () => {
+  // `..env` is a file in the repository, not its parent: only `..` and `../…` leave it.
+  const acquired = await mailroomOk(dir.path, 'lease', 'acquire', join(repo, '..env'), '--as', 'alice', '--json');
+  expect((JSON.parse(acquired.stdout) as { paths: string[] }).paths).toEqual(['..env']);
+  const run = await hook(JSON.stringify({ tool_name: 'Write', cwd: repo, tool_input: { file_path: '..env' } }));
+  expect(run.code, run.stderr).toBe(2);
+  expect(run.stderr).toMatch(/\.\.env: alice holds an exclusive lease/);
+  const outside = await hook(JSON.stringify({ tool_name: 'Write', cwd: repo, tool_input: { file_path: '../..env' } }));
+  expect(outside.code, outside.stderr).toBe(0);
+});

@@ -47,7 +47,7 @@ it('adds the PreToolUse hook to .claude/settings.json once, keeping other settin
   const once = await readFile(settings, 'utf8');
   const parsed = JSON.parse(once) as { model: string; hooks: { PreToolUse: Array<{ matcher: string; hooks: Array<{ command: string }> }> } };
   expect(parsed.model).toBe('opus');
-  expect(parsed.hooks.PreToolUse.map((g) => g.matcher)).toEqual(['Bash', 'Edit|Write|MultiEdit']);
+  expect(parsed.hooks.PreToolUse.map((g) => g.matcher)).toEqual(['Bash', 'Edit|Write|MultiEdit|NotebookEdit']);
   expect(parsed.hooks.PreToolUse[1]!.hooks[0]!.command).toMatch(/lease hook --as bob$/);
   expect((await inRepo('lease', 'hook', '--install', '--as', 'bob')).stdout).toContain('unchanged');
   expect(await readFile(settings, 'utf8')).toBe(once);
@@ -56,4 +56,19 @@ it('adds the PreToolUse hook to .claude/settings.json once, keeping other settin
   expect(refused.code).toBe(7);
   expect(refused.stderr).toContain('FILE_CORRUPT');
   expect(await readFile(settings, 'utf8')).toBe('{ not json');
+}, 60_000);
+
+it('an earlier install matching only Edit|Write|MultiEdit is updated in place to match NotebookEdit too', async () => {
+  const settings = join(dir.path, '.claude', 'settings.json');
+  await mkdir(join(dir.path, '.claude'));
+  const first = await inRepo('lease', 'hook', '--install', '--as', 'bob');
+  expect(first.code, first.stderr).toBe(0);
+  const installed = JSON.parse(await readFile(settings, 'utf8')) as { hooks: { PreToolUse: Array<{ matcher: string; hooks: Array<{ command: string }> }> } };
+  installed.hooks.PreToolUse[0]!.matcher = 'Edit|Write|MultiEdit'; // what mailroom wrote before session 20
+  await writeFile(settings, JSON.stringify(installed));
+  const again = await inRepo('lease', 'hook', '--install', '--as', 'bob');
+  expect(again.stdout).toContain('updated');
+  const parsed = JSON.parse(await readFile(settings, 'utf8')) as typeof installed;
+  expect(parsed.hooks.PreToolUse.map((g) => g.matcher)).toEqual(['Edit|Write|MultiEdit|NotebookEdit']);
+  expect(parsed.hooks.PreToolUse[0]!.hooks.map((h) => h.command)).toEqual(installed.hooks.PreToolUse[0]!.hooks.map((h) => h.command));
 }, 60_000);

@@ -65,3 +65,12 @@ it('the PreToolUse hook blocks an edit through a link to a leased directory, and
   expect(newFile.code).toBe(2);
   expect((await hook({ ...base, cwd: dir.path, tool_input: { file_path: 'link/README.md' } }, 'bob')).code).toBe(0);
 });
+
+it('a path leased before a link on it existed still blocks an edit by that path once the link appears', async () => {
+  // alice leases gen/x.ts while gen/ does not exist; then gen -> src appears (a generated link).
+  await mailroomOk(dir.path, 'lease', 'acquire', 'gen/x.ts', '--as', 'bob');
+  await symlink('src', join(repo, 'gen'));
+  const edit = await hook({ tool_name: 'Edit', cwd: repo, tool_input: { file_path: 'gen/x.ts' } }, 'alice');
+  expect(edit.code, edit.stderr).toBe(2);
+  expect(edit.stderr).toMatch(/bob holds an exclusive lease pl-2 on gen\/x\.ts/);
+});

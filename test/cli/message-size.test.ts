@@ -42,3 +42,15 @@ it('team policy --max-message-bytes sets the limit for the team (multi-byte text
   expect((await openFsStores(tmp.path).team.readInbox('demo', 'alice')).map((e) => e.text.length)).toEqual([256 * 1024]);
   await mailroomOk(tmp.path, 'team', 'send', 'alice', 'short');
 });
+
+it('counts the summary too: a short text with a long summary (stored beside it in every copy) is refused, nothing stored', async () => {
+  // The team's limit is 1024 bytes now (the test above). A summary is a "5–10 word preview".
+  const before = await openFsStores(tmp.path).team.readInbox('demo', 'alice');
+  const long = sendMessage({ root: openFsStores(tmp.path), team: 'demo', to: 'alice', text: 'hi', summary: 's'.repeat(5000) });
+  await expect(long).rejects.toMatchObject({ code: 'MESSAGE_TOO_LARGE', details: { bytes: 5002, maxMessageBytes: 1024 } });
+  const run = await mailroom(tmp.path, 'team', 'send', 'alice', 'x'.repeat(600), '--summary', 'y'.repeat(600));
+  expect(run.code).toBe(2);
+  expect(run.stderr).toMatch(/MESSAGE_TOO_LARGE: The message \(text and summary\) is 1200 bytes/);
+  expect(await openFsStores(tmp.path).team.readInbox('demo', 'alice')).toEqual(before);
+  await mailroomOk(tmp.path, 'team', 'send', 'alice', 'x'.repeat(500), '--summary', 'y'.repeat(500));
+});

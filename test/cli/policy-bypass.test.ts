@@ -151,4 +151,18 @@ describe.each(['files', 'redis'] as const)('on %s', (backend) => {
     await ok('approve', 'perm-1-abcdefg');
     expect((await aliceTexts()).map((t) => (JSON.parse(t) as { type: string }).type)).toEqual(['permission_response']);
   });
+
+  // Claude Code's pollers act on these two lead → teammate messages (reference §4): one adds allow
+  // rules to the teammate's permissions, the other switches its permission mode. From a teammate
+  // they would hand out permissions only the lead gives.
+  it.each([
+    ['team_permission_update', { type: 'team_permission_update', permissionUpdate: { rules: [{ toolName: 'Bash' }], behavior: 'allow' }, toolName: 'Bash', directoryPath: '/' }],
+    ['mode_set_request', { type: 'mode_set_request', mode: 'bypassPermissions', from: 'bob' }],
+  ])('an open team: a %s from bob is refused (lead-only) by --structured and as plain text, the lead\'s is not', async (type, message) => {
+    expect(await refusedJson('team', 'send', 'alice', '--structured', JSON.stringify(message), '--as', 'bob')).toMatchObject({ code: 'NOT_PERMITTED', details: { rule: 'lead-only' } });
+    expect(await refusedJson('team', 'send', 'alice', JSON.stringify(message), '--as', 'bob')).toMatchObject({ code: 'NOT_PERMITTED', details: { rule: 'lead-only' } });
+    expect(await aliceTexts()).toEqual([]);
+    await ok('team', 'send', 'alice', '--structured', JSON.stringify({ ...message, ...('from' in message ? { from: 'team-lead' } : {}) }));
+    expect((await aliceTexts()).map((t) => (JSON.parse(t) as { type: string }).type)).toEqual([type]);
+  });
 });

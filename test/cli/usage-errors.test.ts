@@ -187,6 +187,9 @@ describe('option values are checked before the command runs', () => {
     { what: '--root given twice', args: ['--root', '/tmp/a', 'team', 'list'], names: '--root' },
     { what: '--from given twice', args: ['team', 'send', 'alice', 'hi', '--from', 'alice', '--from', 'team-lead'], names: '--from' },
     { what: 'a poll period of 0 ms (a busy loop)', args: ['agent', 'alice', '--poll-ms', '0'], names: 'poll' },
+    // Past Node's timer limit (2^31 − 1 ms, 24.8 days) a timer fires after 1 ms: --wait spun, warning on every turn.
+    { what: 'a wait past the longest timer (600h)', args: ['team', 'send', 'alice', 'hi', '--wait', 'read', '--timeout', '600h'], names: 'at most 596h' },
+    { what: 'a poll period past the longest timer', args: ['agent', 'alice', '--poll-ms', '2147483648'], names: '--poll-ms' },
   ])('$what: exit 2 naming $names, nothing written', async ({ args, names }) => {
     const before = await snapshotBytes(root);
     const run = await mailroom(root, ...args);

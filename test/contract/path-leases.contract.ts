@@ -57,6 +57,21 @@ export function pathLeaseContract(name: string, backend: ContractBackend): void 
       expect((await store.acquirePathLease(T, req('alice', ['src/store/a.ts']))).value.token).toBe(4);
     });
 
+    it('a repository nested in another is the same files: a lease named from an enclosing or an inner --repo conflicts by what it covers', async () => {
+      await store.acquirePathLease(T, req('alice', ['src/a.ts']));
+      // The same file through an enclosing root, through an inner root, and the whole inner root.
+      for (const [repo, paths] of [['/', ['repo/src/a.ts']], ['/', ['**']], ['/repo/src', ['a.ts']], ['/repo/src', ['.']], ['/repo/', ['src']]] as const) {
+        expect((await refusal(store.acquirePathLease(T, req('bob', [...paths], { repo })))).code, `${repo} ${paths.join(' ')}`).toBe('LEASE_HELD');
+      }
+      // Other files through those roots, and a repository whose name only starts like it, are free.
+      expect((await store.acquirePathLease(T, req('bob', ['repo/docs'], { repo: '/' }))).value.holder).toBe('bob');
+      expect((await store.acquirePathLease(T, req('bob', ['b.ts'], { repo: '/repo/src' }))).value.holder).toBe('bob');
+      expect((await store.acquirePathLease(T, req('carol', ['src/a.ts'], { repo: '/repository' }))).value.holder).toBe('carol');
+      // And the other way round: alice's inner lease blocks an outer one over it.
+      await store.acquirePathLease(T, req('alice', ['**'], { repo: '/srv/inner' }));
+      expect((await refusal(store.acquirePathLease(T, req('carol', ['inner/x.ts'], { repo: '/srv' })))).code).toBe('LEASE_HELD');
+    });
+
     it('shared leases conflict only with exclusive ones', async () => {
       await store.acquirePathLease(T, req('alice', ['*.md'], { shared: true }));
       await store.acquirePathLease(T, req('bob', ['README.md'], { shared: true }));

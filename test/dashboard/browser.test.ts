@@ -7,7 +7,7 @@
  * page posting to the dashboard is refused and acts on nothing. With $DASHBOARD_SCREENSHOTS set to
  * a directory, the views are saved there as PNGs (docs/dashboard/ is made that way).
  */
-import { access, readFile } from 'node:fs/promises';
+import { access, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -256,4 +256,31 @@ it('hostile text (HTML, script, event handlers) in a subject, a message and a le
   await page.locator('tr[data-lease]', { hasText: '<script>' }).waitFor({ timeout: 10_000 });
   await inert();
   expect(dialogs).toEqual([]);
+}, 180_000);
+
+it('a hostile name and color written into config.json by hand render as text, and the color adds no CSS', async () => {
+  // Claude Code (or anyone who can write the file) keeps any string: the swatch's color once went
+  // into its style as is, so "red;position:fixed;…" laid a span over the whole page.
+  const configPath = join(dir.path, 'teams', 'demo', 'config.json');
+  const config = JSON.parse(await readFile(configPath, 'utf8')) as { members: Array<Record<string, unknown>> };
+  const name = '<img src=x onerror="window.__pwned=3">';
+  const color = 'red;position:fixed;top:0;left:0;width:100vw;height:100vh;z-index:9999';
+  config.members.push({ ...config.members[1], name, agentId: `${name}@demo`, color });
+  await writeFile(configPath, JSON.stringify(config, null, 2));
+  await page.keyboard.press('1');
+  const row = page.locator('table[aria-label="Roster"] tbody tr', { hasText: '<img src=x onerror=' });
+  await row.waitFor({ timeout: 10_000 });
+  await expect(page.locator('.view img').count()).resolves.toBe(0);
+  await expect(page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).resolves.toBeUndefined();
+  type Styled = { style: { background: string }; getBoundingClientRect(): { width: number } };
+  const swatch = await row.locator('.swatch').evaluate((el) => {
+    const computed = (globalThis as unknown as { getComputedStyle(e: unknown): { position: string } }).getComputedStyle(el);
+    const e = el as unknown as Styled;
+    return { position: computed.position, width: e.getBoundingClientRect().width, background: e.style.background };
+  });
+  expect(swatch.position).not.toBe('fixed');
+  expect(swatch.width).toBeLessThan(100);
+  expect(swatch.background).toBe('');
+  // A palette color still colors its swatch.
+  await expect(page.locator('tr[data-member="alice"] .swatch').evaluate((el) => (el as unknown as Styled).style.background)).resolves.toBe('blue');
 }, 180_000);

@@ -36,7 +36,7 @@ const policy = fc.record({
   assignTasks: fc.option(who, { nil: undefined }),
 });
 
-const LEAD_ONLY = ['permission_response', 'plan_approval_response', 'shutdown_request', 'sandbox_permission_response'] as const;
+const LEAD_ONLY = ['permission_response', 'plan_approval_response', 'shutdown_request', 'sandbox_permission_response', 'team_permission_update', 'mode_set_request'] as const;
 const op = fc.oneof(
   fc.record({ kind: fc.constant('send' as const), from: anyone, to: anyone }),
   fc.record({ kind: fc.constant('ask' as const), from: anyone, to: anyone }),
@@ -70,6 +70,10 @@ function structuredMessage(type: string, from: string, to: string, i: number): {
       return { type, requestId: `sandbox-${i}-abcdefg`, host: 'example.com', allow: true };
     case 'shutdown_request':
       return { type, reason: `op ${i}` };
+    case 'team_permission_update':
+      return { type, permissionUpdate: { rules: [{ toolName: 'Bash' }], behavior: 'allow' }, toolName: 'Bash', directoryPath: `/op-${i}` };
+    case 'mode_set_request':
+      return { type, mode: 'bypassPermissions', from };
     default:
       return { type: 'task_assignment', taskId: String(i), subject: `op ${i}`, description: `from ${from}`, assignedBy: from };
   }

@@ -134,10 +134,10 @@ async function git(args: string[]): Promise<string> {
   }
 }
 
-/** The part of Claude Code's PreToolUse hook input the hook reads (tool_input.file_path of Edit, Write, MultiEdit); other fields are ignored. */
+/** The part of Claude Code's PreToolUse hook input the hook reads (the edited file's path: tool_input.file_path of Edit, Write, MultiEdit, notebook_path of NotebookEdit); other fields are ignored. */
 const hookInputSchema = z.object({
   tool_name: z.string().optional(),
-  tool_input: z.object({ file_path: z.string().optional() }).optional(),
+  tool_input: z.object({ file_path: z.string().optional(), notebook_path: z.string().optional() }).optional(),
   cwd: z.string().optional(),
 });
 type HookInput = z.infer<typeof hookInputSchema>;
@@ -162,8 +162,11 @@ async function checkHook(a: LeaseArgs): Promise<void> {
   const chunks: Buffer[] = [];
   for await (const c of process.stdin) chunks.push(c as Buffer);
   const input = parseHookInput(Buffer.concat(chunks).toString('utf8'));
-  const path = input.tool_input?.file_path;
-  if (!['Edit', 'Write', 'MultiEdit'].includes(input.tool_name ?? '') || !path) return;
+  const { EDIT_TOOLS } = await import('../lease-install.js');
+  const tool = input.tool_name ?? '';
+  const field = Object.hasOwn(EDIT_TOOLS, tool) ? EDIT_TOOLS[tool] : undefined;
+  const path = field ? input.tool_input?.[field] : undefined;
+  if (!path) return;
   const { heldByOthers, heldError } = await import('../../core/leases/path-leases.js');
   const held = await heldByOthers({ ...(await teamTarget(a)), as: a.as ?? process.env.MAILROOM_MEMBER, files: [path], cwd: input.cwd });
   if (held.length > 0) throw heldError(held);
@@ -171,7 +174,7 @@ async function checkHook(a: LeaseArgs): Promise<void> {
 
 const hook: CommandModule<GlobalArgs, LeaseArgs> = {
   command: 'hook',
-  describe: 'Claude Code PreToolUse hook: exit 2 (blocking, holder named on stderr) for an Edit/Write/MultiEdit of a path another member holds',
+  describe: 'Claude Code PreToolUse hook: exit 2 (blocking, holder named on stderr) for an Edit/Write/MultiEdit/NotebookEdit of a path another member holds',
   builder: (y) =>
     y
       .option('as', { type: 'string', describe: 'The Claude Code teammate this hook runs for (default $MAILROOM_MEMBER)' })

@@ -97,6 +97,8 @@ function describe(issue: StoreIssue): string {
   switch (issue.kind) {
     case 'corrupt-file':
       if (issue.recordKind === 'config') return `${issue.location} ${issue.detail}: the team is unreadable (team list names it; no command can use it). mailroom will not overwrite it; repair keeps it aside and rebuilds the roster from the team's journal, member records and inboxes.`;
+      if (issue.recordKind === 'settings') return `${issue.location} ${issue.detail}: the team's settings (policy, signing, limits) cannot be read, so every send and policy change of the team fails. mailroom will not overwrite it, and repair does not move it aside (the team would run open and unsigned): restore it by hand.`;
+      if (issue.recordKind === 'path-leases') return `${issue.location} ${issue.detail}: the team's path leases cannot be read, so every lease command fails. mailroom will not overwrite it; repair moves it aside (the leases in it are dropped: their holders acquire them again).`;
       return `${issue.location} ${issue.detail}. mailroom will not overwrite it; repair moves it aside.`;
     case 'missing-config':
       return `${issue.location} ${issue.detail}: team ${issue.team} is unreadable (no command can see the team${/holds no inbox/.test(issue.detail) ? '' : ', though its mail is there'}). Repair rebuilds the roster from the team's journal, member records and inboxes.`;

@@ -4,7 +4,7 @@
 import type { StoreIssue, StoreRepair } from '../../store/health.js';
 
 /** Every kind of problem doctor knows. */
-export type DoctorFindingKind = StoreIssue['kind'] | 'asymmetric-dependency' | 'dangling-dependency' | 'orphan-owner' | 'orphan-inbox' | 'orphan-command';
+export type DoctorFindingKind = StoreIssue['kind'] | 'asymmetric-dependency' | 'dangling-dependency' | 'dependency-cycle' | 'orphan-owner' | 'orphan-inbox' | 'orphan-command';
 
 /** One finding, with the repair made when run with `fix`. */
 export interface DoctorFinding {

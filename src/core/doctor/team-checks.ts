@@ -1,6 +1,6 @@
 /**
- * Team-level doctor checks over ordinary store reads: dependencies that are one-sided or point
- * nowhere, open tasks owned by people no longer in the team, inboxes of non-members. Every repair
+ * Team-level doctor checks over ordinary store reads: dependencies that are one-sided, point
+ * nowhere or close a cycle, open tasks owned by people no longer in the team, inboxes of non-members. Every repair
  * is one store transition.
  *
  * Repairs never change which tasks are blocked: `blockedBy` is what claims and status changes
@@ -8,7 +8,7 @@
  * `blocks` is dropped. An open task of a departed owner becomes unowned `pending`, as Claude
  * Code's lead does when a teammate shuts down (reference §7.4) — only if it is still as it was seen.
  */
-import { indexTasks } from '../../domain/task-board.js';
+import { indexTasks, openCycles } from '../../domain/task-board.js';
 import type { TeamConfig } from '../../protocol/config.js';
 import type { Task } from '../../protocol/task.js';
 import type { StoreRepair } from '../../store/health.js';
@@ -19,7 +19,20 @@ import { plural } from '../text/plural.js';
 /** Every team-level check for one team. */
 export async function checkTeam(store: TeamStore, team: string, config: TeamConfig): Promise<Check[]> {
   const tasks = await store.listTasks(team);
-  return [...dependencyChecks(store, team, tasks), ...ownerChecks(store, team, config, tasks), ...(await inboxChecks(store, team, config))];
+  return [...dependencyChecks(store, team, tasks), ...cycleChecks(team, tasks), ...ownerChecks(store, team, config, tasks), ...(await inboxChecks(store, team, config))];
+}
+
+/**
+ * Dependency cycles among open tasks, written into the files by other means (Claude Code checks
+ * none): none of their tasks can ever start. Reported with the command that breaks one; no
+ * repair — which link is wrong is a person's call.
+ */
+function cycleChecks(team: string, tasks: readonly Task[]): Check[] {
+  return openCycles(tasks).map((cycle) => {
+    const shown = cycle.map((id) => `#${id}`).join(' → ');
+    const message = `Tasks ${shown} form a dependency cycle (each blocked by the next), so none of them can start. Remove one link, e.g. \`mailroom --team ${team} task update ${cycle[0]!} --remove-blocked-by ${cycle[1]!}\`.`;
+    return { finding: { kind: 'dependency-cycle', severity: 'problem', message, team } };
+  });
 }
 
 function dependencyChecks(store: TeamStore, team: string, tasks: readonly Task[]): Check[] {

@@ -4,32 +4,32 @@
  * live member holds exclusively. Paths are normalised against a repository root (the member's cwd
  * by default); the store decides conflicts, liveness and fencing tokens in one transition.
  */
-import { isAbsolute, posix, relative, resolve, sep } from 'node:path';
+import { isAbsolute, posix, resolve } from 'node:path';
 import { MailroomError } from '../../errors.js';
-import { DEFAULT_LEASE_TTL_MS, checkLeaseReason, leaseHeld } from '../../domain/path-leases.js';
+import { DEFAULT_LEASE_TTL_MS, MAX_LEASE_PATH_BYTES, MAX_LEASE_TTL_MS, checkLeasePath, checkLeaseReason, leaseHeld } from '../../domain/path-leases.js';
 import { globCovers } from '../../domain/path-globs.js';
 import { leadName, requireMember } from '../../domain/roster.js';
 import type { PathLease } from '../../protocol/path-lease.js';
 import type { TeamConfig } from '../../protocol/config.js';
 import { opOf, teamOf, type TeamOptions } from '../context.js';
-import { realPath, realPattern } from './real-paths.js';
+import { insideRepo, realPath, realPattern } from './real-paths.js';
 
 /**
  * A path or glob given by a user — absolute, or relative to `cwd` when that is inside the
  * repository, else to the repository's root — as a repository-relative POSIX
- * pattern. @throws INVALID_ARGUMENT for an empty pattern or one outside the repository
+ * pattern. @throws INVALID_ARGUMENT for an empty pattern, one over {@link MAX_LEASE_PATH_BYTES} or with a control character (`checkLeasePath`), or one outside the repository
  */
 export function normalizeLeasePath(input: string, repo: string, cwd: string): string {
   const trimmed = input.trim();
-  if (trimmed === '' || trimmed.includes('\0')) throw new MailroomError('INVALID_ARGUMENT', `Lease path ${JSON.stringify(input)} is empty: name a file, a directory or a glob (src/**).`);
+  checkLeasePath(trimmed);
   // Symbolic links resolved first (real-paths.ts), then relative to the current directory when it
   // is inside the repository, else to the repository's root.
   const root = realPath(repo);
   const here = realPath(cwd);
-  const inside = !relative(root, here).startsWith('..');
+  const inside = insideRepo(root, here) !== undefined;
   const abs = realPattern(isAbsolute(trimmed) ? trimmed : resolve(inside ? here : root, trimmed));
-  const rel = relative(root, abs).split(sep).join('/');
-  if (rel.startsWith('..') || isAbsolute(rel)) throw new MailroomError('INVALID_ARGUMENT', `Lease path ${JSON.stringify(input)} is outside the repository ${repo}: give a path inside it, or declare another root with --repo.`);
+  const rel = insideRepo(root, abs);
+  if (rel === undefined) throw new MailroomError('INVALID_ARGUMENT', `Lease path ${JSON.stringify(input)} is outside the repository ${repo}: give a path inside it, or declare another root with --repo.`);
   const norm = posix.normalize(rel === '' ? '.' : rel).replace(/\/+$/, '');
   return norm === '' ? '.' : norm;
 }
@@ -57,7 +57,7 @@ export interface AcquireLeaseOptions extends TeamOptions {
   cwd?: string | undefined;
 }
 
-/** Leases paths, all or nothing. @throws LEASE_HELD naming the holders, MEMBER_NOT_FOUND, INVALID_ARGUMENT (also a reason over 500 characters or with control characters), NOT_PERMITTED (`--force` by a non-lead) */
+/** Leases paths, all or nothing. @throws LEASE_HELD naming the holders, MEMBER_NOT_FOUND, INVALID_ARGUMENT (also a reason over 500 characters or with control characters, a TTL over {@link MAX_LEASE_TTL_MS}), NOT_PERMITTED (`--force` by a non-lead) */
 export async function acquireLease(o: AcquireLeaseOptions): Promise<PathLease> {
   const store = teamOf(o);
   const config = await store.readConfig(o.team);
@@ -68,6 +68,7 @@ export async function acquireLease(o: AcquireLeaseOptions): Promise<PathLease> {
   const repo = repoOf(config, holder, o.repo, cwd);
   const ttlMs = o.ttlMs ?? DEFAULT_LEASE_TTL_MS;
   if (!Number.isInteger(ttlMs) || ttlMs <= 0) throw new MailroomError('INVALID_ARGUMENT', `A lease's TTL must be a positive duration (got ${String(o.ttlMs)}): e.g. --ttl 30m.`);
+  if (ttlMs > MAX_LEASE_TTL_MS) throw new MailroomError('INVALID_ARGUMENT', `A lease's TTL is at most 7 days (${MAX_LEASE_TTL_MS} ms; got ${ttlMs} ms): give a shorter --ttl and acquire again when it ends (a lease lives as long as its holder's runtime beats anyway).`, { details: { ttlMs, limit: MAX_LEASE_TTL_MS } });
   checkLeaseReason(o.reason);
   const paths = o.paths.map((p) => normalizeLeasePath(p, repo, cwd));
   const done = await store.acquirePathLease(o.team, { holder, repo, paths, shared: o.shared === true, ttlMs, reason: o.reason, force: o.force }, opOf(o, holder));
@@ -106,7 +107,8 @@ export interface HeldFile {
  * Which of `files` (relative to `cwd` or absolute) another live member holds exclusively (or,
  * for `forWrite` of a shared holder, any lease of another member that is exclusive). A member's own
  * leases and shared leases never block. Files outside every lease's repository are free. Symbolic
- * links in the file and in each lease's repository are resolved first (real-paths.ts).
+ * links in the file and in each lease's repository are resolved first (real-paths.ts); the file as
+ * written is checked too, for a lease taken on a path before a link on it existed.
  */
 export async function heldByOthers(o: TeamOptions & { as?: string | undefined; files: readonly string[]; cwd?: string | undefined }): Promise<HeldFile[]> {
   if (o.as !== undefined) requireMember(await teamOf(o).readConfig(o.team), o.as, 'member');
@@ -114,12 +116,14 @@ export async function heldByOthers(o: TeamOptions & { as?: string | undefined; f
   const cwd = o.cwd ?? process.cwd();
   const out: HeldFile[] = [];
   for (const file of o.files) {
-    const abs = realPath(file, cwd);
+    // The file as resolved, and as written: a lease taken on a path before a link on it existed
+    // (gen/x.ts, then gen -> src) names the path as written.
+    const spellings = [...new Set([realPath(file, cwd), resolve(cwd, file)])];
     for (const lease of leases) {
       if (lease.holder === o.as || lease.shared) continue;
-      const rel = relative(realPath(lease.repo), abs).split(sep).join('/');
-      if (rel.startsWith('..') || isAbsolute(rel)) continue;
-      if (lease.paths.some((p) => globCovers(p, rel))) {
+      const root = realPath(lease.repo);
+      const rels = spellings.map((abs) => insideRepo(root, abs)).filter((r) => r !== undefined);
+      if (lease.paths.some((p) => rels.some((rel) => globCovers(p, rel)))) {
         out.push({ file, lease });
         break;
       }

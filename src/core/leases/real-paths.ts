@@ -6,7 +6,7 @@
  * the git guard alike, and for repository roots.
  */
 import { realpathSync } from 'node:fs';
-import { basename, dirname, join, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /**
  * `path` (made absolute against `cwd`) with symbolic links resolved: the realpath of its longest
@@ -36,4 +36,16 @@ export function realPattern(pattern: string, cwd: string = process.cwd()): strin
   const wild = parts.findIndex((p) => /[*?]/.test(p));
   if (wild < 0) return realPath(abs);
   return join(realPath(parts.slice(0, wild).join(sep) || sep), ...parts.slice(wild));
+}
+
+/**
+ * `abs` relative to `root` as a POSIX path (`''` for the root itself), or undefined when it lies
+ * outside: only `..` and `../…` leave the root — a file named `..env` at the root is inside it.
+ * The one inside/outside rule of acquire, the PreToolUse hook and the git guard. Both paths are
+ * taken as given (resolve them with {@link realPath} first).
+ */
+export function insideRepo(root: string, abs: string): string | undefined {
+  const rel = relative(root, abs);
+  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
+  return rel.split(sep).join('/');
 }

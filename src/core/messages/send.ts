@@ -126,7 +126,7 @@ async function deliverOnce(store: TeamStore, team: { config: TeamConfig; setting
     sender = requireMember(config, from, 'sender');
     for (const to of recipients) requireMember(config, to, 'recipient');
     if (options.text === '') throw new MailroomError('MESSAGE_INVALID', 'Message text is empty: give the text to send.');
-    requireSize(settings, options.team, options.text);
+    requireSize(settings, options.team, options.text, options.summary);
     if (recipients.length === 0) return [];
     // The team policy binds the sender here, whichever surface sent (src/domain/policy.ts).
     await requirePermitted(options, from, recipients.flatMap((to) => messageActions(options.text, to)), config, settings);
@@ -300,18 +300,19 @@ function buildEntry(options: Omit<SendOptions, 'to'>, from: string, color: strin
 
 /**
  * Refuses a text over the team's `maxMessageBytes` (UTF-8 bytes; default
- * {@link DEFAULT_MAX_MESSAGE_BYTES}): it would be stored in every copy and the journal, and printed
- * whole. @throws MESSAGE_TOO_LARGE naming the size, the limit and the setting
+ * {@link DEFAULT_MAX_MESSAGE_BYTES}), its summary counted with it (a summary is stored beside the
+ * text): it would be stored in every copy and the journal, and printed whole.
+ * @throws MESSAGE_TOO_LARGE naming the size, the limit and the setting
  */
-function requireSize(settings: TeamSettings, team: string, text: string): void {
+function requireSize(settings: TeamSettings, team: string, text: string, summary = ''): void {
   // A UTF-16 code unit is at most 3 UTF-8 bytes: a text that short is under any allowed limit.
-  if (text.length * 3 <= MIN_MAX_MESSAGE_BYTES) return;
-  const bytes = Buffer.byteLength(text, 'utf8');
+  if ((text.length + summary.length) * 3 <= MIN_MAX_MESSAGE_BYTES) return;
+  const bytes = Buffer.byteLength(text, 'utf8') + Buffer.byteLength(summary, 'utf8');
   const limit = settings.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   if (bytes <= limit) return;
   throw new MailroomError(
     'MESSAGE_TOO_LARGE',
-    `The message is ${bytes} bytes, over team ${team}'s limit of ${limit} bytes (setting maxMessageBytes; default ${DEFAULT_MAX_MESSAGE_BYTES}, 256 KiB). Send a shorter message — put the content in a file and send its path — or raise the limit with \`mailroom team policy --max-message-bytes <bytes>\`.`,
+    `The message${summary === '' ? '' : ' (text and summary)'} is ${bytes} bytes, over team ${team}'s limit of ${limit} bytes (setting maxMessageBytes; default ${DEFAULT_MAX_MESSAGE_BYTES}, 256 KiB). Send a shorter message — put the content in a file and send its path — or raise the limit with \`mailroom team policy --max-message-bytes <bytes>\`.`,
     { details: { team, bytes, maxMessageBytes: limit } },
   );
 }

@@ -1,5 +1,5 @@
 /**
- * Which files are state files (config, inbox, task, and mailroom's process, command and member records)
+ * Which files are state files (config, inbox, task, mailroom's team settings and path leases, and its process, command and member records)
  * and whether one is readable: parses as JSON and matches its format. A file being rewritten in
  * place by Claude Code 2.1.109 is read again a few times before it counts as corrupt (readJsonFile).
  */
@@ -7,12 +7,15 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { TeamConfigSchema } from '../../protocol/config.js';
 import { MEMBER_RECORD_VERSION, MemberRecordSchema } from '../../protocol/member-record.js';
+import { PathLeaseDocSchema } from '../../protocol/path-lease.js';
 import { ProcessRecordSchema } from '../../protocol/process.js';
+import { TeamSettingsSchema } from '../../protocol/settings.js';
 import { TaskSchema } from '../../protocol/task.js';
 import type { StoredRecordKind } from '../health.js';
 import { readJsonFile } from './json-file.js';
 import { commandRecordAt } from './commands.js';
 import type { FsContext } from './context.js';
+import { PATH_LEASES_FILE, SETTINGS_FILE } from './paths.js';
 
 const TASK_FILE = /^([1-9][0-9]*)\.json$/;
 
@@ -22,6 +25,8 @@ export function stateFileKind(ctx: FsContext, path: string): StoredRecordKind | 
   const parent = dirname(path);
   const { teamsDir, tasksRoot, commandsDir, membersDir } = ctx.layout;
   if (name === 'config.json' && dirname(parent) === teamsDir) return 'config';
+  if (name === PATH_LEASES_FILE && dirname(parent) === teamsDir) return 'path-leases';
+  if (name === SETTINGS_FILE && dirname(parent) === teamsDir) return 'settings';
   if (name.endsWith('.json') && basename(parent) === 'inboxes' && dirname(dirname(parent)) === teamsDir) return 'inbox';
   if (TASK_FILE.test(name) && dirname(parent) === tasksRoot) return 'task';
   if (name === '.highwatermark' && dirname(parent) === tasksRoot) return 'highwatermark';
@@ -72,6 +77,10 @@ export async function checkStateFile(path: string, kind: StoredRecordKind): Prom
     case 'reader':
     case 'idempotency':
       return isVersionedRecord(value) ? undefined : `does not match the ${kind === 'lease' ? 'lease' : kind === 'reader' ? 'reader claim' : 'idempotency record'} format`;
+    case 'path-leases':
+      return PathLeaseDocSchema.safeParse(value).success ? undefined : 'does not match the path-lease document format';
+    case 'settings':
+      return TeamSettingsSchema.safeParse(value).success ? undefined : 'does not match the team settings format';
     case 'member': {
       const v = (value as { v?: unknown } | null)?.v;
       if (typeof v === 'number' && v !== MEMBER_RECORD_VERSION) return undefined; // a newer mailroom's: not ours to judge

@@ -33,6 +33,7 @@ export async function repairHealth(ctx: FsContext, issue: StoreIssue): Promise<S
     case 'corrupt-file':
       if (issue.recordKind === 'highwatermark') return withListLock(ctx, issue.location, (list) => moveAside(issue, list)); // the list lock guards it
       if (issue.recordKind === 'config') return rebuildConfig(ctx, issue.location); // never just hidden: the team's mail is still there
+      if (issue.recordKind === 'settings') return kept(SETTINGS_KEPT);
       if (issue.recordKind === 'inbox') return withLock(issue.location, lockDirFor(issue.location), ctx.lock, (lock) => salvageInbox(issue, lock));
       return issue.recordKind === 'task' ? withListLock(ctx, issue.location, (list) => quarantine(ctx, issue.location, issue, list)) : quarantine(ctx, issue.location, issue);
     case 'temp-file':
@@ -69,6 +70,9 @@ async function removeStaleLock(path: string, staleMs: number): Promise<StoreRepa
   }
   return kept('its holder refreshed it: the lock is live again');
 }
+
+/** Why a corrupt settings file is not moved aside: without it the team would run on the defaults. */
+export const SETTINGS_KEPT = "not repaired automatically: moving it aside would drop the team's policy and signing (a signed team would accept unsigned mail, every rule would open). Restore it by hand — from a backup, or by fixing its JSON — then retry";
 
 type CorruptFile = Extract<StoreIssue, { kind: 'corrupt-file' }>;
 

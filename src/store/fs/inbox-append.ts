@@ -33,6 +33,8 @@ import { appendThroughSpool, clearSpool, combiningEnabled, writeReceipt, type Sp
 import { readRaw, validEntries, writeInboxArray } from './inboxes.js';
 import { journal } from './journal.js';
 import { readConfig } from './teams.js';
+import { inboxlessMembersOf } from './health-names.js';
+import { MailroomError } from '../../errors.js';
 import { viewMoved } from '../../domain/view-moved.js';
 import { viewUnchanged } from './view-stamp.js';
 import { traceMark } from '../../trace-marks.js';
@@ -64,12 +66,40 @@ export async function appendMessages(ctx: FsContext, team: string, messages: rea
   return { value: { messages: out.stored, replayed: false }, events: out.events };
 }
 
-/** Every recipient is a member, and its inbox file nameable, before any copy is written. */
+/** Every recipient is a member, and its inbox file nameable and its own, before any copy is written. */
 function checkRecipients(ctx: FsContext, team: string, config: Awaited<ReturnType<typeof readConfig>>, messages: readonly OutgoingMessage[]): void {
   for (const m of messages) requireMember(config, m.to, 'recipient');
   // Every recipient's inbox file must be nameable before any copy is written (NAME_TOO_LONG): a
   // broadcast never delivers to part of the team (issue 9 item 6).
   for (const m of messages) ctx.layout.inboxPath(team, m.to);
+  // Nor read by another member too: two names Claude Code's file-name rule maps to one file.
+  const shared = sharedInboxes(config);
+  for (const m of messages) {
+    const pair = shared.get(m.to);
+    if (pair) throw inboxShared(ctx, team, pair);
+  }
+}
+
+/** Each member whose inbox file another member's name maps to, with the pair in roster order. */
+function sharedInboxes(config: Awaited<ReturnType<typeof readConfig>>): Map<string, readonly [string, string]> {
+  const out = new Map<string, readonly [string, string]>();
+  for (const issue of inboxlessMembersOf(config)) {
+    if (issue.code !== 'INBOX_SHARED' || issue.with === undefined) continue;
+    const pair = [issue.with, issue.member] as const;
+    out.set(issue.member, pair);
+    if (!out.has(issue.with)) out.set(issue.with, pair);
+  }
+  return out;
+}
+
+/** INVALID_NAME: a message to either of two members sharing one inbox file would be read by both. */
+function inboxShared(ctx: FsContext, team: string, [first, second]: readonly [string, string]): MailroomError {
+  const file = ctx.layout.inboxPath(team, first);
+  return new MailroomError(
+    'INVALID_NAME',
+    `Members ${JSON.stringify(first)} and ${JSON.stringify(second)} of team ${team} share one inbox file, ${file} (Claude Code's file-name rule maps both names to it), so a message to either would be read by both; nothing was sent. Rename one of them in ${ctx.layout.configPath(team)} (\`mailroom doctor\` reports it as inbox-collision).`,
+    { details: { team, members: [first, second], file } },
+  );
 }
 
 /**

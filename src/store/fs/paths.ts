@@ -8,6 +8,11 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fittingPart, pathPart, taskListId, teamDirName } from './names.js';
 
+/** The name of a team's settings file in its team directory (policy, signing, limits). */
+export const SETTINGS_FILE = 'mailroom-settings.json';
+/** The name of a team's path-lease file in its team directory (docs/leases.md). */
+export const PATH_LEASES_FILE = 'mailroom-path-leases.json';
+
 /** Paths of one store root (`<root>/teams`, `<root>/tasks`). */
 export class Layout {
   /** Absolute root directory. */
@@ -87,12 +92,12 @@ export class Layout {
 
   /** `teams/<teamDir>/mailroom-settings.json`: mailroom's team settings (policy, signing); Claude Code never reads it. */
   settingsPath(team: string): string {
-    return join(this.teamDir(team), 'mailroom-settings.json');
+    return join(this.teamDir(team), SETTINGS_FILE);
   }
 
   /** `teams/<teamDir>/mailroom-path-leases.json`: the team's advisory path leases (docs/leases.md); Claude Code never reads it. */
   pathLeasesPath(team: string): string {
-    return join(this.teamDir(team), 'mailroom-path-leases.json');
+    return join(this.teamDir(team), PATH_LEASES_FILE);
   }
 
   /** `<root>/mailroom/keys/<team>.key`: the team's signing key on this machine (mode 0600; docs/approvals.md "Signed teams"). */

@@ -24,7 +24,7 @@ export const leaseAcquireTool = defineTool({
     paths: z.array(z.string().min(1)).min(1).max(MAX_LEASE_PATHS).describe('Repository-relative (or absolute) files, directories or globs'),
     shared: z.boolean().optional().describe('A shared lease (e.g. for reading): conflicts only with exclusive ones'),
     reason: z.string().max(MAX_LEASE_REASON).optional().describe('Why, shown to anyone the lease stops'),
-    ttlMs: z.number().int().positive().optional().describe('How long the lease lives when your runtime is not beating, ms (default 30 minutes)'),
+    ttlMs: z.number().int().positive().optional().describe('How long the lease lives when your runtime is not beating, ms (default 30 minutes, at most 7 days)'),
     force: z.boolean().optional().describe('Lead only: take conflicting leases over (journalled)'),
   }),
   run: (input, ctx) => acquireLease({ ...ctx.target, as: ctx.member, cwd: ctx.cwd, paths: input.paths, shared: input.shared, reason: input.reason, ttlMs: input.ttlMs, force: input.force }),

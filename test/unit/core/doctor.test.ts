@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { doctor } from '../../../src/core/doctor/doctor.js';
 import { addTask } from '../../../src/core/tasks/board.js';
+import { acquireLease } from '../../../src/core/leases/path-leases.js';
+import { sendMessage } from '../../../src/core/messages/send.js';
+import { thrownAsync } from '../../helpers/thrown.js';
 import { openFsStores } from '../../../src/store/open.js';
 import { Layout } from '../../../src/store/fs/paths.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
@@ -127,6 +130,38 @@ describe('temporary files left by killed writers', () => {
   });
 });
 
+describe('mailroom\'s team files beside config.json', () => {
+  // Their FILE_CORRUPT said `doctor --fix` quarantines them, yet doctor found "No problems".
+  it('reports an unparseable path-lease file and moves it aside (leases are advisory: re-acquired), after which leasing works', async () => {
+    const path = layout.pathLeasesPath('t');
+    await writeFile(path, '{"leases": [tru');
+    const lease = () => acquireLease({ root: openFsStores(root), team: 't', as: 'alice', paths: ['src'], repo: root, cwd: root });
+    await expect(lease()).rejects.toMatchObject({ code: 'FILE_CORRUPT' });
+    expect(await kinds()).toEqual(['corrupt-file:problem']);
+    const report = await doctor({ root: openFsStores(root), fix: true });
+    expect(report.findings[0]).toMatchObject({ path, repair: { done: true } });
+    expect(report.findings[0]!.message).toContain('path-lease');
+    expect(await readFile(report.findings[0]!.repair!.movedTo!, 'utf8')).toBe('{"leases": [tru');
+    expect((await lease()).holder).toBe('alice');
+    expect(await kinds()).toEqual([]);
+  });
+
+  it('reports an unparseable settings file and leaves it alone: moving it aside would drop the policy and signing', async () => {
+    const path = layout.settingsPath('t');
+    await writeFile(path, '{"policy": ');
+    const err = await thrownAsync(() => sendMessage({ root: openFsStores(root), team: 't', from: 'alice', to: 'team-lead', text: 'hi' }));
+    expect(err).toMatchObject({ code: 'FILE_CORRUPT' });
+    expect((err as Error).message).not.toContain('quarantines');
+    expect((err as Error).message).toMatch(/by hand/);
+    expect(await kinds()).toEqual(['corrupt-file:problem']);
+    const report = await doctor({ root: openFsStores(root), fix: true });
+    expect(report.findings[0]).toMatchObject({ path, repair: { done: false } });
+    expect(report.findings[0]!.repair!.note).toMatch(/policy and signing/);
+    expect(report.remaining).toBe(1);
+    expect(await readFile(path, 'utf8')).toBe('{"policy": ');
+  });
+});
+
 describe('locks', () => {
   it('removes a stale lock and takeover leftovers, and leaves a live lock alone', async () => {
     const inbox = await writeInboxFile(root, 't', 'team-lead', []);
@@ -158,6 +193,26 @@ describe('team state', () => {
     expect(await readTask('3')).toMatchObject({ blocks: [] });
     expect(await readTask('4')).toMatchObject({ blockedBy: [] });
     expect(await kinds()).toEqual([]);
+  });
+
+  it('reports a blockedBy cycle written by hand (none of its tasks can ever start), naming it and the fix; --fix leaves it to a person', async () => {
+    // Claude Code writes task files directly and checks no cycle: #1 ⇄ #2 (both sides mirrored),
+    // #3 blocked by itself, #4 waits on the cycle without being in it, #5 ⇄ #6 is dead because #6 is completed.
+    await writeTask('1', { blockedBy: ['2'], blocks: ['2', '4'] });
+    await writeTask('2', { blockedBy: ['1'], blocks: ['1'] });
+    await writeTask('3', { blockedBy: ['3'], blocks: ['3'] });
+    await writeTask('4', { blockedBy: ['1'] });
+    await writeTask('5', { blockedBy: ['6'], blocks: ['6'] });
+    await writeTask('6', { blockedBy: ['5'], blocks: ['5'], status: 'completed' });
+    const before = await Promise.all(['1', '2', '3', '4', '5', '6'].map(readTask));
+    const report = await doctor({ root: openFsStores(root), fix: true });
+    const cycles = report.findings.filter((f) => f.kind === 'dependency-cycle');
+    expect(cycles.map((f) => [f.severity, f.team])).toEqual([['problem', 't'], ['problem', 't']]);
+    expect(cycles[0]!.message).toMatch(/#1 → #2 → #1/);
+    expect(cycles[0]!.message).toMatch(/task update 1 --remove-blocked-by 2/);
+    expect(cycles[1]!.message).toMatch(/#3 → #3/);
+    expect(report.remaining).toBe(2);
+    expect(await Promise.all(['1', '2', '3', '4', '5', '6'].map(readTask))).toEqual(before);
   });
 
   it('unassigns open tasks of departed owners (completed ones stay as history)', async () => {

@@ -26,6 +26,26 @@ describe('globsOverlap', () => {
   });
 });
 
+describe('globsOverlap on paths over 1024 segments deep', () => {
+  // Its memo once keyed (i, j) as i * 1024 + j, so (0, 1030) and (1, 6) shared a slot and a deep
+  // path could be judged free of a lease that covers it. 1500 segments fit in PATH_MAX (4096).
+  const deep = `${'a/'.repeat(1500)}q`;
+  it.each([
+    ['**/q', deep],
+    ['**/x/**', `${'d/'.repeat(1100)}x`],
+    [deep, deep],
+  ])('%s overlaps the deep path it covers, both ways', (a, b) => {
+    expect(globCovers(a, b)).toBe(true);
+    expect(globsOverlap(a, b)).toBe(true);
+    expect(globsOverlap(b, a)).toBe(true);
+  });
+  it('and a deep glob that meets it nowhere stays free', () => {
+    // A plain path also covers what is under it (deep/z), so the free one is a glob: no trailing **.
+    expect(globsOverlap('**/z', `${'a/'.repeat(1500)}*.q`)).toBe(false);
+    expect(globCovers('**/z', deep)).toBe(false);
+  });
+});
+
 describe('globCovers', () => {
   it.each([
     ['src/**', 'src/store/a.ts', true],
