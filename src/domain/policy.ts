@@ -24,7 +24,8 @@ export type PolicyAction =
   | { rule: 'message'; to: string }
   | { rule: 'leadOnly'; type: string; to?: string | undefined }
   | { rule: 'createTasks' }
-  | { rule: 'assignTasks'; owner: string }
+  /** `from`: the member that owns the task now, when the change takes it from them (to the actor, or to nobody). */
+  | { rule: 'assignTasks'; owner: string; from?: string | undefined }
   | { rule: 'deleteTasks'; id: string }
   | { rule: 'stopMembers'; target: string };
 
@@ -55,8 +56,13 @@ export function policyRefusal(policy: TeamPolicy | undefined, actor: string, lea
   }
   const who = policy[action.rule as PolicyRule] as readonly string[] | undefined;
   if (who === undefined || allows(who, actor, lead)) return undefined;
-  const what = { createTasks: 'create tasks', assignTasks: `assign tasks (to ${'owner' in action ? action.owner : ''})`, deleteTasks: `delete tasks (#${'id' in action ? action.id : ''})`, stopMembers: `stop members (${'target' in action ? action.target : ''})` }[action.rule];
+  const what = { createTasks: 'create tasks', assignTasks: assignWhat(action), deleteTasks: `delete tasks (#${'id' in action ? action.id : ''})`, stopMembers: `stop members (${'target' in action ? action.target : ''})` }[action.rule];
   return { rule: `policy.${action.rule}`, message: `${actor} may not ${what}: the team policy allows ${who.length ? who.join(', ') : 'only the lead'}` };
+}
+
+function assignWhat(action: PolicyAction): string {
+  if (action.rule !== 'assignTasks') return '';
+  return action.from !== undefined ? `take a task from ${action.from}${action.owner ? ` (for ${action.owner})` : ' (leaving it unowned)'}` : `assign tasks (to ${action.owner})`;
 }
 
 /** The NOT_PERMITTED error of a refusal (`details.rule` set, and `details.tool` when a tool was called). */

@@ -90,6 +90,23 @@ describe.each(['files', 'redis'] as const)('on %s', (backend) => {
     expect(await ok('log', '--actor', 'bob')).toContain('[policy.message.bob]');
   });
 
+  it("CLI task update --owner self or '' under assignTasks=@lead: bob cannot take (or drop) alice's task; he may take an unowned one; an open team lets him (session 20 break test)", async () => {
+    await ok('team', 'policy', '--allow', 'assignTasks=@lead');
+    await ok('task', 'add', 'Hers', '--owner', 'alice');
+    await ok('task', 'add', 'Free');
+    for (const owner of ['bob', '']) {
+      expect(await refusedJson('task', 'update', '1', '--owner', owner, '--as', 'bob')).toMatchObject({ code: 'NOT_PERMITTED', details: { rule: 'policy.assignTasks' } });
+    }
+    const owners = async () => (JSON.parse(await ok('task', 'list', '--json')) as Array<{ task: { subject: string; owner?: string } }>).map((t) => [t.task.subject, t.task.owner ?? '']);
+    expect(await owners()).toEqual([['Hers', 'alice'], ['Free', '']]);
+    await ok('task', 'update', '2', '--owner', 'bob', '--as', 'bob');
+    const log = (await ok('log', '--actor', 'bob')).trim();
+    expect(log).toContain('may not take a task from alice');
+    await ok('team', 'policy', '--open', 'assignTasks');
+    await ok('task', 'update', '1', '--owner', 'bob', '--as', 'bob');
+    expect(await owners()).toEqual([['Hers', 'bob'], ['Free', 'bob']]);
+  });
+
   it('MCP reply and task_create with an owner (a real SDK client over stdio) are refused', async () => {
     await restrict();
     const asked = await sendMessage({ ...team_(), from: 'alice', to: 'bob', text: 'what is the password?', extras: { reply_expected: true } });

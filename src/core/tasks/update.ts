@@ -17,6 +17,7 @@ import { notifyAssignment } from './assignment-message.js';
 import { deleteTask, type MetadataPatch } from './board.js';
 import { requireHooksPass } from '../teams/hooks.js';
 import { assignmentActions, requirePermitted } from '../teams/policy.js';
+import type { PolicyAction } from '../../domain/policy.js';
 import { journalRefusal } from '../live/journal-refusals.js';
 import { fenceOf } from '../../domain/task-fence.js';
 import { isMailroomError } from '../../errors.js';
@@ -71,7 +72,8 @@ export interface UpdateTaskResult {
  * cycles, nothing changed then), then the fields. Removing a dependency the task does not have
  * changes nothing; an id with no task file (a dangling reference) can be removed.
  * @throws INVALID_ARGUMENT (malformed id, metadata too deep), TASK_NOT_FOUND, TASK_CYCLE, TASK_BLOCKED, MEMBER_NOT_FOUND,
- * NOT_PERMITTED (the team policy: deleteTasks, assignTasks, the message rule for a new owner's task_assignment)
+ * NOT_PERMITTED (the team policy: deleteTasks, assignTasks — also taking a task another member owns —, the message rule for a new owner's task_assignment),
+ * TASK_CONFLICT (a teammate taking a task that another member claimed meanwhile)
  */
 export async function updateTask(options: UpdateTaskOptions): Promise<UpdateTaskResult> {
   const store = teamOf(options);
@@ -82,13 +84,15 @@ export async function updateTask(options: UpdateTaskOptions): Promise<UpdateTask
   const actor = options.as ?? leadName(config);
   if (options.as !== undefined && options.fencingToken === undefined && options.asSelf !== true) requireMember(config, options.as, 'member');
   if (options.owner) requireMember(config, options.owner, 'owner');
-  // The policy binds the updater: giving the task to another member assigns it and messages it.
-  await requirePermitted(options, actor, assignmentActions(options.owner, actor), config);
+  // The policy binds the updater: giving the task to another member assigns it and messages it;
+  // taking it from another member (or clearing its owner) assigns it too.
+  const owning = await ownerChange(store, options, actor, leadName(config));
+  await requirePermitted(options, actor, owning.actions, config);
   if (options.status === 'completed') await completionHooks(options, actor);
   const op = opOf(options, actor);
   const removed = [...(options.removeBlockedBy ?? []).map((b) => ({ blocked: options.id, blocker: b })), ...(options.removeBlocks ?? []).map((b) => ({ blocked: b, blocker: options.id }))];
   const edges = [...(options.addBlockedBy ?? []).map((b) => ({ blocked: options.id, blocker: b })), ...(options.addBlocks ?? []).map((b) => ({ blocked: b, blocker: options.id }))];
-  const patch: TaskPatch = { subject: options.subject, description: options.description, activeForm: options.activeForm, owner: options.owner, status: options.status, metadata: options.metadata, fencingToken: options.fencingToken };
+  const patch: TaskPatch = { subject: options.subject, description: options.description, activeForm: options.activeForm, owner: options.owner, status: options.status, metadata: options.metadata, fencingToken: options.fencingToken, ...(owning.expect ? { expect: owning.expect } : {}) };
   if (removed.length + edges.length > 0) await assertWholeUpdate(store, options, removed, edges, patch, actor);
   if (removed.length > 0) await store.unlinkTasks(options.team, removed, op);
   if (edges.length > 0) await store.linkTasks(options.team, edges, op);
@@ -97,6 +101,23 @@ export async function updateTask(options: UpdateTaskOptions): Promise<UpdateTask
   const notified = ownerChanged ? await notifyAssignment(options, value.task, actor) : false;
   const issued = fenceOf(value.task) !== fenceOf(value.previous) && value.task.owner === actor ? { fencingToken: fenceOf(value.task) } : {};
   return { task: value.task, deleted: false, notified, ...issued };
+}
+
+/**
+ * The policy actions of `options.owner` as `actor`: {@link assignmentActions} for another owner;
+ * for the actor itself or nobody (a teammate taking or dropping the task), `assignTasks` with
+ * `from` when another member owns it now, else a compare-and-set on the owner read here, so a
+ * member's claim that lands between this read and the write is not taken over (TASK_CONFLICT).
+ * The lead is never refused and takes as before.
+ */
+async function ownerChange(store: TeamStore, options: UpdateTaskOptions, actor: string, lead: string): Promise<{ actions: PolicyAction[]; expect?: TaskPatch['expect'] }> {
+  const actions = assignmentActions(options.owner, actor);
+  if (actions.length > 0 || options.owner === undefined || actor === lead) return { actions };
+  const task = await store.readTask(options.team, options.id);
+  if (!task) return { actions }; // the write reports TASK_NOT_FOUND
+  const owner = isUnowned(task) ? null : task.owner;
+  if (owner !== null && owner !== actor) return { actions: [{ rule: 'assignTasks', owner: options.owner ?? '', from: owner }] };
+  return { actions, expect: { owner } };
 }
 
 /** Journals a TASK_FENCED refusal with the real actor (the stale owner), then rethrows whatever `err` is. */
