@@ -9,6 +9,11 @@
  * Entries released after a failed call are held back from this mailbox for a while (1 s, doubling
  * to 30 s while calls keep failing), so a model that fails every time is not called in a tight loop;
  * new mail is delivered at once, together with them.
+ *
+ * On a store whose take costs more than a read (files: TeamStore.lookUnread), a teammate woken by
+ * a send only looks at its unread entries ({@link Mailbox.prefetch}, {@link Mailbox.takeLooked}):
+ * its step makes the model request for them and takes after, acting on the answer only when the
+ * take handed out exactly those ({@link Mailbox.sameDelivery}; src/runtime/turn.ts `commitLooked`).
  */
 import { entryKey } from '../../domain/entries.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
@@ -111,6 +116,8 @@ export class Mailbox {
    * Takes the unread entries now, for the next {@link take} (a send woke an idle teammate: one take
    * instead of a read that finds the mail and a take that reads it again). @returns whether any were
    * taken. They stay handed out to this reader, like any take, until acknowledged or released.
+   * On a store with `TeamStore.lookUnread` (and nothing in flight or held back) it only looks:
+   * the entries are for {@link takeLooked}, and nothing is taken yet.
    */
   async prefetch(): Promise<boolean> {
     if (this.prefetched || this.looked) return true;

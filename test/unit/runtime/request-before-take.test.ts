@@ -6,6 +6,7 @@
  *   never sent), the answer is not kept in the conversation, and the message comes again;
  * - the take hands out other entries than the look saw (one more landed in between): the request is
  *   cancelled, its answer dropped, and the next request carries both;
+ * - the team's view changed between the look and the take: the same, under the new view;
  * - an entry that needs judging (a lead-only message from someone else, whose refusal writes):
  *   the take commits before the request, as before.
  * Each first checks, from the model's side, that the lease did not exist yet when the request came
@@ -146,6 +147,36 @@ describe('a request made before its take commits (files)', () => {
       expect(JSON.stringify(alice.model.requests[2]!.messages)).not.toContain('LEAK');
       expect((await inbox('team-lead')).filter((e) => e.text.includes('LEAK'))).toEqual([]);
       expect(alice.model.requests[1]!.signal.aborted).toBe(true);
+      expect(alice.model.requests).toHaveLength(3);
+    } finally {
+      await alice.stop();
+    }
+  });
+
+  it('the team changed between the look and the take (another view): the request is cancelled and made again under the new one', async () => {
+    let leasedAtCall: string[] | undefined;
+    const configPath = new Layout(dir.path).configPath('t');
+    const alice = await runAlice(
+      [{ toolCalls: [{ name: 'SendMessage', input: { to: 'team-lead', message: 'LEAK: answer judged under an older view' } }] }, { text: 'seen' }],
+      (_r, i) => {
+        if (i !== 1) return;
+        leasedAtCall = leasedKeys();
+        // A change of the roster's documents (bob's prompt), not presence: the view the guard and prompt read is another.
+        const config = JSON.parse(readFileSync(configPath, 'utf8')) as { members: Array<{ name: string; prompt?: string }> };
+        config.members.find((m) => m.name === 'bob')!.prompt = 'changed between the look and the take';
+        writeFileSync(`${configPath}.raw-tmp`, JSON.stringify(config, null, 2));
+        renameSync(`${configPath}.raw-tmp`, configPath);
+      },
+    );
+    try {
+      await sendMessage({ root: stores(), team: 't', to: 'alice', text: 'ping' });
+      await until(() => alice.model.requests.length >= 3 && alice.state() === 'idle', 10_000, 'the request made again');
+      await until(async () => (await inbox('alice')).every((e) => e.read), 10_000, 'ping read');
+      expect(leasedAtCall).toEqual([]);
+      expect(alice.model.requests[1]!.signal.aborted).toBe(true);
+      expect(lastUserText(alice.model.requests[2]!)).toContain('ping');
+      expect(JSON.stringify(alice.model.requests[2]!.messages)).not.toContain('LEAK');
+      expect((await inbox('team-lead')).filter((e) => e.text.includes('LEAK'))).toEqual([]);
       expect(alice.model.requests).toHaveLength(3);
     } finally {
       await alice.stop();
