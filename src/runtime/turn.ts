@@ -170,15 +170,14 @@ async function step(conversation: Conversation, deps: TurnDeps): Promise<ModelRe
  * Commits a looked-at delivery whose request is made (issue 24: the request no longer waits for the
  * take's lock, sidecar rename and journal): takes once the request has had its turn to go out, and
  * returns the take's delivery when it hands out exactly the looked-at entries under the same view.
- * Otherwise the request is cancelled and settled, its answer never read — nothing the model said
+ * Otherwise the request is cancelled, its answer never read — nothing the model said
  * is sent, written or kept — and either the take's error is thrown (nothing was handed out) or,
  * when it handed out other entries, they are kept for the next take and `undefined` is returned.
  */
 async function commitLooked(deps: TurnDeps, looked: Delivery, asked: Promise<ModelResponse>, cancel: LinkedAbort): Promise<Delivery | undefined> {
-  const settled = asked.then(
-    () => undefined,
-    () => undefined,
-  );
+  // A cancelled request's end is never awaited (a model that ignores its signal must not hold the
+  // step up), only kept from rejecting unhandled.
+  asked.catch(() => undefined);
   // The SDK builds and writes the request in this turn of the event loop; the take's file-system
   // calls (synchronous inside its step) come after it, not between it and the socket.
   await new Promise<void>((resolve) => setImmediate(resolve));
@@ -188,14 +187,12 @@ async function commitLooked(deps: TurnDeps, looked: Delivery, asked: Promise<Mod
     taken = await deps.mailbox.take();
   } catch (err) {
     cancel.abort();
-    await settled;
     throw err;
   }
   traceMark('take-committed');
   const store = deps.tools.store.team;
   if (Mailbox.sameDelivery(looked, taken, store.sameView?.bind(store))) return taken;
   cancel.abort();
-  await settled;
   deps.mailbox.hold(taken);
   return undefined;
 }
