@@ -19,6 +19,8 @@ import { quantile } from './lib/stats.mjs';
 import { fileURLToPath } from 'node:url';
 
 const TEAM = 'bench';
+/** Gap before the long-idle sends (ms): past undici's keep-alive of an idle connection (4 s). */
+const LONG_IDLE_MS = 5_000;
 
 /** Runs `name` as an in-process teammate whose model answers "ok" and reports each call. */
 function startEchoTeammate(store, name) {
@@ -118,6 +120,7 @@ async function agentDelivery(ctx, kind, samples) {
   const sent = [];
   const keptDelivery = [];
   const keptSent = [];
+  const longIdle = [];
   const kept = mailroom.SenderView ? new mailroom.SenderView({ root: store, team: TEAM }) : undefined;
   let feed;
   try {
@@ -149,6 +152,15 @@ async function agentDelivery(ctx, kind, samples) {
         if (!redis && !viaKept) base.push(tw - t0);
       }
     }
+    // An idle agent's next request after more than undici's keep-alive (4 s, the fake API's
+    // `Keep-Alive: timeout=5` less 1 s): the SDK's connection is gone and the request connects first.
+    for (let i = 0; i < (ctx.quick ? 4 : 10); i++) {
+      await sleep(LONG_IDLE_MS);
+      const called = model.nextRequest();
+      const t0 = performance.now();
+      await sendMessage({ root: store, team: TEAM, to: 'alice', text: `after a long idle ${i}` });
+      longIdle.push((await called) - t0);
+    }
   } finally {
     await agent?.stop();
     await feed?.close();
@@ -165,6 +177,7 @@ async function agentDelivery(ctx, kind, samples) {
     { metric: metric(50), note: `${samples} sends; fake Anthropic API on 127.0.0.1`, value: quantile(delivery, 0.5), unit: 'ms', baseline: { label: `${label}, p50`, value: quantile(base, 0.5) }, goal },
     { metric: metric(99), value: quantile(delivery, 0.99), unit: 'ms', baseline: { label: `${label}, p99`, value: quantile(base, 0.99) } },
     { metric: metric(50), value: quantile(delivery, 0.5), unit: 'ms', baseline: { label: '`sendMessage` returned (the sender\'s share), same sends, p50', value: quantile(sent, 0.5) } },
+    { metric: `Delivery (${kind}): send → \`mailroom agent\` process's next model request after ${LONG_IDLE_MS / 1000} s idle (its SDK connection closed: the request connects first), p50`, note: `${longIdle.length} sends, one per ${LONG_IDLE_MS / 1000} s; loopback, no TLS (the real API adds a TCP and TLS handshake)`, value: quantile(longIdle, 0.5), unit: 'ms', baseline: { label: 'sends 150 ms apart (connection kept), same run, p50', value: quantile(delivery, 0.5) } },
     ...(kept
       ? [
           { metric: `Delivery (${kind}): send from a kept view (\`SenderView\`: a teammate's, \`mailroom agent\`'s, \`mailroom mcp\`'s) → idle \`mailroom agent\` process's next model request, p50`, note: 'interleaved with the one-shot sends above', value: quantile(keptDelivery, 0.5), unit: 'ms', baseline: { label: 'one-shot `sendMessage` (reads first), same run, p50', value: quantile(delivery, 0.5) }, goal },

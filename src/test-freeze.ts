@@ -17,11 +17,14 @@
  * And one outside the write step, on either backend (test/mcp/handout-cancel.test.ts):
  * - `mcp-after-take`: a `mailroom mcp` server right after a take handed messages out, before the
  *   reply is built (`<file>` is `<team>/<member>`).
+ * - `looked-take`: a teammate's model request made for entries it looked at, before the take that
+ *   hands them out begins (src/runtime/turn.ts; test/e2e/agent-request-before-take.test.ts;
+ *   `<file>` is `<team>/<member>`).
  * Unset (always, outside tests), it costs one property read per write.
  */
 
 /** Where a write can be frozen. */
-export type FreezePoint = 'before-link' | 'before-rename' | 'after-rename' | 'archive-appended' | 'bridge-copied' | 'mcp-after-take';
+export type FreezePoint = 'before-link' | 'before-rename' | 'after-rename' | 'archive-appended' | 'bridge-copied' | 'mcp-after-take' | 'looked-take';
 
 const fired = new Set<FreezePoint>();
 

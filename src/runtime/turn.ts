@@ -11,16 +11,18 @@ import type { Task } from '../protocol/task.js';
 import type { TeamView, ViewReads } from './delivery/team-view.js';
 import { journalRefusal } from '../core/live/journal-refusals.js';
 import { withheldLeadOnly } from './delivery/lead-only.js';
+import { leadOnlyType } from '../core/teams/policy.js';
 import type { InboxEntry } from '../protocol/inbox.js';
 import { CONTROL_TYPES } from '../protocol/signature.js';
 import { wrapMessages } from './delivery/wrap.js';
-import type { Delivery, Mailbox } from './delivery/mailbox.js';
+import { Mailbox, type Delivery } from './delivery/mailbox.js';
 import type { Conversation } from './conversation.js';
 import type { ContentBlock, Model, ModelRequest, ModelResponse, ToolUseBlock } from './models/types.js';
 import { buildSystemPrompt, loadSystemPrompt } from './prompt.js';
 import { runToolCall, teamToolSpecs } from './tools/index.js';
 import type { ToolContext, TurnRecord } from './tools/types.js';
 import { traceMark } from '../trace-marks.js';
+import { testFreeze } from '../test-freeze.js';
 
 /** Default cap on model calls in one turn. */
 export const DEFAULT_MAX_STEPS = 100;
@@ -88,9 +90,12 @@ async function step(conversation: Conversation, deps: TurnDeps): Promise<ModelRe
   const view = deps.view;
   const board = view ? settle(view.tasks()) : undefined;
   const early = view ? undefined : settle(loadSystemPrompt(store.team, team, name));
+  // Entries a woken teammate's look found, not taken yet: their request may go out before the take
+  // commits, and nothing it answers acts until the take handed out exactly them (see `commitLooked`).
+  let looked = deps.mailbox.takeLooked();
   let delivery: Delivery;
   try {
-    delivery = await deps.mailbox.take();
+    delivery = looked ?? (await deps.mailbox.take());
   } catch (err) {
     await (early ?? board); // settled either way: no read left running behind a failed step
     throw err;
@@ -98,6 +103,12 @@ async function step(conversation: Conversation, deps: TurnDeps): Promise<ModelRe
   // A failed view read falls back to the reads of a step without one (which report their own failure).
   traceMark('step-taken');
   const known = view ? await view.at(delivery.viewStamp).catch(() => undefined) : undefined;
+  if (looked && !(known && view?.openUnder(known) && !delivery.entries.some((e) => e.from !== lead && leadOnlyType(e.text) !== undefined))) {
+    // Something to judge, whose refusals write (journal, a report to the lead): not before the take.
+    await (early ?? board);
+    deps.mailbox.hold(await deps.mailbox.take());
+    return step(conversation, deps);
+  }
   // Reads current as of this take: this turn's sends go under them (one round trip each on Redis).
   if (known) deps.tools.senderView?.offer({ config: known.config, settings: known.settings, viewStamp: known.stamp });
   const prompt = early ?? (known && board ? promptOf(known.config, name, board) : settle(loadSystemPrompt(store.team, team, name)));
@@ -118,26 +129,91 @@ async function step(conversation: Conversation, deps: TurnDeps): Promise<ModelRe
   }
   conversation.flush();
   let response: ModelResponse;
+  // A looked-at delivery's request can be cancelled on its own: its take may fail or hand out others.
+  const cancel = looked ? linkedAbort(signal) : undefined;
   try {
     const system = await prompt;
     traceMark('step-prompt');
     if (system.status === 'rejected') throw system.reason;
-    const request: ModelRequest = { system: system.value, messages: conversation.messages, tools: teamToolSpecs(deps.tools), signal, teammate: { team, name, lead, cwd } };
+    const request: ModelRequest = { system: system.value, messages: conversation.messages, tools: teamToolSpecs(deps.tools), signal: cancel?.signal ?? signal, teammate: { team, name, lead, cwd } };
     deps.onRequest?.(request);
     traceMark('model-call');
     const asked = deps.model.call(request);
-    deps.onModelAsked?.();
+    if (!looked) deps.onModelAsked?.();
+    if (looked && cancel) {
+      const taken = await commitLooked(deps, looked, asked, cancel);
+      if (taken === undefined) {
+        // Not the entries the request carries: it is cancelled, and the step runs again on what the take handed out.
+        if (block) conversation.withdraw(block);
+        return step(conversation, deps);
+      }
+      delivery = taken;
+      looked = undefined;
+      deps.onModelAsked?.(); // presence's writes after the take's, not beside them
+    }
     response = await asked;
   } catch (err) {
     if (block) conversation.withdraw(block);
     await deps.mailbox.release(delivery).catch((e: unknown) => deps.log(`could not put ${delivered.length} message(s) back to unread (they come back when their lease expires): ${e instanceof Error ? e.message : String(e)}`));
     throw err;
+  } finally {
+    cancel?.dispose();
   }
   await deps.mailbox.acknowledge(delivery).catch((e: unknown) => deps.log(`could not mark ${delivered.length} delivered message(s) read: ${e instanceof Error ? e.message : String(e)}`));
   await guard.remember(delivered).catch((e: unknown) => deps.log(`could not remember the obeyed control message(s): ${e instanceof Error ? e.message : String(e)}`));
   conversation.addAssistant(response.content);
   deps.log(`model call → ${describeResponse(response)}${delivered.length ? ` (delivered ${delivered.length} message${delivered.length > 1 ? 's' : ''})` : ''}`);
   return response;
+}
+
+/**
+ * Commits a looked-at delivery whose request is made (issue 24: the request no longer waits for the
+ * take's lock, sidecar rename and journal): takes once the request has had its turn to go out, and
+ * returns the take's delivery when it hands out exactly the looked-at entries under the same view.
+ * Otherwise the request is cancelled, its answer never read — nothing the model said
+ * is sent, written or kept — and either the take's error is thrown (nothing was handed out) or,
+ * when it handed out other entries, they are kept for the next take and `undefined` is returned.
+ */
+async function commitLooked(deps: TurnDeps, looked: Delivery, asked: Promise<ModelResponse>, cancel: LinkedAbort): Promise<Delivery | undefined> {
+  // A cancelled request's end is never awaited (a model that ignores its signal must not hold the
+  // step up), only kept from rejecting unhandled.
+  asked.catch(() => undefined);
+  // The SDK builds and writes the request in this turn of the event loop; the take's file-system
+  // calls (synchronous inside its step) come after it, not between it and the socket.
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  testFreeze('looked-take', `${deps.tools.team}/${deps.tools.name}`);
+  let taken: Delivery;
+  try {
+    taken = await deps.mailbox.take();
+  } catch (err) {
+    cancel.abort();
+    throw err;
+  }
+  traceMark('take-committed');
+  const store = deps.tools.store.team;
+  if (Mailbox.sameDelivery(looked, taken, store.sameView?.bind(store))) return taken;
+  cancel.abort();
+  deps.mailbox.hold(taken);
+  return undefined;
+}
+
+/** An abort controller that also aborts with `parent`; `dispose` stops following it. */
+interface LinkedAbort {
+  signal: AbortSignal;
+  abort(): void;
+  dispose(): void;
+}
+
+function linkedAbort(parent: AbortSignal): LinkedAbort {
+  const controller = new AbortController();
+  const follow = (): void => controller.abort(parent.reason);
+  if (parent.aborted) follow();
+  else parent.addEventListener('abort', follow, { once: true });
+  return {
+    signal: controller.signal,
+    abort: () => controller.abort(new Error('the take handed out other entries, or failed')),
+    dispose: () => parent.removeEventListener('abort', follow),
+  };
 }
 
 /** The text blocks of a reply, joined by blank lines and trimmed. */

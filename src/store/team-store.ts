@@ -319,6 +319,18 @@ export interface Lease {
 }
 
 
+/**
+ * What a take would hand out, seen by a read that takes nothing ({@link TeamStore.lookUnread}): for
+ * a reader that prepares — even starts — its model request before its take commits, and acts on
+ * nothing until the take handed out exactly these entries (issue 24: delivery latency).
+ */
+export interface UnreadLook {
+  /** The inbox's unread entries, in inbox order. Leases are not read: a take may hand out fewer. */
+  entries: InboxEntry[];
+  /** The team's {@link TeamStore.viewStamp} right after the read that found them (as {@link Lease.viewStamp}); absent when none could be taken. */
+  viewStamp?: string | undefined;
+}
+
 /** Options of {@link TeamStore.createTask}. */
 export interface CreateTaskOptions extends OpContext {
   /** A retry with the same key creates nothing and returns the first task with `replayed: true`. */
@@ -630,6 +642,15 @@ export interface TeamStore {
    * @throws READER_FENCED (`claim` given and no longer the member's reader claim: nothing taken)
    */
   takeUnread(team: string, member: string, options: TakeOptions): Promise<Transition<Lease>>;
+  /**
+   * A read of what {@link takeUnread} would hand out right now, without a lock or a lease: the
+   * unread entries (empty when there are none) and the view stamp after them. Hands out nothing and
+   * guarantees nothing: only a take hands entries out, and a reader that looked first must compare
+   * the take's entries with the look's before anything acts on them. Present where a take costs
+   * more than a read (files: a lock, a sidecar rename); absent on Redis, whose take is one round
+   * trip like the read. @throws FILE_CORRUPT (the inbox)
+   */
+  lookUnread?(team: string, member: string): Promise<UnreadLook>;
   /**
    * Marks a lease's entries read (all, or those in `keys`); the lease ends once it holds nothing
    * more (acknowledging some `keys` keeps it for the others). An entry its reader

@@ -76,6 +76,29 @@ export function handOutContract(name: string, backend: ContractBackend): void {
       expect(await store.listTasks(T)).toEqual([]);
     });
 
+    // Issue 24 (a woken teammate's request before its take commits): a look is a read. Files has
+    // one (its take costs a lock and a rename); Redis has none (its take is one round trip, as a read).
+    it('a look (TeamStore.lookUnread) hands nothing out: the unread entries and a stamp, and the next take hands them out', async () => {
+      expect(typeof store.lookUnread, 'files looks before it takes; Redis takes at once').toBe(name === 'redis' ? 'undefined' : 'function');
+      if (store.lookUnread === undefined) return;
+      expect(await store.lookUnread(T, 'alice')).toEqual({ entries: [] });
+      await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'one') }]);
+      const first = await store.takeUnread(T, 'alice', { reader: 'reader-1' });
+      await store.acknowledge(T, 'alice', first.value.id);
+      await store.appendMessages(T, [{ to: 'alice', entry: entry('team-lead', 'two') }, { to: 'alice', entry: entry('bob', 'three') }]);
+      const look = await store.lookUnread(T, 'alice');
+      const again = await store.lookUnread(T, 'alice');
+      expect(look.entries.map((e) => e.text)).toEqual(['two', 'three']); // read ones are not in it
+      expect(again.entries).toEqual(look.entries); // a look took nothing
+      const taken = await store.takeUnread(T, 'alice', { reader: 'reader-1' });
+      expect(taken.value.entries).toEqual(look.entries);
+      expect(taken.value.deliveries).toEqual([1, 1]);
+      expect(look.viewStamp === taken.value.viewStamp || store.sameView?.(look.viewStamp!, taken.value.viewStamp!) === true).toBe(true);
+      // Leases are not read: a look still shows entries a live lease holds, and the take then hands out fewer.
+      expect((await store.lookUnread(T, 'alice')).entries.map((e) => e.text)).toEqual(['two', 'three']);
+      expect((await store.takeUnread(T, 'alice', { reader: 'reader-2' })).value.entries).toEqual([]);
+    });
+
     it('returns the stored copy of a repeated msg_id as it is now: read once it was read', async () => {
       const first = entry('team-lead', 'once');
       await store.appendMessages(T, [{ to: 'alice', entry: first }]);

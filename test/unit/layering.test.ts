@@ -26,7 +26,7 @@ const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 const MAY_IMPORT: Record<string, readonly string[]> = {
   errors: [],
   version: [],
-  // A process-level test hook (SIGSTOP at a named point), used by the files store's write step and the MCP hand-out.
+  // A process-level test hook (SIGSTOP at a named point), used by the files store's write step, the MCP hand-out and a teammate's looked-at take.
   'test-freeze': [],
   // Timing marks on the delivery path (MAILROOM_TRACE_MARKS=1), written on stderr; imports nothing.
   'trace-marks': [],
@@ -35,7 +35,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   store: ['domain', 'protocol', 'errors', 'test-freeze', 'trace-marks'],
   core: ['store', 'domain', 'protocol', 'errors'],
   tools: ['core', 'domain', 'protocol', 'errors'],
-  runtime: ['tools', 'core', 'store', 'domain', 'protocol', 'errors', 'version', 'trace-marks'],
+  runtime: ['tools', 'core', 'store', 'domain', 'protocol', 'errors', 'version', 'trace-marks', 'test-freeze'],
   bridge: ['core', 'store', 'domain', 'protocol', 'errors', 'version', 'test-freeze'],
   mcp: ['runtime', 'tools', 'core', 'store', 'domain', 'protocol', 'errors', 'version', 'test-freeze'],
   tui: ['runtime', 'core', 'store', 'domain', 'protocol', 'errors', 'version'],

@@ -9,6 +9,11 @@
  * Entries released after a failed call are held back from this mailbox for a while (1 s, doubling
  * to 30 s while calls keep failing), so a model that fails every time is not called in a tight loop;
  * new mail is delivered at once, together with them.
+ *
+ * On a store whose take costs more than a read (files: TeamStore.lookUnread), a teammate woken by
+ * a send only looks at its unread entries ({@link Mailbox.prefetch}, {@link Mailbox.takeLooked}):
+ * its step makes the model request for them and takes after, acting on the answer only when the
+ * take handed out exactly those ({@link Mailbox.sameDelivery}; src/runtime/turn.ts `commitLooked`).
  */
 import { entryKey } from '../../domain/entries.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
@@ -52,8 +57,10 @@ export class Mailbox {
   private failures = 0;
   /** Read entries seen in the inbox at the last read. */
   private readSeen = 0;
-  /** A delivery taken by {@link prefetch}, handed out by the next {@link take}. */
+  /** A delivery taken by {@link prefetch} (or given back by {@link hold}), handed out by the next {@link take}. */
   private prefetched: Delivery | undefined;
+  /** Entries {@link prefetch} saw on a store that can look before it takes: not taken yet (see {@link takeLooked}). */
+  private looked: Delivery | undefined;
 
   constructor(
     private readonly stores: Stores,
@@ -91,6 +98,7 @@ export class Mailbox {
   async take(): Promise<Delivery> {
     const early = this.prefetched;
     this.prefetched = undefined;
+    this.looked = undefined;
     if (early) return early;
     // Held-back entries (a failed call) wait for their time unless something new came in; otherwise
     // the store's take looks for unread entries itself.
@@ -108,13 +116,50 @@ export class Mailbox {
    * Takes the unread entries now, for the next {@link take} (a send woke an idle teammate: one take
    * instead of a read that finds the mail and a take that reads it again). @returns whether any were
    * taken. They stay handed out to this reader, like any take, until acknowledged or released.
+   * On a store with `TeamStore.lookUnread` (and nothing in flight or held back) it only looks:
+   * the entries are for {@link takeLooked}, and nothing is taken yet.
    */
   async prefetch(): Promise<boolean> {
-    if (this.prefetched) return true;
+    if (this.prefetched || this.looked) return true;
+    const look = this.heldBack.size === 0 && this.inFlight.size === 0 ? this.stores.team.lookUnread : undefined;
+    if (look) {
+      // A store whose take costs more than a read (files): look now, take once the request is made (turn.ts).
+      const seen = await look.call(this.stores.team, this.team, this.agent);
+      if (seen.entries.length === 0) return false;
+      this.looked = { lease: '', entries: orderForDelivery(seen.entries, this.lead), viewStamp: seen.viewStamp };
+      return true;
+    }
     const delivery = await this.take();
     if (delivery.entries.length === 0) return false;
     this.prefetched = delivery;
     return true;
+  }
+
+  /**
+   * The entries {@link prefetch} looked at, not taken (once; `undefined` when it took them, or
+   * there was no look). Nothing they lead to may act until {@link take} handed out exactly these
+   * ({@link Mailbox.sameDelivery}): the take is the only hand-out, and it may fail or find others.
+   */
+  takeLooked(): Delivery | undefined {
+    const looked = this.looked;
+    this.looked = undefined;
+    return looked;
+  }
+
+  /** Gives a taken delivery back for the next {@link take} (a step that took it but could not use it as it was). */
+  hold(delivery: Delivery): void {
+    this.prefetched = delivery;
+  }
+
+  /**
+   * Whether `taken` (a take's) hands out exactly the entries of `looked` (a look's), in the same
+   * order, under what `sameView` calls the same view of the team (equal stamps when absent).
+   */
+  static sameDelivery(looked: Delivery, taken: Delivery, sameView?: (a: string, b: string) => boolean): boolean {
+    if (taken.entries.length !== looked.entries.length) return false;
+    if (!taken.entries.every((e, i) => entryKey(e) === entryKey(looked.entries[i]!))) return false;
+    const [a, b] = [looked.viewStamp, taken.viewStamp];
+    return a === b || (a !== undefined && b !== undefined && sameView?.(a, b) === true);
   }
 
   /** Marks a delivery's entries read (the request that carried them succeeded). */

@@ -52,7 +52,7 @@ import { lostLock, type HeldLock } from './lock.js';
 import { testFreeze } from '../../test-freeze.js';
 import { traceMark } from '../../trace-marks.js';
 import type { InboxEntry } from '../../protocol/inbox.js';
-import type { AcknowledgeOptions, Lease, OpContext, TakeOptions, Transition } from '../team-store.js';
+import type { AcknowledgeOptions, Lease, OpContext, TakeOptions, Transition, UnreadLook } from '../team-store.js';
 import { ensureDir, locked, nowOf, stampOf, type FsContext } from './context.js';
 import { archiveIfLarge, lookAtInbox, markEntries, readInbox, saveInbox, withInbox, type OpenInbox } from './inboxes.js';
 import { journal } from './journal.js';
@@ -200,6 +200,17 @@ export async function takeUnread(ctx: FsContext, team: string, agent: string, op
   }, 'background');
   if (taken.value.entries.length > 0) taken.value.viewStamp = stampAfter(ctx, team);
   return taken;
+}
+
+/**
+ * What a take would hand out now (TeamStore.lookUnread): the inbox's unread entries, read without a
+ * lock (an atomic rename makes every read a whole version), and the view stamp taken after that
+ * read, as a take's. The sidecar is not read: a live lease (a dead reader's, not yet voided) makes
+ * the take hand out fewer, which its caller sees when it compares.
+ */
+export async function lookUnread(ctx: FsContext, team: string, agent: string): Promise<UnreadLook> {
+  const entries = (await lookAtInbox(ctx, team, agent)).entries.filter(isUnreadEntry);
+  return entries.length === 0 ? { entries } : { entries, viewStamp: stampAfter(ctx, team) };
 }
 
 /**

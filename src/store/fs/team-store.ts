@@ -44,6 +44,7 @@ import type {
   RemovedMember,
   StoreHint,
   TakeOptions,
+  UnreadLook,
   TaskDraft,
   TaskEdge,
   TaskPatch,
@@ -208,6 +209,10 @@ export class FsTeamStore implements TeamStore {
   }
   takeUnread(team: string, member: string, options: TakeOptions): Promise<Transition<Lease>> {
     return leases.takeUnread(this.ctx, team, member, options);
+  }
+  /** See {@link TeamStore.lookUnread} (leases.ts). */
+  lookUnread(team: string, member: string): Promise<UnreadLook> {
+    return leases.lookUnread(this.ctx, team, member);
   }
   acknowledge(team: string, member: string, leaseId: string, options?: AcknowledgeOptions): Promise<Transition<number>> {
     return leases.acknowledge(this.ctx, team, member, leaseId, options);
