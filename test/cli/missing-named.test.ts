@@ -17,7 +17,7 @@ const CASES: [string[], string, string][] = [
   [['task', 'claim', '1'], 'USAGE', '`mailroom task claim` needs --as (Claimant member name). Run mailroom task claim --help for its arguments and examples.'],
   [['store', 'copy', '--team', 'demo'], 'USAGE', '`mailroom store copy` needs --from (Source store: a directory (files) or redis://host:port[/db]) and --to (Target store: a directory (files) or redis://host:port[/db]). Run mailroom store copy --help for its arguments and examples.'],
   [['task', 'show'], 'USAGE', '`mailroom task show` needs <id> (Task id). Run mailroom task show --help for its arguments and examples.'],
-  [['message', 'show'], 'USAGE', '`mailroom message show` needs <id> (The message\'s msg_id (printed by `team send`)). Run mailroom message show --help for its arguments and examples.'],
+  [['message', 'show'], 'USAGE', '`mailroom message show` needs <id> (The message\'s msg_id (printed by `team send`, `inbox --status`), or a unique prefix of at least 6 characters). Run mailroom message show --help for its arguments and examples.'],
   [['team', 'stop'], 'USAGE', '`mailroom team stop` needs <name> (Teammate to stop). Run mailroom team stop --help for its arguments and examples.'],
   [['team', 'create', '-demo'], 'USAGE', '`mailroom team create` needs <team> (Team name (^[a-z0-9][a-z0-9-]{0,63}$)). "-demo" was read as an option. A text that begins with "-" goes after --, as `-- -demo` at the end of the line. Run mailroom team create --help for its arguments and examples.'],
   [['task', 'add', '--force'], 'USAGE', 'mailroom task add: unknown option --force. A text that begins with "-" goes after --, as `-- --force` at the end of the line. Run with --help for usage.'],
