@@ -63,7 +63,7 @@ export class TeammateLoop {
   ) {
     this.log = options.log ?? (() => undefined);
     this.planning = options.planMode === true;
-    this.mailbox = new Mailbox(ctx.store, ctx.team, ctx.name, ctx.lead, reader.token);
+    this.mailbox = new Mailbox(ctx.store, ctx.team, ctx.name, ctx.lead, reader.token, (step) => reader.fence(step));
     this.finder = new WorkFinder(ctx.store.team, ctx.team, ctx.name, this.mailbox, options.takesTasks ?? true, this.claims);
     const team = ctx.store.team;
     const stamp = team.changeStamp ? () => team.changeStamp!(ctx.team, ctx.name) : undefined;
@@ -181,6 +181,8 @@ export class TeammateLoop {
   /** Appends the turns settled since the last save (a failed write is logged; the next save retries them). */
   private async saveTranscript(): Promise<void> {
     if (!this.options.transcript) return;
+    // A runtime whose claim was taken over writes nothing more: the member's transcript is its successor's.
+    if (this.reader.signal.aborted) return;
     const settled = this.conversation.settled;
     if (settled <= this.saved) return;
     try {

@@ -23,6 +23,7 @@ import { runToolCall, teamToolSpecs } from './tools/index.js';
 import type { ToolContext, TurnRecord } from './tools/types.js';
 import { traceMark } from '../trace-marks.js';
 import { testFreeze } from '../test-freeze.js';
+import { isMailroomError } from '../errors.js';
 
 /** Default cap on model calls in one turn. */
 export const DEFAULT_MAX_STEPS = 100;
@@ -159,7 +160,12 @@ async function step(conversation: Conversation, deps: TurnDeps): Promise<ModelRe
   } finally {
     cancel?.dispose();
   }
-  await deps.mailbox.acknowledge(delivery).catch((e: unknown) => deps.log(`could not mark ${delivered.length} delivered message(s) read: ${e instanceof Error ? e.message : String(e)}`));
+  await deps.mailbox.acknowledge(delivery).catch((e: unknown) => {
+    // Another runtime took this member's reader claim over while the request ran (this one was paused
+    // or starved, presumed dead): its delivery went back and is its successor's now — this answer must not act.
+    if (isMailroomError(e, 'READER_FENCED')) throw e;
+    deps.log(`could not mark ${delivered.length} delivered message(s) read: ${e instanceof Error ? e.message : String(e)}`);
+  });
   await guard.remember(delivered).catch((e: unknown) => deps.log(`could not remember the obeyed control message(s): ${e instanceof Error ? e.message : String(e)}`));
   conversation.addAssistant(response.content);
   deps.log(`model call → ${describeResponse(response)}${delivered.length ? ` (delivered ${delivered.length} message${delivered.length > 1 ? 's' : ''})` : ''}`);

@@ -2,6 +2,7 @@
  * Helpers for runtime tests: waiting for a condition on disk, and a model built from a function
  * (a real Model implementation whose replies a test decides).
  */
+import type { Stores } from '../../src/store/selection.js';
 import type { Model, ModelRequest, ModelResponse } from '../../src/runtime/models/types.js';
 
 /** Polls `check` every 20 ms until it returns a value other than undefined/false, or fails after `timeoutMs`. */
@@ -29,4 +30,12 @@ export function functionModel(reply: (request: ModelRequest, index: number) => M
 export function lastUserText(request: ModelRequest): string {
   const last = request.messages[request.messages.length - 1];
   return (last?.content ?? []).flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+}
+
+/**
+ * Takes `member`'s reader claim for a holder on another host and returns its token, for a test
+ * that drives a Mailbox directly: the runtime's takes and acknowledgements name it as their fence.
+ */
+export async function heldReaderToken(stores: Stores, team: string, member: string): Promise<string> {
+  return (await stores.team.claimReader(team, member, { kind: 'agent', host: 'test-host', pid: 1, startedAt: 1 })).value.token;
 }

@@ -209,6 +209,21 @@ export class ReaderLease {
     if (!this.lost.signal.aborted) await releaseStoppedMemberLeases(this.root.team, this.team, this.member);
   }
 
+  /**
+   * Awaits a store step fenced by this reader's token (TakeOptions.claim); a READER_FENCED refusal
+   * (another runtime took the claim over while this one was paused or starved) marks the claim
+   * lost, as a beat that finds it taken does — {@link signal} aborts, `onLost` is called, no beat
+   * follows — and is rethrown. @throws whatever `step` throws
+   */
+  async fence<T>(step: Promise<T>): Promise<T> {
+    try {
+      return await step;
+    } catch (err) {
+      if (isMailroomError(err, 'READER_FENCED')) this.markLost(err);
+      throw err;
+    }
+  }
+
   private markLost(err: MailroomError): void {
     if (this.timer) clearInterval(this.timer);
     if (this.lost.signal.aborted) return;

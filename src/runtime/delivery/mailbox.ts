@@ -67,8 +67,15 @@ export class Mailbox {
     private readonly team: string,
     private readonly agent: string,
     private readonly lead: string,
-    /** This reader's id (its reader-claim token), recorded on every lease. */
+    /**
+     * This reader's id (its reader-claim token), recorded on every lease and named as the fence of
+     * every take and acknowledgement (TakeOptions.claim): a reader whose claim was taken
+     * over (paused or starved past its ttl, presumed dead) is refused READER_FENCED in the store's
+     * own step — nothing handed out, nothing marked read.
+     */
     private readonly reader: string,
+    /** Awaits a fenced step (ReaderLease.fence: a READER_FENCED refusal marks the claim lost); default: as it is. */
+    private readonly fence: <T>(step: Promise<T>) => Promise<T> = (step) => step,
   ) {}
 
   /** Unread entries not in flight and not held back, in delivery order (a read: takes nothing). */
@@ -104,7 +111,7 @@ export class Mailbox {
     // the store's take looks for unread entries itself.
     if (this.heldBack.size > 0 && !(await this.hasUnread())) return { lease: '', entries: [] };
     traceMark('mailbox-take');
-    const { value } = await this.stores.team.takeUnread(this.team, this.agent, { reader: this.reader, leaseMs: DELIVERY_LEASE_MS });
+    const { value } = await this.fence(this.stores.team.takeUnread(this.team, this.agent, { reader: this.reader, claim: this.reader, leaseMs: DELIVERY_LEASE_MS }));
     for (const e of value.entries) {
       this.inFlight.add(entryKey(e));
       this.heldBack.delete(entryKey(e));
@@ -167,7 +174,7 @@ export class Mailbox {
     this.failures = 0;
     if (delivery.lease === '') return;
     // The runtime is this inbox's only reader and matches by msg_id: a large inbox's read head may move in the same step.
-    await this.stores.team.acknowledge(this.team, this.agent, delivery.lease, { archiveRead: true });
+    await this.fence(this.stores.team.acknowledge(this.team, this.agent, delivery.lease, { claim: this.reader, archiveRead: true }));
     for (const e of delivery.entries) this.inFlight.delete(entryKey(e));
     if (this.readSeen + delivery.entries.length >= ARCHIVE_AFTER_READ) {
       await this.stores.team.archiveInbox(this.team, this.agent);

@@ -53,7 +53,7 @@ export class LeadInbox {
   private async drainOnce(): Promise<void> {
     if (!this.reader) return;
     const team = this.store.team;
-    const { value } = await team.takeUnread(this.team, this.lead, { reader: this.reader.token });
+    const { value } = await this.reader.fence(team.takeUnread(this.team, this.lead, { reader: this.reader.token, claim: this.reader.token }));
     if (value.entries.length === 0) return;
     const guard = new ControlGuard({ root: this.store, team: this.team }, this.lead);
     let unjudged: string | undefined;
@@ -71,7 +71,7 @@ export class LeadInbox {
       this.onMessage(reason === undefined ? entry : { ...entry, text: `[withheld: ${reason}]` }, this.lead);
     }
     // After showing them: a crash in between shows them again. mailroom reads this lead's inbox, so a large one's read head may move in the same step.
-    await team.acknowledge(this.team, this.lead, value.id, { archiveRead: true });
+    await this.reader.fence(team.acknowledge(this.team, this.lead, value.id, { claim: this.reader.token, archiveRead: true }));
     if (unjudged === undefined) await guard.remember(value.entries.filter((e) => !why.has(e))).catch(() => undefined);
   }
 }

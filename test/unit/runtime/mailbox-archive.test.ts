@@ -5,6 +5,7 @@
  * nothing is lost (case 03 for mailroom's own teammates).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { heldReaderToken } from '../../helpers/runtime.js';
 import { createTeam, openFsStores, readInbox, sendMessage, spawnMember, type Stores } from '../../../src/index.js';
 import { ARCHIVE_AFTER_READ, Mailbox } from '../../../src/runtime/delivery/mailbox.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
@@ -23,7 +24,7 @@ describe('Mailbox archiving', () => {
   it(`moves its read entries to the archive after ${ARCHIVE_AFTER_READ}, keeping every message listable`, async () => {
     const total = ARCHIVE_AFTER_READ + 20;
     for (let i = 0; i < total; i++) await sendMessage({ root: store, team: 't', to: 'alice', text: `m${i}` });
-    const box = new Mailbox(store, 't', 'alice', 'team-lead', 'reader-1');
+    const box = new Mailbox(store, 't', 'alice', 'team-lead', await heldReaderToken(store, 't', 'alice'));
     const taken = await box.take();
     expect(taken.entries).toHaveLength(total);
     await box.acknowledge(taken);
@@ -35,7 +36,7 @@ describe('Mailbox archiving', () => {
 
   it('leaves a short history in place', async () => {
     for (let i = 0; i < 5; i++) await sendMessage({ root: store, team: 't', to: 'alice', text: `m${i}` });
-    const box = new Mailbox(store, 't', 'alice', 'team-lead', 'reader-1');
+    const box = new Mailbox(store, 't', 'alice', 'team-lead', await heldReaderToken(store, 't', 'alice'));
     await box.acknowledge(await box.take());
     expect(await store.team.readInbox('t', 'alice')).toHaveLength(5);
   });

@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { heldReaderToken } from '../../helpers/runtime.js';
 import { createTeam, openFsStores, type Stores, markRead, readInbox, sendMessage, spawnMember } from '../../../src/index.js';
 import { Mailbox } from '../../../src/runtime/delivery/mailbox.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
@@ -27,7 +28,7 @@ describe('entries removed by another reader meanwhile', () => {
   afterEach(() => dir.cleanup());
 
   it('a mailbox acknowledging a taken entry does not bring it back', async () => {
-    const box = new Mailbox(store, 't', 'alice', 'team-lead', 'reader-1');
+    const box = new Mailbox(store, 't', 'alice', 'team-lead', await heldReaderToken(store, 't', 'alice'));
     const taken = await box.take();
     await removeLikeClaudeCode('two');
     await box.acknowledge(taken);

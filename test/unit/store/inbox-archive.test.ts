@@ -12,7 +12,7 @@ import { archiveInbox, autoArchiveAllowed } from '../../../src/core/messages/inb
 import { archiveLargeInboxes, startArchiver } from '../../../src/core/messages/inbox-archiver.js';
 import { Mailbox } from '../../../src/runtime/delivery/mailbox.js';
 import { HandOut } from '../../../src/mcp/handout.js';
-import { until } from '../../helpers/runtime.js';
+import { heldReaderToken, until } from '../../helpers/runtime.js';
 import { openFsStores } from '../../../src/store/open.js';
 import { Layout } from '../../../src/store/fs/paths.js';
 import { ARCHIVE_TRIGGER_BYTES } from '../../../src/store/fs/inboxes.js';
@@ -58,7 +58,7 @@ describe("a mailroom reader's acknowledgement on a large inbox", () => {
     const fresh = historyEntries(3, { read: false, startMs: Date.parse('2026-02-01T00:00:00.000Z'), from: 'pane' });
     await writeInboxFile(root, 't', 'alice', [...history, ...fresh]);
     const stores = openFsStores(root);
-    const mailbox = new Mailbox(stores, 't', 'alice', 'team-lead', 'reader-1');
+    const mailbox = new Mailbox(stores, 't', 'alice', 'team-lead', await heldReaderToken(stores, 't', 'alice'));
     const delivery = await mailbox.take();
     expect(delivery.entries).toHaveLength(3);
     await sendMessage({ root: stores, team: 't', from: 'pane', to: 'alice', text: 'came meanwhile' });
