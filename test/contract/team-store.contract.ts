@@ -1055,6 +1055,19 @@ export function teamStoreContract(name: string, backend: ContractBackend): void 
         expect((await refusal(store.claimReader(T, 'nobody', holder(1)))).code).toBe('MEMBER_NOT_FOUND');
       });
 
+      it('a second claim by the very same holder (host, pid, start instant) is refused like any other while the first lives, and one after its ttl gets a new token', async () => {
+        await withTeam('alice');
+        // Two runtimes of one member in one process (two library hosts, a host and an MCP server)
+        // would both consume its inbox; and a holder that lapsed (paused past its ttl) and claims
+        // again must not get back the token its stale takes and acknowledgements still name.
+        const first = await store.claimReader(T, 'alice', holder(11), { ttlMs: 1_000 });
+        expect((await refusal(store.claimReader(T, 'alice', holder(11)))).code).toBe('TEAMMATE_RUNNING');
+        await new Promise((r) => setTimeout(r, 1_100));
+        const again = await store.claimReader(T, 'alice', holder(11));
+        expect(again.value.token).not.toBe(first.value.token);
+        expect((await refusal(store.takeUnread(T, 'alice', { reader: first.value.token, claim: first.value.token }))).code).toBe('READER_FENCED');
+      });
+
       it('renews with beat, frees with release, and expires after its ttl', async () => {
         await withTeam('alice');
         // A ttl the three calls below (each must still see the claim live) cannot outlast on a loaded

@@ -1,9 +1,11 @@
 -- claimReader: takes a member's reader claim (the one runtime that consumes its inbox) unless a
 -- live one exists (last beat within its ttl). `evict` takes over a live claim only while it is
 -- still held by exactly that holder (compare-and-set on host, pid, startedAt). A claim by the
--- very holder that has it (same host, pid, startedAt) renews it and keeps its token. Taking a
--- claim over from another holder (dead, or evicted) puts that holder's leases of the member's
--- inbox back at once: nobody will acknowledge them.
+-- very holder that has it (same host, pid, startedAt) is refused like any other while it lives
+-- (two runtimes of one member in one process would both consume its inbox), and one after its ttl
+-- gets a fresh token (what the lapsed holder's stale takes name is fenced) — as on files. Taking a
+-- claim over (dead, or evicted) puts the previous token's leases of the member's inbox back at
+-- once: nobody will acknowledge them.
 -- KEYS[1] base prefix
 -- ARGV[1] event envelope JSON   ARGV[2] member   ARGV[3] kind   ARGV[4] host   ARGV[5] pid
 -- ARGV[6] startedAt   ARGV[7] token (fresh)   ARGV[8] ttl ms   ARGV[9] unused (was the caller's now)
@@ -20,18 +22,16 @@ if R('EXISTS', mkey(P, member)) == 0 then return fail('MEMBER_NOT_FOUND', member
 local ck = P .. 'c:' .. member
 local cur = R('HMGET', ck, 'host', 'pid', 'startedAt', 'lastBeatAt', 'ttlMs', 'token')
 local now = store_now()
-local same = cur[1] == ARGV[4] and cur[2] == ARGV[5] and cur[3] == ARGV[6]
-if cur[1] and not same and judged_beat(cur[4], server_started()) + tonumber(cur[5]) > now then
+if cur[1] and judged_beat(cur[4], server_started()) + tonumber(cur[5]) > now then
   local evicted = ARGV[10] ~= '' and cur[1] == ARGV[10] and cur[2] == ARGV[11] and cur[3] == ARGV[12]
   if not evicted then return fail('TEAMMATE_RUNNING', unpack(R('HGETALL', ck))) end
 end
 local token = ARGV[7]
-if same then token = cur[6] end
-if cur[1] and not same then
+if cur[1] then
   -- The previous holder's leases (taken with its token as reader) go back to unread.
   release_reader_leases(P, env, member, cur[6])
 end
-local state = same and R('HGET', ck, 'state') or 'idle'
+local state = 'idle'
 R('DEL', ck)
 R('HSET', ck, 'member', member, 'kind', ARGV[3], 'host', ARGV[4], 'pid', ARGV[5], 'startedAt', ARGV[6], 'token', token, 'lastBeatAt', tostring(now), 'state', state, 'ttlMs', ARGV[8])
 R('SADD', P .. 'claims', member)
