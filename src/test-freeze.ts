@@ -20,11 +20,13 @@
  * - `looked-take`: a teammate's model request made for entries it looked at, before the take that
  *   hands them out begins (src/runtime/turn.ts; test/e2e/agent-request-before-take.test.ts;
  *   `<file>` is `<team>/<member>`).
+ * - `answered`: a teammate's model answer received, before the acknowledgement that lets it act
+ *   (src/runtime/turn.ts; test/e2e/agent-paused-taken-over.test.ts; `<file>` is `<team>/<member>`).
  * Unset (always, outside tests), it costs one property read per write.
  */
 
 /** Where a write can be frozen. */
-export type FreezePoint = 'before-link' | 'before-rename' | 'after-rename' | 'archive-appended' | 'bridge-copied' | 'mcp-after-take' | 'looked-take';
+export type FreezePoint = 'before-link' | 'before-rename' | 'after-rename' | 'archive-appended' | 'bridge-copied' | 'mcp-after-take' | 'looked-take' | 'answered';
 
 const fired = new Set<FreezePoint>();
 

@@ -160,6 +160,7 @@ async function step(conversation: Conversation, deps: TurnDeps): Promise<ModelRe
   } finally {
     cancel?.dispose();
   }
+  testFreeze('answered', `${deps.tools.team}/${deps.tools.name}`);
   await deps.mailbox.acknowledge(delivery).catch((e: unknown) => {
     // Another runtime took this member's reader claim over while the request ran (this one was paused
     // or starved, presumed dead): its delivery went back and is its successor's now — this answer must not act.
