@@ -4,6 +4,7 @@
  * milliseconds). Anything else is a USAGE error naming the option and the accepted forms.
  */
 import { MailroomError } from '../errors.js';
+import { MAX_TIMER_MS } from '../domain/timer-delay.js';
 
 const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 const FORMS = 'a duration such as 500ms, 30s or 2m (a bare number is milliseconds)';
@@ -12,7 +13,7 @@ const FORMS = 'a duration such as 500ms, 30s or 2m (a bare number is millisecond
  * The longest duration accepted (ms): 2^31 − 1, the longest timer Node keeps (about 596 h). Past
  * it Node fires the timer after 1 ms, so a `--wait --timeout 600h` spun, warning on every turn.
  */
-export const MAX_DURATION_MS = 2_147_483_647;
+export const MAX_DURATION_MS = MAX_TIMER_MS;
 
 /**
  * Milliseconds of a duration option's value. @throws USAGE naming `flag` and the accepted forms

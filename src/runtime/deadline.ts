@@ -5,6 +5,8 @@
  * keep the controller alive until {@link Deadline.dispose}.
  */
 
+import { MAX_TIMER_MS, timerDelay } from '../domain/timer-delay.js';
+
 /** A signal plus the cleanup that stops its timer and detaches it from its sources. */
 export interface Deadline {
   /** Aborts after the time limit (reason: a `TimeoutError` DOMException) or with the first source that aborts (its reason). */
@@ -19,7 +21,16 @@ export interface Deadline {
  */
 export function deadline(ms: number | undefined, ...sources: ReadonlyArray<AbortSignal | undefined>): Deadline {
   const controller = new AbortController();
-  const timer = ms === undefined ? undefined : setTimeout(() => controller.abort(new DOMException(`timed out after ${ms} ms`, 'TimeoutError')), ms);
+  let timer: NodeJS.Timeout | undefined;
+  if (ms !== undefined) {
+    // Re-armed until the deadline: Node fires a timer past MAX_TIMER_MS after 1 ms.
+    const at = Date.now() + ms;
+    const arm = (): void => {
+      const left = at - Date.now();
+      timer = left > MAX_TIMER_MS ? setTimeout(arm, MAX_TIMER_MS) : setTimeout(() => controller.abort(new DOMException(`timed out after ${ms} ms`, 'TimeoutError')), timerDelay(left));
+    };
+    arm();
+  }
   const detach: Array<() => void> = [];
   for (const source of sources) {
     if (!source) continue;

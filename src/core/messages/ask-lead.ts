@@ -15,6 +15,7 @@ import { markRead } from './inbox-read.js';
 import { ControlGuard } from '../teams/signing.js';
 import { sendStructured } from './send.js';
 import { teamOf, type TeamOptions } from '../context.js';
+import { timerDelay } from '../../domain/timer-delay.js';
 
 /** Default wait for the lead's answer (ms): an unanswered request is denied after it. */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 30 * 60_000;
@@ -106,7 +107,7 @@ async function waitForAnswer(options: WaitOptions, feed: TeamFeed, requestId: st
     await Promise.race([
       armed.promise,
       new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, left);
+        timer = setTimeout(resolve, timerDelay(left));
         onAbort = () => resolve();
         signal.addEventListener('abort', onAbort, { once: true });
       }),

@@ -20,6 +20,7 @@ import { isoTime, nowOf, teamOf, type TeamOptions } from '../context.js';
 import { TeamFeed, type FeedHint } from '../live/feed.js';
 import { sendMessage, type SentMessage } from './send.js';
 import { requirePermitted } from '../teams/policy.js';
+import { timerDelay } from '../../domain/timer-delay.js';
 
 /** How long an ask waits for its reply by default (ms). */
 export const DEFAULT_ASK_TIMEOUT_MS = 60_000;
@@ -143,7 +144,7 @@ async function waitForReply(w: ReplyWait): Promise<InboxEntry | undefined> {
       if (found) return found;
       const left = w.until - w.now();
       if (left <= 0 || w.signal?.aborted) return undefined;
-      if (!(await hintOrTimeout(armed.promise, left, w.signal))) return undefined;
+      await hintOrTimeout(armed.promise, timerDelay(left), w.signal); // the loop's top ends it at `until` or on abort
     } finally {
       armed.cancel();
     }

@@ -17,6 +17,7 @@ import { TeamFeed } from '../live/feed.js';
 import { findMember } from '../../domain/roster.js';
 import { unreachablePresence, unreachableWhy } from '../members/reachability.js';
 import { MIN_MSG_ID_PREFIX, idOfPrefix } from './msg-id-prefix.js';
+import { timerDelay } from '../../domain/timer-delay.js';
 
 /** The delivery states, in the order a message goes through them. */
 export const DELIVERY_STATES = ['queued', 'delivered', 'read', 'replied'] as const;
@@ -178,7 +179,7 @@ export async function waitForState(options: TeamOptions & { msgId: string; state
           const journalling = typeof status.at.delivered === 'string';
           if (status.at[options.state] !== true || !journalling || left <= 0) return status;
           let timer: NodeJS.Timeout | undefined;
-          await Promise.race([armed.promise, new Promise((resolve) => (timer = setTimeout(resolve, left)))]);
+          await Promise.race([armed.promise, new Promise((resolve) => (timer = setTimeout(resolve, timerDelay(left))))]);
           clearTimeout(timer);
           continue;
         }
@@ -196,7 +197,7 @@ export async function waitForState(options: TeamOptions & { msgId: string; state
           });
         }
         let timer: NodeJS.Timeout | undefined;
-        await Promise.race([armed.promise, new Promise((resolve) => (timer = setTimeout(resolve, left)))]);
+        await Promise.race([armed.promise, new Promise((resolve) => (timer = setTimeout(resolve, timerDelay(left))))]);
         clearTimeout(timer);
       } finally {
         armed.cancel();
