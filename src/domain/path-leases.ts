@@ -8,6 +8,7 @@ import { MailroomError } from '../errors.js';
 import type { PathLease, PathLeaseDoc } from '../protocol/path-lease.js';
 import { presenceOf, type PresenceClaim, type PresenceState } from './presence.js';
 import { globsOverlap } from './path-globs.js';
+import { isoOf } from './shown-value.js';
 
 /** Default TTL of a lease held by a member with no beating runtime (ms): 30 minutes. */
 export const DEFAULT_LEASE_TTL_MS = 30 * 60_000;
@@ -188,7 +189,7 @@ export function planAcquire(doc: PathLeaseDoc, req: AcquireRequest, holders: (na
 
 /** LEASE_HELD naming each conflicting lease. */
 export function leaseHeld(conflicts: readonly PathLease[], now: number): MailroomError {
-  const lines = conflicts.map((l) => `${l.holder} holds ${l.shared ? 'a shared' : 'an exclusive'} lease ${l.id} on ${l.paths.join(', ')}${l.reason ? ` (${reasonText(l.reason)})` : ''}, until ${new Date(l.expiresAt).toISOString()}${l.expiresAt > now ? '' : ' or while its runtime beats'}`);
+  const lines = conflicts.map((l) => `${l.holder} holds ${l.shared ? 'a shared' : 'an exclusive'} lease ${l.id} on ${l.paths.join(', ')}${l.reason ? ` (${reasonText(l.reason)})` : ''}, until ${isoOf(l.expiresAt)}${l.expiresAt > now ? '' : ' or while its runtime beats'}`);
   return new MailroomError('LEASE_HELD', `${lines.join('; ')}. Ask the holder (\`mailroom team send ${conflicts[0]!.holder} …\`), wait for the release, or as the lead take it over with --force.`, {
     details: { holders: conflicts.map((l) => ({ id: l.id, holder: l.holder, paths: l.paths, reason: l.reason, expiresAt: l.expiresAt })) },
   });

@@ -10,3 +10,13 @@ export function shownValue(got: unknown): string {
   if (got === null || (typeof got !== 'object' && typeof got !== 'function')) return String(got);
   return Array.isArray(got) ? 'an array' : `a ${typeof got}`;
 }
+
+/**
+ * An epoch-ms time as ISO 8601, or `<ms> (epoch ms, past the calendar)` outside JavaScript's Date
+ * range (±8.64e15 ms): a hostile or hand-edited time (a signature field, a lease's `expiresAt`)
+ * must print with the rest of its line, never throw a RangeError out of the command.
+ */
+export function isoOf(ms: number): string {
+  const d = new Date(ms);
+  return Number.isNaN(d.getTime()) ? `${ms} (epoch ms, past the calendar)` : d.toISOString();
+}

@@ -3,7 +3,7 @@
  * at most 500 characters, no control characters (a newline would forge a `lease list` line or
  * plant text in another agent's LEASE_HELD) — refused with INVALID_ARGUMENT naming the limit.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
@@ -38,4 +38,19 @@ it('a non-member is MEMBER_NOT_FOUND for release and hook, not "nobody holds no 
   expect(release.stderr).toMatch(/MEMBER_NOT_FOUND/);
   const guard = await mailroom(dir.path, '--team', 'demo', 'lease', 'guard', '--as', 'ghost');
   expect(guard.stderr).toMatch(/MEMBER_NOT_FOUND/);
+});
+
+it('a hand-edited lease whose expiry lies past the calendar is listed, and named in a conflict, without a RangeError', async () => {
+  await mailroomOk(dir.path, 'lease', 'acquire', 'src/**', '--as', 'alice');
+  const file = join(dir.path, 'teams', 'demo', 'mailroom-path-leases.json');
+  const doc = JSON.parse(await readFile(file, 'utf8')) as { leases: Array<{ expiresAt: number }> };
+  doc.leases[0]!.expiresAt = 1e20;
+  await writeFile(file, JSON.stringify(doc));
+  const list = await mailroomOk(dir.path, 'lease', 'list');
+  expect(list.stdout).toContain('until 100000000000000000000 (epoch ms, past the calendar)');
+  await mailroomOk(dir.path, 'team', 'spawn', 'bob', '--cwd', join(dir.path, 'repo'));
+  const held = await mailroom(dir.path, 'lease', 'acquire', 'src/a.ts', '--as', 'bob');
+  expect(held.code).toBe(4);
+  expect(held.stderr).toContain('past the calendar');
+  expect(held.stderr).not.toContain('RangeError');
 });

@@ -12,6 +12,7 @@ import { emit, reportError, writeStderr } from '../output.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
 import type { PathLease } from '../../protocol/path-lease.js';
 import { reasonText } from '../../domain/path-leases.js';
+import { isoOf } from '../../domain/shown-value.js';
 
 interface LeaseArgs extends GlobalArgs {
   paths?: string[];
@@ -36,7 +37,7 @@ async function selfCommand(a: LeaseArgs, rest: readonly string[]): Promise<strin
   return [process.execPath, process.argv[1] ?? 'mailroom', ...store, '--team', team, ...rest, ...(a.as ? ['--as', a.as] : [])].map(quote).join(' ');
 }
 
-const line = (l: PathLease) => `${l.id}  ${l.holder}  ${l.shared ? 'shared   ' : 'exclusive'}  ${l.paths.join(' ')}  until ${new Date(l.expiresAt).toISOString()}${l.reason ? `  (${reasonText(l.reason)})` : ''}  [${l.repo}]`;
+const line = (l: PathLease) => `${l.id}  ${l.holder}  ${l.shared ? 'shared   ' : 'exclusive'}  ${l.paths.join(' ')}  until ${isoOf(l.expiresAt)}${l.reason ? `  (${reasonText(l.reason)})` : ''}  [${l.repo}]`;
 
 const acquire: CommandModule<GlobalArgs, LeaseArgs> = {
   command: 'acquire <paths..>',

@@ -25,6 +25,7 @@ import { CERT_FIELD, CONTROL_MAX_TTL_MS, CONTROL_TYPES, SIGNING_SKEW_MS, SIG_FIE
 import { parseMessageText } from '../../protocol/structured.js';
 import { currentLeadKey, type Trust } from './trust.js';
 import { isEndorsementRequest } from './endorsement.js';
+import { isoOf } from '../../domain/shown-value.js';
 
 /** Why an entry failed verification (stable words, shown in logs, MCP `reason` and `log --verify`). */
 export type FailCheck =
@@ -170,16 +171,6 @@ function laterJoin(trust: Trust, name: string, joinedAt: number): number | undef
   const joins = trust.records.filter((r) => r.name === name).flatMap((r) => [r.joinedAt, ...(r.revokedKeys ?? []).map((k) => k.joinedAt)]);
   const later = joins.filter((j) => j > joinedAt);
   return later.length > 0 ? Math.min(...later) : undefined;
-}
-
-/**
- * `ms` (epoch ms, a signer's claim) as an ISO date for a reason, or as a number when it lies past
- * JavaScript's Date range (±8.64e15 ms; a signature field carries up to 16 digits): a hostile time
- * must yield a refusal with a reason, never a RangeError out of the reader.
- */
-function isoOf(ms: number): string {
-  const d = new Date(ms);
-  return Number.isNaN(d.getTime()) ? `${ms} (epoch ms, past the calendar)` : d.toISOString();
 }
 
 interface Identity {
