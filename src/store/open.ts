@@ -163,7 +163,9 @@ function parseStoreUrl(raw: string): FsSelection | { kind: 'redis'; url: string 
   try {
     u = new URL(raw);
   } catch {
-    throw badStore(raw, 'it is not a URL');
+    // WHATWG URL parsing refuses a port over 65535 as a whole: name the port, not the URL.
+    const port = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/]*@)?(?:\[[^\]]*\]|[^:/]*):(\d+)(?:[/?#]|$)/i.exec(raw)?.[1];
+    throw badStore(raw, port !== undefined && Number(port) > 65535 ? `its port ${port} is out of range (1–65535; Redis listens on 6379 by default)` : 'it is not a URL');
   }
   if (u.protocol === 'file:') {
     if (u.host !== '' && u.host !== 'localhost') throw badStore(raw, 'a file URL names a local directory (file:///dir)');

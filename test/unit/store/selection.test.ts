@@ -31,6 +31,8 @@ describe('resolveSelection', () => {
     ['redis://localhost:6379/db', 'is not a database number'],
     ['redis://localhost:6379/0?x=1', 'query strings'],
     ['not a url', 'it is not a URL'],
+    ['redis://127.0.0.1:99999', 'its port 99999 is out of range (1–65535'],
+    ['redis://user:pw@[::1]:70000/0', 'its port 70000 is out of range'],
   ])('refuses %j with INVALID_ARGUMENT naming the accepted forms', (url, why) => {
     let error: unknown;
     try {
