@@ -106,7 +106,9 @@ export async function resolveTeam(options: BaseOptions & { team?: string | undef
   if (teams.length === 1 && unreadable.length === 0) return teams[0]!;
   if (teams.length === 0) {
     if (unreadable.length > 0) throw unreadableTeamsError(unreadable);
-    throw new MailroomError('TEAM_NOT_FOUND', 'No team exists yet. Create one with `mailroom team create <team>`.', { details: { teams } });
+    const store = teamOf(options);
+    const location = store.selection.kind === 'fs' ? store.location : `the Redis store at ${store.location}`;
+    throw new MailroomError('TEAM_NOT_FOUND', `No team exists yet in ${location}. Create one with \`mailroom team create <team>\`, or point --root (or --store) at the store that has your team.`, { details: { teams, location } });
   }
   // An unreadable team counts: "the only team" is not the only one (issue 23 item 3), and a user
   // choosing --team hears of it once, here (new-user trial: also as a "skipping" warning before).
