@@ -64,14 +64,15 @@ const acquire: CommandModule<GlobalArgs, LeaseArgs> = {
 
 const release: CommandModule<GlobalArgs, LeaseArgs> = {
   command: 'release [id]',
-  describe: 'Release a lease (its id) or all of a member\'s (--all)',
+  describe: 'Release a lease (its id, or the exact path pattern the member leased) or all of a member\'s (--all)',
   builder: (y) =>
     y
-      .positional('id', { type: 'string', describe: 'The lease id (pl-N), as `lease list` prints it' })
+      .positional('id', { type: 'string', describe: 'The lease id (pl-N), as `lease list` prints it, or the path pattern the member leased (src/store/**)' })
       .option('all', { type: 'boolean', describe: 'Every lease the member holds' })
       .option('as', { type: 'string', describe: 'Holder (default: the lead)' })
       .example([
         ['$0 lease release pl-1 --as alice', 'alice releases lease pl-1 (its id from `lease list`)'],
+        ["$0 lease release 'src/store/**' --as alice", 'alice releases her lease on that pattern (several such leases: give the id)'],
         ['$0 lease release --all --as alice', 'alice releases every lease she holds'],
       ]) as Argv<LeaseArgs>,
   handler: async (a) => {
