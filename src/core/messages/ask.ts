@@ -39,6 +39,8 @@ export interface AskOptions extends TeamOptions {
   idempotencyKey?: string | undefined;
   /** Stops waiting (the ask stays sent; its deadline still cancels it). */
   signal?: AbortSignal | undefined;
+  /** Called once the ask is stored, before the wait (a CLI reports it if the wait is interrupted). */
+  onSent?: ((sent: SentMessage) => void) | undefined;
 }
 
 /** What {@link ask} got. */
@@ -77,6 +79,7 @@ export async function ask(options: AskOptions): Promise<AskResult> {
     const start = nowOf(options);
     const sent = await sendAsk(options, from, start + timeoutMs);
     const id = sent.entry.msg_id!;
+    options.onSent?.(sent);
     const reply = await waitForReply({ store, feed, team: options.team, asker: from, answerer: options.to, id, until: start + timeoutMs, signal: options.signal, now: () => nowOf(options) });
     if (reply === undefined) {
       throw new MailroomError('WAIT_TIMEOUT', `${options.to} did not reply within ${timeoutMs} ms; the ask (msg_id ${id}) is cancelled. A late reply still arrives in ${from}'s inbox, marked as late (\`mailroom inbox ${from}\`).`, {
