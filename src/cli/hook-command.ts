@@ -6,9 +6,7 @@
  */
 import { MailroomError } from '../errors.js';
 import { redactUrl, resolveSelection } from '../store/open.js';
-
-/** Quotes one word for `sh` (left as is when it holds only safe characters). */
-export const shellQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+import { shellQuote } from '../core/text/shell-quote.js';
 
 /** What names the store on the command line (the global options). */
 export interface StoreFlags {

@@ -6,9 +6,9 @@
  * then exits 130. A SIGINT that comes before the send has settled is held until it does (a second
  * one exits at once, printing nothing: the send's outcome is then unknown).
  */
-import { writeSync } from 'node:fs';
 import { terminalSafe } from '../core/text/terminal-text.js';
 import { hintScope, scopeHints } from '../core/text/hint-scope.js';
+import { writeStderr } from './output.js';
 
 /** The exit code of a command interrupted by SIGINT (128 + 2, as a shell reports it). */
 export const INTERRUPTED_EXIT_CODE = 130;
@@ -31,8 +31,7 @@ export function guardWait(waitingFor: string): GuardedWait {
   let interrupted = false;
   const finish = (s: { msgId: string; to: string }) => {
     const line = `mailroom: interrupted: the message to ${s.to} was sent (msg_id ${s.msgId}); only the wait for ${waitingFor} was interrupted. Check it later with \`mailroom message show ${s.msgId}\`.`;
-    writeSync(2, `${terminalSafe(scopeHints(line, hintScope(process.argv.slice(2))))}\n`);
-    process.exit(INTERRUPTED_EXIT_CODE);
+    writeStderr(`${terminalSafe(scopeHints(line, hintScope(process.argv.slice(2))))}\n`, () => process.exit(INTERRUPTED_EXIT_CODE));
   };
   const onSignal = () => {
     if (sentTo !== undefined) finish(sentTo);

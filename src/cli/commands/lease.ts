@@ -10,7 +10,8 @@ import { MailroomError, hookExitCodeFor } from '../../errors.js';
 import { durationOption, parseDuration } from '../durations.js';
 import { emit, reportError, writeStderr } from '../output.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
-import { hookStoreWords, shellQuote } from '../hook-command.js';
+import { hookStoreWords } from '../hook-command.js';
+import { shellQuote } from '../../core/text/shell-quote.js';
 import type { PathLease } from '../../protocol/path-lease.js';
 import { reasonText } from '../../domain/path-leases.js';
 
@@ -108,7 +109,7 @@ const guard: CommandModule<GlobalArgs, LeaseArgs> = {
       .option('as', { type: 'string', describe: 'Who commits (default $MAILROOM_MEMBER); their own leases pass' })
       .option('install', { type: 'boolean', describe: 'Install this check as the repository\'s git pre-commit hook (idempotent; never replaces a hook mailroom did not write)' })
       .example('$0 lease guard --as bob', 'As .git/hooks/pre-commit: `exec mailroom --team demo lease guard --as bob`')
-      .example('$0 --team demo lease guard --install', 'Writes that hook into the current repository, naming the store resolved now (--root/$MAILROOM_ROOT, --store/$MAILROOM_STORE)') as Argv<LeaseArgs>,
+      .example('$0 --team demo lease guard --install', 'Writes that hook into the current repository, naming the store this command resolves') as Argv<LeaseArgs>,
   handler: async (a) => {
     if (a.install) {
       const { installGitGuard } = await import('../lease-install.js');
