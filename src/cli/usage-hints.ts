@@ -28,6 +28,20 @@ const COMMAND_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   serve: ['mcp'], server: ['mcp'],
 };
 
+/**
+ * Synonyms that mean something else inside one group, overriding {@link COMMAND_SYNONYMS} there:
+ * in `team`, removing someone is `team stop` (the member leaves the roster), never `team delete`,
+ * which deletes the whole team.
+ */
+const GROUP_SYNONYMS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
+  team: { rm: ['stop'], remove: ['stop'], kick: ['stop'], fire: ['stop'], dismiss: ['stop'], leave: ['stop'] },
+};
+
+/** The command synonyms inside `group` (its own first, then the general ones). */
+function synonymsIn(group: string): Readonly<Record<string, readonly string[]>> {
+  return Object.hasOwn(GROUP_SYNONYMS, group) ? { ...COMMAND_SYNONYMS, ...GROUP_SYNONYMS[group] } : COMMAND_SYNONYMS;
+}
+
 /** Option names people use → the option they may mean on a command that has it. */
 const OPTION_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   from: ['as'], sender: ['as'], member: ['as'], user: ['as'], by: ['as'], agent: ['as'],
@@ -101,7 +115,7 @@ export function findUnknownCommand(argv: readonly string[], tree: CommandTree): 
     if (direct !== undefined) return { typed: top, suggestion: direct };
     // A subcommand typed without its group: `mailroom send …` → `team send`.
     for (const [group, names] of Object.entries(tree)) {
-      const meant = names.includes(top) ? top : synonymsOf(COMMAND_SYNONYMS, top)?.find((n) => names.includes(n));
+      const meant = names.includes(top) ? top : synonymsOf(synonymsIn(group), top)?.find((n) => names.includes(n));
       if (meant !== undefined) return { typed: top, suggestion: `${group} ${meant}` };
     }
     const paths = Object.entries(tree).flatMap(([group, names]) => names.map((n) => `${group} ${n}`));
@@ -111,7 +125,7 @@ export function findUnknownCommand(argv: readonly string[], tree: CommandTree): 
   }
   if (subs.length === 0 || sub === undefined || subs.includes(sub)) return undefined;
   if (sub === 'help') return { typed: `${top} ${sub}`, suggestion: `${top} --help` };
-  const meant = resolve(sub, subs, COMMAND_SYNONYMS);
+  const meant = resolve(sub, subs, synonymsIn(top));
   return meant === undefined ? { typed: `${top} ${sub}` } : { typed: `${top} ${sub}`, suggestion: `${top} ${meant}` };
 }
 

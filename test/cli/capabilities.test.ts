@@ -58,7 +58,10 @@ describe('capabilities', () => {
       const show = JSON.parse((await cli('team', 'show', '--json')).stdout) as { members: { name: string; capabilities?: string[] }[] };
       expect(show.members.find((m) => m.name === 'codex')?.capabilities).toEqual(['review']);
       expect(errorOf(await codex.call('task_claim', { id: '1' }))).toMatchObject({ code: 'MISSING_CAPABILITY', details: { missing: ['ops'] } });
-      expect(errorOf(await codex.call('task_claim')).code).toBe('NO_READY_TASK'); // none it may take
+      // None it may take: the same explanation as the CLI's (trial 2, item 3), naming the task skipped for ops.
+      const none = errorOf(await codex.call('task_claim'));
+      expect(none).toMatchObject({ code: 'NO_READY_TASK', details: { skipped: [{ id: '1', missing: ['ops'] }] } });
+      expect(none.message).toContain('1 ready task needs a capability codex lacks: ops (#1)');
     } finally {
       await codex.close();
     }

@@ -10,6 +10,8 @@ import { MailroomError, hookExitCodeFor } from '../../errors.js';
 import { durationOption, parseDuration } from '../durations.js';
 import { emit, reportError, writeStderr } from '../output.js';
 import { teamTarget, type GlobalArgs } from '../globals.js';
+import { hookStoreWords } from '../hook-command.js';
+import { shellQuote } from '../../core/text/shell-quote.js';
 import type { PathLease } from '../../protocol/path-lease.js';
 import { reasonText } from '../../domain/path-leases.js';
 import { isoOf } from '../../domain/shown-value.js';
@@ -28,13 +30,16 @@ interface LeaseArgs extends GlobalArgs {
   settings?: string;
 }
 
-const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-
-/** The shell command that runs this mailroom with the store and team of `a`, then `rest` (what an installed hook runs). */
+/**
+ * The shell command that runs this mailroom with the store and team of `a`, then `rest` (what an
+ * installed hook runs). The store is the one resolved now, environment included (src/cli/hook-command.ts).
+ * @throws INVALID_ARGUMENT when `--store` carries a password (see {@link hookStoreWords})
+ */
 async function selfCommand(a: LeaseArgs, rest: readonly string[]): Promise<string> {
+  const store = hookStoreWords(a);
   const { team } = await teamTarget(a);
-  const store = [...(a.store ? ['--store', a.store] : []), ...(a.root ? ['--root', resolve(a.root)] : []), ...(a.claude ? ['--claude'] : [])];
-  return [process.execPath, process.argv[1] ?? 'mailroom', ...store, '--team', team, ...rest, ...(a.as ? ['--as', a.as] : [])].map(quote).join(' ');
+  const words = (ws: readonly string[]) => ws.map(shellQuote);
+  return [...words([process.execPath, process.argv[1] ?? 'mailroom']), ...store, ...words(['--team', team, ...rest, ...(a.as ? ['--as', a.as] : [])])].join(' ');
 }
 
 const line = (l: PathLease) => `${l.id}  ${l.holder}  ${l.shared ? 'shared   ' : 'exclusive'}  ${l.paths.join(' ')}  until ${isoOf(l.expiresAt)}${l.reason ? `  (${reasonText(l.reason)})` : ''}  [${l.repo}]`;
@@ -61,14 +66,15 @@ const acquire: CommandModule<GlobalArgs, LeaseArgs> = {
 
 const release: CommandModule<GlobalArgs, LeaseArgs> = {
   command: 'release [id]',
-  describe: 'Release a lease (its id) or all of a member\'s (--all)',
+  describe: 'Release a lease (its id, or the exact path pattern the member leased) or all of a member\'s (--all)',
   builder: (y) =>
     y
-      .positional('id', { type: 'string', describe: 'The lease id (pl-N), as `lease list` prints it' })
+      .positional('id', { type: 'string', describe: 'The lease id (pl-N), as `lease list` prints it, or the path pattern the member leased (src/store/**)' })
       .option('all', { type: 'boolean', describe: 'Every lease the member holds' })
       .option('as', { type: 'string', describe: 'Holder (default: the lead)' })
       .example([
         ['$0 lease release pl-1 --as alice', 'alice releases lease pl-1 (its id from `lease list`)'],
+        ["$0 lease release 'src/store/**' --as alice", 'alice releases her lease on that pattern (several such leases: give the id)'],
         ['$0 lease release --all --as alice', 'alice releases every lease she holds'],
       ]) as Argv<LeaseArgs>,
   handler: async (a) => {
@@ -104,7 +110,7 @@ const guard: CommandModule<GlobalArgs, LeaseArgs> = {
       .option('as', { type: 'string', describe: 'Who commits (default $MAILROOM_MEMBER); their own leases pass' })
       .option('install', { type: 'boolean', describe: 'Install this check as the repository\'s git pre-commit hook (idempotent; never replaces a hook mailroom did not write)' })
       .example('$0 lease guard --as bob', 'As .git/hooks/pre-commit: `exec mailroom --team demo lease guard --as bob`')
-      .example('$0 --team demo lease guard --install', 'Writes that hook into the current repository') as Argv<LeaseArgs>,
+      .example('$0 --team demo lease guard --install', 'Writes that hook into the current repository, naming the store this command resolves') as Argv<LeaseArgs>,
   handler: async (a) => {
     if (a.install) {
       const { installGitGuard } = await import('../lease-install.js');

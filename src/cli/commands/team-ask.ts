@@ -6,6 +6,7 @@
  */
 import { readAsOptionHint } from '../read-as-option.js';
 import type { Argv, CommandModule } from 'yargs';
+import { guardWait } from '../interrupted-wait.js';
 import { MailroomError } from '../../errors.js';
 import { assertArgumentUtf8, decodeUtf8Strict } from '../../core/text/utf8-text.js';
 import { bareMillisecondsHint, durationOption } from '../durations.js';
@@ -41,7 +42,7 @@ export const teamAskCommand: CommandModule<GlobalArgs, AskArgs> = {
       .nargs('text', 1)
       .option('as', { alias: 'from', type: 'string', describe: 'Asker (default: team-lead); the reply arrives in its inbox' })
       .option('summary', { type: 'string', describe: '5–10 word preview' })
-      .option('timeout', durationOption('How long to wait for the reply (default 60s)'))
+      .option('timeout', durationOption('How long to wait for the reply (default 60s); Ctrl-C stops waiting and prints the msg_id (the ask stays sent)'))
       .option('to-capability', { type: 'string', describe: 'Ask the least-loaded live member declaring this capability; the one argument is then the question' })
       .option('idempotency-key', { type: 'string', describe: 'Retry-safe: an ask with a key already used sends nothing new and waits for the first ask\'s reply' })
       .example('$0 team ask researcher "Which survey did you use?" --timeout 2m', 'Ask and print the answer')
@@ -54,11 +55,17 @@ export const teamAskCommand: CommandModule<GlobalArgs, AskArgs> = {
     const text = await readText(a.text);
     if (text === '') throw new MailroomError('MESSAGE_INVALID', `The question is empty: give the text to ask.${a.text === undefined ? readAsOptionHint(process.argv.slice(2)) : ''}`);
     const { ask } = await import('../../core/messages/ask.js');
-    const result = await ask({ ...target, to: a.to, from: a.as, text, summary: a.summary, timeoutMs: a.timeout, idempotencyKey: a['idempotency-key'] }).catch((err: unknown) => {
-      // `--timeout 5` is 5 ms: say so where the wait ran out, for whoever meant seconds.
-      if (err instanceof MailroomError && err.code === 'WAIT_TIMEOUT') err.message += bareMillisecondsHint(process.argv.slice(2), '--timeout');
-      throw err;
-    });
-    emit(a.json, result, () => result.reply.text);
+    // Ctrl-C during the wait says the ask was sent (src/cli/interrupted-wait.ts).
+    const guard = guardWait('its reply');
+    try {
+      const result = await ask({ ...target, to: a.to, from: a.as, text, summary: a.summary, timeoutMs: a.timeout, idempotencyKey: a['idempotency-key'], onSent: (s) => guard.sent(s.entry.msg_id!, s.to) }).catch((err: unknown) => {
+        // `--timeout 5` is 5 ms: say so where the wait ran out, for whoever meant seconds.
+        if (err instanceof MailroomError && err.code === 'WAIT_TIMEOUT') err.message += bareMillisecondsHint(process.argv.slice(2), '--timeout');
+        throw err;
+      });
+      emit(a.json, result, () => result.reply.text);
+    } finally {
+      guard.dispose();
+    }
   },
 };

@@ -2,6 +2,7 @@
  * `mailroom team send` and `mailroom team broadcast`: plain and structured messages.
  */
 import type { Argv, CommandModule } from 'yargs';
+import { guardWait, type GuardedWait } from '../interrupted-wait.js';
 import { MailroomError } from '../../errors.js';
 import { assertArgumentUtf8, decodeUtf8Strict } from '../../core/text/utf8-text.js';
 import { emit, writeStderr } from '../output.js';
@@ -153,27 +154,42 @@ export const teamSendCommand: CommandModule<GlobalArgs, SendArgs> = {
     // The config is read once here and passed down (routing, the send, the lead-hearing warning).
     const known = await withConfig(target);
     const route = a['to-capability'] !== undefined ? await routed(a, known) : undefined;
-    const sent = await dispatch(a, known);
-    if (a.wait !== undefined) {
-      const { waitForState } = await import('../../core/messages/delivery-status.js');
-      const status = await waitForState({ ...target, msgId: sent.entry.msg_id!, state: a.wait as 'delivered' | 'read' | 'replied', timeoutMs: a.timeout ?? 60_000, waitForStart: a['wait-for-start'] }).catch((err: unknown) => {
-        // `--timeout 5` is 5 ms: say so where the wait ran out, as `team ask` does.
-        if (err instanceof MailroomError && err.code === 'WAIT_TIMEOUT') err.message += bareMillisecondsHint(process.argv.slice(2), '--timeout');
-        throw err;
-      });
-      emit(a.json, { ...sent, ...(route ? { route } : {}), status }, () => `Sent to ${sent.to} (msg_id ${sent.entry.msg_id}): ${status.state}${typeof status.at[status.state] === 'string' ? ` at ${status.at[status.state] as string}` : ''}`);
-      return;
+    // Ctrl-C during --wait says the message was sent (src/cli/interrupted-wait.ts); held from
+    // before the send, so a Ctrl-C as it is stored is not lost.
+    const guard = a.wait !== undefined ? guardWait(WAITED_FOR[a.wait] ?? `it to be ${a.wait}`) : undefined;
+    try {
+      await sendThenWait(a, target, known, route, guard);
+    } finally {
+      guard?.dispose();
     }
-    if (route) {
-      emit(a.json, { ...sent, route }, () => `Sent to ${sent.to} (capability ${route.capability}: least loaded of ${route.candidates.length}) at ${sent.entry.timestamp} (msg_id ${sent.entry.msg_id})`);
-      return;
-    }
-    emit(a.json, sent, () =>
-      sent.replayed ? `Already sent to ${sent.to} at ${sent.entry.timestamp} (msg_id ${sent.entry.msg_id}): a retry of idempotency key ${JSON.stringify(a['idempotency-key'])}, nothing new stored` : `Sent to ${sent.to} at ${sent.entry.timestamp} (msg_id ${sent.entry.msg_id})`,
-    );
-    await warnIfLeadCannotHear(known, [sent.to]);
   },
 };
+
+/** What `--wait <state>` waits for, as the interrupted line says it. */
+const WAITED_FOR: Readonly<Record<string, string>> = { delivered: 'it to be delivered', read: 'it to be read', replied: 'its reply' };
+
+async function sendThenWait(a: SendArgs, target: Awaited<ReturnType<typeof teamTarget>>, known: Awaited<ReturnType<typeof withConfig>>, route: Awaited<ReturnType<typeof routed>> | undefined, guard: GuardedWait | undefined): Promise<void> {
+  const sent = await dispatch(a, known);
+  if (a.wait !== undefined) {
+    guard?.sent(sent.entry.msg_id!, sent.to);
+    const { waitForState } = await import('../../core/messages/delivery-status.js');
+    const status = await waitForState({ ...target, msgId: sent.entry.msg_id!, state: a.wait as 'delivered' | 'read' | 'replied', timeoutMs: a.timeout ?? 60_000, waitForStart: a['wait-for-start'] }).catch((err: unknown) => {
+      // `--timeout 5` is 5 ms: say so where the wait ran out, as `team ask` does.
+      if (err instanceof MailroomError && err.code === 'WAIT_TIMEOUT') err.message += bareMillisecondsHint(process.argv.slice(2), '--timeout');
+      throw err;
+    });
+    emit(a.json, { ...sent, ...(route ? { route } : {}), status }, () => `Sent to ${sent.to} (msg_id ${sent.entry.msg_id}): ${status.state}${typeof status.at[status.state] === 'string' ? ` at ${status.at[status.state] as string}` : ''}`);
+    return;
+  }
+  if (route) {
+    emit(a.json, { ...sent, route }, () => `Sent to ${sent.to} (capability ${route.capability}: least loaded of ${route.candidates.length}) at ${sent.entry.timestamp} (msg_id ${sent.entry.msg_id})`);
+    return;
+  }
+  emit(a.json, sent, () =>
+    sent.replayed ? `Already sent to ${sent.to} at ${sent.entry.timestamp} (msg_id ${sent.entry.msg_id}): a retry of idempotency key ${JSON.stringify(a['idempotency-key'])}, nothing new stored` : `Sent to ${sent.to} at ${sent.entry.timestamp} (msg_id ${sent.entry.msg_id})`,
+  );
+  await warnIfLeadCannotHear(known, [sent.to]);
+}
 
 interface BroadcastArgs extends GlobalArgs {
   text: string;

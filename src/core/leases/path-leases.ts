@@ -78,18 +78,53 @@ export async function acquireLease(o: AcquireLeaseOptions): Promise<PathLease> {
 /** Input of {@link releaseLeases}. */
 export interface ReleaseLeaseOptions extends TeamOptions {
   as?: string | undefined;
+  /** Lease ids (`pl-N`), or the path patterns the member leased (as given to acquire; see {@link leaseIdsFor}). */
   ids?: readonly string[] | undefined;
   all?: boolean | undefined;
+  /** Where relative patterns start (default `process.cwd()`). */
+  cwd?: string | undefined;
 }
 
-/** Releases the member's named leases, or all. @throws MEMBER_NOT_FOUND (no such member), LEASE_NOT_FOUND, INVALID_ARGUMENT (neither ids nor all) */
+const LEASE_ID = /^pl-\d+$/;
+
+/**
+ * The lease ids `refs` name among `holder`'s live leases: a `pl-N` id as is; anything else is a
+ * path pattern, matched against each lease's paths as written and as normalised the way acquire
+ * normalises them (relative to `cwd` inside the lease's repository).
+ * @throws LEASE_NOT_FOUND (no lease of the holder names the pattern: the message says to give the id, from `lease list`), INVALID_ARGUMENT (several leases name it: the message lists their ids)
+ */
+export function leaseIdsFor(refs: readonly string[], holder: string, leases: readonly PathLease[], cwd: string): string[] {
+  const mine = leases.filter((l) => l.holder === holder);
+  return refs.map((ref) => {
+    if (LEASE_ID.test(ref)) return ref;
+    const hits = mine.filter((l) => l.paths.includes(ref.trim()) || l.paths.includes(normalizedIn(ref, l.repo, cwd) ?? '\0'));
+    if (hits.length === 1) return hits[0]!.id;
+    if (hits.length === 0) {
+      const held = mine.length === 0 ? `${holder} holds no live lease` : `${holder}'s leases: ${mine.map((l) => `${l.id} (${l.paths.join(' ')})`).join(', ')}`;
+      throw new MailroomError('LEASE_NOT_FOUND', `${holder} holds no lease on ${JSON.stringify(ref)} (${held}). Give the lease id (pl-N): \`mailroom lease list\` shows every live lease with its id.`, { details: { path: ref, holder } });
+    }
+    throw new MailroomError('INVALID_ARGUMENT', `${holder} holds ${hits.length} leases on ${JSON.stringify(ref)}: ${hits.map((l) => `${l.id} (${l.repo})`).join(', ')}. Give the one to release by its id, e.g. \`mailroom lease release ${hits[0]!.id}\`.`, { details: { path: ref, ids: hits.map((l) => l.id) } });
+  });
+}
+
+function normalizedIn(ref: string, repo: string, cwd: string): string | undefined {
+  try {
+    return normalizeLeasePath(ref, repo, cwd);
+  } catch {
+    return undefined; // outside that lease's repository (or not a path at all): it does not name it
+  }
+}
+
+/** Releases the member's named leases (ids or path patterns, {@link leaseIdsFor}), or all. @throws MEMBER_NOT_FOUND (no such member), LEASE_NOT_FOUND, INVALID_ARGUMENT (neither ids nor all; a pattern several leases name) */
 export async function releaseLeases(o: ReleaseLeaseOptions): Promise<PathLease[]> {
   if (!o.all && (o.ids ?? []).length === 0) throw new MailroomError('USAGE', 'Name the lease to release (its id, from `mailroom lease list`) or give --all.');
   const store = teamOf(o);
   const config = await store.readConfig(o.team);
   const holder = o.as ?? leadName(config);
   requireMember(config, holder, 'member');
-  return (await store.releasePathLeases(o.team, { holder, ids: o.ids, all: o.all, why: `released by ${holder}` }, opOf(o, holder))).value;
+  const refs = o.ids ?? [];
+  const ids = refs.every((r) => LEASE_ID.test(r)) ? o.ids : leaseIdsFor(refs, holder, await listLeases(o), o.cwd ?? process.cwd());
+  return (await store.releasePathLeases(o.team, { holder, ids, all: o.all, why: `released by ${holder}` }, opOf(o, holder))).value;
 }
 
 /** The live leases (ended ones are dropped and journalled in the same step). */

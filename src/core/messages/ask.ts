@@ -40,6 +40,8 @@ export interface AskOptions extends TeamOptions {
   idempotencyKey?: string | undefined;
   /** Stops waiting (the ask stays sent; its deadline still cancels it). */
   signal?: AbortSignal | undefined;
+  /** Called once the ask is stored, before the wait (a CLI reports it if the wait is interrupted). */
+  onSent?: ((sent: SentMessage) => void) | undefined;
 }
 
 /** What {@link ask} got. */
@@ -59,7 +61,7 @@ export interface AskResult {
  * An ask to a member that cannot answer (presence `dead`, or `stopped` for a member mailroom runs)
  * fails at once. On timeout the ask is cancelled (its `reply_by` has passed): a reply sent after
  * that still reaches the asker's inbox, marked `late_reply`.
- * @throws NOT_PERMITTED (the team policy refuses the asker), MEMBER_UNREACHABLE (dead or stopped recipient, before anything is sent), WAIT_TIMEOUT
+ * @throws INVALID_ARGUMENT (the asker asks itself: nobody would answer, so it is refused before anything is sent), NOT_PERMITTED (the team policy refuses the asker), MEMBER_UNREACHABLE (dead or stopped recipient, before anything is sent), WAIT_TIMEOUT
  * (`details.msg_id`: the cancelled ask), MEMBER_NOT_FOUND, MESSAGE_INVALID, and what sending throws
  */
 export async function ask(options: AskOptions): Promise<AskResult> {
@@ -68,6 +70,7 @@ export async function ask(options: AskOptions): Promise<AskResult> {
   const from = options.from ?? leadName(config);
   const recipient = requireMember(config, options.to, 'recipient');
   requireMember(config, from, 'sender');
+  if (recipient.name === from) throw askingYourself(config.name, from);
   // The policy first: a refused ask says why, whether or not the recipient runs.
   await requirePermitted(options, from, [{ rule: 'message', to: options.to }], config);
   await assertReachable(store, config, recipient);
@@ -77,6 +80,7 @@ export async function ask(options: AskOptions): Promise<AskResult> {
     const start = nowOf(options);
     const sent = await sendAsk(options, from, start + timeoutMs);
     const id = sent.entry.msg_id!;
+    options.onSent?.(sent);
     const reply = await waitForReply({ store, feed, team: options.team, asker: from, answerer: options.to, id, until: start + timeoutMs, signal: options.signal, now: () => nowOf(options) });
     if (reply === undefined) {
       throw new MailroomError('WAIT_TIMEOUT', `${options.to} did not reply within ${timeoutMs} ms; the ask (msg_id ${id}) is cancelled. A late reply still arrives in ${from}'s inbox, marked as late (\`mailroom inbox ${from}\`).`, {
@@ -113,6 +117,12 @@ function sendAsk(options: AskOptions, from: string, replyBy: number): Promise<Se
 async function assertReachable(store: TeamStore, config: TeamConfig, member: Member): Promise<void> {
   const presence = await unreachablePresence(store, config, member);
   if (presence) throw unreachable(config.name, member.name, presence);
+}
+
+function askingYourself(team: string, name: string): MailroomError {
+  return new MailroomError('INVALID_ARGUMENT', `${name} cannot ask itself: you cannot ask yourself, and the reply would never come. Ask another member (\`mailroom team show\` lists them), or leave yourself a note with \`mailroom team send ${name} "…"\`.`, {
+    details: { team, member: name, rule: 'ask-self' },
+  });
 }
 
 function unreachable(team: string, name: string, presence: Presence): MailroomError {

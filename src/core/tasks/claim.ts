@@ -9,7 +9,10 @@ import { requireMember } from '../../domain/roster.js';
 import { assertTaskId } from '../../domain/task-board.js';
 import type { Task } from '../../protocol/task.js';
 import { opOf, teamOf, type TeamOptions } from '../context.js';
-import { isMailroomError } from '../../errors.js';
+import { isMailroomError, type MailroomError } from '../../errors.js';
+import { capabilitiesOf } from '../../domain/capabilities.js';
+import { noReadyTask, skippedForCapabilities } from '../../domain/no-ready-task.js';
+import { recordIsFor } from '../../protocol/member-record.js';
 import type { TeamStore } from '../../store/team-store.js';
 
 export type { ClaimRefusal } from '../../domain/task-claim.js';
@@ -47,6 +50,24 @@ export async function claimNextTask(options: ClaimOptions): Promise<Task | undef
   await requireClaimant(store, options);
   const request = { claimant: options.as, busyCheck: options.busyCheck, preferAssigned: options.preferAssigned };
   return (await store.claimTask(options.team, request, opOf(options, options.as))).value;
+}
+
+/**
+ * The NO_READY_TASK to report after {@link claimNextTask} found nothing: it names the ready tasks
+ * left out because they require a capability the claimant lacks, and who declares it
+ * (src/domain/no-ready-task.ts). Reads the board and the member records; writes nothing.
+ */
+export async function noReadyTaskError(options: TeamOptions & { as: string }): Promise<MailroomError> {
+  const store = teamOf(options);
+  const [config, records, tasks] = await Promise.all([store.readConfig(options.team), store.readMemberRecords(options.team), store.listTasks(options.team)]);
+  const capsOf = (name: string) => {
+    const member = config.members.find((m) => m.name === name);
+    return capabilitiesOf(member && records.find((r) => r.name === name && recordIsFor(r, member)));
+  };
+  const skipped = skippedForCapabilities(tasks, capsOf(options.as));
+  const declaredBy = new Map<string, string[]>();
+  for (const c of new Set(skipped.flatMap((s) => s.missing))) declaredBy.set(c, config.members.map((m) => m.name).filter((n) => capsOf(n).includes(c)));
+  return noReadyTask(options.team, options.as, skipped, declaredBy);
 }
 
 /** The claimant must be in the roster: MEMBER_NOT_FOUND, saying so when it left (../members/departed.ts, loaded only then). */

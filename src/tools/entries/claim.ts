@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { MailroomError } from '../../errors.js';
-import { claimNextTask, claimTask } from '../../core/tasks/claim.js';
+import { claimNextTask, claimTask, noReadyTaskError } from '../../core/tasks/claim.js';
 import { listTasks } from '../../core/tasks/board.js';
 import type { Task } from '../../protocol/task.js';
 import { taskId } from '../args.js';
@@ -28,6 +28,8 @@ export const taskClaimTool = defineTool({
   args: { mcp: { taskId: 'id' } },
   run: async (input, ctx) => {
     const task = await claim(input.taskId, input.busyCheck, ctx);
+    // MCP answers "none ready" with an error: the same one the CLI gives, naming tasks skipped for a missing capability.
+    if (!task && ctx.call.surface === 'mcp') throw await noReadyTaskError({ ...ctx.target, as: ctx.member });
     if (task) ctx.claims?.hold(task.id, typeof task.fencingToken === 'number' ? task.fencingToken : undefined);
     return task;
   },
