@@ -160,11 +160,13 @@ export class Mailbox {
 
   /**
    * Whether `taken` (a take's) hands out exactly the entries of `looked` (a look's), in the same
-   * order, under what `sameView` calls the same view of the team (equal stamps when absent).
+   * order and as they were looked at (every field but `read`: an entry rewritten in place under
+   * its msg_id, as a writer with no lock can, is another entry — the model saw the old text), under
+   * what `sameView` calls the same view of the team (equal stamps when absent).
    */
   static sameDelivery(looked: Delivery, taken: Delivery, sameView?: (a: string, b: string) => boolean): boolean {
     if (taken.entries.length !== looked.entries.length) return false;
-    if (!taken.entries.every((e, i) => entryKey(e) === entryKey(looked.entries[i]!))) return false;
+    if (!taken.entries.every((e, i) => sameEntry(e, looked.entries[i]!))) return false;
     const [a, b] = [looked.viewStamp, taken.viewStamp];
     return a === b || (a !== undefined && b !== undefined && sameView?.(a, b) === true);
   }
@@ -193,4 +195,13 @@ export class Mailbox {
     }
     await this.stores.team.release(this.team, this.agent, delivery.lease);
   }
+}
+
+/** Whether `a` and `b` are the same entry with the same content (`read` aside; key order as read). */
+function sameEntry(a: InboxEntry, b: InboxEntry): boolean {
+  if (a === b) return true;
+  if (entryKey(a) !== entryKey(b)) return false;
+  const { read: _a, ...restA } = a;
+  const { read: _b, ...restB } = b;
+  return JSON.stringify(restA) === JSON.stringify(restB);
 }
