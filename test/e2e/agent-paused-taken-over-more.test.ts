@@ -10,7 +10,7 @@
  * successor's (handed out once, to it). `MAILROOM_BEAT_MS=500`: a claim dies 1.5 s after its last beat.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTeam, readInbox, sendMessage, spawnMember } from '../../src/index.js';
+import { addTask, createTeam, readInbox, sendMessage, spawnMember } from '../../src/index.js';
 import { openStores } from '../../src/store/open.js';
 import type { Stores } from '../../src/store/selection.js';
 import { startFakeAnthropicServer, type FakeAnthropicServer } from '../helpers/fake-anthropic-server.js';
@@ -94,6 +94,41 @@ describe('mailroom agent paused, taken over from another host, then woken', () =
     expect((await texts('team-lead')).filter((t) => t.includes('LEAK'))).toEqual([]);
     expect(server.requests).toHaveLength(requestsWhenPaused); // no request after the wake
     expect((await stores.team.readInbox(team, 'alice')).filter((e) => e.text === 'ping').map((e) => e.read === true)).toEqual([false]);
+    await stores.team.releaseReader(team, 'alice', successor.token);
+  }, 180_000);
+});
+
+describe('mailroom agent paused in a turn a task started (no message delivered), taken over, then woken', () => {
+  it('files, paused at answered: nothing the model answered acts, the agent stops', async () => {
+    const team = 't-task';
+    const stores = await openStores({ kind: 'fs', root: dir.path });
+    open.push(stores);
+    const texts = async (member: string) => (await readInbox({ root: stores, team, agent: member })).messages.map((m) => m.entry.text);
+    await createTeam({ root: stores, team });
+    await spawnMember({ root: stores, team, name: 'alice' });
+    server.enqueue(
+      { type: 'message', toolUses: [{ name: 'SendMessage', input: { to: 'team-lead', message: 'LEAK: the paused agent acted' } }] },
+      { type: 'message', text: '' },
+    );
+    // Nothing in alice's inbox: an open task starts her turn, so the step's take hands out nothing.
+    await addTask({ root: stores, team, subject: 'an open task' });
+    const env = { ...process.env, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.baseURL, MAILROOM_BEAT_MS: '500', MAILROOM_TEST_FREEZE: `answered:${team}/alice` };
+    agent = startCli(['agent', 'alice', '--root', dir.path, '--team', team, '--model', 'anthropic:claude-test', '--poll-ms', '1h'], env);
+    await until(() => agent!.stderr().includes(`mailroom-test: frozen answered ${team}/alice`), 60_000, 'the agent paused').catch((e: unknown) => {
+      throw new Error(`${String(e)}; requests ${server.requests.length}; stderr: ${agent!.stderr()}; stdout: ${agent!.lines().join('\n')}`);
+    });
+    const requestsWhenPaused = server.requests.length;
+    const holder = { kind: 'agent' as const, host: 'another-host', pid: 4242, startedAt: 1 };
+    const successor = await until(async () => (await stores.team.claimReader(team, 'alice', holder).catch(() => undefined))?.value, 30_000, 'the takeover after the paused agent\'s claim died');
+
+    agent.proc.kill('SIGCONT');
+    const exit = await agent.exited;
+    const said = `${agent.lines().join('\n')}\n${agent.stderr()}`;
+    agent = undefined;
+    expect(exit, said).toBe(0);
+    expect(said).toContain('lost the reader claim');
+    expect((await texts('team-lead')).filter((t) => t.includes('LEAK')), said).toEqual([]);
+    expect(server.requests).toHaveLength(requestsWhenPaused);
     await stores.team.releaseReader(team, 'alice', successor.token);
   }, 180_000);
 });

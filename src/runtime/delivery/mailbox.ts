@@ -76,6 +76,12 @@ export class Mailbox {
     private readonly reader: string,
     /** Awaits a fenced step (ReaderLease.fence: a READER_FENCED refusal marks the claim lost); default: as it is. */
     private readonly fence: <T>(step: Promise<T>) => Promise<T> = (step) => step,
+    /**
+     * Resolves while this reader still holds its claim, else throws READER_FENCED
+     * (ReaderLease.confirm): what {@link acknowledge} awaits when nothing was handed out, so an
+     * answer with no lease to fence it does not act either; default: nothing to confirm.
+     */
+    private readonly confirm: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
   /** Unread entries not in flight and not held back, in delivery order (a read: takes nothing). */
@@ -171,10 +177,14 @@ export class Mailbox {
     return a === b || (a !== undefined && b !== undefined && sameView?.(a, b) === true);
   }
 
-  /** Marks a delivery's entries read (the request that carried them succeeded). */
+  /**
+   * Marks a delivery's entries read (the request that carried them succeeded): the step that lets
+   * the answer act. With nothing handed out (a turn a task started) it only confirms this reader
+   * still holds its claim. @throws READER_FENCED (another runtime took the claim over: nothing marked, the answer must not act)
+   */
   async acknowledge(delivery: Delivery): Promise<void> {
     this.failures = 0;
-    if (delivery.lease === '') return;
+    if (delivery.lease === '') return this.confirm();
     // The runtime is this inbox's only reader and matches by msg_id: a large inbox's read head may move in the same step.
     await this.fence(this.stores.team.acknowledge(this.team, this.agent, delivery.lease, { claim: this.reader, archiveRead: true }));
     for (const e of delivery.entries) this.inFlight.delete(entryKey(e));
