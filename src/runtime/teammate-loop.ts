@@ -63,7 +63,7 @@ export class TeammateLoop {
   ) {
     this.log = options.log ?? (() => undefined);
     this.planning = options.planMode === true;
-    this.mailbox = new Mailbox(ctx.store, ctx.team, ctx.name, ctx.lead, reader.token, (step) => reader.fence(step));
+    this.mailbox = new Mailbox(ctx.store, ctx.team, ctx.name, ctx.lead, reader.token, (step) => reader.fence(step), () => reader.confirm());
     this.finder = new WorkFinder(ctx.store.team, ctx.team, ctx.name, this.mailbox, options.takesTasks ?? true, this.claims);
     const team = ctx.store.team;
     const stamp = team.changeStamp ? () => team.changeStamp!(ctx.team, ctx.name) : undefined;

@@ -11,7 +11,8 @@ import { utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openFsStores } from '../../src/store/open.js';
-import { mailroom, mailroomOk } from '../helpers/store-files.js';
+import { cleanEnv, mailroom, mailroomOk } from '../helpers/store-files.js';
+import { runCli } from '../helpers/cli.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 
 let dir: TempDir;
@@ -109,4 +110,38 @@ describe('team send --wait to a member that may read', () => {
     expect(run2.code, run2.stderr).toBe(0);
     expect((JSON.parse(run2.stdout) as { status: { state: string } }).status.state).toBe('read');
   });
+});
+
+describe('team send --wait to a member whose runtime goes away during the wait', () => {
+  /** Starts the wait (beats of 100 ms: it looks again at least that often) once carol's runtime holds its claim; resolves with its run. */
+  async function waitWhileCarolRuns(): Promise<{ run: Promise<Awaited<ReturnType<typeof runCli>>>; token: string }> {
+    const { value: claim } = await store().claimReader('demo', 'carol', { kind: 'agent', host: 'test-host', pid: 10_005, startedAt: Date.now() }, { ttlMs: 1_000 });
+    const beating = setInterval(() => void store().beat('demo', 'carol', claim.token, 'idle').catch(() => undefined), 100);
+    const run = runCli(['--root', dir.path, '--team', 'demo', 'team', 'send', 'carol', 'Please check the CSV', '--wait', 'read', '--timeout', '10m', '--json'], cleanEnv({ MAILROOM_BEAT_MS: '100' }));
+    // The wait has begun once the message is in carol's inbox (its first look found carol running).
+    const deadline = Date.now() + 30_000;
+    while ((await store().readInbox('demo', 'carol')).length === 0) {
+      if (Date.now() > deadline) throw new Error('the message never reached carol');
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    await new Promise((r) => setTimeout(r, 500)); // well into the wait, past its first look
+    clearInterval(beating);
+    return { run, token: claim.token };
+  }
+
+  it('its runtime stops (the claim released): the wait ends with WAIT_UNREACHABLE (presence stopped), not at its 10-minute timeout', async () => {
+    const { run, token } = await waitWhileCarolRuns();
+    await store().releaseReader('demo', 'carol', token);
+    const done = await run;
+    expect(done.code, done.stderr).toBe(9);
+    expect((JSON.parse(done.stderr) as ErrorOut).error).toMatchObject({ code: 'WAIT_UNREACHABLE', details: { to: 'carol', presence: 'stopped' } });
+    expect(await store().readInbox('demo', 'carol')).toMatchObject([{ text: 'Please check the CSV', read: false }]);
+  }, 60_000);
+
+  it('its runtime dies (kill -9: the claim is left, no more beats): the wait ends with WAIT_UNREACHABLE (presence dead) once the claim lapses', async () => {
+    const { run } = await waitWhileCarolRuns();
+    const done = await run;
+    expect(done.code, done.stderr).toBe(9);
+    expect((JSON.parse(done.stderr) as ErrorOut).error).toMatchObject({ code: 'WAIT_UNREACHABLE', details: { to: 'carol', presence: 'dead' } });
+  }, 60_000);
 });

@@ -210,6 +210,20 @@ export class ReaderLease {
   }
 
   /**
+   * Resolves while this lease still holds the member's claim, for a step that acts with nothing
+   * handed out to fence it (a turn a task started): at once when one of its beats landed less than
+   * one beat period ago by this process's monotonic clock (a takeover needs the claim silent for its
+   * ttl, three beat periods), else once a beat now lands or fails to reach the store (unreachable is
+   * no loss). @throws READER_FENCED when the claim was lost: another reader took it over while this
+   * one was paused or starved, presumed dead (the beat found it taken)
+   */
+  async confirm(): Promise<void> {
+    if (!this.lost.signal.aborted && performance.now() - this.landedLocally >= this.beatMs) await this.beat({ fresh: true });
+    if (!this.lost.signal.aborted) return;
+    throw new MailroomError('READER_FENCED', `The reader claim of "${this.member}" in team "${this.team}" was taken over by another runtime (this one was presumed dead): it acts no more.`, { details: { team: this.team, member: this.member } });
+  }
+
+  /**
    * Awaits a store step fenced by this reader's token (TakeOptions.claim); a READER_FENCED refusal
    * (another runtime took the claim over while this one was paused or starved) marks the claim
    * lost, as a beat that finds it taken does — {@link signal} aborts, `onLost` is called, no beat

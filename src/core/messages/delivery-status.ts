@@ -16,6 +16,7 @@ import { teamOf, type TeamOptions } from '../context.js';
 import { TeamFeed } from '../live/feed.js';
 import { findMember } from '../../domain/roster.js';
 import { unreachablePresence, unreachableWhy } from '../members/reachability.js';
+import { livenessTiming } from '../members/liveness.js';
 import { MIN_MSG_ID_PREFIX, idOfPrefix } from './msg-id-prefix.js';
 import { timerDelay } from '../../domain/timer-delay.js';
 
@@ -153,8 +154,10 @@ const TIME_GRACE_MS = 1_000;
  * when the state is not reached on the first look and its recipient is a member mailroom runs that
  * nothing runs now (presence `stopped`), or whose runtime stopped beating (`dead`), it throws
  * WAIT_UNREACHABLE — the message stays in the inbox, read when the member starts — unless
- * `waitForStart` (the caller starts the member itself while waiting). Claude Code's own members are
- * waited for.
+ * `waitForStart` (the caller starts the member itself while waiting). The same holds for a member
+ * whose runtime stops or dies during the wait: it is looked at again at least once a beat
+ * (`$MAILROOM_BEAT_MS`, default 5 s; a killed runtime is `dead` once its claim's ttl passed), not
+ * only on the first look. Claude Code's own members are waited for.
  * @returns its status then
  * @throws WAIT_TIMEOUT (`details.status`: where it got to), WAIT_UNREACHABLE (`details.presence`,
  * `details.status`), MESSAGE_NOT_FOUND
@@ -163,7 +166,9 @@ export async function waitForState(options: TeamOptions & { msgId: string; state
   const feed = await TeamFeed.open(options.root, options.team);
   const until = Date.now() + options.timeoutMs;
   let timeBy: number | undefined;
-  let first = true;
+  // When the recipient's reachability is looked at next (epoch ms): at once, then once a beat.
+  const recheckMs = livenessTiming().beatMs;
+  let checkAt = options.waitForStart === true ? Infinity : 0;
   try {
     for (;;) {
       const armed = feed.next(() => true);
@@ -188,8 +193,10 @@ export async function waitForState(options: TeamOptions & { msgId: string; state
             details: { msg_id: options.msgId, wanted: options.state, status },
           });
         }
-        if (first && options.waitForStart !== true) await assertSomebodyReads(options, status);
-        first = false;
+        if (Date.now() >= checkAt) {
+          await assertSomebodyReads(options, status);
+          checkAt = Date.now() + recheckMs;
+        }
         const left = until - Date.now();
         if (left <= 0) {
           throw new MailroomError('WAIT_TIMEOUT', `Message ${options.msgId} to ${status.to} did not reach "${options.state}" within ${options.timeoutMs} ms (it is ${status.state}).`, {
@@ -197,7 +204,7 @@ export async function waitForState(options: TeamOptions & { msgId: string; state
           });
         }
         let timer: NodeJS.Timeout | undefined;
-        await Promise.race([armed.promise, new Promise((resolve) => (timer = setTimeout(resolve, timerDelay(left))))]);
+        await Promise.race([armed.promise, new Promise((resolve) => (timer = setTimeout(resolve, timerDelay(Math.min(left, checkAt - Date.now())))))]);
         clearTimeout(timer);
       } finally {
         armed.cancel();

@@ -76,6 +76,12 @@ export class Mailbox {
     private readonly reader: string,
     /** Awaits a fenced step (ReaderLease.fence: a READER_FENCED refusal marks the claim lost); default: as it is. */
     private readonly fence: <T>(step: Promise<T>) => Promise<T> = (step) => step,
+    /**
+     * Resolves while this reader still holds its claim, else throws READER_FENCED
+     * (ReaderLease.confirm): what {@link acknowledge} awaits when nothing was handed out, so an
+     * answer with no lease to fence it does not act either; default: nothing to confirm.
+     */
+    private readonly confirm: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
   /** Unread entries not in flight and not held back, in delivery order (a read: takes nothing). */
@@ -160,19 +166,25 @@ export class Mailbox {
 
   /**
    * Whether `taken` (a take's) hands out exactly the entries of `looked` (a look's), in the same
-   * order, under what `sameView` calls the same view of the team (equal stamps when absent).
+   * order and as they were looked at (every field but `read`: an entry rewritten in place under
+   * its msg_id, as a writer with no lock can, is another entry — the model saw the old text), under
+   * what `sameView` calls the same view of the team (equal stamps when absent).
    */
   static sameDelivery(looked: Delivery, taken: Delivery, sameView?: (a: string, b: string) => boolean): boolean {
     if (taken.entries.length !== looked.entries.length) return false;
-    if (!taken.entries.every((e, i) => entryKey(e) === entryKey(looked.entries[i]!))) return false;
+    if (!taken.entries.every((e, i) => sameEntry(e, looked.entries[i]!))) return false;
     const [a, b] = [looked.viewStamp, taken.viewStamp];
     return a === b || (a !== undefined && b !== undefined && sameView?.(a, b) === true);
   }
 
-  /** Marks a delivery's entries read (the request that carried them succeeded). */
+  /**
+   * Marks a delivery's entries read (the request that carried them succeeded): the step that lets
+   * the answer act. With nothing handed out (a turn a task started) it only confirms this reader
+   * still holds its claim. @throws READER_FENCED (another runtime took the claim over: nothing marked, the answer must not act)
+   */
   async acknowledge(delivery: Delivery): Promise<void> {
     this.failures = 0;
-    if (delivery.lease === '') return;
+    if (delivery.lease === '') return this.confirm();
     // The runtime is this inbox's only reader and matches by msg_id: a large inbox's read head may move in the same step.
     await this.fence(this.stores.team.acknowledge(this.team, this.agent, delivery.lease, { claim: this.reader, archiveRead: true }));
     for (const e of delivery.entries) this.inFlight.delete(entryKey(e));
@@ -193,4 +205,13 @@ export class Mailbox {
     }
     await this.stores.team.release(this.team, this.agent, delivery.lease);
   }
+}
+
+/** Whether `a` and `b` are the same entry with the same content (`read` aside; key order as read). */
+function sameEntry(a: InboxEntry, b: InboxEntry): boolean {
+  if (a === b) return true;
+  if (entryKey(a) !== entryKey(b)) return false;
+  const { read: _a, ...restA } = a;
+  const { read: _b, ...restB } = b;
+  return JSON.stringify(restA) === JSON.stringify(restB);
 }

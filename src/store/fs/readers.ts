@@ -63,10 +63,10 @@ function claimOf(c: StoredClaim, lastBeatAt: number): ReaderClaim {
 }
 
 /** Claim files this process wrote or verified: path → the inode then, and the claim it held. */
-const known = new Map<string, { ino: number; claim: ReaderClaim }>();
+const known = new Map<string, { ino: number; ctimeNs: bigint; claim: ReaderClaim }>();
 
-function remember(path: string, ino: number, claim: ReaderClaim): void {
-  known.set(path, { ino, claim });
+function remember(path: string, stamped: { ino: number; ctimeNs: bigint }, claim: ReaderClaim): void {
+  known.set(path, { ino: stamped.ino, ctimeNs: stamped.ctimeNs, claim });
 }
 
 /** Writes the claim (a rename: the filesystem stamps its mtime) and returns it with that mtime as its beat. */
@@ -76,16 +76,19 @@ async function writeClaim(ctx: FsContext, team: string, claim: StoredClaim, lock
   const stamped = stampFile(path);
   if (!stamped) throw claimLost(team, claim.member, undefined);
   const written = claimOf(claim, stamped.at);
-  remember(path, stamped.ino, written);
+  remember(path, stamped, written);
   return written;
 }
 
 /**
  * Stamps `path` with the filesystem's clock: `ftruncate` to its own length changes no byte and sets
- * its mtime to the filesystem's now (on NFS, the server's). Returns that mtime and the inode, or
- * undefined when the file is missing. `create` makes an empty file first.
+ * its mtime to the filesystem's now (on NFS, the server's). Returns that mtime, the inode and the
+ * ctime after the stamp, or undefined when the file is missing — or, with `unless`, when the file
+ * is not the one this process last stamped or wrote (another inode, or the same inode number with
+ * another ctime: a file renamed into place by another writer, which may reuse a freed inode number
+ * on ext4); then nothing is stamped. `create` makes an empty file first.
  */
-function stampFile(path: string, create = false): { at: number; ino: number } | undefined {
+function stampFile(path: string, create = false, unless?: { ino: number; ctimeNs: bigint }): { at: number; ino: number; ctimeNs: bigint } | undefined {
   let fd: number;
   try {
     fd = openSync(path, create ? 'a' : 'r+');
@@ -94,9 +97,11 @@ function stampFile(path: string, create = false): { at: number; ino: number } | 
     throw err;
   }
   try {
-    ftruncateSync(fd, fstatSync(fd).size);
-    const s = fstatSync(fd);
-    return { at: s.mtimeMs, ino: s.ino };
+    const before = fstatSync(fd, { bigint: true });
+    if (unless && (Number(before.ino) !== unless.ino || before.ctimeNs !== unless.ctimeNs)) return undefined;
+    ftruncateSync(fd, Number(before.size));
+    const s = fstatSync(fd, { bigint: true });
+    return { at: Number(s.mtimeNs) / 1e6, ino: Number(s.ino), ctimeNs: s.ctimeNs };
   } finally {
     closeSync(fd);
   }
@@ -138,8 +143,12 @@ export async function beat(ctx: FsContext, team: string, member: string, token: 
   const path = ctx.layout.readerClaimPath(team, member);
   const cached = known.get(path);
   if (cached && cached.claim.token === token && cached.claim.state === state) {
-    const stamped = stampFile(path);
-    if (stamped && stamped.ino === cached.ino) return { value: { ...cached.claim, lastBeatAt: stamped.at }, events: [] };
+    // The file this process last stamped or wrote, unchanged since (inode and ctime): still its claim.
+    const stamped = stampFile(path, false, cached);
+    if (stamped) {
+      remember(path, stamped, cached.claim);
+      return { value: { ...cached.claim, lastBeatAt: stamped.at }, events: [] };
+    }
   }
   const current = await readClaim(ctx, team, member);
   if (!current || current.token !== token) throw claimLost(team, member, current);
@@ -147,7 +156,7 @@ export async function beat(ctx: FsContext, team: string, member: string, token: 
     // The token was read from this inode; a stamp that lands on a newer one only makes a live claim look live.
     const stamped = stampFile(path);
     if (!stamped) throw claimLost(team, member, undefined);
-    remember(path, stamped.ino, current);
+    remember(path, stamped, current);
     return { value: { ...current, lastBeatAt: stamped.at }, events: [] };
   }
   const claim = await locked(ctx, path, async (lock) => {
