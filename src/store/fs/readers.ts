@@ -17,7 +17,7 @@
  * thread-pool round trips). A new inode means someone rewrote the claim, and the beat reads it again.
  */
 import { randomUUID } from '../../protocol/random.js';
-import { closeSync, fstatSync, ftruncateSync, openSync, statSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -150,15 +150,13 @@ export async function beat(ctx: FsContext, team: string, member: string, token: 
       return { value: { ...cached.claim, lastBeatAt: stamped.at }, events: [] };
     }
   }
+  const own = stampIfHeld(path, token, state);
+  if (own) {
+    remember(path, own.stamped, own.claim);
+    return { value: { ...own.claim, lastBeatAt: own.stamped.at }, events: [] };
+  }
   const current = await readClaim(ctx, team, member);
   if (!current || current.token !== token) throw claimLost(team, member, current);
-  if (current.state === state) {
-    // The token was read from this inode; a stamp that lands on a newer one only makes a live claim look live.
-    const stamped = stampFile(path);
-    if (!stamped) throw claimLost(team, member, undefined);
-    remember(path, stamped, current);
-    return { value: { ...current, lastBeatAt: stamped.at }, events: [] };
-  }
   const claim = await locked(ctx, path, async (lock) => {
     const again = await readClaim(ctx, team, member);
     if (!again || again.token !== token) throw claimLost(team, member, again);
@@ -166,6 +164,41 @@ export async function beat(ctx: FsContext, team: string, member: string, token: 
     return writeClaim(ctx, team, { v: 1, ...rest, state }, lock);
   });
   return { value: claim, events: [] };
+}
+
+/**
+ * Reads the claim file and, when `token` holds it in `state`, stamps that same file — one
+ * descriptor for both, so the stamp lands on the inode whose content named the token. (Reading by
+ * path and stamping by path again let a beat paused in between stamp a successor's claim renamed
+ * into place meanwhile, count as landed, and cache the successor's inode as its own: its later
+ * beats and a turn's confirmation kept landing on a lost claim — session 20 break test.)
+ * Undefined when the file is missing, unparseable, another token's or in another state: the
+ * caller's slow path decides (and reports FILE_CORRUPT or the loss).
+ */
+function stampIfHeld(path: string, token: string, state: ReaderClaim['state']): { claim: ReaderClaim; stamped: { at: number; ino: number; ctimeNs: bigint } } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r+');
+  } catch (err) {
+    if (isErrno(err, 'ENOENT')) return undefined;
+    throw err;
+  }
+  try {
+    let parsed: ReturnType<typeof ClaimSchema.safeParse>;
+    try {
+      parsed = ClaimSchema.safeParse(JSON.parse(readFileSync(fd, 'utf8')));
+    } catch {
+      return undefined;
+    }
+    if (!parsed.success || parsed.data.token !== token || parsed.data.state !== state) return undefined;
+    const before = fstatSync(fd, { bigint: true });
+    ftruncateSync(fd, Number(before.size));
+    const s = fstatSync(fd, { bigint: true });
+    const at = Number(s.mtimeNs) / 1e6;
+    return { claim: claimOf(parsed.data, at), stamped: { at, ino: Number(s.ino), ctimeNs: s.ctimeNs } };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Gives the claim up (no-op when `token` does not hold it); its leases are released. */
