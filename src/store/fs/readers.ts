@@ -73,11 +73,13 @@ function remember(path: string, stamped: { ino: number; ctimeNs: bigint }, claim
 async function writeClaim(ctx: FsContext, team: string, claim: StoredClaim, lock: HeldLock): Promise<ReaderClaim> {
   const path = ctx.layout.readerClaimPath(team, claim.member);
   await writeJsonFile(path, claim, lock);
-  const stamped = stampFile(path);
-  if (!stamped) throw claimLost(team, claim.member, undefined);
-  const written = claimOf(claim, stamped.at);
-  remember(path, stamped, written);
-  return written;
+  // The file now there must be this claim: a write that landed after its lock went stale is
+  // repaired back to the successor's claim (locked-write.ts), and stamping that file by path would
+  // count a beat on the successor's claim and cache its inode as this claim's (break test, session 20).
+  const own = stampIfHeld(path, claim.token, claim.state);
+  if (!own) throw claimLost(team, claim.member, await readClaim(ctx, team, claim.member).catch(() => undefined));
+  remember(path, own.stamped, own.claim);
+  return own.claim;
 }
 
 /**
