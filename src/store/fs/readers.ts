@@ -17,7 +17,7 @@
  * thread-pool round trips). A new inode means someone rewrote the claim, and the beat reads it again.
  */
 import { randomUUID } from '../../protocol/random.js';
-import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, statSync, type BigIntStats, type Stats } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -65,7 +65,7 @@ function claimOf(c: StoredClaim, lastBeatAt: number): ReaderClaim {
 /** Claim files this process wrote or verified: path → the inode then, and the claim it held. */
 const known = new Map<string, { ino: number; ctimeNs: bigint; claim: ReaderClaim }>();
 
-function remember(path: string, stamped: { ino: number; ctimeNs: bigint }, claim: ReaderClaim): void {
+function remember(path: string, stamped: Stamp, claim: ReaderClaim): void {
   known.set(path, { ino: stamped.ino, ctimeNs: stamped.ctimeNs, claim });
 }
 
@@ -82,15 +82,17 @@ async function writeClaim(ctx: FsContext, team: string, claim: StoredClaim, lock
   return own.claim;
 }
 
+/** A stamp of a claim file: its new mtime (the beat, epoch ms), inode and ctime after the stamp. */
+type Stamp = { at: number; ino: number; ctimeNs: bigint };
+
 /**
  * Stamps `path` with the filesystem's clock: `ftruncate` to its own length changes no byte and sets
- * its mtime to the filesystem's now (on NFS, the server's). Returns that mtime, the inode and the
- * ctime after the stamp, or undefined when the file is missing — or, with `unless`, when the file
- * is not the one this process last stamped or wrote (another inode, or the same inode number with
- * another ctime: a file renamed into place by another writer, which may reuse a freed inode number
- * on ext4); then nothing is stamped. `create` makes an empty file first.
+ * its mtime to the filesystem's now (on NFS, the server's). Returns the stamp, or undefined when
+ * the file is missing — or when `accept` (given the open file's descriptor and its stat before the
+ * stamp) refuses the file; then nothing is stamped. Everything goes through one descriptor, so
+ * what `accept` judged is the file stamped. `create` makes an empty file first.
  */
-function stampFile(path: string, create = false, unless?: { ino: number; ctimeNs: bigint }): { at: number; ino: number; ctimeNs: bigint } | undefined {
+function stampFile(path: string, create = false, accept?: (fd: number, before: BigIntStats) => boolean): Stamp | undefined {
   let fd: number;
   try {
     fd = openSync(path, create ? 'a' : 'r+');
@@ -100,13 +102,21 @@ function stampFile(path: string, create = false, unless?: { ino: number; ctimeNs
   }
   try {
     const before = fstatSync(fd, { bigint: true });
-    if (unless && (Number(before.ino) !== unless.ino || before.ctimeNs !== unless.ctimeNs)) return undefined;
+    if (accept && !accept(fd, before)) return undefined;
     ftruncateSync(fd, Number(before.size));
     const s = fstatSync(fd, { bigint: true });
     return { at: Number(s.mtimeNs) / 1e6, ino: Number(s.ino), ctimeNs: s.ctimeNs };
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Stamps `path` only while it is the file this process last stamped or wrote (same inode and ctime:
+ * a file renamed into place by another writer may reuse a freed inode number on ext4, never its ctime).
+ */
+function stampIfUnchanged(path: string, last: { ino: number; ctimeNs: bigint }): Stamp | undefined {
+  return stampFile(path, false, (_fd, before) => Number(before.ino) === last.ino && before.ctimeNs === last.ctimeNs);
 }
 
 /** The filesystem's clock now (epoch ms): the mtime of `<readers>/<team>/.clock` as this call stamps it. */
@@ -146,7 +156,7 @@ export async function beat(ctx: FsContext, team: string, member: string, token: 
   const cached = known.get(path);
   if (cached && cached.claim.token === token && cached.claim.state === state) {
     // The file this process last stamped or wrote, unchanged since (inode and ctime): still its claim.
-    const stamped = stampFile(path, false, cached);
+    const stamped = stampIfUnchanged(path, cached);
     if (stamped) {
       remember(path, stamped, cached.claim);
       return { value: { ...cached.claim, lastBeatAt: stamped.at }, events: [] };
@@ -177,30 +187,18 @@ export async function beat(ctx: FsContext, team: string, member: string, token: 
  * Undefined when the file is missing, unparseable, another token's or in another state: the
  * caller's slow path decides (and reports FILE_CORRUPT or the loss).
  */
-function stampIfHeld(path: string, token: string, state: ReaderClaim['state']): { claim: ReaderClaim; stamped: { at: number; ino: number; ctimeNs: bigint } } | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r+');
-  } catch (err) {
-    if (isErrno(err, 'ENOENT')) return undefined;
-    throw err;
-  }
-  try {
-    let parsed: ReturnType<typeof ClaimSchema.safeParse>;
+function stampIfHeld(path: string, token: string, state: ReaderClaim['state']): { claim: ReaderClaim; stamped: Stamp } | undefined {
+  let held: StoredClaim | undefined;
+  const stamped = stampFile(path, false, (fd) => {
     try {
-      parsed = ClaimSchema.safeParse(JSON.parse(readFileSync(fd, 'utf8')));
+      const parsed = ClaimSchema.safeParse(JSON.parse(readFileSync(fd, 'utf8')));
+      held = parsed.success && parsed.data.token === token && parsed.data.state === state ? parsed.data : undefined;
     } catch {
-      return undefined;
+      held = undefined;
     }
-    if (!parsed.success || parsed.data.token !== token || parsed.data.state !== state) return undefined;
-    const before = fstatSync(fd, { bigint: true });
-    ftruncateSync(fd, Number(before.size));
-    const s = fstatSync(fd, { bigint: true });
-    const at = Number(s.mtimeNs) / 1e6;
-    return { claim: claimOf(parsed.data, at), stamped: { at, ino: Number(s.ino), ctimeNs: s.ctimeNs } };
-  } finally {
-    closeSync(fd);
-  }
+    return held !== undefined;
+  });
+  return stamped && held ? { claim: claimOf(held, stamped.at), stamped } : undefined;
 }
 
 /** Gives the claim up (no-op when `token` does not hold it); its leases are released. */
