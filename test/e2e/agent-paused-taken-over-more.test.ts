@@ -23,7 +23,7 @@ import type { Stores } from '../../src/store/selection.js';
 import { startFakeAnthropicServer, type FakeAnthropicServer } from '../helpers/fake-anthropic-server.js';
 import { startCli, type LineChild } from '../helpers/line-child.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
-import { until } from '../helpers/runtime.js';
+import { takeOverFromAnotherHost, until } from '../helpers/runtime.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 
 let redis: RedisServer;
@@ -58,6 +58,16 @@ const cases: Array<[backend: 'files' | 'redis', point: 'answered' | 'looked-take
   ['files', 'looked-take'],
 ];
 
+/** Wakes the paused agent (SIGCONT) and checks it stops as a runtime whose claim was taken over does; returns what it said. */
+async function wokenStops(paused: LineChild): Promise<string> {
+  paused.proc.kill('SIGCONT');
+  const exit = await paused.exited;
+  const said = `${paused.lines().join('\n')}\n${paused.stderr()}`;
+  expect(exit, said).toBe(0);
+  expect(said).toContain('lost the reader claim');
+  return said;
+}
+
 describe('mailroom agent paused, taken over from another host, then woken', () => {
   it.each(cases)('%s, paused at %s: nothing the model answered acts, the agent stops, the message is the successor\'s', async (backend, point) => {
     const team = `t-${backend}`;
@@ -87,21 +97,16 @@ describe('mailroom agent paused, taken over from another host, then woken', () =
     });
     const requestsWhenPaused = server.requests.length;
 
-    const holder = { kind: 'agent' as const, host: 'another-host', pid: 4242, startedAt: 1 };
-    const successor = await until(async () => (await stores.team.claimReader(team, 'alice', holder).catch(() => undefined))?.value, 30_000, 'the takeover after the paused agent\'s claim died');
-    const { value } = await stores.team.takeUnread(team, 'alice', { reader: successor.token, claim: successor.token });
+    const successor = await takeOverFromAnotherHost(stores, team, 'alice');
+    const { value } = await stores.team.takeUnread(team, 'alice', { reader: successor, claim: successor });
     expect(value.entries.map((e) => e.text)).toEqual(['ping']);
 
-    agent.proc.kill('SIGCONT');
-    const exit = await agent.exited;
-    const said = `${agent.lines().join('\n')}\n${agent.stderr()}`;
+    const said = await wokenStops(agent);
     agent = undefined;
-    expect(exit, said).toBe(0);
-    expect(said).toContain('lost the reader claim');
     expect((await texts('team-lead')).filter((t) => t.includes('LEAK'))).toEqual([]);
     expect(server.requests).toHaveLength(requestsWhenPaused); // no request after the wake
     expect((await stores.team.readInbox(team, 'alice')).filter((e) => e.text === 'ping').map((e) => e.read === true)).toEqual([false]);
-    await stores.team.releaseReader(team, 'alice', successor.token);
+    await stores.team.releaseReader(team, 'alice', successor);
   }, 180_000);
 });
 
@@ -126,17 +131,12 @@ describe('mailroom agent paused in a turn a task started (no message delivered),
       throw new Error(`${String(e)}; requests ${server.requests.length}; stderr: ${agent!.stderr()}; stdout: ${agent!.lines().join('\n')}`);
     });
     const requestsWhenPaused = server.requests.length;
-    const holder = { kind: 'agent' as const, host: 'another-host', pid: 4242, startedAt: 1 };
-    const successor = await until(async () => (await stores.team.claimReader(team, 'alice', holder).catch(() => undefined))?.value, 30_000, 'the takeover after the paused agent\'s claim died');
+    const successor = await takeOverFromAnotherHost(stores, team, 'alice');
 
-    agent.proc.kill('SIGCONT');
-    const exit = await agent.exited;
-    const said = `${agent.lines().join('\n')}\n${agent.stderr()}`;
+    const said = await wokenStops(agent);
     agent = undefined;
-    expect(exit, said).toBe(0);
-    expect(said).toContain('lost the reader claim');
     expect((await texts('team-lead')).filter((t) => t.includes('LEAK')), said).toEqual([]);
     expect(server.requests).toHaveLength(requestsWhenPaused);
-    await stores.team.releaseReader(team, 'alice', successor.token);
+    await stores.team.releaseReader(team, 'alice', successor);
   }, 180_000);
 });

@@ -15,7 +15,7 @@ import { createTeam, readInbox, sendMessage, spawnMember } from '../../src/index
 import { openFsStores } from '../../src/store/open.js';
 import { startFakeAnthropicServer, type FakeAnthropicServer } from '../helpers/fake-anthropic-server.js';
 import { startCli, type LineChild } from '../helpers/line-child.js';
-import { until } from '../helpers/runtime.js';
+import { takeOverFromAnotherHost, until } from '../helpers/runtime.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 
 let dir: TempDir;
@@ -51,9 +51,8 @@ describe('mailroom agent paused with an answer in hand, taken over, then woken (
       throw new Error(`${String(e)}; requests ${server.requests.length}; stderr: ${agent!.stderr()}; stdout: ${agent!.lines().join('\n')}`);
     });
 
-    const holder = { kind: 'agent' as const, host: 'another-host', pid: 4242, startedAt: 1 };
-    const successor = await until(async () => (await stores().team.claimReader('t', 'alice', holder).catch(() => undefined))?.value, 30_000, 'the takeover after the paused agent\'s claim died');
-    const { value } = await stores().team.takeUnread('t', 'alice', { reader: successor.token, claim: successor.token });
+    const successor = await takeOverFromAnotherHost(stores(), 't', 'alice');
+    const { value } = await stores().team.takeUnread('t', 'alice', { reader: successor, claim: successor });
     expect(value.entries.map((e) => e.text)).toEqual(['ping']);
 
     agent.proc.kill('SIGCONT');
@@ -64,7 +63,7 @@ describe('mailroom agent paused with an answer in hand, taken over, then woken (
     expect(server.requests).toHaveLength(1);
     // The successor's hand-out stands: ping is neither read nor handed out again.
     expect((await stores().team.readInbox('t', 'alice')).map((e) => [e.text, e.read])).toEqual([['ping', false]]);
-    await stores().team.releaseReader('t', 'alice', successor.token);
+    await stores().team.releaseReader('t', 'alice', successor);
     agent = undefined;
   }, 180_000);
 });

@@ -39,3 +39,14 @@ export function lastUserText(request: ModelRequest): string {
 export async function heldReaderToken(stores: Stores, team: string, member: string): Promise<string> {
   return (await stores.team.claimReader(team, member, { kind: 'agent', host: 'test-host', pid: 1, startedAt: 1 })).value.token;
 }
+
+/**
+ * Takes `member`'s reader claim over for a runtime on another host, as soon as the current holder's
+ * claim has died (a paused holder's ttl passed); returns the new claim's token. Release it with
+ * `stores.team.releaseReader(team, member, token)`.
+ */
+export async function takeOverFromAnotherHost(stores: Stores, team: string, member: string, timeoutMs = 30_000): Promise<string> {
+  const holder = { kind: 'agent' as const, host: 'another-host', pid: 4242, startedAt: 1 };
+  const claim = await until(async () => (await stores.team.claimReader(team, member, holder).catch(() => undefined))?.value, timeoutMs, `the takeover of ${member} after its holder's claim died`);
+  return claim.token;
+}

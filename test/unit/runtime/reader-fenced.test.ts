@@ -21,7 +21,7 @@ import { runTeammate } from '../../../src/runtime/teammate.js';
 import { openFsStores, openStores } from '../../../src/store/open.js';
 import type { Stores } from '../../../src/store/selection.js';
 import { startRedis, type RedisServer } from '../../helpers/redis-server.js';
-import { until } from '../../helpers/runtime.js';
+import { takeOverFromAnotherHost, until } from '../../helpers/runtime.js';
 import { makeTempDir, type TempDir } from '../../helpers/temp-dir.js';
 
 describe.each(['files', 'redis'] as const)('a woken teammate whose reader claim was taken over (%s)', (backend) => {
@@ -61,8 +61,7 @@ describe.each(['files', 'redis'] as const)('a woken teammate whose reader claim 
       await sendMessage({ root: stores, team, to: 'alice', text: 'do it' });
       await until(() => called, 20_000, 'the model call');
       // Presumed dead: its claim lapses and another runtime — another process, on another host — takes the member over.
-      const holder = { kind: 'agent' as const, host: 'another-host', pid: 424242, startedAt: 1 };
-      const successor = await until(async () => (await stores.team.claimReader(team, 'alice', holder).catch(() => undefined))?.value, 20_000, 'the takeover');
+      const successor = await takeOverFromAnotherHost(stores, team, 'alice', 20_000);
       try {
         wake();
         const exit = await running;
@@ -71,10 +70,10 @@ describe.each(['files', 'redis'] as const)('a woken teammate whose reader claim 
         expect((await readInbox({ root: stores, team, agent: 'team-lead' })).messages.map((m) => m.entry.text)).not.toContain('acted');
         expect(model.requests).toHaveLength(1);
         // The message is the successor's, handed out to it once.
-        const { value } = await stores.team.takeUnread(team, 'alice', { reader: successor.token, claim: successor.token });
+        const { value } = await stores.team.takeUnread(team, 'alice', { reader: successor, claim: successor });
         expect(value.entries.map((e) => e.text)).toEqual(['do it']);
       } finally {
-        await stores.team.releaseReader(team, 'alice', successor.token);
+        await stores.team.releaseReader(team, 'alice', successor);
       }
     } finally {
       await stores.close();
