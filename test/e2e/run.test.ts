@@ -82,7 +82,7 @@ describe('mailroom run', () => {
       // A worker with nothing to claim says what it waits for (it said "No ready task left." while tasks were only blocked: new-user trial).
       expect(stdout).not.toContain('No ready task left');
       for (const line of stdout.split('\n').filter((l) => / → team-lead: Nothing/.test(l))) {
-        expect(line).toMatch(/: Nothing is ready for me yet: (#\d, )*#\d waits? on (#\d \((alice|bob|carol)\)(, )?)+\. I will claim the next task once it is unblocked\.$|: Nothing left for me to claim: /);
+        expect(line).toMatch(/: Nothing is ready for me yet: (#\d, )*#\d waits? on (#\d( \((alice|bob|carol)\))?(, )?)+\. I will claim the next task once it is unblocked\.$|: Nothing left for me to claim: /);
       }
       const store = openFsStores(root!);
       const tasks = await store.team.listTasks('demo');
