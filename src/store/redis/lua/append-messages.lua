@@ -66,6 +66,29 @@ local function box(to)
   return b
 end
 
+-- The largest look a recipient's channel carries: more entries, or more bytes of them, and the
+-- recipient takes before its request, as without a look.
+local LOOK_MAX_ENTRIES, LOOK_MAX_BYTES = 16, 65536
+
+-- Publishes on `to`'s own channel (base .. 'hints:' .. to) what its take would hand out right after
+-- this step, when that is exactly the `unread` entries this call added (no other entry of the inbox
+-- is unread, under a lease or not): the view stamp the send was checked under (ARGV[6]) and their
+-- documents, one per line. Only that member's subscription gets their text; a reader acts on it
+-- only once its take handed out the same entries under the same stamp (src/runtime/turn.ts
+-- commitLooked). Best effort: a user granted before these channels existed gets NOPERM (pcall).
+local function look(P, base, to, new, unread)
+  if R('ZCARD', ikey(P, 'unread', to)) ~= unread then return end
+  local lines, bytes = { ARGV[6] }, 0
+  for _, e in ipairs(new) do
+    if e[3] == '1' then
+      bytes = bytes + #e[1]
+      if bytes > LOOK_MAX_BYTES then return end
+      lines[#lines + 1] = e[1]
+    end
+  end
+  redis.pcall('PUBLISH', base .. 'hints:' .. to, table.concat(lines, '\n'))
+end
+
 -- Writes `args` (field/value or score/member pairs) with `cmd key …`, in chunks within unpack's limit.
 local function write_pairs(cmd, key, args)
   for i = 1, #args, 400 do
@@ -152,6 +175,9 @@ for _, to in ipairs(order) do
     write_pairs('HSET', ikey(P, 'keys', to), keysArgs)
     write_pairs('HSET', ikey(P, 'bykey', to), bykeyArgs)
     if top == added then R('SADD', P .. 'inboxes', to) end
+    -- The recipient's look (its own channel, before the team's hint): what its take would hand out
+    -- now — these entries, when they are all of its unread ones — and the view they were sent under.
+    if ARGV[6] ~= '' and #unreadArgs > 0 and #unreadArgs <= 2 * LOOK_MAX_ENTRIES then look(P, base, to, b.new, #unreadArgs / 2) end
     hint('inbox ' .. to)
   end
   if b.reset then
