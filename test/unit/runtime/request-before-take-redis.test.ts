@@ -99,7 +99,7 @@ async function runAlice(turns: ScriptedTurn[], options: Options = {}) {
   const own: Stores = { ...stores, team: team$, close: async () => undefined };
   const log: string[] = [];
   let state = '';
-  const model = createScriptedModel({ turns: [{ text: 'warmed up' }, ...turns], onCall: () => warm && order.push('call') });
+  const model = createScriptedModel({ turns: [{ text: 'warmed up' }, ...turns], onCall: () => void (warm && order.push('call')) });
   const controller = new AbortController();
   const running = runTeammate({ root: own, team, name: 'alice', model, signal: controller.signal, takesTasks: false, pollMs: 60_000, log: (line) => log.push(line), onState: (s) => (state = s) });
   await until(() => state === 'idle', 10_000, 'alice idle');
