@@ -72,18 +72,26 @@ local LOOK_MAX_ENTRIES, LOOK_MAX_BYTES = 16, 65536
 
 -- Publishes on `to`'s own channel (base .. 'hints:' .. to) what its take would hand out right after
 -- this step, when that is exactly the `unread` entries this call added (no other entry of the inbox
--- is unread, under a lease or not): the view stamp the send was checked under (ARGV[6]) and their
--- documents, one per line. Only that member's subscription gets their text; a reader acts on it
--- only once its take handed out the same entries under the same stamp (src/runtime/turn.ts
--- commitLooked). Best effort: a user granted before these channels existed gets NOPERM (pcall).
+-- is unread, under a lease or not) and the send carried its view stamp (ARGV[6]): the stamp and
+-- their documents, one per line. Else an empty message: no look, and the subscriber drops the one
+-- it kept from an earlier append (it no longer shows what a take would hand out). Only that
+-- member's subscription gets the text; a reader acts on it only once its take handed out the same
+-- entries under the same stamp (src/runtime/turn.ts commitLooked). Best effort: a user granted
+-- before these channels existed gets NOPERM (pcall).
 local function look(P, base, to, new, unread)
-  if R('ZCARD', ikey(P, 'unread', to)) ~= unread then return end
   local lines, bytes = { ARGV[6] }, 0
-  for _, e in ipairs(new) do
-    if e[3] == '1' then
-      bytes = bytes + #e[1]
-      if bytes > LOOK_MAX_BYTES then return end
-      lines[#lines + 1] = e[1]
+  if ARGV[6] == '' or unread > LOOK_MAX_ENTRIES or R('ZCARD', ikey(P, 'unread', to)) ~= unread then
+    lines = { '' }
+  else
+    for _, e in ipairs(new) do
+      if e[3] == '1' then
+        bytes = bytes + #e[1]
+        if bytes > LOOK_MAX_BYTES then
+          lines = { '' }
+          break
+        end
+        lines[#lines + 1] = e[1]
+      end
     end
   end
   redis.pcall('PUBLISH', base .. 'hints:' .. to, table.concat(lines, '\n'))
@@ -176,8 +184,9 @@ for _, to in ipairs(order) do
     write_pairs('HSET', ikey(P, 'bykey', to), bykeyArgs)
     if top == added then R('SADD', P .. 'inboxes', to) end
     -- The recipient's look (its own channel, before the team's hint): what its take would hand out
-    -- now — these entries, when they are all of its unread ones — and the view they were sent under.
-    if ARGV[6] ~= '' and #unreadArgs > 0 and #unreadArgs <= 2 * LOOK_MAX_ENTRIES then look(P, base, to, b.new, #unreadArgs / 2) end
+    -- now — these entries, when they are all of its unread ones — and the view they were sent under;
+    -- or none, which drops an earlier one.
+    if #unreadArgs > 0 then look(P, base, to, b.new, #unreadArgs / 2) end
     hint('inbox ' .. to)
   end
   if b.reset then
