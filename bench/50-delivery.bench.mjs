@@ -188,7 +188,7 @@ async function agentDelivery(ctx, kind, samples) {
 }
 
 /** This build: the library of ../dist/ as the sender, ../bin/mailroom.js as the agent. */
-const THIS_BUILD = { name: 'this build', lib: { createTeam, spawnMember, sendMessage, openStores, openFsStores }, bin: undefined };
+const THIS_BUILD = { name: 'this build', lib: mailroom, bin: undefined };
 
 /**
  * `BENCH_AB_DIST=<file URL of another build's dist/>` (an A/B, e.g. main built in a second
@@ -196,7 +196,9 @@ const THIS_BUILD = { name: 'this build', lib: { createTeam, spawnMember, sendMes
  * sender, its bin/mailroom.js as the agent), both running at once, each on its own root (or
  * redis-server) with its own fake API, and the sends interleaved one by one — A B, then B A, and so
  * on — so both arms see the same machine load. `BENCH_AB_SENDS` pairs (default 200, quick 60);
- * `BENCH_AB_KIND=redis` runs the Redis path instead of files; `BENCH_AB_ONLY=1` runs nothing else
+ * `BENCH_AB_KIND=redis` runs the Redis path instead of files; `BENCH_AB_KEPT=1` has each arm send
+ * from a kept `SenderView` (following its hints, as a teammate's or `mailroom mcp`'s), on builds
+ * that have one; `BENCH_AB_ONLY=1` runs nothing else
  * of this module. Rows: p50 and p90 of each arm, the median of the paired differences, and each
  * arm's baseline (`fs.watch` event / pub/sub round trip) and sender's share on the same sends.
  */
@@ -226,8 +228,8 @@ async function agentAB(ctx) {
   // The agent's share: each send's request arrival less its own fs.watch event (files) — the sender's noise left out.
   const share = (arm) => arm.delivery.map((d, i) => d - arm.base[i]);
   const load = (await import('node:os')).loadavg()[0].toFixed(1);
-  ctx.log(`A/B (${kind}): this build p50 ${q(a.delivery, 0.5).toFixed(2)} ms, other ${q(b.delivery, 0.5).toFixed(2)} ms, paired difference p50 ${q(diffs, 0.5).toFixed(2)} ms${kind === 'files' ? `; agent's share p50 ${q(share(a), 0.5).toFixed(2)} against ${q(share(b), 0.5).toFixed(2)} ms` : ''}, load ${load}`);
-  const metric = (p) => `Delivery (${kind}): send → idle \`mailroom agent\` process's next model request, this build against another (A/B, sends interleaved one by one), p${p}`;
+  ctx.log(`A/B (${kind}${process.env.BENCH_AB_KEPT === '1' ? ', kept sender views' : ''}): this build p50 ${q(a.delivery, 0.5).toFixed(2)} ms, other ${q(b.delivery, 0.5).toFixed(2)} ms, paired difference p50 ${q(diffs, 0.5).toFixed(2)} ms${kind === 'files' ? `; agent's share p50 ${q(share(a), 0.5).toFixed(2)} against ${q(share(b), 0.5).toFixed(2)} ms` : ''}, load ${load}`);
+  const metric = (p) => `Delivery (${kind}${process.env.BENCH_AB_KEPT === '1' ? ', from kept sender views' : ''}): send → idle \`mailroom agent\` process's next model request, this build against another (A/B, sends interleaved one by one), p${p}`;
   const label = kind === 'redis' ? 'Redis PUBLISH → subscriber message' : 'plain `fs.watch` event';
   return [
     { metric: metric(50), note: `${sends} sends to each; median of the paired differences (this − other) ${q(diffs, 0.5).toFixed(2)} ms, p25 ${q(diffs, 0.25).toFixed(2)}, p75 ${q(diffs, 0.75).toFixed(2)}`, value: q(a.delivery, 0.5), unit: 'ms', baseline: { label: 'the build at BENCH_AB_DIST, same run, p50', value: q(b.delivery, 0.5) } },
@@ -242,7 +244,7 @@ async function agentAB(ctx) {
 
 /** One arm of {@link agentAB}: a root (or redis-server), a fake API and a running agent of `arm`'s build; `once()` measures one delivery. */
 async function startArm(kind, arm) {
-  const { createTeam, spawnMember, sendMessage, openStores, openFsStores } = arm.lib;
+  const { createTeam, spawnMember, sendMessage, openStores, openFsStores, SenderView, TeamFeed } = arm.lib;
   const model = await startFakeModel();
   const redis = kind === 'redis' ? await startRedis() : undefined;
   const root = await mkdtemp(join(tmpdir(), 'mailroom-bench-ab-'));
@@ -251,6 +253,9 @@ async function startArm(kind, arm) {
   await createTeam({ root: store, team: TEAM });
   await spawnMember({ root: store, team: TEAM, name: 'alice' });
   await sendMessage({ root: store, team: TEAM, to: 'alice', text: 'hello' });
+  const kept = process.env.BENCH_AB_KEPT === '1' && SenderView ? new SenderView({ root: store, team: TEAM }) : undefined;
+  const feed = kept ? await TeamFeed.open(store, TEAM, { pollMs: 0 }) : undefined;
+  feed?.subscribe((hint) => kept.onHint(hint));
   const probe = redis ? await redisProbe(redis) : probeFile(dirname(new Layout(root).inboxPath(TEAM, 'alice')), 'alice.json');
   const first = model.nextRequest();
   const agent = await startAgent('alice', [...where, '--team', TEAM, '--model', 'anthropic:bench', '--poll-ms', '60s'], model.env, arm.bin);
@@ -263,7 +268,7 @@ async function startArm(kind, arm) {
       const called = model.nextRequest();
       const seen = redis ? undefined : probe.next();
       const t0 = performance.now();
-      await sendMessage({ root: store, team: TEAM, to: 'alice', text: `ping ${n++}` });
+      await sendMessage({ root: store, team: TEAM, to: 'alice', text: `ping ${n++}`, ...(kept ? { senderView: kept } : {}) });
       const t2 = performance.now();
       const [t1, tw] = await Promise.all([called, seen]);
       if (warmUp) return;
@@ -273,6 +278,7 @@ async function startArm(kind, arm) {
     },
     async stop() {
       await agent.stop();
+      await feed?.close();
       probe.close();
       await store.close?.();
       await redis?.stop();

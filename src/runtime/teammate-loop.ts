@@ -75,6 +75,11 @@ export class TeammateLoop {
   /** Runs until the teammate stops. */
   async run(): Promise<TeammateExit> {
     await this.restoreTranscript();
+    // Redis: the looks a send to this member publishes for it alone (TeamStore.watchInboxLooks), so a
+    // woken teammate's request goes out before its take commits, as on files. Without them (refused,
+    // failed): take first, as before.
+    const team = this.ctx.store.team;
+    const looks = await team.watchInboxLooks?.(this.ctx.team, this.ctx.name).catch(() => undefined);
     const unsubscribe = this.feed.subscribe((hint) => {
       this.view?.onHint(hint);
       this.senderView.onHint(hint);
@@ -84,6 +89,7 @@ export class TeammateLoop {
       return await this.loop();
     } finally {
       unsubscribe();
+      await looks?.close().catch(() => undefined);
       this.view?.close();
       if (this.retry) clearTimeout(this.retry);
       this.waiter.close();

@@ -648,9 +648,25 @@ export interface TeamStore {
    * guarantees nothing: only a take hands entries out, and a reader that looked first must compare
    * the take's entries with the look's before anything acts on them. Present where a take costs
    * more than a read (files: a lock, a sidecar rename); absent on Redis, whose take is one round
-   * trip like the read. @throws FILE_CORRUPT (the inbox)
+   * trip like the read (its looks come with the append's hint instead: {@link hintedLook}). @throws FILE_CORRUPT (the inbox)
    */
   lookUnread?(team: string, member: string): Promise<UnreadLook>;
+  /**
+   * Starts keeping the looks the store's appends publish for `member` alone (Redis: the member's
+   * own channel, src/store/redis/inbox-looks.ts), for {@link hintedLook}; until the handle is
+   * closed. Resolves once asked of the server, not once confirmed (a user granted before these
+   * channels existed is refused, and no look ever comes: the reader takes first, as without).
+   * Absent where a look is a read ({@link lookUnread}).
+   */
+  watchInboxLooks?(team: string, member: string): Promise<WatchHandle>;
+  /**
+   * The look the last append to `member`'s inbox published (as {@link lookUnread}'s: what a take
+   * would hand out, with the view stamp the send was checked under), once; undefined when none
+   * came since the member's last take, or it was dropped (it came while a take ran). A guess that
+   * anyone able to publish could forge, like a look: only a take hands out, and a reader that
+   * acts must compare the take's entries and stamp with the look's first. No store call.
+   */
+  hintedLook?(team: string, member: string): UnreadLook | undefined;
   /**
    * Marks a lease's entries read (all, or those in `keys`); the lease ends once it holds nothing
    * more (acknowledging some `keys` keeps it for the others). An entry its reader

@@ -4,8 +4,9 @@
  * - on Redis, with its model's answer in hand (`answered`): its acknowledgement names its
  *   reader-claim token and is refused READER_FENCED in the script (claim-reader.lua,
  *   acknowledge.lua), as on files (test/e2e/agent-paused-taken-over.test.ts);
- * - on files, with its request made for entries it only looked at (`looked-take`): its take names
- *   its token and is refused READER_FENCED, so the request's answer never acts.
+ * - on files and on Redis, with its request made for entries it only looked at (`looked-take`: on
+ *   Redis the look its append published): its take names its token and is refused READER_FENCED,
+ *   so the request's answer never acts.
  * - on both stores, in a turn an open task started (nothing handed out, so no lease to fence the
  *   answer): it confirms its claim before the answer acts (ReaderLease.confirm). On files the
  *   agent is frozen while its not-awaited `working` beat holds the claim file's lock; that write,
@@ -56,6 +57,7 @@ afterEach(async () => {
 const cases: Array<[backend: 'files' | 'redis', point: 'answered' | 'looked-take']> = [
   ['redis', 'answered'],
   ['files', 'looked-take'],
+  ['redis', 'looked-take'],
 ];
 
 /** Wakes the paused agent (SIGCONT) and checks it stops as a runtime whose claim was taken over does; returns what it said. */
@@ -70,7 +72,7 @@ async function wokenStops(paused: LineChild): Promise<string> {
 
 describe('mailroom agent paused, taken over from another host, then woken', () => {
   it.each(cases)('%s, paused at %s: nothing the model answered acts, the agent stops, the message is the successor\'s', async (backend, point) => {
-    const team = `t-${backend}`;
+    const team = `t-${backend}-${point}`;
     const stores = await (backend === 'files' ? openStores({ kind: 'fs', root: dir.path }) : openStores({ kind: 'redis', url: redis.url, hostRoot: dir.path }));
     open.push(stores);
     const texts = async (member: string) => (await readInbox({ root: stores, team, agent: member })).messages.map((m) => m.entry.text);

@@ -1,25 +1,37 @@
 /**
  * kill -9 of an idle `mailroom agent` between its model request and the take that hands the
- * message out (issue 24: on files a woken agent makes the request for the entries it looked at,
- * then takes them; src/runtime/turn.ts `commitLooked`). The agent is frozen right there
- * (`MAILROOM_TEST_FREEZE=looked-take`, src/test-freeze.ts) after the fake Anthropic API got the
- * request carrying the message, and killed: nothing was handed out, so the restarted agent gets
- * the message in its first request and answers it once; what the killed agent's model answered
- * is never acted on.
+ * message out (issue 24: a woken agent makes the request for the entries it looked at — on files
+ * by a read, on Redis the look its send's append published — then takes them; src/runtime/turn.ts
+ * `commitLooked`). The agent is frozen right there (`MAILROOM_TEST_FREEZE=looked-take`,
+ * src/test-freeze.ts) after the fake Anthropic API got the request carrying the message, and
+ * killed: nothing was handed out, so the restarted agent gets the message in its first request and
+ * answers it once; what the killed agent's model answered is never acted on.
  */
 import { readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createClient } from 'redis';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTeam, readInbox, sendMessage, spawnMember } from '../../src/index.js';
 import { Layout } from '../../src/store/fs/paths.js';
-import { openFsStores } from '../../src/store/open.js';
+import { openStores } from '../../src/store/open.js';
+import { teamBase } from '../../src/store/redis/keys.js';
+import type { Stores } from '../../src/store/selection.js';
 import { startFakeAnthropicServer, type FakeAnthropicServer } from '../helpers/fake-anthropic-server.js';
 import { startCli, type LineChild } from '../helpers/line-child.js';
+import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { until } from '../helpers/runtime.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
 
+let redis: RedisServer;
 let dir: TempDir;
 let server: FakeAnthropicServer;
 const agents: LineChild[] = [];
+const open: Stores[] = [];
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  await redis?.stop();
+});
 beforeEach(async () => {
   dir = await makeTempDir();
   server = await startFakeAnthropicServer();
@@ -29,43 +41,58 @@ afterEach(async () => {
     a.proc.kill('SIGKILL');
     await a.exited;
   }
+  for (const s of open.splice(0)) await s.close();
   await server.close();
   await dir.cleanup();
 });
 
-const stores = () => openFsStores(dir.path);
-const inbox = async (agent: string) => (await readInbox({ root: stores(), team: 't', agent })).messages.map((m) => m.entry);
 const carries = (i: number, text: string) => JSON.stringify(server.requests[i]?.body ?? {}).includes(text);
 
-function startAgent(extraEnv: Record<string, string>): LineChild {
-  const env = { ...process.env, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.baseURL, ...extraEnv };
-  const agent = startCli(['agent', 'alice', '--root', dir.path, '--team', 't', '--model', 'anthropic:claude-test', '--poll-ms', '1h'], env);
-  agents.push(agent);
-  return agent;
+/** The entries handed out of `member`'s inbox now: the files sidecar's leases, or the Redis inbox's `taken` hash. */
+async function handedOut(backend: 'files' | 'redis', team: string, member: string): Promise<number> {
+  if (backend === 'files') return (JSON.parse(readFileSync(new Layout(dir.path).leasePath(team, member), 'utf8')) as { leases: unknown[] }).leases.length;
+  const raw = createClient({ url: redis.url });
+  await raw.connect();
+  try {
+    const gen = await raw.hGet(`${teamBase(team)}team`, 'gen');
+    return await raw.hLen(`${teamBase(team)}g${gen}:i:taken:${member}`);
+  } finally {
+    await raw.close();
+  }
 }
 
-describe('mailroom agent killed between its request and its take (files)', () => {
+describe.each(['files', 'redis'] as const)('mailroom agent killed between its request and its take (%s)', (backend) => {
   it('the message is not lost: the restarted agent gets it and answers once; the killed one\'s answer never acts', async () => {
-    await createTeam({ root: stores(), team: 't' });
-    await spawnMember({ root: stores(), team: 't', name: 'alice' });
+    const team = `t-${backend}`;
+    const stores = await (backend === 'files' ? openStores({ kind: 'fs', root: dir.path }) : openStores({ kind: 'redis', url: redis.url, hostRoot: dir.path }));
+    open.push(stores);
+    const inbox = async (agent: string) => (await readInbox({ root: stores, team, agent })).messages.map((m) => m.entry);
+    const startAgent = (extraEnv: Record<string, string>): LineChild => {
+      const env = { ...process.env, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.baseURL, ...extraEnv };
+      const storeArgs = backend === 'files' ? ['--root', dir.path] : ['--store', redis.url, '--root', dir.path];
+      const agent = startCli(['agent', 'alice', ...storeArgs, '--team', team, '--model', 'anthropic:claude-test', '--poll-ms', '1h'], env);
+      agents.push(agent);
+      return agent;
+    };
+    await createTeam({ root: stores, team });
+    await spawnMember({ root: stores, team, name: 'alice' });
     server.enqueue(
       { type: 'message', text: 'warmed up' },
       { type: 'message', toolUses: [{ name: 'SendMessage', input: { to: 'team-lead', message: 'LEAK: the killed agent answered' } }] },
       { type: 'message', toolUses: [{ name: 'SendMessage', input: { to: 'team-lead', message: 'answer to ping' } }] },
       { type: 'message', text: '' },
     );
-    const first = startAgent({ MAILROOM_TEST_FREEZE: 'looked-take:t/alice' });
+    const first = startAgent({ MAILROOM_TEST_FREEZE: `looked-take:${team}/alice` });
     await first.waitForLine((l) => l.includes(' started ('), 0, 60_000);
     // The warm-up judges the team open, so the next wake takes the looked-at path.
-    await sendMessage({ root: stores(), team: 't', to: 'alice', text: 'warm up' });
+    await sendMessage({ root: stores, team, to: 'alice', text: 'warm up' });
     await until(async () => (await inbox('team-lead')).some((e) => e.text.includes('"idle_notification"')), 30_000, 'the agent idle after the warm-up');
     await new Promise((r) => setTimeout(r, 300)); // its check after the turn done: the next send wakes it by the watch
 
-    await sendMessage({ root: stores(), team: 't', to: 'alice', text: 'ping' });
+    await sendMessage({ root: stores, team, to: 'alice', text: 'ping' });
     await until(() => first.stderr().includes('mailroom-test: frozen looked-take'), 30_000, 'the agent frozen before its take').catch((e: unknown) => { throw new Error(`${String(e)}; requests ${server.requests.length}; stderr: ${first.stderr()}; stdout: ${first.lines().join('\n')}`); });
     await until(() => server.requests.length >= 2 && carries(1, 'ping'), 10_000, 'the request carrying ping, made before the take');
-    const sidecar = JSON.parse(readFileSync(new Layout(dir.path).leasePath('t', 'alice'), 'utf8')) as { leases: unknown[] };
-    expect(sidecar.leases).toEqual([]); // nothing handed out yet
+    expect(await handedOut(backend, team, 'alice')).toBe(0); // nothing handed out yet
     first.proc.kill('SIGKILL');
     await first.exited;
 

@@ -10,7 +10,8 @@
  * to 30 s while calls keep failing), so a model that fails every time is not called in a tight loop;
  * new mail is delivered at once, together with them.
  *
- * On a store whose take costs more than a read (files: TeamStore.lookUnread), a teammate woken by
+ * On a store whose take costs more than a read (files: TeamStore.lookUnread), or whose appends
+ * publish what the recipient's take would hand out (Redis: TeamStore.hintedLook), a teammate woken by
  * a send only looks at its unread entries ({@link Mailbox.prefetch}, {@link Mailbox.takeLooked}):
  * its step makes the model request for them and takes after, acting on the answer only when the
  * take handed out exactly those ({@link Mailbox.sameDelivery}; src/runtime/turn.ts `commitLooked`).
@@ -129,12 +130,21 @@ export class Mailbox {
    * Takes the unread entries now, for the next {@link take} (a send woke an idle teammate: one take
    * instead of a read that finds the mail and a take that reads it again). @returns whether any were
    * taken. They stay handed out to this reader, like any take, until acknowledged or released.
-   * On a store with `TeamStore.lookUnread` (and nothing in flight or held back) it only looks:
-   * the entries are for {@link takeLooked}, and nothing is taken yet.
+   * On a store with `TeamStore.hintedLook` or `TeamStore.lookUnread` (and nothing in flight or
+   * held back) it only looks — at the look the waking append published, else by a read: the
+   * entries are for {@link takeLooked}, and nothing is taken yet.
    */
   async prefetch(): Promise<boolean> {
     if (this.prefetched || this.looked) return true;
-    const look = this.heldBack.size === 0 && this.inFlight.size === 0 ? this.stores.team.lookUnread : undefined;
+    const quiet = this.heldBack.size === 0 && this.inFlight.size === 0;
+    // A look the append that woke this teammate published (Redis): no store call at all.
+    const hinted = quiet ? this.stores.team.hintedLook?.(this.team, this.agent) : undefined;
+    if (hinted && hinted.entries.length > 0) {
+      traceMark('look-hinted');
+      this.looked = { lease: '', entries: orderForDelivery(hinted.entries, this.lead), viewStamp: hinted.viewStamp };
+      return true;
+    }
+    const look = quiet ? this.stores.team.lookUnread : undefined;
     if (look) {
       // A store whose take costs more than a read (files): look now, take once the request is made (turn.ts).
       const seen = await look.call(this.stores.team, this.team, this.agent);

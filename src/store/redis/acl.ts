@@ -1,7 +1,7 @@
 /**
  * Fencing a team into one shared Redis (`mailroom store grant`, docs/format.md "Redis store": ACL):
  * a Redis ACL user whose keys are the team's alone — the hash-tagged prefix `mr:{<team>}:*` and
- * the team's hint channel — and whose commands are exactly those mailroom's scripts and reads
+ * the team's hint channels (the team's, and each member's inbox looks, `…:hints:<member>`) — and whose commands are exactly those mailroom's scripts and reads
  * run ({@link GRANTED_COMMANDS}). A machine given that user's URL can run the team's verbs and
  * nothing else: another team's keys, the global team list (`mr:teams`, `mr:deleted`) and every
  * admin command are refused `NOPERM` by the server itself.
@@ -48,7 +48,7 @@ function globLiteral(s: string): string {
  */
 export function teamGrant(storeUrl: string, team: string, member?: string, password: string = randomBytes(24).toString('base64url')): TeamGrant {
   const user = `mailroom-${encodeTeam(team)}${member ? `-${encodeTeam(member)}` : ''}`;
-  const rules = ['reset', 'on', `>${password}`, `~${globLiteral(teamBase(team))}*`, `&${globLiteral(hintChannel(team))}`, '-@all', ...GRANTED_COMMANDS.map((c) => `+${c}`)];
+  const rules = ['reset', 'on', `>${password}`, `~${globLiteral(teamBase(team))}*`, `&${globLiteral(hintChannel(team))}`, `&${globLiteral(hintChannel(team))}:*`, '-@all', ...GRANTED_COMMANDS.map((c) => `+${c}`)];
   const url = new URL(storeUrl);
   url.username = user;
   url.password = password;

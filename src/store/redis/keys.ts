@@ -22,3 +22,12 @@ export function teamBase(team: string): string {
 export function hintChannel(team: string): string {
   return `${teamBase(team)}hints`;
 }
+
+/**
+ * The pub/sub channel of one member's inbox looks: append-messages.lua publishes there what the
+ * member's take would hand out after the append (./inbox-looks.ts), for that member's subscription
+ * alone. The member name is as stored (no encoding: a channel is not a key, and SUBSCRIBE takes it literally).
+ */
+export function inboxLookChannel(team: string, member: string): string {
+  return `${hintChannel(team)}:${member}`;
+}

@@ -335,6 +335,7 @@ export class RespClient extends EventEmitter {
     for (let i = 0; i < values.length; i++) {
       const value = values[i];
       if (value instanceof PushReply) this.onPush(value.items);
+      else if (value instanceof ErrorReply && this.pending.length === 0) this.refuseSubscribe(value);
       else {
         const waiter = this.pending.shift();
         if (value instanceof ErrorReply) waiter?.reject(value);
@@ -342,6 +343,22 @@ export class RespClient extends EventEmitter {
       }
     }
     if (this.pending.length === 0) this.emit('drained');
+  }
+
+  /**
+   * An error no command waits for: the refusal of a SUBSCRIBE (NOPERM: a channel the user's ACL
+   * does not grant), whose confirmation would otherwise never come. Rejects the oldest waiting
+   * subscription and forgets its channel (not subscribed again on a reconnect).
+   */
+  private refuseSubscribe(error: ErrorReply): void {
+    for (const [key, waiters] of this.subscribing) {
+      if (!key.startsWith('subscribe ')) continue;
+      const first = waiters.shift();
+      if (waiters.length === 0) this.subscribing.delete(key);
+      this.channels.delete(key.slice('subscribe '.length));
+      first?.reject(error);
+      return;
+    }
   }
 
   private onPush(items: unknown[]): void {

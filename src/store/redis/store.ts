@@ -36,6 +36,7 @@ import type { DeadLetter } from '../../domain/dead-letters.js';
 import * as tasks from './tasks.js';
 import * as teams from './teams.js';
 import { Watcher } from './watch.js';
+import { InboxLooks } from './inbox-looks.js';
 import { AppendBatcher } from './append-batcher.js';
 
 /** The team store on Redis. Open it with `openRedisTeamStore` (./index.ts). */
@@ -43,6 +44,7 @@ export class RedisTeamStore implements T.TeamStore {
   private readonly rc: RedisContext;
   private readonly watcher: Watcher;
   private readonly appends: AppendBatcher;
+  private readonly looks: InboxLooks;
 
   constructor(
     readonly selection: Extract<StoreSelection, { kind: 'redis' }>,
@@ -51,6 +53,7 @@ export class RedisTeamStore implements T.TeamStore {
     this.rc = { conn, location: conn.location, known: new Map() };
     this.appends = new AppendBatcher((team, messages, options) => inboxes.appendRows(this.rc, team, messages, options));
     this.watcher = new Watcher(conn, async (team) => (await inboxes.listInboxes(this.rc, team)).map((i) => i.name));
+    this.looks = new InboxLooks(this.watcher);
   }
 
   /** The connection (for server checks made at open). */
@@ -170,7 +173,15 @@ export class RedisTeamStore implements T.TeamStore {
     return inboxes.listInboxes(this.rc, team);
   }
   takeUnread(team: string, member: string, options: T.TakeOptions): Promise<T.Transition<T.Lease>> {
-    return inboxes.takeUnread(this.rc, team, member, options);
+    return this.looks.during(team, member, () => inboxes.takeUnread(this.rc, team, member, options));
+  }
+  /** See {@link T.TeamStore.watchInboxLooks}: the looks the appends publish on the member's own channel (./inbox-looks.ts). */
+  watchInboxLooks(team: string, member: string): Promise<T.WatchHandle> {
+    return this.looks.watch(team, member);
+  }
+  /** See {@link T.TeamStore.hintedLook}. */
+  hintedLook(team: string, member: string): T.UnreadLook | undefined {
+    return this.looks.take(team, member);
   }
   acknowledge(team: string, member: string, leaseId: string, options?: T.AcknowledgeOptions): Promise<T.Transition<number>> {
     return inboxes.acknowledge(this.rc, team, member, leaseId, options);

@@ -69,6 +69,19 @@ export class Watcher {
     return { close: () => this.unwatch(team, listener) };
   }
 
+  /**
+   * Subscribes `listener` to one more channel on the same subscriber connection (so its messages
+   * and the team channel's arrive in the order the server published them). Resolves once issued,
+   * without waiting for the server's confirmation: `confirmed` settles with it (a user granted
+   * before the channel existed is refused NOPERM, and the caller goes on without it).
+   */
+  async watchChannel(channel: string, listener: (message: string) => void): Promise<WatchHandle & { confirmed: Promise<void> }> {
+    const sub = await this.subscriber();
+    const confirmed = sub.subscribe(channel, listener);
+    confirmed.catch(() => undefined);
+    return { confirmed, close: () => (this.sub?.isReady ? this.sub.unsubscribe(channel).catch(() => undefined) : Promise.resolve()) };
+  }
+
   /** Closes the subscriber connection. */
   async close(): Promise<void> {
     this.listeners.clear();

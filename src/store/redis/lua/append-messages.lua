@@ -66,6 +66,37 @@ local function box(to)
   return b
 end
 
+-- The largest look a recipient's channel carries: more entries, or more bytes of them, and the
+-- recipient takes before its request, as without a look.
+local LOOK_MAX_ENTRIES, LOOK_MAX_BYTES = 16, 65536
+
+-- Publishes on `to`'s own channel (base .. 'hints:' .. to) what its take would hand out right after
+-- this step, when that is exactly the `unread` entries this call added (no other entry of the inbox
+-- is unread, under a lease or not) and the send carried its view stamp (ARGV[6]): the stamp and
+-- their documents, one per line. Else an empty message: no look, and the subscriber drops the one
+-- it kept from an earlier append (it no longer shows what a take would hand out). Only that
+-- member's subscription gets the text; a reader acts on it only once its take handed out the same
+-- entries under the same stamp (src/runtime/turn.ts commitLooked). Best effort: a user granted
+-- before these channels existed gets NOPERM (pcall).
+local function look(P, base, to, new, unread)
+  local lines, bytes = { ARGV[6] }, 0
+  if ARGV[6] == '' or unread > LOOK_MAX_ENTRIES or R('ZCARD', ikey(P, 'unread', to)) ~= unread then
+    lines = { '' }
+  else
+    for _, e in ipairs(new) do
+      if e[3] == '1' then
+        bytes = bytes + #e[1]
+        if bytes > LOOK_MAX_BYTES then
+          lines = { '' }
+          break
+        end
+        lines[#lines + 1] = e[1]
+      end
+    end
+  end
+  redis.pcall('PUBLISH', base .. 'hints:' .. to, table.concat(lines, '\n'))
+end
+
 -- Writes `args` (field/value or score/member pairs) with `cmd key …`, in chunks within unpack's limit.
 local function write_pairs(cmd, key, args)
   for i = 1, #args, 400 do
@@ -152,6 +183,10 @@ for _, to in ipairs(order) do
     write_pairs('HSET', ikey(P, 'keys', to), keysArgs)
     write_pairs('HSET', ikey(P, 'bykey', to), bykeyArgs)
     if top == added then R('SADD', P .. 'inboxes', to) end
+    -- The recipient's look (its own channel, before the team's hint): what its take would hand out
+    -- now — these entries, when they are all of its unread ones — and the view they were sent under;
+    -- or none, which drops an earlier one.
+    if #unreadArgs > 0 then look(P, base, to, b.new, #unreadArgs / 2) end
     hint('inbox ' .. to)
   end
   if b.reset then
