@@ -114,7 +114,7 @@ describe('inbox looks (Redis)', () => {
   });
 
   it('parseLook refuses what is not a look', () => {
-    const entry = JSON.stringify(makeInboxEntry({ from: 'a', text: 't', timestamp: new Date().toISOString() }));
+    const entry = JSON.stringify(makeInboxEntry({ from: 'a', text: 't', timestamp: new Date().toISOString(), msgId: 'look-1' }));
     expect(parseLook('')).toBeUndefined();
     expect(parseLook('stamp')).toBeUndefined();
     expect(parseLook(`\n${entry}`)).toBeUndefined();
