@@ -185,7 +185,8 @@ export async function runCli(input: string[], commands: readonly CommandModule<G
   }
   const names = optionPart(argv).includes('--get-yargs-completions') ? await completeNames(completionWords(argv)) : { names: [], valueOnly: false };
   const values = putValuesAside(argv);
-  const grouped = helpInGroup(argv);
+  // On the line with the values put aside: a time option's `-1h` is its (negative) value, no help group.
+  const grouped = helpInGroup(values.argv);
   if (grouped) return reportError(new MailroomError('USAGE', `unknown option ${grouped} (-h prints the help only alone). A text that begins with "-" goes after --, as \`-- ${grouped}\` at the end of the line; an option's value is written --<option>=${grouped}. Run with --help for usage.`, { details: { refused: [grouped] } }), wantsJson, hintScope(argv));
   // First of all middleware, before yargs' own checks: they and the handler see the texts as typed.
   const restore = ((a: Record<string, unknown>) => values.restore(a)) as unknown as MiddlewareFunction<GlobalArgs>;
