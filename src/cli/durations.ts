@@ -17,8 +17,8 @@ export const MAX_DURATION_MS = MAX_TIMER_MS;
 
 /**
  * Milliseconds of a duration option's value. @throws USAGE naming `flag` and the accepted forms
- * when the value is negative (`-5s`, said so: no wait is shorter than none), is not a duration, is not whole milliseconds, is below `minMs` or above
- * {@link MAX_DURATION_MS}, or the option was given more than once.
+ * when the value is negative (`-5s`: said so), is not a duration, is not whole milliseconds, is
+ * below `minMs` or above {@link MAX_DURATION_MS}, or the option was given more than once.
  */
 export function parseDuration(value: unknown, flag: string, minMs = 0): number {
   if (Array.isArray(value)) throw usage(`${flag} was given ${value.length} times (${value.map((v) => JSON.stringify(v)).join(', ')}); it takes one value.`);

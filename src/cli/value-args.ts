@@ -13,8 +13,8 @@
  * - a negative number, with or without a unit (`-5s`, `-1h`, `-.5s`, `-5`), right after a time
  *   option ({@link TIME_OPTIONS}): yargs takes only a plain negative number for a value
  *   (yargs-parser#33; not `-.1`, yargs#1204), so `--timeout -5s` was the options -5 and -s and an
- *   "unexpected argument", and `--timeout -1h` a help group. Its value, it reaches the duration
- *   parser, which refuses it as negative, naming the option (src/cli/durations.ts).
+ *   "unexpected argument", and `--timeout -1h` a help group. Put aside as the option's value, it
+ *   reaches the duration parser, which refuses it as negative, naming the option (durations.ts).
  *
  * The `--` itself becomes {@link END}, an option nobody can type, so that an option before it
  * does not take the values after it (an array option such as `--metadata k=v -- title` would

@@ -35,16 +35,18 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
   const storeChecks = await scanBoth(stores);
   if (options.fix) await repair(storeChecks);
   const teamChecks: Check[] = await commandChecks(stores, options.team);
-  const teams = await teamsToCheck(store, options.team);
-  for (const team of teams) {
+  let checked = 0;
+  for (const team of await teamsToCheck(store, options.team)) {
     const config = await store.readConfig(team).catch((err: unknown) => {
       if (options.team !== undefined && !isMailroomError(err, 'FILE_CORRUPT')) throw err;
       return undefined;
     });
-    if (config) teamChecks.push(...(await checkTeam(store, team, config)));
+    if (!config) continue;
+    checked++;
+    teamChecks.push(...(await checkTeam(store, team, config)));
   }
   if (options.fix) await repair(teamChecks);
-  return { ...report(store.location, [...storeChecks, ...teamChecks], options.fix === true), exists: await rootExists(stores), teams: teams.length };
+  return { ...report(store.location, [...storeChecks, ...teamChecks], options.fix === true), exists: await rootExists(stores), teams: checked };
 }
 
 /** False when nothing is at the files store's root (no directory, no file); a Redis store always exists. */

@@ -305,7 +305,9 @@ export async function patchTask(ctx: FsContext, team: string, id: string, patch:
  * Who is a member (a name or an agentId of config.json), read under the task's lock, when `patch`
  * could reopen `task` for an owner who left (domain reopensForDeparted); else undefined, nothing
  * read. Read under the lock: a member's removal unassigns its open tasks under their locks after
- * the config changed, so a reopening that saw the member still there is unassigned right after it.
+ * the config changed, so a reopening that saw the member still there is mostly unassigned right
+ * after it — unless the removal listed the tasks before this write (its listing takes no lock):
+ * doctor's `orphan-owner` finds that one (docs/decisions.md, session 21).
  */
 async function rosterIfReopened(ctx: FsContext, team: string, task: Task, patch: TaskPatch): Promise<((name: string) => boolean) | undefined> {
   if (!reopensForDeparted(task, patch, () => false)) return undefined;
