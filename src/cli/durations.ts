@@ -17,12 +17,13 @@ export const MAX_DURATION_MS = MAX_TIMER_MS;
 
 /**
  * Milliseconds of a duration option's value. @throws USAGE naming `flag` and the accepted forms
- * when the value is not a duration, is not whole milliseconds, is below `minMs` or above
- * {@link MAX_DURATION_MS}, or the option was given more than once.
+ * when the value is negative (`-5s`: said so), is not a duration, is not whole milliseconds, is
+ * below `minMs` or above {@link MAX_DURATION_MS}, or the option was given more than once.
  */
 export function parseDuration(value: unknown, flag: string, minMs = 0): number {
   if (Array.isArray(value)) throw usage(`${flag} was given ${value.length} times (${value.map((v) => JSON.stringify(v)).join(', ')}); it takes one value.`);
   const text = String(value).trim();
+  if (/^-\s*\.?\d/.test(text)) throw usage(`${flag} ${text} is negative: give ${FORMS}${minMs > 0 ? `, at least ${minMs} ms` : ''}.`);
   const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/i.exec(text);
   const ms = match ? Number(match[1]) * (UNIT_MS[(match[2] ?? 'ms').toLowerCase()] ?? Number.NaN) : Number.NaN;
   if (!Number.isSafeInteger(ms)) throw usage(`${flag} "${text}" is not ${match ? 'a whole number of milliseconds' : 'a duration'}: give ${FORMS}.`);

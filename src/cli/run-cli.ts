@@ -24,6 +24,7 @@ import { closeStores, warnAtEveryStart, withGlobals, type GlobalArgs } from './g
 import { COMMAND_TREE as TREE } from './command-names.js';
 import { optionPart, putValuesAside, type ValueArgs } from './value-args.js';
 import { yargsChoicesError } from './choice.js';
+import { meantElsewhere } from './meant-elsewhere.js';
 
 /** Runs {@link checkOptionValues}; yargs passes the running command's instance as a second argument (untyped). */
 /** The option checks of a line whose option part is `part` (the options typed without a value are read from it). */
@@ -112,7 +113,9 @@ function usageError(refused: string, argv: readonly string[], y: unknown, values
     const named = refusedWordsMessage(undeclared, argv, declared, TREE);
     // A missing text (`task add "--title"`) may be the dashed word itself: say how to write it, beside any option meant.
     const texted = TEXT_COMMANDS.has(commandPath(argv, TREE).join(' '));
-    const textHint = dashed !== undefined && (texted || !named.includes('Did you mean')) ? ` ${dashTextHint(dashed)}` : '';
+    // An option explained as meant elsewhere (`team stop --all`) was no text either.
+    const explained = undeclared.some((w) => meantElsewhere(w, commandPath(argv, TREE).join(' ')));
+    const textHint = dashed !== undefined && (texted || !(named.includes('Did you mean') || explained)) ? ` ${dashTextHint(dashed)}` : '';
     return new MailroomError('USAGE', `${named}${textHint} Run with --help for usage.`, { details: { refused: undeclared } });
   }
   const read = dashed === undefined ? '' : ` "${dashed}" was read as an option. ${dashTextHint(dashed)}`;
@@ -185,7 +188,8 @@ export async function runCli(input: string[], commands: readonly CommandModule<G
   }
   const names = optionPart(argv).includes('--get-yargs-completions') ? await completeNames(completionWords(argv)) : { names: [], valueOnly: false };
   const values = putValuesAside(argv);
-  const grouped = helpInGroup(argv);
+  // On the line with the values put aside: a time option's `-1h` is its (negative) value, no help group.
+  const grouped = helpInGroup(values.argv);
   if (grouped) return reportError(new MailroomError('USAGE', `unknown option ${grouped} (-h prints the help only alone). A text that begins with "-" goes after --, as \`-- ${grouped}\` at the end of the line; an option's value is written --<option>=${grouped}. Run with --help for usage.`, { details: { refused: [grouped] } }), wantsJson, hintScope(argv));
   // First of all middleware, before yargs' own checks: they and the handler see the texts as typed.
   const restore = ((a: Record<string, unknown>) => values.restore(a)) as unknown as MiddlewareFunction<GlobalArgs>;

@@ -7,6 +7,7 @@
 import { closestMatch } from '../domain/suggest.js';
 import { optionPart } from './value-args.js';
 import { flagReadAsText } from './read-as-option.js';
+import { meantElsewhere } from './meant-elsewhere.js';
 
 /** Top-level command names → their subcommand names (empty for a command without any). */
 export type CommandTree = Readonly<Record<string, readonly string[]>>;
@@ -229,8 +230,13 @@ export function refusedWordsMessage(words: readonly string[], argv: readonly str
       continue;
     }
     const name = typed.replace(/^-+/, '').replace(/=.*$/, '');
-    const meant = resolve(name.replace(/^no-/, ''), declared, OPTION_SYNONYMS);
     const shown = typed.replace(/=.*$/, '');
+    const elsewhere = typed.startsWith('--') ? meantElsewhere(name, command) : undefined;
+    if (elsewhere !== undefined) {
+      parts.push(`${where}: unknown option ${shown}${elsewhere === '' ? '.' : `: ${elsewhere}`}`);
+      continue;
+    }
+    const meant = resolve(name.replace(/^no-/, ''), declared, OPTION_SYNONYMS);
     // A single-dash word no option is near (`-x`) is more likely a text than a mistyped option.
     const hint = meant ? ` Did you mean --${meant}?` : typed.startsWith('--') ? '' : ` ${dashTextHint(typed)}`;
     parts.push(`${where}: unknown option ${shown}.${hint}`);

@@ -9,13 +9,20 @@
  *
  * - any argument after the first `--`: POSIX's end of options;
  * - an argument beginning with `-` whose part before any `=` contains whitespace: no option is
- *   spelled so (`--summary=two words` stays an option with its value).
+ *   spelled so (`--summary=two words` stays an option with its value);
+ * - a negative number, with or without a unit (`-5s`, `-1h`, `-.5s`, `-5`), right after a time
+ *   option ({@link TIME_OPTIONS}): yargs takes only a plain negative number for a value
+ *   (yargs-parser#33; not `-.1`, yargs#1204), so `--timeout -5s` was the options -5 and -s and an
+ *   "unexpected argument", and `--timeout -1h` a help group. Put aside as the option's value, it
+ *   reaches the duration parser, which refuses it as negative, naming the option (durations.ts).
  *
  * The `--` itself becomes {@link END}, an option nobody can type, so that an option before it
  * does not take the values after it (an array option such as `--metadata k=v -- title` would
  * take them all); {@link ValueArgs.restore} removes it. Options are read only before the first
  * `--` ({@link optionPart}): a `--json` or `--help` after it is a text.
  */
+
+import { DURATION_OPTIONS } from './durations.js';
 
 /** A command line with its value arguments put aside, and the way back. */
 export interface ValueArgs {
@@ -56,6 +63,14 @@ function typedValues(part: readonly string[]): Map<string, string> {
   return typed;
 }
 
+/** The options whose value is a duration (src/cli/durations.ts, and the global `--store-timeout`), as typed. */
+const TIME_OPTIONS: ReadonlySet<string> = new Set([...Object.keys(DURATION_OPTIONS), 'store-timeout'].map((name) => `--${name}`));
+
+/** True when `arg`, typed after `previous`, is a time option's negative value (`--timeout -5s`). */
+function isNegativeTime(previous: string | undefined, arg: string): boolean {
+  return previous !== undefined && TIME_OPTIONS.has(previous) && /^-\.?\d/.test(arg);
+}
+
 /** True when `arg` begins with `-` but cannot be an option's spelling. */
 function isDashValue(arg: string): boolean {
   if (!arg.startsWith('-') || arg === '-') return false;
@@ -74,12 +89,12 @@ export function putValuesAside(input: readonly string[]): ValueArgs {
   if (optionPart(input).includes('--get-yargs-completions')) argv.push(...input);
   else {
     let ended = false;
-    for (const arg of input) {
+    input.forEach((arg, i) => {
       if (!ended && arg === '--') {
         ended = true;
         argv.push(END);
-      } else argv.push(ended || isDashValue(arg) ? aside(arg) : arg);
-    }
+      } else argv.push(ended || isDashValue(arg) || isNegativeTime(input[i - 1], arg) ? aside(arg) : arg);
+    });
   }
   const typed = typedValues(optionPart(input));
   const back = (s: string): string => (s.includes(MARK) ? s.replace(PLACEHOLDER, (m, n: string) => originals[Number(n)] ?? m) : s);

@@ -53,13 +53,28 @@ export function mergeMetadata(current: Readonly<Record<string, unknown>> | undef
 }
 
 /**
+ * True when `change` reopens `task` for an owner who has left: a status change into an open status
+ * (pending, in_progress) that names no owner, on a task owned by someone `isMember` does not know
+ * (a name or an agentId of the roster the store read in the same step). Such a change clears the
+ * owner (new-user trial: a completed task set back to pending kept its departed owner, so nobody
+ * could claim it; the member's open tasks are unassigned when it leaves, its completed ones keep it
+ * as their history). The Redis store's patch-task.lua applies the same rule.
+ */
+export function reopensForDeparted(task: Task, change: TaskPatch, isMember: (name: string) => boolean): boolean {
+  const open = change.status === 'pending' || change.status === 'in_progress';
+  return open && change.status !== task.status && change.owner === undefined && !isUnowned(task) && !isMember(task.owner as string);
+}
+
+/**
  * Applies `change` to `task` in place, as `actor`. `byId` is the board (for blockers).
  * @returns the top-level keys whose value changed (empty: nothing to write)
  * A change that gives the task a new owner issues its next fencing token, at the store's clock
- * `nowMs` (epoch ms; ./task-fence.ts nextFence).
+ * `nowMs` (epoch ms; ./task-fence.ts nextFence). `isMember` (the roster, read in the same step):
+ * a reopening change clears an owner who left ({@link reopensForDeparted}); without it, no owner is
+ * judged departed.
  * @throws TASK_FENCED (`fencingToken` stale), TASK_CONFLICT (`expect` not met), TASK_BLOCKED (starting or completing with an open blocker)
  */
-export function applyTaskChange(team: string, task: Task, change: TaskPatch, actor: string | undefined, byId: ReadonlyMap<string, Task>, nowMs: number): string[] {
+export function applyTaskChange(team: string, task: Task, change: TaskPatch, actor: string | undefined, byId: ReadonlyMap<string, Task>, nowMs: number, isMember?: (name: string) => boolean): string[] {
   if (change.fencingToken !== undefined) {
     const fenced = fenceRefusal(team, task, actor, change.fencingToken);
     if (fenced) throw fenced;
@@ -75,6 +90,7 @@ export function applyTaskChange(team: string, task: Task, change: TaskPatch, act
   if (change.owner === null || change.owner === '') delete t.owner;
   else if (change.owner !== undefined) task.owner = change.owner;
   if (change.status !== undefined) {
+    if (isMember !== undefined && reopensForDeparted(task, change, isMember)) delete t.owner;
     if (change.status === 'in_progress' && isUnowned(task) && change.owner === undefined && actor !== undefined) task.owner = actor;
     task.status = change.status;
   }

@@ -13,6 +13,7 @@ import { livenessClockContract } from './liveness-clock.contract.js';
 import { pathLeaseContract } from './path-leases.contract.js';
 import { batchedAppendContract } from './batched-appends.contract.js';
 import { inboxChangesContract } from './inbox-changes.contract.js';
+import { reopenDepartedContract } from './reopen-departed.contract.js';
 
 const backend = {
   open: async () => {
@@ -31,3 +32,4 @@ pathLeaseContract('filesystem', backend);
 handOutContract('filesystem', backend);
 batchedAppendContract('filesystem', backend);
 inboxChangesContract('filesystem', backend);
+reopenDepartedContract('filesystem', backend);

@@ -14,6 +14,7 @@ import { livenessClockContract } from './liveness-clock.contract.js';
 import { pathLeaseContract } from './path-leases.contract.js';
 import { batchedAppendContract } from './batched-appends.contract.js';
 import { inboxChangesContract } from './inbox-changes.contract.js';
+import { reopenDepartedContract } from './reopen-departed.contract.js';
 
 let server: RedisServer;
 beforeAll(async () => {
@@ -44,3 +45,4 @@ pathLeaseContract('redis', backend);
 handOutContract('redis', backend);
 batchedAppendContract('redis', backend);
 inboxChangesContract('redis', backend);
+reopenDepartedContract('redis', backend);

@@ -20,11 +20,8 @@ const list: CommandModule<GlobalArgs, GlobalArgs> = {
   handler: async (a) => {
     const { listDeadLetters } = await import('../../core/messages/dead-letters.js');
     const letters = await listDeadLetters(await teamTarget(a));
-    emit(a.json, letters, () =>
-      letters.length === 0
-        ? 'No dead letters.'
-        : letters.map((l) => `${l.id}  ${l.at}  from ${l.entry.from} to ${l.to}: ${l.entry.summary ?? l.entry.text.replace(/\s+/g, ' ').slice(0, 80)}`),
-    );
+    const { deadLetterTable } = await import('../render/text.js');
+    emit(a.json, letters, () => (letters.length === 0 ? 'No dead letters.' : deadLetterTable(letters)));
   },
 };
 

@@ -10,6 +10,7 @@ import { emit } from '../output.js';
 import { openStore, type GlobalArgs } from '../globals.js';
 import type { DoctorFinding, DoctorReport } from '../../core/doctor/doctor.js';
 import { plural } from '../../core/text/plural.js';
+import { hintScope, scopeHints } from '../../core/text/hint-scope.js';
 
 interface DoctorArgs extends GlobalArgs {
   fix?: boolean;
@@ -57,9 +58,21 @@ function render(report: DoctorReport): string[] {
   const lines = report.findings.map(line);
   const freed = report.fixed && report.bytesFreed > 0 ? `; ${plural(report.bytesFreed, 'byte')} freed` : '';
   const fixedCount = report.problems - report.remaining;
-  const summary = report.problems === 0 ? `No problems found in ${report.root}` : `${plural(report.problems, 'problem')} found, ${fixedCount} repaired${freed}`;
+  const summary = report.problems === 0 ? nothingFound(report) : `${plural(report.problems, 'problem')} found, ${fixedCount} repaired${freed}`;
   const moved = report.findings.flatMap((f) => (f.repair?.done && f.repair.movedTo !== undefined ? [`moved aside to ${f.repair.movedTo}`] : []));
   return [...lines, summary, ...moved];
+}
+
+/**
+ * The line of a report without problems. A store with no team says so, and how to make one (the
+ * command carries the line's --root/--team): "No problems found in ~/.mailroom" on a fresh HOME
+ * named a directory that did not exist as if it had been checked (new-user trial).
+ */
+function nothingFound(report: DoctorReport): string {
+  if (report.teams > 0) return `No problems found in ${report.root}`;
+  const create = scopeHints('Create a team with `mailroom team create <team>`', hintScope(process.argv.slice(2)));
+  if (!report.exists) return `${report.root} does not exist yet: no team has been created there, so there is nothing to check. ${create}, or point --root (or --store) at the store that has your team.`;
+  return `No problems found in ${report.root}, which holds no team yet. ${create}.`;
 }
 
 function line(f: DoctorFinding): string {

@@ -75,6 +75,7 @@ export const taskUpdateCommand: CommandModule<GlobalArgs, UpdateArgs> = {
       metadata: parseMetadata(a.metadata),
       as: a.as,
     });
-    emit(a.json, result, () => (result.deleted ? `Deleted task #${result.task.id}` : updatedLine(result.task)));
+    const departed = result.departedOwner !== undefined ? ` (its owner ${result.departedOwner} has left the team, so it was released)` : '';
+    emit(a.json, result, () => (result.deleted ? `Deleted task #${result.task.id}` : `${updatedLine(result.task)}${departed}`));
   },
 };

@@ -1,7 +1,9 @@
 /**
  * Human-readable rendering of library results for the CLI (pure functions returning lines).
  */
-import { describeText } from '../../core/live/describe.js';
+import { describeText, messagePreview } from '../../core/live/describe.js';
+import { terminalSafe } from '../../core/text/terminal-text.js';
+import type { DeadLetter } from '../../domain/dead-letters.js';
 import type { InboxMessage } from '../../core/messages/inbox-read.js';
 import type { MemberSummary, TeamSummary } from '../../core/teams/team-lifecycle.js';
 import type { TaskView } from '../../core/tasks/board.js';
@@ -49,6 +51,23 @@ export function boardState(v: TaskView): string {
 export function taskTable(views: readonly TaskView[]): string[] {
   const rows = views.map((v) => [`#${v.task.id}`, v.task.status, v.task.owner || '-', boardState(v), v.task.subject]);
   const header = ['ID', 'STATUS', 'OWNER', 'BOARD', 'SUBJECT'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] as number))).join('  ');
+  return [line(header), ...rows.map(line)];
+}
+
+/**
+ * `mailroom dead-letter list` as a table like {@link taskTable}, the message last: its id (what
+ * `dead-letter retry` takes), when it was dead-lettered, sender, recipient, and the message on one
+ * line ({@link messagePreview}: summary, or the text with structured messages by type).
+ * ```
+ * ID                                    DEAD SINCE                FROM       TO   MESSAGE
+ * 69565125-d065-45ad-8680-6df022272a2d  2026-12-07T22:54:15.450Z  team-lead  bob  [plan approved r1]
+ * ```
+ */
+export function deadLetterTable(letters: readonly DeadLetter[]): string[] {
+  const rows = letters.map((l) => [l.id, l.at, l.entry.from, l.to, messagePreview(l.entry, 80)].map(terminalSafe));
+  const header = ['ID', 'DEAD SINCE', 'FROM', 'TO', 'MESSAGE'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] as number))).join('  ');
   return [line(header), ...rows.map(line)];

@@ -35,15 +35,24 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
   const storeChecks = await scanBoth(stores);
   if (options.fix) await repair(storeChecks);
   const teamChecks: Check[] = await commandChecks(stores, options.team);
+  let checked = 0;
   for (const team of await teamsToCheck(store, options.team)) {
     const config = await store.readConfig(team).catch((err: unknown) => {
       if (options.team !== undefined && !isMailroomError(err, 'FILE_CORRUPT')) throw err;
       return undefined;
     });
-    if (config) teamChecks.push(...(await checkTeam(store, team, config)));
+    if (!config) continue;
+    checked++;
+    teamChecks.push(...(await checkTeam(store, team, config)));
   }
   if (options.fix) await repair(teamChecks);
-  return report(store.location, [...storeChecks, ...teamChecks], options.fix === true);
+  return { ...report(store.location, [...storeChecks, ...teamChecks], options.fix === true), exists: await rootExists(stores), teams: checked };
+}
+
+/** False when nothing is at the files store's root (no directory, no file); a Redis store always exists. */
+async function rootExists(stores: Stores): Promise<boolean> {
+  if (stores.selection.kind !== 'fs') return true;
+  return (await stores.host.userFileMtimeMs(stores.team.location)) !== undefined;
 }
 
 /** The team store's issues (team data) and the host store's (this machine's records), each repaired by its own store. */
@@ -69,7 +78,7 @@ async function repair(checks: Check[]): Promise<void> {
   }
 }
 
-function report(root: string, checks: Check[], fixed: boolean): DoctorReport {
+function report(root: string, checks: Check[], fixed: boolean): Omit<DoctorReport, 'exists' | 'teams'> {
   const findings: DoctorFinding[] = checks.map((c) => c.finding);
   const problems = findings.filter((f) => f.severity === 'problem');
   return {

@@ -41,4 +41,11 @@ export interface DoctorReport {
   remaining: number;
   /** Disk space freed by repairs (bytes). */
   bytesFreed: number;
+  /**
+   * False when the files store's root directory does not exist (nothing was created, nothing could
+   * be checked: `doctor` on a fresh ~/.mailroom); always true for a Redis store.
+   */
+  exists: boolean;
+  /** Teams whose state was checked (readable ones; unreadable ones are findings). */
+  teams: number;
 }

@@ -1,7 +1,7 @@
 /**
  * One-line human descriptions of messages and tasks, shared by the CLI, `watch` and the journal.
  */
-import type { ParsedText, StructuredMessage } from '../../protocol/structured.js';
+import { parseMessageText, type ParsedText, type StructuredMessage } from '../../protocol/structured.js';
 
 /** Describes a classified message text in one line (structured messages by type). */
 export function describeText(parsed: ParsedText): string {
@@ -15,6 +15,16 @@ export function describeText(parsed: ParsedText): string {
     case 'unknown':
       return `[${parsed.type}] ${JSON.stringify(parsed.raw)}`;
   }
+}
+
+/**
+ * A message in at most `max` characters on one line, for a list or a quote: its summary when it
+ * has one, else its text described as {@link describeText} does (a structured message by type, not
+ * its stored JSON), whitespace runs as one space, cut with `…`.
+ */
+export function messagePreview(entry: { text: string; summary?: string | undefined }, max: number): string {
+  const whole = (entry.summary ?? describeText(parseMessageText(entry.text))).replace(/\s+/g, ' ').trim();
+  return whole.length > max ? `${whole.slice(0, max - 1)}…` : whole;
 }
 
 /** Describes a structured message in one line, e.g. `[shutdown request shutdown-1@bob] reason: done`. */

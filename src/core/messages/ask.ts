@@ -21,6 +21,7 @@ import { TeamFeed, type FeedHint } from '../live/feed.js';
 import { sendMessage, type SentMessage } from './send.js';
 import { requirePermitted } from '../teams/policy.js';
 import { timerDelay } from '../../domain/timer-delay.js';
+import { refuseAskingYourself } from '../../domain/ask-self.js';
 
 /** How long an ask waits for its reply by default (ms). */
 export const DEFAULT_ASK_TIMEOUT_MS = 60_000;
@@ -69,8 +70,8 @@ export async function ask(options: AskOptions): Promise<AskResult> {
   const config = await store.readConfig(options.team);
   const from = options.from ?? leadName(config);
   const recipient = requireMember(config, options.to, 'recipient');
-  requireMember(config, from, 'sender');
-  if (recipient.name === from) throw askingYourself(config.name, from);
+  const sender = requireMember(config, from, 'sender');
+  refuseAskingYourself(config.name, sender.name, recipient.name);
   // The policy first: a refused ask says why, whether or not the recipient runs.
   await requirePermitted(options, from, [{ rule: 'message', to: options.to }], config);
   await assertReachable(store, config, recipient);
@@ -117,12 +118,6 @@ function sendAsk(options: AskOptions, from: string, replyBy: number): Promise<Se
 async function assertReachable(store: TeamStore, config: TeamConfig, member: Member): Promise<void> {
   const presence = await unreachablePresence(store, config, member);
   if (presence) throw unreachable(config.name, member.name, presence);
-}
-
-function askingYourself(team: string, name: string): MailroomError {
-  return new MailroomError('INVALID_ARGUMENT', `${name} cannot ask itself: you cannot ask yourself, and the reply would never come. Ask another member (\`mailroom team show\` lists them), or leave yourself a note with \`mailroom team send ${name} "…"\`.`, {
-    details: { team, member: name, rule: 'ask-self' },
-  });
 }
 
 function unreachable(team: string, name: string, presence: Presence): MailroomError {

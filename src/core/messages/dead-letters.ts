@@ -8,6 +8,7 @@ import { MailroomError } from '../../errors.js';
 import type { TeamConfig } from '../../protocol/config.js';
 import { makeInboxEntry, type InboxEntry } from '../../protocol/inbox.js';
 import { retryKey, type DeadLetter } from '../../domain/dead-letters.js';
+import { messagePreview } from '../live/describe.js';
 import { idempotentMsgId } from '../../domain/entries.js';
 import type { TeamStore } from '../../store/team-store.js';
 import { isoTime, nowOf, opOf, teamOf, type TeamOptions } from '../context.js';
@@ -17,7 +18,8 @@ export const NOTICE_SENDER = 'system';
 
 /** The notice a sender gets for one of its messages dead-lettered (a plain message; `dead_letter` names it). */
 export function noticeText(letter: DeadLetter): string {
-  const preview = letter.entry.summary ?? (letter.entry.text.length > 60 ? `${letter.entry.text.slice(0, 57)}...` : letter.entry.text);
+  // A structured message is quoted as described (`[plan approved r1]`), not as its stored JSON.
+  const preview = messagePreview(letter.entry, 60);
   return (
     `Your message to ${letter.to} was not delivered: ${letter.to} left the team before reading it ("${preview}"). ` +
     `It is kept as dead letter ${letter.id}; re-send it with \`mailroom dead-letter retry ${letter.id} --to <member>\`.`

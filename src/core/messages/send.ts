@@ -12,6 +12,7 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../protocol/json-depth.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, MIN_MAX_MESSAGE_BYTES, type TeamSettings } from '../../protocol/settings.js';
 import { STRUCTURED_SCHEMAS, isStructuredType, type StructuredMessage } from '../../protocol/structured.js';
 import { permissionRequestId, planApprovalRequestId, sandboxRequestId, shutdownRequestId } from '../../protocol/ids.js';
+import { refuseAskingYourself } from '../../domain/ask-self.js';
 import { leadName, requireMember } from '../../domain/roster.js';
 import type { TeamStore } from '../../store/team-store.js';
 import { isoTime, nowOf, opOf, teamOf, type TeamOptions } from '../context.js';
@@ -124,7 +125,11 @@ async function deliverOnce(store: TeamStore, team: { config: TeamConfig; setting
   let sender: Member;
   try {
     sender = requireMember(config, from, 'sender');
-    for (const to of recipients) requireMember(config, to, 'recipient');
+    for (const to of recipients) {
+      const recipient = requireMember(config, to, 'recipient');
+      // An ask (`team send --wait replied`, `team ask`) to its own sender would wait for nobody.
+      if (options.extras?.reply_expected === true) refuseAskingYourself(config.name, sender.name, recipient.name);
+    }
     if (options.text === '') throw new MailroomError('MESSAGE_INVALID', 'Message text is empty: give the text to send.');
     requireSize(settings, options.team, options.text, options.summary);
     if (recipients.length === 0) return [];

@@ -65,6 +65,11 @@ export interface UpdateTaskResult {
   notified: boolean;
   /** Set when this change gave the task a new owner (a claim): the fencing token it issued. */
   fencingToken?: number;
+  /**
+   * Set when the change reopened the task (pending or in_progress) for an owner who had left the
+   * team: that owner, whom the store cleared in the same step (domain reopensForDeparted).
+   */
+  departedOwner?: string;
 }
 
 /**
@@ -100,7 +105,8 @@ export async function updateTask(options: UpdateTaskOptions): Promise<UpdateTask
   const ownerChanged = !isUnowned(value.task) && value.task.owner !== value.previous.owner;
   const notified = ownerChanged ? await notifyAssignment(options, value.task, actor) : false;
   const issued = fenceOf(value.task) !== fenceOf(value.previous) && value.task.owner === actor ? { fencingToken: fenceOf(value.task) } : {};
-  return { task: value.task, deleted: false, notified, ...issued };
+  const departed = options.owner === undefined && !isUnowned(value.previous) && value.task.owner !== value.previous.owner ? { departedOwner: value.previous.owner as string } : {};
+  return { task: value.task, deleted: false, notified, ...issued, ...departed };
 }
 
 /**

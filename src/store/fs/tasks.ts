@@ -17,7 +17,7 @@ import { taskEvent } from '../../domain/events.js';
 import { applyClaim, busyRefusal, claimCandidates, claimRefusal } from '../../domain/task-claim.js';
 import { capabilitiesOf, missingCapabilities, taskRequires } from '../../domain/capabilities.js';
 import { addUnique, assertNoCycles, compareTaskIds, dependencyNotFound, indexTasks, taskNotFound, TASK_ID_PATTERN, type Edge } from '../../domain/task-board.js';
-import { applyTaskChange, draftTask, changedKeys } from '../../domain/task-patch.js';
+import { applyTaskChange, draftTask, changedKeys, reopensForDeparted } from '../../domain/task-patch.js';
 import { FENCE_KEY, fenceOf } from '../../domain/task-fence.js';
 import type { TeamEventRecord } from '../../protocol/events.js';
 import { TaskSchema, canonicalTask, type Task, type TaskStatus } from '../../protocol/task.js';
@@ -125,7 +125,7 @@ async function withList<T>(ctx: FsContext, team: string, fn: (lock: HeldLock) =>
  * lock and returns the keys it changed; the file is written (and journalled) only when some did.
  * @throws TASK_NOT_FOUND, FILE_CORRUPT, whatever `change` throws (then nothing is written)
  */
-async function changeTask(ctx: FsContext, team: string, id: string, op: OpContext | undefined, change: (task: Task) => string[]): Promise<{ task: Task; previous: Task; changed: string[]; events: TeamEventRecord[] }> {
+async function changeTask(ctx: FsContext, team: string, id: string, op: OpContext | undefined, change: (task: Task) => string[] | Promise<string[]>): Promise<{ task: Task; previous: Task; changed: string[]; events: TeamEventRecord[] }> {
   const path = ctx.layout.taskPath(team, id);
   if ((await readTaskFile(ctx, team, id)).state === 'missing') throw taskNotFound(team, id);
   return locked(ctx, path, async (lock) => {
@@ -134,7 +134,7 @@ async function changeTask(ctx: FsContext, team: string, id: string, op: OpContex
     if (read.state === 'invalid') throw read.error;
     const previous = structuredClone(read.task);
     const keys = Object.keys(read.task);
-    const changed = change(read.task);
+    const changed = await change(read.task);
     if (changed.length === 0) return { task: read.task, previous, changed, events: [] };
     const check = TaskSchema.safeParse(read.task);
     if (!check.success) throw new MailroomError('INTERNAL', `Refusing to write an invalid task to ${path}: ${check.error.message}`);
@@ -297,8 +297,23 @@ async function claimById(ctx: FsContext, team: string, id: string, claimant: str
 export async function patchTask(ctx: FsContext, team: string, id: string, patch: TaskPatch, op?: OpContext): Promise<Transition<PatchedTask>> {
   if (!(await readTask(ctx, team, id, { strict: true }))) throw taskNotFound(team, id); // before reading the board (which warns about every broken file)
   const board = patch.status === 'in_progress' || patch.status === 'completed' ? indexTasks(await listTasks(ctx, team)) : new Map<string, Task>();
-  const r = await changeTask(ctx, team, id, op, (t) => applyTaskChange(team, t, patch, op?.actor, board, Date.now()));
+  const r = await changeTask(ctx, team, id, op, async (t) => applyTaskChange(team, t, patch, op?.actor, board, Date.now(), await rosterIfReopened(ctx, team, t, patch)));
   return { value: { task: r.task, previous: r.previous }, events: r.events };
+}
+
+/**
+ * Who is a member (a name or an agentId of config.json), read under the task's lock, when `patch`
+ * could reopen `task` for an owner who left (domain reopensForDeparted); else undefined, nothing
+ * read. Read under the lock: a member's removal unassigns its open tasks under their locks after
+ * the config changed, so a reopening that saw the member still there is mostly unassigned right
+ * after it — unless the removal listed the tasks before this write (its listing takes no lock):
+ * doctor's `orphan-owner` finds that one (docs/decisions.md, session 21).
+ */
+async function rosterIfReopened(ctx: FsContext, team: string, task: Task, patch: TaskPatch): Promise<((name: string) => boolean) | undefined> {
+  if (!reopensForDeparted(task, patch, () => false)) return undefined;
+  const config = await readConfig(ctx, team);
+  const names = new Set(config.members.flatMap((m) => [m.name, m.agentId]));
+  return (name) => names.has(name);
 }
 
 /** Adds dependencies on both tasks of each edge, under the list lock; a cycle is refused before anything changes. */

@@ -2,8 +2,8 @@
 -- keys) was patched by the caller from the copy it read (metadata merge is a TypeScript rule):
 -- written only if the document version is still that one (compare-and-set). Status and owner,
 -- and the rules on them, are checked here: `expect` (compare-and-set on status/owner), refusing
--- to start or complete a task with an open blocker, and `in_progress` on an unowned task
--- without an owner making the actor its owner.
+-- to start or complete a task with an open blocker, a reopening clearing an owner who left the
+-- team, and `in_progress` on an unowned task without an owner making the actor its owner.
 -- KEYS[1] base prefix
 -- ARGV[1] event envelope JSON   ARGV[2] id   ARGV[3] expected document version ('' = document unchanged)
 -- ARGV[4] new document   ARGV[5] internal ('1' | '0')   ARGV[6] document keys changed (comma-separated)
@@ -37,6 +37,13 @@ if conflict then return fail('TASK_CONFLICT', id, status, owner or '') end
 local newOwner = owner
 if ARGV[7] == 'clear' then newOwner = false elseif ARGV[7] == 'set' then newOwner = ARGV[8] end
 local newStatus = ARGV[9] ~= '' and ARGV[9] or status
+-- Reopening for an owner who left (src/domain/task-patch.ts reopensForDeparted): a status change
+-- into pending or in_progress that names no owner clears an owner that is neither a member's name
+-- nor its agentId, in this same step as the member's removal is one.
+if ARGV[7] == 'keep' and ARGV[9] ~= '' and newStatus ~= status and (newStatus == 'pending' or newStatus == 'in_progress')
+  and not unowned(newOwner) and R('EXISTS', mkey(P, newOwner)) == 0 and R('HEXISTS', P .. 'agents', newOwner) == 0 then
+  newOwner = false
+end
 if (newStatus == 'in_progress' or newStatus == 'completed') and newStatus ~= status then
   local open = open_blockers(P, before[6])
   if #open > 0 then return fail('TASK_BLOCKED', id, unpack(open)) end
