@@ -15,6 +15,7 @@ import { startFakeAnthropicServer, type FakeAnthropicServer } from '../helpers/f
 import { startCli, type LineChild } from '../helpers/line-child.js';
 import { until } from '../helpers/runtime.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { asleepAfter } from '../helpers/trace-marks.js';
 
 let dir: TempDir;
 let server: FakeAnthropicServer;
@@ -44,13 +45,15 @@ async function frozenAfterLook(): Promise<LineChild> {
     { type: 'message', text: 'warmed up' },
     { type: 'message', toolUses: [{ name: 'SendMessage', input: { to: 'team-lead', message: 'LEAK: answered what the look saw' } }] },
   );
-  const env = { ...process.env, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.baseURL, MAILROOM_TEST_FREEZE: 'looked-take:t/alice' };
+  const env = { ...process.env, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.baseURL, MAILROOM_TEST_FREEZE: 'looked-take:t/alice', MAILROOM_TRACE_MARKS: '1' };
   const agent = startCli(['agent', 'alice', '--root', dir.path, '--team', 't', '--model', 'anthropic:claude-test', '--poll-ms', '1h'], env);
   agents.push(agent);
   await agent.waitForLine((l) => l.includes(' started ('), 0, 60_000);
   await sendMessage({ root: stores(), team: 't', to: 'alice', text: 'warm up' });
   await until(async () => (await inbox('team-lead')).some((e) => e.text.includes('"idle_notification"')), 30_000, 'the agent idle after the warm-up');
-  await new Promise((r) => setTimeout(r, 300));
+  // Asleep after the warm-up's one model call, its check after the turn done: only the watch wakes it
+  // for ping, by a look (sent before that check, ping would be taken there and never looked at).
+  await until(() => asleepAfter(agent, 1), 30_000, 'the agent asleep after the warm-up');
   await sendMessage({ root: stores(), team: 't', to: 'alice', text: 'ping' });
   await until(() => agent.stderr().includes('mailroom-test: frozen looked-take'), 30_000, 'the agent frozen before its take');
   await until(() => server.requests.length >= 2 && JSON.stringify(server.requests[1]?.body ?? {}).includes('ping'), 10_000, 'the request carrying ping');

@@ -25,6 +25,7 @@ import { startCli, type LineChild } from '../helpers/line-child.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { takeOverFromAnotherHost, until } from '../helpers/runtime.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { asleepAfter } from '../helpers/trace-marks.js';
 
 let redis: RedisServer;
 let dir: TempDir;
@@ -82,14 +83,17 @@ describe('mailroom agent paused, taken over from another host, then woken', () =
       { type: 'message', toolUses: [{ name: 'SendMessage', input: { to: 'team-lead', message: 'LEAK: the paused agent acted' } }] },
       { type: 'message', text: '' },
     );
-    const env = { ...process.env, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.baseURL, MAILROOM_BEAT_MS: '500', MAILROOM_TEST_FREEZE: `${point}:${team}/alice` };
+    const env = { ...process.env, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.baseURL, MAILROOM_BEAT_MS: '500', MAILROOM_TEST_FREEZE: `${point}:${team}/alice`, MAILROOM_TRACE_MARKS: '1' };
     const storeArgs = backend === 'files' ? ['--root', dir.path] : ['--store', redis.url, '--root', dir.path];
     agent = startCli(['agent', 'alice', ...storeArgs, '--team', team, '--model', 'anthropic:claude-test', '--poll-ms', '1h'], env);
     await agent.waitForLine((l) => l.includes(' started ('), 0, 60_000);
     if (warm) {
       await sendMessage({ root: stores, team, to: 'alice', text: 'warm up' });
       await until(async () => (await texts('team-lead')).some((t) => t.includes('"idle_notification"')), 30_000, 'the agent idle after the warm-up');
-      await new Promise((r) => setTimeout(r, 300));
+      // Asleep after the warm-up's one model call, its check after the turn done: ping wakes it by the
+      // watch and is looked at (sent before that check, it would be taken there, never looked at).
+      const warmed = agent;
+      await until(() => asleepAfter(warmed, 1), 30_000, 'the agent asleep after the warm-up');
     }
     await sendMessage({ root: stores, team, to: 'alice', text: 'ping' });
     await until(() => agent!.stderr().includes(`mailroom-test: frozen ${point} ${team}/alice`), 30_000, 'the agent paused').catch((e: unknown) => {

@@ -16,6 +16,7 @@ import { startFakeAnthropicServer, type FakeAnthropicServer } from '../helpers/f
 import { startCli, type LineChild } from '../helpers/line-child.js';
 import { until } from '../helpers/runtime.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { asleepAfter } from '../helpers/trace-marks.js';
 
 let dir: TempDir;
 let server: FakeAnthropicServer;
@@ -54,12 +55,14 @@ describe('mailroom agent killed between its request and its take (files)', () =>
       { type: 'message', toolUses: [{ name: 'SendMessage', input: { to: 'team-lead', message: 'answer to ping' } }] },
       { type: 'message', text: '' },
     );
-    const first = startAgent({ MAILROOM_TEST_FREEZE: 'looked-take:t/alice' });
+    const first = startAgent({ MAILROOM_TEST_FREEZE: 'looked-take:t/alice', MAILROOM_TRACE_MARKS: '1' });
     await first.waitForLine((l) => l.includes(' started ('), 0, 60_000);
     // The warm-up judges the team open, so the next wake takes the looked-at path.
     await sendMessage({ root: stores(), team: 't', to: 'alice', text: 'warm up' });
     await until(async () => (await inbox('team-lead')).some((e) => e.text.includes('"idle_notification"')), 30_000, 'the agent idle after the warm-up');
-    await new Promise((r) => setTimeout(r, 300)); // its check after the turn done: the next send wakes it by the watch
+    // Asleep after the warm-up's one model call, its check after the turn done: the next send wakes it
+    // by the watch, and it looks (sent before that check, ping would be taken there, never looked at).
+    await until(() => asleepAfter(first, 1), 30_000, 'the agent asleep after the warm-up');
 
     await sendMessage({ root: stores(), team: 't', to: 'alice', text: 'ping' });
     await until(() => first.stderr().includes('mailroom-test: frozen looked-take'), 30_000, 'the agent frozen before its take').catch((e: unknown) => { throw new Error(`${String(e)}; requests ${server.requests.length}; stderr: ${first.stderr()}; stdout: ${first.lines().join('\n')}`); });
