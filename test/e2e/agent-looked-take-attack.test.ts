@@ -89,7 +89,9 @@ describe('mailroom agent: its inbox tampered with between its look and its take 
     const whole = readFileSync(inboxFile(), 'utf8');
     writeFileSync(inboxFile(), '[{"from": "team-lead", "te');
     agent.proc.kill('SIGCONT');
-    await new Promise((r) => setTimeout(r, 1500));
+    // Its take after the wake reads the torn file and refuses it: the turn fails, and only then is it
+    // known that nothing acted (a fixed pause passed without the agent running at all on a loaded machine).
+    await agent.waitForLine((l) => l.includes('turn failed: ') && l.includes('is not valid JSON'), 0, 30_000);
     expect(readFileSync(inboxFile(), 'utf8')).toBe('[{"from": "team-lead", "te');
     expect((await inbox('team-lead')).filter((e) => e.text.includes('LEAK') || e.text === 'answer to ping')).toEqual([]);
     // Made whole again in one rename (as Claude Code writes it): one inbox hint, nothing else sent.
