@@ -15,7 +15,7 @@ import { startFakeAnthropicServer, type FakeAnthropicServer } from '../helpers/f
 import { startCli, type LineChild } from '../helpers/line-child.js';
 import { until } from '../helpers/runtime.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
-import { asleepAfter } from '../helpers/trace-marks.js';
+import { asleepAfterIdleWrite } from '../helpers/trace-marks.js';
 
 let dir: TempDir;
 let server: FakeAnthropicServer;
@@ -51,9 +51,10 @@ async function frozenAfterLook(): Promise<LineChild> {
   await agent.waitForLine((l) => l.includes(' started ('), 0, 60_000);
   await sendMessage({ root: stores(), team: 't', to: 'alice', text: 'warm up' });
   await until(async () => (await inbox('team-lead')).some((e) => e.text.includes('"idle_notification"')), 30_000, 'the agent idle after the warm-up');
-  // Asleep after the warm-up's one model call, its check after the turn done: only the watch wakes it
-  // for ping, by a look (sent before that check, ping would be taken there and never looked at).
-  await until(() => asleepAfter(agent, 1), 30_000, 'the agent asleep after the warm-up');
+  // Asleep after the warm-up's one model call and its idle isActive write: only the watch wakes it for
+  // ping, by a look (sent before the check after the turn, or after that write's config hint, ping
+  // would be taken by a full check and never looked at).
+  await until(() => asleepAfterIdleWrite(agent, 1, new Layout(dir.path).configPath('t'), 'alice'), 30_000, 'the agent asleep after the warm-up');
   await sendMessage({ root: stores(), team: 't', to: 'alice', text: 'ping' });
   await until(() => agent.stderr().includes('mailroom-test: frozen looked-take'), 30_000, 'the agent frozen before its take');
   await until(() => server.requests.length >= 2 && JSON.stringify(server.requests[1]?.body ?? {}).includes('ping'), 10_000, 'the request carrying ping');

@@ -18,6 +18,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addTask, createTeam, readInbox, sendMessage, spawnMember } from '../../src/index.js';
+import { Layout } from '../../src/store/fs/paths.js';
 import { openStores } from '../../src/store/open.js';
 import type { Stores } from '../../src/store/selection.js';
 import { startFakeAnthropicServer, type FakeAnthropicServer } from '../helpers/fake-anthropic-server.js';
@@ -25,7 +26,7 @@ import { startCli, type LineChild } from '../helpers/line-child.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { takeOverFromAnotherHost, until } from '../helpers/runtime.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
-import { asleepAfter } from '../helpers/trace-marks.js';
+import { asleepAfterIdleWrite } from '../helpers/trace-marks.js';
 
 let redis: RedisServer;
 let dir: TempDir;
@@ -90,10 +91,11 @@ describe('mailroom agent paused, taken over from another host, then woken', () =
     if (warm) {
       await sendMessage({ root: stores, team, to: 'alice', text: 'warm up' });
       await until(async () => (await texts('team-lead')).some((t) => t.includes('"idle_notification"')), 30_000, 'the agent idle after the warm-up');
-      // Asleep after the warm-up's one model call, its check after the turn done: ping wakes it by the
-      // watch and is looked at (sent before that check, it would be taken there, never looked at).
+      // Asleep after the warm-up's one model call and its idle isActive write (files: `warm` is the
+      // looked-take case): ping wakes it by the watch and is looked at (sent before the check after the
+      // turn, or after that write's config hint, it would be taken by a full check, never looked at).
       const warmed = agent;
-      await until(() => asleepAfter(warmed, 1), 30_000, 'the agent asleep after the warm-up');
+      await until(() => asleepAfterIdleWrite(warmed, 1, new Layout(dir.path).configPath(team), 'alice'), 30_000, 'the agent asleep after the warm-up');
     }
     await sendMessage({ root: stores, team, to: 'alice', text: 'ping' });
     await until(() => agent!.stderr().includes(`mailroom-test: frozen ${point} ${team}/alice`), 30_000, 'the agent paused').catch((e: unknown) => {

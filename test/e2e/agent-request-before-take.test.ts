@@ -16,7 +16,7 @@ import { startFakeAnthropicServer, type FakeAnthropicServer } from '../helpers/f
 import { startCli, type LineChild } from '../helpers/line-child.js';
 import { until } from '../helpers/runtime.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
-import { asleepAfter } from '../helpers/trace-marks.js';
+import { asleepAfterIdleWrite } from '../helpers/trace-marks.js';
 
 let dir: TempDir;
 let server: FakeAnthropicServer;
@@ -60,9 +60,10 @@ describe('mailroom agent killed between its request and its take (files)', () =>
     // The warm-up judges the team open, so the next wake takes the looked-at path.
     await sendMessage({ root: stores(), team: 't', to: 'alice', text: 'warm up' });
     await until(async () => (await inbox('team-lead')).some((e) => e.text.includes('"idle_notification"')), 30_000, 'the agent idle after the warm-up');
-    // Asleep after the warm-up's one model call, its check after the turn done: the next send wakes it
-    // by the watch, and it looks (sent before that check, ping would be taken there, never looked at).
-    await until(() => asleepAfter(first, 1), 30_000, 'the agent asleep after the warm-up');
+    // Asleep after the warm-up's one model call and its idle isActive write: the next send wakes it by
+    // the watch, and it looks (sent before the check after the turn, or after that write's config
+    // hint, ping would be taken by a full check, never looked at).
+    await until(() => asleepAfterIdleWrite(first, 1, new Layout(dir.path).configPath('t'), 'alice'), 30_000, 'the agent asleep after the warm-up');
 
     await sendMessage({ root: stores(), team: 't', to: 'alice', text: 'ping' });
     await until(() => first.stderr().includes('mailroom-test: frozen looked-take'), 30_000, 'the agent frozen before its take').catch((e: unknown) => { throw new Error(`${String(e)}; requests ${server.requests.length}; stderr: ${first.stderr()}; stdout: ${first.lines().join('\n')}`); });

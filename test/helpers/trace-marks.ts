@@ -3,6 +3,7 @@
  * lines on stderr, src/trace-marks.ts), for a test that must act only once the agent reached a
  * point — rather than after a fixed sleep that a loaded machine can outlast.
  */
+import { readFile, stat } from 'node:fs/promises';
 import type { LineChild } from './line-child.js';
 
 /** The agent's trace marks by name, in the order it wrote them. */
@@ -25,4 +26,34 @@ export function asleepAfter(child: LineChild, calls: number): boolean {
     else if (m === 'wait-asleep' && made === calls) return true;
   }
   return false;
+}
+
+/** The agent's trace marks with their times (epoch ms, the clock of `performance.timeOrigin + performance.now()`). */
+export function timedMarks(child: LineChild): Array<{ name: string; at: number }> {
+  return child
+    .stderr()
+    .split('\n')
+    .flatMap((l) => (l.startsWith('mailroom-mark ') ? [{ name: l.split(' ')[1]!, at: Number(l.split(' ')[2]) }] : []));
+}
+
+/**
+ * True once a files-store agent is asleep after its `calls`-th model call's turn AND after the
+ * config hint of its idle `isActive: false` write: that write (src/core/members/reader-claim.ts) is
+ * not awaited, so it can land after the agent first fell asleep, and its hint makes the next check a
+ * full one, which takes a message sent meanwhile directly instead of looking at it. Here: config.json
+ * (`configPath`) says `member` is not active, it was renamed into place (its ctime) after that model
+ * call, and a `wait-asleep` mark came after it.
+ */
+export async function asleepAfterIdleWrite(child: LineChild, calls: number, configPath: string, member: string): Promise<boolean> {
+  const marks = timedMarks(child);
+  const call = marks.filter((m) => m.name === 'model-call')[calls - 1];
+  if (call === undefined || marks.filter((m) => m.name === 'model-call').length !== calls) return false;
+  try {
+    const config = JSON.parse(await readFile(configPath, 'utf8')) as { members: Array<{ name: string; isActive?: boolean }> };
+    if (config.members.find((m) => m.name === member)?.isActive !== false) return false;
+    const written = (await stat(configPath)).ctimeMs;
+    return written > call.at && marks.some((m) => m.name === 'wait-asleep' && m.at > written);
+  } catch {
+    return false; // not there yet
+  }
 }
