@@ -15,6 +15,7 @@ import { startFakeAnthropicServer, type FakeAnthropicServer } from '../helpers/f
 import { startCli, type LineChild } from '../helpers/line-child.js';
 import { until } from '../helpers/runtime.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { asleepAfterIdleWrite } from '../helpers/trace-marks.js';
 
 let dir: TempDir;
 let server: FakeAnthropicServer;
@@ -44,13 +45,16 @@ async function frozenAfterLook(): Promise<LineChild> {
     { type: 'message', text: 'warmed up' },
     { type: 'message', toolUses: [{ name: 'SendMessage', input: { to: 'team-lead', message: 'LEAK: answered what the look saw' } }] },
   );
-  const env = { ...process.env, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.baseURL, MAILROOM_TEST_FREEZE: 'looked-take:t/alice' };
+  const env = { ...process.env, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.baseURL, MAILROOM_TEST_FREEZE: 'looked-take:t/alice', MAILROOM_TRACE_MARKS: '1' };
   const agent = startCli(['agent', 'alice', '--root', dir.path, '--team', 't', '--model', 'anthropic:claude-test', '--poll-ms', '1h'], env);
   agents.push(agent);
   await agent.waitForLine((l) => l.includes(' started ('), 0, 60_000);
   await sendMessage({ root: stores(), team: 't', to: 'alice', text: 'warm up' });
   await until(async () => (await inbox('team-lead')).some((e) => e.text.includes('"idle_notification"')), 30_000, 'the agent idle after the warm-up');
-  await new Promise((r) => setTimeout(r, 300));
+  // Asleep after the warm-up's one model call and its idle isActive write: only the watch wakes it for
+  // ping, by a look (sent before the check after the turn, or after that write's config hint, ping
+  // would be taken by a full check and never looked at).
+  await until(() => asleepAfterIdleWrite(agent, 1, new Layout(dir.path).configPath('t'), 'alice'), 30_000, 'the agent asleep after the warm-up');
   await sendMessage({ root: stores(), team: 't', to: 'alice', text: 'ping' });
   await until(() => agent.stderr().includes('mailroom-test: frozen looked-take'), 30_000, 'the agent frozen before its take');
   await until(() => server.requests.length >= 2 && JSON.stringify(server.requests[1]?.body ?? {}).includes('ping'), 10_000, 'the request carrying ping');
@@ -86,7 +90,9 @@ describe('mailroom agent: its inbox tampered with between its look and its take 
     const whole = readFileSync(inboxFile(), 'utf8');
     writeFileSync(inboxFile(), '[{"from": "team-lead", "te');
     agent.proc.kill('SIGCONT');
-    await new Promise((r) => setTimeout(r, 1500));
+    // Its take after the wake reads the torn file and refuses it: the turn fails, and only then is it
+    // known that nothing acted (a fixed pause passed without the agent running at all on a loaded machine).
+    await agent.waitForLine((l) => l.includes('turn failed: ') && l.includes('is not valid JSON'), 0, 30_000);
     expect(readFileSync(inboxFile(), 'utf8')).toBe('[{"from": "team-lead", "te');
     expect((await inbox('team-lead')).filter((e) => e.text.includes('LEAK') || e.text === 'answer to ping')).toEqual([]);
     // Made whole again in one rename (as Claude Code writes it): one inbox hint, nothing else sent.

@@ -19,6 +19,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addTask, createTeam, readInbox, sendMessage, spawnMember } from '../../src/index.js';
+import { Layout } from '../../src/store/fs/paths.js';
 import { openStores } from '../../src/store/open.js';
 import type { Stores } from '../../src/store/selection.js';
 import { startFakeAnthropicServer, type FakeAnthropicServer } from '../helpers/fake-anthropic-server.js';
@@ -26,6 +27,7 @@ import { startCli, type LineChild } from '../helpers/line-child.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { takeOverFromAnotherHost, until } from '../helpers/runtime.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { asleepAfterIdleSeen, asleepAfterIdleWrite } from '../helpers/trace-marks.js';
 
 let redis: RedisServer;
 let dir: TempDir;
@@ -84,14 +86,22 @@ describe('mailroom agent paused, taken over from another host, then woken', () =
       { type: 'message', toolUses: [{ name: 'SendMessage', input: { to: 'team-lead', message: 'LEAK: the paused agent acted' } }] },
       { type: 'message', text: '' },
     );
-    const env = { ...process.env, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.baseURL, MAILROOM_BEAT_MS: '500', MAILROOM_TEST_FREEZE: `${point}:${team}/alice` };
+    const env = { ...process.env, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.baseURL, MAILROOM_BEAT_MS: '500', MAILROOM_TEST_FREEZE: `${point}:${team}/alice`, MAILROOM_TRACE_MARKS: '1' };
     const storeArgs = backend === 'files' ? ['--root', dir.path] : ['--store', redis.url, '--root', dir.path];
     agent = startCli(['agent', 'alice', ...storeArgs, '--team', team, '--model', 'anthropic:claude-test', '--poll-ms', '1h'], env);
     await agent.waitForLine((l) => l.includes(' started ('), 0, 60_000);
     if (warm) {
       await sendMessage({ root: stores, team, to: 'alice', text: 'warm up' });
       await until(async () => (await texts('team-lead')).some((t) => t.includes('"idle_notification"')), 30_000, 'the agent idle after the warm-up');
-      await new Promise((r) => setTimeout(r, 300));
+      // Asleep after the warm-up's one model call and its idle isActive write (`warm` is the looked-take
+      // case): ping wakes it by the watch and is looked at (sent before the check after the
+      // turn, or after that write's config hint, it would be taken by a full check, never looked at).
+      const warmed = agent;
+      const asleep =
+        backend === 'files'
+          ? () => asleepAfterIdleWrite(warmed, 1, new Layout(dir.path).configPath(team), 'alice')
+          : asleepAfterIdleSeen(warmed, 1, async () => (await stores.team.readConfig(team)).members.find((m) => m.name === 'alice')?.isActive === false);
+      await until(asleep, 30_000, 'the agent asleep after the warm-up');
     }
     await sendMessage({ root: stores, team, to: 'alice', text: 'ping' });
     await until(() => agent!.stderr().includes(`mailroom-test: frozen ${point} ${team}/alice`), 30_000, 'the agent paused').catch((e: unknown) => {

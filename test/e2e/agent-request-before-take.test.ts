@@ -20,6 +20,7 @@ import { startCli, type LineChild } from '../helpers/line-child.js';
 import { startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { until } from '../helpers/runtime.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { asleepAfterIdleSeen, asleepAfterIdleWrite } from '../helpers/trace-marks.js';
 
 let redis: RedisServer;
 let dir: TempDir;
@@ -82,12 +83,19 @@ describe.each(['files', 'redis'] as const)('mailroom agent killed between its re
       { type: 'message', toolUses: [{ name: 'SendMessage', input: { to: 'team-lead', message: 'answer to ping' } }] },
       { type: 'message', text: '' },
     );
-    const first = startAgent({ MAILROOM_TEST_FREEZE: `looked-take:${team}/alice` });
+    const first = startAgent({ MAILROOM_TEST_FREEZE: `looked-take:${team}/alice`, MAILROOM_TRACE_MARKS: '1' });
     await first.waitForLine((l) => l.includes(' started ('), 0, 60_000);
     // The warm-up judges the team open, so the next wake takes the looked-at path.
     await sendMessage({ root: stores, team, to: 'alice', text: 'warm up' });
     await until(async () => (await inbox('team-lead')).some((e) => e.text.includes('"idle_notification"')), 30_000, 'the agent idle after the warm-up');
-    await new Promise((r) => setTimeout(r, 300)); // its check after the turn done: the next send wakes it by the watch
+    // Asleep after the warm-up's one model call and its idle isActive write: the next send wakes it by
+    // the watch, and it looks (sent before the check after the turn, or after that write's config
+    // hint, ping would be taken by a full check, never looked at).
+    const asleep =
+      backend === 'files'
+        ? () => asleepAfterIdleWrite(first, 1, new Layout(dir.path).configPath(team), 'alice')
+        : asleepAfterIdleSeen(first, 1, async () => (await stores.team.readConfig(team)).members.find((m) => m.name === 'alice')?.isActive === false);
+    await until(asleep, 30_000, 'the agent asleep after the warm-up');
 
     await sendMessage({ root: stores, team, to: 'alice', text: 'ping' });
     await until(() => first.stderr().includes('mailroom-test: frozen looked-take'), 30_000, 'the agent frozen before its take').catch((e: unknown) => { throw new Error(`${String(e)}; requests ${server.requests.length}; stderr: ${first.stderr()}; stdout: ${first.lines().join('\n')}`); });

@@ -17,6 +17,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTeam, readInbox, sendMessage, spawnMember } from '../../src/index.js';
 import { startCli, type LineChild } from '../helpers/line-child.js';
 import { makeTempDir, type TempDir } from '../helpers/temp-dir.js';
+import { asleepAfter, marks } from '../helpers/trace-marks.js';
 import { until } from '../helpers/runtime.js';
 import { openFsStores } from '../../src/store/open.js';
 
@@ -29,24 +30,6 @@ afterEach(async () => {
   await agent?.stop();
   await dir.cleanup();
 });
-
-/** The agent's trace marks (`mailroom-mark <name> <ms>` on stderr, in the order it wrote them), by name. */
-function marks(child: LineChild): string[] {
-  return child
-    .stderr()
-    .split('\n')
-    .flatMap((l) => (l.startsWith('mailroom-mark ') ? [l.split(' ')[1]!] : []));
-}
-
-/** True once the agent went to sleep in its waiter after exactly `calls` model calls. */
-function asleepAfter(child: LineChild, calls: number): boolean {
-  let made = 0;
-  for (const m of marks(child)) {
-    if (m === 'model-call') made++;
-    else if (m === 'wait-asleep' && made === calls) return true;
-  }
-  return false;
-}
 
 /** Runs `step`; on failure adds the agent's log to the error (which step stalled, and what bob did). */
 async function logged<T>(child: LineChild, step: Promise<T>): Promise<T> {

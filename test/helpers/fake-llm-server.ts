@@ -62,6 +62,9 @@ export interface FakeLlmServerSpec<Reply> {
   failure(status: number, message: string): WireAnswer;
 }
 
+/** How long the server keeps an idle client connection open (ms); see {@link startFakeLlmServer}. */
+const KEEP_ALIVE_MS = 600_000;
+
 /** Starts a fake server on 127.0.0.1 with a random free port. */
 export async function startFakeLlmServer<Reply, Body>(spec: FakeLlmServerSpec<Reply>): Promise<FakeLlmServer<Reply, Body>> {
   const requests: Array<RecordedRequest<Body>> = [];
@@ -84,6 +87,12 @@ export async function startFakeLlmServer<Reply, Body>(spec: FakeLlmServerSpec<Re
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => send(res, spec.failure(500, `fake server: ${String(err)}`)));
   });
+  // A client's connection stays open between its requests however slowly the test goes: Node's
+  // default (5 s, advertised as `Keep-Alive: timeout=5`, which fetch/undici keeps to ~4 s) ends it
+  // when a loaded machine spaces two requests out, and the next request then waits for a new
+  // connection — not written by the time a test freezes the client right after making it
+  // (MAILROOM_TEST_FREEZE=looked-take), so the server never sees it. 10 min: undici's longest.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 

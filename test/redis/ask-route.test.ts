@@ -56,5 +56,7 @@ describe('ask, states, keys and capabilities on Redis', () => {
     expect(refused.code).toBe(5);
     expect(JSON.parse(refused.stderr)).toMatchObject({ error: { code: 'MISSING_CAPABILITY', details: { reason: 'missing_capability', missing: ['review'] } } });
     expect((await mailroom('task', 'claim', '1', '--as', 'rita')).code).toBe(0);
-  });
+    // Nine CLI processes one after another, with a 15 s wait for the ask and a 20 s ask timeout
+    // inside: vitest's 30 s default cut it first under load (seen at load ~20), hiding which step stalled.
+  }, 90_000);
 });

@@ -56,6 +56,23 @@ async function expectNothingLost(all: ReadonlyArray<{ text: string; read?: boole
   expect(live.filter((e) => e.read !== true).map((e) => e.text)).toEqual(all.filter((e) => !e.read).map((e) => e.text));
 }
 
+/**
+ * `team send <text>` to the lead, sent again (up to five times) while it fails LOCK_COMPROMISED,
+ * as its error says to. The send takes the killed archiver's lock over after the 1 s stale time
+ * this file uses, and then must refresh its own lock within that second: a starved process (a
+ * loaded 2-core machine running two test files) may not, and the send then writes nothing and
+ * exits 6 (seen under load). Whether the failed attempts wrote nothing is checked by the caller's
+ * `expectNothingLost` (each text listed exactly once).
+ */
+async function sendAsUserWould(text: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const send = await cli('team', 'send', 'team-lead', text, '--from', 'a');
+    if (send.code === 0) return;
+    const compromised = send.code === 6 && send.stderr.includes('LOCK_COMPROMISED') && send.stderr.includes('Nothing was written');
+    if (!compromised || attempt === 5) expect(send.code, send.stderr).toBe(0);
+  }
+}
+
 describe('an archiver killed mid-way', () => {
   it('after the archive is fsynced and before the inbox is replaced: entries in both, listed once; the next run repeats, never loses', async () => {
     const history = historyEntries(3000);
@@ -112,8 +129,7 @@ describe('an archiver killed mid-way', () => {
       if (run.proc.signalCode === 'SIGKILL') killed++;
       else fullMs = Math.min(fullMs, ranMs); // it finished first: kill the next one sooner
       const text = `arrived after kill ${round}`;
-      const send = await cli('team', 'send', 'team-lead', text, '--from', 'a');
-      expect(send.code, send.stderr).toBe(0);
+      await sendAsUserWould(text);
       sent.push({ text, read: false });
       await expectNothingLost(sent);
     }

@@ -106,7 +106,7 @@ export class Waiter<W> {
     if (!this.concerns(hint)) return;
     if (hint.kind === 'tick') this.ticked = true;
     else if (hint.kind === 'inbox' && this.member !== undefined) (this.inbox = true), traceMark('hint-inbox');
-    else this.dirty = true;
+    else (this.dirty = true), traceMark('hint-dirty');
     this.wake?.();
   }
 
