@@ -102,5 +102,5 @@ describe('mailroom store copy', () => {
     const same = await cli('store', 'copy', '--team', 'demo', '--from', a, '--to', a);
     expect(same.code).toBe(2);
     expect(same.stderr).toContain('INVALID_ARGUMENT');
-  });
+  }, 120_000); // the whole demo run (its own limit 60 s) and a dozen CLI verbs: 30 s ran out at load ~20 (suite run, session 21)
 });

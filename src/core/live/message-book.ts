@@ -22,12 +22,15 @@ export type InboxPresence = ReadonlyMap<string, boolean>;
  * inbox was never seen existing): unread or read while it is in the inbox; **read, and `removed`,
  * once it is gone from an inbox that exists** (its reader removed it: Claude Code 2.1.332 deletes
  * delivered entries and the entries it already saw read; or mailroom archived it, which it does
- * only to read entries). With no inbox to look at, the entry's own recorded `read` flag decides.
+ * only to read entries). With no inbox to look at, or when the message became known after the
+ * inbox's last read (`unchecked`: the journal's event came first), the entry's own recorded `read`
+ * flag decides.
  */
-export function messageStatus(present: InboxPresence | undefined, key: string, recorded: InboxEntry): Pick<MessageView, 'status' | 'removed'> {
+export function messageStatus(present: InboxPresence | undefined, key: string, recorded: InboxEntry, unchecked = false): Pick<MessageView, 'status' | 'removed'> {
   if (present === undefined) return { status: recorded.read === true ? 'read' : 'unread' };
   const read = present.get(key);
-  if (read === undefined) return { status: 'read', removed: true };
+  // Known since that read (`unchecked`: a journal event ahead of the inbox's next read): not gone yet.
+  if (read === undefined) return unchecked ? { status: recorded.read === true ? 'read' : 'unread' } : { status: 'read', removed: true };
   return { status: read ? 'read' : 'unread' };
 }
 
@@ -41,6 +44,8 @@ export class MessageBook {
   private cache: MessageView[] | undefined;
   /** Views by key, reused while their status is unchanged (fewer allocations per snapshot). */
   private readonly viewOf = new Map<string, MessageView>();
+  /** Keys known (from the journal or an archive) since their inbox's last read, and not in it. */
+  private readonly unchecked = new Set<string>();
 
   /** True once the agent's inbox was read. */
   hasInbox(agent: string): boolean {
@@ -62,11 +67,19 @@ export class MessageBook {
     }
     if (!samePresence(this.inboxes.get(agent), present)) this.cache = undefined;
     this.inboxes.set(agent, present);
+    for (const key of this.unchecked) {
+      if (this.records.get(key)?.to !== agent) continue;
+      this.unchecked.delete(key); // checked against this read: gone now means removed
+      this.cache = undefined;
+    }
   }
 
   /** Adds a message known from the journal or an inbox archive (a no-op when already known). */
   addKnown(to: string, entry: InboxEntry): void {
-    this.add(messageKey(to, entry), to, entry);
+    const key = messageKey(to, entry);
+    const present = this.inboxes.get(to);
+    if (!this.records.has(key) && present !== undefined && !present.has(key)) this.unchecked.add(key);
+    this.add(key, to, entry);
   }
 
   /** Records added since the last {@link takeNew}, without clearing them. */
@@ -84,7 +97,7 @@ export class MessageBook {
   /** Every message, oldest first, with its status. */
   views(): MessageView[] {
     this.cache ??= this.ordered.map((r) => {
-      const state = messageStatus(this.inboxes.get(r.to), r.key, r.entry);
+      const state = messageStatus(this.inboxes.get(r.to), r.key, r.entry, this.unchecked.has(r.key));
       const known = this.viewOf.get(r.key);
       if (known?.status === state.status && known.removed === state.removed) return known;
       const view: MessageView = { ...r, ...state };
