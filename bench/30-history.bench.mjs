@@ -15,6 +15,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { sendMessage } from '../dist/core/messages/send.js';
 import { archiveLargeInboxes } from '../dist/core/messages/inbox-archiver.js';
 import { Mailbox } from '../dist/runtime/delivery/mailbox.js';
+import { ReaderLease } from '../dist/core/members/reader-claim.js';
 import { Layout } from '../dist/store/fs/paths.js';
 import { openFsStores } from '../dist/store/open.js';
 import { median } from './lib/stats.mjs';
@@ -58,8 +59,12 @@ async function teamWithHistory(ctx, size, lastUnread) {
 /** The reader takes and acknowledges the unread message; then the first and the steady sends. */
 async function readerArchived(ctx, size, runs) {
   const root = await teamWithHistory(ctx, size, true);
-  const mailbox = new Mailbox(openFsStores(root), 't', 'team-lead', 'team-lead', 'bench-reader');
+  const stores = openFsStores(root);
+  // The runtime's takes name its reader claim as their fence (session 20): hold one, as a runtime does.
+  const reader = await ReaderLease.take(stores, 't', 'team-lead', 'in-process', { beatMs: 3_600_000 });
+  const mailbox = new Mailbox(stores, 't', 'team-lead', 'team-lead', reader.token);
   const ack = await timed(async () => mailbox.acknowledge(await mailbox.take()));
+  await reader.release();
   const { times: [first, ...rest], base } = await timeSends(ctx, root, runs + 1);
   return { ack, first, steady: median(rest), base };
 }
