@@ -15,11 +15,14 @@ export const TASK_STATUS_WORDS: Readonly<Record<string, string>> = {
 };
 
 /**
- * `--wait "raed": use one of delivered, read, replied. Did you mean read?`
+ * `--wait "raed": use one of delivered, read, replied. Did you mean read?`; a bare option (no
+ * value): `--wait needs a value: use one of delivered, read, replied.`
  * @param option the option as typed on the command line, e.g. `--wait`
  * @param words common words → the choice they mean (own entries only)
  */
 export function choiceMessage(option: string, value: string, choices: readonly string[], words: Readonly<Record<string, string>> = {}): string {
+  // A bare option (`--wait --timeout 5s`): yargs gives it the empty string.
+  if (value === '') return `${option} needs a value: use one of ${choices.join(', ')}.`;
   const word = Object.hasOwn(words, value.toLowerCase()) ? words[value.toLowerCase()] : undefined;
   const meant = word !== undefined && choices.includes(word) ? word : closestMatch(value, choices);
   const hint = meant === undefined ? '' : ` Did you mean ${meant}?`;

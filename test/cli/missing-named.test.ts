@@ -26,6 +26,8 @@ const CASES: [string[], string, string][] = [
   [['task', 'claim', '--as', 'dave'], 'INVALID_ARGUMENT', 'Give a task id or --next: `mailroom task claim <id> --as dave`, or `mailroom task claim --next --as dave` for the lowest-id ready task.'],
   [['task', 'claim', '1', '--next', '--as', 'dave'], 'INVALID_ARGUMENT', 'Give a task id or --next, not both.'],
   [['team', 'send', 'dave', 'hi', '--wait', 'raed'], 'INVALID_ARGUMENT', '--wait "raed": use one of delivered, read, replied. Did you mean read?'],
+  // A bare option before another (trial: it said `--wait "": use one of …`).
+  [['team', 'send', 'dave', 'hi', '--wait', '--timeout', '5s'], 'INVALID_ARGUMENT', '--wait needs a value: use one of delivered, read, replied.'],
   [['team', 'spawn', 'erin', '--backend', 'procss'], 'INVALID_ARGUMENT', '--backend "procss": use one of in-process, process, tmux. Did you mean process?'],
   [['task', 'list', '--status', 'done'], 'INVALID_ARGUMENT', '--status "done": use one of pending, in_progress, completed. Did you mean completed?'],
   [['task', 'update', '1', '--status', 'complete'], 'INVALID_ARGUMENT', '--status "complete": use one of pending, in_progress, completed, deleted. Did you mean completed?'],
