@@ -13,7 +13,7 @@ import { MailroomError } from '../errors.js';
  */
 export function refuseAskingYourself(team: string, from: string, to: string): void {
   if (from !== to) return;
-  throw new MailroomError('INVALID_ARGUMENT', `${from} cannot ask itself: you cannot ask yourself, and the reply would never come. Ask another member (\`mailroom team show\` lists them), or leave yourself a note with a plain send, which waits for no reply: \`mailroom team send ${from} "…"\`.`, {
+  throw new MailroomError('INVALID_ARGUMENT', `${from} cannot ask itself: a reply to yourself would never come. Ask another member (\`mailroom team show\` lists them), or leave yourself a note with a plain send, which waits for no reply: \`mailroom team send ${from} "…"\`.`, {
     details: { team, member: from, rule: 'ask-self' },
   });
 }

@@ -25,7 +25,7 @@ it.each([[[] as string[], 'team-lead'], [['--as', 'bob'], 'bob']])('%j asking %s
   const r = await mailroom(dir.path, 'team', 'ask', self, 'What did I mean?', '--timeout', '60s', ...as);
   expect(r.code, r.stderr).toBe(2);
   expect(r.stderr).toContain('INVALID_ARGUMENT');
-  expect(r.stderr).toContain('you cannot ask yourself');
+  expect(r.stderr).toContain('cannot ask itself: a reply to yourself would never come');
   expect((await inboxOf(self)).length).toBe(before);
 }, 20_000);
 
