@@ -73,6 +73,7 @@ describe('dead letters', () => {
     const again = await mailroom(tmp.path, 'dead-letter', 'retry', fromBob, '--to', 'team-lead');
     expect(again.code).toBe(3);
     expect(again.stderr).toContain(`No dead letter ${fromBob}`);
+    expect(again.stderr).toContain(`message show ${fromBob}`); // retried, or back with a rejoined recipient: where it is now (new-user trial)
     const delivered = (await store.readInbox('t', 'team-lead')).filter((e) => e.text === 'please review the parser');
     expect(delivered).toHaveLength(1);
     expect(delivered[0]).toMatchObject({ from: 'bob', read: false });

@@ -103,7 +103,8 @@ export async function retryDeadLetters(options: DeadLetterRetryOptions): Promise
 function pick(stored: readonly DeadLetter[], id: string, team: string): DeadLetter {
   const letter = stored.find((l) => l.id === id);
   if (letter) return letter;
-  throw new MailroomError('MESSAGE_NOT_FOUND', `No dead letter ${id} in team "${team}". List them with \`mailroom dead-letter list\`.`, { details: { team, id } });
+  // Retried already, or its recipient rejoined (`team spawn` gives a name its dead letters back, unread): `message show` says which.
+  throw new MailroomError('MESSAGE_NOT_FOUND', `No dead letter ${id} in team "${team}": it was retried already, or its recipient rejoined and got it back unread (\`mailroom message show ${id}\` shows where it is). List the dead letters with \`mailroom dead-letter list\`.`, { details: { team, id } });
 }
 
 async function retryOne(store: TeamStore, options: TeamOptions, letter: DeadLetter, to: string): Promise<RetriedLetter> {

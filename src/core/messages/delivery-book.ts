@@ -29,6 +29,8 @@ export class DeliveryBook {
       if (e.state === 'delivered') s.delivered = true;
       if (e.state === 'read') s.read = true;
       if (e.state === 'dead-lettered') s.deadLettered = true;
+      // Handed back after it was dead-lettered: a rejoining name got it back unread (as delivery-status.ts).
+      if (e.state === 'released') delete s.deadLettered;
       this.seen.set(id, s);
     }
   }

@@ -69,6 +69,8 @@ export async function deliveryTimes(store: TeamStore, team: string): Promise<Map
       if (d.state === 'delivered') t.delivered ??= d.at;
       if (d.state === 'read') t.read ??= d.at;
       if (d.state === 'dead-lettered') t.deadLettered ??= d.at;
+      // Handed back after it was dead-lettered: a rejoining name got it back unread (redeliverDeadLetters).
+      if (d.state === 'released' && t.deadLettered !== undefined) delete t.deadLettered;
       times.set(key, t);
     }
     if (page.events.length === 0 || page.cursor === since) break;

@@ -34,6 +34,14 @@ describe('DeliveryBook', () => {
     expect(book.stateOf('alice', entry, unread)).toBe('delivered');
   });
 
+  it('is no longer dead-lettered once handed back (a name that rejoins gets its dead letters back unread)', () => {
+    const book = new DeliveryBook();
+    book.apply([event('dead-lettered'), event('released')]);
+    expect(book.stateOf('alice', entry, unread)).toBe('queued');
+    book.apply([event('dead-lettered')]);
+    expect(book.stateOf('alice', entry, unread)).toBe('dead-lettered');
+  });
+
   it('is read when journalled read or when the entry is read', () => {
     const book = new DeliveryBook();
     book.apply([event('delivered'), event('read')]);
